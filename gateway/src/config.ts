@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { defaultAddresses, port, serviceUrl } from "@svc/platform";
+
+export const configSchema = z.object({
+  PORT: port(defaultAddresses.gateway),
+  HOST: z.string().default("127.0.0.1"),
+  /** The externally visible origin, used in join URLs and OAuth redirects. */
+  PUBLIC_URL: z
+    .string()
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: "must be an http(s):// origin" })
+    .default(`http://localhost:${defaultAddresses.gateway}`)
+    .transform((value) => value.replace(/\/+$/, "")),
+  IDENTITY_URL: serviceUrl(defaultAddresses.identity),
+  IDENTITY_OAUTH_URL: serviceUrl(defaultAddresses.identityOAuth),
+  MEETING_URL: serviceUrl(defaultAddresses.meeting),
+  WEBHOOK_URL: serviceUrl(defaultAddresses.webhook),
+  /** Number of reverse proxies in front of the gateway whose X-Forwarded-For can be trusted. */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Config = z.output<typeof configSchema>;

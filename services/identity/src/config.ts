@@ -1,0 +1,8 @@
+import { z } from "zod";
+import { baseEnvSchema, defaultAddresses, port } from "@svc/platform";
+
+export const configSchema = baseEnvSchema.extend({
+  GRPC_PORT: port(defaultAddresses.identity),
+});
+
+export type Config = z.output<typeof configSchema>;

@@ -1,0 +1,6 @@
+-- Up Migration
+-- The meeting schema starts empty; later migrations add its tables.
+SELECT 1;
+
+-- Down Migration
+SELECT 1;

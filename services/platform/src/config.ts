@@ -1,0 +1,68 @@
+import { z } from "zod";
+
+/**
+ * Environment variables every service reads. Services extend this with their own.
+ * Configuration is environment variables only, parsed once at start.
+ */
+export const baseEnvSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .refine((value) => /^postgres(ql)?:\/\/[^\s]+$/.test(value) && URL.canParse(value), {
+      message: "must be a postgres:// URL, for example postgres://svc:svc@127.0.0.1:5432/svc",
+    }),
+  REDIS_URL: z
+    .string()
+    .refine((value) => /^rediss?:\/\//.test(value) && URL.canParse(value), {
+      message: "must be a redis:// URL",
+    })
+    .optional(),
+  KAFKA_BROKERS: z
+    .string()
+    .regex(/^[^\s,:]+:\d+(,[^\s,:]+:\d+)*$/, "must be host:port[,host:port...]")
+    .optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  HOST: z.string().default("127.0.0.1"),
+});
+
+export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+/** Loopback addresses at which the processes find each other when nothing is configured. */
+export const defaultAddresses = {
+  gateway: 8080,
+  identity: 50051,
+  identityOAuth: 50052,
+  meeting: 50053,
+  webhook: 50054,
+} as const;
+
+export const serviceUrl = (fallbackPort: number) =>
+  z
+    .string()
+    .refine((value) => /^https?:\/\//.test(value) && URL.canParse(value), { message: "must be an http(s):// URL" })
+    .default(`http://127.0.0.1:${fallbackPort}`);
+
+export class ConfigError extends Error {}
+
+/**
+ * Parses `env` with `schema`. On failure it throws a ConfigError whose message names every bad
+ * variable on one line, so `main` can print it and exit non-zero.
+ */
+export function parseConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.output<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `${issue.path.join(".") || "(environment)"}: ${issue.message}`);
+  throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
+}
+
+/** Prints a one-line message naming the bad variable and stops the process. */
+export function loadConfigOrExit<S extends z.ZodType>(service: string, schema: S): z.output<S> {
+  try {
+    return parseConfig(schema);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${service}: ${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,19 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+
+/** One INVALID_ARGUMENT naming every problem, so a caller can fix a request in one round. */
+export function invalidArgument(problems: string[]): ConnectError {
+  return new ConnectError(problems.join("; "), Code.InvalidArgument);
+}
+
+export function notFound(what: string): ConnectError {
+  return new ConnectError(`${what} not found`, Code.NotFound);
+}
+
+export function unauthenticated(message = "Missing or invalid authentication token"): ConnectError {
+  return new ConnectError(message, Code.Unauthenticated);
+}
+
+/** The message form is fixed by the specification: "Insufficient scope: <scope>". */
+export function insufficientScope(scope: string): ConnectError {
+  return new ConnectError(`Insufficient scope: ${scope}`, Code.PermissionDenied, { "x-required-scope": scope });
+}

@@ -1,0 +1,85 @@
+import http2 from "node:http2";
+import type { DescFile, DescService } from "@bufbuild/protobuf";
+import { Code, ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { file_grpc_reflection_v1_reflection, ServerReflection } from "@svc/proto/grpc/reflection/v1/reflection_pb";
+import { file_health_v1_health, Health } from "@svc/proto/health/v1/health_pb";
+import type { Logger } from "../logger.ts";
+import { registerHealth } from "./health.ts";
+import { registerReflection } from "./reflection.ts";
+
+export interface ServerOptions {
+  name: string;
+  host: string;
+  port: number;
+  logger: Logger;
+  /** The services this process implements, for health and reflection. */
+  services: DescService[];
+  routes: (router: ConnectRouter) => void;
+  /** Asked by every health check. */
+  isServing: () => Promise<boolean>;
+}
+
+export interface RunningServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves Connect, gRPC and gRPC-Web on one cleartext HTTP/2 port, plus grpc.health.v1 and
+ * grpc.reflection.v1. Errors that are not ConnectErrors are logged and answered as a generic
+ * INTERNAL, so no stack trace or SQL message ever reaches a caller.
+ */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const serviceNames = options.services.map((service) => service.typeName);
+  const files = new Set<DescFile>([
+    ...options.services.map((service) => service.file),
+    file_health_v1_health,
+    file_grpc_reflection_v1_reflection,
+  ]);
+  const handler = connectNodeAdapter({
+    grpc: true,
+    grpcWeb: true,
+    connect: true,
+    interceptors: [hideInternalErrors(options.logger)],
+    routes(router) {
+      options.routes(router);
+      registerHealth(router, serviceNames, options.isServing);
+      registerReflection(router, [...files], [...serviceNames, Health.typeName, ServerReflection.typeName]);
+    },
+  });
+  const server = http2.createServer(handler);
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on("session", (session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : options.port;
+  options.logger.info({ host: options.host, port }, `${options.name} listening (gRPC, gRPC-Web, Connect)`);
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Ask open HTTP/2 sessions to finish their in-flight streams and accept no new ones.
+        for (const session of sessions) session.close();
+      }),
+  };
+}
+
+function hideInternalErrors(logger: Logger): Interceptor {
+  return (next) => async (request) => {
+    try {
+      return await next(request);
+    } catch (error) {
+      if (error instanceof ConnectError) throw error;
+      logger.error({ err: error, procedure: request.url }, "unhandled error in RPC");
+      throw new ConnectError("internal error", Code.Internal);
+    }
+  };
+}

@@ -1,0 +1,9 @@
+// The shared platform library: every export here is used by more than one service.
+export * from "./config.ts";
+export * from "./logger.ts";
+export * from "./lifecycle.ts";
+export * from "./errors.ts";
+export * from "./caller.ts";
+export * from "./db/pool.ts";
+export * from "./db/migrate.ts";
+export * from "./grpc/server.ts";

@@ -1,0 +1,51 @@
+import { randomBytes } from "node:crypto";
+import net from "node:net";
+import pg from "pg";
+
+export const infra = {
+  databaseUrl: () => required("DATABASE_URL"),
+  redisUrl: () => required("REDIS_URL"),
+  kafkaBrokers: () => required("KAFKA_BROKERS"),
+};
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run eval "$(scripts/infra up)"`);
+  return value;
+}
+
+/** A unique, lowercase name for this run's database, topics and keys. */
+export const uniqueName = (prefix: string) => `${prefix}_${randomBytes(5).toString("hex")}`;
+
+/** Creates an empty database on the infra Postgres; the returned `drop` removes it. */
+export async function createTestDatabase(): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
+  const name = uniqueName("svc_test");
+  const admin = new pg.Client({ connectionString: infra.databaseUrl() });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(infra.databaseUrl());
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: infra.databaseUrl() });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** A port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address() as net.AddressInfo;
+      server.close(() => resolve(address.port));
+    });
+  });
+}

@@ -1,0 +1,172 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import pg from "pg";
+import { createTestDatabase, freePort, infra, uniqueName } from "./infra.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+export const serviceNames = ["identity", "meeting", "webhook", "gateway"] as const;
+export type ServiceName = (typeof serviceNames)[number];
+
+export interface Stack {
+  gatewayUrl: string;
+  urls: Record<"identity" | "identityOAuth" | "meeting" | "webhook", string>;
+  databaseUrl: string;
+  env: Record<string, string>;
+  /** A pg client on this stack's own database (all schemas). */
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+  /** Runs the admin CLI against this stack and returns its parsed `--json` output. */
+  cli<T = Record<string, unknown>>(...args: string[]): Promise<T>;
+  /** Runs the admin CLI and returns exit code, stdout and stderr without parsing. */
+  cliRaw(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** Sends `signal` to one process and waits for it to exit. */
+  kill(service: ServiceName, signal?: NodeJS.Signals): Promise<void>;
+  /** Starts a stopped process again and waits until it is ready. */
+  start(service: ServiceName): Promise<void>;
+  /** Logs each process wrote, for diagnosing a failing test. */
+  logs(service: ServiceName): string;
+  stop(): Promise<void>;
+}
+
+export interface StackOptions {
+  /** Extra environment for every process (for example compressed retry schedules). */
+  env?: Record<string, string>;
+  /** Use the infra Kafka and Redis (default true); false runs the embedded fallbacks. */
+  kafka?: boolean;
+  redis?: boolean;
+}
+
+/**
+ * Starts identity, meeting, webhook and the gateway as real processes on free loopback ports,
+ * against a fresh database of the infra Postgres, the infra Redis and Kafka (with topics and
+ * consumer groups of its own), exactly as `npm start` runs them in full mode.
+ */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const database = await createTestDatabase();
+  const ports = {
+    identity: await freePort(),
+    identityOAuth: await freePort(),
+    meeting: await freePort(),
+    webhook: await freePort(),
+    gateway: await freePort(),
+  };
+  const urls = {
+    identity: `http://127.0.0.1:${ports.identity}`,
+    identityOAuth: `http://127.0.0.1:${ports.identityOAuth}`,
+    meeting: `http://127.0.0.1:${ports.meeting}`,
+    webhook: `http://127.0.0.1:${ports.webhook}`,
+  };
+  const gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
+  const runId = uniqueName("run");
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "",
+    NODE_ENV: "test",
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn",
+    DATABASE_URL: database.url,
+    ...(options.redis === false ? {} : { REDIS_URL: infra.redisUrl(), REDIS_KEY_PREFIX: `${runId}:` }),
+    ...(options.kafka === false ? {} : { KAFKA_BROKERS: infra.kafkaBrokers(), KAFKA_TOPIC_PREFIX: `${runId}.` }),
+    PUBLIC_URL: gatewayUrl,
+    IDENTITY_URL: urls.identity,
+    IDENTITY_OAUTH_URL: urls.identityOAuth,
+    MEETING_URL: urls.meeting,
+    WEBHOOK_URL: urls.webhook,
+    ADMIN_TOKEN: `test-admin-${runId}`,
+    WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString("base64"),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+    WEBHOOK_ALLOW_INSECURE: "true",
+    ...options.env,
+  };
+  const portEnv: Record<ServiceName, Record<string, string>> = {
+    identity: { GRPC_PORT: String(ports.identity), OAUTH_PORT: String(ports.identityOAuth) },
+    meeting: { GRPC_PORT: String(ports.meeting) },
+    webhook: { GRPC_PORT: String(ports.webhook) },
+    gateway: { PORT: String(ports.gateway) },
+  };
+  const processes = new Map<ServiceName, ChildProcess>();
+  const output = new Map<ServiceName, string>(serviceNames.map((name) => [name, ""]));
+  const dir = (service: ServiceName) => (service === "gateway" ? path.join(root, "gateway") : path.join(root, "services", service));
+
+  const start = async (service: ServiceName) => {
+    const child = spawn(process.execPath, ["--conditions=source", "src/main.ts"], {
+      cwd: dir(service),
+      env: { ...env, ...portEnv[service] },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const append = (chunk: Buffer) => output.set(service, (output.get(service)! + chunk.toString()).slice(-200_000));
+    child.stdout!.on("data", append);
+    child.stderr!.on("data", append);
+    processes.set(service, child);
+    await waitUntilReady(service);
+  };
+
+  const waitUntilReady = async (service: ServiceName) => {
+    const url = service === "gateway" ? `${gatewayUrl}/healthz` : `${urls[service]}/grpc.health.v1.Health/Check`;
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const child = processes.get(service)!;
+      if (child.exitCode !== null) throw new Error(`${service} exited with ${child.exitCode}:\n${output.get(service)}`);
+      const ok = await fetch(url, service === "gateway" ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (ok) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`${service} did not become ready:\n${output.get(service)}`);
+  };
+
+  const kill = async (service: ServiceName, signal: NodeJS.Signals = "SIGTERM") => {
+    const child = processes.get(service);
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once("exit", () => resolve());
+      child.kill(signal);
+    });
+  };
+
+  const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  const cliRaw = (...args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ["--conditions=source", path.join(root, "services/identity/src/cli/main.ts"), ...args], {
+        env: { ...env, SVC_IDENTITY_URL: urls.identity, SVC_ADMIN_TOKEN: env.ADMIN_TOKEN! },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      child.once("exit", (code) => resolve({ code, stdout, stderr }));
+    });
+
+  const stack: Stack = {
+    gatewayUrl,
+    urls,
+    databaseUrl: database.url,
+    env,
+    query: (sql, values) => pool.query(sql, values),
+    cliRaw,
+    async cli(...args) {
+      const result = await cliRaw(...args, "--json");
+      if (result.code !== 0) throw new Error(`cli ${args.join(" ")} failed (${result.code}): ${result.stderr}`);
+      return JSON.parse(result.stdout);
+    },
+    kill,
+    start,
+    logs: (service) => output.get(service) ?? "",
+    async stop() {
+      await Promise.all(serviceNames.map((service) => kill(service)));
+      await pool.end();
+      await database.drop();
+    },
+  };
+
+  try {
+    // identity first: the others verify credentials through it.
+    await start("identity");
+    await Promise.all([start("meeting"), start("webhook"), start("gateway")]);
+  } catch (error) {
+    await stack.stop().catch(() => undefined);
+    throw error;
+  }
+  return stack;
+}
