@@ -20,6 +20,10 @@ export const baseEnvSchema = z.object({
     .string()
     .regex(/^[^\s,:]+:\d+(,[^\s,:]+:\d+)*$/, "must be host:port[,host:port...]")
     .optional(),
+  /** Prefix of every Redis key this deployment writes, so several deployments can share one Redis. */
+  REDIS_KEY_PREFIX: z.string().default("svc:"),
+  /** Prefix of every Kafka topic and consumer group, so several deployments can share one cluster. */
+  KAFKA_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9._-]*$/, "only letters, digits, '.', '_' and '-'").default(""),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   HOST: z.string().default("127.0.0.1"),
 });

@@ -7,3 +7,4 @@ export * from "./caller.ts";
 export * from "./db/pool.ts";
 export * from "./db/migrate.ts";
 export * from "./grpc/server.ts";
+export * from "./events/event-bus.ts";

@@ -1,0 +1,49 @@
+/**
+ * The one interface through which services exchange domain events, with two implementations
+ * chosen by configuration: Kafka (KAFKA_BROKERS set) and a durable Postgres-backed bus (the
+ * embedded default). Both are at least once: a consumer may see an event again after a crash,
+ * so consumers deduplicate on the event id.
+ */
+export interface OutgoingEvent {
+  /** Logical topic, for example "meeting.events"; implementations add KAFKA_TOPIC_PREFIX. */
+  topic: string;
+  /** Partitioning key: events with the same key keep their order. */
+  key: string;
+  /** Unique event id, also sent as the `event-id` header. */
+  id: string;
+  /** Protobuf-encoded payload. */
+  value: Uint8Array;
+  /** The protobuf message type name, sent as the `content-type` header ("application/x-protobuf; messageType=..."). */
+  type: string;
+}
+
+export interface IncomingEvent {
+  topic: string;
+  key: string;
+  id: string;
+  value: Uint8Array;
+  type: string;
+}
+
+export interface EventPublisher {
+  /** Resolves once every event is durably accepted by the transport; rejects otherwise. */
+  publish(events: OutgoingEvent[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface EventSubscription {
+  topic: string;
+  /** Consumers in one group share the work; each group sees every event. */
+  groupId: string;
+  /**
+   * Called for each event. The event's position is committed only after this resolves, so a
+   * crash before that redelivers it. Throwing stops progress on that partition until it succeeds.
+   */
+  handle(event: IncomingEvent): Promise<void>;
+}
+
+export interface EventSubscriber {
+  /** Starts consuming in the background; resolves once the subscription is running. */
+  start(subscription: EventSubscription): Promise<void>;
+  close(): Promise<void>;
+}
