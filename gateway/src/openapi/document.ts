@@ -1,0 +1,63 @@
+/**
+ * The OpenAPI 3.1 document of the public REST surface, served at GET /api/v1/openapi.json.
+ * Each area contributes its paths and schemas from its own module; test/gateway/openapi.test.ts
+ * keeps the document true to the routes the gateway actually serves.
+ */
+export interface OpenApiFragment {
+  paths: Record<string, unknown>;
+  schemas?: Record<string, unknown>;
+}
+
+export const errorSchema = {
+  type: "object",
+  required: ["error"],
+  properties: {
+    error: { type: "string", description: "Human-readable message." },
+    requestId: { type: "string", description: "Also in the X-Request-Id response header." },
+  },
+} as const;
+
+/** A response that carries the standard JSON error body. */
+export const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+});
+
+export function buildOpenApiDocument(publicUrl: string, fragments: OpenApiFragment[]) {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "svc API",
+      version: "1.0.0",
+      description:
+        "Create video meetings, verify credentials, run the OAuth 2.0 authorization-code flow and subscribe webhooks that fire when a meeting ends.",
+    },
+    servers: [{ url: `${publicUrl}/api/v1` }],
+    security: [{ ApiKey: [] }, { OAuth2: [] }],
+    paths: Object.assign({}, ...fragments.map((fragment) => fragment.paths)),
+    components: {
+      securitySchemes: {
+        ApiKey: { type: "http", scheme: "bearer", description: "An API key (prefix svc_): full access, no scopes." },
+        OAuth2: {
+          type: "oauth2",
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${publicUrl}/api/v1/oauth/authorize`,
+              tokenUrl: `${publicUrl}/api/v1/oauth/token`,
+              refreshUrl: `${publicUrl}/api/v1/oauth/token`,
+              scopes: {
+                "meeting.create": "Create meetings",
+                "meeting.read": "Read meetings",
+                "meeting.update": "End meetings",
+                "webhook.create": "Register webhook endpoints",
+                "webhook.read": "List webhook endpoints",
+                "webhook.delete": "Delete webhook endpoints",
+              },
+            },
+          },
+        },
+      },
+      schemas: Object.assign({ Error: errorSchema }, ...fragments.map((fragment) => fragment.schemas ?? {})),
+    },
+  };
+}
