@@ -5,7 +5,11 @@ import type { Clients } from "./clients.ts";
 import type { Config } from "./config.ts";
 import { errorHandler, HttpError } from "./http/errors.ts";
 import { requestId } from "./http/request-id.ts";
+import { buildOpenApiDocument, type OpenApiFragment } from "./openapi/document.ts";
 import { healthRoutes } from "./routes/health.ts";
+
+/** Each area's OpenAPI paths; every route registered below has its entry here. */
+const openApiFragments: OpenApiFragment[] = [];
 
 export interface GatewayDependencies {
   config: Config;
@@ -21,6 +25,10 @@ export function buildApp({ config, clients, logger }: GatewayDependencies): Expr
   app.use(requestId);
   app.use(helmet());
   app.use(healthRoutes(clients));
+  const openApiDocument = buildOpenApiDocument(config.PUBLIC_URL, openApiFragments);
+  app.get("/api/v1/openapi.json", (_req, res) => {
+    res.json(openApiDocument);
+  });
 
   app.use((_req, _res, next) => next(new HttpError(404, "Not found")));
   app.use(errorHandler(logger));
