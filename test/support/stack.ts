@@ -22,6 +22,8 @@ export interface Stack {
   kill(service: ServiceName, signal?: NodeJS.Signals): Promise<void>;
   /** Starts a stopped process again and waits until it is ready. */
   start(service: ServiceName): Promise<void>;
+  /** The OS process id of a running process (for memory figures). */
+  pid(service: ServiceName): number | undefined;
   /** Logs each process wrote, for diagnosing a failing test. */
   logs(service: ServiceName): string;
   stop(): Promise<void>;
@@ -152,6 +154,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
     kill,
     start,
+    pid: (service) => processes.get(service)?.pid,
     logs: (service) => output.get(service) ?? "",
     async stop() {
       await Promise.all(serviceNames.map((service) => kill(service)));
