@@ -1,0 +1,81 @@
+import autocannon from "autocannon";
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  requests: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  method?: "GET" | "POST" | "DELETE";
+  headers?: Record<string, string>;
+  body?: string;
+  connections: number;
+  durationSeconds: number;
+  /** Per-request body factory, for requests that must differ (for example refresh tokens). */
+  setupRequest?: (request: autocannon.Request) => autocannon.Request;
+  /** Inspects each response; return false to count it as an error. */
+  onResponse?: (status: number, body: string) => boolean;
+}
+
+/** One autocannon run; any non-2xx or transport error counts as an error. */
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  let rejected = 0;
+  const result = await autocannon({
+    url: options.url,
+    method: options.method ?? "GET",
+    headers: options.headers,
+    body: options.body,
+    connections: options.connections,
+    duration: options.durationSeconds,
+    requests: options.setupRequest || options.onResponse
+      ? [
+          {
+            setupRequest: options.setupRequest,
+            onResponse: options.onResponse
+              ? (status: number, body: string) => {
+                  if (!options.onResponse!(status, body)) rejected++;
+                }
+              : undefined,
+          } as autocannon.Request,
+        ]
+      : undefined,
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx + rejected,
+    requests: result.requests.total,
+  };
+}
+
+/** Runs `work` from `concurrency` loops for `durationSeconds`, timing each call. */
+export async function loop(concurrency: number, durationSeconds: number, work: () => Promise<unknown>): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const deadline = performance.now() + durationSeconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const started = performance.now();
+        try {
+          await work();
+          latencies.push(performance.now() - started);
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  return { requestsPerSecond: latencies.length / durationSeconds, ...percentiles(latencies), errors, requests: latencies.length };
+}
+
+export function percentiles(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (fraction: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? 0;
+  return { p50Ms: at(0.5), p95Ms: at(0.95), p99Ms: at(0.99) };
+}

@@ -1,0 +1,237 @@
+// `npm run bench`: the platform in full mode (real Postgres, Redis, Kafka from scripts/infra),
+// measured side by side with its own ceilings in one run, because absolute numbers on a shared
+// machine drift while ratios hold. Prints one table and writes test/bench/results.json.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import pg from "pg";
+import { freePort } from "../support/infra.ts";
+import { serviceNames, startStack, type Stack } from "../support/stack.ts";
+import { createTenant, type Tenant } from "../support/tenants.ts";
+import { load, loop, percentiles, type LoadResult } from "./load.ts";
+
+const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 8);
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const PIPELINE_MEETINGS = Number(process.env.BENCH_PIPELINE_MEETINGS ?? 1000);
+
+interface Row extends Partial<LoadResult> {
+  scenario: string;
+  ceiling?: string;
+  ratio?: number;
+  goal?: string;
+  met?: boolean;
+  note?: string;
+}
+
+const rows: Row[] = [];
+const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
+
+async function measured(name: string, run: () => Promise<LoadResult>): Promise<LoadResult> {
+  log(`${name}: warm-up ${WARMUP}s, then ${DURATION}s at ${CONNECTIONS} connections`);
+  return run();
+}
+
+function startCeiling(kind: "node" | "express", port: number): ChildProcess {
+  return spawn(process.execPath, ["--conditions=source", path.join(import.meta.dirname, "ceiling-server.ts"), kind, String(port)], {
+    stdio: "inherit",
+  });
+}
+
+async function waitForHttp(url: string) {
+  for (let i = 0; i < 100; i++) {
+    if (await fetch(url).then(() => true, () => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+/** Warm-up run (discarded), then the measured one. */
+async function twice(options: Parameters<typeof load>[0]): Promise<LoadResult> {
+  await load({ ...options, durationSeconds: WARMUP });
+  return load({ ...options, durationSeconds: DURATION });
+}
+
+const rssMb = (pid: number | undefined) => {
+  if (!pid) return NaN;
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+};
+
+function ratioRow(scenario: string, result: LoadResult, ceilingName: string, ceiling: LoadResult, goal?: number): Row {
+  const ratio = result.requestsPerSecond / ceiling.requestsPerSecond;
+  return {
+    scenario,
+    ...result,
+    ceiling: ceilingName,
+    ratio,
+    ...(goal === undefined ? {} : { goal: `≥ ${goal}`, met: ratio >= goal && result.errors === 0 }),
+  };
+}
+
+async function ceilings() {
+  const [nodePort, expressPort] = [await freePort(), await freePort()];
+  const servers = [startCeiling("node", nodePort), startCeiling("express", expressPort)];
+  await waitForHttp(`http://127.0.0.1:${nodePort}/`);
+  await waitForHttp(`http://127.0.0.1:${expressPort}/`);
+  const bareNode = await measured("bare node http", () => twice({ url: `http://127.0.0.1:${nodePort}/`, method: "POST", connections: CONNECTIONS, durationSeconds: DURATION }));
+  const bareExpress = await measured("bare express", () => twice({ url: `http://127.0.0.1:${expressPort}/`, method: "POST", connections: CONNECTIONS, durationSeconds: DURATION }));
+  for (const server of servers) server.kill();
+  rows.push({ scenario: "ceiling: bare node http", ...bareNode }, { scenario: "ceiling: bare express", ...bareExpress });
+  return { bareNode, bareExpress };
+}
+
+async function insertLoopCeiling(databaseUrl: string): Promise<LoadResult> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: CONNECTIONS });
+  await pool.query("CREATE TABLE IF NOT EXISTS public.bench_insert (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), title text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())");
+  const insert = () => pool.query("INSERT INTO public.bench_insert (title) VALUES ($1)", ["Bench meeting"]);
+  await loop(CONNECTIONS, WARMUP, insert);
+  const result = await measured("raw INSERT loop", () => loop(CONNECTIONS, DURATION, insert));
+  await pool.end();
+  rows.push({ scenario: "ceiling: pg single-row INSERT loop", ...result });
+  return result;
+}
+
+async function webhookPipeline(stack: Stack, tenant: Tenant) {
+  const auth = { authorization: `Bearer ${tenant.apiKey}`, "content-type": "application/json" };
+  const receivedAt = new Map<string, number>();
+  let done: () => void = () => undefined;
+  const allReceived = new Promise<void>((resolve) => (done = resolve));
+  const receiver = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      res.writeHead(204).end();
+      const payload = JSON.parse(Buffer.concat(chunks).toString()) as { type: string; data: { meetingId: string } };
+      if (payload.type !== "meeting.ended" || receivedAt.has(payload.data.meetingId)) return;
+      receivedAt.set(payload.data.meetingId, performance.now());
+      if (receivedAt.size === PIPELINE_MEETINGS) done();
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => receiver.listen(port, "127.0.0.1", resolve));
+  const created = await fetch(`${stack.gatewayUrl}/api/v1/webhook`, {
+    method: "POST",
+    headers: auth,
+    body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook`, events: ["meeting.ended"] }),
+  });
+  if (created.status !== 201) throw new Error(`webhook registration failed: ${created.status} ${await created.text()}`);
+
+  log(`webhook pipeline: creating ${PIPELINE_MEETINGS} meetings`);
+  const ids: string[] = [];
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (ids.length < PIPELINE_MEETINGS) {
+        const response = await fetch(`${stack.gatewayUrl}/api/v1/meeting`, { method: "POST", headers: auth, body: JSON.stringify({ title: "Pipeline" }) });
+        ids.push(((await response.json()) as { id: string }).id);
+      }
+    }),
+  );
+  ids.length = PIPELINE_MEETINGS;
+
+  log(`webhook pipeline: ending ${PIPELINE_MEETINGS} meetings`);
+  const endedAt = new Map<string, number>();
+  let errors = 0;
+  const queue = [...ids];
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      for (let id = queue.shift(); id; id = queue.shift()) {
+        endedAt.set(id, performance.now());
+        const response = await fetch(`${stack.gatewayUrl}/api/v1/meeting/${id}/end`, { method: "POST", headers: auth });
+        if (!response.ok) errors++;
+        await response.arrayBuffer();
+      }
+    }),
+  );
+  const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 120_000));
+  if ((await Promise.race([allReceived, timeout])) === "timeout") errors += PIPELINE_MEETINGS - receivedAt.size;
+  const finished = Math.max(...receivedAt.values());
+  receiver.close();
+  const latencies = [...receivedAt].map(([id, at]) => at - endedAt.get(id)!);
+  const { p50Ms, p95Ms, p99Ms } = percentiles(latencies);
+  const perSecond = receivedAt.size / ((finished - started) / 1000);
+  rows.push({
+    scenario: `webhook pipeline: ${PIPELINE_MEETINGS} meetings ended → delivered`,
+    requestsPerSecond: perSecond,
+    p50Ms,
+    p99Ms,
+    errors,
+    requests: receivedAt.size,
+    goal: "≥ 500/s, p99 ≤ 1000 ms",
+    met: perSecond >= 500 && p99Ms <= 1000 && errors === 0,
+    note: `p95 ${p95Ms.toFixed(0)} ms`,
+  });
+}
+
+async function main() {
+  for (const name of ["DATABASE_URL", "REDIS_URL", "KAFKA_BROKERS"]) {
+    if (!process.env[name]) throw new Error(`${name} is unset: run eval "$(scripts/infra up)" first (npm run bench does)`);
+  }
+  const { bareExpress } = await ceilings();
+
+  const stack = await startStack({
+    env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_SECOND: "1000000", RATE_LIMIT_BURST: "1000000" },
+  });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const idle = Object.fromEntries(serviceNames.map((name) => [name, rssMb(stack.pid(name))]));
+    const tenant = await createTenant(stack);
+    const auth = { authorization: `Bearer ${tenant.apiKey}`, "content-type": "application/json" };
+
+    const authResult = await measured("POST /auth (API key)", () => twice({ url: `${stack.gatewayUrl}/api/v1/auth`, method: "POST", headers: auth, connections: CONNECTIONS, durationSeconds: DURATION }));
+    rows.push(ratioRow("POST /api/v1/auth (API key, cache warm)", authResult, "bare express", bareExpress, 0.5));
+
+    const insertCeiling = await insertLoopCeiling(stack.databaseUrl);
+    const meetingBody = JSON.stringify({ title: "Bench meeting", attendees: ["a@example.com", "b@example.com"] });
+    const meetingResult = await measured("POST /meeting", () => twice({ url: `${stack.gatewayUrl}/api/v1/meeting`, method: "POST", headers: auth, body: meetingBody, connections: CONNECTIONS, durationSeconds: DURATION }));
+    rows.push(ratioRow("POST /api/v1/meeting (2 attendees)", meetingResult, "pg INSERT loop", insertCeiling, 0.4));
+
+    for (let i = 0; i < 20; i++) {
+      await fetch(`${stack.gatewayUrl}/api/v1/webhook`, { method: "POST", headers: auth, body: JSON.stringify({ url: `https://example.com/hook/${i}`, events: ["meeting.ended"] }) });
+    }
+    const listResult = await measured("GET /webhook", () => twice({ url: `${stack.gatewayUrl}/api/v1/webhook`, headers: auth, connections: CONNECTIONS, durationSeconds: DURATION }));
+    rows.push(ratioRow("GET /api/v1/webhook (20 subscriptions)", listResult, "bare express", bareExpress));
+
+    const pipelineTenant = await createTenant(stack);
+    await webhookPipeline(stack, pipelineTenant);
+
+    const end = Object.fromEntries(serviceNames.map((name) => [name, rssMb(stack.pid(name))]));
+    for (const name of serviceNames) {
+      rows.push({
+        scenario: `memory: ${name} RSS MB idle → end`,
+        note: `${idle[name]!.toFixed(0)} → ${end[name]!.toFixed(0)}`,
+        goal: name === "gateway" ? undefined : "≤ 150 MB idle",
+        met: name === "gateway" ? undefined : idle[name]! <= 150,
+      });
+    }
+  } finally {
+    await stack.stop();
+  }
+  print();
+}
+
+function print() {
+  const format = (value: number | undefined, digits = 0) => (value === undefined || Number.isNaN(value) ? "" : value.toFixed(digits));
+  const table = rows.map((row) => ({
+    scenario: row.scenario,
+    "req/s": format(row.requestsPerSecond),
+    "p50 ms": format(row.p50Ms, 1),
+    "p99 ms": format(row.p99Ms, 1),
+    errors: row.errors ?? "",
+    ratio: row.ratio === undefined ? "" : `${row.ratio.toFixed(2)} of ${row.ceiling}`,
+    goal: row.goal ?? "",
+    met: row.met === undefined ? "" : row.met ? "yes" : "NO",
+    note: row.note ?? "",
+  }));
+  console.table(table);
+  writeFileSync(path.join(import.meta.dirname, "results.json"), JSON.stringify({ measuredAt: new Date().toISOString(), rows }, null, 2));
+  const failed = rows.filter((row) => (row.errors ?? 0) > 0);
+  if (failed.length > 0) {
+    log(`errors in: ${failed.map((row) => row.scenario).join(", ")}`);
+    process.exitCode = 1;
+  }
+}
+
+await main();
