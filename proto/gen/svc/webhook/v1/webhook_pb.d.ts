@@ -368,6 +368,38 @@ export declare type SendTestEventResponse = Message<"svc.webhook.v1.SendTestEven
 export declare const SendTestEventResponseSchema: GenMessage<SendTestEventResponse>;
 
 /**
+ * @generated from message svc.webhook.v1.EnableSubscriptionRequest
+ */
+export declare type EnableSubscriptionRequest = Message<"svc.webhook.v1.EnableSubscriptionRequest"> & {
+  /**
+   * @generated from field: string webhook_id = 1;
+   */
+  webhookId: string;
+};
+
+/**
+ * Describes the message svc.webhook.v1.EnableSubscriptionRequest.
+ * Use `create(EnableSubscriptionRequestSchema)` to create a new message.
+ */
+export declare const EnableSubscriptionRequestSchema: GenMessage<EnableSubscriptionRequest>;
+
+/**
+ * @generated from message svc.webhook.v1.EnableSubscriptionResponse
+ */
+export declare type EnableSubscriptionResponse = Message<"svc.webhook.v1.EnableSubscriptionResponse"> & {
+  /**
+   * @generated from field: svc.webhook.v1.Subscription subscription = 1;
+   */
+  subscription?: Subscription | undefined;
+};
+
+/**
+ * Describes the message svc.webhook.v1.EnableSubscriptionResponse.
+ * Use `create(EnableSubscriptionResponseSchema)` to create a new message.
+ */
+export declare const EnableSubscriptionResponseSchema: GenMessage<EnableSubscriptionResponse>;
+
+/**
  * @generated from enum svc.webhook.v1.DeliveryStatus
  */
 export enum DeliveryStatus {
@@ -468,6 +500,17 @@ export declare const WebhookService: GenService<{
     methodKind: "unary";
     input: typeof SendTestEventRequestSchema;
     output: typeof SendTestEventResponseSchema;
+  },
+  /**
+   * Scope webhook.create. Re-enables a subscription that was disabled (410 Gone or continuous
+   * failure); re-enabling is always an explicit act of the subscriber.
+   *
+   * @generated from rpc svc.webhook.v1.WebhookService.EnableSubscription
+   */
+  enableSubscription: {
+    methodKind: "unary";
+    input: typeof EnableSubscriptionRequestSchema;
+    output: typeof EnableSubscriptionResponseSchema;
   },
 }>;
 
