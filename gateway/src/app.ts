@@ -1,34 +1,57 @@
 import express, { type Express } from "express";
 import helmet from "helmet";
+import type { Redis } from "ioredis";
 import type { Logger } from "@svc/platform";
 import type { Clients } from "./clients.ts";
 import type { Config } from "./config.ts";
+import { requireBearer } from "./http/bearer.ts";
 import { errorHandler, HttpError } from "./http/errors.ts";
+import { jsonBody } from "./http/json-body.ts";
+import { rateLimit } from "./http/rate-limit.ts";
 import { requestId } from "./http/request-id.ts";
+import { requestLog } from "./http/request-log.ts";
+import { authOpenApi } from "./openapi/auth.ts";
 import { buildOpenApiDocument, type OpenApiFragment } from "./openapi/document.ts";
+import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
 
 /** Each area's OpenAPI paths; every route registered below has its entry here. */
-const openApiFragments: OpenApiFragment[] = [];
+const openApiFragments: OpenApiFragment[] = [authOpenApi];
 
 export interface GatewayDependencies {
   config: Config;
   clients: Clients;
   logger: Logger;
+  /** Shared rate-limit buckets; absent when REDIS_URL is unset. */
+  redis?: Redis;
 }
 
 /** Builds the gateway: the only public HTTP surface. It holds no business rules and no database. */
-export function buildApp({ config, clients, logger }: GatewayDependencies): Express {
+export function buildApp({ config, clients, logger, redis }: GatewayDependencies): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY_HOPS);
   app.use(requestId);
+  app.use(requestLog(logger));
   app.use(helmet());
   app.use(healthRoutes(clients));
+  // Everything after the probes is rate limited, the public OAuth endpoints included.
+  app.use(rateLimit({ requestsPerSecond: config.RATE_LIMIT_PER_SECOND, redis, keyPrefix: config.REDIS_KEY_PREFIX, logger }));
+
+  // Public routes (no Bearer token): the OpenAPI document, and the OAuth browser and token
+  // endpoints, which must be mounted here, above the authenticated API.
   const openApiDocument = buildOpenApiDocument(config.PUBLIC_URL, openApiFragments);
   app.get("/api/v1/openapi.json", (_req, res) => {
     res.json(openApiDocument);
   });
+
+  // The authenticated REST API: every route below needs `Authorization: Bearer <token>` (syntax
+  // checked here; validity and scope decided by the owning service) and takes JSON bodies of at
+  // most 100 KB. Register each area's router on `api`.
+  const api = express.Router();
+  api.use(requireBearer, ...jsonBody);
+  api.use(authRoutes(clients));
+  app.use("/api/v1", api);
 
   app.use((_req, _res, next) => next(new HttpError(404, "Not found")));
   app.use(errorHandler(logger));

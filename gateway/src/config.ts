@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defaultAddresses, port, serviceUrl } from "@svc/platform";
+import { baseEnvSchema, defaultAddresses, port, serviceUrl } from "@svc/platform";
 
 export const configSchema = z.object({
   PORT: port(defaultAddresses.gateway),
@@ -17,6 +17,11 @@ export const configSchema = z.object({
   /** Number of reverse proxies in front of the gateway whose X-Forwarded-For can be trusted. */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Rate-limit buckets live in Redis when set, so every gateway replica counts together. */
+  REDIS_URL: baseEnvSchema.shape.REDIS_URL,
+  REDIS_KEY_PREFIX: baseEnvSchema.shape.REDIS_KEY_PREFIX,
+  /** Requests per second allowed per credential (or per client address without one). */
+  RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(50),
 });
 
 export type Config = z.output<typeof configSchema>;

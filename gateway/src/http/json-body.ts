@@ -1,0 +1,19 @@
+import express, { type RequestHandler } from "express";
+import { HttpError } from "./errors.ts";
+
+/** The largest request body the REST API accepts (DESIGN.md section 3). */
+export const MAX_BODY = "100kb";
+
+/**
+ * Request bodies of the REST API are JSON: a body of another content type is refused with 400
+ * before anything reads it; a body over 100 KB ends as 413 and malformed JSON as 400 (both
+ * translated by the error handler). Requests without a body pass untouched.
+ */
+export const jsonBody: RequestHandler[] = [
+  (req, _res, next) => {
+    // `req.is` answers null when the request has no body, false when its type is another.
+    if (req.is("application/json") === false) return next(new HttpError(400, "Content-Type must be application/json"));
+    next();
+  },
+  express.json({ limit: MAX_BODY }),
+];

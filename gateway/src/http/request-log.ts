@@ -1,0 +1,29 @@
+import { randomUUID } from "node:crypto";
+import type { RequestHandler } from "express";
+import { pinoHttp } from "pino-http";
+import type { Logger } from "@svc/platform";
+
+const probes = new Set(["/healthz", "/readyz"]);
+
+/**
+ * One log line per request, tagged with its request id. The Authorization header and cookies
+ * are redacted by the platform logger; health probes are not logged (they arrive every few
+ * seconds and say nothing).
+ */
+export function requestLog(logger: Logger): RequestHandler {
+  return pinoHttp({
+    logger,
+    genReqId: (_req, res) => ((res as unknown as { locals?: { requestId?: string } }).locals?.requestId ?? randomUUID()),
+    autoLogging: { ignore: (req) => probes.has(req.url ?? "") },
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+    // Query strings may carry OAuth codes and state: log the path only.
+    serializers: {
+      req: (req: { id: string; method: string; url: string; headers: Record<string, unknown> }) => ({
+        id: req.id,
+        method: req.method,
+        path: req.url.split("?")[0],
+        userAgent: req.headers["user-agent"],
+      }),
+    },
+  });
+}

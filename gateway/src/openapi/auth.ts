@@ -1,0 +1,52 @@
+import { errorResponse, type OpenApiFragment } from "./document.ts";
+
+/** POST /auth (spec 4.1; DESIGN.md section 3). */
+export const authOpenApi: OpenApiFragment = {
+  paths: {
+    "/auth": {
+      post: {
+        operationId: "verifyCredential",
+        summary: "Verify a credential",
+        description:
+          "Resolves the Bearer token of the request (an API key `svc_...` or an OAuth access token `svc_oauth_...`) to the user and organization it belongs to. No body is sent. A revoked key is refused from the next request on.",
+        tags: ["Authentication"],
+        responses: {
+          "200": {
+            description: "The token is valid.",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/CredentialVerification" } } },
+          },
+          "400": errorResponse("A request body was sent that is not JSON, or is malformed JSON (no body is expected)."),
+          "401": {
+            ...errorResponse("Missing, malformed, unknown, expired or revoked token."),
+            headers: { "WWW-Authenticate": { description: "`Bearer realm=\"svc\"`, with `error=\"invalid_token\"` when a token was sent.", schema: { type: "string" } } },
+          },
+          "413": errorResponse("Request body over 100 KB."),
+          "429": {
+            ...errorResponse("Too many requests for this credential."),
+            headers: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
+          },
+          "500": errorResponse("Internal server error."),
+          "503": errorResponse("The identity service is temporarily unavailable."),
+        },
+      },
+    },
+  },
+  schemas: {
+    CredentialVerification: {
+      type: "object",
+      required: ["valid", "userId", "orgId", "kind", "scopes", "clientId"],
+      properties: {
+        valid: { type: "boolean", const: true },
+        userId: { type: "string", format: "uuid" },
+        orgId: { type: "string", format: "uuid" },
+        kind: { type: "string", enum: ["api_key", "oauth"], description: "What kind of credential the token is." },
+        scopes: {
+          type: "array",
+          items: { type: "string" },
+          description: "Scopes granted to an OAuth access token; empty for API keys, which have full access.",
+        },
+        clientId: { type: ["string", "null"], description: "The OAuth client the token was issued to; null for API keys." },
+      },
+    },
+  },
+};
