@@ -1,8 +1,27 @@
 import { z } from "zod";
 import { baseEnvSchema, defaultAddresses, port } from "@svc/platform";
+import { DEVELOPMENT_ADMIN_TOKEN } from "./admin/admin-token.ts";
 
-export const configSchema = baseEnvSchema.extend({
-  GRPC_PORT: port(defaultAddresses.identity),
-});
+export const configSchema = baseEnvSchema
+  .extend({
+    GRPC_PORT: port(defaultAddresses.identity),
+    NODE_ENV: z.string().default("development"),
+    /** Bearer token of IdentityAdminService (the CLI's SVC_ADMIN_TOKEN). Unset: a development default. */
+    ADMIN_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+    /** How long a verified credential is cached (Redis, or in-process without REDIS_URL). */
+    CREDENTIAL_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(60).default(60),
+    /** How often recorded API-key uses are written to the database, in one batch. */
+    LAST_USED_FLUSH_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(10_000),
+  })
+  .superRefine((env, context) => {
+    if (env.NODE_ENV === "production" && env.ADMIN_TOKEN === undefined) {
+      context.addIssue({ code: "custom", path: ["ADMIN_TOKEN"], message: "is required when NODE_ENV=production" });
+    }
+  })
+  .transform(({ ADMIN_TOKEN, ...env }) => ({
+    ...env,
+    ADMIN_TOKEN: ADMIN_TOKEN ?? DEVELOPMENT_ADMIN_TOKEN,
+    usingDevelopmentAdminToken: ADMIN_TOKEN === undefined,
+  }));
 
 export type Config = z.output<typeof configSchema>;

@@ -1,0 +1,26 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { HandlerContext } from "@connectrpc/connect";
+import { unauthenticated } from "@svc/platform";
+
+/**
+ * The administrator token used when ADMIN_TOKEN is unset, so `npm start` and `npm run cli` work
+ * with no configuration. Identity warns loudly when it is in use and refuses it in production.
+ */
+export const DEVELOPMENT_ADMIN_TOKEN = "svc-dev-admin-token-do-not-use-in-production";
+
+/**
+ * A Connect request gate for IdentityAdminService: the call must carry
+ * `authorization: Bearer <admin token>`. It runs before the request body is read. Both sides are
+ * hashed first so the comparison is constant-time whatever their lengths.
+ */
+export function requireAdminToken(adminToken: string) {
+  const expected = sha256(adminToken);
+  return (context: HandlerContext) => {
+    const match = /^Bearer +(\S+) *$/i.exec(context.requestHeader.get("authorization") ?? "");
+    if (!match || !timingSafeEqual(sha256(match[1]!), expected)) {
+      throw unauthenticated("The administrator token is missing or wrong");
+    }
+  };
+}
+
+const sha256 = (value: string) => createHash("sha256").update(value).digest();

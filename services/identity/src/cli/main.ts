@@ -1,0 +1,59 @@
+// The administration CLI: `npm run cli -- <command> [--json]`. It talks gRPC to identity's
+// IdentityAdminService at SVC_IDENTITY_URL with the token in SVC_ADMIN_TOKEN.
+import { parseArgs } from "node:util";
+import { ConnectError, createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { IdentityAdminService } from "@svc/proto/svc/identity/v1/identity_pb";
+import { DEVELOPMENT_ADMIN_TOKEN } from "../admin/admin-token.ts";
+import { commands, usage, UsageError } from "./commands.ts";
+
+const identityUrl = process.env.SVC_IDENTITY_URL || "http://127.0.0.1:50051";
+const adminToken = process.env.SVC_ADMIN_TOKEN || DEVELOPMENT_ADMIN_TOKEN;
+
+async function main(argv: string[]): Promise<number> {
+  const [group, action, ...rest] = argv;
+  if (group === "help" || group === "--help" || group === "-h") {
+    process.stdout.write(usage);
+    return 0;
+  }
+  if (group === undefined) throw new UsageError("missing command");
+  const command = commands.find((candidate) => candidate.group === group && candidate.action === action);
+  if (!command) throw new UsageError(`unknown command "${[group, action].filter(Boolean).join(" ")}"`);
+  const { values } = parseArgs({
+    args: rest,
+    options: { ...command.options, json: { type: "boolean", default: false } },
+    strict: true,
+    allowPositionals: false,
+  });
+  const options = values as Record<string, string | boolean | undefined>;
+  for (const [name, option] of Object.entries(command.options)) {
+    if (option.required && !options[name]) throw new UsageError(`${group} ${action} needs --${name}`);
+  }
+  const client = createClient(IdentityAdminService, createGrpcTransport({ baseUrl: identityUrl }));
+  const result = await command.run(client, options as Record<string, string>, {
+    headers: { authorization: `Bearer ${adminToken}` },
+    timeoutMs: 15_000,
+  });
+  process.stdout.write(options.json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`);
+  return 0;
+}
+
+/** One line on stderr: what went wrong, in words. */
+function describe(error: unknown): string {
+  if (error instanceof UsageError) return `${error.message} (see: npm run cli -- help)`;
+  if (error instanceof ConnectError) {
+    if (error.code === 14 /* unavailable */) return `cannot reach the identity service at ${identityUrl}: ${error.rawMessage}`;
+    return error.rawMessage;
+  }
+  // parseArgs reports unknown or malformed options with a TypeError carrying a code.
+  if (error instanceof TypeError && "code" in error) return `${error.message} (see: npm run cli -- help)`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`error: ${describe(error).replace(/\s*\n\s*/g, " ")}\n`);
+    process.exit(error instanceof UsageError || (error instanceof TypeError && "code" in error) ? 2 : 1);
+  },
+);

@@ -1,0 +1,86 @@
+import { randomUUID } from "node:crypto";
+import type { Pool } from "@svc/platform";
+
+export interface ApiKeyRecord {
+  keyId: string;
+  userId: string;
+  orgId: string;
+  name: string;
+  displayPrefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+interface ApiKeyRow {
+  id: string;
+  user_id: string;
+  org_id: string;
+  name: string;
+  display_prefix: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+const COLUMNS = "id, user_id, org_id, name, display_prefix, created_at, last_used_at, revoked_at";
+
+const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
+  keyId: row.id,
+  userId: row.user_id,
+  orgId: row.org_id,
+  name: row.name,
+  displayPrefix: row.display_prefix,
+  createdAt: row.created_at,
+  lastUsedAt: row.last_used_at,
+  revokedAt: row.revoked_at,
+});
+
+export async function insertApiKey(
+  db: Pool,
+  key: { userId: string; orgId: string; name: string; displayPrefix: string; keyHash: string },
+): Promise<ApiKeyRecord> {
+  const { rows } = await db.query<ApiKeyRow>(
+    `INSERT INTO api_keys (id, user_id, org_id, name, display_prefix, key_hash)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+    [randomUUID(), key.userId, key.orgId, key.name, key.displayPrefix, key.keyHash],
+  );
+  return toRecord(rows[0]!);
+}
+
+/** The user's keys, revoked ones included, oldest first. */
+export async function listApiKeysOfUser(db: Pool, userId: string): Promise<ApiKeyRecord[]> {
+  const { rows } = await db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
+  return rows.map(toRecord);
+}
+
+/**
+ * Marks the key revoked (keeping the first revocation time when it already was) and returns
+ * its hash, so the caller can invalidate the verification cache; undefined when no such key.
+ */
+export async function revokeApiKey(db: Pool, keyId: string): Promise<{ keyHash: string } | undefined> {
+  const { rows } = await db.query<{ key_hash: string }>(
+    "UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING key_hash",
+    [keyId],
+  );
+  return rows[0] && { keyHash: rows[0].key_hash };
+}
+
+/** The unrevoked key with this hash (the hash is the unique index), or undefined. */
+export async function findActiveApiKeyByHash(db: Pool, keyHash: string): Promise<{ keyId: string; userId: string; orgId: string } | undefined> {
+  const { rows } = await db.query<{ id: string; user_id: string; org_id: string }>(
+    "SELECT id, user_id, org_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL",
+    [keyHash],
+  );
+  return rows[0] && { keyId: rows[0].id, userId: rows[0].user_id, orgId: rows[0].org_id };
+}
+
+/** Records many keys' latest use in one statement; never moves a key's time backwards. */
+export async function recordApiKeyUses(db: Pool, uses: Map<string, Date>): Promise<void> {
+  await db.query(
+    `UPDATE api_keys AS k SET last_used_at = u.used_at
+     FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, used_at)
+     WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.used_at)`,
+    [[...uses.keys()], [...uses.values()]],
+  );
+}
