@@ -8,3 +8,6 @@ export * from "./db/pool.ts";
 export * from "./db/migrate.ts";
 export * from "./grpc/server.ts";
 export * from "./events/event-bus.ts";
+export * from "./events/create-event-bus.ts";
+export * from "./events/kafka-event-bus.ts";
+export * from "./events/postgres-event-bus.ts";

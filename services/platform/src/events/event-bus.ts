@@ -47,3 +47,22 @@ export interface EventSubscriber {
   start(subscription: EventSubscription): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * A configured transport: `createEventBus` returns the Kafka one when KAFKA_BROKERS is set and the
+ * Postgres-backed one otherwise. Publishers and subscribers made from it are closed by `close()`.
+ */
+export interface EventBus {
+  readonly transport: "kafka" | "postgres";
+  publisher(): EventPublisher;
+  subscriber(): EventSubscriber;
+  close(): Promise<void>;
+}
+
+/** The `content-type` header value that carries an event's protobuf message type. */
+export const eventContentType = (type: string) => `application/x-protobuf; messageType=${type}`;
+
+/** The message type from a `content-type` header written by `eventContentType`; "" when absent. */
+export function eventTypeFromContentType(contentType: string | undefined): string {
+  return /messageType=([A-Za-z0-9_.]+)/.exec(contentType ?? "")?.[1] ?? "";
+}

@@ -1,0 +1,193 @@
+import { Kafka, logLevel, type Admin, type Consumer, type LogEntry, type Producer } from "kafkajs";
+import type { Logger } from "../logger.ts";
+import {
+  eventContentType,
+  eventTypeFromContentType,
+  type EventBus,
+  type EventPublisher,
+  type EventSubscriber,
+  type EventSubscription,
+  type OutgoingEvent,
+} from "./event-bus.ts";
+
+export interface KafkaEventBusOptions {
+  brokers: string[];
+  /** Prepended to every topic and consumer group (KAFKA_TOPIC_PREFIX). */
+  topicPrefix: string;
+  clientId: string;
+  logger: Logger;
+  /** Partitions of a topic this bus creates; an existing topic keeps its own. */
+  partitions?: number;
+}
+
+/** Partitions for topics created on first use: enough for a few consumers to share the work. */
+const DEFAULT_PARTITIONS = 4;
+
+/**
+ * Producer retries are bounded (kafkajs would retry an idempotent send forever), so a publish
+ * during a broker outage fails after a few seconds: the caller (the outbox relay) releases its
+ * rows and backs off instead of holding them for the whole outage.
+ */
+const PRODUCER_RETRY = { retries: 6, initialRetryTime: 300, maxRetryTime: 5_000 };
+
+/** Consumer retries before kafkajs restarts the consumer, which then resumes from the committed offset. */
+const CONSUMER_RETRY = { retries: 8, initialRetryTime: 300, maxRetryTime: 10_000 };
+
+export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
+  const { topicPrefix, logger } = options;
+  const kafka = new Kafka({
+    clientId: options.clientId,
+    brokers: options.brokers,
+    logLevel: logLevel.WARN,
+    logCreator: kafkaLogCreator(logger.child({ component: "kafkajs" })),
+  });
+  const topics = createTopicEnsurer(kafka, options.partitions ?? DEFAULT_PARTITIONS);
+  const closers = new Set<() => Promise<void>>();
+
+  return {
+    transport: "kafka",
+    publisher() {
+      const publisher = createKafkaPublisher(kafka, topics, topicPrefix);
+      closers.add(publisher.close);
+      return publisher;
+    },
+    subscriber() {
+      const subscriber = createKafkaSubscriber(kafka, topics, topicPrefix, logger);
+      closers.add(subscriber.close);
+      return subscriber;
+    },
+    async close() {
+      await Promise.allSettled([...closers].map((close) => close()));
+      closers.clear();
+      await topics.close();
+    },
+  };
+}
+
+function createKafkaPublisher(kafka: Kafka, topics: TopicEnsurer, topicPrefix: string): EventPublisher {
+  // One idempotent producer (acks from all in-sync replicas): the broker drops the duplicates its
+  // own retries would otherwise write.
+  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, retry: PRODUCER_RETRY });
+  let connected: Promise<void> | undefined;
+  const connect = () => {
+    // Connect lazily and again after a failed attempt: the broker may be down when we start.
+    connected ??= producer.connect().catch((error: unknown) => {
+      connected = undefined;
+      throw error;
+    });
+    return connected;
+  };
+  return {
+    async publish(events: OutgoingEvent[]) {
+      if (events.length === 0) return;
+      await connect();
+      const byTopic = Map.groupBy(events, (event) => topicPrefix + event.topic);
+      for (const topic of byTopic.keys()) await topics.ensure(topic);
+      await producer.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, batch]) => ({
+          topic,
+          messages: batch.map((event) => ({
+            key: event.key,
+            value: Buffer.from(event.value),
+            headers: { "event-id": event.id, "content-type": eventContentType(event.type) },
+          })),
+        })),
+      });
+    },
+    async close() {
+      if (connected) await producer.disconnect();
+      connected = undefined;
+    },
+  };
+}
+
+function createKafkaSubscriber(kafka: Kafka, topics: TopicEnsurer, topicPrefix: string, logger: Logger): EventSubscriber {
+  const consumers: Consumer[] = [];
+  return {
+    async start(subscription: EventSubscription) {
+      const topic = topicPrefix + subscription.topic;
+      const groupId = topicPrefix + subscription.groupId;
+      await topics.ensure(topic);
+      const consumer = kafka.consumer({ groupId, retry: CONSUMER_RETRY });
+      consumers.push(consumer);
+      consumer.on(consumer.events.CRASH, ({ payload }) =>
+        logger.warn({ groupId, topic, err: payload.error, restart: payload.restart }, "event consumer crashed"),
+      );
+      const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+      await consumer.connect();
+      // A new group starts from the beginning so it sees events published before it first ran.
+      await consumer.subscribe({ topic, fromBeginning: true });
+      await consumer.run({
+        // kafkajs commits an offset only after eachMessage resolves: at least once.
+        eachMessage: async ({ message, partition }) => {
+          const event = {
+            topic: subscription.topic,
+            key: message.key?.toString() ?? "",
+            id: message.headers?.["event-id"]?.toString() ?? "",
+            type: eventTypeFromContentType(message.headers?.["content-type"]?.toString()),
+            value: new Uint8Array(message.value ?? Buffer.alloc(0)),
+          };
+          try {
+            await subscription.handle(event);
+          } catch (error) {
+            logger.warn({ err: error, topic, partition, offset: message.offset, eventId: event.id }, "event handler failed; will retry");
+            // kafkajs gives up at once on errors it deems programming errors (TypeError and the
+            // like) and would stop the consumer for good; a plain Error makes it retry instead.
+            throw new Error(`event handler failed: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        },
+      });
+      await joined;
+    },
+    async close() {
+      await Promise.allSettled(consumers.map((consumer) => consumer.disconnect()));
+      consumers.length = 0;
+    },
+  };
+}
+
+interface TopicEnsurer {
+  ensure(topic: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Creates a topic on first use (no-op when it exists), so no deployment step has to. */
+function createTopicEnsurer(kafka: Kafka, partitions: number): TopicEnsurer {
+  let admin: Admin | undefined;
+  let connected: Promise<void> | undefined;
+  const known = new Set<string>();
+  return {
+    async ensure(topic) {
+      if (known.has(topic)) return;
+      admin ??= kafka.admin();
+      const client = admin;
+      connected ??= client.connect().catch((error: unknown) => {
+        connected = undefined;
+        throw error;
+      });
+      await connected;
+      await client.createTopics({ topics: [{ topic, numPartitions: partitions }], waitForLeaders: true });
+      known.add(topic);
+    },
+    async close() {
+      if (admin && connected) await admin.disconnect().catch(() => undefined);
+      connected = undefined;
+    },
+  };
+}
+
+/**
+ * Routes kafkajs's own logging (warn and error only) into our pino logger at warn: during a broker
+ * outage it reports every failed connection, and our own code already logs what it does about
+ * it. The warning about bounded retries of the idempotent producer is dropped: bounding them is
+ * deliberate (see PRODUCER_RETRY), and consumers deduplicate on event id anyway.
+ */
+function kafkaLogCreator(logger: Logger) {
+  return () =>
+    ({ namespace, level, log }: LogEntry) => {
+      const { message, timestamp: _timestamp, logger: _name, ...extra } = log;
+      if (message.startsWith("Limiting retries for the idempotent producer")) return;
+      if (level <= logLevel.WARN) logger.warn({ namespace, ...extra }, message);
+    };
+}

@@ -1,0 +1,106 @@
+import { randomUUID } from "node:crypto";
+import { Kafka, logLevel } from "kafkajs";
+import { afterEach, describe, expect, it } from "vitest";
+import { createKafkaEventBus, createLogger, type EventBus, type IncomingEvent, type OutgoingEvent } from "@svc/platform";
+import { infra, uniqueName } from "../support/infra.ts";
+import { waitFor } from "../support/wait.ts";
+
+const logger = createLogger("event-bus-test", "silent");
+const buses: EventBus[] = [];
+afterEach(async () => {
+  await Promise.all(buses.splice(0).map((bus) => bus.close()));
+});
+
+function openBus(topicPrefix: string) {
+  const bus = createKafkaEventBus({ brokers: infra.kafkaBrokers().split(","), topicPrefix, clientId: "event-bus-test", logger });
+  buses.push(bus);
+  return bus;
+}
+
+const event = (key: string, body = key): OutgoingEvent => ({
+  topic: "meeting.events",
+  key,
+  id: randomUUID(),
+  value: new TextEncoder().encode(body),
+  type: "svc.test.v1.Probe",
+});
+
+describe("the Kafka event bus", () => {
+  it("creates the prefixed topic and writes key, protobuf bytes and the event-id and content-type headers", async () => {
+    const prefix = `${uniqueName("k")}.`;
+    const sent = event("meeting-1", "payload");
+    await openBus(prefix).publisher().publish([sent]);
+
+    const kafka = new Kafka({ clientId: "probe", brokers: infra.kafkaBrokers().split(","), logLevel: logLevel.NOTHING });
+    const admin = kafka.admin();
+    await admin.connect();
+    const metadata = await admin.fetchTopicMetadata({ topics: [`${prefix}meeting.events`] });
+    await admin.disconnect();
+    expect(metadata.topics[0]!.partitions.length).toBe(4);
+
+    const consumer = kafka.consumer({ groupId: uniqueName("probe") });
+    await consumer.connect();
+    await consumer.subscribe({ topic: `${prefix}meeting.events`, fromBeginning: true });
+    const raw = await new Promise<{ key: string; value: string; headers: Record<string, string> }>((resolve) => {
+      void consumer.run({
+        eachMessage: async ({ message }) =>
+          resolve({
+            key: message.key!.toString(),
+            value: message.value!.toString(),
+            headers: Object.fromEntries(Object.entries(message.headers ?? {}).map(([name, value]) => [name, String(value)])),
+          }),
+      });
+    });
+    await consumer.disconnect();
+    expect(raw).toEqual({
+      key: "meeting-1",
+      value: "payload",
+      headers: { "event-id": sent.id, "content-type": "application/x-protobuf; messageType=svc.test.v1.Probe" },
+    });
+  });
+
+  it("delivers published events to a subscriber with id, key, type and value, in order per key", async () => {
+    const prefix = `${uniqueName("k")}.`;
+    const bus = openBus(prefix);
+    const received: IncomingEvent[] = [];
+    await bus.subscriber().start({ topic: "meeting.events", groupId: "g", handle: async (incoming) => void received.push(incoming) });
+    const sent = [event("m1", "first"), event("m2", "other"), event("m1", "second")];
+    await bus.publisher().publish(sent);
+    await waitFor(() => received.length === 3, 20_000);
+    const first = received.find((incoming) => incoming.id === sent[0]!.id)!;
+    expect(first).toMatchObject({ topic: "meeting.events", key: "m1", type: "svc.test.v1.Probe" });
+    expect(received.filter((incoming) => incoming.key === "m1").map((incoming) => new TextDecoder().decode(incoming.value))).toEqual(["first", "second"]);
+  });
+
+  it("redelivers an event whose handler failed until it succeeds", async () => {
+    const prefix = `${uniqueName("k")}.`;
+    const bus = openBus(prefix);
+    let failuresLeft = 2;
+    const handled: string[] = [];
+    await bus.subscriber().start({
+      topic: "meeting.events",
+      groupId: "g",
+      handle: async (incoming) => {
+        if (failuresLeft-- > 0) throw new TypeError("a bug in the handler");
+        handled.push(incoming.id);
+      },
+    });
+    const sent = event("k");
+    await bus.publisher().publish([sent]);
+    await waitFor(() => handled.length === 1, 30_000);
+    expect(handled).toEqual([sent.id]);
+  });
+
+  it("gives a second consumer group every event, including those published before it started", async () => {
+    const prefix = `${uniqueName("k")}.`;
+    const bus = openBus(prefix);
+    const sent = [event("a"), event("b")];
+    await bus.publisher().publish(sent);
+    const seen = { first: [] as string[], second: [] as string[] };
+    await bus.subscriber().start({ topic: "meeting.events", groupId: "first", handle: async (incoming) => void seen.first.push(incoming.id) });
+    await bus.subscriber().start({ topic: "meeting.events", groupId: "second", handle: async (incoming) => void seen.second.push(incoming.id) });
+    await waitFor(() => seen.first.length === 2 && seen.second.length === 2, 20_000);
+    expect(seen.first.sort()).toEqual(sent.map((outgoing) => outgoing.id).sort());
+    expect(seen.second.sort()).toEqual(sent.map((outgoing) => outgoing.id).sort());
+  });
+});

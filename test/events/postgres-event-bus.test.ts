@@ -1,0 +1,179 @@
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createLogger, createPostgresEventBus, type EventBus, type IncomingEvent, type OutgoingEvent } from "@svc/platform";
+import { createTestDatabase, uniqueName } from "../support/infra.ts";
+import { waitFor } from "../support/wait.ts";
+
+const logger = createLogger("event-bus-test", "silent");
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+const buses: EventBus[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterEach(async () => {
+  await Promise.all(buses.splice(0).map((bus) => bus.close()));
+});
+afterAll(async () => database?.drop());
+
+/** A bus on this file's database with its own topic prefix, polling fast so tests do not wait. */
+async function openBus(topicPrefix: string, options: { pollIntervalMs?: number } = {}) {
+  const bus = await createPostgresEventBus({ databaseUrl: database.url, topicPrefix, logger, pollIntervalMs: options.pollIntervalMs ?? 200 });
+  buses.push(bus);
+  return bus;
+}
+
+const event = (key: string, body = key): OutgoingEvent => ({
+  topic: "meeting.events",
+  key,
+  id: randomUUID(),
+  value: new TextEncoder().encode(body),
+  type: "svc.test.v1.Probe",
+});
+
+const text = (incoming: IncomingEvent) => new TextDecoder().decode(incoming.value);
+
+describe("the Postgres-backed event bus (embedded default)", () => {
+  it("delivers each published event with its id, key, type and value, in order per key", async () => {
+    const prefix = `${uniqueName("p")}.`;
+    const bus = await openBus(prefix);
+    const received: IncomingEvent[] = [];
+    await bus.subscriber().start({ topic: "meeting.events", groupId: "g", handle: async (incoming) => void received.push(incoming) });
+    const sent = [event("m1", "first"), event("m2", "other"), event("m1", "second"), event("m1", "third")];
+    await bus.publisher().publish(sent);
+
+    await waitFor(() => received.length === 4);
+    expect(received.map((incoming) => incoming.id).sort()).toEqual(sent.map((outgoing) => outgoing.id).sort());
+    const first = received.find((incoming) => incoming.id === sent[0]!.id)!;
+    expect(first).toMatchObject({ topic: "meeting.events", key: "m1", type: "svc.test.v1.Probe" });
+    expect(text(first)).toBe("first");
+    expect(received.filter((incoming) => incoming.key === "m1").map(text)).toEqual(["first", "second", "third"]);
+  });
+
+  it("wakes an idle consumer through LISTEN/NOTIFY well before its poll interval", async () => {
+    const prefix = `${uniqueName("p")}.`;
+    const bus = await openBus(prefix, { pollIntervalMs: 30_000 });
+    const received: IncomingEvent[] = [];
+    await bus.subscriber().start({ topic: "meeting.events", groupId: "g", handle: async (incoming) => void received.push(incoming) });
+    // Let the consumer go idle on its first empty read.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const publishedAt = Date.now();
+    await bus.publisher().publish([event("k")]);
+    await waitFor(() => received.length === 1, 5_000);
+    expect(Date.now() - publishedAt).toBeLessThan(2_000);
+  });
+
+  it("shares one group's events between two consumers, each event handled once", async () => {
+    const prefix = `${uniqueName("p")}.`;
+    const [busA, busB] = [await openBus(prefix), await openBus(prefix)];
+    const handledBy = new Map<string, string[]>();
+    const handler = (name: string) => async (incoming: IncomingEvent) => {
+      handledBy.set(incoming.id, [...(handledBy.get(incoming.id) ?? []), name]);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    await busA.subscriber().start({ topic: "meeting.events", groupId: "workers", handle: handler("a") });
+    await busB.subscriber().start({ topic: "meeting.events", groupId: "workers", handle: handler("b") });
+    const sent = Array.from({ length: 200 }, (_, index) => event(`meeting-${index}`));
+    await busA.publisher().publish(sent);
+
+    await waitFor(() => handledBy.size === 200, 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect([...handledBy.values()].every((names) => names.length === 1)).toBe(true);
+    const byA = [...handledBy.values()].filter(([name]) => name === "a").length;
+    expect(byA).toBeGreaterThan(0);
+    expect(byA).toBeLessThan(200);
+  });
+
+  it("gives every consumer group every event", async () => {
+    const prefix = `${uniqueName("p")}.`;
+    const bus = await openBus(prefix);
+    const seen = { webhooks: [] as string[], audit: [] as string[] };
+    await bus.subscriber().start({ topic: "meeting.events", groupId: "webhooks", handle: async (incoming) => void seen.webhooks.push(incoming.id) });
+    await bus.subscriber().start({ topic: "meeting.events", groupId: "audit", handle: async (incoming) => void seen.audit.push(incoming.id) });
+    const sent = [event("a"), event("b"), event("c")];
+    await bus.publisher().publish(sent);
+    await waitFor(() => seen.webhooks.length === 3 && seen.audit.length === 3);
+    expect(seen.webhooks.sort()).toEqual(sent.map((outgoing) => outgoing.id).sort());
+    expect(seen.audit.sort()).toEqual(sent.map((outgoing) => outgoing.id).sort());
+  });
+
+  it("a group that starts later still receives events published before it first ran", async () => {
+    const prefix = `${uniqueName("p")}.`;
+    const bus = await openBus(prefix);
+    const sent = event("early");
+    await bus.publisher().publish([sent]);
+    const received: string[] = [];
+    await bus.subscriber().start({ topic: "meeting.events", groupId: "late", handle: async (incoming) => void received.push(incoming.id) });
+    await waitFor(() => received.length === 1);
+    expect(received).toEqual([sent.id]);
+  });
+
+  it("redelivers an event whose handler failed, and holds later events of that key until it succeeds", async () => {
+    const prefix = `${uniqueName("p")}.`;
+    const bus = await openBus(prefix);
+    let failuresLeft = 2;
+    const handled: string[] = [];
+    await bus.subscriber().start({
+      topic: "meeting.events",
+      groupId: "g",
+      handle: async (incoming) => {
+        if (text(incoming) === "flaky" && failuresLeft-- > 0) throw new Error("receiver down");
+        handled.push(text(incoming));
+      },
+    });
+    await bus.publisher().publish([event("same", "flaky"), event("same", "after")]);
+    await waitFor(() => handled.length === 2, 15_000);
+    expect(handled).toEqual(["flaky", "after"]);
+    expect(failuresLeft).toBe(-1);
+  });
+
+  it("stores a republished event (same id) once", async () => {
+    const prefix = `${uniqueName("p")}.`;
+    const bus = await openBus(prefix);
+    const once = event("k");
+    await bus.publisher().publish([once]);
+    await bus.publisher().publish([once]);
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const { rows } = await client.query("SELECT count(*)::int AS n FROM event_bus.events WHERE event_id = $1", [once.id]);
+    await client.end();
+    expect(rows[0].n).toBe(1);
+  });
+
+  it("redelivers to another consumer of the group an event whose consumer died before committing", async () => {
+    const prefix = `${uniqueName("p")}.`;
+    const dying = await openBus(prefix);
+    const sent = event("k");
+    let started!: () => void;
+    let release!: () => void;
+    const handlerStarted = new Promise<void>((resolve) => (started = resolve));
+    const handlerReleased = new Promise<void>((resolve) => (release = resolve));
+    await dying.subscriber().start({
+      topic: "meeting.events",
+      groupId: "g",
+      handle: () => {
+        started();
+        return handlerReleased; // the consumer "hangs" mid-event until its session is gone
+      },
+    });
+    await dying.publisher().publish([sent]);
+    await handlerStarted;
+
+    // Kill the dying consumer's database session, as a crash would: its claim is rolled back.
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    await admin.query(
+      `SELECT pg_terminate_backend(l.pid) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+        WHERE c.relname = 'consumer_positions' AND l.mode = 'RowShareLock' AND l.pid <> pg_backend_pid()`,
+    );
+    await admin.end();
+
+    const survivor = await openBus(prefix);
+    const received: string[] = [];
+    await survivor.subscriber().start({ topic: "meeting.events", groupId: "g", handle: async (incoming) => void received.push(incoming.id) });
+    await waitFor(() => received.length === 1, 15_000);
+    release();
+    expect(received).toEqual([sent.id]);
+  });
+});
