@@ -1,6 +1,20 @@
 import path from "node:path";
-import { createLogger, createPool, loadConfigOrExit, migrate, runUntilSignalled, startServer } from "@svc/platform";
+import {
+  createAuthenticator,
+  createEventBus,
+  createLogger,
+  createPool,
+  loadConfigOrExit,
+  migrate,
+  runUntilSignalled,
+  startServer,
+} from "@svc/platform";
+import { MeetingPageService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { configSchema } from "./config.ts";
+import { createMeetingStore } from "./db/meetings.ts";
+import { createOutbox } from "./db/outbox.ts";
+import { meetingPageService, meetingService } from "./meeting-service.ts";
+import { startOutboxRelay } from "./outbox-relay.ts";
 
 const SERVICE = "meeting";
 const SCHEMA = "meeting";
@@ -11,14 +25,36 @@ const logger = createLogger(SERVICE, config.LOG_LEVEL);
 runUntilSignalled(logger, async () => {
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
   const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger });
+  const bus = await createEventBus(config, logger, SERVICE);
+  const relay = startOutboxRelay({
+    outbox: createOutbox(pool),
+    publisher: bus.publisher(),
+    logger: logger.child({ component: "outbox-relay" }),
+    pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
+    maxBackoffMs: config.OUTBOX_MAX_BACKOFF_MS,
+  });
+  const meetings = createMeetingStore(pool);
   const server = await startServer({
     name: SERVICE,
     host: config.HOST,
     port: config.GRPC_PORT,
     logger,
-    services: [],
-    routes: () => {},
+    services: [MeetingService, MeetingPageService],
+    routes: (router) => {
+      router.service(
+        MeetingService,
+        meetingService({
+          authenticate: createAuthenticator(config.IDENTITY_URL),
+          meetings,
+          publicUrl: config.PUBLIC_URL,
+          logger,
+          outboxWritten: relay.wake,
+        }),
+      );
+      router.service(MeetingPageService, meetingPageService({ meetings }));
+    },
     isServing: async () => pool.query("select 1").then(() => true, () => false),
   });
-  return [() => pool.end(), () => server.close()];
+  // Closed in reverse: stop taking calls, finish the relay's batch, then the bus and the pool.
+  return [() => pool.end(), () => bus.close(), () => relay.stop(), () => server.close()];
 });

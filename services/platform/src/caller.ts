@@ -1,4 +1,4 @@
-import { Code, ConnectError, createClient, type HandlerContext } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, type HandlerContext, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { CredentialKind, IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { insufficientScope, unauthenticated } from "./errors.ts";
@@ -19,14 +19,16 @@ export type Authenticate = (context: HandlerContext, requiredScope: string) => P
  * identity's VerifyCredential (which caches) and then checks the scope the operation needs.
  * Scope checks live here, in the services, so direct gRPC callers meet the same rules as REST ones.
  */
-export function createAuthenticator(identityUrl: string): Authenticate {
-  const identity = createClient(IdentityService, createGrpcTransport({ baseUrl: identityUrl }));
+export function createAuthenticator(identity: string | Transport): Authenticate {
+  // A URL in services; a transport lets unit tests put an in-memory identity behind it.
+  const transport = typeof identity === "string" ? createGrpcTransport({ baseUrl: identity }) : identity;
+  const identityClient = createClient(IdentityService, transport);
   return async (context, requiredScope) => {
     const authorization = context.requestHeader.get("authorization");
     if (!authorization) throw unauthenticated();
     let verified;
     try {
-      verified = await identity.verifyCredential({}, { headers: { authorization }, signal: context.signal });
+      verified = await identityClient.verifyCredential({}, { headers: { authorization }, signal: context.signal });
     } catch (error) {
       const connectError = ConnectError.from(error);
       if (connectError.code === Code.Unauthenticated) throw unauthenticated(connectError.rawMessage);

@@ -24,18 +24,28 @@ export function createPool(options: { databaseUrl: string; schema: string; logge
   return pool;
 }
 
-/** Runs `work` in one transaction, committing on success and rolling back on any error. */
+/**
+ * Runs `work` in one transaction, committing on success and rolling back on any error. If the
+ * session dies while `work` awaits something else (no query in flight), the error is caught here
+ * instead of crashing the process, and the broken connection is discarded, not pooled.
+ */
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  let lost: Error | undefined;
+  const onLost = (error: Error) => {
+    lost = error;
+  };
+  client.on("error", onLost);
   try {
     await client.query("BEGIN");
     const result = await work(client);
     await client.query("COMMIT");
     return result;
   } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
+    if (!lost) await client.query("ROLLBACK").catch(() => undefined);
     throw error;
   } finally {
-    client.release();
+    client.off("error", onLost);
+    client.release(lost);
   }
 }

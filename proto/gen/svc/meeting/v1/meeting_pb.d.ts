@@ -91,11 +91,12 @@ export declare type CreateMeetingRequest = Message<"svc.meeting.v1.CreateMeeting
   title: string;
 
   /**
-   * ISO 8601 date-time with an offset; empty for none. Kept as text so the service owns the parsing rule.
+   * ISO 8601 date-time with an offset; absent for none. Kept as text so the service owns the
+   * parsing rule (and can name the field in its INVALID_ARGUMENT message); "" is invalid.
    *
-   * @generated from field: string start = 2;
+   * @generated from field: optional string start = 2;
    */
-  start: string;
+  start?: string | undefined;
 
   /**
    * @generated from field: repeated string attendees = 3;

@@ -1,0 +1,119 @@
+import { z } from "zod";
+import { invalidArgument } from "@svc/platform";
+
+export const MAX_TITLE_LENGTH = 255;
+export const MAX_ATTENDEES = 100;
+
+/** A meeting request that passed every rule of DESIGN.md section 3. */
+export interface ValidMeetingRequest {
+  /** Trimmed. */
+  title: string;
+  start: Date | null;
+  /** Trimmed, deduplicated case-insensitively, first spelling and order kept. */
+  attendees: string[];
+}
+
+export interface MeetingRequestInput {
+  title: string;
+  /** Absent (undefined) means no start; "" is not a date-time and is refused. */
+  start?: string | undefined;
+  attendees: string[];
+}
+
+const START_EXAMPLE = "2025-06-01T09:00:00.000Z";
+
+/**
+ * Applies the creation rules in the service, so gRPC callers meet them too. Every broken rule is
+ * collected and reported in one INVALID_ARGUMENT naming each field.
+ */
+export function validateMeetingRequest(input: MeetingRequestInput): ValidMeetingRequest {
+  const problems: string[] = [];
+
+  const title = input.title.trim();
+  if (title.length === 0) problems.push("title is required and must not be empty");
+  else if ([...title].length > MAX_TITLE_LENGTH) problems.push(`title must be at most ${MAX_TITLE_LENGTH} characters`);
+
+  let start: Date | null = null;
+  if (input.start !== undefined) {
+    const parsed = parseOffsetDateTime(input.start);
+    if (parsed.ok) start = parsed.date;
+    else problems.push(`start ${parsed.problem}`);
+  }
+
+  const attendees: string[] = [];
+  if (input.attendees.length > MAX_ATTENDEES) {
+    problems.push(`attendees must list at most ${MAX_ATTENDEES} e-mail addresses (got ${input.attendees.length})`);
+  } else {
+    const seen = new Set<string>();
+    const invalid: string[] = [];
+    for (const raw of input.attendees) {
+      const address = raw.trim();
+      if (!isEmailAddress(address)) {
+        invalid.push(raw);
+        continue;
+      }
+      const folded = address.toLowerCase();
+      if (seen.has(folded)) continue;
+      seen.add(folded);
+      attendees.push(address);
+    }
+    if (invalid.length > 0) problems.push(`attendees must be e-mail addresses; not valid: ${quoteSome(invalid)}`);
+  }
+
+  if (problems.length > 0) throw invalidArgument(problems);
+  return { title, start, attendees };
+}
+
+const emailSchema = z.email();
+
+/** zod's e-mail rule (no quoted local parts or IP literals), within the 254 characters SMTP allows. */
+function isEmailAddress(value: string): boolean {
+  return value.length <= 254 && emailSchema.safeParse(value).success;
+}
+
+/** The offending values, JSON-quoted and shortened, so a caller can find them in a long list. */
+function quoteSome(values: string[]): string {
+  const shown = values.slice(0, 5).map((value) => JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value));
+  return values.length > shown.length ? `${shown.join(", ")} and ${values.length - shown.length} more` : shown.join(", ");
+}
+
+type ParsedDateTime = { ok: true; date: Date } | { ok: false; problem: string };
+
+// RFC 3339 profile of ISO 8601: date, "T", time (seconds and fraction optional), and an offset.
+const OFFSET_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
+
+/**
+ * Parses an ISO 8601 date-time that carries an offset ("Z" or ±hh:mm). A time without an offset
+ * is ambiguous (whose 09:00?) and refused, as are impossible dates such as 2025-02-30, which
+ * `Date.parse` would silently roll over into March.
+ */
+export function parseOffsetDateTime(value: string): ParsedDateTime {
+  const match = OFFSET_DATE_TIME.exec(value);
+  if (!match) {
+    const offsetMissing = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value);
+    return {
+      ok: false,
+      problem: offsetMissing
+        ? `must include a UTC offset ("Z" or ±hh:mm), for example ${START_EXAMPLE}`
+        : `must be an ISO 8601 date-time with a UTC offset, for example ${START_EXAMPLE}`,
+    };
+  }
+  const [, year, month, day, hour, minute, second = "0", fraction = "", zulu, sign, offsetHours = "0", offsetMinutes = "0"] = match;
+  const [y, mo, d, h, mi, s] = [year, month, day, hour, minute, second].map(Number) as [number, number, number, number, number, number];
+  const [oh, om] = [Number(offsetHours), Number(offsetMinutes)];
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return { ok: false, problem: `is not a calendar date (${year}-${month}-${day} does not exist)` };
+  if (h > 23 || mi > 59 || s > 59) return { ok: false, problem: `has an impossible time of day (${hour}:${minute}:${second})` };
+  if (!zulu && (oh > 23 || om > 59)) return { ok: false, problem: "has an impossible UTC offset" };
+  const offsetMs = zulu ? 0 : (sign === "-" ? -1 : 1) * (oh * 60 + om) * 60_000;
+  const milliseconds = Number(fraction.padEnd(3, "0").slice(0, 3));
+  // setUTCFullYear rather than Date.UTC, which would read years 0-99 as 1900-1999.
+  const local = new Date(0);
+  local.setUTCFullYear(y, mo - 1, d);
+  local.setUTCHours(h, mi, s, milliseconds);
+  return { ok: true, date: new Date(local.getTime() - offsetMs) };
+}
+
+function daysInMonth(year: number, month: number): number {
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+}

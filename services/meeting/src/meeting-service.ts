@@ -1,0 +1,144 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import { invalidArgument, notFound, type Authenticate, type Logger } from "@svc/platform";
+import {
+  MeetingPageService,
+  MeetingSchema,
+  MeetingService,
+  MeetingStatus,
+  type Meeting,
+} from "@svc/proto/svc/meeting/v1/meeting_pb";
+import type { MeetingStore, StoredMeeting } from "./db/meetings.ts";
+import { meetingEndedEvent } from "./meeting-events.ts";
+import { isMeetingId, newMeetingId } from "./meeting-id.ts";
+import { validateMeetingRequest } from "./meeting-request.ts";
+
+/** OAuth scopes of each operation; API keys need none. */
+export const scopes = {
+  create: "meeting.create",
+  read: "meeting.read",
+  update: "meeting.update",
+} as const;
+
+const DEFAULT_PAGE_SIZE = 20;
+const MAX_PAGE_SIZE = 100;
+
+export interface MeetingServiceDependencies {
+  authenticate: Authenticate;
+  meetings: MeetingStore;
+  /** The externally visible origin of the join page, without a trailing slash. */
+  publicUrl: string;
+  logger: Logger;
+  /** Told after a transaction wrote to the outbox, so the relay publishes without waiting to poll. */
+  outboxWritten: () => void;
+}
+
+export const joinUrl = (publicUrl: string, id: string) => `${publicUrl}/meeting/${id}`;
+
+/**
+ * svc.meeting.v1.MeetingService. Every call authenticates the caller through identity and checks
+ * its OAuth scope first; every query is limited to the caller's organization.
+ */
+export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<typeof MeetingService> {
+  const { authenticate, meetings, publicUrl, logger } = deps;
+  const toProto = (meeting: StoredMeeting) => toProtoMeeting(meeting, publicUrl);
+
+  return {
+    async createMeeting(request, context) {
+      const caller = await authenticate(context, scopes.create);
+      const valid = validateMeetingRequest({ title: request.title, start: request.start, attendees: request.attendees });
+      let stored: StoredMeeting;
+      try {
+        stored = await meetings.create({
+          id: newMeetingId(),
+          orgId: caller.orgId,
+          createdByUserId: caller.userId,
+          createdByClientId: caller.kind === "oauth" && caller.clientId ? caller.clientId : null,
+          ...valid,
+        });
+      } catch (error) {
+        // The specification's 500 message; the cause (often SQL) stays in our logs only.
+        logger.error({ err: error, orgId: caller.orgId }, "failed to store a new meeting");
+        throw new ConnectError("Failed to create meeting", Code.Internal);
+      }
+      return { meeting: toProto(stored) };
+    },
+
+    async getMeeting(request, context) {
+      const caller = await authenticate(context, scopes.read);
+      const meeting = isMeetingId(request.id) ? await meetings.get(caller.orgId, request.id) : undefined;
+      if (!meeting) throw notFound("Meeting");
+      return { meeting: toProto(meeting) };
+    },
+
+    async endMeeting(request, context) {
+      const caller = await authenticate(context, scopes.update);
+      const result = isMeetingId(request.id) ? await meetings.end(caller.orgId, request.id, meetingEndedEvent) : undefined;
+      if (!result) throw notFound("Meeting");
+      if (result.endedNow) deps.outboxWritten();
+      return { meeting: toProto(result.meeting), endedNow: result.endedNow };
+    },
+
+    async listMeetings(request, context) {
+      const caller = await authenticate(context, scopes.read);
+      if (request.pageSize < 0) throw invalidArgument(["page_size must not be negative"]);
+      const limit = request.pageSize === 0 ? DEFAULT_PAGE_SIZE : Math.min(request.pageSize, MAX_PAGE_SIZE);
+      const afterSeq = request.pageToken ? decodePageToken(request.pageToken) : null;
+      const page = await meetings.list(caller.orgId, { limit, afterSeq });
+      return { meetings: page.meetings.map(toProto), nextPageToken: page.nextAfterSeq ? encodePageToken(page.nextAfterSeq) : "" };
+    },
+  };
+}
+
+/**
+ * svc.meeting.v1.MeetingPageService: what the public join page shows. No credential: holding the
+ * unguessable id is the permission. It tells only what a participant needs (no attendee list).
+ */
+export function meetingPageService(deps: { meetings: MeetingStore }): ServiceImpl<typeof MeetingPageService> {
+  return {
+    async getJoinInfo(request) {
+      const meeting = isMeetingId(request.id) ? await deps.meetings.getForJoinPage(request.id) : undefined;
+      if (!meeting) throw notFound("Meeting");
+      return {
+        id: meeting.id,
+        title: meeting.title,
+        start: meeting.start ? timestampFromDate(meeting.start) : undefined,
+        status: statusToProto[meeting.status],
+        attendeeCount: meeting.attendees.length,
+        endedAt: meeting.endedAt ? timestampFromDate(meeting.endedAt) : undefined,
+      };
+    },
+  };
+}
+
+const statusToProto = {
+  scheduled: MeetingStatus.SCHEDULED,
+  live: MeetingStatus.LIVE,
+  ended: MeetingStatus.ENDED,
+} as const;
+
+function toProtoMeeting(meeting: StoredMeeting, publicUrl: string): Meeting {
+  return create(MeetingSchema, {
+    id: meeting.id,
+    orgId: meeting.orgId,
+    title: meeting.title,
+    start: meeting.start ? timestampFromDate(meeting.start) : undefined,
+    status: statusToProto[meeting.status],
+    attendees: meeting.attendees,
+    createdAt: timestampFromDate(meeting.createdAt),
+    endedAt: meeting.endedAt ? timestampFromDate(meeting.endedAt) : undefined,
+    joinUrl: joinUrl(publicUrl, meeting.id),
+    createdByUserId: meeting.createdByUserId,
+    createdByClientId: meeting.createdByClientId ?? "",
+  });
+}
+
+// Page tokens are opaque to callers: base64url of the last seen position.
+const encodePageToken = (seq: string) => Buffer.from(`seq:${seq}`).toString("base64url");
+
+function decodePageToken(token: string): string {
+  const match = /^seq:(\d{1,19})$/.exec(Buffer.from(token, "base64url").toString());
+  if (!match) throw invalidArgument(["page_token is invalid"]);
+  return match[1]!;
+}

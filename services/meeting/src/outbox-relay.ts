@@ -1,0 +1,97 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { EventPublisher, Logger } from "@svc/platform";
+import type { Outbox } from "./db/outbox.ts";
+
+export interface OutboxRelayOptions {
+  outbox: Outbox;
+  publisher: EventPublisher;
+  logger: Logger;
+  /** How often an idle relay looks for rows written by other replicas (this one wakes at once). */
+  pollIntervalMs: number;
+  /** Longest wait between attempts while the broker keeps failing. */
+  maxBackoffMs: number;
+  batchSize?: number;
+  /** Sent rows are kept this long (for inspection), then deleted. */
+  keepSentMs?: number;
+}
+
+export interface OutboxRelay {
+  /** Publish now: called after a transaction wrote to the outbox. */
+  wake(): void;
+  /** Finishes the batch in flight, then stops. */
+  stop(): Promise<void>;
+}
+
+const CLEANUP_INTERVAL_MS = 60 * 60_000;
+
+/**
+ * Moves outbox rows to the event bus: claims unsent rows (row locks, SKIP LOCKED, so replicas
+ * share the work and never publish one row concurrently), publishes them, marks them sent.
+ * While the broker is down it retries with exponential backoff; the rows wait in the outbox, so
+ * nothing is lost, and a row is marked sent only after the broker acknowledged it.
+ */
+export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
+  const { outbox, publisher, logger } = options;
+  const batchSize = options.batchSize ?? 100;
+  const stopping = new AbortController();
+  let wakeUp: (() => void) | undefined;
+  let woken = false;
+
+  const idle = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (woken || stopping.signal.aborted) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        wakeUp = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      wakeUp = done;
+    });
+
+  const loop = async () => {
+    let failures = 0;
+    while (!stopping.signal.aborted) {
+      woken = false;
+      try {
+        const published = await outbox.publishPending(batchSize, (events) => publisher.publish(events));
+        if (failures > 0) logger.info({ afterFailures: failures }, "outbox relay publishing again");
+        failures = 0;
+        if (published === batchSize) continue; // more may be waiting
+        if (published > 0) logger.debug({ published }, "outbox rows published");
+        await idle(options.pollIntervalMs);
+      } catch (error) {
+        failures += 1;
+        const delay = backoffMs(failures, options.maxBackoffMs);
+        // Say so on the first failure and then now and again, not on every retry of a long outage.
+        if (failures === 1 || failures % 10 === 0) logger.warn({ err: error, failures, retryInMs: Math.round(delay) }, "outbox relay cannot publish; retrying");
+        await sleep(delay, undefined, { signal: stopping.signal }).catch(() => undefined);
+      }
+    }
+  };
+
+  const running = loop();
+  const cleanup = setInterval(() => {
+    outbox.deleteSent(options.keepSentMs ?? 7 * 24 * 60 * 60_000).catch((error: unknown) => logger.warn({ err: error }, "outbox cleanup failed"));
+  }, CLEANUP_INTERVAL_MS);
+  cleanup.unref();
+
+  return {
+    wake() {
+      woken = true;
+      wakeUp?.();
+    },
+    async stop() {
+      clearInterval(cleanup);
+      stopping.abort();
+      wakeUp?.();
+      await running;
+    },
+  };
+}
+
+/** 250 ms doubling per failure up to `maxMs`, with jitter so replicas do not retry in step. */
+export function backoffMs(failures: number, maxMs: number): number {
+  const base = Math.min(maxMs, 250 * 2 ** Math.min(failures - 1, 16));
+  return base / 2 + Math.random() * (base / 2);
+}
