@@ -1,9 +1,81 @@
 import { z } from "zod";
 import { baseEnvSchema, defaultAddresses, port, serviceUrl } from "@svc/platform";
 
-export const configSchema = baseEnvSchema.extend({
-  GRPC_PORT: port(defaultAddresses.webhook),
-  IDENTITY_URL: serviceUrl(defaultAddresses.identity),
-});
+/** The production retry schedule (DESIGN.md section 6): seconds before attempt 1, 2, ... 8. */
+export const DEFAULT_RETRY_SCHEDULE = "0,5,300,1800,7200,18000,36000,36000";
+
+/**
+ * A well-known development key so `npm start` works with nothing configured. It is public (it is
+ * in this file), so secrets encrypted with it are not protected: main.ts warns loudly when it is
+ * used, and the configuration refuses it when NODE_ENV=production.
+ */
+export const DEVELOPMENT_SECRET_KEY = Buffer.alloc(32, "svc-development-only-webhook-key!").toString("base64");
+
+const flag = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0"], { message: "must be true or false" })
+    .default(fallback ? "true" : "false")
+    .transform((value) => value === "true" || value === "1");
+
+const positiveInt = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
+
+/** Comma-separated non-negative seconds; fractions are allowed so tests can compress the schedule. */
+const retrySchedule = z
+  .string()
+  .default(DEFAULT_RETRY_SCHEDULE)
+  .transform((value, context) => {
+    const parts = value.split(",").map((part) => part.trim());
+    const seconds = parts.map(Number);
+    if (parts.length === 0 || parts.length > 50 || parts.some((part) => part === "") || seconds.some((n) => !Number.isFinite(n) || n < 0)) {
+      context.addIssue({ code: "custom", message: "must be 1 to 50 comma-separated non-negative numbers of seconds, for example 0,5,300" });
+      return z.NEVER;
+    }
+    return seconds;
+  });
+
+const secretKey = z
+  .string()
+  .optional()
+  .transform((value, context) => {
+    if (value === undefined || value === "") return { key: Buffer.from(DEVELOPMENT_SECRET_KEY, "base64"), isDevelopmentDefault: true };
+    const key = Buffer.from(value, "base64");
+    if (key.length !== 32 || key.toString("base64") !== value) {
+      context.addIssue({ code: "custom", message: "must be the base64 of exactly 32 bytes (openssl rand -base64 32)" });
+      return z.NEVER;
+    }
+    return { key, isDevelopmentDefault: false };
+  });
+
+export const configSchema = baseEnvSchema
+  .extend({
+    GRPC_PORT: port(defaultAddresses.webhook),
+    IDENTITY_URL: serviceUrl(defaultAddresses.identity),
+    NODE_ENV: z.string().default("development"),
+    /** AES-256-GCM key that encrypts signing secrets at rest. */
+    WEBHOOK_SECRET_KEY: secretKey,
+    /** Allow targets on loopback, private, link-local, CGNAT and reserved addresses (tests, development). */
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(false),
+    /** Allow plain http:// targets (tests, development). */
+    WEBHOOK_ALLOW_INSECURE: flag(false),
+    /** A delivery succeeds only with a 2xx response complete within this time. */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    WEBHOOK_RETRY_SCHEDULE: retrySchedule,
+    /** Least delay before the next attempt after a timeout or a 429 (production: 60 s). */
+    WEBHOOK_THROTTLED_MIN_DELAY_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
+    /** An endpoint failing without a single success for this long is disabled (default 5 days). */
+    WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce.number().min(0).default(5 * 24 * 3600),
+    /** Attempts in flight at once in this process, over all endpoints. */
+    WEBHOOK_CONCURRENCY: positiveInt(256, 10_000),
+    /** Attempts in flight at once to one subscription, so a slow endpoint cannot starve the others. */
+    WEBHOOK_PER_ENDPOINT_CONCURRENCY: positiveInt(32, 1_000),
+    /** Longest the dispatcher sleeps without a wake-up before it looks for due retries. */
+    WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+    WEBHOOK_MAX_SUBSCRIPTIONS_PER_ORG: positiveInt(100, 10_000),
+  })
+  .superRefine((config, context) => {
+    if (config.NODE_ENV === "production" && config.WEBHOOK_SECRET_KEY.isDevelopmentDefault) {
+      context.addIssue({ code: "custom", path: ["WEBHOOK_SECRET_KEY"], message: "is required when NODE_ENV=production (openssl rand -base64 32)" });
+    }
+  });
 
 export type Config = z.output<typeof configSchema>;

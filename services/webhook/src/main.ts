@@ -1,24 +1,94 @@
 import path from "node:path";
-import { createLogger, createPool, loadConfigOrExit, migrate, runUntilSignalled, startServer } from "@svc/platform";
+import {
+  createAuthenticator,
+  createEventBus,
+  createLogger,
+  createPool,
+  loadConfigOrExit,
+  migrate,
+  runUntilSignalled,
+  startServer,
+} from "@svc/platform";
+import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
+import { webhookService } from "./api/webhook-service.ts";
 import { configSchema } from "./config.ts";
+import { meetingEventsSubscription } from "./consumer/meeting-events.ts";
+import { listenForDueDeliveries } from "./db/due-notifications.ts";
+import { createDispatcher } from "./delivery/dispatcher.ts";
+import { createHttpSender } from "./delivery/http-sender.ts";
+import { createSecretBox } from "./signing/secret-box.ts";
 
 const SERVICE = "webhook";
 const SCHEMA = "webhook";
+/** Margin of a delivery lease beyond the request timeout, for recording the outcome. */
+const LEASE_MARGIN_MS = 10_000;
 
 const config = loadConfigOrExit(SERVICE, configSchema);
 const logger = createLogger(SERVICE, config.LOG_LEVEL);
 
 runUntilSignalled(logger, async () => {
+  if (config.WEBHOOK_SECRET_KEY.isDevelopmentDefault) {
+    logger.warn(
+      "WEBHOOK_SECRET_KEY is unset: signing secrets are encrypted with a PUBLIC DEVELOPMENT KEY. " +
+        "Never use this outside development; set WEBHOOK_SECRET_KEY to the output of `openssl rand -base64 32`.",
+    );
+  }
+  if (config.WEBHOOK_ALLOW_PRIVATE_TARGETS || config.WEBHOOK_ALLOW_INSECURE) {
+    logger.warn(
+      { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, allowInsecure: config.WEBHOOK_ALLOW_INSECURE },
+      "webhook target restrictions relaxed (development/test setting)",
+    );
+  }
+
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
-  const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger });
+  const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger, max: 20 });
+  const secretBox = createSecretBox(config.WEBHOOK_SECRET_KEY.key);
+  const targetPolicy = { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, allowInsecure: config.WEBHOOK_ALLOW_INSECURE };
+
+  const sender = createHttpSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });
+  const dispatcher = createDispatcher({
+    pool,
+    sender,
+    secretBox,
+    logger: logger.child({ component: "dispatcher" }),
+    retryPolicy: {
+      scheduleSeconds: config.WEBHOOK_RETRY_SCHEDULE,
+      throttledMinDelaySeconds: config.WEBHOOK_THROTTLED_MIN_DELAY_SECONDS,
+      jitter: 0.2,
+    },
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    perEndpointConcurrency: config.WEBHOOK_PER_ENDPOINT_CONCURRENCY,
+    leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
+    pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+    disableAfterMs: config.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
+  });
+  const notifications = listenForDueDeliveries({ databaseUrl: config.DATABASE_URL, logger, onDue: dispatcher.wake });
+
   const server = await startServer({
     name: SERVICE,
     host: config.HOST,
     port: config.GRPC_PORT,
     logger,
-    services: [],
-    routes: () => {},
+    services: [WebhookService],
+    routes: (router) =>
+      router.service(
+        WebhookService,
+        webhookService({
+          pool,
+          authenticate: createAuthenticator(config.IDENTITY_URL),
+          secretBox,
+          targetPolicy,
+          maxSubscriptionsPerOrg: config.WEBHOOK_MAX_SUBSCRIPTIONS_PER_ORG,
+          wakeDispatcher: dispatcher.wake,
+        }),
+      ),
     isServing: async () => pool.query("select 1").then(() => true, () => false),
   });
-  return [() => pool.end(), () => server.close()];
+
+  dispatcher.start();
+  const bus = await createEventBus(config, logger, SERVICE);
+  await bus.subscriber().start(meetingEventsSubscription({ pool, logger, onDeliveriesStored: dispatcher.wake }));
+
+  // Closed in reverse: stop serving and consuming first, then drain the dispatcher, pools last.
+  return [() => pool.end(), () => notifications.close(), () => sender.close(), () => dispatcher.stop(), () => bus.close(), () => server.close()];
 });

@@ -1,0 +1,190 @@
+import { randomUUID } from "node:crypto";
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import { invalidArgument, notFound, type Authenticate, type Pool } from "@svc/platform";
+import {
+  AttemptSchema,
+  DeliverySchema,
+  DeliveryStatus,
+  SubscriptionSchema,
+  type Delivery,
+  type Subscription,
+  type WebhookService,
+} from "@svc/proto/svc/webhook/v1/webhook_pb";
+import { findDelivery, listDeliveries, scheduleRedelivery, type DeliveryView } from "../db/delivery-log.ts";
+import { storeSingleDelivery } from "../db/deliveries.ts";
+import {
+  deleteSubscription,
+  enableSubscription,
+  findSubscription,
+  insertSubscription,
+  listSubscriptions,
+  type SubscriptionRecord,
+} from "../db/subscriptions.ts";
+import { checkTargetAddresses, urlProblems, type TargetPolicy } from "../delivery/target-policy.ts";
+import { TEST_EVENT_TYPE } from "../event-types.ts";
+import { testEventBody } from "../payloads.ts";
+import type { SecretBox } from "../signing/secret-box.ts";
+import { generateSigningSecret } from "../signing/signing-secret.ts";
+import { decodePageToken, encodePageToken, eventsProblems, pageSizeOrProblem, uuidOrProblem } from "./request-rules.ts";
+
+export interface WebhookServiceDependencies {
+  pool: Pool;
+  authenticate: Authenticate;
+  secretBox: SecretBox;
+  targetPolicy: TargetPolicy;
+  maxSubscriptionsPerOrg: number;
+  /** Tells the dispatcher that a delivery is due now. */
+  wakeDispatcher: () => void;
+}
+
+/** The OAuth scope each operation needs (API keys need none). */
+export const scopes = {
+  create: "webhook.create",
+  read: "webhook.read",
+  delete: "webhook.delete",
+} as const;
+
+/**
+ * svc.webhook.v1.WebhookService: every operation authenticates the caller, checks its scope, and
+ * touches only the caller's organization (another organization's subscription is NOT_FOUND, the
+ * same answer as one that does not exist).
+ */
+export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<typeof WebhookService> {
+  const { pool, authenticate } = deps;
+
+  /** The caller's live subscription, or NOT_FOUND. */
+  const subscriptionOf = async (orgId: string, webhookId: string) => {
+    const subscription = await findSubscription(pool, orgId, webhookId);
+    if (!subscription) throw notFound("Webhook");
+    return subscription;
+  };
+  const requireEnabled = (subscription: SubscriptionRecord) => {
+    if (subscription.disabledAt) {
+      throw new ConnectError(`Webhook is disabled (${subscription.disabledReason}); enable it first`, Code.FailedPrecondition);
+    }
+  };
+  const webhookIdFrom = (value: string, field = "webhookId") => {
+    const { id, problem } = uuidOrProblem(value, field);
+    if (problem) throw invalidArgument([problem]);
+    return id!;
+  };
+
+  return {
+    async createSubscription(request, context: HandlerContext) {
+      const caller = await authenticate(context, scopes.create);
+      const problems = [...urlProblems(request.url, deps.targetPolicy), ...eventsProblems(request.events)];
+      if (problems.length > 0) throw invalidArgument(problems);
+      const url = new URL(request.url);
+      const refusal = await checkTargetAddresses(url, deps.targetPolicy);
+      if (refusal) throw invalidArgument([refusal]);
+
+      const id = randomUUID();
+      const secret = generateSigningSecret();
+      const stored = await insertSubscription(
+        pool,
+        { id, orgId: caller.orgId, url: url.href, events: [...new Set(request.events)], secretSealed: deps.secretBox.seal(secret, id) },
+        deps.maxSubscriptionsPerOrg,
+      );
+      if (stored === "limit-reached") {
+        throw new ConnectError(`An organization may have at most ${deps.maxSubscriptionsPerOrg} webhook subscriptions`, Code.ResourceExhausted);
+      }
+      return { subscription: toSubscription(stored), secret };
+    },
+
+    async listSubscriptions(_request, context) {
+      const caller = await authenticate(context, scopes.read);
+      return { subscriptions: (await listSubscriptions(pool, caller.orgId)).map(toSubscription) };
+    },
+
+    async deleteSubscription(request, context) {
+      const caller = await authenticate(context, scopes.delete);
+      const webhookId = webhookIdFrom(request.webhookId);
+      if (!(await deleteSubscription(pool, caller.orgId, webhookId))) throw notFound("Webhook");
+      return { webhookId };
+    },
+
+    async enableSubscription(request, context) {
+      const caller = await authenticate(context, scopes.create);
+      const webhookId = webhookIdFrom(request.webhookId);
+      const enabled = await enableSubscription(pool, caller.orgId, webhookId);
+      if (!enabled) throw notFound("Webhook");
+      return { subscription: toSubscription(enabled) };
+    },
+
+    async listDeliveries(request, context) {
+      const caller = await authenticate(context, scopes.read);
+      const webhookId = webhookIdFrom(request.webhookId);
+      const { size, problem } = pageSizeOrProblem(request.pageSize);
+      const after = request.pageToken ? decodePageToken(request.pageToken) : undefined;
+      const problems = [problem, request.pageToken && !after ? "pageToken is not a token this API returned" : undefined].filter((p) => p !== undefined && p !== "");
+      if (problems.length > 0) throw invalidArgument(problems as string[]);
+      await subscriptionOf(caller.orgId, webhookId);
+      const page = await listDeliveries(pool, { orgId: caller.orgId, subscriptionId: webhookId, pageSize: size, ...(after ? { after } : {}) });
+      return { deliveries: page.deliveries.map(toDelivery), nextPageToken: page.next ? encodePageToken(page.next) : "" };
+    },
+
+    async retryDelivery(request, context) {
+      const caller = await authenticate(context, scopes.create);
+      const webhookId = webhookIdFrom(request.webhookId);
+      const deliveryId = webhookIdFrom(request.deliveryId, "deliveryId");
+      const subscription = await subscriptionOf(caller.orgId, webhookId);
+      requireEnabled(subscription);
+      if (!(await findDelivery(pool, caller.orgId, webhookId, deliveryId))) throw notFound("Delivery");
+      if (await scheduleRedelivery(pool, caller.orgId, webhookId, deliveryId)) deps.wakeDispatcher();
+      return { delivery: toDelivery((await findDelivery(pool, caller.orgId, webhookId, deliveryId))!) };
+    },
+
+    async sendTestEvent(request, context) {
+      const caller = await authenticate(context, scopes.create);
+      const webhookId = webhookIdFrom(request.webhookId);
+      const subscription = await subscriptionOf(caller.orgId, webhookId);
+      requireEnabled(subscription);
+      const eventId = randomUUID();
+      const deliveryId = randomUUID();
+      const body = JSON.stringify(testEventBody(webhookId, caller.orgId));
+      await storeSingleDelivery(pool, { id: eventId, orgId: caller.orgId, type: TEST_EVENT_TYPE, body }, webhookId, deliveryId);
+      deps.wakeDispatcher();
+      return { delivery: toDelivery((await findDelivery(pool, caller.orgId, webhookId, deliveryId))!) };
+    },
+  };
+}
+
+function toSubscription(record: SubscriptionRecord): Subscription {
+  return create(SubscriptionSchema, {
+    webhookId: record.id,
+    url: record.url,
+    events: record.events,
+    createdAt: timestampFromDate(record.createdAt),
+    ...(record.disabledAt ? { disabledAt: timestampFromDate(record.disabledAt), disabledReason: record.disabledReason ?? "" } : {}),
+  });
+}
+
+const statusOf: Record<DeliveryView["status"], DeliveryStatus> = {
+  pending: DeliveryStatus.PENDING,
+  succeeded: DeliveryStatus.SUCCEEDED,
+  failed: DeliveryStatus.FAILED,
+  cancelled: DeliveryStatus.CANCELLED,
+};
+
+function toDelivery(view: DeliveryView): Delivery {
+  return create(DeliverySchema, {
+    deliveryId: view.id,
+    webhookId: view.subscriptionId,
+    eventType: view.eventType,
+    eventId: view.eventId,
+    status: statusOf[view.status],
+    createdAt: timestampFromDate(view.createdAt),
+    ...(view.nextAttemptAt ? { nextAttemptAt: timestampFromDate(view.nextAttemptAt) } : {}),
+    attempts: view.attempts.map((attempt) =>
+      create(AttemptSchema, {
+        attemptedAt: timestampFromDate(attempt.attemptedAt),
+        statusCode: attempt.statusCode ?? 0,
+        latencyMs: attempt.latencyMs,
+        error: attempt.error ?? "",
+        responseExcerpt: attempt.responseExcerpt,
+      }),
+    ),
+  });
+}

@@ -1,0 +1,143 @@
+import type { Pool } from "@svc/platform";
+import { DUE_CHANNEL, type DeliveryStatus } from "./deliveries.ts";
+
+/** A delivery as its subscriber may see it, with its most recent attempts (oldest first). */
+export interface DeliveryView {
+  id: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  createdAt: Date;
+  nextAttemptAt: Date | null;
+  attempts: AttemptView[];
+}
+
+export interface AttemptView {
+  attemptedAt: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  responseExcerpt: string;
+}
+
+/** Attempts listed per delivery; older ones stay in the table but are not returned. */
+export const ATTEMPTS_SHOWN = 50;
+
+interface DeliveryRow {
+  id: string;
+  subscription_id: string;
+  event_id: string;
+  type: string;
+  status: DeliveryStatus;
+  created_at: Date;
+  next_attempt_at: Date | null;
+  cursor: string;
+}
+
+const deliveryColumns = `d.id, d.subscription_id, d.event_id, e.type, d.status, d.created_at, d.next_attempt_at,
+  (extract(epoch FROM d.created_at) * 1000000)::bigint::text AS cursor`;
+
+/** Position in the newest-first listing: creation time in microseconds and id, both exact. */
+export interface DeliveryCursor {
+  createdAtMicros: string;
+  id: string;
+}
+
+/**
+ * One page of a subscription's deliveries, newest first (keyset pagination, stable while new
+ * deliveries arrive). The caller has already checked the subscription belongs to the organization;
+ * the organization is matched again here so the query alone cannot leak another's data.
+ */
+export async function listDeliveries(
+  pool: Pool,
+  options: { orgId: string; subscriptionId: string; pageSize: number; after?: DeliveryCursor },
+): Promise<{ deliveries: DeliveryView[]; next?: DeliveryCursor }> {
+  const { rows } = await pool.query<DeliveryRow>(
+    `SELECT ${deliveryColumns}
+     FROM deliveries d JOIN events e ON e.id = d.event_id JOIN subscriptions s ON s.id = d.subscription_id
+     WHERE d.subscription_id = $1 AND s.org_id = $2
+       AND ($3::bigint IS NULL OR (d.created_at, d.id) < ('epoch'::timestamptz + $3::bigint * interval '1 microsecond', $4::uuid))
+     ORDER BY d.created_at DESC, d.id DESC
+     LIMIT $5`,
+    [options.subscriptionId, options.orgId, options.after?.createdAtMicros ?? null, options.after?.id ?? null, options.pageSize + 1],
+  );
+  const page = rows.slice(0, options.pageSize);
+  const deliveries = await withAttempts(pool, page);
+  const last = page.at(-1);
+  return { deliveries, ...(rows.length > options.pageSize && last ? { next: { createdAtMicros: last.cursor, id: last.id } } : {}) };
+}
+
+export async function findDelivery(pool: Pool, orgId: string, subscriptionId: string, deliveryId: string): Promise<DeliveryView | undefined> {
+  const { rows } = await pool.query<DeliveryRow>(
+    `SELECT ${deliveryColumns}
+     FROM deliveries d JOIN events e ON e.id = d.event_id JOIN subscriptions s ON s.id = d.subscription_id
+     WHERE d.id = $1 AND d.subscription_id = $2 AND s.org_id = $3`,
+    [deliveryId, subscriptionId, orgId],
+  );
+  return (await withAttempts(pool, rows))[0];
+}
+
+async function withAttempts(pool: Pool, rows: DeliveryRow[]): Promise<DeliveryView[]> {
+  if (rows.length === 0) return [];
+  const { rows: attempts } = await pool.query<{
+    delivery_id: string;
+    attempted_at: Date;
+    status_code: number | null;
+    latency_ms: number;
+    error: string | null;
+    response_excerpt: string;
+  }>(
+    `SELECT delivery_id, attempted_at, status_code, latency_ms, error, response_excerpt FROM (
+       SELECT a.*, row_number() OVER (PARTITION BY delivery_id ORDER BY attempted_at DESC, id DESC) AS recency
+       FROM attempts a WHERE delivery_id = ANY ($1::uuid[])
+     ) recent WHERE recency <= ${ATTEMPTS_SHOWN} ORDER BY attempted_at, id`,
+    [rows.map((row) => row.id)],
+  );
+  const byDelivery = new Map<string, AttemptView[]>();
+  for (const attempt of attempts) {
+    const list = byDelivery.get(attempt.delivery_id) ?? [];
+    list.push({
+      attemptedAt: attempt.attempted_at,
+      statusCode: attempt.status_code,
+      latencyMs: attempt.latency_ms,
+      error: attempt.error,
+      responseExcerpt: attempt.response_excerpt,
+    });
+    byDelivery.set(attempt.delivery_id, list);
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    subscriptionId: row.subscription_id,
+    eventId: row.event_id,
+    eventType: row.type,
+    status: row.status,
+    createdAt: row.created_at,
+    nextAttemptAt: row.next_attempt_at,
+    attempts: byDelivery.get(row.id) ?? [],
+  }));
+}
+
+/**
+ * Makes a delivery due now. A pending delivery keeps its retry schedule; a finished one
+ * (succeeded or failed) gets one more attempt without automatic retries. A delivery whose attempt
+ * is in flight right now is left alone (sending it again concurrently is what leases prevent).
+ * Answers whether it was re-scheduled.
+ */
+export async function scheduleRedelivery(pool: Pool, orgId: string, subscriptionId: string, deliveryId: string): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    `WITH rescheduled AS (
+       UPDATE deliveries d
+       SET single_attempt = CASE WHEN d.status = 'pending' THEN d.single_attempt ELSE true END,
+           status = 'pending', next_attempt_at = now(), updated_at = now()
+       FROM subscriptions s
+       WHERE d.id = $1 AND d.subscription_id = $2 AND s.id = d.subscription_id AND s.org_id = $3
+         AND s.deleted_at IS NULL AND s.disabled_at IS NULL AND d.status <> 'cancelled'
+         AND NOT (d.status = 'pending' AND d.lease_token IS NOT NULL AND d.next_attempt_at > now())
+       RETURNING d.id
+     )
+     SELECT pg_notify('${DUE_CHANNEL}', '') FROM rescheduled`,
+    [deliveryId, subscriptionId, orgId],
+  );
+  return (rowCount ?? 0) > 0;
+}

@@ -1,0 +1,201 @@
+import { randomUUID } from "node:crypto";
+import type { Logger, Pool } from "@svc/platform";
+import {
+  claimDueDeliveries,
+  nextDueAt,
+  recordFailure,
+  recordSuccess,
+  releaseLeases,
+  settleWithoutAttempt,
+  type ClaimedDelivery,
+} from "../db/deliveries.ts";
+import type { SecretBox } from "../signing/secret-box.ts";
+import { signingKey } from "../signing/signing-secret.ts";
+import type { AttemptOutcome, HttpSender } from "./http-sender.ts";
+import { nextRetryDelayMs, type RetryPolicy } from "./retry-policy.ts";
+
+export interface DispatcherOptions {
+  pool: Pool;
+  sender: HttpSender;
+  secretBox: SecretBox;
+  retryPolicy: RetryPolicy;
+  logger: Logger;
+  /** Attempts in flight at once in this process. */
+  concurrency: number;
+  /** Attempts in flight at once to one subscription. */
+  perEndpointConcurrency: number;
+  /** How long a claim keeps other replicas off a delivery; longer than the request timeout. */
+  leaseMs: number;
+  /** Longest sleep without a wake-up (catches due retries and expired leases). */
+  pollIntervalMs: number;
+  disableAfterMs: number;
+  /** How long `stop` lets attempts in flight finish before abandoning them. */
+  drainMs?: number;
+}
+
+export interface Dispatcher {
+  start(): void;
+  /** New deliveries may be due: look now rather than at the next poll. */
+  wake(): void;
+  /** Stops claiming, lets attempts in flight finish (up to `drainMs`), gives back the rest. */
+  stop(): Promise<void>;
+}
+
+const MAX_BATCH = 128;
+
+/**
+ * Sends due deliveries. Several replicas may run against one database: each claims a batch with a
+ * lease (see claimDueDeliveries), sends it with bounded concurrency overall and per endpoint, and
+ * records every attempt. A replica that dies mid-attempt leaves a lease that expires, after which
+ * another replica sends the delivery again: delivery is at least once.
+ */
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const { pool, logger } = options;
+  const inFlight = new Map<string, ClaimedDelivery>();
+  const inFlightBySubscription = new Map<string, number>();
+  const running = new Set<Promise<void>>();
+  const abandon = new AbortController();
+  const abandoned: ClaimedDelivery[] = [];
+  let stopping = false;
+  let loop: Promise<void> | undefined;
+  let wakeRequested = false;
+  let wakeUp: (() => void) | undefined;
+  // Set when the last claim may have left due work behind, so a finished attempt should claim again.
+  let backlogLikely = false;
+
+  const wake = () => {
+    wakeRequested = true;
+    wakeUp?.();
+  };
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      // A wake-up that arrived while we were busy counts: do not sleep through it.
+      if (wakeRequested || stopping) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = undefined;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  async function run() {
+    while (!stopping) {
+      const free = options.concurrency - inFlight.size;
+      if (free <= 0) {
+        // Every slot is busy: a finished attempt wakes us (backlogLikely), or the poll does.
+        backlogLikely = true;
+        wakeRequested = false;
+        await sleep(options.pollIntervalMs);
+        continue;
+      }
+      wakeRequested = false;
+      const limit = Math.min(free, MAX_BATCH);
+      let claimed: ClaimedDelivery[];
+      try {
+        claimed = await claimDueDeliveries(pool, {
+          limit,
+          leaseMs: options.leaseMs,
+          leaseToken: randomUUID(),
+          perEndpoint: options.perEndpointConcurrency,
+          inFlight: inFlightBySubscription,
+        });
+      } catch (error) {
+        logger.error({ err: error }, "could not claim deliveries; retrying");
+        await sleep(Math.min(1_000, options.pollIntervalMs));
+        continue;
+      }
+      for (const delivery of claimed) launch(delivery);
+      const saturated = [...inFlightBySubscription.values()].some((count) => count >= options.perEndpointConcurrency);
+      backlogLikely = claimed.length === limit || saturated;
+      if (claimed.length > 0 || wakeRequested || stopping) continue;
+      await sleep(await millisecondsUntilDue());
+    }
+  }
+
+  async function millisecondsUntilDue(): Promise<number> {
+    try {
+      const due = await nextDueAt(pool);
+      if (!due) return options.pollIntervalMs;
+      return Math.max(0, Math.min(options.pollIntervalMs, due.getTime() - Date.now()));
+    } catch {
+      return options.pollIntervalMs;
+    }
+  }
+
+  function launch(delivery: ClaimedDelivery) {
+    inFlight.set(delivery.id, delivery);
+    inFlightBySubscription.set(delivery.subscriptionId, (inFlightBySubscription.get(delivery.subscriptionId) ?? 0) + 1);
+    const attempt = deliver(delivery)
+      .catch((error: unknown) => {
+        // The lease will expire and the delivery will be sent again: at least once.
+        logger.error({ err: error, deliveryId: delivery.id }, "could not record a delivery attempt");
+      })
+      .finally(() => {
+        inFlight.delete(delivery.id);
+        const count = (inFlightBySubscription.get(delivery.subscriptionId) ?? 1) - 1;
+        if (count > 0) inFlightBySubscription.set(delivery.subscriptionId, count);
+        else inFlightBySubscription.delete(delivery.subscriptionId);
+        running.delete(attempt);
+        if (backlogLikely) wake();
+      });
+    running.add(attempt);
+  }
+
+  async function deliver(delivery: ClaimedDelivery) {
+    // The subscription changed after the delivery was stored (a race with delete or disable).
+    if (delivery.subscriptionGone || !delivery.secretSealed) return settleWithoutAttempt(pool, delivery, "cancelled");
+    if (delivery.subscriptionDisabled) return settleWithoutAttempt(pool, delivery, "failed");
+
+    const key = signingKey(options.secretBox.open(delivery.secretSealed, delivery.subscriptionId));
+    const outcome = await options.sender.send({ url: delivery.url, messageId: delivery.id, body: delivery.body, signingKey: key }, abandon.signal);
+    if (abandon.signal.aborted && !outcome.succeeded) {
+      abandoned.push(delivery);
+      return;
+    }
+    if (outcome.succeeded) {
+      await recordSuccess(pool, delivery, outcome);
+      logger.debug({ deliveryId: delivery.id, subscriptionId: delivery.subscriptionId, status: outcome.statusCode, latencyMs: outcome.latencyMs }, "delivered");
+      return;
+    }
+    await recordOutcomeOfFailure(delivery, outcome);
+  }
+
+  async function recordOutcomeOfFailure(delivery: ClaimedDelivery, outcome: AttemptOutcome) {
+    const attemptsMade = delivery.attemptCount + 1;
+    const retryInMs = delivery.singleAttempt ? undefined : nextRetryDelayMs(options.retryPolicy, attemptsMade, outcome);
+    const disabledFor = await recordFailure(pool, delivery, outcome, {
+      retryInMs: retryInMs ?? null,
+      ...(outcome.statusCode === 410 ? { disableReason: "the endpoint answered 410 Gone" } : {}),
+      disableAfterMs: options.disableAfterMs,
+    });
+    logger.info(
+      { deliveryId: delivery.id, subscriptionId: delivery.subscriptionId, attempt: attemptsMade, status: outcome.statusCode, error: outcome.error, latencyMs: outcome.latencyMs, retryInMs },
+      "delivery attempt failed",
+    );
+    if (disabledFor) logger.warn({ subscriptionId: delivery.subscriptionId, reason: disabledFor }, "subscription disabled");
+    // A retry due before the next poll would otherwise wait for it.
+    else if (retryInMs !== undefined && retryInMs < options.pollIntervalMs) setTimeout(wake, retryInMs).unref();
+  }
+
+  return {
+    start() {
+      loop ??= run();
+    },
+    wake,
+    async stop() {
+      stopping = true;
+      wake();
+      await loop;
+      const drained = Promise.allSettled([...running]);
+      const timer = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), options.drainMs ?? 5_000).unref());
+      if ((await Promise.race([drained, timer])) === "timeout") {
+        abandon.abort();
+        await Promise.allSettled([...running]);
+      }
+      await releaseLeases(pool, abandoned).catch((error: unknown) => logger.warn({ err: error }, "could not release leases; they will expire"));
+    },
+  };
+}
