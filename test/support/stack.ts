@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import http2 from "node:http2";
 import path from "node:path";
 import pg from "pg";
 import { createTestDatabase, freePort, infra, uniqueName } from "./infra.ts";
@@ -102,15 +103,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 
   const waitUntilReady = async (service: ServiceName) => {
-    const url = service === "gateway" ? `${gatewayUrl}/healthz` : `${urls[service]}/grpc.health.v1.Health/Check`;
+    const url = `${gatewayUrl}/healthz`;
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
       const child = processes.get(service)!;
       if (child.exitCode !== null) throw new Error(`${service} exited with ${child.exitCode}:\n${output.get(service)}`);
-      const ok = await fetch(url, service === "gateway" ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).then(
-        (response) => response.ok,
-        () => false,
-      );
+      const ok = service === "gateway" ? await fetch(url).then((response) => response.ok, () => false) : await reportsServing(urls[service]);
       if (ok) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -172,4 +170,36 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     throw error;
   }
   return stack;
+}
+
+/**
+ * Asks a service's grpc.health.v1 Check over the Connect protocol. The services speak cleartext
+ * HTTP/2 only (h2c), which fetch cannot, so this uses node:http2 and closes its session.
+ */
+function reportsServing(baseUrl: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const session = http2.connect(baseUrl);
+    let status = 0;
+    let body = "";
+    const done = (serving: boolean) => {
+      session.close();
+      resolve(serving);
+    };
+    session.once("error", () => done(false));
+    session.setTimeout(2_000, () => {
+      session.destroy();
+      resolve(false);
+    });
+    const request = session.request({
+      ":method": "POST",
+      ":path": "/grpc.health.v1.Health/Check",
+      "content-type": "application/json",
+    });
+    request.setEncoding("utf8");
+    request.once("response", (headers) => (status = Number(headers[":status"])));
+    request.on("data", (chunk: string) => (body += chunk));
+    request.once("end", () => done(status === 200 && /"status":\s*"SERVING"/.test(body)));
+    request.once("error", () => done(false));
+    request.end("{}");
+  });
 }
