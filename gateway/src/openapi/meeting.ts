@@ -1,0 +1,160 @@
+import { errorResponse, type OpenApiFragment } from "./document.ts";
+
+const unauthorized = {
+  ...errorResponse("Missing, malformed, unknown, expired or revoked token."),
+  headers: { "WWW-Authenticate": { description: '`Bearer realm="svc"`, with `error="invalid_token"` when a token was sent.', schema: { type: "string" } } },
+};
+
+const forbidden = (scope: string) => ({
+  ...errorResponse(`An OAuth access token without the scope \`${scope}\`: \`{"error": "Insufficient scope: ${scope}"}\`. API keys need no scope.`),
+  headers: {
+    "WWW-Authenticate": { description: `\`Bearer realm="svc", error="insufficient_scope", scope="${scope}"\``, schema: { type: "string" } },
+  },
+});
+
+const tooManyRequests = {
+  ...errorResponse("Too many requests for this credential."),
+  headers: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
+};
+
+const meetingIdParameter = {
+  name: "id",
+  in: "path",
+  required: true,
+  description: "The meeting id (22 URL-safe characters, as returned at creation).",
+  schema: { type: "string" },
+};
+
+const meetingResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: { $ref: "#/components/schemas/Meeting" } } },
+});
+
+/** POST /meeting (spec 4.2) and the extensions GET /meeting/{id}, POST /meeting/{id}/end (DESIGN.md section 3). */
+export const meetingOpenApi: OpenApiFragment = {
+  paths: {
+    "/meeting": {
+      post: {
+        operationId: "createMeeting",
+        summary: "Create a meeting",
+        description:
+          "Creates a meeting and returns its join payload. The meeting is `scheduled` when `start` is in the future and `live` otherwise (also when no start is given); a scheduled meeting is reported `live` once its start has passed. The `url` is the join page; anyone holding it can open the page, so the id is long and random and the password is empty. Attendees become the meeting's participants (deduplicated case-insensitively). Unknown fields are ignored. Every invalid field is named in one 400 message.",
+        tags: ["Meetings"],
+        security: [{ ApiKey: [] }, { OAuth2: ["meeting.create"] }],
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: { $ref: "#/components/schemas/CreateMeetingRequest" } } },
+        },
+        responses: {
+          "200": {
+            description: "The meeting was created.",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/MeetingJoinPayload" } } },
+          },
+          "400": errorResponse(
+            "Invalid request body: not a JSON object, wrong JSON types, empty or over-long title, a start without offset or an impossible date, an invalid e-mail address, more than 100 attendees. The message names each invalid field.",
+          ),
+          "401": unauthorized,
+          "403": forbidden("meeting.create"),
+          "413": errorResponse("Request body over 100 KB."),
+          "429": tooManyRequests,
+          "500": errorResponse('The meeting could not be stored: `{"error": "Failed to create meeting"}`, without internal detail.'),
+          "503": errorResponse("A service is temporarily unavailable."),
+        },
+      },
+    },
+    "/meeting/{id}": {
+      get: {
+        operationId: "getMeeting",
+        summary: "Get a meeting",
+        description: "The stored meeting of the caller's organization, with its status, start, end and attendees. A meeting of another organization is reported as not found.",
+        tags: ["Meetings"],
+        security: [{ ApiKey: [] }, { OAuth2: ["meeting.read"] }],
+        parameters: [meetingIdParameter],
+        responses: {
+          "200": meetingResponse("The meeting."),
+          "401": unauthorized,
+          "403": forbidden("meeting.read"),
+          "404": errorResponse('No such meeting in the caller\'s organization: `{"error": "Meeting not found"}`.'),
+          "429": tooManyRequests,
+          "500": errorResponse("Internal server error."),
+          "503": errorResponse("A service is temporarily unavailable."),
+        },
+      },
+    },
+    "/meeting/{id}/end": {
+      post: {
+        operationId: "endMeeting",
+        summary: "End a meeting",
+        description:
+          "Ends a scheduled or live meeting and emits `meeting.ended` (delivered to webhook subscriptions, at least once). Idempotent: ending an ended meeting answers 200 with the meeting unchanged and emits nothing. No request body.",
+        tags: ["Meetings"],
+        security: [{ ApiKey: [] }, { OAuth2: ["meeting.update"] }],
+        parameters: [meetingIdParameter],
+        responses: {
+          "200": meetingResponse("The meeting, now ended."),
+          "400": errorResponse("A request body was sent that is not JSON, or is malformed JSON (no body is expected)."),
+          "401": unauthorized,
+          "403": forbidden("meeting.update"),
+          "404": errorResponse('No such meeting in the caller\'s organization: `{"error": "Meeting not found"}`.'),
+          "413": errorResponse("Request body over 100 KB."),
+          "429": tooManyRequests,
+          "500": errorResponse("Internal server error."),
+          "503": errorResponse("A service is temporarily unavailable."),
+        },
+      },
+    },
+  },
+  schemas: {
+    CreateMeetingRequest: {
+      type: "object",
+      required: ["title"],
+      properties: {
+        title: { type: "string", minLength: 1, maxLength: 255, description: "Trimmed; must not be empty after trimming; at most 255 characters." },
+        start: {
+          type: ["string", "null"],
+          format: "date-time",
+          description: "ISO 8601 date-time with a UTC offset (`Z` or `±hh:mm`), for example `2025-06-01T09:00:00.000Z`. Null or absent: no start time.",
+          examples: ["2025-06-01T09:00:00.000Z"],
+        },
+        attendees: {
+          description: "One e-mail address, or a list of at most 100; duplicates (ignoring case) are dropped. Null or absent: none.",
+          oneOf: [
+            { type: "string", format: "email" },
+            { type: "array", maxItems: 100, items: { type: "string", format: "email" } },
+            { type: "null" },
+          ],
+        },
+      },
+    },
+    MeetingJoinPayload: {
+      type: "object",
+      required: ["type", "id", "password", "url"],
+      properties: {
+        type: { type: "string", const: "svc_video" },
+        id: { type: "string", description: "Meeting id: 22 URL-safe characters carrying 128 random bits." },
+        password: { type: "string", const: "", description: "Always empty: the join URL itself is the capability." },
+        url: { type: "string", format: "uri", description: "The join page, `{PUBLIC_URL}/meeting/<id>`." },
+      },
+    },
+    Meeting: {
+      type: "object",
+      required: ["type", "id", "password", "url", "title", "start", "status", "attendees", "createdAt", "endedAt"],
+      properties: {
+        type: { type: "string", const: "svc_video" },
+        id: { type: "string" },
+        password: { type: "string", const: "" },
+        url: { type: "string", format: "uri" },
+        title: { type: "string" },
+        start: { type: ["string", "null"], format: "date-time" },
+        status: {
+          type: "string",
+          enum: ["scheduled", "live", "ended"],
+          description: "`scheduled` until its start, then `live`; `ended` once ended.",
+        },
+        attendees: { type: "array", items: { type: "string", format: "email" } },
+        createdAt: { type: "string", format: "date-time" },
+        endedAt: { type: ["string", "null"], format: "date-time" },
+      },
+    },
+  },
+};
