@@ -11,8 +11,9 @@ export const MAX_BODY = "100kb";
  */
 export const jsonBody: RequestHandler[] = [
   (req, _res, next) => {
-    // `req.is` answers null when the request has no body, false when its type is another.
-    if (req.is("application/json") === false) return next(new HttpError(400, "Content-Type must be application/json"));
+    // Clients send `Content-Length: 0` for an empty POST (fetch does): that is no body either.
+    const hasBody = req.headers["transfer-encoding"] !== undefined || (req.headers["content-length"] ?? "0") !== "0";
+    if (hasBody && !req.is("application/json")) return next(new HttpError(400, "Content-Type must be application/json"));
     next();
   },
   express.json({ limit: MAX_BODY }),
