@@ -12,11 +12,14 @@ import { requestId } from "./http/request-id.ts";
 import { requestLog } from "./http/request-log.ts";
 import { authOpenApi } from "./openapi/auth.ts";
 import { buildOpenApiDocument, type OpenApiFragment } from "./openapi/document.ts";
+import { meetingOpenApi } from "./openapi/meeting.ts";
+import { meetingPageRoutes } from "./pages/meeting-page.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { meetingRoutes } from "./routes/meeting.ts";
 
 /** Each area's OpenAPI paths; every route registered below has its entry here. */
-const openApiFragments: OpenApiFragment[] = [authOpenApi];
+const openApiFragments: OpenApiFragment[] = [meetingOpenApi, authOpenApi];
 
 export interface GatewayDependencies {
   config: Config;
@@ -44,6 +47,8 @@ export function buildApp({ config, clients, logger, redis }: GatewayDependencies
   app.get("/api/v1/openapi.json", (_req, res) => {
     res.json(openApiDocument);
   });
+  // The meeting join page: public, the unguessable id in its URL is the capability.
+  app.use(meetingPageRoutes(clients, logger));
 
   // The authenticated REST API: every route below needs `Authorization: Bearer <token>` (syntax
   // checked here; validity and scope decided by the owning service) and takes JSON bodies of at
@@ -51,6 +56,7 @@ export function buildApp({ config, clients, logger, redis }: GatewayDependencies
   const api = express.Router();
   api.use(requireBearer, ...jsonBody);
   api.use(authRoutes(clients));
+  api.use(meetingRoutes(clients, logger));
   app.use("/api/v1", api);
 
   app.use((_req, _res, next) => next(new HttpError(404, "Not found")));
