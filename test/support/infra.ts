@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import pg from "pg";
@@ -49,3 +50,22 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+const infraScript = new URL("../../scripts/infra", import.meta.url).pathname;
+
+function runInfra(...args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", [infraScript, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`scripts/infra ${args.join(" ")} failed (${code}): ${stderr}`))));
+  });
+}
+
+/**
+ * Stops the SHARED Kafka broker (every test on this machine uses it): only for outage tests,
+ * which must call `startKafka()` in a finally/afterAll.
+ */
+export const stopKafka = () => runInfra("stop", "kafka");
+/** Starts the shared Kafka broker again and waits until it answers metadata requests. */
+export const startKafka = () => runInfra("start", "kafka");
