@@ -1,0 +1,86 @@
+import * as grpc from "@grpc/grpc-js";
+import {
+  CreateOrganizationRequestSchema,
+  CreateOrganizationResponseSchema,
+  CredentialKind,
+  VerifyCredentialRequestSchema,
+  VerifyCredentialResponseSchema,
+} from "@svc/proto/svc/identity/v1/identity_pb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { grpcJsClient } from "../support/grpc-js.ts";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createTenant, type Tenant } from "../support/tenants.ts";
+
+let stack: Stack;
+let tenant: Tenant;
+let client: ReturnType<typeof grpcJsClient>;
+beforeAll(async () => {
+  stack = await startStack();
+  tenant = await createTenant(stack);
+  client = grpcJsClient(stack.urls.identity);
+});
+afterAll(async () => {
+  client?.close();
+  await stack?.stop();
+});
+
+const verify = (metadata: Record<string, string>) =>
+  client.unary(
+    "/svc.identity.v1.IdentityService/VerifyCredential",
+    VerifyCredentialRequestSchema,
+    VerifyCredentialResponseSchema,
+    {},
+    metadata,
+  );
+
+const failureCode = (call: Promise<unknown>) => call.then(() => "succeeded", (error: grpc.ServiceError) => error.code);
+
+describe("VerifyCredential called directly by a @grpc/grpc-js client", () => {
+  it("resolves an API key in the authorization metadata to its user and organization", async () => {
+    const response = await verify({ authorization: `Bearer ${tenant.apiKey}` });
+    expect(response.userId).toBe(tenant.userId);
+    expect(response.orgId).toBe(tenant.orgId);
+    expect(response.kind).toBe(CredentialKind.API_KEY);
+    expect(response.scopes).toEqual([]);
+    expect(response.clientId).toBe("");
+  });
+
+  it("answers UNAUTHENTICATED without metadata, with another scheme, and for an unknown key", async () => {
+    expect(await failureCode(verify({}))).toBe(grpc.status.UNAUTHENTICATED);
+    expect(await failureCode(verify({ authorization: `Basic ${tenant.apiKey}` }))).toBe(grpc.status.UNAUTHENTICATED);
+    expect(await failureCode(verify({ authorization: `Bearer svc_${"x".repeat(43)}` }))).toBe(grpc.status.UNAUTHENTICATED);
+  });
+
+  it("answers UNAUTHENTICATED for a key once it is revoked", async () => {
+    const other = await createTenant(stack);
+    expect((await verify({ authorization: `Bearer ${other.apiKey}` })).orgId).toBe(other.orgId);
+    await stack.cli("keys", "revoke", "--key-id", other.keyId);
+    expect(await failureCode(verify({ authorization: `Bearer ${other.apiKey}` }))).toBe(grpc.status.UNAUTHENTICATED);
+  });
+});
+
+describe("IdentityAdminService needs the administrator token", () => {
+  const createOrganization = (metadata: Record<string, string>) =>
+    client.unary(
+      "/svc.identity.v1.IdentityAdminService/CreateOrganization",
+      CreateOrganizationRequestSchema,
+      CreateOrganizationResponseSchema,
+      { name: "Direct" },
+      metadata,
+    );
+
+  it("refuses a call without it, with a wrong one, and with an API key, creating nothing", async () => {
+    const before = await stack.query("SELECT count(*)::int AS n FROM identity.organizations");
+    expect(await failureCode(createOrganization({}))).toBe(grpc.status.UNAUTHENTICATED);
+    expect(await failureCode(createOrganization({ authorization: `Bearer ${stack.env.ADMIN_TOKEN}x` }))).toBe(grpc.status.UNAUTHENTICATED);
+    expect(await failureCode(createOrganization({ authorization: `Bearer ${tenant.apiKey}` }))).toBe(grpc.status.UNAUTHENTICATED);
+    const after = await stack.query("SELECT count(*)::int AS n FROM identity.organizations");
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+  });
+
+  it("accepts the configured token", async () => {
+    const { orgId } = await createOrganization({ authorization: `Bearer ${stack.env.ADMIN_TOKEN}` });
+    const { rows } = await stack.query("SELECT name FROM identity.organizations WHERE id = $1", [orgId]);
+    expect(rows).toEqual([{ name: "Direct" }]);
+  });
+});
