@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { baseEnvSchema, defaultAddresses, port } from "@svc/platform";
 import { DEVELOPMENT_ADMIN_TOKEN } from "./admin/admin-token.ts";
@@ -12,16 +13,30 @@ export const configSchema = baseEnvSchema
     CREDENTIAL_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(60).default(60),
     /** How often recorded API-key uses are written to the database, in one batch. */
     LAST_USED_FLUSH_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(10_000),
+    /** HTTP port of the OAuth 2.0 authorization server; the gateway forwards the OAuth paths to it. */
+    OAUTH_PORT: port(defaultAddresses.identityOAuth),
+    /** The externally visible origin (the gateway's): the OAuth issuer and base of OAuth URLs. */
+    PUBLIC_URL: z
+      .string()
+      .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: "must be an http(s):// origin" })
+      .default(`http://localhost:${defaultAddresses.gateway}`),
+    /** Comma-separated secrets signing the OAuth sign-in cookies (the first signs). Unset: random per process. */
+    OAUTH_COOKIE_KEYS: z
+      .string()
+      .refine((value) => value.split(",").every((key) => key.trim().length >= 32), { message: "each key must be at least 32 characters" })
+      .optional(),
   })
   .superRefine((env, context) => {
     if (env.NODE_ENV === "production" && env.ADMIN_TOKEN === undefined) {
       context.addIssue({ code: "custom", path: ["ADMIN_TOKEN"], message: "is required when NODE_ENV=production" });
     }
   })
-  .transform(({ ADMIN_TOKEN, ...env }) => ({
+  .transform(({ ADMIN_TOKEN, OAUTH_COOKIE_KEYS, ...env }) => ({
     ...env,
     ADMIN_TOKEN: ADMIN_TOKEN ?? DEVELOPMENT_ADMIN_TOKEN,
     usingDevelopmentAdminToken: ADMIN_TOKEN === undefined,
+    oauthCookieKeys: OAUTH_COOKIE_KEYS?.split(",").map((key) => key.trim()) ?? [randomBytes(32).toString("base64url")],
+    usingEphemeralOAuthCookieKeys: OAUTH_COOKIE_KEYS === undefined,
   }));
 
 export type Config = z.output<typeof configSchema>;

@@ -11,6 +11,11 @@ import { createLastUsedRecorder } from "./credentials/last-used-recorder.ts";
 import { createCredentialVerification } from "./credentials/verify-credential.ts";
 import { recordApiKeyUses } from "./db/api-keys.ts";
 import { identityService } from "./identity-service.ts";
+import { oauthArtifactQueries } from "./db/oauth-artifacts.ts";
+import { oauthClientQueries } from "./db/oauth-clients.ts";
+import { oauthAccessTokenVerifier } from "./oauth/access-token-verifier.ts";
+import { startAuthorizationServer } from "./oauth/authorization-server.ts";
+import { oauthClientAdmin } from "./oauth/oauth-client-admin.ts";
 
 const SERVICE = "identity";
 const SCHEMA = "identity";
@@ -33,7 +38,7 @@ runUntilSignalled(logger, async () => {
     logger,
   });
   const credentials = createCredentialVerification({
-    verifiers: [apiKeyVerifier(pool)],
+    verifiers: [apiKeyVerifier(pool), oauthAccessTokenVerifier(oauthArtifactQueries(pool))],
     cache,
     cacheTtlMs: config.CREDENTIAL_CACHE_TTL_SECONDS * 1000,
     onApiKeyUse: lastUsed.record,
@@ -47,15 +52,29 @@ runUntilSignalled(logger, async () => {
     services: [IdentityService, IdentityAdminService],
     routes: (router) => {
       router.service(IdentityService, identityService(credentials));
-      // The OAuth-client RPCs are not implemented here: Connect answers them UNIMPLEMENTED.
-      router.service(IdentityAdminService, adminService({ db: pool, credentials, logger }), {
+      const oauthClients = oauthClientAdmin({ clients: oauthClientQueries(pool), credentials, logger });
+      router.service(IdentityAdminService, { ...adminService({ db: pool, credentials, logger }), ...oauthClients }, {
         requestGate: requireAdminToken(config.ADMIN_TOKEN),
       });
     },
     isServing: async () => pool.query("select 1").then(() => true, () => false),
   });
+  if (config.usingEphemeralOAuthCookieKeys) {
+    logger.warn(
+      "DEVELOPMENT DEFAULT IN USE: OAUTH_COOKIE_KEYS is unset, so OAuth sign-in cookies are signed with a random per-process key: sign-in sessions end on restart and are not shared between replicas.",
+    );
+  }
+  const authorizationServer = await startAuthorizationServer({
+    pool,
+    credentials,
+    publicUrl: config.PUBLIC_URL,
+    host: config.HOST,
+    port: config.OAUTH_PORT,
+    cookieKeys: config.oauthCookieKeys,
+    logger,
+  });
   // Closed in reverse: stop serving, then write the last uses, then close the cache and the pool.
-  return [() => pool.end(), () => cache.close(), () => lastUsed.close(), () => server.close()];
+  return [() => pool.end(), () => cache.close(), () => lastUsed.close(), () => server.close(), () => authorizationServer.close()];
 });
 
 /** Redis when REDIS_URL is set (shared by every replica, so revocation reaches all of them); in-process otherwise. */

@@ -1,12 +1,14 @@
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { CallOptions, Client } from "@connectrpc/connect";
-import type { ApiKey, IdentityAdminService } from "@svc/proto/svc/identity/v1/identity_pb";
+import type { ApiKey, IdentityAdminService, OAuthClient } from "@svc/proto/svc/identity/v1/identity_pb";
 
 export class UsageError extends Error {}
 
 interface Option {
   type: "string";
   required?: boolean;
+  /** May be given more than once; the value is then an array of strings. */
+  multiple?: boolean;
 }
 
 export interface Command {
@@ -34,6 +36,19 @@ const keyView = (key: ApiKey) => ({
   lastUsedAt: iso(key.lastUsedAt),
   revokedAt: iso(key.revokedAt),
 });
+
+/** How `oauth-clients list` shows a client: everything but the secret, which is never stored. */
+const oauthClientView = (client: OAuthClient) => ({
+  clientId: client.clientId,
+  orgId: client.orgId,
+  name: client.name,
+  redirectUris: client.redirectUris,
+  scopes: client.scopes,
+  createdAt: iso(client.createdAt),
+});
+
+/** A repeatable option's values (parseArgs gives an array when `multiple` is set). */
+const all = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 /** Exactly the commands of the issue; each prints one JSON object on one line with --json. */
 export const commands: Command[] = [
@@ -91,6 +106,56 @@ export const commands: Command[] = [
     async run(client, values, callOptions) {
       const { keyId } = await client.revokeApiKey({ keyId: values["key-id"] }, callOptions);
       return { json: { keyId, revoked: true }, text: `API key revoked: ${keyId}` };
+    },
+  },
+  {
+    group: "oauth-clients",
+    action: "create",
+    summary: 'oauth-clients create --org ORG_ID --name NAME --redirect-uri URI [--redirect-uri URI2] --scopes "meeting.create webhook.read"',
+    options: {
+      org: { type: "string", required: true },
+      name: { type: "string", required: true },
+      "redirect-uri": { type: "string", required: true, multiple: true },
+      scopes: { type: "string", required: true },
+    },
+    async run(client, values, callOptions) {
+      const { client: created, clientSecret } = await client.createOAuthClient(
+        {
+          orgId: values.org,
+          name: values.name,
+          redirectUris: all(values["redirect-uri"]),
+          // Space- or comma-separated, as an OAuth scope parameter or a list.
+          scopes: (values.scopes ?? "").split(/[\s,]+/).filter(Boolean),
+        },
+        callOptions,
+      );
+      const clientId = created?.clientId ?? "";
+      return {
+        json: { clientId, clientSecret },
+        text: `OAuth client created: ${clientId}\nclient secret (shown only now; store it safely): ${clientSecret}`,
+      };
+    },
+  },
+  {
+    group: "oauth-clients",
+    action: "list",
+    summary: "oauth-clients list --org ORG_ID",
+    options: { org: { type: "string", required: true } },
+    async run(client, values, callOptions) {
+      const { clients } = await client.listOAuthClients({ orgId: values.org }, callOptions);
+      const views = clients.map(oauthClientView);
+      const lines = views.map((view) => `${view.clientId}  ${view.name}  scopes ${view.scopes.join(" ")}  redirect ${view.redirectUris.join(" ")}`);
+      return { json: { clients: views }, text: lines.length > 0 ? lines.join("\n") : "no OAuth clients" };
+    },
+  },
+  {
+    group: "oauth-clients",
+    action: "delete",
+    summary: "oauth-clients delete --client-id CLIENT_ID",
+    options: { "client-id": { type: "string", required: true } },
+    async run(client, values, callOptions) {
+      const { clientId } = await client.deleteOAuthClient({ clientId: values["client-id"] }, callOptions);
+      return { json: { clientId, deleted: true }, text: `OAuth client deleted (its grants and tokens are revoked): ${clientId}` };
     },
   },
 ];

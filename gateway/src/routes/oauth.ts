@@ -1,0 +1,75 @@
+import http from "node:http";
+import type { RequestHandler } from "express";
+import type { Logger } from "@svc/platform";
+import { HttpError } from "../http/errors.ts";
+
+/**
+ * The OAuth 2.0 endpoints are served by identity's authorization server on its own HTTP port
+ * (IDENTITY_OAUTH_URL); the gateway forwards them as they are, streaming, with no rules of its
+ * own. These paths take no Bearer token: browsers and applications authenticate to the
+ * authorization server itself (session cookie, client secret).
+ */
+const EXACT_PATHS = new Set([
+  "/oauth/authorize",
+  "/api/v1/oauth/authorize",
+  "/api/oauth/token",
+  "/api/v1/oauth/token",
+  "/api/oauth/revoke",
+  "/api/v1/oauth/revoke",
+  "/oauth/revoke",
+  "/.well-known/oauth-authorization-server",
+]);
+/** The sign-in and consent pages, and oidc-provider's resume step after them. */
+const PATH_PREFIXES = ["/oauth/interaction/", "/oauth/authorize/"];
+
+const isOAuthPath = (path: string) => EXACT_PATHS.has(path) || PATH_PREFIXES.some((prefix) => path.startsWith(prefix));
+
+// Connection-scoped headers (RFC 9110 §7.6.1) are not forwarded in either direction.
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
+
+const UPSTREAM_TIMEOUT_MS = 30_000;
+
+export function oauthRoutes(options: { identityOAuthUrl: string; logger: Logger }): RequestHandler {
+  const upstream = new URL(options.identityOAuthUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+  return (req, res, next) => {
+    if (!isOAuthPath(req.path)) return next();
+    const headers: http.OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
+    // The authorization server builds its URLs and cookie flags from the browser's view of the
+    // request (oidc-provider with proxy = true): host and scheme as the gateway received them.
+    headers["x-forwarded-host"] = req.host;
+    headers["x-forwarded-proto"] = req.protocol;
+    headers["x-forwarded-for"] = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
+    headers["x-request-id"] = res.locals.requestId as string;
+
+    const upstreamRequest = http.request(
+      { protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.originalUrl, headers, agent, timeout: UPSTREAM_TIMEOUT_MS },
+      (upstreamResponse) => {
+        res.status(upstreamResponse.statusCode ?? 502);
+        for (const [name, value] of Object.entries(upstreamResponse.headers)) {
+          if (!HOP_BY_HOP.has(name) && value !== undefined) res.setHeader(name, value);
+        }
+        upstreamResponse.pipe(res);
+      },
+    );
+    upstreamRequest.on("timeout", () => upstreamRequest.destroy(new Error("authorization server timed out")));
+    upstreamRequest.on("error", (error) => {
+      options.logger.error({ err: error, path: req.path, requestId: res.locals.requestId }, "OAuth authorization server unreachable");
+      if (res.headersSent) res.destroy();
+      else next(new HttpError(503, "Service temporarily unavailable", { "Retry-After": "1" }));
+    });
+    req.pipe(upstreamRequest);
+  };
+}

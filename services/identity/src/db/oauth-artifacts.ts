@@ -1,0 +1,123 @@
+import type { Pool } from "@svc/platform";
+
+/** The columns an artifact is found and revoked by, besides its hashed id. */
+export interface ArtifactIndexes {
+  grantId?: string | undefined;
+  clientId?: string | undefined;
+  sessionUid?: string | undefined;
+}
+
+export interface StoredArtifact {
+  payload: Record<string, unknown>;
+  consumedAt: Date | null;
+}
+
+export interface AccessTokenRecord {
+  userId: string;
+  orgId: string;
+  clientId: string;
+  scope: string;
+  expiresAt: Date;
+}
+
+/**
+ * SQL for identity.oauth_artifacts: what oidc-provider persists, keyed by the SHA-256 of each
+ * artifact's id. Callers pass hashes, never ids. Expired rows are invisible to every read.
+ */
+export function oauthArtifactQueries(pool: Pool) {
+  return {
+    async upsert(model: string, idHash: string, payload: object, indexes: ArtifactIndexes, expiresInSeconds: number) {
+      await pool.query(
+        `INSERT INTO oauth_artifacts (model, id_hash, payload, grant_id, client_id, session_uid, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7))
+         ON CONFLICT (model, id_hash) DO UPDATE
+           SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, client_id = EXCLUDED.client_id,
+               session_uid = EXCLUDED.session_uid, expires_at = EXCLUDED.expires_at`,
+        [model, idHash, payload, indexes.grantId ?? null, indexes.clientId ?? null, indexes.sessionUid ?? null, expiresInSeconds],
+      );
+    },
+
+    async find(model: string, idHash: string): Promise<StoredArtifact | undefined> {
+      const { rows } = await pool.query<{ payload: Record<string, unknown>; consumed_at: Date | null }>(
+        "SELECT payload, consumed_at FROM oauth_artifacts WHERE model = $1 AND id_hash = $2 AND expires_at > now()",
+        [model, idHash],
+      );
+      const row = rows[0];
+      return row && { payload: row.payload, consumedAt: row.consumed_at };
+    },
+
+    async findBySessionUid(model: string, sessionUid: string): Promise<StoredArtifact | undefined> {
+      const { rows } = await pool.query<{ payload: Record<string, unknown>; consumed_at: Date | null }>(
+        "SELECT payload, consumed_at FROM oauth_artifacts WHERE model = $1 AND session_uid = $2 AND expires_at > now()",
+        [model, sessionUid],
+      );
+      const row = rows[0];
+      return row && { payload: row.payload, consumedAt: row.consumed_at };
+    },
+
+    /**
+     * Marks a code or refresh token used. The update is conditional, so of two concurrent
+     * exchanges of one value exactly one gets `true`.
+     */
+    async consume(model: string, idHash: string): Promise<boolean> {
+      const { rowCount } = await pool.query(
+        "UPDATE oauth_artifacts SET consumed_at = now() WHERE model = $1 AND id_hash = $2 AND consumed_at IS NULL AND expires_at > now()",
+        [model, idHash],
+      );
+      return rowCount === 1;
+    },
+
+    async destroy(model: string, idHash: string) {
+      await pool.query("DELETE FROM oauth_artifacts WHERE model = $1 AND id_hash = $2", [model, idHash]);
+    },
+
+    /** Deletes one kind of artifact of a grant; returns the hashes of what was deleted. */
+    async destroyByGrant(model: string, grantId: string): Promise<string[]> {
+      const { rows } = await pool.query<{ id_hash: string }>(
+        "DELETE FROM oauth_artifacts WHERE model = $1 AND grant_id = $2 RETURNING id_hash",
+        [model, grantId],
+      );
+      return rows.map((row) => row.id_hash);
+    },
+
+    /** Deletes the grant and everything issued from it; returns the hashes of its access tokens. */
+    async destroyGrant(grantId: string): Promise<string[]> {
+      const { rows } = await pool.query<{ id_hash: string }>(
+        "DELETE FROM oauth_artifacts WHERE grant_id = $1 RETURNING CASE WHEN model = 'AccessToken' THEN id_hash END AS id_hash",
+        [grantId],
+      );
+      return rows.flatMap((row) => (row.id_hash ? [row.id_hash] : []));
+    },
+
+    /**
+     * The live access token with this hash, with its user's organization (any organization's
+     * user may authorize any client). A token counts only while its grant, its client and its user
+     * still exist: revoking a grant or deleting a client ends every token issued under it.
+     */
+    async findAccessToken(idHash: string): Promise<AccessTokenRecord | undefined> {
+      const { rows } = await pool.query<{ user_id: string; org_id: string; client_id: string; scope: string | null; expires_at: Date }>(
+        `SELECT u.id AS user_id, u.org_id, c.client_id, t.payload->>'scope' AS scope, t.expires_at
+           FROM oauth_artifacts t
+           JOIN oauth_artifacts g ON g.model = 'Grant' AND g.grant_id = t.grant_id AND g.expires_at > now()
+           JOIN oauth_clients c ON c.client_id = t.client_id
+           JOIN users u ON u.id::text = t.payload->>'accountId'
+          WHERE t.model = 'AccessToken' AND t.id_hash = $1 AND t.expires_at > now()`,
+        [idHash],
+      );
+      const row = rows[0];
+      return row && { userId: row.user_id, orgId: row.org_id, clientId: row.client_id, scope: row.scope ?? "", expiresAt: row.expires_at };
+    },
+
+    /** Removes rows that expired more than `graceSeconds` ago, at most `limit` per call. */
+    async purgeExpired(graceSeconds: number, limit = 1000): Promise<number> {
+      const { rowCount } = await pool.query(
+        `DELETE FROM oauth_artifacts WHERE ctid IN (
+           SELECT ctid FROM oauth_artifacts WHERE expires_at < now() - make_interval(secs => $1) LIMIT $2)`,
+        [graceSeconds, limit],
+      );
+      return rowCount ?? 0;
+    },
+  };
+}
+
+export type OAuthArtifactQueries = ReturnType<typeof oauthArtifactQueries>;

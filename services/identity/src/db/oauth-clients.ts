@@ -1,0 +1,86 @@
+import { inTransaction, type Pool } from "@svc/platform";
+
+export interface OAuthClientRecord {
+  clientId: string;
+  orgId: string;
+  name: string;
+  redirectUris: string[];
+  scopes: string[];
+  secretHash: string;
+  createdAt: Date;
+}
+
+interface OAuthClientRow {
+  client_id: string;
+  org_id: string;
+  name: string;
+  redirect_uris: string[];
+  scopes: string[];
+  secret_hash: string;
+  created_at: Date;
+}
+
+const fromRow = (row: OAuthClientRow): OAuthClientRecord => ({
+  clientId: row.client_id,
+  orgId: row.org_id,
+  name: row.name,
+  redirectUris: row.redirect_uris,
+  scopes: row.scopes,
+  secretHash: row.secret_hash,
+  createdAt: row.created_at,
+});
+
+const COLUMNS = "client_id, org_id, name, redirect_uris, scopes, secret_hash, created_at";
+
+/** SQL for identity.oauth_clients. */
+export function oauthClientQueries(pool: Pool) {
+  return {
+    /** Inserts the client; `undefined` when the organization does not exist. */
+    async create(client: Omit<OAuthClientRecord, "createdAt">): Promise<OAuthClientRecord | undefined> {
+      const { rows } = await pool.query<OAuthClientRow>(
+        `INSERT INTO oauth_clients (client_id, org_id, name, redirect_uris, scopes, secret_hash)
+         SELECT $1, id, $3, $4, $5, $6 FROM organizations WHERE id = $2
+         RETURNING ${COLUMNS}`,
+        [client.clientId, client.orgId, client.name, client.redirectUris, client.scopes, client.secretHash],
+      );
+      return rows[0] && fromRow(rows[0]);
+    },
+
+    async find(clientId: string): Promise<OAuthClientRecord | undefined> {
+      const { rows } = await pool.query<OAuthClientRow>(`SELECT ${COLUMNS} FROM oauth_clients WHERE client_id = $1`, [clientId]);
+      return rows[0] && fromRow(rows[0]);
+    },
+
+    async listByOrg(orgId: string): Promise<OAuthClientRecord[]> {
+      const { rows } = await pool.query<OAuthClientRow>(
+        `SELECT ${COLUMNS} FROM oauth_clients WHERE org_id = $1 ORDER BY created_at, client_id`,
+        [orgId],
+      );
+      return rows.map(fromRow);
+    },
+
+    async organizationExists(orgId: string): Promise<boolean> {
+      const { rowCount } = await pool.query("SELECT 1 FROM organizations WHERE id = $1", [orgId]);
+      return rowCount === 1;
+    },
+
+    /**
+     * Deletes the client and every code, token and grant issued to it, in one transaction.
+     * Returns the hashes of the deleted access tokens (to evict them from the verification
+     * cache), or `undefined` when there was no such client.
+     */
+    async delete(clientId: string): Promise<string[] | undefined> {
+      return inTransaction(pool, async (client) => {
+        const deleted = await client.query("DELETE FROM oauth_clients WHERE client_id = $1", [clientId]);
+        if (deleted.rowCount !== 1) return undefined;
+        const { rows } = await client.query<{ id_hash: string }>(
+          "DELETE FROM oauth_artifacts WHERE client_id = $1 RETURNING CASE WHEN model = 'AccessToken' THEN id_hash END AS id_hash",
+          [clientId],
+        );
+        return rows.flatMap((row) => (row.id_hash ? [row.id_hash] : []));
+      });
+    },
+  };
+}
+
+export type OAuthClientQueries = ReturnType<typeof oauthClientQueries>;

@@ -1,0 +1,66 @@
+import type { Logger, Pool } from "@svc/platform";
+import type { CredentialVerification } from "../credentials/verify-credential.ts";
+import { oauthArtifactQueries, type OAuthArtifactQueries } from "../db/oauth-artifacts.ts";
+import { oauthClientQueries } from "../db/oauth-clients.ts";
+import { userAccountDirectory } from "./account-directory.ts";
+import { createOAuthProvider } from "./provider.ts";
+import { startOAuthServer } from "./server.ts";
+
+export interface AuthorizationServerOptions {
+  pool: Pool;
+  credentials: CredentialVerification;
+  /** PUBLIC_URL: the origin browsers and applications use (the gateway's). */
+  publicUrl: string;
+  host: string;
+  port: number;
+  cookieKeys: string[];
+  logger: Logger;
+}
+
+const PURGE_INTERVAL_MS = 10 * 60 * 1000;
+/** Expired rows are kept a day for diagnosis; a replayed expired token is refused either way. */
+const PURGE_GRACE_SECONDS = 24 * 60 * 60;
+
+/** Wires and starts the OAuth 2.0 authorization server (oidc-provider) on its own HTTP port. */
+export async function startAuthorizationServer(options: AuthorizationServerOptions): Promise<{ port: number; close(): Promise<void> }> {
+  const { pool, credentials, logger } = options;
+  const artifacts = oauthArtifactQueries(pool);
+  const provider = createOAuthProvider({
+    issuer: new URL(options.publicUrl).origin,
+    artifacts,
+    clients: oauthClientQueries(pool),
+    accounts: userAccountDirectory(pool),
+    cookieKeys: options.cookieKeys,
+    logger,
+    async accessTokensRevoked(tokenHashes) {
+      // The rows are already deleted; the cache marker makes every replica refuse the tokens
+      // now rather than when their cached answer (≤ 60 s) expires. A cache fault must not turn
+      // the OAuth response into a server error, so it is logged.
+      await Promise.all(tokenHashes.map((tokenHash) => credentials.revoke(tokenHash))).catch((error: unknown) => {
+        logger.error({ err: error, count: tokenHashes.length }, "revoked access tokens could not be marked in the verification cache");
+      });
+    },
+  });
+  const server = await startOAuthServer({ provider, host: options.host, port: options.port, logger });
+  const purge = setInterval(() => void purgeExpired(artifacts, logger), PURGE_INTERVAL_MS);
+  purge.unref();
+  return {
+    port: server.port,
+    async close() {
+      clearInterval(purge);
+      await server.close();
+    },
+  };
+}
+
+async function purgeExpired(artifacts: OAuthArtifactQueries, logger: Logger) {
+  try {
+    let removed = 0;
+    for (let batch = await artifacts.purgeExpired(PURGE_GRACE_SECONDS); batch > 0; batch = await artifacts.purgeExpired(PURGE_GRACE_SECONDS)) {
+      removed += batch;
+    }
+    if (removed > 0) logger.debug({ removed }, "expired OAuth artifacts removed");
+  } catch (error) {
+    logger.warn({ err: error }, "could not remove expired OAuth artifacts");
+  }
+}

@@ -1,0 +1,108 @@
+import { randomUUID } from "node:crypto";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import { invalidArgument, notFound, type Logger } from "@svc/platform";
+import type { IdentityAdminService } from "@svc/proto/svc/identity/v1/identity_pb";
+import type { CredentialVerification } from "../credentials/verify-credential.ts";
+import type { OAuthClientQueries, OAuthClientRecord } from "../db/oauth-clients.ts";
+import { generateClientSecret, hashClientSecret } from "./client-secret.ts";
+import { ALL_SCOPES, isKnownScope } from "./scopes.ts";
+
+export type OAuthClientAdminImpl = Pick<ServiceImpl<typeof IdentityAdminService>, "createOAuthClient" | "listOAuthClients" | "deleteOAuthClient">;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const CONTROL_CHARACTERS = /\p{Cc}/u;
+const MAX_REDIRECT_URIS = 10;
+const MAX_URI_LENGTH = 2000;
+
+/**
+ * The OAuth-client RPCs of IdentityAdminService. The secret is generated here, returned once
+ * and stored only as its SHA-256. Deleting a client ends every grant and token issued to it.
+ */
+export function oauthClientAdmin(deps: { clients: OAuthClientQueries; credentials: CredentialVerification; logger: Logger }): OAuthClientAdminImpl {
+  const { clients, credentials, logger } = deps;
+  return {
+    async createOAuthClient(request) {
+      const problems: string[] = [];
+      if (!UUID.test(request.orgId)) problems.push("orgId must be a UUID");
+      const name = request.name.trim();
+      if (!name) problems.push("name is required");
+      else if (name.length > 100 || CONTROL_CHARACTERS.test(name)) problems.push("name must be at most 100 characters, without control characters");
+      const redirectUris = [...new Set(request.redirectUris)];
+      if (redirectUris.length === 0 || redirectUris.length > MAX_REDIRECT_URIS) problems.push(`redirectUris must hold 1 to ${MAX_REDIRECT_URIS} URIs`);
+      for (const uri of redirectUris) {
+        const problem = redirectUriProblem(uri);
+        if (problem) problems.push(`redirectUris: ${JSON.stringify(uri.slice(0, 100))} ${problem}`);
+      }
+      const scopes = [...new Set(request.scopes)];
+      if (scopes.length === 0) problems.push(`scopes must name at least one of: ${ALL_SCOPES.join(", ")}`);
+      const unknown = scopes.filter((scope) => !isKnownScope(scope));
+      if (unknown.length > 0) problems.push(`scopes: unknown ${unknown.join(", ")} (known: ${ALL_SCOPES.join(", ")})`);
+      if (problems.length > 0) throw invalidArgument(problems);
+
+      const clientSecret = generateClientSecret();
+      const created = await clients.create({
+        clientId: randomUUID(),
+        orgId: request.orgId.toLowerCase(),
+        name,
+        redirectUris,
+        scopes,
+        secretHash: hashClientSecret(clientSecret),
+      });
+      if (!created) throw notFound("Organization");
+      logger.info({ clientId: created.clientId, orgId: created.orgId }, "OAuth client created");
+      return { client: toMessage(created), clientSecret };
+    },
+
+    async listOAuthClients(request) {
+      if (!UUID.test(request.orgId)) throw invalidArgument(["orgId must be a UUID"]);
+      const orgId = request.orgId.toLowerCase();
+      if (!(await clients.organizationExists(orgId))) throw notFound("Organization");
+      return { clients: (await clients.listByOrg(orgId)).map(toMessage) };
+    },
+
+    async deleteOAuthClient(request) {
+      if (!UUID.test(request.clientId)) throw invalidArgument(["clientId must be a UUID"]);
+      const clientId = request.clientId.toLowerCase();
+      const revokedAccessTokens = await clients.delete(clientId);
+      if (!revokedAccessTokens) throw notFound("OAuth client");
+      try {
+        await Promise.all(revokedAccessTokens.map((tokenHash) => credentials.revoke(tokenHash)));
+      } catch (error) {
+        // The tokens are gone from the database; a cached answer may accept one for up to a minute.
+        logger.error({ err: error, clientId }, "OAuth client deleted but the verification cache could not be invalidated");
+        throw new ConnectError(
+          "The client is deleted, but the verification cache could not be invalidated (it expires within 60 s)",
+          Code.Unavailable,
+        );
+      }
+      logger.info({ clientId, revokedAccessTokens: revokedAccessTokens.length }, "OAuth client deleted");
+      return { clientId };
+    },
+  };
+}
+
+/**
+ * Redirect URIs are compared exactly, so they must be complete: absolute http(s) URLs without
+ * a fragment (RFC 6749 §3.1.2) or credentials. Plain http is allowed for local development.
+ */
+function redirectUriProblem(uri: string): string | undefined {
+  if (uri.length > MAX_URI_LENGTH) return `must be at most ${MAX_URI_LENGTH} characters`;
+  const url = URL.parse(uri);
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) return "must be an absolute http(s) URL";
+  if (uri.includes("#")) return "must not contain a fragment";
+  if (url.username || url.password) return "must not contain credentials";
+  if (/\s/.test(uri)) return "must not contain spaces";
+  return undefined;
+}
+
+function toMessage(client: OAuthClientRecord) {
+  return {
+    clientId: client.clientId,
+    orgId: client.orgId,
+    name: client.name,
+    redirectUris: client.redirectUris,
+    scopes: client.scopes,
+    createdAt: timestampFromDate(client.createdAt),
+  };
+}

@@ -1,0 +1,103 @@
+import { createHash } from "node:crypto";
+
+/**
+ * The server-rendered pages of the authorization server: sign-in, consent and errors. Plain
+ * HTML forms that work without JavaScript; every visible input has a label, every value is
+ * escaped.
+ */
+
+const STYLE = `body{font-family:system-ui,sans-serif;margin:0;background:#f4f5f7;color:#1d2330}
+main{max-width:26rem;margin:3rem auto;padding:2rem;background:#fff;border-radius:8px;box-shadow:0 1px 3px rgba(0,0,0,.2)}
+h1{font-size:1.4rem;margin-top:0}label{display:block;font-weight:600;margin:1rem 0 .3rem}
+input{box-sizing:border-box;width:100%;padding:.6rem;font-size:1rem;border:1px solid #8a93a6;border-radius:4px}
+button{font-size:1rem;padding:.6rem 1.2rem;margin:1.2rem .5rem 0 0;border-radius:4px;border:1px solid #1a56db;cursor:pointer}
+button.primary{background:#1a56db;color:#fff}button.secondary{background:#fff;color:#1a56db}
+[role=alert]{color:#b00020;font-weight:600}li{margin:.4rem 0}`;
+
+// The page's only style, allowed by hash: the policy admits nothing else (no scripts at all).
+// form-action is left unrestricted on purpose: after a form post the browser follows redirects
+// to the application's redirect URI, which Chromium would otherwise block.
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash("sha256").update(STYLE).digest("base64")}'`,
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  "content-type": "text/html; charset=utf-8",
+  "content-security-policy": CONTENT_SECURITY_POLICY,
+  // The consent page must never be framed (clickjacking), cached, or leak its URL onwards.
+  "x-frame-options": "DENY",
+  "cache-control": "no-store",
+  "referrer-policy": "no-referrer",
+  "x-content-type-options": "nosniff",
+};
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+function layout(title: string, content: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · svc</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${content}
+</main>
+</body>
+</html>`;
+}
+
+export function loginPage(options: { applicationName: string; action: string; csrfToken: string; email?: string; error?: string }): string {
+  const error = options.error ? `<p role="alert">${escapeHtml(options.error)}</p>` : "";
+  return layout(
+    "Sign in",
+    `<h1>Sign in</h1>
+<p>Sign in to continue to <strong>${escapeHtml(options.applicationName)}</strong>.</p>
+${error}
+<form method="post" action="${escapeHtml(options.action)}">
+<input type="hidden" name="csrf" value="${escapeHtml(options.csrfToken)}">
+<label for="email">E-mail address</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(options.email ?? "")}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit" class="primary">Sign in</button>
+</form>`,
+  );
+}
+
+export function consentPage(options: { applicationName: string; userEmail: string; permissions: string[]; action: string; csrfToken: string }): string {
+  const name = escapeHtml(options.applicationName);
+  const permissions = options.permissions.map((permission) => `<li>${escapeHtml(permission)}</li>`).join("\n");
+  return layout(
+    "Allow access",
+    `<h1>Allow ${name} to access your account?</h1>
+<p>You are signed in as <strong>${escapeHtml(options.userEmail)}</strong>.</p>
+<p id="permissions-heading"><strong>${name}</strong> will be able to:</p>
+<ul aria-labelledby="permissions-heading">
+${permissions}
+</ul>
+<form method="post" action="${escapeHtml(options.action)}">
+<input type="hidden" name="csrf" value="${escapeHtml(options.csrfToken)}">
+<button type="submit" name="decision" value="allow" class="primary">Allow</button>
+<button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+</form>`,
+  );
+}
+
+export function errorPage(options: { error: string; description?: string | undefined }): string {
+  return layout(
+    "Request refused",
+    `<h1>This request cannot be completed</h1>
+<p role="alert">${escapeHtml(options.description ?? "The request is not valid.")}</p>
+<p>Error code: <code>${escapeHtml(options.error)}</code></p>
+<p>Return to the application you came from and try again.</p>`,
+  );
+}

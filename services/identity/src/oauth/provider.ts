@@ -1,0 +1,180 @@
+import { generateKeyPairSync } from "node:crypto";
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
+import type { Logger } from "@svc/platform";
+import { createArtifactAdapterFactory, type ArtifactAdapterDependencies } from "./artifact-adapter.ts";
+import { ALLOWED_SCOPES_METADATA, allowedScopesOf } from "./client-metadata.ts";
+import { clientSecretMatches } from "./client-secret.ts";
+import { csrfTokens } from "./csrf.ts";
+import { interactionRoutes, renderError, type AccountDirectory } from "./interactions.ts";
+import { shapeMetadata } from "./metadata.ts";
+import { OAUTH_PATHS, rewriteAliases } from "./paths.ts";
+import { assertScopesAllowed } from "./scope-allowance.ts";
+import { shapeTokenEndpoints } from "./token-endpoint.ts";
+
+export const ACCESS_TOKEN_PREFIX = "svc_oauth_";
+export const REFRESH_TOKEN_PREFIX = "svc_rt_";
+
+/** Lifetimes, in seconds (specification section 8, DESIGN.md section 4). */
+export const LIFETIMES = {
+  authorizationCode: 10 * 60,
+  accessToken: 60 * 60,
+  /** Counted from the first token exchange of an authorization; rotation does not extend it. */
+  refreshToken: 30 * 24 * 60 * 60,
+  /** Signed-in browser session: a second authorization within it asks for consent only. */
+  session: 24 * 60 * 60,
+  /** Time to complete sign-in and consent. */
+  interaction: 60 * 60,
+} as const;
+
+export interface OAuthProviderOptions extends ArtifactAdapterDependencies {
+  /** The externally visible origin (PUBLIC_URL): the issuer, and the base of every URL we send. */
+  issuer: string;
+  accounts: AccountDirectory;
+  /** Keys that sign the session and interaction cookies (the first signs; all verify). */
+  cookieKeys: string[];
+  logger: Logger;
+}
+
+/**
+ * The OAuth 2.0 authorization server: oidc-provider 9 configured to the specification's rules.
+ * See ../shared/OAUTH.md (in the repository's design notes) for why each hook is here; each
+ * hook is pinned to oidc-provider 9.13.3 and covered by the end-to-end tests in test/oauth.
+ */
+export function createOAuthProvider(options: OAuthProviderOptions): Provider {
+  const { issuer, accounts, logger } = options;
+  // The resource server every token is for: the REST API.
+  const apiResource = `${issuer}/api/v1`;
+
+  const configuration: Configuration = {
+    adapter: createArtifactAdapterFactory(options),
+    clients: [],
+    clientAuthMethods: ["client_secret_post", "client_secret_basic"],
+    responseTypes: ["code"],
+    scopes: [],
+    extraClientMetadata: { properties: [ALLOWED_SCOPES_METADATA] },
+    // No id_token is ever issued (no `openid` scope), so no signing key is used; an ephemeral
+    // one keeps oidc-provider from loading its published development keys.
+    jwks: { keys: [ephemeralSigningKey()] },
+    clientDefaults: { id_token_signed_response_alg: "ES256" },
+    cookies: {
+      keys: options.cookieKeys,
+      long: { httpOnly: true, sameSite: "lax", signed: true },
+      short: { httpOnly: true, sameSite: "lax", signed: true },
+    },
+    features: {
+      devInteractions: { enabled: false },
+      userinfo: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      dPoP: { enabled: false },
+      registration: { enabled: false },
+      introspection: { enabled: false },
+      revocation: {
+        enabled: true,
+        // RFC 7009 §2.1: a client may revoke only its own tokens.
+        allowedPolicy: async (_ctx, client, token) => {
+          if (token.clientId !== client.clientId) throw new errors.InvalidRequest("client is not authorized to revoke the presented token");
+          return true;
+        },
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => apiResource,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (ctx, resource, client) => {
+          if (resource !== apiResource) throw new errors.InvalidTarget();
+          const allowed = allowedScopesOf(client);
+          if (ctx.oidc.route === "authorization") assertScopesAllowed(ctx.oidc.params?.scope as string | undefined, allowed);
+          return { scope: allowed.join(" "), accessTokenFormat: "opaque", accessTokenTTL: LIFETIMES.accessToken };
+        },
+      },
+    },
+    // The specification makes redirect_uri a required parameter of both requests.
+    allowOmittingSingleRegisteredRedirectUri: false,
+    clientBasedCORS: () => false,
+    ttl: {
+      AuthorizationCode: LIFETIMES.authorizationCode,
+      AccessToken: LIFETIMES.accessToken,
+      RefreshToken: (_ctx, token) => refreshTokenTtl((token as { iiat?: number }).iiat),
+      // Outlives its refresh tokens: a code may be exchanged up to 10 minutes after consent.
+      Grant: LIFETIMES.refreshToken + LIFETIMES.authorizationCode,
+      Session: LIFETIMES.session,
+      Interaction: LIFETIMES.interaction,
+    },
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
+    rotateRefreshToken: true,
+    // Tokens belong to the application, not to the browser session that approved them.
+    expiresWithSession: async () => false,
+    // Every authorization asks for consent (the spec: "a second authorization asks only for
+    // consent"), so a grant is only ever the one just approved in this interaction.
+    loadExistingGrant: async (ctx) => {
+      const grantId = ctx.oidc.result?.consent?.grantId;
+      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+    },
+    findAccount: async (_ctx, sub) => {
+      const account = await accounts.find(sub);
+      return account && { accountId: account.userId, claims: () => ({ sub: account.userId }) };
+    },
+    interactions: { url: (_ctx, interaction) => `${OAUTH_PATHS.interaction}/${interaction.uid}` },
+    routes: {
+      authorization: OAUTH_PATHS.authorization,
+      token: OAUTH_PATHS.token,
+      revocation: OAUTH_PATHS.revocation,
+    },
+    renderError: async (ctx, out) => {
+      renderError(ctx, ctx.status, out.error, out.error_description as string | undefined);
+    },
+  };
+
+  const provider = new Provider(issuer, configuration);
+  // Behind the gateway: the browser-facing scheme and host come from X-Forwarded-*.
+  provider.proxy = true;
+  installTokenPrefixes(provider);
+  installHashedClientSecrets(provider);
+
+  const csrf = csrfTokens(options.cookieKeys[0]!);
+  provider.use(rewriteAliases);
+  provider.use(shapeTokenEndpoints);
+  provider.use(shapeMetadata);
+  provider.use(interactionRoutes({ provider, accounts, csrf, logger }));
+
+  provider.on("server_error", (ctx: KoaContextWithOIDC, error: Error) => {
+    logger.error({ err: { message: error.message, stack: error.stack }, path: ctx.path }, "OAuth server error");
+  });
+  return provider;
+}
+
+/** Seconds left of the 30 days that started when the first refresh token of the grant was issued. */
+function refreshTokenTtl(firstIssuedAt: number | undefined): number {
+  const now = Math.floor(Date.now() / 1000);
+  return Math.max(1, (firstIssuedAt ?? now) + LIFETIMES.refreshToken - now);
+}
+
+/**
+ * The token values are oidc-provider's opaque ids (256 random bits, base64url); the prefixes of
+ * the specification are added where the ids are made. Wrapping keeps the library's generator.
+ */
+function installTokenPrefixes(provider: Provider) {
+  type WithTokenIds = { prototype: { generateTokenId(this: unknown): string } };
+  for (const [model, prefix] of [
+    [provider.AccessToken as unknown as WithTokenIds, ACCESS_TOKEN_PREFIX],
+    [provider.RefreshToken as unknown as WithTokenIds, REFRESH_TOKEN_PREFIX],
+  ] as const) {
+    const generate = model.prototype.generateTokenId;
+    model.prototype.generateTokenId = function prefixedTokenId(this: unknown) {
+      return `${prefix}${generate.call(this)}`;
+    };
+  }
+}
+
+/** The stored `client_secret` is the secret's SHA-256: hash what is presented, compare in constant time. */
+function installHashedClientSecrets(provider: Provider) {
+  provider.Client.prototype.compareClientSecret = function compareHashedSecret(this: { clientSecret?: string }, presented: string) {
+    return clientSecretMatches(presented, this.clientSecret ?? "");
+  };
+}
+
+function ephemeralSigningKey() {
+  const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  return { ...privateKey.export({ format: "jwk" }), use: "sig", alg: "ES256" };
+}

@@ -1,0 +1,22 @@
+/**
+ * The OAuth scopes of the API and what each lets an application do, in the words the consent
+ * page shows. The first four are the specification's; meeting.read and meeting.update cover the
+ * extension endpoints (GET /meeting/:id, POST /meeting/:id/end).
+ */
+export const SCOPE_DESCRIPTIONS = {
+  "meeting.create": "Create meetings for you",
+  "meeting.read": "See your meetings and who attends them",
+  "meeting.update": "End your meetings",
+  "webhook.create": "Register webhooks that are called when your organization's meetings end",
+  "webhook.read": "See your organization's webhooks",
+  "webhook.delete": "Delete your organization's webhooks",
+} as const;
+
+export type Scope = keyof typeof SCOPE_DESCRIPTIONS;
+
+export const ALL_SCOPES = Object.keys(SCOPE_DESCRIPTIONS) as Scope[];
+
+export const isKnownScope = (value: string): value is Scope => Object.hasOwn(SCOPE_DESCRIPTIONS, value);
+
+/** Splits an OAuth `scope` parameter (space-separated, RFC 6749 §3.3) into distinct scopes. */
+export const parseScopeParameter = (value: string | undefined): string[] => [...new Set((value ?? "").split(" ").filter(Boolean))];
