@@ -27,7 +27,7 @@ export const MAX_PAGE_SIZE = 100;
 export function pageSizeOrProblem(requested: number): { size: number; problem?: string } {
   if (requested === 0) return { size: DEFAULT_PAGE_SIZE };
   if (!Number.isInteger(requested) || requested < 1 || requested > MAX_PAGE_SIZE) {
-    return { size: DEFAULT_PAGE_SIZE, problem: `page size must be between 1 and ${MAX_PAGE_SIZE}` };
+    return { size: DEFAULT_PAGE_SIZE, problem: `pageSize must be between 1 and ${MAX_PAGE_SIZE}` };
   }
   return { size: requested };
 }

@@ -88,7 +88,8 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
         deps.maxSubscriptionsPerOrg,
       );
       if (stored === "limit-reached") {
-        throw new ConnectError(`An organization may have at most ${deps.maxSubscriptionsPerOrg} webhook subscriptions`, Code.ResourceExhausted);
+        // A quota the caller fixes by deleting, not by waiting: FAILED_PRECONDITION (409), not 429.
+        throw new ConnectError(`An organization may have at most ${deps.maxSubscriptionsPerOrg} webhook subscriptions; delete one first`, Code.FailedPrecondition);
       }
       return { subscription: toSubscription(stored), secret };
     },

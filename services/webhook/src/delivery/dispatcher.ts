@@ -111,7 +111,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       const saturated = [...inFlightBySubscription.values()].some((count) => count >= options.perEndpointConcurrency);
       backlogLikely = claimed.length === limit || saturated;
       if (claimed.length > 0 || wakeRequested || stopping) continue;
-      await sleep(await millisecondsUntilDue());
+      // Whatever is due belongs to endpoints at their limit: their next finished attempt wakes us.
+      if (saturated) await sleep(options.pollIntervalMs);
+      else await sleep(await millisecondsUntilDue());
     }
   }
 

@@ -1,0 +1,309 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createLogger, createPool, migrate, type Pool } from "@svc/platform";
+import { scheduleRedelivery } from "../../services/webhook/src/db/delivery-log.ts";
+import {
+  claimDueDeliveries,
+  recordFailure,
+  recordSuccess,
+  storeEventDeliveries,
+  type ClaimedDelivery,
+} from "../../services/webhook/src/db/deliveries.ts";
+import { deleteSubscription, insertSubscription } from "../../services/webhook/src/db/subscriptions.ts";
+import { createDispatcher, type Dispatcher } from "../../services/webhook/src/delivery/dispatcher.ts";
+import { createHttpSender } from "../../services/webhook/src/delivery/http-sender.ts";
+import { createSecretBox } from "../../services/webhook/src/signing/secret-box.ts";
+import { generateSigningSecret } from "../../services/webhook/src/signing/signing-secret.ts";
+import { createTestDatabase } from "../support/infra.ts";
+import { waitFor } from "../support/wait.ts";
+
+// The delivery queue against the real Postgres: claims with FOR UPDATE SKIP LOCKED and leases,
+// outcomes, the disable policy, cancellation, and dispatchers sharing one queue.
+const logger = createLogger("webhook-queue-test", "silent");
+const secretBox = createSecretBox(randomBytes(32));
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let pool: Pool;
+let replicaPool: Pool;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await migrate({ databaseUrl: database.url, schema: "webhook", dir: path.resolve(import.meta.dirname, "../../services/webhook/migrations"), logger });
+  pool = createPool({ databaseUrl: database.url, schema: "webhook", logger, max: 10 });
+  replicaPool = createPool({ databaseUrl: database.url, schema: "webhook", logger, max: 10 });
+});
+afterAll(async () => {
+  await pool?.end();
+  await replicaPool?.end();
+  await database?.drop();
+});
+beforeEach(async () => {
+  await pool.query("TRUNCATE attempts, deliveries, events, subscriptions");
+});
+
+async function subscribe(orgId: string, url = "http://127.0.0.1:9/hook", events = ["meeting.ended"]) {
+  const id = randomUUID();
+  const secret = generateSigningSecret();
+  const stored = await insertSubscription(pool, { id, orgId, url, events, secretSealed: secretBox.seal(secret, id) }, 100);
+  if (stored === "limit-reached") throw new Error("limit reached");
+  return { id, secret };
+}
+
+const storeEvent = (orgId: string, id = randomUUID()) =>
+  storeEventDeliveries(pool, { id, orgId, type: "meeting.ended", body: JSON.stringify({ type: "meeting.ended", timestamp: new Date().toISOString(), data: { eventId: id } }) });
+
+const claim = (from: Pool, limit = 100, options: { leaseMs?: number; perEndpoint?: number; inFlight?: Map<string, number> } = {}) =>
+  claimDueDeliveries(from, {
+    limit,
+    leaseMs: options.leaseMs ?? 30_000,
+    leaseToken: randomUUID(),
+    perEndpoint: options.perEndpoint ?? 1_000,
+    inFlight: options.inFlight ?? new Map(),
+  });
+
+const attempt = (statusCode?: number) => ({ attemptedAt: new Date(), latencyMs: 5, responseExcerpt: "", ...(statusCode ? { statusCode, error: `HTTP ${statusCode}` } : {}) });
+
+const statusOf = async (deliveryId: string) =>
+  (await pool.query<{ status: string; attempt_count: number }>("SELECT status, attempt_count FROM deliveries WHERE id = $1", [deliveryId])).rows[0]!;
+
+describe("storing events as deliveries", () => {
+  it("creates one delivery per enabled, matching subscription of the event's organization only", async () => {
+    const a = await subscribe("org-a");
+    const b = await subscribe("org-a");
+    await subscribe("org-b");
+    const disabled = await subscribe("org-a");
+    await pool.query("UPDATE subscriptions SET disabled_at = now(), disabled_reason = 'test' WHERE id = $1", [disabled.id]);
+    const deleted = await subscribe("org-a");
+    await deleteSubscription(pool, "org-a", deleted.id);
+
+    expect(await storeEvent("org-a")).toBe(2);
+    const { rows } = await pool.query<{ subscription_id: string }>("SELECT subscription_id FROM deliveries ORDER BY subscription_id");
+    expect(rows.map((row) => row.subscription_id).sort()).toEqual([a.id, b.id].sort());
+  });
+
+  it("stores a redelivered event once: no duplicate deliveries", async () => {
+    await subscribe("org-a");
+    const eventId = randomUUID();
+    expect(await storeEvent("org-a", eventId)).toBe(1);
+    expect(await storeEvent("org-a", eventId)).toBe(0);
+    const results = await Promise.all(Array.from({ length: 10 }, () => storeEvent("org-a", eventId)));
+    expect(results.every((created) => created === 0)).toBe(true);
+    expect((await pool.query("SELECT 1 FROM deliveries")).rowCount).toBe(1);
+  });
+});
+
+describe("claiming due deliveries", () => {
+  it("two replicas claiming at the same moment get disjoint sets that cover every due delivery", async () => {
+    await subscribe("org-a");
+    await Promise.all(Array.from({ length: 200 }, () => storeEvent("org-a")));
+    const claims: ClaimedDelivery[][] = await Promise.all([
+      ...Array.from({ length: 5 }, () => claim(pool, 30)),
+      ...Array.from({ length: 5 }, () => claim(replicaPool, 30)),
+    ]);
+    const ids = claims.flat().map((delivery) => delivery.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const rest = [...(await claim(pool, 200)), ...(await claim(replicaPool, 200))].map((delivery) => delivery.id);
+    expect(new Set([...ids, ...rest]).size).toBe(200);
+    expect(ids.length + rest.length).toBe(200);
+  });
+
+  it("a leased delivery is not claimable until its lease ends; then another replica takes it and the old lease cannot record", async () => {
+    await subscribe("org-a");
+    await storeEvent("org-a");
+    const [first] = await claim(pool, 10, { leaseMs: 400 });
+    expect(first).toBeDefined();
+    expect(await claim(replicaPool)).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const [second] = await claim(replicaPool);
+    expect(second!.id).toBe(first!.id);
+    expect(second!.leaseToken).not.toBe(first!.leaseToken);
+
+    await recordSuccess(pool, first!, attempt(200)); // the crashed-and-returned replica's late outcome
+    expect((await statusOf(first!.id)).status).toBe("pending");
+    await recordSuccess(replicaPool, second!, attempt(200));
+    expect(await statusOf(first!.id)).toEqual({ status: "succeeded", attempt_count: 1 });
+  });
+
+  it("gives one subscription no more than its remaining per-endpoint budget, and none when it is saturated", async () => {
+    const slow = await subscribe("org-a");
+    const other = await subscribe("org-b");
+    for (let i = 0; i < 10; i++) await storeEvent("org-a");
+    for (let i = 0; i < 3; i++) await storeEvent("org-b");
+    const batch = await claim(pool, 100, { perEndpoint: 4, inFlight: new Map([[slow.id, 3]]) });
+    const count = (id: string) => batch.filter((delivery) => delivery.subscriptionId === id).length;
+    expect(count(slow.id)).toBe(1);
+    expect(count(other.id)).toBe(3);
+    expect(await claim(pool, 100, { perEndpoint: 4, inFlight: new Map([[slow.id, 4]]) })).toEqual([]);
+  });
+});
+
+describe("outcomes and the disable policy", () => {
+  it("a failure re-schedules with the given delay; the last allowed failure fails the delivery", async () => {
+    await subscribe("org-a");
+    await storeEvent("org-a");
+    const [delivery] = await claim(pool);
+    await recordFailure(pool, delivery!, attempt(500), { retryInMs: 60_000, disableAfterMs: 1e12 });
+    const { rows } = await pool.query<{ status: string; due_in: number }>(
+      "SELECT status, extract(epoch FROM next_attempt_at - now()) AS due_in FROM deliveries WHERE id = $1",
+      [delivery!.id],
+    );
+    expect(rows[0]!.status).toBe("pending");
+    expect(Number(rows[0]!.due_in)).toBeGreaterThan(55);
+    await pool.query("UPDATE deliveries SET next_attempt_at = now()");
+    const [again] = await claim(pool);
+    await recordFailure(pool, again!, attempt(500), { retryInMs: null, disableAfterMs: 1e12 });
+    expect(await statusOf(delivery!.id)).toEqual({ status: "failed", attempt_count: 2 });
+    const attempts = await pool.query("SELECT status_code, error FROM attempts WHERE delivery_id = $1", [delivery!.id]);
+    expect(attempts.rows).toEqual([
+      { status_code: 500, error: "HTTP 500" },
+      { status_code: 500, error: "HTTP 500" },
+    ]);
+  });
+
+  it("410 Gone disables the subscription at once and fails its other pending deliveries", async () => {
+    const subscription = await subscribe("org-a");
+    await storeEvent("org-a");
+    await storeEvent("org-a");
+    const [delivery] = await claim(pool, 1);
+    const reason = await recordFailure(pool, delivery!, attempt(410), { retryInMs: 5_000, disableReason: "the endpoint answered 410 Gone", disableAfterMs: 1e12 });
+    expect(reason).toBe("the endpoint answered 410 Gone");
+    const { rows } = await pool.query("SELECT disabled_reason, deleted_at FROM subscriptions WHERE id = $1", [subscription.id]);
+    expect(rows[0]).toEqual({ disabled_reason: "the endpoint answered 410 Gone", deleted_at: null });
+    const statuses = await pool.query("SELECT status FROM deliveries");
+    expect(statuses.rows.map((row) => row.status)).toEqual(["failed", "failed"]);
+    expect(await storeEvent("org-a")).toBe(0);
+  });
+
+  it("disables after continuous failure for the configured time, and a success in between resets the streak", async () => {
+    const subscription = await subscribe("org-a");
+    for (let i = 0; i < 3; i++) await storeEvent("org-a");
+    const [first, second, third] = await claim(pool);
+    await recordFailure(pool, first!, { ...attempt(500), attemptedAt: new Date(Date.now() - 10_000) }, { retryInMs: 1_000, disableAfterMs: 60_000 });
+    await recordSuccess(pool, second!, attempt(200));
+    expect((await pool.query("SELECT failing_since FROM subscriptions")).rows[0].failing_since).toBeNull();
+
+    await pool.query("UPDATE subscriptions SET failing_since = now() - interval '2 minutes' WHERE id = $1", [subscription.id]);
+    const reason = await recordFailure(pool, third!, attempt(503), { retryInMs: 1_000, disableAfterMs: 60_000 });
+    expect(reason).toMatch(/^failing without a successful delivery since /);
+    const { rows } = await pool.query("SELECT disabled_at IS NOT NULL AS disabled, deleted_at FROM subscriptions");
+    expect(rows[0]).toEqual({ disabled: true, deleted_at: null });
+  });
+});
+
+describe("cancellation and redelivery", () => {
+  it("deleting a subscription cancels its pending deliveries, so nothing is claimed for it", async () => {
+    const subscription = await subscribe("org-a");
+    for (let i = 0; i < 5; i++) await storeEvent("org-a");
+    expect(await deleteSubscription(pool, "org-b", subscription.id)).toBe(false);
+    expect(await deleteSubscription(pool, "org-a", subscription.id)).toBe(true);
+    expect(await claim(pool)).toEqual([]);
+    const { rows } = await pool.query("SELECT DISTINCT status FROM deliveries");
+    expect(rows).toEqual([{ status: "cancelled" }]);
+    const secret = await pool.query("SELECT secret_sealed FROM subscriptions");
+    expect(secret.rows[0].secret_sealed).toBeNull();
+  });
+
+  it("redelivery re-opens a finished delivery for one attempt and leaves an in-flight one alone", async () => {
+    const subscription = await subscribe("org-a");
+    await storeEvent("org-a");
+    const [delivery] = await claim(pool);
+    expect(await scheduleRedelivery(pool, "org-a", subscription.id, delivery!.id)).toBe(false); // in flight
+    await recordSuccess(pool, delivery!, attempt(200));
+    expect(await scheduleRedelivery(pool, "org-b", subscription.id, delivery!.id)).toBe(false); // another organization
+    expect(await scheduleRedelivery(pool, "org-a", subscription.id, delivery!.id)).toBe(true);
+    const [again] = await claim(pool);
+    expect(again).toMatchObject({ id: delivery!.id, singleAttempt: true, attemptCount: 1 });
+  });
+});
+
+describe("dispatchers sharing one queue", () => {
+  let receiver: http.Server;
+  let url: string;
+  const received: { id: string; at: number; verified: boolean }[] = [];
+  let inFlight = 0;
+  let concurrentSameId = 0;
+  const inFlightIds = new Set<string>();
+  let secret = "";
+
+  beforeAll(async () => {
+    receiver = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        const id = String(req.headers["webhook-id"]);
+        if (inFlightIds.has(id)) concurrentSameId++;
+        inFlightIds.add(id);
+        inFlight++;
+        let verified = false;
+        try {
+          new Webhook(secret).verify(Buffer.concat(chunks).toString(), req.headers as Record<string, string>);
+          verified = true;
+        } catch {
+          verified = false;
+        }
+        setTimeout(() => {
+          inFlight--;
+          inFlightIds.delete(id);
+          received.push({ id, at: Date.now(), verified });
+          res.writeHead(204).end();
+        }, 5);
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  });
+  afterAll(async () => {
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
+  });
+
+  const dispatcherOn = (on: Pool, overrides: Partial<Parameters<typeof createDispatcher>[0]> = {}): Dispatcher =>
+    createDispatcher({
+      pool: on,
+      sender: createHttpSender({ timeoutMs: 2_000, allowPrivateTargets: true }),
+      secretBox,
+      retryPolicy: { scheduleSeconds: [0, 0.1, 0.1], throttledMinDelaySeconds: 0, jitter: 0.2 },
+      logger,
+      concurrency: 16,
+      perEndpointConcurrency: 8,
+      leaseMs: 5_000,
+      pollIntervalMs: 100,
+      disableAfterMs: 1e12,
+      ...overrides,
+    });
+
+  it("two dispatchers deliver 300 deliveries, each exactly once, signed, never the same one concurrently", async () => {
+    received.length = 0;
+    concurrentSameId = 0;
+    const subscription = await subscribe("org-a", url);
+    secret = subscription.secret;
+    await Promise.all(Array.from({ length: 300 }, () => storeEvent("org-a")));
+    const replicas = [dispatcherOn(pool), dispatcherOn(replicaPool)];
+    replicas.forEach((replica) => replica.start());
+    await waitFor(async () => (await pool.query("SELECT 1 FROM deliveries WHERE status = 'succeeded'")).rowCount === 300, 30_000, "not all delivered");
+    await Promise.all(replicas.map((replica) => replica.stop()));
+    expect(received).toHaveLength(300);
+    expect(new Set(received.map((r) => r.id)).size).toBe(300);
+    expect(received.every((r) => r.verified)).toBe(true);
+    expect(concurrentSameId).toBe(0);
+    expect(inFlight).toBe(0);
+  });
+
+  it("wakes at once when woken instead of waiting for its poll", async () => {
+    received.length = 0;
+    const subscription = await subscribe("org-a", url);
+    secret = subscription.secret;
+    const dispatcher = dispatcherOn(pool, { pollIntervalMs: 60_000 });
+    dispatcher.start();
+    await new Promise((resolve) => setTimeout(resolve, 200)); // now asleep for a minute
+    const stored = Date.now();
+    await storeEvent("org-a");
+    dispatcher.wake();
+    await waitFor(() => received.length === 1, 5_000, "not delivered after wake");
+    await dispatcher.stop();
+    expect(received[0]!.at - stored).toBeLessThan(1_000);
+  });
+});
