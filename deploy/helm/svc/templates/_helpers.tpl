@@ -1,0 +1,199 @@
+{{/*
+Names and labels. Every resource of a component is named "<fullname>-<component>" and carries the
+component's labels, so NetworkPolicies and Services select pods by the same helper.
+*/}}
+
+{{- define "svc.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "svc.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* "<fullname>-<component>"; call with (dict "root" $ "component" "identity"). */}}
+{{- define "svc.componentName" -}}
+{{- printf "%s-%s" (include "svc.fullname" .root | trunc 50 | trimSuffix "-") .component }}
+{{- end }}
+
+{{- define "svc.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "svc.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{- define "svc.labels" -}}
+{{ include "svc.selectorLabels" . }}
+app.kubernetes.io/part-of: {{ include "svc.name" .root }}
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* The one image every process runs from, pinned by digest when one is given. */}}
+{{- define "svc.image" -}}
+{{- $image := .Values.image }}
+{{- if $image.digest }}
+{{- printf "%s@%s" $image.repository $image.digest }}
+{{- else }}
+{{- printf "%s:%s" $image.repository (default .Chart.AppVersion $image.tag) }}
+{{- end }}
+{{- end }}
+
+{{- define "svc.serviceAccountName" -}}
+{{- if .root.Values.serviceAccount.create }}
+{{- include "svc.componentName" . }}
+{{- else }}
+{{- "default" }}
+{{- end }}
+{{- end }}
+
+{{/* In-cluster URL of a service's gRPC port, for its callers. */}}
+{{- define "svc.grpcUrl" -}}
+{{- $values := index .root.Values .component }}
+{{- printf "http://%s:%v" (include "svc.componentName" .) $values.grpcPort }}
+{{- end }}
+
+{{/*
+Redis and Kafka addresses, plain values only; a Redis URL with a password comes from
+externalRedis.existingSecret (see svc.redisSecretEnv).
+*/}}
+{{- define "svc.redisConfig" -}}
+{{- with .Values.externalRedis }}
+{{- if and .url (not .existingSecret) }}
+REDIS_URL: {{ .url | quote }}
+{{- end }}
+REDIS_KEY_PREFIX: {{ .keyPrefix | quote }}
+{{- end }}
+{{- end }}
+
+{{- define "svc.kafkaConfig" -}}
+{{- with .Values.externalKafka }}
+{{- if .brokers }}
+KAFKA_BROKERS: {{ .brokers | quote }}
+KAFKA_TOPIC_PREFIX: {{ .topicPrefix | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* env entries for a secret reference; call with (dict "name" "DATABASE_URL" "secret" "..." "key" "..."). */}}
+{{- define "svc.secretEnv" -}}
+- name: {{ .name }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ required (printf "a Secret name for %s is required" .name) .secret | quote }}
+      key: {{ required (printf "a Secret key for %s is required" .name) .key | quote }}
+{{- end }}
+
+{{- define "svc.databaseEnv" -}}
+{{ include "svc.secretEnv" (dict "name" "DATABASE_URL" "secret" .Values.externalDatabase.existingSecret "key" .Values.externalDatabase.urlKey) }}
+{{- end }}
+
+{{- define "svc.redisSecretEnv" -}}
+{{- if .Values.externalRedis.existingSecret }}
+{{ include "svc.secretEnv" (dict "name" "REDIS_URL" "secret" .Values.externalRedis.existingSecret "key" .Values.externalRedis.urlKey) }}
+{{- end }}
+{{- end }}
+
+{{/* extraEnv entries of a component, rendered into its ConfigMap. */}}
+{{- define "svc.extraEnv" -}}
+{{- range $name, $value := .extraEnv }}
+{{ $name }}: {{ $value | toString | quote }}
+{{- end }}
+{{- end }}
+
+{{/* Pod-level settings every Deployment and Job shares. */}}
+{{- define "svc.podCommon" -}}
+{{- with .root.Values.imagePullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+securityContext:
+  {{- toYaml .root.Values.podSecurityContext | nindent 2 }}
+{{- with .values.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .values.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .values.affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+topologySpreadConstraints:
+  - maxSkew: 1
+    topologyKey: kubernetes.io/hostname
+    whenUnsatisfiable: ScheduleAnyway
+    labelSelector:
+      matchLabels:
+        {{- include "svc.selectorLabels" . | nindent 8 }}
+volumes:
+  # The root filesystem is read-only; Node and its libraries may still want a scratch directory.
+  - name: tmp
+    emptyDir:
+      sizeLimit: 64Mi
+{{- end }}
+
+{{/* Container-level settings every process shares. */}}
+{{- define "svc.containerCommon" -}}
+image: {{ include "svc.image" .root }}
+imagePullPolicy: {{ .root.Values.image.pullPolicy }}
+securityContext:
+  {{- toYaml .root.Values.securityContext | nindent 2 }}
+volumeMounts:
+  - name: tmp
+    mountPath: /tmp
+{{- end }}
+
+{{/* Kubernetes-native gRPC probes against grpc.health.v1 on the service's gRPC port. */}}
+{{- define "svc.grpcProbes" -}}
+startupProbe:
+  grpc:
+    port: {{ .port }}
+  periodSeconds: 2
+  failureThreshold: 60
+readinessProbe:
+  grpc:
+    port: {{ .port }}
+  periodSeconds: 5
+  timeoutSeconds: 3
+  failureThreshold: 2
+# Health reports NOT_SERVING while the database is unreachable; a lenient threshold keeps a short
+# database outage from restarting every pod.
+livenessProbe:
+  grpc:
+    port: {{ .port }}
+  periodSeconds: 10
+  timeoutSeconds: 5
+  failureThreshold: 6
+{{- end }}
+
+{{- define "svc.preStop" -}}
+{{- if gt (int .Values.preStopSleepSeconds) 0 }}
+lifecycle:
+  preStop:
+    exec:
+      command: ["sleep", {{ .Values.preStopSleepSeconds | toString | quote }}]
+{{- end }}
+{{- end }}
+
+{{/* podSelector peers for the callers of a component; call with (dict "root" $ "callers" (list ...)). */}}
+{{- define "svc.callerPeers" -}}
+{{- $root := .root }}
+{{- range .callers }}
+- podSelector:
+    matchLabels:
+      {{- include "svc.selectorLabels" (dict "root" $root "component" .) | nindent 6 }}
+{{- end }}
+{{- end }}
