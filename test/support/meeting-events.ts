@@ -2,7 +2,6 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { Kafka, logLevel } from "kafkajs";
 import { MeetingEndedSchema, type MeetingEnded } from "@svc/proto/svc/meeting/v1/events_pb";
 import { infra, uniqueName } from "./infra.ts";
-import type { Stack } from "./stack.ts";
 
 export interface ReceivedEvent {
   key: string;
@@ -11,11 +10,12 @@ export interface ReceivedEvent {
 }
 
 /**
- * A plain kafkajs consumer (its own group, from the beginning) on the stack's `meeting.events`
- * topic, decoding each value as the protobuf MeetingEnded: what any other team's consumer sees.
+ * A plain kafkajs consumer (its own group, from the beginning) on `<topicPrefix>meeting.events`
+ * (a stack's prefix is `stack.env.KAFKA_TOPIC_PREFIX`), decoding each value as the protobuf
+ * MeetingEnded: what any other team's consumer sees.
  */
-export async function consumeMeetingEvents(stack: Stack): Promise<{ received: ReceivedEvent[]; stop: () => Promise<void> }> {
-  const topic = `${stack.env.KAFKA_TOPIC_PREFIX ?? ""}meeting.events`;
+export async function consumeMeetingEvents(topicPrefix: string): Promise<{ received: ReceivedEvent[]; stop: () => Promise<void> }> {
+  const topic = `${topicPrefix}meeting.events`;
   const kafka = new Kafka({ clientId: "meeting-events-test", brokers: infra.kafkaBrokers().split(","), logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startKafka, stopKafka } from "../support/infra.ts";
+import { consumeMeetingEvents } from "../support/meeting-events.ts";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createTenant, type Tenant } from "../support/tenants.ts";
+import { waitFor } from "../support/wait.ts";
+
+// This file stops the SHARED Kafka broker for a while: other test files on this machine see the
+// outage too. The broker is always started again in `finally` and in afterAll.
+
+let stack: Stack;
+let tenant: Tenant;
+beforeAll(async () => {
+  // A short backoff cap, so the relay notices the broker is back within seconds.
+  stack = await startStack({ env: { OUTBOX_MAX_BACKOFF_MS: "2000" } });
+  tenant = await createTenant(stack);
+});
+afterAll(async () => {
+  await startKafka();
+  await stack?.stop();
+});
+
+async function call(path: string, body?: unknown) {
+  return fetch(`${stack.gatewayUrl}/api/v1${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+}
+
+const unsent = async () => (await stack.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting.outbox WHERE sent_at IS NULL")).rows[0]!.n;
+
+describe("the outbox relay survives a Kafka outage", () => {
+  it("meetings ended while the broker is down are all published, each once, when it is back", { timeout: 240_000 }, async () => {
+    const ids: string[] = [];
+    for (const title of ["One", "Two", "Three"]) {
+      const response = await call("/meeting", { title });
+      ids.push((await response.json()).id);
+    }
+
+    await stopKafka();
+    try {
+      for (const id of ids) {
+        const response = await call(`/meeting/${id}/end`);
+        expect(response.status).toBe(200);
+        expect((await response.json()).status).toBe("ended");
+      }
+      // The events wait in the outbox while the relay retries.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(await unsent()).toBe(3);
+    } finally {
+      await startKafka();
+    }
+
+    await waitFor(async () => (await unsent()) === 0, 120_000, "the relay did not publish after the broker came back");
+    const consumer = await consumeMeetingEvents(stack.env.KAFKA_TOPIC_PREFIX!);
+    try {
+      await waitFor(() => consumer.received.length >= 3, 60_000, "the events did not arrive");
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+    } finally {
+      await consumer.stop();
+    }
+    expect(consumer.received.map((received) => received.event.meeting!.id).sort()).toEqual([...ids].sort());
+    expect(new Set(consumer.received.map((received) => received.event.eventId)).size).toBe(3);
+    expect(stack.logs("meeting")).toContain("outbox relay cannot publish; retrying");
+  });
+});

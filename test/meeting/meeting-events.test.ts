@@ -1,0 +1,74 @@
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { consumeMeetingEvents, type ReceivedEvent } from "../support/meeting-events.ts";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createTenant, type Tenant } from "../support/tenants.ts";
+import { waitFor } from "../support/wait.ts";
+
+let stack: Stack;
+let tenant: Tenant;
+let consumer: Awaited<ReturnType<typeof consumeMeetingEvents>>;
+beforeAll(async () => {
+  stack = await startStack();
+  tenant = await createTenant(stack);
+  consumer = await consumeMeetingEvents(stack.env.KAFKA_TOPIC_PREFIX!);
+});
+afterAll(async () => {
+  await consumer?.stop();
+  await stack?.stop();
+});
+
+async function call(path: string, body?: unknown) {
+  const response = await fetch(`${stack.gatewayUrl}/api/v1${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+const eventsFor = (id: string): ReceivedEvent[] => consumer.received.filter((received) => received.event.meeting?.id === id);
+
+describe("ending a meeting publishes meeting.ended to Kafka (topic meeting.events)", () => {
+  it("a MeetingEnded protobuf arrives, keyed by meeting id, with event-id and content-type headers", async () => {
+    const { id } = await call("/meeting", { title: "Retro", start: "2020-05-01T10:00:00.000Z", attendees: ["a@example.com", "B@example.com"] });
+    const ended = await call(`/meeting/${id}/end`);
+
+    await waitFor(() => eventsFor(id).length === 1, 20_000, "MeetingEnded did not arrive");
+    const [{ key, headers, event }] = eventsFor(id) as [ReceivedEvent];
+    expect(key).toBe(id);
+    expect(headers["event-id"]).toBe(event.eventId);
+    expect(headers["content-type"]).toBe("application/x-protobuf; messageType=svc.meeting.v1.MeetingEnded");
+    expect(event.eventId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(event.orgId).toBe(tenant.orgId);
+    expect(event.meeting).toMatchObject({ id, title: "Retro", attendees: ["a@example.com", "B@example.com"], createdByUserId: tenant.userId });
+    expect(timestampDate(event.meeting!.start!).toISOString()).toBe("2020-05-01T10:00:00.000Z");
+    expect(timestampDate(event.meeting!.endedAt!).toISOString()).toBe(ended.endedAt);
+    expect(timestampDate(event.occurredAt!).toISOString()).toBe(ended.endedAt);
+
+    const { rows } = await stack.query("SELECT sent_at FROM meeting.outbox WHERE key = $1", [id]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.sent_at).toBeInstanceOf(Date);
+  });
+
+  it("a meeting without start or attendees is published with neither", async () => {
+    const { id } = await call("/meeting", { title: "Bare" });
+    await call(`/meeting/${id}/end`);
+    await waitFor(() => eventsFor(id).length === 1, 20_000, "MeetingEnded did not arrive");
+    expect(eventsFor(id)[0]!.event.meeting!.start).toBeUndefined();
+    expect(eventsFor(id)[0]!.event.meeting!.attendees).toEqual([]);
+  });
+
+  it("ending twice yields one message", async () => {
+    const { id } = await call("/meeting", { title: "Twice" });
+    await call(`/meeting/${id}/end`);
+    await call(`/meeting/${id}/end`);
+    // A later meeting's event proves the relay has moved past anything the second end could have written.
+    const { id: marker } = await call("/meeting", { title: "Marker" });
+    await call(`/meeting/${marker}/end`);
+    await waitFor(() => eventsFor(id).length >= 1 && eventsFor(marker).length >= 1, 20_000, "events did not arrive");
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(eventsFor(id)).toHaveLength(1);
+  });
+});
