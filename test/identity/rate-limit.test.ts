@@ -1,0 +1,51 @@
+import { createHash } from "node:crypto";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createTenant, type Tenant } from "../support/tenants.ts";
+
+const LIMIT = 5;
+let stack: Stack;
+let first: Tenant;
+let second: Tenant;
+beforeAll(async () => {
+  stack = await startStack({ env: { RATE_LIMIT_PER_SECOND: String(LIMIT) } });
+  [first, second] = [await createTenant(stack), await createTenant(stack)];
+});
+afterAll(async () => stack?.stop());
+
+const auth = (authorization?: string) =>
+  fetch(`${stack.gatewayUrl}/api/v1/auth`, { method: "POST", headers: authorization ? { authorization } : {} });
+
+describe("rate limiting at the gateway (Redis-backed)", () => {
+  it("answers 429 {error} with Retry-After once a credential exceeds its requests per second, without touching other credentials", async () => {
+    const burst = await Promise.all(Array.from({ length: LIMIT * 3 }, () => auth(`Bearer ${first.apiKey}`)));
+    const statuses = burst.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(LIMIT);
+    const limited = burst.filter((response) => response.status === 429);
+    expect(limited.length).toBeGreaterThanOrEqual(LIMIT * 2);
+    expect(Number(limited[0]!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(await limited[0]!.json()).toMatchObject({ error: "Too many requests", requestId: expect.any(String) });
+    expect((await auth(`Bearer ${second.apiKey}`)).status).toBe(200);
+  });
+
+  it("counts in Redis under the deployment's prefix, keyed by the credential's hash", async () => {
+    const redis = new Redis(stack.env.REDIS_URL!);
+    try {
+      const keys = await redis.keys(`${stack.env.REDIS_KEY_PREFIX}ratelimit*`);
+      const hash = createHash("sha256").update(`Bearer ${second.apiKey}`).digest("hex");
+      expect(keys.some((key) => key.endsWith(`cred:${hash}`))).toBe(true);
+      expect(keys.join(" ")).not.toContain(second.apiKey);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it("limits requests without a credential by client address, and lets them through again after the window", async () => {
+    const burst = await Promise.all(Array.from({ length: LIMIT * 3 }, () => auth()));
+    expect(burst.some((response) => response.status === 429)).toBe(true);
+    expect(burst.filter((response) => response.status === 401).length).toBeLessThanOrEqual(LIMIT);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await auth()).status).toBe(401);
+  });
+});
