@@ -21,9 +21,6 @@ const ALIASES = new Map<string, string>([
   ["/oauth/revoke", OAUTH_PATHS.revocation],
 ]);
 
-/** Every path prefix the gateway must forward here. */
-export const FORWARDED_PATHS = [...Object.values(OAUTH_PATHS), ...ALIASES.keys()];
-
 /** Rewrites an alias to its canonical path, so one oidc-provider route serves both. */
 export const rewriteAliases: Middleware = async (ctx, next) => {
   const canonical = ALIASES.get(ctx.path);
