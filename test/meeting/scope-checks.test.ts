@@ -1,0 +1,128 @@
+import path from "node:path";
+import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAuthenticator, createLogger, createPool, migrate, type Pool } from "@svc/platform";
+import { CredentialKind, IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
+import { MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
+import { createMeetingStore } from "../../services/meeting/src/db/meetings.ts";
+import { meetingService } from "../../services/meeting/src/meeting-service.ts";
+import { createTestDatabase } from "../support/infra.ts";
+
+// The OAuth scope checks of the meeting service, through its real gRPC handlers, the real
+// platform authenticator and a real database. Identity here is an in-memory stand-in that
+// answers VerifyCredential with an OAuth credential carrying the scopes named in the token,
+// because this issue lands before identity can issue OAuth access tokens. The end-to-end 403
+// over REST with a real OAuth token belongs with the OAuth work.
+
+const logger = createLogger("scope-checks-test", "silent");
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let pool: Pool;
+
+/** Token "oauth:<scope>,<scope>" is an OAuth token with those scopes; "key" is an API key. */
+const identity = createRouterTransport((router) =>
+  router.service(IdentityService, {
+    verifyCredential(_request, context) {
+      const token = (context.requestHeader.get("authorization") ?? "").replace(/^Bearer /, "");
+      if (token === "key") return { userId: "user-1", orgId: "org-1", kind: CredentialKind.API_KEY, scopes: [], clientId: "" };
+      if (token.startsWith("oauth:")) {
+        const scopes = token.slice("oauth:".length).split(",").filter(Boolean);
+        return { userId: "user-1", orgId: "org-1", kind: CredentialKind.OAUTH, scopes, clientId: "client-1" };
+      }
+      throw new ConnectError("Invalid token", Code.Unauthenticated);
+    },
+  }),
+);
+
+let meetings: ReturnType<typeof createClient<typeof MeetingService>>;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await migrate({ databaseUrl: database.url, schema: "meeting", dir: path.resolve(import.meta.dirname, "../../services/meeting/migrations"), logger });
+  pool = createPool({ databaseUrl: database.url, schema: "meeting", logger });
+  const transport = createRouterTransport((router) =>
+    router.service(
+      MeetingService,
+      meetingService({
+        authenticate: createAuthenticator(identity),
+        meetings: createMeetingStore(pool),
+        publicUrl: "https://meet.example.com",
+        logger,
+        outboxWritten: () => undefined,
+      }),
+    ),
+  );
+  meetings = createClient(MeetingService, transport);
+});
+afterAll(async () => {
+  await pool?.end();
+  await database?.drop();
+});
+
+const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+async function refusal(call: Promise<unknown>): Promise<ConnectError> {
+  const error = await call.then(
+    () => undefined,
+    (failure: unknown) => ConnectError.from(failure),
+  );
+  if (!error) throw new Error("expected the call to be refused");
+  return error;
+}
+
+async function count(sql: string): Promise<number> {
+  return (await pool.query<{ n: number }>(sql)).rows[0]!.n;
+}
+
+describe("OAuth scope checks in the meeting service", () => {
+  it("CreateMeeting without meeting.create: PERMISSION_DENIED 'Insufficient scope: meeting.create', nothing stored", async () => {
+    const before = await count("SELECT count(*)::int AS n FROM meetings");
+    const error = await refusal(meetings.createMeeting({ title: "t" }, as("oauth:meeting.read,meeting.update,webhook.create")));
+    expect(error.code).toBe(Code.PermissionDenied);
+    expect(error.rawMessage).toBe("Insufficient scope: meeting.create");
+    expect(error.metadata.get("x-required-scope")).toBe("meeting.create");
+    expect(await count("SELECT count(*)::int AS n FROM meetings")).toBe(before);
+  });
+
+  it("CreateMeeting with meeting.create succeeds and records the OAuth client", async () => {
+    const { meeting } = await meetings.createMeeting({ title: "By an app" }, as("oauth:meeting.create"));
+    expect(meeting!.createdByClientId).toBe("client-1");
+    expect(meeting!.joinUrl).toBe(`https://meet.example.com/meeting/${meeting!.id}`);
+  });
+
+  it("the scope check comes before validation: an invalid request without the scope is 403, not 400", async () => {
+    const error = await refusal(meetings.createMeeting({ title: "" }, as("oauth:")));
+    expect(error.code).toBe(Code.PermissionDenied);
+  });
+
+  it("GetMeeting and ListMeetings need meeting.read", async () => {
+    const { meeting } = await meetings.createMeeting({ title: "t" }, as("key"));
+    for (const call of [meetings.getMeeting({ id: meeting!.id }, as("oauth:meeting.create")), meetings.listMeetings({}, as("oauth:meeting.create"))]) {
+      const error = await refusal(call);
+      expect(error.code).toBe(Code.PermissionDenied);
+      expect(error.rawMessage).toBe("Insufficient scope: meeting.read");
+    }
+    expect((await meetings.getMeeting({ id: meeting!.id }, as("oauth:meeting.read"))).meeting!.id).toBe(meeting!.id);
+  });
+
+  it("EndMeeting needs meeting.update, and a refused end changes nothing", async () => {
+    const { meeting } = await meetings.createMeeting({ title: "t" }, as("key"));
+    const error = await refusal(meetings.endMeeting({ id: meeting!.id }, as("oauth:meeting.create,meeting.read")));
+    expect(error.code).toBe(Code.PermissionDenied);
+    expect(error.rawMessage).toBe("Insufficient scope: meeting.update");
+    expect(await count(`SELECT count(*)::int AS n FROM outbox WHERE key = '${meeting!.id}'`)).toBe(0);
+    const ended = await meetings.endMeeting({ id: meeting!.id }, as("oauth:meeting.update"));
+    expect(ended.endedNow).toBe(true);
+  });
+
+  it("an API key needs no scope for any operation", async () => {
+    const { meeting } = await meetings.createMeeting({ title: "t" }, as("key"));
+    await meetings.getMeeting({ id: meeting!.id }, as("key"));
+    await meetings.listMeetings({}, as("key"));
+    expect((await meetings.endMeeting({ id: meeting!.id }, as("key"))).endedNow).toBe(true);
+  });
+
+  it("a call without credential is UNAUTHENTICATED", async () => {
+    const error = await refusal(meetings.createMeeting({ title: "t" }));
+    expect(error.code).toBe(Code.Unauthenticated);
+  });
+});
