@@ -1,0 +1,59 @@
+import { fromBinary } from "@bufbuild/protobuf";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger, createPostgresEventBus, type EventBus, type IncomingEvent } from "@svc/platform";
+import { MeetingEndedSchema } from "@svc/proto/svc/meeting/v1/events_pb";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createTenant, type Tenant } from "../support/tenants.ts";
+import { waitFor } from "../support/wait.ts";
+
+// The embedded default: no KAFKA_BROKERS, so the meeting service's outbox feeds the durable
+// Postgres-backed bus, which consumers read through the same EventSubscriber interface.
+
+let stack: Stack;
+let tenant: Tenant;
+let bus: EventBus;
+const received: IncomingEvent[] = [];
+beforeAll(async () => {
+  stack = await startStack({ kafka: false });
+  tenant = await createTenant(stack);
+  bus = await createPostgresEventBus({ databaseUrl: stack.databaseUrl, topicPrefix: "", logger: createLogger("embedded-test", "silent"), pollIntervalMs: 200 });
+  await bus.subscriber().start({ topic: "meeting.events", groupId: "embedded-test", handle: async (event) => void received.push(event) });
+});
+afterAll(async () => {
+  await bus?.close();
+  await stack?.stop();
+});
+
+async function call(path: string, body?: unknown) {
+  const response = await fetch(`${stack.gatewayUrl}/api/v1${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+const eventsFor = (id: string) => received.filter((event) => event.key === id);
+
+describe("without Kafka, meeting.ended travels over the Postgres-backed event bus", () => {
+  it("ending a meeting delivers one MeetingEnded to a subscriber, also when ended twice", async () => {
+    const { id } = await call("/meeting", { title: "Embedded", attendees: "a@example.com" });
+    await call(`/meeting/${id}/end`);
+    await call(`/meeting/${id}/end`);
+    await waitFor(() => eventsFor(id).length === 1, 15_000, "MeetingEnded did not arrive");
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(eventsFor(id)).toHaveLength(1);
+    const [event] = eventsFor(id) as [IncomingEvent];
+    expect(event.type).toBe("svc.meeting.v1.MeetingEnded");
+    const message = fromBinary(MeetingEndedSchema, event.value);
+    expect(message.eventId).toBe(event.id);
+    expect(message.orgId).toBe(tenant.orgId);
+    expect(message.meeting).toMatchObject({ id, title: "Embedded", attendees: ["a@example.com"] });
+    const { rows } = await stack.query("SELECT count(*)::int AS n FROM meeting.outbox WHERE key = $1 AND sent_at IS NOT NULL", [id]);
+    expect(rows[0]!.n).toBe(1);
+    // Carried by the Postgres transport: the event sits in the bus's own schema.
+    const stored = await stack.query("SELECT event_id FROM event_bus.events WHERE key = $1", [id]);
+    expect(stored.rows.map((row) => row.event_id)).toEqual([event.id]);
+  });
+});
