@@ -68,7 +68,8 @@ const deliveryResource = (delivery: Delivery) => ({
 /** `?pageSize=` as a number for the service to judge; 0 (the default) when absent. */
 function pageSizeFrom(value: unknown): number {
   if (value === undefined) return 0;
-  if (typeof value !== "string" || !/^\d{1,4}$/.test(value)) throw new HttpError(400, "pageSize must be an integer between 1 and 100");
+  // 0 means "unset" on the wire, so an explicit 0 is refused here.
+  if (typeof value !== "string" || !/^[1-9]\d{0,3}$/.test(value)) throw new HttpError(400, "pageSize must be an integer between 1 and 100");
   return Number(value);
 }
 

@@ -1,0 +1,235 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createTenant, type Tenant } from "../support/tenants.ts";
+import { waitFor } from "../support/wait.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+
+// End to end: meetings ended through the REST API travel meeting outbox → Kafka → webhook
+// consumer → dispatcher → a real local receiver that verifies every request with the
+// `standardwebhooks` library. The retry schedule and timeout are compressed so the tests are fast.
+let stack: Stack;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  [stack, receiver] = await Promise.all([
+    startStack({
+      env: {
+        WEBHOOK_RETRY_SCHEDULE: "0,0.4,0.4,0.4",
+        WEBHOOK_TIMEOUT_MS: "1000",
+        WEBHOOK_THROTTLED_MIN_DELAY_SECONDS: "0.2",
+        WEBHOOK_POLL_INTERVAL_MS: "200",
+      },
+    }),
+    startWebhookReceiver(),
+  ]);
+});
+afterAll(async () => {
+  await receiver?.close();
+  await stack?.stop();
+});
+
+function api(tenant: Tenant, method: string, path: string, body?: unknown) {
+  return fetch(`${stack.gatewayUrl}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** Registers `path` on the receiver for `tenant` and tells the receiver the secret to verify with. */
+async function subscribe(tenant: Tenant, path: string): Promise<string> {
+  const response = await api(tenant, "POST", "/webhook", { url: `${receiver.baseUrl}${path}`, events: ["meeting.ended"] });
+  expect(response.status).toBe(201);
+  const { webhookId, secret } = (await response.json()) as { webhookId: string; secret: string };
+  receiver.useSecret(path, secret);
+  return webhookId;
+}
+
+async function endMeeting(tenant: Tenant, meeting: { title: string; start?: string; attendees?: string[] } = { title: "Weekly sync" }) {
+  const created = await api(tenant, "POST", "/meeting", meeting);
+  expect(created.status).toBe(200);
+  const { id } = (await created.json()) as { id: string };
+  const ended = await api(tenant, "POST", `/meeting/${id}/end`);
+  expect(ended.status).toBe(200);
+  return (await ended.json()) as { id: string; endedAt: string; attendees: string[]; start: string | null };
+}
+
+interface DeliveryJson {
+  deliveryId: string;
+  status: string;
+  eventType: string;
+  attempts: { statusCode: number | null; error: string | null; latencyMs: number; responseExcerpt: string }[];
+}
+
+async function deliveries(tenant: Tenant, webhookId: string): Promise<DeliveryJson[]> {
+  const response = await api(tenant, "GET", `/webhook/${webhookId}/deliveries`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { deliveries: DeliveryJson[] }).deliveries;
+}
+
+const settle = (ms = 1_500) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("webhook delivery, end to end", () => {
+  it("ending a meeting delivers one signed meeting.ended carrying the meeting's data", async () => {
+    const tenant = await createTenant(stack);
+    const webhookId = await subscribe(tenant, "/ended");
+    const ended = await endMeeting(tenant, { title: "Design review", start: "2030-05-01T09:30:00.000Z", attendees: ["Ada@example.com", "bob@example.com"] });
+
+    await waitFor(() => receiver.on("/ended").length >= 1, 20_000, "meeting.ended did not arrive");
+    await settle();
+    const requests = receiver.on("/ended");
+    expect(requests).toHaveLength(1);
+    const [request] = requests;
+    expect(request!.verificationError).toBeUndefined();
+    expect(request!.headers["content-type"]).toBe("application/json");
+    expect(request!.headers["user-agent"]).toMatch(/^svc-webhooks\//);
+    expect(request!.payload).toEqual({
+      type: "meeting.ended",
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      data: {
+        meetingId: ended.id,
+        orgId: tenant.orgId,
+        title: "Design review",
+        start: "2030-05-01T09:30:00.000Z",
+        endedAt: ended.endedAt,
+        attendees: ended.attendees,
+      },
+    });
+
+    const [delivery] = await deliveries(tenant, webhookId);
+    expect(delivery).toMatchObject({ deliveryId: request!.id, status: "succeeded", eventType: "meeting.ended" });
+    expect(delivery!.attempts).toEqual([expect.objectContaining({ statusCode: 204, error: null })]);
+  });
+
+  it("a receiver answering 500 twice then 204 gets three attempts with the same webhook-id, each freshly signed", async () => {
+    const tenant = await createTenant(stack);
+    receiver.answer("/flaky", (attempt) => (attempt <= 2 ? { status: 500, body: "temporarily broken" } : 204));
+    const webhookId = await subscribe(tenant, "/flaky");
+    await endMeeting(tenant);
+
+    await waitFor(() => receiver.on("/flaky").length >= 3, 20_000, "three attempts did not arrive");
+    await settle();
+    const requests = receiver.on("/flaky");
+    expect(requests).toHaveLength(3);
+    expect(new Set(requests.map((r) => r.id)).size).toBe(1);
+    expect(requests.every((r) => r.verificationError === undefined)).toBe(true);
+    // Retries are spaced by the (compressed) schedule, not sent back to back.
+    expect(requests[1]!.receivedAt - requests[0]!.receivedAt).toBeGreaterThanOrEqual(250);
+
+    const [delivery] = await deliveries(tenant, webhookId);
+    expect(delivery!.status).toBe("succeeded");
+    expect(delivery!.attempts.map((a) => [a.statusCode, a.error, a.responseExcerpt])).toEqual([
+      [500, "HTTP 500", "temporarily broken"],
+      [500, "HTTP 500", "temporarily broken"],
+      [204, null, ""],
+    ]);
+  });
+
+  it("a receiver that hangs is timed out, logged, and retried", async () => {
+    const tenant = await createTenant(stack);
+    receiver.answer("/hang", (attempt) => (attempt === 1 ? "hang" : 204));
+    const webhookId = await subscribe(tenant, "/hang");
+    await endMeeting(tenant);
+
+    await waitFor(() => receiver.on("/hang").length >= 2, 20_000, "the retry after the timeout did not arrive");
+    const requests = receiver.on("/hang");
+    expect(requests[1]!.id).toBe(requests[0]!.id);
+    expect(requests[1]!.receivedAt - requests[0]!.receivedAt).toBeGreaterThanOrEqual(1_000);
+    await waitFor(async () => (await deliveries(tenant, webhookId))[0]?.status === "succeeded", 5_000, "the delivery was not marked succeeded");
+    const [delivery] = await deliveries(tenant, webhookId);
+    expect(delivery!.attempts[0]).toMatchObject({ statusCode: null, error: "timed out after 1000 ms" });
+    expect(delivery!.attempts[0]!.latencyMs).toBeGreaterThanOrEqual(950);
+    expect(delivery!.attempts[1]).toMatchObject({ statusCode: 204 });
+  });
+
+  it("another organization's meetings never reach a subscription", async () => {
+    const [mine, theirs] = await Promise.all([createTenant(stack), createTenant(stack)]);
+    await subscribe(mine, "/isolated");
+    await subscribe(theirs, "/theirs");
+    await endMeeting(theirs);
+    await waitFor(() => receiver.on("/theirs").length >= 1, 20_000, "the other organization's own delivery did not arrive");
+    await settle();
+    expect(receiver.on("/isolated")).toEqual([]);
+  });
+
+  it("a deleted subscription receives nothing more, while the organization's others still do", async () => {
+    const tenant = await createTenant(stack);
+    const deletedId = await subscribe(tenant, "/deleted");
+    await subscribe(tenant, "/kept");
+    await endMeeting(tenant);
+    await waitFor(() => receiver.on("/deleted").length === 1 && receiver.on("/kept").length === 1, 20_000, "first event not delivered");
+
+    const response = await api(tenant, "DELETE", "/webhook", { webhookId: deletedId });
+    expect(response.status).toBe(200);
+    await endMeeting(tenant);
+    await waitFor(() => receiver.on("/kept").length === 2, 20_000, "second event not delivered to the kept subscription");
+    await settle();
+    expect(receiver.on("/deleted")).toHaveLength(1);
+  });
+
+  it("deleting a subscription while its delivery waits for a retry cancels it: it is not sent again", async () => {
+    const tenant = await createTenant(stack);
+    receiver.answer("/cancelled", () => "hang");
+    const webhookId = await subscribe(tenant, "/cancelled");
+    await endMeeting(tenant);
+    await waitFor(() => receiver.on("/cancelled").length === 1, 20_000, "first attempt did not arrive");
+
+    expect((await api(tenant, "DELETE", "/webhook", { webhookId })).status).toBe(200);
+    await settle(3_000); // past the 1 s timeout and the 0.4 s retry delay
+    expect(receiver.on("/cancelled")).toHaveLength(1);
+    const { rows } = await stack.query("SELECT status FROM webhook.deliveries WHERE subscription_id = $1", [webhookId]);
+    expect(rows).toEqual([{ status: "cancelled" }]);
+  });
+
+  it("410 Gone disables the subscription at once (listed with its reason); re-enabling delivers again", async () => {
+    const tenant = await createTenant(stack);
+    let gone = true;
+    receiver.answer("/gone", () => (gone ? 410 : 204));
+    const webhookId = await subscribe(tenant, "/gone");
+    await endMeeting(tenant);
+    await waitFor(async () => {
+      const listed = (await (await api(tenant, "GET", "/webhook")).json()) as { webhooks: { disabled: boolean }[] };
+      return listed.webhooks[0]?.disabled === true;
+    }, 20_000, "the subscription was not disabled");
+    const { webhooks } = (await (await api(tenant, "GET", "/webhook")).json()) as { webhooks: Record<string, unknown>[] };
+    expect(webhooks[0]).toMatchObject({ webhookId, disabled: true, disabledReason: "the endpoint answered 410 Gone", disabledAt: expect.any(String) });
+    expect(receiver.on("/gone")).toHaveLength(1);
+
+    await endMeeting(tenant);
+    await settle(2_000);
+    expect(receiver.on("/gone")).toHaveLength(1);
+    expect((await api(tenant, "POST", `/webhook/${webhookId}/test`)).status).toBe(409);
+
+    gone = false;
+    const enabled = await api(tenant, "POST", `/webhook/${webhookId}/enable`);
+    expect(enabled.status).toBe(200);
+    expect(await enabled.json()).toMatchObject({ webhookId, disabled: false });
+    await endMeeting(tenant);
+    await waitFor(() => receiver.on("/gone").length === 2, 20_000, "no delivery after re-enabling");
+  });
+
+  it("sends a signed webhook.test event on request, and redelivers a delivery with the same webhook-id", async () => {
+    const tenant = await createTenant(stack);
+    const webhookId = await subscribe(tenant, "/probe");
+    const response = await api(tenant, "POST", `/webhook/${webhookId}/test`);
+    expect(response.status).toBe(202);
+    const scheduled = (await response.json()) as DeliveryJson;
+    expect(scheduled).toMatchObject({ eventType: "webhook.test", status: "pending" });
+
+    await waitFor(() => receiver.on("/probe").length === 1, 10_000, "test event did not arrive");
+    const [first] = receiver.on("/probe");
+    expect(first!.verificationError).toBeUndefined();
+    expect(first!.id).toBe(scheduled.deliveryId);
+    expect(first!.payload).toMatchObject({ type: "webhook.test", data: { webhookId, orgId: tenant.orgId } });
+
+    await waitFor(async () => (await deliveries(tenant, webhookId))[0]?.status === "succeeded", 5_000, "not marked succeeded");
+    const retried = await api(tenant, "POST", `/webhook/${webhookId}/deliveries/${scheduled.deliveryId}/retry`);
+    expect(retried.status).toBe(202);
+    await waitFor(() => receiver.on("/probe").length === 2, 10_000, "redelivery did not arrive");
+    const [, second] = receiver.on("/probe");
+    expect(second!.id).toBe(first!.id);
+    expect(second!.rawBody).toBe(first!.rawBody);
+    expect(second!.verificationError).toBeUndefined();
+    await waitFor(async () => (await deliveries(tenant, webhookId))[0]?.attempts.length === 2, 5_000, "second attempt not logged");
+  });
+});
