@@ -60,9 +60,9 @@ describe("the admin CLI, each command with --json", () => {
     expect(output).toEqual({ userId: expect.stringMatching(UUID) });
     userId = output.userId;
     const { rows } = await stack.query("SELECT email, password_hash FROM identity.users WHERE id = $1", [userId]);
-    expect(rows[0].email).toBe("Ada@Example.com");
-    expect(rows[0].password_hash).toMatch(/^scrypt\$N=\d+,r=\d+,p=\d+\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/);
-    expect(rows[0].password_hash).not.toContain("correct horse");
+    expect(rows[0]!.email).toBe("Ada@Example.com");
+    expect(rows[0]!.password_hash).toMatch(/^scrypt\$N=\d+,r=\d+,p=\d+\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/);
+    expect(rows[0]!.password_hash).not.toContain("correct horse");
   });
 
   it("keys create --user [--name] prints {keyId,key} with an svc_ key of 32 random bytes", async () => {

@@ -75,7 +75,7 @@ describe("IdentityAdminService needs the administrator token", () => {
     expect(await failureCode(createOrganization({ authorization: `Bearer ${stack.env.ADMIN_TOKEN}x` }))).toBe(grpc.status.UNAUTHENTICATED);
     expect(await failureCode(createOrganization({ authorization: `Bearer ${tenant.apiKey}` }))).toBe(grpc.status.UNAUTHENTICATED);
     const after = await stack.query("SELECT count(*)::int AS n FROM identity.organizations");
-    expect(after.rows[0].n).toBe(before.rows[0].n);
+    expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
   });
 
   it("accepts the configured token", async () => {

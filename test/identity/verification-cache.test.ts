@@ -108,8 +108,8 @@ describe("last used", () => {
     const { rows: writes } = await stack.query("SELECT last_used_at FROM public.api_key_writes WHERE key_id = $1", [tenant.keyId]);
     expect(writes).toHaveLength(1);
     const { rows } = await stack.query("SELECT last_used_at FROM identity.api_keys WHERE id = $1", [tenant.keyId]);
-    expect(rows[0].last_used_at.getTime()).toBeGreaterThanOrEqual(started - 1_000);
+    expect(rows[0]!.last_used_at.getTime()).toBeGreaterThanOrEqual(started - 1_000);
     const listed = await stack.cli<{ keys: { lastUsedAt: string | null }[] }>("keys", "list", "--user", tenant.userId);
-    expect(listed.keys[0]!.lastUsedAt).toBe(rows[0].last_used_at.toISOString());
+    expect(listed.keys[0]!.lastUsedAt).toBe(rows[0]!.last_used_at.toISOString());
   });
 });

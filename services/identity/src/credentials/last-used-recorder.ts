@@ -27,8 +27,8 @@ export interface LastUsedRecorder {
 export function createLastUsedRecorder(options: LastUsedRecorderOptions): LastUsedRecorder {
   const now = options.now ?? Date.now;
   const minIntervalMs = options.minIntervalMs ?? 60_000;
-  // Keys noted within the last interval; entries expire by themselves, so memory stays bounded.
-  const recentlyNoted = new LRUCache<string, true>({ max: 100_000, ttl: minIntervalMs, perf: { now } });
+  // When each key was last noted; bounded, and an evicted key is merely noted once more.
+  const lastNoted = new LRUCache<string, number>({ max: 100_000 });
   let pending = new Map<string, Date>();
   let flushing: Promise<void> = Promise.resolve();
 
@@ -51,9 +51,11 @@ export function createLastUsedRecorder(options: LastUsedRecorderOptions): LastUs
 
   return {
     record(apiKeyId) {
-      if (recentlyNoted.has(apiKeyId)) return;
-      recentlyNoted.set(apiKeyId, true);
-      pending.set(apiKeyId, new Date(now()));
+      const at = now();
+      const last = lastNoted.get(apiKeyId);
+      if (last !== undefined && at - last < minIntervalMs) return;
+      lastNoted.set(apiKeyId, at);
+      pending.set(apiKeyId, new Date(at));
     },
     flush,
     async close() {

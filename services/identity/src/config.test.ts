@@ -1,0 +1,31 @@
+import { parseConfig } from "@svc/platform";
+import { describe, expect, it } from "vitest";
+import { DEVELOPMENT_ADMIN_TOKEN } from "./admin/admin-token.ts";
+import { configSchema } from "./config.ts";
+
+const DATABASE_URL = "postgres://svc:svc@127.0.0.1:5432/svc";
+
+describe("identity configuration", () => {
+  it("falls back to the marked development admin token when ADMIN_TOKEN is unset", () => {
+    const config = parseConfig(configSchema, { DATABASE_URL });
+    expect(config.ADMIN_TOKEN).toBe(DEVELOPMENT_ADMIN_TOKEN);
+    expect(config.usingDevelopmentAdminToken).toBe(true);
+  });
+
+  it("refuses to start in production without ADMIN_TOKEN, naming it", () => {
+    expect(() => parseConfig(configSchema, { DATABASE_URL, NODE_ENV: "production" })).toThrow(
+      /ADMIN_TOKEN: is required when NODE_ENV=production/,
+    );
+  });
+
+  it("uses a configured ADMIN_TOKEN, and refuses a short one", () => {
+    const config = parseConfig(configSchema, { DATABASE_URL, NODE_ENV: "production", ADMIN_TOKEN: "a-long-enough-admin-token" });
+    expect(config.ADMIN_TOKEN).toBe("a-long-enough-admin-token");
+    expect(config.usingDevelopmentAdminToken).toBe(false);
+    expect(() => parseConfig(configSchema, { DATABASE_URL, ADMIN_TOKEN: "short" })).toThrow(/ADMIN_TOKEN: must be at least 16 characters/);
+  });
+
+  it("caps the verification cache at 60 seconds", () => {
+    expect(() => parseConfig(configSchema, { DATABASE_URL, CREDENTIAL_CACHE_TTL_SECONDS: "61" })).toThrow(/CREDENTIAL_CACHE_TTL_SECONDS/);
+  });
+});
