@@ -1,0 +1,230 @@
+// The Helm chart agrees with the code: every variable it sets is one the process reads, nothing a
+// process requires is missing, the values parse with the process's own configuration schema, ports
+// and probes are the ones the process listens on, NetworkPolicies admit exactly the callers the
+// configuration wires up, and no credential is ever a plain value.
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  components,
+  environmentOf,
+  find,
+  imageEnvironment,
+  podSpecOf,
+  renderChart,
+  root,
+  valuesFiles,
+  variablesOf,
+  type Component,
+  type Container,
+  type K8sObject,
+} from "./chart.ts";
+
+/** Release "svc" of chart "svc": every component's resources are named svc-<component>. */
+const nameOf = (component: string) => `svc-${component}`;
+const componentNames = Object.keys(components) as Component[];
+
+/**
+ * Credentials the chart passes, each only through a Secret reference; the sample values let the
+ * process's schema parse the rendered configuration. A new credential needs a sample here.
+ */
+const credentialSamples: Record<string, string> = {
+  DATABASE_URL: "postgres://svc:sample-password@postgres.example:5432/svc",
+  REDIS_URL: "redis://:sample-password@redis.example:6379",
+  ADMIN_TOKEN: "sample-admin-token-0123456789",
+  WEBHOOK_SECRET_KEY: Buffer.alloc(32, 1).toString("base64"),
+  OAUTH_COOKIE_KEYS: "sample-cookie-signing-key-0123456789abcdef",
+};
+const isCredential = (name: string) => (name in credentialSamples && name !== "REDIS_URL") || /(SECRET|TOKEN|PASSWORD|_KEYS?)$/.test(name);
+
+/** Which configuration variable holds the port each named container port must equal. */
+const portVariable: Record<string, string> = { grpc: "GRPC_PORT", oauth: "OAUTH_PORT", http: "PORT" };
+
+/** Services that own a schema (a migrations folder) and so get a migration Job. */
+const servicesWithMigrations = readdirSync(path.join(root, "services")).filter((name) => existsSync(path.join(root, "services", name, "migrations")) && name !== "platform");
+
+function mainContainer(objects: K8sObject[], component: Component): Container {
+  const containers = podSpecOf(find(objects, "Deployment", nameOf(component))).containers;
+  expect(containers, `${component}: one container per pod`).toHaveLength(1);
+  return containers[0]!;
+}
+
+/** The environment the process starts with: the image's ENV, the chart's values, samples for Secret references. */
+function startEnvironment(objects: K8sObject[], container: Container): Record<string, string> {
+  const env: Record<string, string> = { ...imageEnvironment() };
+  for (const [name, entry] of environmentOf(objects, container)) {
+    if (entry.source === "secret") {
+      const sample = credentialSamples[name];
+      if (sample === undefined) throw new Error(`${name} comes from a Secret but the test has no sample value for it`);
+      env[name] = sample;
+    } else if (entry.value !== undefined) {
+      env[name] = entry.value;
+    }
+  }
+  return env;
+}
+
+describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
+  let objects: K8sObject[];
+  beforeAll(async () => {
+    objects = await renderChart(valuesFile);
+  }, 15 * 60_000); // the first run builds Helm with go install
+
+  it("renders no Secret and passes every credential only by Secret reference", () => {
+    expect(objects.filter((object) => object.kind === "Secret")).toEqual([]);
+    const workloads = objects.filter((object) => object.kind === "Deployment" || object.kind === "Job");
+    expect(workloads.length).toBeGreaterThan(0);
+    for (const workload of workloads) {
+      for (const container of podSpecOf(workload).containers) {
+        for (const [name, entry] of environmentOf(objects, container)) {
+          if (isCredential(name)) expect(entry.source, `${workload.metadata.name}: ${name}`).toBe("secret");
+          if (name === "REDIS_URL" && entry.value !== undefined) expect(new URL(entry.value).password, "REDIS_URL with a password").toBe("");
+          if (entry.value !== undefined) expect(entry.value, `${workload.metadata.name}: ${name} carries a URL password`).not.toMatch(/:\/\/[^/\s]*:[^/\s]*@/);
+        }
+      }
+    }
+  });
+
+  describe.each(componentNames)("%s", (component) => {
+    const { schema, workspace } = components[component];
+
+    it("sets only environment variables the process reads (its configSchema)", () => {
+      const { reads } = variablesOf(schema);
+      const set = [...environmentOf(objects, mainContainer(objects, component)).keys()];
+      expect(set.filter((name) => !reads.includes(name)), `set by the chart but not read by ${component}`).toEqual([]);
+    });
+
+    it("sets every variable the process requires", () => {
+      const { required } = variablesOf(schema);
+      const set = new Set([...environmentOf(objects, mainContainer(objects, component)).keys(), ...Object.keys(imageEnvironment())]);
+      expect(required.filter((name) => !set.has(name)), `required by ${component} but not set`).toEqual([]);
+    });
+
+    it("passes every credential the process reads (a development default must never run in a cluster)", () => {
+      const { reads } = variablesOf(schema);
+      const env = environmentOf(objects, mainContainer(objects, component));
+      const missing = reads.filter((name) => isCredential(name) && env.get(name)?.source !== "secret");
+      expect(missing, `credentials ${component} reads that the chart does not pass from a Secret`).toEqual([]);
+    });
+
+    it("gives a configuration the process accepts in production (NODE_ENV from the image), listening on all interfaces", () => {
+      const env = startEnvironment(objects, mainContainer(objects, component));
+      expect(env.NODE_ENV).toBe("production");
+      const parsed = schema.safeParse(env);
+      expect(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`)).toEqual([]);
+      expect((parsed.data as Record<string, unknown>).HOST).toBe("0.0.0.0");
+    });
+
+    it("declares the ports the process listens on, and probes them", () => {
+      const container = mainContainer(objects, component);
+      const config = schema.parse(startEnvironment(objects, container)) as Record<string, unknown>;
+      const ports = container.ports ?? [];
+      expect(ports.length).toBeGreaterThan(0);
+      for (const port of ports) {
+        const variable = portVariable[port.name ?? ""];
+        expect(variable, `container port ${port.name} has no known variable`).toBeDefined();
+        expect(variable! in config, `${component} does not read ${variable}`).toBe(true);
+        expect(port.containerPort, `${port.name} = ${variable}`).toBe(config[variable!]);
+      }
+      const probes = [container.startupProbe, container.readinessProbe, container.livenessProbe].filter((probe) => probe !== undefined);
+      if (component === "gateway") {
+        expect(container.livenessProbe?.httpGet).toEqual({ path: "/healthz", port: "http" });
+        expect(container.readinessProbe?.httpGet).toEqual({ path: "/readyz", port: "http" });
+      } else {
+        // Kubernetes-native gRPC probes (grpc.health.v1) on the port the process serves gRPC on.
+        expect(probes).toHaveLength(3);
+        for (const probe of probes) expect(probe.grpc?.port).toBe(config.GRPC_PORT);
+      }
+      const service = find(objects, "Service", nameOf(component));
+      for (const servicePort of service.spec.ports as { name: string; targetPort: string }[]) {
+        expect(ports.map((port) => port.name), `Service port ${servicePort.name}`).toContain(servicePort.targetPort);
+      }
+    });
+
+    it("runs the compiled entry point of its workspace, from the one image", () => {
+      const container = mainContainer(objects, component);
+      expect(container.command).toEqual(["node", `${workspace}/dist/main.js`]);
+      expect(existsSync(path.join(root, workspace, "src/main.ts"))).toBe(true);
+      const images = new Set(
+        objects.filter((object) => object.kind === "Deployment" || object.kind === "Job").flatMap((object) => podSpecOf(object).containers.map((c) => c.image)),
+      );
+      expect(images.size).toBe(1);
+    });
+
+    it("runs non-root on a read-only root filesystem without capabilities, with its own ServiceAccount, resources and selectors", () => {
+      const deployment = find(objects, "Deployment", nameOf(component));
+      const pod = podSpecOf(deployment);
+      const container = mainContainer(objects, component);
+      expect(pod.securityContext?.runAsNonRoot).toBe(true);
+      expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } });
+      expect(pod.automountServiceAccountToken).toBe(false);
+      expect(pod.serviceAccountName).toBe(nameOf(component));
+      find(objects, "ServiceAccount", nameOf(component));
+      expect(container.resources?.requests).toBeDefined();
+      expect(container.resources?.limits?.memory).toBeDefined();
+      const labels = deployment.spec.template.metadata.labels as Record<string, string>;
+      expect(labels).toMatchObject(deployment.spec.selector.matchLabels);
+      expect(labels).toMatchObject(find(objects, "Service", nameOf(component)).spec.selector);
+      expect(labels).toMatchObject(find(objects, "NetworkPolicy", nameOf(component)).spec.podSelector.matchLabels);
+    });
+  });
+
+  it("NetworkPolicies admit exactly the in-chart callers the configuration wires up, on those ports", () => {
+    // Calls, as the configuration wires them: a *_URL variable naming a chart Service and port.
+    const wired = new Set<string>();
+    for (const caller of componentNames) {
+      for (const [name, entry] of environmentOf(objects, mainContainer(objects, caller))) {
+        if (!name.endsWith("_URL") || entry.value === undefined) continue;
+        const url = new URL(entry.value);
+        const callee = componentNames.find((component) => nameOf(component) === url.hostname);
+        if (!callee) continue;
+        const servicePort = (find(objects, "Service", nameOf(callee)).spec.ports as { port: number; targetPort: string }[]).find(
+          (port) => port.port === Number(url.port),
+        );
+        expect(servicePort, `${caller} ${name}=${entry.value}: the Service has no such port`).toBeDefined();
+        wired.add(`${caller} -> ${callee}:${servicePort!.targetPort}`);
+      }
+    }
+    expect([...wired].sort()).toEqual(
+      [
+        "gateway -> identity:grpc",
+        "gateway -> identity:oauth",
+        "gateway -> meeting:grpc",
+        "gateway -> webhook:grpc",
+        "meeting -> identity:grpc",
+        "webhook -> identity:grpc",
+      ].sort(),
+    );
+
+    const admitted = new Set<string>();
+    for (const callee of componentNames) {
+      const policy = find(objects, "NetworkPolicy", nameOf(callee));
+      expect(policy.spec.policyTypes).toEqual(["Ingress"]); // egress stays open: webhook calls customer URLs
+      for (const rule of policy.spec.ingress as { from?: { podSelector?: { matchLabels: Record<string, string> } }[]; ports: { port: string }[] }[]) {
+        for (const peer of rule.from ?? []) {
+          const caller = peer.podSelector?.matchLabels["app.kubernetes.io/component"];
+          if (!caller) continue; // an operator-configured peer (networkPolicyFrom), outside the chart
+          for (const port of rule.ports) admitted.add(`${caller} -> ${callee}:${port.port}`);
+        }
+      }
+    }
+    expect([...admitted].sort()).toEqual([...wired].sort());
+  });
+
+  it("migrates each service's schema in a pre-install/pre-upgrade Job with only the database URL", () => {
+    const jobs = objects.filter((object) => object.kind === "Job");
+    expect(jobs.map((job) => job.metadata.name).sort()).toEqual(servicesWithMigrations.map((service) => nameOf(`${service}-migrations`)).sort());
+    for (const service of servicesWithMigrations) {
+      const job = find(objects, "Job", nameOf(`${service}-migrations`));
+      expect(job.metadata.annotations?.["helm.sh/hook"]?.split(",").sort()).toEqual(["pre-install", "pre-upgrade"]);
+      const [container, ...others] = podSpecOf(job).containers;
+      expect(others).toEqual([]);
+      expect(container!.command).toEqual(["node", `services/${service}/dist/migrate.js`]);
+      expect(existsSync(path.join(root, "services", service, "src/migrate.ts"))).toBe(true);
+      const env = environmentOf(objects, container!);
+      expect([...env.keys()].sort()).toEqual(["DATABASE_URL", "LOG_LEVEL"]);
+      expect(env.get("DATABASE_URL")?.source).toBe("secret");
+      expect(container!.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
+    }
+  });
+});
