@@ -113,6 +113,7 @@ function sendPage(res: Response, status: number, title: string, body: SafeHtml) 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
+<link rel="icon" href="data:,">
 <title>${title}</title>
 <style>${new SafeHtml(STYLE)}</style>
 </head>
