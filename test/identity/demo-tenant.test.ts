@@ -1,0 +1,28 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_EMAIL, describeDemoTenant, seedDemoTenant } from "../../scripts/demo-tenant.ts";
+import { startStack, type Stack } from "../support/stack.ts";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => stack?.stop());
+
+describe("the demo tenant of the embedded default", () => {
+  it("is created once, on an empty identity schema, with a working API key, and never again", async () => {
+    const options = { databaseUrl: stack.databaseUrl, identityUrl: stack.urls.identity, adminToken: stack.env.ADMIN_TOKEN! };
+    const demo = await seedDemoTenant(options);
+    expect(demo).toMatchObject({ email: DEMO_EMAIL, apiKey: expect.stringMatching(/^svc_/) });
+
+    const response = await fetch(`${stack.gatewayUrl}/api/v1/auth`, { method: "POST", headers: { authorization: `Bearer ${demo!.apiKey}` } });
+    expect(await response.json()).toMatchObject({ valid: true, userId: demo!.userId, orgId: demo!.orgId });
+
+    const announcement = describeDemoTenant(demo!, "http://localhost:8080");
+    expect(announcement).toContain(demo!.password);
+    expect(announcement).toContain(demo!.apiKey);
+
+    expect(await seedDemoTenant(options)).toBeUndefined();
+    const { rows } = await stack.query("SELECT count(*)::int AS n FROM identity.users WHERE lower(email) = $1", [DEMO_EMAIL]);
+    expect(rows[0]!.n).toBe(1);
+  });
+});
