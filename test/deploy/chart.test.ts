@@ -8,11 +8,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   components,
   environmentOf,
+  isCredential,
   find,
   imageEnvironment,
   podSpecOf,
   renderChart,
   root,
+  startEnvironment,
   valuesFiles,
   variablesOf,
   type Component,
@@ -24,19 +26,6 @@ import {
 const nameOf = (component: string) => `svc-${component}`;
 const componentNames = Object.keys(components) as Component[];
 
-/**
- * Credentials the chart passes, each only through a Secret reference; the sample values let the
- * process's schema parse the rendered configuration. A new credential needs a sample here.
- */
-const credentialSamples: Record<string, string> = {
-  DATABASE_URL: "postgres://svc:sample-password@postgres.example:5432/svc",
-  REDIS_URL: "redis://:sample-password@redis.example:6379",
-  ADMIN_TOKEN: "sample-admin-token-0123456789",
-  WEBHOOK_SECRET_KEY: Buffer.alloc(32, 1).toString("base64"),
-  OAUTH_COOKIE_KEYS: "sample-cookie-signing-key-0123456789abcdef",
-};
-const isCredential = (name: string) => (name in credentialSamples && name !== "REDIS_URL") || /(SECRET|TOKEN|PASSWORD|_KEYS?)$/.test(name);
-
 /** Which configuration variable holds the port each named container port must equal. */
 const portVariable: Record<string, string> = { grpc: "GRPC_PORT", oauth: "OAUTH_PORT", http: "PORT" };
 
@@ -47,21 +36,6 @@ function mainContainer(objects: K8sObject[], component: Component): Container {
   const containers = podSpecOf(find(objects, "Deployment", nameOf(component))).containers;
   expect(containers, `${component}: one container per pod`).toHaveLength(1);
   return containers[0]!;
-}
-
-/** The environment the process starts with: the image's ENV, the chart's values, samples for Secret references. */
-function startEnvironment(objects: K8sObject[], container: Container): Record<string, string> {
-  const env: Record<string, string> = { ...imageEnvironment() };
-  for (const [name, entry] of environmentOf(objects, container)) {
-    if (entry.source === "secret") {
-      const sample = credentialSamples[name];
-      if (sample === undefined) throw new Error(`${name} comes from a Secret but the test has no sample value for it`);
-      env[name] = sample;
-    } else if (entry.value !== undefined) {
-      env[name] = entry.value;
-    }
-  }
-  return env;
 }
 
 describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {

@@ -133,3 +133,33 @@ export function imageEnvironment(): Record<string, string> {
   for (const match of finalStage.matchAll(/^ENV\s+([A-Z_][A-Z0-9_]*)=(\S+)\s*$/gm)) env[match[1]!] = match[2]!;
   return env;
 }
+
+/**
+ * Credentials the chart passes, each only through a Secret reference; the sample values let the
+ * process's schema parse the rendered configuration. A new credential needs a sample here.
+ */
+export const credentialSamples: Record<string, string> = {
+  DATABASE_URL: "postgres://svc:sample-password@postgres.example:5432/svc",
+  REDIS_URL: "redis://:sample-password@redis.example:6379",
+  ADMIN_TOKEN: "sample-admin-token-0123456789",
+  WEBHOOK_SECRET_KEY: Buffer.alloc(32, 1).toString("base64"),
+  OAUTH_COOKIE_KEYS: "sample-cookie-signing-key-0123456789abcdef",
+};
+
+/** A credential: never a plain value (REDIS_URL may be one when it carries no password). */
+export const isCredential = (name: string) => (name in credentialSamples && name !== "REDIS_URL") || /(SECRET|TOKEN|PASSWORD|_KEYS?)$/.test(name);
+
+/** The environment a container starts with: the image's ENV, the chart's values, samples for Secret references. */
+export function startEnvironment(objects: K8sObject[], container: Container, secrets: Record<string, string> = credentialSamples): Record<string, string> {
+  const env: Record<string, string> = { ...imageEnvironment() };
+  for (const [name, entry] of environmentOf(objects, container)) {
+    if (entry.source === "secret") {
+      const value = secrets[name];
+      if (value === undefined) throw new Error(`${name} comes from a Secret but the test has no sample value for it`);
+      env[name] = value;
+    } else if (entry.value !== undefined) {
+      env[name] = entry.value;
+    }
+  }
+  return env;
+}

