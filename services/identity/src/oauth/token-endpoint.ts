@@ -1,3 +1,4 @@
+import { IncomingMessage } from "node:http";
 import type { Middleware } from "koa";
 import { OAUTH_PATHS } from "./paths.ts";
 
@@ -10,7 +11,7 @@ const CLIENT_FACING = new Set<string>([OAUTH_PATHS.token, OAUTH_PATHS.revocation
  * Shapes the two endpoints applications call directly (token and revocation), around
  * oidc-provider, which handles them:
  * - a JSON body is accepted as well as a form-encoded one (the specification allows both;
- *   oidc-provider reads only forms but uses a body parsed upstream, presented as form fields);
+ *   oidc-provider reads only forms, so the JSON object is handed on as the equivalent form);
  * - errors are always JSON, never the HTML page oidc-provider renders for browsers;
  * - `token_type` is the specification's lowercase `bearer` (RFC 6749 §5.1: case-insensitive).
  * Runs after the alias rewrite, so it sees canonical paths.
@@ -25,9 +26,7 @@ export const shapeTokenEndpoints: Middleware = async (ctx, next) => {
       ctx.body = { error: "invalid_request", error_description: fields };
       return;
     }
-    // oidc-provider then takes req.body as the form (and warns once that a parsed body was found).
-    ctx.request.headers["content-type"] = "application/x-www-form-urlencoded";
-    (ctx.req as { body?: unknown }).body = fields;
+    ctx.req = ctx.request.req = ctx.response.req = formEncodedRequest(ctx.req, fields);
   }
   await next();
   const body = ctx.body as { token_type?: unknown } | undefined;
@@ -58,4 +57,26 @@ async function readJsonFields(req: NodeJS.ReadableStream): Promise<Record<string
     fields[name] = value;
   }
   return fields;
+}
+
+/**
+ * The same request with the fields as an application/x-www-form-urlencoded body, for
+ * oidc-provider to read as it reads any form (its fallback for bodies parsed upstream works too,
+ * but warns on stderr that it is not recommended).
+ */
+function formEncodedRequest(original: IncomingMessage, fields: Record<string, string>): IncomingMessage {
+  const body = Buffer.from(new URLSearchParams(fields).toString(), "utf8");
+  const request = new IncomingMessage(original.socket);
+  request.method = original.method;
+  request.url = original.url;
+  request.httpVersion = original.httpVersion;
+  request.httpVersionMajor = original.httpVersionMajor;
+  request.httpVersionMinor = original.httpVersionMinor;
+  const { "transfer-encoding": _chunked, ...headers } = original.headers;
+  request.headers = { ...headers, "content-type": "application/x-www-form-urlencoded", "content-length": String(body.length) };
+  // Complete from the start: an incomplete message destroys its socket when it is destroyed.
+  request.complete = true;
+  request.push(body);
+  request.push(null);
+  return request;
 }
