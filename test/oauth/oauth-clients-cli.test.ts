@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createTenant, type Tenant } from "../support/tenants.ts";
+import { sha256Hex } from "./support/oauth-app.ts";
+
+describe("admin CLI: oauth-clients create, list and delete (through IdentityAdminService)", () => {
+  let stack: Stack;
+  let tenant: Tenant;
+
+  beforeAll(async () => {
+    stack = await startStack();
+    tenant = await createTenant(stack);
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const create = (...extra: string[]) =>
+    stack.cliRaw("oauth-clients", "create", "--org", tenant.orgId, "--name", "Cal.com", "--redirect-uri", "https://cal.example/callback", ...extra);
+
+  it("create --json prints exactly clientId and the secret, once; only the secret's SHA-256 is stored", async () => {
+    const created = await stack.cli<Record<string, string>>(
+      "oauth-clients",
+      "create",
+      "--org",
+      tenant.orgId,
+      "--name",
+      "Cal.com",
+      "--redirect-uri",
+      "https://cal.example/callback",
+      "--redirect-uri",
+      "http://localhost:3000/callback",
+      "--scopes",
+      "meeting.create webhook.read",
+    );
+    expect(Object.keys(created).sort()).toEqual(["clientId", "clientSecret"]);
+    expect(created.clientId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const { rows } = await stack.query("SELECT secret_hash, redirect_uris, scopes, name FROM identity.oauth_clients WHERE client_id = $1", [created.clientId]);
+    expect(rows).toEqual([
+      {
+        secret_hash: sha256Hex(created.clientSecret!),
+        redirect_uris: ["https://cal.example/callback", "http://localhost:3000/callback"],
+        scopes: ["meeting.create", "webhook.read"],
+        name: "Cal.com",
+      },
+    ]);
+  });
+
+  it("create without --json says the secret is shown only now", async () => {
+    const result = await create("--scopes", "webhook.create");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^OAuth client created: [0-9a-f-]{36}\nclient secret \(shown only now; store it safely\): [A-Za-z0-9_-]{43}\n$/);
+  });
+
+  it("list --org shows the organization's clients without any secret", async () => {
+    const other = await createTenant(stack);
+    const mine = await stack.cli<{ clientId: string }>("oauth-clients", "create", "--org", other.orgId, "--name", "Zapier", "--redirect-uri", "https://z.example/cb", "--scopes", "webhook.read,webhook.delete");
+    const listed = await stack.cli<{ clients: Record<string, unknown>[] }>("oauth-clients", "list", "--org", other.orgId);
+    expect(listed.clients).toEqual([
+      {
+        clientId: mine.clientId,
+        orgId: other.orgId,
+        name: "Zapier",
+        redirectUris: ["https://z.example/cb"],
+        scopes: ["webhook.read", "webhook.delete"],
+        createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
+    ]);
+    expect(JSON.stringify(listed)).not.toMatch(/secret/i);
+  });
+
+  it.each([
+    [["--scopes", "meeting.create calendar.read"], "scopes: unknown calendar.read"],
+    [["--scopes", "openid"], "scopes: unknown openid"],
+    [["--scopes", "meeting.create", "--redirect-uri", "https://cal.example/cb#fragment"], "must not contain a fragment"],
+    [["--scopes", "meeting.create", "--redirect-uri", "/relative/callback"], "must be an absolute http(s) URL"],
+    [["--scopes", "meeting.create", "--redirect-uri", "javascript:alert(1)"], "must be an absolute http(s) URL"],
+    [["--scopes", "meeting.create", "--redirect-uri", "https://user:pass@cal.example/cb"], "must not contain credentials"],
+  ])("create %j is refused: %s", async (extra, message) => {
+    const result = await create(...extra);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(message);
+  });
+
+  it("create for an unknown organization fails with 'Organization not found'; a missing option is a usage error", async () => {
+    const unknown = await stack.cliRaw("oauth-clients", "create", "--org", "00000000-0000-4000-8000-000000000000", "--name", "X", "--redirect-uri", "https://x.example/cb", "--scopes", "meeting.create");
+    expect(unknown).toMatchObject({ code: 1, stderr: "error: Organization not found\n" });
+    const usage = await stack.cliRaw("oauth-clients", "create", "--org", tenant.orgId, "--name", "X", "--scopes", "meeting.create");
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("needs --redirect-uri");
+  });
+
+  it("delete removes the client (a second delete finds nothing); list --org of an unknown organization fails", async () => {
+    const { clientId } = await stack.cli<{ clientId: string }>("oauth-clients", "create", "--org", tenant.orgId, "--name", "Temp", "--redirect-uri", "https://t.example/cb", "--scopes", "meeting.read");
+    expect(await stack.cli("oauth-clients", "delete", "--client-id", clientId)).toEqual({ clientId, deleted: true });
+    const again = await stack.cliRaw("oauth-clients", "delete", "--client-id", clientId);
+    expect(again).toMatchObject({ code: 1, stderr: "error: OAuth client not found\n" });
+    const { rowCount } = await stack.query("SELECT 1 FROM identity.oauth_clients WHERE client_id = $1", [clientId]);
+    expect(rowCount).toBe(0);
+    const list = await stack.cliRaw("oauth-clients", "list", "--org", "00000000-0000-4000-8000-000000000000");
+    expect(list).toMatchObject({ code: 1, stderr: "error: Organization not found\n" });
+  });
+});
