@@ -121,7 +121,7 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
     expect(() => oauth.validateAuthResponse(app.as, app.client, callback, state)).toThrow(oauth.AuthorizationResponseError);
   });
 
-  it.each([
+  it.each<[string, { clientId?: string; redirectUri?: string }, string]>([
     ["an unknown client", { clientId: "00000000-0000-4000-8000-000000000000" }, "invalid_client"],
     ["a redirect URI that is not registered", { redirectUri: "https://attacker.example/callback" }, "invalid_redirect_uri"],
     ["a redirect URI that only extends a registered one", { redirectUri: "REGISTERED/extra" }, "invalid_redirect_uri"],
