@@ -79,6 +79,18 @@ describe("POST /api/v1/auth with a valid API key", () => {
   });
 });
 
+describe("the OpenAPI document describes POST /auth as it answers", () => {
+  it("lists the 200 body's fields as required and the 401 and 429 statuses", async () => {
+    const document = await (await fetch(`${stack.gatewayUrl}/api/v1/openapi.json`)).json();
+    const operation = document.paths["/auth"].post;
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(["200", "401", "429"]));
+    const schema = document.components.schemas.CredentialVerification;
+    const body = await (await auth(`Bearer ${tenant.apiKey}`)).json();
+    expect([...schema.required].sort()).toEqual(Object.keys(body).sort());
+    expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(body).sort());
+  });
+});
+
 describe("POST /api/v1/auth refuses with 401 {error} and WWW-Authenticate", () => {
   it("a missing Authorization header", async () => {
     await expectUnauthorized(await auth(), false);
