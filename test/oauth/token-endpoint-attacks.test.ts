@@ -100,6 +100,32 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; DE
     expect(await exchange(stale)).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
   });
 
+  it("lifetimes: code 10 minutes, access token 1 hour, refresh tokens 30 days from the first exchange, not extended by rotation", async () => {
+    const code = await newCode();
+    const lifetime = async (model: string, value: string) => {
+      const { rows } = await stack.query<{ iat: number; exp: number; ttl: number }>(
+        `SELECT (payload->>'iat')::int AS iat, (payload->>'exp')::int AS exp, round(extract(epoch FROM expires_at - now()))::int AS ttl
+           FROM identity.oauth_artifacts WHERE model = $1 AND id_hash = $2`,
+        [model, sha256Hex(value)],
+      );
+      return rows[0]!;
+    };
+    const codeRow = await lifetime("AuthorizationCode", code);
+    expect(codeRow.exp - codeRow.iat).toBe(600);
+    const first = (await exchange(code)).body as { access_token: string; refresh_token: string };
+    const accessRow = await lifetime("AccessToken", first.access_token);
+    expect(accessRow.exp - accessRow.iat).toBe(3600);
+    expect(Math.abs(accessRow.ttl - 3600)).toBeLessThanOrEqual(5);
+    const firstRefresh = await lifetime("RefreshToken", first.refresh_token);
+    expect(firstRefresh.exp - firstRefresh.iat).toBe(30 * 24 * 3600);
+
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // so a sliding expiry would show
+    const second = (await refresh(first.refresh_token)).body as { refresh_token: string };
+    const secondRefresh = await lifetime("RefreshToken", second.refresh_token);
+    expect(secondRefresh.iat).toBeGreaterThan(firstRefresh.iat);
+    expect(secondRefresh.exp).toBe(firstRefresh.exp);
+  });
+
   it("a reused refresh token gets invalid_grant, and the newest refresh and access tokens of that grant stop working", async () => {
     const original = await newTokens();
     const rotated = await refresh(original.refresh_token);
