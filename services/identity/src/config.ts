@@ -30,6 +30,9 @@ export const configSchema = baseEnvSchema
     if (env.NODE_ENV === "production" && env.ADMIN_TOKEN === undefined) {
       context.addIssue({ code: "custom", path: ["ADMIN_TOKEN"], message: "is required when NODE_ENV=production" });
     }
+    if (env.NODE_ENV === "production" && env.OAUTH_COOKIE_KEYS === undefined) {
+      context.addIssue({ code: "custom", path: ["OAUTH_COOKIE_KEYS"], message: "is required when NODE_ENV=production" });
+    }
   })
   .transform(({ ADMIN_TOKEN, OAUTH_COOKIE_KEYS, ...env }) => ({
     ...env,
