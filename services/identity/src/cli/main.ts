@@ -1,7 +1,7 @@
 // The administration CLI: `npm run cli -- <command> [--json]`. It talks gRPC to identity's
 // IdentityAdminService at SVC_IDENTITY_URL with the token in SVC_ADMIN_TOKEN.
 import { parseArgs } from "node:util";
-import { ConnectError, createClient } from "@connectrpc/connect";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { IdentityAdminService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { DEVELOPMENT_ADMIN_TOKEN } from "../admin/admin-token.ts";
@@ -42,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
 function describe(error: unknown): string {
   if (error instanceof UsageError) return `${error.message} (see: npm run cli -- help)`;
   if (error instanceof ConnectError) {
-    if (error.code === 14 /* unavailable */) return `cannot reach the identity service at ${identityUrl}: ${error.rawMessage}`;
+    if (error.code === Code.Unavailable) return `cannot reach the identity service at ${identityUrl}: ${error.rawMessage}`;
     return error.rawMessage;
   }
   // parseArgs reports unknown or malformed options with a TypeError carrying a code.
