@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createTenant, type Tenant } from "../support/tenants.ts";
+import { waitFor } from "../support/wait.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+
+// The embedded default: no KAFKA_BROKERS, so meeting.events travels over the Postgres-backed bus
+// and the webhook consumer reads it there, with the same result.
+let stack: Stack;
+let receiver: WebhookReceiver;
+let tenant: Tenant;
+
+beforeAll(async () => {
+  [stack, receiver] = await Promise.all([startStack({ kafka: false }), startWebhookReceiver()]);
+  tenant = await createTenant(stack);
+});
+afterAll(async () => {
+  await receiver?.close();
+  await stack?.stop();
+});
+
+const api = (method: string, path: string, body?: unknown) =>
+  fetch(`${stack.gatewayUrl}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+describe("webhooks over the Postgres-backed event bus (no Kafka)", () => {
+  it("ending a meeting delivers one signed meeting.ended", async () => {
+    expect(stack.env.KAFKA_BROKERS).toBeUndefined();
+    const created = await api("POST", "/webhook", { url: `${receiver.baseUrl}/embedded`, events: ["meeting.ended"] });
+    receiver.useSecret("/embedded", ((await created.json()) as { secret: string }).secret);
+    const meeting = (await (await api("POST", "/meeting", { title: "No Kafka here" })).json()) as { id: string };
+    expect((await api("POST", `/meeting/${meeting.id}/end`)).status).toBe(200);
+
+    await waitFor(() => receiver.on("/embedded").length >= 1, 20_000, "meeting.ended did not arrive");
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const requests = receiver.on("/embedded");
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.verificationError).toBeUndefined();
+    expect(requests[0]!.payload).toMatchObject({ type: "meeting.ended", data: { meetingId: meeting.id, orgId: tenant.orgId, title: "No Kafka here" } });
+  });
+});
