@@ -307,3 +307,28 @@ describe("dispatchers sharing one queue", () => {
     expect(received[0]!.at - stored).toBeLessThan(1_000);
   });
 });
+
+describe("a signing secret that cannot be decrypted", () => {
+  it("is logged as a failed attempt on the retry schedule, not retried silently forever", async () => {
+    const subscription = await subscribe("org-a", "http://127.0.0.1:9/never");
+    await storeEvent("org-a");
+    const otherKey = createDispatcher({
+      pool,
+      sender: createHttpSender({ timeoutMs: 1_000, allowPrivateTargets: true }),
+      secretBox: createSecretBox(randomBytes(32)), // not the key the secret was sealed with
+      retryPolicy: { scheduleSeconds: [0, 0.1], throttledMinDelaySeconds: 0, jitter: 0 },
+      logger,
+      concurrency: 4,
+      perEndpointConcurrency: 4,
+      leaseMs: 5_000,
+      pollIntervalMs: 50,
+      disableAfterMs: 1e12,
+    });
+    otherKey.start();
+    await waitFor(async () => (await pool.query("SELECT 1 FROM deliveries WHERE status = 'failed'")).rowCount === 1, 10_000, "delivery did not fail");
+    await otherKey.stop();
+    const { rows } = await pool.query("SELECT a.status_code, a.error FROM attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.subscription_id = $1", [subscription.id]);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toEqual({ status_code: null, error: "the signing secret could not be decrypted (server configuration); nothing was sent" });
+  });
+});

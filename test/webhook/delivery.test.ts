@@ -233,3 +233,64 @@ describe("webhook delivery, end to end", () => {
     await waitFor(async () => (await deliveries(tenant, webhookId))[0]?.attempts.length === 2, 5_000, "second attempt not logged");
   });
 });
+
+describe("the OpenAPI document", () => {
+  /** Shallow check: every required field is present and no field is undocumented. */
+  function expectShape(schema: { required: string[]; properties: Record<string, unknown> }, body: Record<string, unknown>) {
+    expect(Object.keys(body)).toEqual(expect.arrayContaining(schema.required));
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(Object.keys(body)));
+  }
+
+  it("lists every webhook route, and the bodies they answer have the documented fields", async () => {
+    const document = await (await fetch(`${stack.gatewayUrl}/api/v1/openapi.json`)).json();
+    expect(Object.keys(document.paths["/webhook"]).sort()).toEqual(["delete", "get", "post"]);
+    for (const path of ["/webhook/{webhookId}/enable", "/webhook/{webhookId}/test", "/webhook/{webhookId}/deliveries/{deliveryId}/retry"]) {
+      expect(Object.keys(document.paths[path])).toEqual(["post"]);
+    }
+    expect(Object.keys(document.paths["/webhook/{webhookId}/deliveries"])).toEqual(["get"]);
+    const schemas = document.components.schemas;
+
+    const tenant = await createTenant(stack);
+    receiver.answer("/documented", (attempt) => (attempt === 1 ? 503 : 204));
+    const created = await api(tenant, "POST", "/webhook", { url: `${receiver.baseUrl}/documented`, events: ["meeting.ended"] });
+    const createdBody = await created.json();
+    receiver.useSecret("/documented", createdBody.secret);
+    expectShape(schemas.CreatedWebhook, createdBody);
+    expect(Object.keys(schemas.CreatedWebhook.properties).sort()).toEqual(Object.keys(createdBody).sort());
+
+    const listed = await (await api(tenant, "GET", "/webhook")).json();
+    expectShape(schemas.WebhookList, listed);
+    expectShape(schemas.Webhook, listed.webhooks[0]);
+
+    const tested = await (await api(tenant, "POST", `/webhook/${createdBody.webhookId}/test`)).json();
+    expectShape(schemas.Delivery, tested);
+    await waitFor(async () => (await deliveries(tenant, createdBody.webhookId))[0]?.status === "succeeded", 10_000, "test delivery not done");
+    const page = await (await api(tenant, "GET", `/webhook/${createdBody.webhookId}/deliveries?pageSize=1`)).json();
+    expectShape(schemas.DeliveryPage, page);
+    expectShape(schemas.Delivery, page.deliveries[0]);
+    expect(page.deliveries[0].attempts).toHaveLength(2);
+    for (const attempt of page.deliveries[0].attempts) expectShape(schemas.DeliveryAttempt, attempt);
+
+    const deleted = await (await api(tenant, "DELETE", "/webhook", { webhookId: createdBody.webhookId })).json();
+    expectShape(schemas.DeletedWebhook, deleted);
+  });
+
+  it("pages through deliveries newest first without gaps or repeats", async () => {
+    const tenant = await createTenant(stack);
+    const webhookId = await subscribe(tenant, "/paged");
+    for (let i = 0; i < 5; i++) expect((await api(tenant, "POST", `/webhook/${webhookId}/test`)).status).toBe(202);
+    const seen: string[] = [];
+    let token: string | null = null;
+    do {
+      const query: string = token ? `?pageSize=2&pageToken=${encodeURIComponent(token)}` : "?pageSize=2";
+      const page = (await (await api(tenant, "GET", `/webhook/${webhookId}/deliveries${query}`)).json()) as { deliveries: DeliveryJson[]; nextPageToken: string | null };
+      expect(page.deliveries.length).toBeLessThanOrEqual(2);
+      seen.push(...page.deliveries.map((delivery) => delivery.deliveryId));
+      token = page.nextPageToken;
+    } while (token);
+    expect(seen).toHaveLength(5);
+    expect(new Set(seen).size).toBe(5);
+    const { rows } = await stack.query<{ id: string }>("SELECT id FROM webhook.deliveries WHERE subscription_id = $1 ORDER BY created_at DESC, id DESC", [webhookId]);
+    expect(seen).toEqual(rows.map((row) => row.id));
+  });
+});
