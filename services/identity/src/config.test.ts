@@ -19,10 +19,31 @@ describe("identity configuration", () => {
   });
 
   it("uses a configured ADMIN_TOKEN, and refuses a short one", () => {
-    const config = parseConfig(configSchema, { DATABASE_URL, NODE_ENV: "production", ADMIN_TOKEN: "a-long-enough-admin-token" });
+    const config = parseConfig(configSchema, {
+      DATABASE_URL,
+      NODE_ENV: "production",
+      ADMIN_TOKEN: "a-long-enough-admin-token",
+      OAUTH_COOKIE_KEYS: "an-oauth-cookie-key-of-at-least-32-characters",
+    });
     expect(config.ADMIN_TOKEN).toBe("a-long-enough-admin-token");
     expect(config.usingDevelopmentAdminToken).toBe(false);
     expect(() => parseConfig(configSchema, { DATABASE_URL, ADMIN_TOKEN: "short" })).toThrow(/ADMIN_TOKEN: must be at least 16 characters/);
+  });
+
+  it("signs OAuth cookies with a random key unless OAUTH_COOKIE_KEYS is set, which production requires", () => {
+    const development = parseConfig(configSchema, { DATABASE_URL });
+    expect(development.usingEphemeralOAuthCookieKeys).toBe(true);
+    expect(development.oauthCookieKeys).toHaveLength(1);
+    expect(development.oauthCookieKeys[0]).not.toBe(parseConfig(configSchema, { DATABASE_URL }).oauthCookieKeys[0]);
+    const keys = "first-key-first-key-first-key-first-key, second-key-second-key-second-key-second";
+    expect(parseConfig(configSchema, { DATABASE_URL, OAUTH_COOKIE_KEYS: keys }).oauthCookieKeys).toEqual([
+      "first-key-first-key-first-key-first-key",
+      "second-key-second-key-second-key-second",
+    ]);
+    expect(() => parseConfig(configSchema, { DATABASE_URL, OAUTH_COOKIE_KEYS: "short" })).toThrow(/OAUTH_COOKIE_KEYS: each key must be at least 32 characters/);
+    expect(() => parseConfig(configSchema, { DATABASE_URL, NODE_ENV: "production", ADMIN_TOKEN: "a-long-enough-admin-token" })).toThrow(
+      /OAUTH_COOKIE_KEYS: is required when NODE_ENV=production/,
+    );
   });
 
   it("caps the verification cache at 60 seconds", () => {
