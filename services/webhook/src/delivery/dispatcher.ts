@@ -4,7 +4,7 @@ import {
   claimDueDeliveries,
   nextDueAt,
   recordFailure,
-  recordSuccess,
+  recordSuccesses,
   releaseLeases,
   settleWithoutAttempt,
   type ClaimedDelivery,
@@ -12,6 +12,7 @@ import {
 import type { SecretBox } from "../signing/secret-box.ts";
 import { signingKey } from "../signing/signing-secret.ts";
 import type { AttemptOutcome, HttpSender } from "./http-sender.ts";
+import { createBatcher } from "./batcher.ts";
 import { nextRetryDelayMs, type RetryPolicy } from "./retry-policy.ts";
 
 export interface DispatcherOptions {
@@ -62,6 +63,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let wakeUp: (() => void) | undefined;
   // Set when the last claim may have left due work behind, so a finished attempt should claim again.
   let backlogLikely = false;
+  // Successes that finish together are recorded together: one commit for many deliveries.
+  const successes = createBatcher((batch: { delivery: ClaimedDelivery; attempt: AttemptOutcome }[]) => recordSuccesses(pool, batch), 200);
 
   const wake = () => {
     wakeRequested = true;
@@ -166,7 +169,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       return;
     }
     if (outcome.succeeded) {
-      await recordSuccess(pool, delivery, outcome);
+      await successes.add({ delivery, attempt: outcome });
       logger.debug({ deliveryId: delivery.id, subscriptionId: delivery.subscriptionId, status: outcome.statusCode, latencyMs: outcome.latencyMs }, "delivered");
       return;
     }
