@@ -1,4 +1,5 @@
 import http from "node:http";
+import https from "node:https";
 import type { RequestHandler } from "express";
 import type { Logger } from "@svc/platform";
 import { HttpError } from "../http/errors.ts";
@@ -41,7 +42,9 @@ const UPSTREAM_TIMEOUT_MS = 30_000;
 
 export function oauthRoutes(options: { identityOAuthUrl: string; logger: Logger }): RequestHandler {
   const upstream = new URL(options.identityOAuthUrl);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  // Plain http inside the cluster by default; https when IDENTITY_OAUTH_URL says so.
+  const transport = upstream.protocol === "https:" ? https : http;
+  const agent = new transport.Agent({ keepAlive: true, maxSockets: 256 });
 
   return (req, res, next) => {
     if (!isOAuthPath(req.path)) return next();
@@ -54,7 +57,7 @@ export function oauthRoutes(options: { identityOAuthUrl: string; logger: Logger 
     headers["x-forwarded-for"] = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
     headers["x-request-id"] = res.locals.requestId as string;
 
-    const upstreamRequest = http.request(
+    const upstreamRequest = transport.request(
       { protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.originalUrl, headers, agent, timeout: UPSTREAM_TIMEOUT_MS },
       (upstreamResponse) => {
         res.status(upstreamResponse.statusCode ?? 502);
