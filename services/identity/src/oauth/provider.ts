@@ -36,9 +36,10 @@ export interface OAuthProviderOptions extends ArtifactAdapterDependencies {
 }
 
 /**
- * The OAuth 2.0 authorization server: oidc-provider 9 configured to the specification's rules.
- * See ../shared/OAUTH.md (in the repository's design notes) for why each hook is here; each
- * hook is pinned to oidc-provider 9.13.3 and covered by the end-to-end tests in test/oauth.
+ * The OAuth 2.0 authorization server: oidc-provider 9 configured to the specification's rules
+ * (README, "OAuth 2.0", lists every hook and why). Some hooks replace or wrap oidc-provider's
+ * model methods, so the package is pinned to exactly 9.13.3; the end-to-end tests in test/oauth
+ * cover each hook, and must pass before any upgrade.
  */
 export function createOAuthProvider(options: OAuthProviderOptions): Provider {
   const { issuer, accounts, logger } = options;
