@@ -11,6 +11,7 @@ import { rateLimit } from "./http/rate-limit.ts";
 import { requestId } from "./http/request-id.ts";
 import { requestLog } from "./http/request-log.ts";
 import { authOpenApi } from "./openapi/auth.ts";
+import { oauthOpenApi } from "./openapi/oauth.ts";
 import { buildOpenApiDocument, type OpenApiFragment } from "./openapi/document.ts";
 import { meetingOpenApi } from "./openapi/meeting.ts";
 import { webhookOpenApi } from "./openapi/webhook.ts";
@@ -19,9 +20,10 @@ import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { meetingRoutes } from "./routes/meeting.ts";
 import { webhookRoutes } from "./routes/webhook.ts";
+import { oauthRoutes } from "./routes/oauth.ts";
 
 /** Each area's OpenAPI paths; every route registered below has its entry here. */
-const openApiFragments: OpenApiFragment[] = [meetingOpenApi, authOpenApi, webhookOpenApi];
+const openApiFragments: OpenApiFragment[] = [meetingOpenApi, authOpenApi, oauthOpenApi, webhookOpenApi];
 
 export interface GatewayDependencies {
   config: Config;
@@ -51,6 +53,7 @@ export function buildApp({ config, clients, logger, redis }: GatewayDependencies
   });
   // The meeting join page: public, the unguessable id in its URL is the capability.
   app.use(meetingPageRoutes(clients, logger));
+  app.use(oauthRoutes({ identityOAuthUrl: config.IDENTITY_OAUTH_URL, logger }));
 
   // The authenticated REST API: every route below needs `Authorization: Bearer <token>` (syntax
   // checked here; validity and scope decided by the owning service) and takes JSON bodies of at
