@@ -116,9 +116,10 @@ export function createHttpSender(options: { timeoutMs: number; allowPrivateTarge
         ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
       };
     } catch (error) {
-      if (timedOut) return failure(`timed out after ${options.timeoutMs} ms`, true);
+      // Our timer and undici's own header/body/connect timeouts race to the same deadline: one message either way.
+      if (timedOut || isTimeout(error)) return failure(`timed out after ${options.timeoutMs} ms`, true);
       if (outerSignal?.aborted) return failure("abandoned: the dispatcher is shutting down");
-      return failure(describeError(error), isTimeout(error));
+      return failure(describeError(error));
     } finally {
       clearTimeout(timer);
       outerSignal?.removeEventListener("abort", abandon);
