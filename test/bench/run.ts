@@ -9,12 +9,16 @@ import pg from "pg";
 import { freePort } from "../support/infra.ts";
 import { serviceNames, startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
+import { authorizeInBrowser, launchChromium } from "../oauth/support/browser.ts";
+import { createOAuthApp, tokenRequest } from "../oauth/support/oauth-app.ts";
 import { load, loop, percentiles, type LoadResult } from "./load.ts";
 
 const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const PIPELINE_MEETINGS = Number(process.env.BENCH_PIPELINE_MEETINGS ?? 1000);
+/** Independent OAuth authorizations: a refresh chain is sequential, so this is the concurrency. */
+const REFRESH_CHAINS = Number(process.env.BENCH_REFRESH_CHAINS ?? 16);
 
 interface Row extends Partial<LoadResult> {
   scenario: string;
@@ -91,6 +95,54 @@ async function insertLoopCeiling(databaseUrl: string): Promise<LoadResult> {
   await pool.end();
   rows.push({ scenario: "ceiling: pg single-row INSERT loop", ...result });
   return result;
+}
+
+/**
+ * OAuth: one authorization per refresh chain, obtained through sign-in and consent in Chromium
+ * exactly as a user would. Returns an access token for the /auth scenario and the chains.
+ */
+async function authorizeChains(stack: Stack, tenant: Tenant) {
+  const scope = "meeting.create webhook.read";
+  const app = await createOAuthApp(stack, tenant, { scopes: scope });
+  const browser = await launchChromium();
+  const session = await browser.newContext();
+  const refreshTokens: string[] = [];
+  let accessToken = "";
+  for (let i = 0; i < REFRESH_CHAINS; i++) {
+    const { callbackUrl } = await authorizeInBrowser(session, app, app.authorizeUrl({ scope, state: `bench${i}` }), tenant);
+    const { status, body } = await tokenRequest(stack, {
+      grant_type: "authorization_code",
+      code: new URL(callbackUrl).searchParams.get("code")!,
+      redirect_uri: app.redirectUri,
+      client_id: app.clientId,
+      client_secret: app.clientSecret,
+    });
+    if (status !== 200) throw new Error(`code exchange failed: ${JSON.stringify(body)}`);
+    refreshTokens.push(body.refresh_token as string);
+    accessToken = body.access_token as string;
+  }
+  await browser.close();
+  return { app, accessToken, refreshTokens };
+}
+
+/** Refresh grants per second: each grant consumes its token and continues the chain with the new one. */
+async function refreshGrants(baseUrl: string, client: { clientId: string; clientSecret: string }, refreshTokens: string[]) {
+  const refresh = async () => {
+    const refreshToken = refreshTokens.shift()!;
+    const response = await fetch(`${baseUrl}/api/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: client.clientId, client_secret: client.clientSecret }),
+    });
+    const body = (await response.json()) as { refresh_token?: string };
+    if (response.status !== 200 || !body.refresh_token) {
+      refreshTokens.push(refreshToken);
+      throw new Error(`refresh failed: ${response.status}`);
+    }
+    refreshTokens.push(body.refresh_token);
+  };
+  await loop(REFRESH_CHAINS, WARMUP, refresh);
+  return loop(REFRESH_CHAINS, DURATION, refresh);
 }
 
 async function webhookPipeline(stack: Stack, tenant: Tenant) {
@@ -172,7 +224,7 @@ async function main() {
   const { bareExpress } = await ceilings();
 
   const stack = await startStack({
-    env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_SECOND: "1000000", RATE_LIMIT_BURST: "1000000" },
+    env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_SECOND: "1000000" },
   });
   try {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -182,6 +234,18 @@ async function main() {
 
     const authResult = await measured("POST /auth (API key)", () => twice({ url: `${stack.gatewayUrl}/api/v1/auth`, method: "POST", headers: auth, connections: CONNECTIONS, durationSeconds: DURATION }));
     rows.push(ratioRow("POST /api/v1/auth (API key, cache warm)", authResult, "bare express", bareExpress, 0.5));
+
+    const oauth = await authorizeChains(stack, tenant);
+    const oauthAuth = { authorization: `Bearer ${oauth.accessToken}` };
+    const oauthAuthResult = await measured("POST /auth (OAuth)", () => twice({ url: `${stack.gatewayUrl}/api/v1/auth`, method: "POST", headers: oauthAuth, connections: CONNECTIONS, durationSeconds: DURATION }));
+    rows.push(ratioRow("POST /api/v1/auth (OAuth access token)", oauthAuthResult, "bare express", bareExpress, 0.5));
+
+    log("OAuth refresh grants: straight to identity's OAuth listener, then through the gateway");
+    const directRefresh = await refreshGrants(stack.urls.identityOAuth, oauth.app, oauth.refreshTokens);
+    const gatewayRefresh = await refreshGrants(stack.gatewayUrl, oauth.app, oauth.refreshTokens);
+    await oauth.app.close();
+    rows.push({ scenario: `ceiling: refresh grants at identity (${REFRESH_CHAINS} chains)`, ...directRefresh });
+    rows.push(ratioRow(`OAuth refresh grants via gateway (${REFRESH_CHAINS} chains)`, gatewayRefresh, "identity direct", directRefresh));
 
     const insertCeiling = await insertLoopCeiling(stack.databaseUrl);
     const meetingBody = JSON.stringify({ title: "Bench meeting", attendees: ["a@example.com", "b@example.com"] });
