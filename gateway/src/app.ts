@@ -1,7 +1,7 @@
 import express, { type Express } from "express";
 import helmet from "helmet";
 import type { Redis } from "ioredis";
-import type { Logger } from "@svc/platform";
+import type { Logger, ResolveCaller } from "@svc/platform";
 import type { Clients } from "./clients.ts";
 import type { Config } from "./config.ts";
 import { requireBearer } from "./http/bearer.ts";
@@ -31,10 +31,12 @@ export interface GatewayDependencies {
   logger: Logger;
   /** Shared rate-limit buckets; absent when REDIS_URL is unset. */
   redis?: Redis;
+  /** Resolves a bearer credential (verification cache, then identity), for POST /auth. */
+  resolveCaller: ResolveCaller;
 }
 
 /** Builds the gateway: the only public HTTP surface. It holds no business rules and no database. */
-export function buildApp({ config, clients, logger, redis }: GatewayDependencies): Express {
+export function buildApp({ config, clients, logger, redis, resolveCaller }: GatewayDependencies): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY_HOPS);
@@ -60,7 +62,7 @@ export function buildApp({ config, clients, logger, redis }: GatewayDependencies
   // most 100 KB. Register each area's router on `api`.
   const api = express.Router();
   api.use(requireBearer, ...jsonBody);
-  api.use(authRoutes(clients));
+  api.use(authRoutes(resolveCaller));
   api.use(meetingRoutes(clients, logger));
   api.use(webhookRoutes(clients));
   app.use("/api/v1", api);

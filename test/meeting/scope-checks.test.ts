@@ -1,7 +1,7 @@
 import path from "node:path";
 import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuthenticator, createLogger, createPool, migrate, type Pool } from "@svc/platform";
+import { createAuthenticator, createCallerResolver, createLogger, createPool, migrate, type Pool } from "@svc/platform";
 import { CredentialKind, IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { createMeetingStore } from "../../services/meeting/src/db/meetings.ts";
@@ -43,7 +43,7 @@ beforeAll(async () => {
     router.service(
       MeetingService,
       meetingService({
-        authenticate: createAuthenticator(identity),
+        authenticate: createAuthenticator(createCallerResolver({ identity })),
         meetings: createMeetingStore(pool),
         publicUrl: "https://meet.example.com",
         logger,

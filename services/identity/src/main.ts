@@ -1,12 +1,22 @@
 import path from "node:path";
-import { Redis } from "ioredis";
-import { createLogger, createPool, loadConfigOrExit, migrate, runUntilSignalled, startServer, type Logger } from "@svc/platform";
+import {
+  connectRedis,
+  createLogger,
+  createMemoryCredentialCache,
+  createPool,
+  createRedisCredentialCache,
+  loadConfigOrExit,
+  migrate,
+  runUntilSignalled,
+  startServer,
+  type CredentialCache,
+  type Logger,
+} from "@svc/platform";
 import { IdentityAdminService, IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { adminService } from "./admin/admin-service.ts";
 import { requireAdminToken } from "./admin/admin-token.ts";
 import { configSchema, type Config } from "./config.ts";
 import { apiKeyVerifier } from "./credentials/api-key-verifier.ts";
-import { createMemoryCredentialCache, createRedisCredentialCache, type CredentialCache } from "./credentials/credential-cache.ts";
 import { createLastUsedRecorder } from "./credentials/last-used-recorder.ts";
 import { createCredentialVerification } from "./credentials/verify-credential.ts";
 import { recordApiKeyUses } from "./db/api-keys.ts";
@@ -30,7 +40,7 @@ runUntilSignalled(logger, async () => {
     );
   }
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
-  const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger });
+  const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger, max: config.DATABASE_POOL_SIZE ?? 10 });
   const cache = await createCredentialCache(config, logger);
   const lastUsed = createLastUsedRecorder({
     write: (uses) => recordApiKeyUses(pool, uses),
@@ -83,18 +93,6 @@ async function createCredentialCache(config: Config, logger: Logger): Promise<Cr
     logger.info("REDIS_URL is unset: credentials are cached in-process (fine for one identity replica)");
     return createMemoryCredentialCache();
   }
-  // Commands fail fast while Redis is unreachable, and verification then asks the database.
-  const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000 });
-  redis.on("error", (error: Error) => logger.warn({ error: error.message }, "redis connection problem"));
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
-      logger.warn("redis is not reachable yet; verifying credentials against the database until it is");
-      resolve();
-    }, 5_000);
-    redis.once("ready", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+  const redis = await connectRedis(config.REDIS_URL, logger);
   return createRedisCredentialCache(redis, config.REDIS_KEY_PREFIX);
 }

@@ -1,5 +1,6 @@
 import path from "node:path";
 import {
+  connectCallerResolver,
   createAuthenticator,
   createEventBus,
   createLogger,
@@ -24,7 +25,9 @@ const logger = createLogger(SERVICE, config.LOG_LEVEL);
 
 runUntilSignalled(logger, async () => {
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
-  const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger });
+  const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger, max: config.DATABASE_POOL_SIZE ?? 20 });
+  const callers = await connectCallerResolver(config, logger);
+  const { resolveCaller } = callers;
   const bus = await createEventBus(config, logger, SERVICE);
   const relay = startOutboxRelay({
     outbox: createOutbox(pool),
@@ -44,7 +47,7 @@ runUntilSignalled(logger, async () => {
       router.service(
         MeetingService,
         meetingService({
-          authenticate: createAuthenticator(config.IDENTITY_URL),
+          authenticate: createAuthenticator(resolveCaller),
           meetings,
           publicUrl: config.PUBLIC_URL,
           logger,
@@ -56,5 +59,5 @@ runUntilSignalled(logger, async () => {
     isServing: async () => pool.query("select 1").then(() => true, () => false),
   });
   // Closed in reverse: stop taking calls, finish the relay's batch, then the bus and the pool.
-  return [() => pool.end(), () => bus.close(), () => relay.stop(), () => server.close()];
+  return [() => pool.end(), () => callers.close(), () => bus.close(), () => relay.stop(), () => server.close()];
 });

@@ -10,6 +10,8 @@ export const baseEnvSchema = z.object({
     .refine((value) => /^postgres(ql)?:\/\/[^\s]+$/.test(value) && URL.canParse(value), {
       message: "must be a postgres:// URL, for example postgres://svc:svc@127.0.0.1:5432/svc",
     }),
+  /** Connections each process may open to Postgres; a service picks its own default when unset. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).optional(),
   REDIS_URL: z
     .string()
     .refine((value) => /^rediss?:\/\//.test(value) && URL.canParse(value), {

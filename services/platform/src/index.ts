@@ -11,3 +11,7 @@ export * from "./events/event-bus.ts";
 export * from "./events/create-event-bus.ts";
 export * from "./events/kafka-event-bus.ts";
 export * from "./events/postgres-event-bus.ts";
+export * from "./credentials/verified-credential.ts";
+export * from "./credentials/token-hash.ts";
+export * from "./credentials/credential-cache.ts";
+export * from "./redis.ts";

@@ -1,5 +1,6 @@
 import path from "node:path";
 import {
+  connectCallerResolver,
   createAuthenticator,
   createEventBus,
   createLogger,
@@ -41,7 +42,9 @@ runUntilSignalled(logger, async () => {
   }
 
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
-  const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger, max: 20 });
+  const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger, max: config.DATABASE_POOL_SIZE ?? 20 });
+  const callers = await connectCallerResolver(config, logger);
+  const { resolveCaller } = callers;
   const secretBox = createSecretBox(config.WEBHOOK_SECRET_KEY.key);
   const targetPolicy = { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, allowInsecure: config.WEBHOOK_ALLOW_INSECURE };
 
@@ -75,7 +78,7 @@ runUntilSignalled(logger, async () => {
         WebhookService,
         webhookService({
           pool,
-          authenticate: createAuthenticator(config.IDENTITY_URL),
+          authenticate: createAuthenticator(resolveCaller),
           secretBox,
           targetPolicy,
           maxSubscriptionsPerOrg: config.WEBHOOK_MAX_SUBSCRIPTIONS_PER_ORG,
@@ -90,5 +93,5 @@ runUntilSignalled(logger, async () => {
   await bus.subscriber().start(meetingEventsSubscription({ pool, logger, onDeliveriesStored: dispatcher.wake }));
 
   // Closed in reverse: stop serving and consuming first, then drain the dispatcher, pools last.
-  return [() => pool.end(), () => notifications.close(), () => sender.close(), () => dispatcher.stop(), () => bus.close(), () => server.close()];
+  return [() => pool.end(), () => callers.close(), () => notifications.close(), () => sender.close(), () => dispatcher.stop(), () => bus.close(), () => server.close()];
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { hashToken } from "./token-hash.ts";
+import { hashToken } from "@svc/platform";
 
 export const API_KEY_PREFIX = "svc_";
 /** Prefixes of the other token kinds: a new API key never starts with one, so the kinds never overlap. */

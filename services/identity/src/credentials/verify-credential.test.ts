@@ -1,8 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createLogger } from "@svc/platform";
 import { describe, expect, it } from "vitest";
-import { createMemoryCredentialCache, type CredentialCache } from "./credential-cache.ts";
-import { hashToken } from "./token-hash.ts";
+import { createMemoryCredentialCache, hashToken, type CredentialCache } from "@svc/platform";
 import type { CredentialVerifier, VerifiedCredential } from "./verified-credential.ts";
 import { createCredentialVerification } from "./verify-credential.ts";
 

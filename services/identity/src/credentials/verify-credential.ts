@@ -1,6 +1,6 @@
 import { unauthenticated, type Logger } from "@svc/platform";
-import type { CredentialCache } from "./credential-cache.ts";
-import { hashToken } from "./token-hash.ts";
+import type { CredentialCache } from "@svc/platform";
+import { hashToken } from "@svc/platform";
 import type { CredentialVerifier, VerifiedCredential } from "./verified-credential.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { errors, type Adapter, type AdapterPayload } from "oidc-provider";
 import type { OAuthArtifactQueries } from "../db/oauth-artifacts.ts";
 import type { OAuthClientQueries } from "../db/oauth-clients.ts";
-import { hashToken } from "../credentials/token-hash.ts";
+import { hashToken } from "@svc/platform";
 import { clientMetadata } from "./client-metadata.ts";
 
 export interface ArtifactAdapterDependencies {

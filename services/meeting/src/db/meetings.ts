@@ -89,22 +89,23 @@ export function createMeetingStore(pool: Pool): MeetingStore {
   };
 
   return {
-    create: (meeting) =>
-      inTransaction(pool, async (client) => {
-        await client.query(
-          `INSERT INTO meetings (id, org_id, created_by_user_id, created_by_client_id, title, start, status)
-           VALUES ($1, $2, $3, $4, $5, $6::timestamptz, CASE WHEN $6::timestamptz > now() THEN 'scheduled' ELSE 'live' END)`,
-          [meeting.id, meeting.orgId, meeting.createdByUserId, meeting.createdByClientId, meeting.title, meeting.start],
-        );
-        if (meeting.attendees.length > 0) {
-          await client.query(
-            `INSERT INTO participants (meeting_id, ordinal, email)
-             SELECT $1, ordinality - 1, email FROM unnest($2::text[]) WITH ORDINALITY AS a(email, ordinality)`,
-            [meeting.id, meeting.attendees],
-          );
-        }
-        return (await selectOne(client, "m.id = $1", [meeting.id]))!;
-      }),
+    // One statement, so one round trip and atomic by itself: the meeting and its participants
+    // (data-modifying CTEs; the foreign key is checked at the end of the statement).
+    async create(meeting) {
+      const { rows } = await pool.query<MeetingRow>(
+        `WITH meeting AS (
+           INSERT INTO meetings (id, org_id, created_by_user_id, created_by_client_id, title, start, status)
+           VALUES ($1, $2, $3, $4, $5, $6::timestamptz, CASE WHEN $6::timestamptz > now() THEN 'scheduled' ELSE 'live' END)
+           RETURNING id, seq, org_id, title, start, status, created_at, ended_at, created_by_user_id, created_by_client_id
+         ), attendees AS (
+           INSERT INTO participants (meeting_id, ordinal, email)
+           SELECT $1, ordinality - 1, email FROM unnest($7::text[]) WITH ORDINALITY AS a(email, ordinality)
+         )
+         SELECT meeting.*, $7::text[] AS attendees FROM meeting`,
+        [meeting.id, meeting.orgId, meeting.createdByUserId, meeting.createdByClientId, meeting.title, meeting.start, meeting.attendees],
+      );
+      return toMeeting(rows[0]!);
+    },
 
     get: (orgId, id) => selectOne(pool, "m.id = $1 AND m.org_id = $2", [id, orgId]),
 

@@ -41,7 +41,8 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
     logLevel: logLevel.WARN,
     logCreator: kafkaLogCreator(logger.child({ component: "kafkajs" })),
   });
-  const topics = createTopicEnsurer(kafka, options.partitions ?? DEFAULT_PARTITIONS);
+  const partitions = options.partitions ?? DEFAULT_PARTITIONS;
+  const topics = createTopicEnsurer(kafka, partitions);
   const closers = new Set<() => Promise<void>>();
 
   return {
@@ -52,7 +53,7 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
       return publisher;
     },
     subscriber() {
-      const subscriber = createKafkaSubscriber(kafka, topics, topicPrefix, logger);
+      const subscriber = createKafkaSubscriber(kafka, topics, topicPrefix, partitions, logger);
       closers.add(subscriber.close);
       return subscriber;
     },
@@ -102,7 +103,7 @@ function createKafkaPublisher(kafka: Kafka, topics: TopicEnsurer, topicPrefix: s
   };
 }
 
-function createKafkaSubscriber(kafka: Kafka, topics: TopicEnsurer, topicPrefix: string, logger: Logger): EventSubscriber {
+function createKafkaSubscriber(kafka: Kafka, topics: TopicEnsurer, topicPrefix: string, partitions: number, logger: Logger): EventSubscriber {
   const consumers: Consumer[] = [];
   return {
     async start(subscription: EventSubscription) {
@@ -119,6 +120,9 @@ function createKafkaSubscriber(kafka: Kafka, topics: TopicEnsurer, topicPrefix: 
       // A new group starts from the beginning so it sees events published before it first ran.
       await consumer.subscribe({ topic, fromBeginning: true });
       await consumer.run({
+        // Each assigned partition is handled by its own loop: order holds per key (partition),
+        // and one slow event no longer holds up the other partitions' events.
+        partitionsConsumedConcurrently: partitions,
         // kafkajs commits an offset only after eachMessage resolves: at least once.
         eachMessage: async ({ message, partition }) => {
           const event = {

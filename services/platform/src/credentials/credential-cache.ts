@@ -6,8 +6,10 @@ import type { VerifiedCredential } from "./verified-credential.ts";
 export type CacheEntry = VerifiedCredential | "revoked";
 
 /**
- * The verification cache, keyed by the token's SHA-256 (never the token). Two implementations:
- * Redis (shared by every identity replica) and in-process (the embedded default, one replica).
+ * The credential-verification cache, keyed by the token's SHA-256 (never the token). Identity
+ * writes it (VerifyCredential and revocation); every caller reads it, so a warm credential costs
+ * one Redis GET instead of an RPC. Two implementations: Redis (shared by every replica of every
+ * service) and in-process (the embedded default, where only identity itself can use it).
  *
  * Revocation writes a "revoked" marker instead of deleting the entry, and verification stores
  * with set-if-absent: a verification that read the database just before a revocation committed
