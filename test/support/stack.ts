@@ -95,7 +95,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       env: { ...env, ...portEnv[service] },
       stdio: ["ignore", "pipe", "pipe"],
     });
-    const append = (chunk: Buffer) => output.set(service, (output.get(service)! + chunk.toString()).slice(-200_000));
+    const append = (chunk: Buffer) => output.set(service, (output.get(service)! + chunk.toString()).slice(-4_000_000));
     child.stdout!.on("data", append);
     child.stderr!.on("data", append);
     processes.set(service, child);
