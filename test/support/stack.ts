@@ -5,6 +5,8 @@ import pg from "pg";
 import { createTestDatabase, freePort, infra, uniqueName } from "./infra.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
+/** Generous: a Kafka outage makes kafkajs log a connection error every few milliseconds. */
+const LOG_LIMIT = 4_000_000;
 export const serviceNames = ["identity", "meeting", "webhook", "gateway"] as const;
 export type ServiceName = (typeof serviceNames)[number];
 
@@ -86,7 +88,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     gateway: { PORT: String(ports.gateway) },
   };
   const processes = new Map<ServiceName, ChildProcess>();
-  const output = new Map<ServiceName, string>(serviceNames.map((name) => [name, ""]));
+  // Each process's recent output as chunks, at most LOG_LIMIT characters (oldest dropped first).
+  const output = new Map<ServiceName, string[]>(serviceNames.map((name) => [name, []]));
+  const logsOf = (service: ServiceName) => (output.get(service) ?? []).join("");
   const dir = (service: ServiceName) => (service === "gateway" ? path.join(root, "gateway") : path.join(root, "services", service));
 
   const start = async (service: ServiceName) => {
@@ -95,7 +99,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       env: { ...env, ...portEnv[service] },
       stdio: ["ignore", "pipe", "pipe"],
     });
-    const append = (chunk: Buffer) => output.set(service, (output.get(service)! + chunk.toString()).slice(-4_000_000));
+    const chunks = output.get(service)!;
+    let size = chunks.reduce((total, chunk) => total + chunk.length, 0);
+    const append = (chunk: Buffer) => {
+      chunks.push(chunk.toString());
+      size += chunk.length;
+      while (size > LOG_LIMIT && chunks.length > 1) size -= chunks.shift()!.length;
+    };
     child.stdout!.on("data", append);
     child.stderr!.on("data", append);
     processes.set(service, child);
@@ -107,12 +117,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
       const child = processes.get(service)!;
-      if (child.exitCode !== null) throw new Error(`${service} exited with ${child.exitCode}:\n${output.get(service)}`);
+      if (child.exitCode !== null) throw new Error(`${service} exited with ${child.exitCode}:\n${logsOf(service)}`);
       const ok = service === "gateway" ? await fetch(url).then((response) => response.ok, () => false) : await reportsServing(urls[service]);
       if (ok) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    throw new Error(`${service} did not become ready:\n${output.get(service)}`);
+    throw new Error(`${service} did not become ready:\n${logsOf(service)}`);
   };
 
   const kill = async (service: ServiceName, signal: NodeJS.Signals = "SIGTERM") => {
@@ -153,7 +163,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     kill,
     start,
     pid: (service) => processes.get(service)?.pid,
-    logs: (service) => output.get(service) ?? "",
+    logs: logsOf,
     async stop() {
       await Promise.all(serviceNames.map((service) => kill(service)));
       await pool.end();
