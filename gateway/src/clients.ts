@@ -1,12 +1,12 @@
 import { createClient, type Client } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { internalTransport } from "@svc/platform";
 import { Health } from "@svc/proto/health/v1/health_pb";
 import { IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { MeetingPageService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import type { Config } from "./config.ts";
 
-/** The gateway's downstream gRPC clients: one HTTP/2 connection per service, shared by all requests. */
+/** The gateway's downstream clients: one HTTP/2 connection per service (Connect protocol), shared by all requests. */
 export interface Clients {
   identity: Client<typeof IdentityService>;
   meeting: Client<typeof MeetingService>;
@@ -18,9 +18,9 @@ export interface Clients {
 
 export function createClients(config: Config): Clients {
   const transports = {
-    identity: createGrpcTransport({ baseUrl: config.IDENTITY_URL }),
-    meeting: createGrpcTransport({ baseUrl: config.MEETING_URL }),
-    webhook: createGrpcTransport({ baseUrl: config.WEBHOOK_URL }),
+    identity: internalTransport(config.IDENTITY_URL),
+    meeting: internalTransport(config.MEETING_URL),
+    webhook: internalTransport(config.WEBHOOK_URL),
   };
   return {
     identity: createClient(IdentityService, transports.identity),

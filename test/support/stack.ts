@@ -79,6 +79,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString("base64"),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
     WEBHOOK_ALLOW_INSECURE: "true",
+    // Tests drive one tenant far faster than a client should; the rate-limit test sets its own.
+    RATE_LIMIT_PER_SECOND: "10000",
     ...options.env,
   };
   const portEnv: Record<ServiceName, Record<string, string>> = {

@@ -1,9 +1,9 @@
 import { Code, ConnectError, createClient, type HandlerContext, type Transport } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
 import { CredentialKind, IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { createRedisCredentialCache, type CredentialCache } from "./credentials/credential-cache.ts";
 import { hashToken } from "./credentials/token-hash.ts";
 import { insufficientScope, unauthenticated } from "./errors.ts";
+import { internalTransport } from "./grpc/internal-transport.ts";
 import type { Logger } from "./logger.ts";
 import { connectRedis } from "./redis.ts";
 
@@ -41,7 +41,7 @@ const bearerToken = (authorization: string) => /^Bearer +(.+)$/i.exec(authorizat
  * makes a token valid live only in identity; callers only read its answers.
  */
 export function createCallerResolver(options: CallerResolverOptions): ResolveCaller {
-  const transport = typeof options.identity === "string" ? createGrpcTransport({ baseUrl: options.identity }) : options.identity;
+  const transport = typeof options.identity === "string" ? internalTransport(options.identity) : options.identity;
   const identity = createClient(IdentityService, transport);
   const now = options.now ?? Date.now;
 

@@ -15,3 +15,4 @@ export * from "./credentials/verified-credential.ts";
 export * from "./credentials/token-hash.ts";
 export * from "./credentials/credential-cache.ts";
 export * from "./redis.ts";
+export * from "./grpc/internal-transport.ts";
