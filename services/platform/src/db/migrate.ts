@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { runner } from "node-pg-migrate";
-import type { Logger } from "../logger.ts";
+import { baseEnvSchema, loadConfigOrExit } from "../config.ts";
+import { createLogger, type Logger } from "../logger.ts";
 
 /**
  * Applies a service's pending migrations (paired up/down SQL files in `dir`) inside its own
@@ -36,4 +37,21 @@ export async function migrate(options: { databaseUrl: string; schema: string; di
 /** A stable 48-bit advisory-lock id per schema (fits a JavaScript number exactly). */
 function lockIdFor(schema: string): number {
   return Number.parseInt(createHash("sha256").update(`svc-migrations:${schema}`).digest("hex").slice(0, 12), 16);
+}
+
+/**
+ * A service's migrate-only entry point (the Helm pre-install/pre-upgrade Job runs it): applies the
+ * pending migrations and exits, non-zero on failure. Reads only DATABASE_URL and LOG_LEVEL.
+ */
+export async function runMigrationsAndExit(options: { service: string; schema: string; dir: string }): Promise<void> {
+  const name = `${options.service}-migrate`;
+  const config = loadConfigOrExit(name, baseEnvSchema.pick({ DATABASE_URL: true, LOG_LEVEL: true }));
+  const logger = createLogger(name, config.LOG_LEVEL);
+  try {
+    const applied = await migrate({ databaseUrl: config.DATABASE_URL, schema: options.schema, dir: options.dir, logger });
+    logger.info({ schema: options.schema, newlyApplied: applied.length }, "schema is up to date");
+  } catch (error) {
+    logger.fatal({ err: error }, "migrations failed");
+    process.exit(1);
+  }
 }

@@ -31,10 +31,15 @@ export function registerReflection(router: ConnectRouter, files: DescFile[], ser
         const symbol = registry.get(message.value) ?? registry.get(message.value.replace(/\.[^.]+$/, ""));
         return filesResponse(symbol?.file);
       }
+      // Our protos declare no extensions: no file holds one, and every known type has none.
       case "fileContainingExtension":
+        return { case: "errorResponse", value: { errorCode: NOT_FOUND, errorMessage: "no extensions are declared" } };
       case "allExtensionNumbersOfType":
+        return registry.getMessage(message.value)
+          ? { case: "allExtensionNumbersResponse", value: { baseTypeName: message.value, extensionNumber: [] } }
+          : { case: "errorResponse", value: { errorCode: NOT_FOUND, errorMessage: "not found" } };
       default:
-        return { case: "errorResponse", value: { errorCode: UNIMPLEMENTED, errorMessage: "not implemented by this server" } };
+        return { case: "errorResponse", value: { errorCode: INVALID_ARGUMENT, errorMessage: "empty request" } };
     }
   };
   router.service(ServerReflection, {
@@ -53,8 +58,8 @@ export function registerReflection(router: ConnectRouter, files: DescFile[], ser
 type Answer = MessageInitShape<typeof ServerReflectionResponseSchema>["messageResponse"];
 
 // gRPC status codes, as the reflection protocol reports them.
+const INVALID_ARGUMENT = 3;
 const NOT_FOUND = 5;
-const UNIMPLEMENTED = 12;
 
 function allFiles(files: DescFile[]): DescFile[] {
   const seen = new Set<string>();
