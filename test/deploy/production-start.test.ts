@@ -16,7 +16,7 @@ import {
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grpcJsClient } from "../support/grpc-js.ts";
-import { createTestDatabase, freePort, infra, uniqueName } from "../support/infra.ts";
+import { createTestDatabase, freePorts, infra, uniqueName } from "../support/infra.ts";
 import { dockerfile, find, podSpecOf, renderChart, root, startEnvironment, type Container, type K8sObject } from "./chart.ts";
 
 const execFileAsync = promisify(execFile);
@@ -113,7 +113,9 @@ describe("production build started with the chart's commands", () => {
     app = path.join(scratch, imageWorkdir().replace(/^\//, ""));
     await execFileAsync("bash", [path.join(root, "scripts/build-production"), app], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
     database = await createTestDatabase();
-    for (const name of ["identity", "identityOAuth", "meeting", "webhook", "gateway"] as const) ports[name] = await freePort();
+    const names = ["identity", "identityOAuth", "meeting", "webhook", "gateway"] as const;
+    const chosen = await freePorts(names.length);
+    names.forEach((name, index) => (ports[name] = chosen[index]!));
   }, 15 * 60_000);
 
   afterAll(async () => {

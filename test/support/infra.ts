@@ -69,3 +69,24 @@ function runInfra(...args: string[]): Promise<void> {
 export const stopKafka = () => runInfra("stop", "kafka");
 /** Starts the shared Kafka broker again and waits until it answers metadata requests. */
 export const startKafka = () => runInfra("start", "kafka");
+
+/**
+ * `count` distinct ports nobody listens on right now: all are held open together while they are
+ * chosen, so the kernel cannot hand out the same one twice.
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<net.Server>((resolve, reject) => {
+          const server = net.createServer();
+          server.once("error", reject);
+          server.listen(0, "127.0.0.1", () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import http2 from "node:http2";
 import path from "node:path";
 import pg from "pg";
-import { createTestDatabase, freePort, infra, uniqueName } from "./infra.ts";
+import { createTestDatabase, freePorts, infra, uniqueName } from "./infra.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 /** Generous: a Kafka outage makes kafkajs log a connection error every few milliseconds. */
@@ -46,13 +46,26 @@ export interface StackOptions {
  * consumer groups of its own), exactly as `npm start` runs them in full mode.
  */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  // A chosen port can still be taken before a process binds it (an outgoing connection of anything
+  // on this machine may get it): start again on fresh ports rather than fail the test.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startStackOnce(options);
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes("EADDRINUSE")) throw error;
+    }
+  }
+}
+
+async function startStackOnce(options: StackOptions): Promise<Stack> {
   const database = await createTestDatabase();
+  const chosenPorts = await freePorts(5);
   const ports = {
-    identity: await freePort(),
-    identityOAuth: await freePort(),
-    meeting: await freePort(),
-    webhook: await freePort(),
-    gateway: await freePort(),
+    identity: chosenPorts[0]!,
+    identityOAuth: chosenPorts[1]!,
+    meeting: chosenPorts[2]!,
+    webhook: chosenPorts[3]!,
+    gateway: chosenPorts[4]!,
   };
   const urls = {
     identity: `http://127.0.0.1:${ports.identity}`,
