@@ -1,4 +1,4 @@
-import { errorResponse, type OpenApiFragment } from "./document.ts";
+import { errorResponse, jsonResponse, tooManyRequestsResponse, unauthorizedResponse, type OpenApiFragment } from "./document.ts";
 
 /** POST /auth (spec 4.1; DESIGN.md section 3). */
 export const authOpenApi: OpenApiFragment = {
@@ -11,20 +11,11 @@ export const authOpenApi: OpenApiFragment = {
           "Resolves the Bearer token of the request (an API key `svc_...` or an OAuth access token `svc_oauth_...`) to the user and organization it belongs to. No body is sent. A revoked key is refused from the next request on.",
         tags: ["Authentication"],
         responses: {
-          "200": {
-            description: "The token is valid.",
-            content: { "application/json": { schema: { $ref: "#/components/schemas/CredentialVerification" } } },
-          },
+          "200": jsonResponse("CredentialVerification", "The token is valid."),
           "400": errorResponse("A request body was sent that is not JSON, or is malformed JSON (no body is expected)."),
-          "401": {
-            ...errorResponse("Missing, malformed, unknown, expired or revoked token."),
-            headers: { "WWW-Authenticate": { description: "`Bearer realm=\"svc\"`, with `error=\"invalid_token\"` when a token was sent.", schema: { type: "string" } } },
-          },
+          "401": unauthorizedResponse,
           "413": errorResponse("Request body over 100 KB."),
-          "429": {
-            ...errorResponse("Too many requests for this credential."),
-            headers: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
-          },
+          "429": tooManyRequestsResponse(),
           "500": errorResponse("Internal server error."),
           "503": errorResponse("The identity service is temporarily unavailable."),
         },

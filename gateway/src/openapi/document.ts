@@ -23,6 +23,32 @@ export const errorResponse = (description: string) => ({
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
 });
 
+/** A JSON response whose body is the named component schema. */
+export const jsonResponse = (ref: string, description: string) => ({
+  description,
+  content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } },
+});
+
+/** 401, as every authenticated route answers it (RFC 6750 challenge). */
+export const unauthorizedResponse = {
+  ...errorResponse("Missing, malformed, unknown, expired or revoked token."),
+  headers: { "WWW-Authenticate": { description: '`Bearer realm="svc"`, with `error="invalid_token"` when a token was sent.', schema: { type: "string" } } },
+};
+
+/** 403 for an OAuth token without `scope` (spec 5.5). */
+export const forbiddenResponse = (scope: string) => ({
+  ...errorResponse(`An OAuth access token without the scope \`${scope}\`: \`{"error": "Insufficient scope: ${scope}"}\`. API keys need no scope.`),
+  headers: {
+    "WWW-Authenticate": { description: `\`Bearer realm="svc", error="insufficient_scope", scope="${scope}"\``, schema: { type: "string" } },
+  },
+});
+
+/** 429 from the gateway's rate limiter. */
+export const tooManyRequestsResponse = (what = "Too many requests for this credential.") => ({
+  ...errorResponse(what),
+  headers: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
+});
+
 export function buildOpenApiDocument(publicUrl: string, fragments: OpenApiFragment[]) {
   return {
     openapi: "3.1.0",

@@ -1,21 +1,13 @@
-import { errorResponse, type OpenApiFragment } from "./document.ts";
+import {
+  errorResponse,
+  forbiddenResponse as forbidden,
+  jsonResponse,
+  tooManyRequestsResponse,
+  unauthorizedResponse as unauthorized,
+  type OpenApiFragment,
+} from "./document.ts";
 
-const unauthorized = {
-  ...errorResponse("Missing, malformed, unknown, expired or revoked token."),
-  headers: { "WWW-Authenticate": { description: '`Bearer realm="svc"`, with `error="invalid_token"` when a token was sent.', schema: { type: "string" } } },
-};
-
-const forbidden = (scope: string) => ({
-  ...errorResponse(`An OAuth access token without the scope \`${scope}\`: \`{"error": "Insufficient scope: ${scope}"}\`. API keys need no scope.`),
-  headers: {
-    "WWW-Authenticate": { description: `\`Bearer realm="svc", error="insufficient_scope", scope="${scope}"\``, schema: { type: "string" } },
-  },
-});
-
-const tooManyRequests = {
-  ...errorResponse("Too many requests for this credential."),
-  headers: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
-};
+const tooManyRequests = tooManyRequestsResponse();
 
 const meetingIdParameter = {
   name: "id",
@@ -25,10 +17,7 @@ const meetingIdParameter = {
   schema: { type: "string" },
 };
 
-const meetingResponse = (description: string) => ({
-  description,
-  content: { "application/json": { schema: { $ref: "#/components/schemas/Meeting" } } },
-});
+const meetingResponse = (description: string) => jsonResponse("Meeting", description);
 
 /** POST /meeting (spec 4.2) and the extensions GET /meeting/{id}, POST /meeting/{id}/end (DESIGN.md section 3). */
 export const meetingOpenApi: OpenApiFragment = {

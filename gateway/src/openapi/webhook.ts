@@ -1,21 +1,11 @@
-import { errorResponse, type OpenApiFragment } from "./document.ts";
-
-const unauthorized = {
-  ...errorResponse("Missing, malformed, unknown, expired or revoked token."),
-  headers: { "WWW-Authenticate": { description: '`Bearer realm="svc"`, with `error="invalid_token"` when a token was sent.', schema: { type: "string" } } },
-};
-
-const forbidden = (scope: string) => ({
-  ...errorResponse(`An OAuth access token without the scope \`${scope}\`: \`{"error": "Insufficient scope: ${scope}"}\`. API keys need no scope.`),
-  headers: {
-    "WWW-Authenticate": { description: `\`Bearer realm="svc", error="insufficient_scope", scope="${scope}"\``, schema: { type: "string" } },
-  },
-});
-
-const tooManyRequests = (what = "Too many requests for this credential.") => ({
-  ...errorResponse(what),
-  headers: { "Retry-After": { description: "Seconds to wait (rate limiting only).", schema: { type: "integer" } } },
-});
+import {
+  errorResponse,
+  forbiddenResponse as forbidden,
+  jsonResponse as json,
+  tooManyRequestsResponse as tooManyRequests,
+  unauthorizedResponse as unauthorized,
+  type OpenApiFragment,
+} from "./document.ts";
 
 const common = {
   "401": unauthorized,
@@ -33,8 +23,6 @@ const webhookIdParameter = {
   description: "The subscription's `webhookId` (a UUID).",
   schema: { type: "string", format: "uuid" },
 };
-
-const json = (ref: string, description: string) => ({ description, content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } } });
 
 const deliveryNotes =
   "Delivery is at least once and unordered: a receiver may get the same event twice (deduplicate on the `webhook-id` header) and events in any order.";
