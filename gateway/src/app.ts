@@ -4,7 +4,8 @@ import type { Redis } from "ioredis";
 import type { Logger, ResolveCaller } from "@svc/platform";
 import type { Clients } from "./clients.ts";
 import type { Config } from "./config.ts";
-import { requireBearer } from "./http/bearer.ts";
+import { requireCredential } from "./http/bearer.ts";
+import { sessionCookies } from "./http/session-cookie.ts";
 import { errorHandler, HttpError } from "./http/errors.ts";
 import { jsonBody } from "./http/json-body.ts";
 import { rateLimit } from "./http/rate-limit.ts";
@@ -21,9 +22,11 @@ import { healthRoutes } from "./routes/health.ts";
 import { meetingRoutes } from "./routes/meeting.ts";
 import { webhookRoutes } from "./routes/webhook.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
+import { createDashboardClients, managementRoutes, publicSessionRoutes } from "./routes/dashboard-api.ts";
+import { dashboardOpenApi } from "./openapi/dashboard.ts";
 
 /** Each area's OpenAPI paths; every route registered below has its entry here. */
-const openApiFragments: OpenApiFragment[] = [meetingOpenApi, authOpenApi, oauthOpenApi, webhookOpenApi];
+const openApiFragments: OpenApiFragment[] = [meetingOpenApi, authOpenApi, oauthOpenApi, webhookOpenApi, dashboardOpenApi];
 
 export interface GatewayDependencies {
   config: Config;
@@ -56,15 +59,20 @@ export function buildApp({ config, clients, logger, redis, resolveCaller }: Gate
   // The meeting join page: public, the unguessable id in its URL is the capability.
   app.use(meetingPageRoutes(clients, logger));
   app.use(oauthRoutes({ identityOAuthUrl: config.IDENTITY_OAUTH_URL, logger }));
+  const cookies = sessionCookies(config.PUBLIC_URL);
+  const dashboardClients = createDashboardClients(config.IDENTITY_URL);
+  // Dashboard sign-in and sign-up take no credential.
+  app.use("/api/v1", publicSessionRoutes(dashboardClients, cookies));
 
-  // The authenticated REST API: every route below needs `Authorization: Bearer <token>` (syntax
-  // checked here; validity and scope decided by the owning service) and takes JSON bodies of at
+  // The authenticated REST API: every route below needs `Authorization: Bearer <token>` or the
+  // dashboard's session cookie (syntax checked here; validity and scope decided by the owning service) and takes JSON bodies of at
   // most 100 KB. Register each area's router on `api`.
   const api = express.Router();
-  api.use(requireBearer, ...jsonBody);
+  api.use(requireCredential(cookies), ...jsonBody);
   api.use(authRoutes(resolveCaller));
   api.use(meetingRoutes(clients, logger));
   api.use(webhookRoutes(clients));
+  api.use(managementRoutes(dashboardClients, cookies));
   app.use("/api/v1", api);
 
   app.use((_req, _res, next) => next(new HttpError(404, "Not found")));

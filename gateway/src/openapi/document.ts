@@ -64,6 +64,13 @@ export function buildOpenApiDocument(publicUrl: string, fragments: OpenApiFragme
     components: {
       securitySchemes: {
         ApiKey: { type: "http", scheme: "bearer", description: "An API key (prefix svc_): full access, no scopes." },
+        DashboardSession: {
+          type: "apiKey",
+          in: "cookie",
+          name: "svc_session",
+          description:
+            "A dashboard session (cookie `svc_session`, `__Host-svc_session` on https, set by `POST /session`). Every request made with it must also send the header `X-CSRF-Token` with the value of the `svc_csrf` (`__Host-svc_csrf`) cookie; without it: 403. Only a session may call the credential-management endpoints.",
+        },
         OAuth2: {
           type: "oauth2",
           flows: {

@@ -10,7 +10,8 @@ import { forwardedCredential } from "../http/bearer.ts";
 export function authRoutes(resolveCaller: ResolveCaller): Router {
   const router = Router();
   router.post("/auth", async (_req, res) => {
-    const caller = await resolveCaller(forwardedCredential(res.locals).authorization);
+    const credential = forwardedCredential(res.locals);
+    const caller = await resolveCaller(credential.authorization!, undefined, credential["x-csrf-token"]);
     res.set("Cache-Control", "no-store");
     res.json({
       valid: true,

@@ -56,6 +56,8 @@ export function oauthRoutes(options: { identityOAuthUrl: string; logger: Logger 
     headers["x-forwarded-proto"] = req.protocol;
     headers["x-forwarded-for"] = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
     headers["x-request-id"] = res.locals.requestId as string;
+    // The client's address for sign-in throttling, as `trust proxy` resolves it (never the client's claim).
+    headers["x-svc-client-address"] = req.ip ?? "";
 
     const upstreamRequest = transport.request(
       { protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.originalUrl, headers, agent, timeout: UPSTREAM_TIMEOUT_MS },

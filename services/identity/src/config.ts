@@ -20,6 +20,20 @@ export const configSchema = baseEnvSchema
       .string()
       .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: "must be an http(s):// origin" })
       .default(`http://localhost:${defaultAddresses.gateway}`),
+    /** Whether anyone may create an organization with its first admin from the sign-in page. */
+    SIGNUP_ENABLED: z
+      .enum(["true", "false"], { message: "must be true or false" })
+      .default("false")
+      .transform((value) => value === "true"),
+    /** A dashboard session ends after this long without a request... */
+    SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(60).max(86_400).default(1800),
+    /** ...and this long after sign-in, whatever the activity. */
+    SESSION_ABSOLUTE_TIMEOUT_SECONDS: z.coerce.number().int().min(300).max(30 * 86_400).default(43_200),
+    /** Failed sign-ins (OAuth page and dashboard) allowed per account, and per client address, per window. */
+    SIGNIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(10),
+    SIGNIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(100),
+    /** The window of those counts, and how long an account or address stays throttled once over. */
+    SIGNIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
     /** Comma-separated secrets signing the OAuth sign-in cookies (the first signs). Unset: random per process. */
     OAUTH_COOKIE_KEYS: z
       .string()

@@ -2,23 +2,35 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import { unauthenticated } from "@svc/platform";
 import { CredentialKind, type IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
 import type { CredentialVerification } from "./credentials/verify-credential.ts";
+import { bearerTokenOf } from "./sessions/session-caller.ts";
+import { isSessionToken, type SessionStore } from "./sessions/session-store.ts";
+import { roleMessage } from "./sessions/session-service.ts";
 
-// No token of ours is longer; a longer header is refused before any hashing or look-up.
-const MAX_TOKEN_LENGTH = 512;
+const kinds = { api_key: CredentialKind.API_KEY, oauth: CredentialKind.OAUTH, session: CredentialKind.SESSION } as const;
 
-/** IdentityService: VerifyCredential reads the caller's token from the `authorization` metadata. */
-export function identityService(credentials: CredentialVerification): ServiceImpl<typeof IdentityService> {
+/**
+ * IdentityService: VerifyCredential reads the caller's token from the `authorization` metadata.
+ * A dashboard session is checked against its row on every call (never cached), together with
+ * its CSRF token from the `x-csrf-token` metadata: the CSRF rule lives here, not in the gateway.
+ */
+export function identityService(credentials: CredentialVerification, sessions: SessionStore): ServiceImpl<typeof IdentityService> {
   return {
     async verifyCredential(_request, context) {
       const match = /^Bearer +(\S+) *$/i.exec(context.requestHeader.get("authorization") ?? "");
       if (!match) throw unauthenticated("Missing bearer token");
-      const token = match[1]!;
-      if (token.length > MAX_TOKEN_LENGTH) throw unauthenticated("Invalid, expired or revoked token");
+      // Tokens longer than any of ours are refused before any hashing or look-up.
+      const token = bearerTokenOf(context);
+      if (!token) throw unauthenticated("Invalid, expired or revoked token");
+      if (isSessionToken(token)) {
+        const session = await sessions.verify(token, context.requestHeader.get("x-csrf-token") ?? undefined);
+        return { userId: session.userId, orgId: session.orgId, kind: CredentialKind.SESSION, role: roleMessage(session.role), scopes: [], clientId: "" };
+      }
       const credential = await credentials.verify(token);
       return {
         userId: credential.userId,
         orgId: credential.orgId,
-        kind: credential.kind === "oauth" ? CredentialKind.OAUTH : CredentialKind.API_KEY,
+        kind: kinds[credential.kind],
+        role: roleMessage(credential.role ?? "member"),
         scopes: credential.scopes,
         clientId: credential.clientId,
       };

@@ -12,7 +12,8 @@ import {
   type CredentialCache,
   type Logger,
 } from "@svc/platform";
-import { IdentityAdminService, IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
+import { IdentityAdminService, IdentityService, ManagementService, SessionService } from "@svc/proto/svc/identity/v1/identity_pb";
+import type { Redis } from "ioredis";
 import { adminService } from "./admin/admin-service.ts";
 import { requireAdminToken } from "./admin/admin-token.ts";
 import { configSchema, type Config } from "./config.ts";
@@ -26,6 +27,12 @@ import { oauthClientQueries } from "./db/oauth-clients.ts";
 import { oauthAccessTokenVerifier } from "./oauth/access-token-verifier.ts";
 import { startAuthorizationServer } from "./oauth/authorization-server.ts";
 import { oauthClientAdmin } from "./oauth/oauth-client-admin.ts";
+import { sessionQueries } from "./db/sessions.ts";
+import { managementService } from "./management/management-service.ts";
+import { createSessionStore } from "./sessions/session-store.ts";
+import { sessionService } from "./sessions/session-service.ts";
+import { createPasswordSignIn } from "./sign-in/password-sign-in.ts";
+import { createSignInThrottle } from "./sign-in/sign-in-throttle.ts";
 
 const SERVICE = "identity";
 const SCHEMA = "identity";
@@ -41,7 +48,8 @@ runUntilSignalled(logger, async () => {
   }
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
   const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger, max: config.DATABASE_POOL_SIZE ?? 10 });
-  const cache = await createCredentialCache(config, logger);
+  const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, logger) : undefined;
+  const cache = createCredentialCache(config, redis, logger);
   const lastUsed = createLastUsedRecorder({
     write: (uses) => recordApiKeyUses(pool, uses),
     flushIntervalMs: config.LAST_USED_FLUSH_INTERVAL_MS,
@@ -54,14 +62,36 @@ runUntilSignalled(logger, async () => {
     onApiKeyUse: lastUsed.record,
     logger,
   });
+  const sessions = createSessionStore(
+    sessionQueries(pool),
+    { idleSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS, absoluteSeconds: config.SESSION_ABSOLUTE_TIMEOUT_SECONDS },
+    logger,
+  );
+  // One throttle for the OAuth sign-in page and the dashboard: failures count together.
+  const signIn = createPasswordSignIn(
+    pool,
+    createSignInThrottle({
+      maxFailuresPerAccount: config.SIGNIN_MAX_FAILURES_PER_ACCOUNT,
+      maxFailuresPerAddress: config.SIGNIN_MAX_FAILURES_PER_ADDRESS,
+      windowSeconds: config.SIGNIN_THROTTLE_WINDOW_SECONDS,
+      redis,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      logger,
+    }),
+  );
   const server = await startServer({
     name: SERVICE,
     host: config.HOST,
     port: config.GRPC_PORT,
     logger,
-    services: [IdentityService, IdentityAdminService],
+    services: [IdentityService, IdentityAdminService, SessionService, ManagementService],
     routes: (router) => {
-      router.service(IdentityService, identityService(credentials));
+      router.service(IdentityService, identityService(credentials, sessions));
+      router.service(SessionService, sessionService({ db: pool, sessions, signIn, credentials, signupEnabled: config.SIGNUP_ENABLED, logger }));
+      router.service(
+        ManagementService,
+        managementService({ db: pool, sessions, credentials, cache, clients: oauthClientQueries(pool), artifacts: oauthArtifactQueries(pool), logger }),
+      );
       const oauthClients = oauthClientAdmin({ clients: oauthClientQueries(pool), credentials, logger });
       router.service(IdentityAdminService, { ...adminService({ db: pool, credentials, logger }), ...oauthClients }, {
         requestGate: requireAdminToken(config.ADMIN_TOKEN),
@@ -81,18 +111,25 @@ runUntilSignalled(logger, async () => {
     host: config.HOST,
     port: config.OAUTH_PORT,
     cookieKeys: config.oauthCookieKeys,
+    signIn,
     logger,
   });
   // Closed in reverse: stop serving, then write the last uses, then close the cache and the pool.
-  return [() => pool.end(), () => cache.close(), () => lastUsed.close(), () => server.close(), () => authorizationServer.close()];
+  return [
+    () => pool.end(),
+    () => cache.close(),
+    () => lastUsed.close(),
+    () => sessions.close(),
+    () => server.close(),
+    () => authorizationServer.close(),
+  ];
 });
 
 /** Redis when REDIS_URL is set (shared by every replica, so revocation reaches all of them); in-process otherwise. */
-async function createCredentialCache(config: Config, logger: Logger): Promise<CredentialCache> {
-  if (!config.REDIS_URL) {
-    logger.info("REDIS_URL is unset: credentials are cached in-process (fine for one identity replica)");
+function createCredentialCache(config: Config, redis: Redis | undefined, logger: Logger): CredentialCache {
+  if (!redis) {
+    logger.info("REDIS_URL is unset: credentials are cached in-process and sign-in failures counted in-process (fine for one identity replica)");
     return createMemoryCredentialCache();
   }
-  const redis = await connectRedis(config.REDIS_URL, logger);
   return createRedisCredentialCache(redis, config.REDIS_KEY_PREFIX);
 }

@@ -1,8 +1,8 @@
 import { Code, ConnectError, createClient, type HandlerContext, type Transport } from "@connectrpc/connect";
-import { CredentialKind, IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
+import { CredentialKind, IdentityService, Role } from "@svc/proto/svc/identity/v1/identity_pb";
 import { createRedisCredentialCache, type CredentialCache } from "./credentials/credential-cache.ts";
 import { hashToken } from "./credentials/token-hash.ts";
-import { insufficientScope, unauthenticated } from "./errors.ts";
+import { adminRoleRequired, insufficientScope, unauthenticated } from "./errors.ts";
 import { internalTransport } from "./grpc/internal-transport.ts";
 import type { Logger } from "./logger.ts";
 import { connectRedis } from "./redis.ts";
@@ -10,16 +10,30 @@ import { connectRedis } from "./redis.ts";
 export interface Caller {
   userId: string;
   orgId: string;
-  kind: "api_key" | "oauth";
-  /** Granted OAuth scopes; API keys have full access and no scopes. */
+  /** `session`: a person signed in to the dashboard (full access, like an API key). */
+  kind: "api_key" | "oauth" | "session";
+  /** The user's role in their organization. */
+  role: "admin" | "member";
+  /** Granted OAuth scopes; API keys and sessions have full access and no scopes. */
   scopes: string[];
   clientId: string;
 }
 
-/** Resolves an `Authorization: Bearer ...` header to its caller; UNAUTHENTICATED when it is not valid. */
-export type ResolveCaller = (authorization: string, signal?: AbortSignal) => Promise<Caller>;
+/**
+ * Resolves an `Authorization: Bearer ...` header to its caller; UNAUTHENTICATED when it is not
+ * valid. A dashboard session also needs its CSRF token (`x-csrf-token`), which identity checks.
+ */
+export type ResolveCaller = (authorization: string, signal?: AbortSignal, csrfToken?: string) => Promise<Caller>;
 
-export type Authenticate = (context: HandlerContext, requiredScope: string) => Promise<Caller>;
+export interface AuthenticateOptions {
+  /** The operation changes what the organization administers (webhooks, OAuth clients, users). */
+  adminOnly?: boolean;
+}
+
+export type Authenticate = (context: HandlerContext, requiredScope: string, options?: AuthenticateOptions) => Promise<Caller>;
+
+/** Dashboard session tokens: never in the shared cache, always verified by identity (idle timeout, CSRF). */
+export const SESSION_TOKEN_PREFIX = "svc_sess_";
 
 export interface CallerResolverOptions {
   /** identity's URL, or (in unit tests) a transport with an in-memory identity behind it. */
@@ -47,29 +61,35 @@ export function createCallerResolver(options: CallerResolverOptions): ResolveCal
 
   const fromCache = async (authorization: string): Promise<Caller | "revoked" | undefined> => {
     const token = bearerToken(authorization);
-    if (!options.cache || !token) return undefined;
+    if (!options.cache || !token || token.startsWith(SESSION_TOKEN_PREFIX)) return undefined;
     const entry = await options.cache.get(hashToken(token)).catch(() => undefined);
     if (entry === "revoked") return "revoked";
     if (!entry || (entry.expiresAt !== undefined && entry.expiresAt <= now())) return undefined;
-    return { userId: entry.userId, orgId: entry.orgId, kind: entry.kind, scopes: entry.scopes, clientId: entry.clientId };
+    // An entry written before roles existed counts as a member's: never more rights than verified.
+    return { userId: entry.userId, orgId: entry.orgId, kind: entry.kind, role: entry.role ?? "member", scopes: entry.scopes, clientId: entry.clientId };
   };
 
-  return async (authorization, signal) => {
+  return async (authorization, signal, csrfToken) => {
     const cached = await fromCache(authorization);
     if (cached === "revoked") throw unauthenticated("Invalid, expired or revoked token");
     if (cached) return cached;
     let verified;
     try {
-      verified = await identity.verifyCredential({}, { headers: { authorization }, signal, timeoutMs: 5_000 });
+      const headers: Record<string, string> = { authorization };
+      if (csrfToken) headers["x-csrf-token"] = csrfToken;
+      verified = await identity.verifyCredential({}, { headers, signal, timeoutMs: 5_000 });
     } catch (error) {
       const connectError = ConnectError.from(error);
       if (connectError.code === Code.Unauthenticated) throw unauthenticated(connectError.rawMessage);
+      // A session presented without its CSRF token.
+      if (connectError.code === Code.PermissionDenied) throw new ConnectError(connectError.rawMessage, Code.PermissionDenied);
       throw new ConnectError("identity service unavailable", Code.Unavailable);
     }
     return {
       userId: verified.userId,
       orgId: verified.orgId,
-      kind: verified.kind === CredentialKind.OAUTH ? "oauth" : "api_key",
+      kind: verified.kind === CredentialKind.OAUTH ? "oauth" : verified.kind === CredentialKind.SESSION ? "session" : "api_key",
+      role: verified.role === Role.ADMIN ? "admin" : "member",
       scopes: verified.scopes,
       clientId: verified.clientId,
     };
@@ -78,15 +98,18 @@ export function createCallerResolver(options: CallerResolverOptions): ResolveCal
 
 /**
  * A service's authorization step: resolve the caller from the `authorization` metadata, then
- * check the scope the operation needs. Scope checks live here, in the services, so direct gRPC
- * callers meet the same rules as REST ones. API keys have full access.
+ * check the scope the operation needs, and the admin role for what only admins may do. Scope
+ * checks live here, in the services, so direct gRPC callers meet the same rules as REST ones.
+ * API keys and sessions have full access to what their user may do; an OAuth token is limited
+ * to its scopes as well as to its user's role.
  */
 export function createAuthenticator(resolve: ResolveCaller): Authenticate {
-  return async (context, requiredScope) => {
+  return async (context, requiredScope, options = {}) => {
     const authorization = context.requestHeader.get("authorization");
     if (!authorization) throw unauthenticated();
-    const caller = await resolve(authorization, context.signal);
+    const caller = await resolve(authorization, context.signal, context.requestHeader.get("x-csrf-token") ?? undefined);
     if (caller.kind === "oauth" && !caller.scopes.includes(requiredScope)) throw insufficientScope(requiredScope);
+    if (options.adminOnly && caller.role !== "admin") throw adminRoleRequired();
     return caller;
   };
 }

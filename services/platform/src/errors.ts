@@ -17,3 +17,8 @@ export function unauthenticated(message = "Missing or invalid authentication tok
 export function insufficientScope(scope: string): ConnectError {
   return new ConnectError(`Insufficient scope: ${scope}`, Code.PermissionDenied, { "x-required-scope": scope });
 }
+
+/** An operation only an organization's admins may perform, asked by a member. */
+export function adminRoleRequired(): ConnectError {
+  return new ConnectError("Only an admin of the organization can do this", Code.PermissionDenied);
+}

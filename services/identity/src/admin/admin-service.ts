@@ -1,7 +1,7 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { notFound, type Logger, type Pool } from "@svc/platform";
-import type { IdentityAdminService } from "@svc/proto/svc/identity/v1/identity_pb";
+import { Role, type IdentityAdminService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { generateApiKey } from "../credentials/api-key.ts";
 import { hashPassword } from "../credentials/password.ts";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
@@ -44,7 +44,9 @@ export function adminService({ db, credentials, logger }: AdminDependencies): Ad
       const email = check.email("email", request.email);
       const password = check.password("password", request.password);
       check.done();
-      const result = await insertUser(db, { orgId, email, passwordHash: await hashPassword(password) });
+      // The operator creates the people who run an organization: admins unless told otherwise.
+      const role = request.role === Role.MEMBER ? "member" : "admin";
+      const result = await insertUser(db, { orgId, email, passwordHash: await hashPassword(password), role });
       if ("problem" in result) {
         if (result.problem === "organization_not_found") throw notFound("Organization");
         throw new ConnectError("A user with this e-mail address already exists", Code.AlreadyExists);
@@ -97,7 +99,7 @@ export function adminService({ db, credentials, logger }: AdminDependencies): Ad
   };
 }
 
-function toApiKeyMessage(record: ApiKeyRecord) {
+export function toApiKeyMessage(record: ApiKeyRecord) {
   return {
     keyId: record.keyId,
     userId: record.userId,

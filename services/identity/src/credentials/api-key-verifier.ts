@@ -3,7 +3,7 @@ import { findActiveApiKeyByHash } from "../db/api-keys.ts";
 import { API_KEY_PREFIX, hasApiKeyShape } from "./api-key.ts";
 import type { CredentialVerifier } from "./verified-credential.ts";
 
-/** API keys: full access, no scopes, valid until revoked. */
+/** API keys: full access (what their user's role allows), no scopes, valid until revoked or the user is deactivated. */
 export function apiKeyVerifier(db: Pool): CredentialVerifier {
   return {
     prefix: API_KEY_PREFIX,
@@ -11,7 +11,7 @@ export function apiKeyVerifier(db: Pool): CredentialVerifier {
       if (!hasApiKeyShape(token)) return null;
       const key = await findActiveApiKeyByHash(db, tokenHash);
       if (!key) return null;
-      return { kind: "api_key", userId: key.userId, orgId: key.orgId, scopes: [], clientId: "", apiKeyId: key.keyId };
+      return { kind: "api_key", userId: key.userId, orgId: key.orgId, role: key.role, scopes: [], clientId: "", apiKeyId: key.keyId };
     },
   };
 }

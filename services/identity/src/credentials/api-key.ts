@@ -3,7 +3,7 @@ import { hashToken } from "@svc/platform";
 
 export const API_KEY_PREFIX = "svc_";
 /** Prefixes of the other token kinds: a new API key never starts with one, so the kinds never overlap. */
-const OTHER_KIND_PREFIXES = ["svc_oauth_", "svc_rt_"];
+const OTHER_KIND_PREFIXES = ["svc_oauth_", "svc_rt_", "svc_sess_"];
 /** `svc_` + base64url of 32 random bytes (256 bits): 43 characters, no padding. */
 const API_KEY_SHAPE = /^svc_[A-Za-z0-9_-]{43}$/;
 /** Enough of the key to recognise it in a list (8 of its 43 random characters), not to use it. */

@@ -6,8 +6,8 @@ import type { CredentialVerifier, VerifiedCredential } from "./verified-credenti
 import { createCredentialVerification } from "./verify-credential.ts";
 
 const logger = createLogger("test", "silent");
-const apiKeyCredential: VerifiedCredential = { kind: "api_key", userId: "u1", orgId: "o1", scopes: [], clientId: "", apiKeyId: "k1" };
-const oauthCredential: VerifiedCredential = { kind: "oauth", userId: "u2", orgId: "o2", scopes: ["meeting.create"], clientId: "c1" };
+const apiKeyCredential: VerifiedCredential = { kind: "api_key", userId: "u1", orgId: "o1", role: "admin", scopes: [], clientId: "", apiKeyId: "k1" };
+const oauthCredential: VerifiedCredential = { kind: "oauth", userId: "u2", orgId: "o2", role: "member", scopes: ["meeting.create"], clientId: "c1" };
 
 /** A verifier over a fixed table of tokens, counting how often it was asked. */
 function tableVerifier(prefix: string, table: Record<string, VerifiedCredential>) {
@@ -98,6 +98,7 @@ describe("credential verification", () => {
       get: () => Promise.reject(new Error("redis down")),
       setIfAbsent: () => Promise.reject(new Error("redis down")),
       markRevoked: () => Promise.reject(new Error("redis down")),
+      forget: () => Promise.reject(new Error("redis down")),
       close: async () => undefined,
     };
     const { verification } = setUp({ cache: broken });

@@ -55,24 +55,34 @@ export async function listApiKeysOfUser(db: Pool, userId: string): Promise<ApiKe
 }
 
 /**
- * Marks the key revoked (keeping the first revocation time when it already was) and returns
+ * Marks the key revoked (only if `ownerId` owns it, when given) (keeping the first revocation time when it already was) and returns
  * its hash, so the caller can invalidate the verification cache; undefined when no such key.
  */
-export async function revokeApiKey(db: Pool, keyId: string): Promise<{ keyHash: string } | undefined> {
+export async function revokeApiKey(db: Pool, keyId: string, ownerId?: string): Promise<{ keyHash: string } | undefined> {
   const { rows } = await db.query<{ key_hash: string }>(
-    "UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING key_hash",
-    [keyId],
+    "UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 AND ($2::uuid IS NULL OR user_id = $2) RETURNING key_hash",
+    [keyId, ownerId ?? null],
   );
   return rows[0] && { keyHash: rows[0].key_hash };
 }
 
-/** The unrevoked key with this hash (the hash is the unique index), or undefined. */
-export async function findActiveApiKeyByHash(db: Pool, keyHash: string): Promise<{ keyId: string; userId: string; orgId: string } | undefined> {
-  const { rows } = await db.query<{ id: string; user_id: string; org_id: string }>(
-    "SELECT id, user_id, org_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL",
+/** The unrevoked key with this hash (the hash is the unique index) of an active user, or undefined. */
+export async function findActiveApiKeyByHash(
+  db: Pool,
+  keyHash: string,
+): Promise<{ keyId: string; userId: string; orgId: string; role: "admin" | "member" } | undefined> {
+  const { rows } = await db.query<{ id: string; user_id: string; org_id: string; role: "admin" | "member" }>(
+    `SELECT k.id, k.user_id, k.org_id, u.role FROM api_keys k JOIN users u ON u.id = k.user_id
+      WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND u.deactivated_at IS NULL`,
     [keyHash],
   );
-  return rows[0] && { keyId: rows[0].id, userId: rows[0].user_id, orgId: rows[0].org_id };
+  return rows[0] && { keyId: rows[0].id, userId: rows[0].user_id, orgId: rows[0].org_id, role: rows[0].role };
+}
+
+/** One key of the user (another user's key is undefined, like an unknown one). */
+export async function findApiKeyOfUser(db: Pool, userId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
+  const { rows } = await db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND user_id = $2`, [keyId, userId]);
+  return rows[0] && toRecord(rows[0]);
 }
 
 /** Records many keys' latest use in one statement; never moves a key's time backwards. */

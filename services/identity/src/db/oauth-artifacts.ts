@@ -15,6 +15,7 @@ export interface StoredArtifact {
 export interface AccessTokenRecord {
   userId: string;
   orgId: string;
+  role: "admin" | "member";
   clientId: string;
   scope: string;
   expiresAt: Date;
@@ -95,17 +96,44 @@ export function oauthArtifactQueries(pool: Pool) {
      * still exist: revoking a grant or deleting a client ends every token issued under it.
      */
     async findAccessToken(idHash: string): Promise<AccessTokenRecord | undefined> {
-      const { rows } = await pool.query<{ user_id: string; org_id: string; client_id: string; scope: string | null; expires_at: Date }>(
-        `SELECT u.id AS user_id, u.org_id, c.client_id, t.payload->>'scope' AS scope, t.expires_at
+      const { rows } = await pool.query<{ user_id: string; org_id: string; role: "admin" | "member"; client_id: string; scope: string | null; expires_at: Date }>(
+        `SELECT u.id AS user_id, u.org_id, u.role, c.client_id, t.payload->>'scope' AS scope, t.expires_at
            FROM oauth_artifacts t
            JOIN oauth_artifacts g ON g.model = 'Grant' AND g.grant_id = t.grant_id AND g.expires_at > now()
            JOIN oauth_clients c ON c.client_id = t.client_id
-           JOIN users u ON u.id::text = t.payload->>'accountId'
+           JOIN users u ON u.id::text = t.payload->>'accountId' AND u.deactivated_at IS NULL
           WHERE t.model = 'AccessToken' AND t.id_hash = $1 AND t.expires_at > now()`,
         [idHash],
       );
       const row = rows[0];
-      return row && { userId: row.user_id, orgId: row.org_id, clientId: row.client_id, scope: row.scope ?? "", expiresAt: row.expires_at };
+      return row && { userId: row.user_id, orgId: row.org_id, role: row.role, clientId: row.client_id, scope: row.scope ?? "", expiresAt: row.expires_at };
+    },
+
+    /** The user's live grants (authorized applications), newest first, with the client's name. */
+    async listGrantsOfUser(userId: string): Promise<Array<{ grantId: string; clientId: string; clientName: string; scopes: string[]; grantedAt: Date }>> {
+      const { rows } = await pool.query<{ grant_id: string; client_id: string; name: string; resources: Record<string, string> | null; iat: string | null }>(
+        `SELECT g.grant_id, c.client_id, c.name, g.payload->'resources' AS resources, g.payload->>'iat' AS iat
+           FROM oauth_artifacts g JOIN oauth_clients c ON c.client_id = g.client_id
+          WHERE g.model = 'Grant' AND g.payload->>'accountId' = $1::text AND g.expires_at > now()
+          ORDER BY (g.payload->>'iat')::bigint DESC NULLS LAST, g.grant_id`,
+        [userId],
+      );
+      return rows.map((row) => ({
+        grantId: row.grant_id,
+        clientId: row.client_id,
+        clientName: row.name,
+        scopes: [...new Set(Object.values(row.resources ?? {}).flatMap((scope) => String(scope).split(" ").filter(Boolean)))],
+        grantedAt: new Date(Number(row.iat ?? 0) * 1000),
+      }));
+    },
+
+    /** Whether this grant exists, is live and belongs to the user. */
+    async isGrantOfUser(grantId: string, userId: string): Promise<boolean> {
+      const { rowCount } = await pool.query(
+        "SELECT 1 FROM oauth_artifacts WHERE model = 'Grant' AND grant_id = $1 AND payload->>'accountId' = $2::text AND expires_at > now()",
+        [grantId, userId],
+      );
+      return rowCount === 1;
     },
 
     /** Removes rows that expired more than `graceSeconds` ago, at most `limit` per call. */

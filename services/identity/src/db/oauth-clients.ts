@@ -59,6 +59,53 @@ export function oauthClientQueries(pool: Pool) {
       return rows.map(fromRow);
     },
 
+    async findInOrg(orgId: string, clientId: string): Promise<OAuthClientRecord | undefined> {
+      const { rows } = await pool.query<OAuthClientRow>(`SELECT ${COLUMNS} FROM oauth_clients WHERE client_id = $1 AND org_id = $2`, [clientId, orgId]);
+      return rows[0] && fromRow(rows[0]);
+    },
+
+    /**
+     * Changes name, redirect URIs and scopes of the organization's client. When a scope was
+     * removed, every code, token and grant of the client is deleted in the same transaction
+     * (users approve again with the new allowance); returns the deleted access tokens' hashes.
+     */
+    async updateInOrg(
+      orgId: string,
+      clientId: string,
+      fields: { name: string; redirectUris: string[]; scopes: string[] },
+    ): Promise<{ client: OAuthClientRecord; revokedAccessTokens: string[] } | undefined> {
+      return inTransaction(pool, async (client) => {
+        const before = await client.query<{ scopes: string[] }>("SELECT scopes FROM oauth_clients WHERE client_id = $1 AND org_id = $2 FOR UPDATE", [
+          clientId,
+          orgId,
+        ]);
+        if (before.rowCount !== 1) return undefined;
+        const { rows } = await client.query<OAuthClientRow>(
+          `UPDATE oauth_clients SET name = $3, redirect_uris = $4, scopes = $5 WHERE client_id = $1 AND org_id = $2 RETURNING ${COLUMNS}`,
+          [clientId, orgId, fields.name, fields.redirectUris, fields.scopes],
+        );
+        const narrowed = before.rows[0]!.scopes.some((scope) => !fields.scopes.includes(scope));
+        let revokedAccessTokens: string[] = [];
+        if (narrowed) {
+          const deleted = await client.query<{ id_hash: string }>(
+            "DELETE FROM oauth_artifacts WHERE client_id = $1 RETURNING CASE WHEN model = 'AccessToken' THEN id_hash END AS id_hash",
+            [clientId],
+          );
+          revokedAccessTokens = deleted.rows.flatMap((row) => (row.id_hash ? [row.id_hash] : []));
+        }
+        return { client: fromRow(rows[0]!), revokedAccessTokens };
+      });
+    },
+
+    /** Replaces the secret hash of the organization's client: the old secret stops working at once. */
+    async rotateSecretInOrg(orgId: string, clientId: string, secretHash: string): Promise<OAuthClientRecord | undefined> {
+      const { rows } = await pool.query<OAuthClientRow>(
+        `UPDATE oauth_clients SET secret_hash = $3 WHERE client_id = $1 AND org_id = $2 RETURNING ${COLUMNS}`,
+        [clientId, orgId, secretHash],
+      );
+      return rows[0] && fromRow(rows[0]);
+    },
+
     async organizationExists(orgId: string): Promise<boolean> {
       const { rowCount } = await pool.query("SELECT 1 FROM organizations WHERE id = $1", [orgId]);
       return rowCount === 1;
@@ -67,11 +114,14 @@ export function oauthClientQueries(pool: Pool) {
     /**
      * Deletes the client and every code, token and grant issued to it, in one transaction.
      * Returns the hashes of the deleted access tokens (to evict them from the verification
-     * cache), or `undefined` when there was no such client.
+     * cache), or `undefined` when there was no such client (in `orgId`, when given).
      */
-    async delete(clientId: string): Promise<string[] | undefined> {
+    async delete(clientId: string, orgId?: string): Promise<string[] | undefined> {
       return inTransaction(pool, async (client) => {
-        const deleted = await client.query("DELETE FROM oauth_clients WHERE client_id = $1", [clientId]);
+        const deleted = await client.query("DELETE FROM oauth_clients WHERE client_id = $1 AND ($2::uuid IS NULL OR org_id = $2)", [
+          clientId,
+          orgId ?? null,
+        ]);
         if (deleted.rowCount !== 1) return undefined;
         const { rows } = await client.query<{ id_hash: string }>(
           "DELETE FROM oauth_artifacts WHERE client_id = $1 RETURNING CASE WHEN model = 'AccessToken' THEN id_hash END AS id_hash",

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Pool } from "@svc/platform";
 
-export async function insertOrganization(db: Pool, name: string): Promise<string> {
+export async function insertOrganization(db: Pick<Pool, "query">, name: string): Promise<string> {
   const id = randomUUID();
   await db.query("INSERT INTO organizations (id, name) VALUES ($1, $2)", [id, name]);
   return id;

@@ -21,6 +21,7 @@ export function oauthAccessTokenVerifier(artifacts: OAuthArtifactQueries): Crede
         kind: "oauth",
         userId: record.userId,
         orgId: record.orgId,
+        role: record.role,
         scopes: record.scope.split(" ").filter(Boolean),
         clientId: record.clientId,
         expiresAt: record.expiresAt.getTime(),

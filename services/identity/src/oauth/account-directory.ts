@@ -1,25 +1,19 @@
 import type { Pool } from "@svc/platform";
-import { hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from "../credentials/password.ts";
-import { findUserByEmail, findUserProfile } from "../db/user-accounts.ts";
+import { findUserProfile } from "../db/user-accounts.ts";
+import type { PasswordSignIn } from "../sign-in/password-sign-in.ts";
 import type { AccountDirectory } from "./interactions.ts";
 
 /**
- * Signs users in with identity's own accounts (e-mail and scrypt password). An unknown e-mail
- * address costs the same scrypt work as a wrong password, so response times do not reveal
- * which addresses have accounts.
+ * Signs users in with identity's own accounts (e-mail and scrypt password), through the same
+ * throttled sign-in as the dashboard.
  */
-export function userAccountDirectory(db: Pool): AccountDirectory {
-  let decoyHash: Promise<string> | undefined;
+export function userAccountDirectory(db: Pool, signIn: PasswordSignIn): AccountDirectory {
   return {
-    async authenticate(email, password) {
-      if (email.length > 254 || password.length > MAX_PASSWORD_LENGTH) return undefined;
-      const user = email ? await findUserByEmail(db, email.trim()) : undefined;
-      if (!user) {
-        decoyHash ??= hashPassword("decoy password for unknown accounts");
-        await verifyPassword(password, await decoyHash);
-        return undefined;
-      }
-      return (await verifyPassword(password, user.passwordHash)) ? { userId: user.userId } : undefined;
+    async authenticate(email, password, clientAddress) {
+      const result = await signIn(email, password, clientAddress);
+      if (result.outcome === "signed_in") return { userId: result.user.userId };
+      if (result.outcome === "throttled") return { throttledForSeconds: result.retryAfterSeconds };
+      return undefined;
     },
     find: (userId) => findUserProfile(db, userId),
   };

@@ -2,6 +2,7 @@ import type { Logger, Pool } from "@svc/platform";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
 import { oauthArtifactQueries, type OAuthArtifactQueries } from "../db/oauth-artifacts.ts";
 import { oauthClientQueries } from "../db/oauth-clients.ts";
+import type { PasswordSignIn } from "../sign-in/password-sign-in.ts";
 import { userAccountDirectory } from "./account-directory.ts";
 import { createOAuthProvider } from "./provider.ts";
 import { startOAuthServer } from "./server.ts";
@@ -14,6 +15,8 @@ export interface AuthorizationServerOptions {
   host: string;
   port: number;
   cookieKeys: string[];
+  /** The throttled password sign-in the dashboard uses too. */
+  signIn: PasswordSignIn;
   logger: Logger;
 }
 
@@ -29,7 +32,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     issuer: new URL(options.publicUrl).origin,
     artifacts,
     clients: oauthClientQueries(pool),
-    accounts: userAccountDirectory(pool),
+    accounts: userAccountDirectory(pool, options.signIn),
     cookieKeys: options.cookieKeys,
     logger,
     async accessTokensRevoked(tokenHashes) {

@@ -9,8 +9,11 @@ import { parseScopeParameter, SCOPE_DESCRIPTIONS, isKnownScope } from "./scopes.
 
 /** The users the authorization server signs in: identity's own, with their scrypt passwords. */
 export interface AccountDirectory {
-  /** The user with this e-mail address and password, or undefined (same answer for either mistake). */
-  authenticate(email: string, password: string): Promise<{ userId: string } | undefined>;
+  /**
+   * The user with this e-mail address and password, undefined (same answer for either mistake),
+   * or how long the account or address is throttled for.
+   */
+  authenticate(email: string, password: string, clientAddress: string): Promise<{ userId: string } | { throttledForSeconds: number } | undefined>;
   find(userId: string): Promise<{ userId: string; orgId: string; email: string } | undefined>;
 }
 
@@ -66,10 +69,12 @@ export function interactionRoutes(deps: InteractionDependencies): Middleware {
 
     if (step === "login") {
       const email = form.get("email") ?? "";
-      const user = await deps.accounts.authenticate(email, form.get("password") ?? "");
-      if (!user) {
-        const action = `${OAUTH_PATHS.interaction}/${uid}/login`;
-        return renderPage(ctx, 401, loginPage({ ...page, action, email, error: "The e-mail address or password is incorrect." }));
+      const user = await deps.accounts.authenticate(email, form.get("password") ?? "", clientAddressOf(ctx));
+      const action = `${OAUTH_PATHS.interaction}/${uid}/login`;
+      if (!user) return renderPage(ctx, 401, loginPage({ ...page, action, email, error: "The e-mail address or password is incorrect." }));
+      if ("throttledForSeconds" in user) {
+        ctx.set("Retry-After", String(user.throttledForSeconds));
+        return renderPage(ctx, 429, loginPage({ ...page, action, email, error: throttledMessage(user.throttledForSeconds) }));
       }
       return finish(ctx, deps.provider, { login: { accountId: user.userId } }, false);
     }
@@ -89,6 +94,19 @@ export function interactionRoutes(deps: InteractionDependencies): Middleware {
     const grantId = await grant.save();
     return finish(ctx, deps.provider, { consent: { grantId } }, true);
   };
+}
+
+/** The same words the dashboard uses, whether or not the account exists. */
+export const throttledMessage = (seconds: number) =>
+  `Too many failed sign-in attempts. Try again in ${Math.ceil(seconds / 60)} minute${seconds > 60 ? "s" : ""}.`;
+
+/**
+ * The browser's address as the gateway saw it (it sets this header, replacing any sent by the
+ * client, from its trusted-proxy configuration); the socket address when called directly.
+ */
+function clientAddressOf(ctx: Context): string {
+  const forwarded = ctx.get("x-svc-client-address");
+  return forwarded && forwarded.length <= 64 ? forwarded : (ctx.req.socket.remoteAddress ?? "");
 }
 
 async function showConsent(

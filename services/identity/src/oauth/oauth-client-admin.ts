@@ -25,19 +25,7 @@ export function oauthClientAdmin(deps: { clients: OAuthClientQueries; credential
     async createOAuthClient(request) {
       const problems: string[] = [];
       if (!UUID.test(request.orgId)) problems.push("orgId must be a UUID");
-      const name = request.name.trim();
-      if (!name) problems.push("name is required");
-      else if (name.length > 100 || CONTROL_CHARACTERS.test(name)) problems.push("name must be at most 100 characters, without control characters");
-      const redirectUris = [...new Set(request.redirectUris)];
-      if (redirectUris.length === 0 || redirectUris.length > MAX_REDIRECT_URIS) problems.push(`redirectUris must hold 1 to ${MAX_REDIRECT_URIS} URIs`);
-      for (const uri of redirectUris) {
-        const problem = redirectUriProblem(uri);
-        if (problem) problems.push(`redirectUris: ${JSON.stringify(uri.slice(0, 100))} ${problem}`);
-      }
-      const scopes = [...new Set(request.scopes)];
-      if (scopes.length === 0) problems.push(`scopes must name at least one of: ${ALL_SCOPES.join(", ")}`);
-      const unknown = scopes.filter((scope) => !isKnownScope(scope));
-      if (unknown.length > 0) problems.push(`scopes: unknown ${unknown.join(", ")} (known: ${ALL_SCOPES.join(", ")})`);
+      const { name, redirectUris, scopes } = checkClientFields(request, problems);
       if (problems.length > 0) throw invalidArgument(problems);
 
       const clientSecret = generateClientSecret();
@@ -51,14 +39,14 @@ export function oauthClientAdmin(deps: { clients: OAuthClientQueries; credential
       });
       if (!created) throw notFound("Organization");
       logger.info({ clientId: created.clientId, orgId: created.orgId }, "OAuth client created");
-      return { client: toMessage(created), clientSecret };
+      return { client: toOAuthClientMessage(created), clientSecret };
     },
 
     async listOAuthClients(request) {
       if (!UUID.test(request.orgId)) throw invalidArgument(["orgId must be a UUID"]);
       const orgId = request.orgId.toLowerCase();
       if (!(await clients.organizationExists(orgId))) throw notFound("Organization");
-      return { clients: (await clients.listByOrg(orgId)).map(toMessage) };
+      return { clients: (await clients.listByOrg(orgId)).map(toOAuthClientMessage) };
     },
 
     async deleteOAuthClient(request) {
@@ -83,6 +71,27 @@ export function oauthClientAdmin(deps: { clients: OAuthClientQueries; credential
 }
 
 /**
+ * The rules of a client's name, redirect URIs and scopes (CLI and dashboard alike): appends each
+ * broken rule to `problems` and returns the normalised fields.
+ */
+export function checkClientFields(request: { name: string; redirectUris: string[]; scopes: string[] }, problems: string[]) {
+  const name = request.name.trim();
+  if (!name) problems.push("name is required");
+  else if (name.length > 100 || CONTROL_CHARACTERS.test(name)) problems.push("name must be at most 100 characters, without control characters");
+  const redirectUris = [...new Set(request.redirectUris)];
+  if (redirectUris.length === 0 || redirectUris.length > MAX_REDIRECT_URIS) problems.push(`redirectUris must hold 1 to ${MAX_REDIRECT_URIS} URIs`);
+  for (const uri of redirectUris) {
+    const problem = redirectUriProblem(uri);
+    if (problem) problems.push(`redirectUris: ${JSON.stringify(uri.slice(0, 100))} ${problem}`);
+  }
+  const scopes = [...new Set(request.scopes)];
+  if (scopes.length === 0) problems.push(`scopes must name at least one of: ${ALL_SCOPES.join(", ")}`);
+  const unknown = scopes.filter((scope) => !isKnownScope(scope));
+  if (unknown.length > 0) problems.push(`scopes: unknown ${unknown.join(", ")} (known: ${ALL_SCOPES.join(", ")})`);
+  return { name, redirectUris, scopes };
+}
+
+/**
  * Redirect URIs are compared exactly, so they must be complete: absolute http(s) URLs without
  * a fragment (RFC 6749 §3.1.2) or credentials. Plain http is allowed for local development.
  */
@@ -96,7 +105,7 @@ function redirectUriProblem(uri: string): string | undefined {
   return undefined;
 }
 
-function toMessage(client: OAuthClientRecord) {
+export function toOAuthClientMessage(client: OAuthClientRecord) {
   return {
     clientId: client.clientId,
     orgId: client.orgId,

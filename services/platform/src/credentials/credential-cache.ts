@@ -21,6 +21,8 @@ export interface CredentialCache {
   setIfAbsent(tokenHash: string, credential: VerifiedCredential, ttlMs: number): Promise<void>;
   /** Replaces whatever is cached with the revocation marker for `ttlMs`. */
   markRevoked(tokenHash: string, ttlMs: number): Promise<void>;
+  /** Drops a cached answer (not a revocation marker), so the next verification reads the database. */
+  forget(tokenHash: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,10 @@ export function createRedisCredentialCache(redis: Redis, keyPrefix: string): Cre
     },
     async markRevoked(tokenHash, ttlMs) {
       await redis.set(keyOf(tokenHash), "revoked", "PX", ttlMs);
+    },
+    async forget(tokenHash) {
+      // Atomic: a revocation marker written meanwhile is kept.
+      await redis.eval("if redis.call('GET', KEYS[1]) ~= 'revoked' then redis.call('DEL', KEYS[1]) end", 1, keyOf(tokenHash));
     },
     async close() {
       await redis.quit();
@@ -56,6 +62,9 @@ export function createMemoryCredentialCache(maxEntries = 100_000): CredentialCac
     },
     async markRevoked(tokenHash, ttlMs) {
       entries.set(tokenHash, "revoked", { ttl: ttlMs });
+    },
+    async forget(tokenHash) {
+      if (entries.get(tokenHash) !== "revoked") entries.delete(tokenHash);
     },
     async close() {
       entries.clear();

@@ -1,7 +1,9 @@
 /** Who a token belongs to, as identity's VerifyCredential answers it (and as the cache stores it). */
 export interface VerifiedCredential {
-  kind: "api_key" | "oauth";
+  kind: "api_key" | "oauth" | "session";
   userId: string;
+  /** The user's role in their organization when verified (cached entries may be up to 60 s old). */
+  role: "admin" | "member";
   orgId: string;
   /** Granted OAuth scopes; empty for API keys, which have full access. */
   scopes: string[];

@@ -46,6 +46,9 @@ export const scopes = {
   delete: "webhook.delete",
 } as const;
 
+/** Changing subscriptions is for the organization's admins; members may read them and the log. */
+const adminOnly = { adminOnly: true } as const;
+
 /**
  * svc.webhook.v1.WebhookService: every operation authenticates the caller, checks its scope, and
  * touches only the caller's organization (another organization's subscription is NOT_FOUND, the
@@ -73,7 +76,7 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
 
   return {
     async createSubscription(request, context: HandlerContext) {
-      const caller = await authenticate(context, scopes.create);
+      const caller = await authenticate(context, scopes.create, adminOnly);
       const problems = [...urlProblems(request.url, deps.targetPolicy), ...eventsProblems(request.events)];
       if (problems.length > 0) throw invalidArgument(problems);
       const url = new URL(request.url);
@@ -100,14 +103,14 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
     },
 
     async deleteSubscription(request, context) {
-      const caller = await authenticate(context, scopes.delete);
+      const caller = await authenticate(context, scopes.delete, adminOnly);
       const webhookId = webhookIdFrom(request.webhookId);
       if (!(await deleteSubscription(pool, caller.orgId, webhookId))) throw notFound("Webhook");
       return { webhookId };
     },
 
     async enableSubscription(request, context) {
-      const caller = await authenticate(context, scopes.create);
+      const caller = await authenticate(context, scopes.create, adminOnly);
       const webhookId = webhookIdFrom(request.webhookId);
       const enabled = await enableSubscription(pool, caller.orgId, webhookId);
       if (!enabled) throw notFound("Webhook");
@@ -127,7 +130,7 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
     },
 
     async retryDelivery(request, context) {
-      const caller = await authenticate(context, scopes.create);
+      const caller = await authenticate(context, scopes.create, adminOnly);
       const webhookId = webhookIdFrom(request.webhookId);
       const deliveryId = webhookIdFrom(request.deliveryId, "deliveryId");
       const subscription = await subscriptionOf(caller.orgId, webhookId);
@@ -138,7 +141,7 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
     },
 
     async sendTestEvent(request, context) {
-      const caller = await authenticate(context, scopes.create);
+      const caller = await authenticate(context, scopes.create, adminOnly);
       const webhookId = webhookIdFrom(request.webhookId);
       const subscription = await subscriptionOf(caller.orgId, webhookId);
       requireEnabled(subscription);

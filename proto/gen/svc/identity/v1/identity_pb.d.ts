@@ -55,6 +55,13 @@ export declare type VerifyCredentialResponse = Message<"svc.identity.v1.VerifyCr
    * @generated from field: string client_id = 5;
    */
   clientId: string;
+
+  /**
+   * The user's role now (credentials of a deactivated user are refused).
+   *
+   * @generated from field: svc.identity.v1.Role role = 6;
+   */
+  role: Role;
 };
 
 /**
@@ -113,6 +120,13 @@ export declare type CreateUserRequest = Message<"svc.identity.v1.CreateUserReque
    * @generated from field: string password = 3;
    */
   password: string;
+
+  /**
+   * Unspecified: admin (the operator creates the people who administer an organization).
+   *
+   * @generated from field: svc.identity.v1.Role role = 4;
+   */
+  role: Role;
 };
 
 /**
@@ -458,6 +472,796 @@ export declare type DeleteOAuthClientResponse = Message<"svc.identity.v1.DeleteO
 export declare const DeleteOAuthClientResponseSchema: GenMessage<DeleteOAuthClientResponse>;
 
 /**
+ * @generated from message svc.identity.v1.SessionUser
+ */
+export declare type SessionUser = Message<"svc.identity.v1.SessionUser"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string org_id = 2;
+   */
+  orgId: string;
+
+  /**
+   * @generated from field: string organization_name = 3;
+   */
+  organizationName: string;
+
+  /**
+   * @generated from field: string email = 4;
+   */
+  email: string;
+
+  /**
+   * @generated from field: svc.identity.v1.Role role = 5;
+   */
+  role: Role;
+};
+
+/**
+ * Describes the message svc.identity.v1.SessionUser.
+ * Use `create(SessionUserSchema)` to create a new message.
+ */
+export declare const SessionUserSchema: GenMessage<SessionUser>;
+
+/**
+ * @generated from message svc.identity.v1.NewSession
+ */
+export declare type NewSession = Message<"svc.identity.v1.NewSession"> & {
+  /**
+   * Both shown once, never stored (only their SHA-256).
+   *
+   * @generated from field: string session_token = 1;
+   */
+  sessionToken: string;
+
+  /**
+   * @generated from field: string csrf_token = 2;
+   */
+  csrfToken: string;
+
+  /**
+   * Absolute end of the session; it also ends after idle_timeout_seconds without a request.
+   *
+   * @generated from field: google.protobuf.Timestamp expires_at = 3;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: int32 idle_timeout_seconds = 4;
+   */
+  idleTimeoutSeconds: number;
+
+  /**
+   * @generated from field: svc.identity.v1.SessionUser user = 5;
+   */
+  user?: SessionUser | undefined;
+};
+
+/**
+ * Describes the message svc.identity.v1.NewSession.
+ * Use `create(NewSessionSchema)` to create a new message.
+ */
+export declare const NewSessionSchema: GenMessage<NewSession>;
+
+/**
+ * @generated from message svc.identity.v1.SignInRequest
+ */
+export declare type SignInRequest = Message<"svc.identity.v1.SignInRequest"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string password = 2;
+   */
+  password: string;
+
+  /**
+   * The person's address as the gateway saw it, for per-address throttling.
+   *
+   * @generated from field: string client_address = 3;
+   */
+  clientAddress: string;
+};
+
+/**
+ * Describes the message svc.identity.v1.SignInRequest.
+ * Use `create(SignInRequestSchema)` to create a new message.
+ */
+export declare const SignInRequestSchema: GenMessage<SignInRequest>;
+
+/**
+ * @generated from message svc.identity.v1.SignInResponse
+ */
+export declare type SignInResponse = Message<"svc.identity.v1.SignInResponse"> & {
+  /**
+   * @generated from field: svc.identity.v1.NewSession session = 1;
+   */
+  session?: NewSession | undefined;
+};
+
+/**
+ * Describes the message svc.identity.v1.SignInResponse.
+ * Use `create(SignInResponseSchema)` to create a new message.
+ */
+export declare const SignInResponseSchema: GenMessage<SignInResponse>;
+
+/**
+ * @generated from message svc.identity.v1.SignUpRequest
+ */
+export declare type SignUpRequest = Message<"svc.identity.v1.SignUpRequest"> & {
+  /**
+   * @generated from field: string organization_name = 1;
+   */
+  organizationName: string;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string password = 3;
+   */
+  password: string;
+
+  /**
+   * @generated from field: string client_address = 4;
+   */
+  clientAddress: string;
+};
+
+/**
+ * Describes the message svc.identity.v1.SignUpRequest.
+ * Use `create(SignUpRequestSchema)` to create a new message.
+ */
+export declare const SignUpRequestSchema: GenMessage<SignUpRequest>;
+
+/**
+ * @generated from message svc.identity.v1.SignUpResponse
+ */
+export declare type SignUpResponse = Message<"svc.identity.v1.SignUpResponse"> & {
+  /**
+   * @generated from field: svc.identity.v1.NewSession session = 1;
+   */
+  session?: NewSession | undefined;
+};
+
+/**
+ * Describes the message svc.identity.v1.SignUpResponse.
+ * Use `create(SignUpResponseSchema)` to create a new message.
+ */
+export declare const SignUpResponseSchema: GenMessage<SignUpResponse>;
+
+/**
+ * @generated from message svc.identity.v1.SignOutRequest
+ */
+export declare type SignOutRequest = Message<"svc.identity.v1.SignOutRequest"> & {
+};
+
+/**
+ * Describes the message svc.identity.v1.SignOutRequest.
+ * Use `create(SignOutRequestSchema)` to create a new message.
+ */
+export declare const SignOutRequestSchema: GenMessage<SignOutRequest>;
+
+/**
+ * @generated from message svc.identity.v1.SignOutResponse
+ */
+export declare type SignOutResponse = Message<"svc.identity.v1.SignOutResponse"> & {
+};
+
+/**
+ * Describes the message svc.identity.v1.SignOutResponse.
+ * Use `create(SignOutResponseSchema)` to create a new message.
+ */
+export declare const SignOutResponseSchema: GenMessage<SignOutResponse>;
+
+/**
+ * @generated from message svc.identity.v1.GetSessionRequest
+ */
+export declare type GetSessionRequest = Message<"svc.identity.v1.GetSessionRequest"> & {
+};
+
+/**
+ * Describes the message svc.identity.v1.GetSessionRequest.
+ * Use `create(GetSessionRequestSchema)` to create a new message.
+ */
+export declare const GetSessionRequestSchema: GenMessage<GetSessionRequest>;
+
+/**
+ * @generated from message svc.identity.v1.GetSessionResponse
+ */
+export declare type GetSessionResponse = Message<"svc.identity.v1.GetSessionResponse"> & {
+  /**
+   * @generated from field: svc.identity.v1.SessionUser user = 1;
+   */
+  user?: SessionUser | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 2;
+   */
+  expiresAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message svc.identity.v1.GetSessionResponse.
+ * Use `create(GetSessionResponseSchema)` to create a new message.
+ */
+export declare const GetSessionResponseSchema: GenMessage<GetSessionResponse>;
+
+/**
+ * @generated from message svc.identity.v1.ListMyApiKeysRequest
+ */
+export declare type ListMyApiKeysRequest = Message<"svc.identity.v1.ListMyApiKeysRequest"> & {
+};
+
+/**
+ * Describes the message svc.identity.v1.ListMyApiKeysRequest.
+ * Use `create(ListMyApiKeysRequestSchema)` to create a new message.
+ */
+export declare const ListMyApiKeysRequestSchema: GenMessage<ListMyApiKeysRequest>;
+
+/**
+ * @generated from message svc.identity.v1.ListMyApiKeysResponse
+ */
+export declare type ListMyApiKeysResponse = Message<"svc.identity.v1.ListMyApiKeysResponse"> & {
+  /**
+   * @generated from field: repeated svc.identity.v1.ApiKey api_keys = 1;
+   */
+  apiKeys: ApiKey[];
+};
+
+/**
+ * Describes the message svc.identity.v1.ListMyApiKeysResponse.
+ * Use `create(ListMyApiKeysResponseSchema)` to create a new message.
+ */
+export declare const ListMyApiKeysResponseSchema: GenMessage<ListMyApiKeysResponse>;
+
+/**
+ * @generated from message svc.identity.v1.CreateMyApiKeyRequest
+ */
+export declare type CreateMyApiKeyRequest = Message<"svc.identity.v1.CreateMyApiKeyRequest"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message svc.identity.v1.CreateMyApiKeyRequest.
+ * Use `create(CreateMyApiKeyRequestSchema)` to create a new message.
+ */
+export declare const CreateMyApiKeyRequestSchema: GenMessage<CreateMyApiKeyRequest>;
+
+/**
+ * @generated from message svc.identity.v1.CreateMyApiKeyResponse
+ */
+export declare type CreateMyApiKeyResponse = Message<"svc.identity.v1.CreateMyApiKeyResponse"> & {
+  /**
+   * @generated from field: svc.identity.v1.ApiKey api_key = 1;
+   */
+  apiKey?: ApiKey | undefined;
+
+  /**
+   * @generated from field: string key = 2;
+   */
+  key: string;
+};
+
+/**
+ * Describes the message svc.identity.v1.CreateMyApiKeyResponse.
+ * Use `create(CreateMyApiKeyResponseSchema)` to create a new message.
+ */
+export declare const CreateMyApiKeyResponseSchema: GenMessage<CreateMyApiKeyResponse>;
+
+/**
+ * @generated from message svc.identity.v1.RevokeMyApiKeyRequest
+ */
+export declare type RevokeMyApiKeyRequest = Message<"svc.identity.v1.RevokeMyApiKeyRequest"> & {
+  /**
+   * @generated from field: string key_id = 1;
+   */
+  keyId: string;
+};
+
+/**
+ * Describes the message svc.identity.v1.RevokeMyApiKeyRequest.
+ * Use `create(RevokeMyApiKeyRequestSchema)` to create a new message.
+ */
+export declare const RevokeMyApiKeyRequestSchema: GenMessage<RevokeMyApiKeyRequest>;
+
+/**
+ * @generated from message svc.identity.v1.RevokeMyApiKeyResponse
+ */
+export declare type RevokeMyApiKeyResponse = Message<"svc.identity.v1.RevokeMyApiKeyResponse"> & {
+  /**
+   * @generated from field: svc.identity.v1.ApiKey api_key = 1;
+   */
+  apiKey?: ApiKey | undefined;
+};
+
+/**
+ * Describes the message svc.identity.v1.RevokeMyApiKeyResponse.
+ * Use `create(RevokeMyApiKeyResponseSchema)` to create a new message.
+ */
+export declare const RevokeMyApiKeyResponseSchema: GenMessage<RevokeMyApiKeyResponse>;
+
+/**
+ * @generated from message svc.identity.v1.ListOrganizationOAuthClientsRequest
+ */
+export declare type ListOrganizationOAuthClientsRequest = Message<"svc.identity.v1.ListOrganizationOAuthClientsRequest"> & {
+};
+
+/**
+ * Describes the message svc.identity.v1.ListOrganizationOAuthClientsRequest.
+ * Use `create(ListOrganizationOAuthClientsRequestSchema)` to create a new message.
+ */
+export declare const ListOrganizationOAuthClientsRequestSchema: GenMessage<ListOrganizationOAuthClientsRequest>;
+
+/**
+ * @generated from message svc.identity.v1.ListOrganizationOAuthClientsResponse
+ */
+export declare type ListOrganizationOAuthClientsResponse = Message<"svc.identity.v1.ListOrganizationOAuthClientsResponse"> & {
+  /**
+   * @generated from field: repeated svc.identity.v1.OAuthClient clients = 1;
+   */
+  clients: OAuthClient[];
+
+  /**
+   * Every scope a client may be allowed, with the words the consent page shows.
+   *
+   * @generated from field: repeated svc.identity.v1.ScopeDescription scope_catalog = 2;
+   */
+  scopeCatalog: ScopeDescription[];
+};
+
+/**
+ * Describes the message svc.identity.v1.ListOrganizationOAuthClientsResponse.
+ * Use `create(ListOrganizationOAuthClientsResponseSchema)` to create a new message.
+ */
+export declare const ListOrganizationOAuthClientsResponseSchema: GenMessage<ListOrganizationOAuthClientsResponse>;
+
+/**
+ * @generated from message svc.identity.v1.ScopeDescription
+ */
+export declare type ScopeDescription = Message<"svc.identity.v1.ScopeDescription"> & {
+  /**
+   * @generated from field: string scope = 1;
+   */
+  scope: string;
+
+  /**
+   * @generated from field: string description = 2;
+   */
+  description: string;
+};
+
+/**
+ * Describes the message svc.identity.v1.ScopeDescription.
+ * Use `create(ScopeDescriptionSchema)` to create a new message.
+ */
+export declare const ScopeDescriptionSchema: GenMessage<ScopeDescription>;
+
+/**
+ * @generated from message svc.identity.v1.CreateOrganizationOAuthClientRequest
+ */
+export declare type CreateOrganizationOAuthClientRequest = Message<"svc.identity.v1.CreateOrganizationOAuthClientRequest"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: repeated string redirect_uris = 2;
+   */
+  redirectUris: string[];
+
+  /**
+   * @generated from field: repeated string scopes = 3;
+   */
+  scopes: string[];
+};
+
+/**
+ * Describes the message svc.identity.v1.CreateOrganizationOAuthClientRequest.
+ * Use `create(CreateOrganizationOAuthClientRequestSchema)` to create a new message.
+ */
+export declare const CreateOrganizationOAuthClientRequestSchema: GenMessage<CreateOrganizationOAuthClientRequest>;
+
+/**
+ * @generated from message svc.identity.v1.CreateOrganizationOAuthClientResponse
+ */
+export declare type CreateOrganizationOAuthClientResponse = Message<"svc.identity.v1.CreateOrganizationOAuthClientResponse"> & {
+  /**
+   * @generated from field: svc.identity.v1.OAuthClient client = 1;
+   */
+  client?: OAuthClient | undefined;
+
+  /**
+   * @generated from field: string client_secret = 2;
+   */
+  clientSecret: string;
+};
+
+/**
+ * Describes the message svc.identity.v1.CreateOrganizationOAuthClientResponse.
+ * Use `create(CreateOrganizationOAuthClientResponseSchema)` to create a new message.
+ */
+export declare const CreateOrganizationOAuthClientResponseSchema: GenMessage<CreateOrganizationOAuthClientResponse>;
+
+/**
+ * @generated from message svc.identity.v1.UpdateOrganizationOAuthClientRequest
+ */
+export declare type UpdateOrganizationOAuthClientRequest = Message<"svc.identity.v1.UpdateOrganizationOAuthClientRequest"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: repeated string redirect_uris = 3;
+   */
+  redirectUris: string[];
+
+  /**
+   * @generated from field: repeated string scopes = 4;
+   */
+  scopes: string[];
+};
+
+/**
+ * Describes the message svc.identity.v1.UpdateOrganizationOAuthClientRequest.
+ * Use `create(UpdateOrganizationOAuthClientRequestSchema)` to create a new message.
+ */
+export declare const UpdateOrganizationOAuthClientRequestSchema: GenMessage<UpdateOrganizationOAuthClientRequest>;
+
+/**
+ * @generated from message svc.identity.v1.UpdateOrganizationOAuthClientResponse
+ */
+export declare type UpdateOrganizationOAuthClientResponse = Message<"svc.identity.v1.UpdateOrganizationOAuthClientResponse"> & {
+  /**
+   * @generated from field: svc.identity.v1.OAuthClient client = 1;
+   */
+  client?: OAuthClient | undefined;
+};
+
+/**
+ * Describes the message svc.identity.v1.UpdateOrganizationOAuthClientResponse.
+ * Use `create(UpdateOrganizationOAuthClientResponseSchema)` to create a new message.
+ */
+export declare const UpdateOrganizationOAuthClientResponseSchema: GenMessage<UpdateOrganizationOAuthClientResponse>;
+
+/**
+ * @generated from message svc.identity.v1.RotateOAuthClientSecretRequest
+ */
+export declare type RotateOAuthClientSecretRequest = Message<"svc.identity.v1.RotateOAuthClientSecretRequest"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+};
+
+/**
+ * Describes the message svc.identity.v1.RotateOAuthClientSecretRequest.
+ * Use `create(RotateOAuthClientSecretRequestSchema)` to create a new message.
+ */
+export declare const RotateOAuthClientSecretRequestSchema: GenMessage<RotateOAuthClientSecretRequest>;
+
+/**
+ * @generated from message svc.identity.v1.RotateOAuthClientSecretResponse
+ */
+export declare type RotateOAuthClientSecretResponse = Message<"svc.identity.v1.RotateOAuthClientSecretResponse"> & {
+  /**
+   * @generated from field: svc.identity.v1.OAuthClient client = 1;
+   */
+  client?: OAuthClient | undefined;
+
+  /**
+   * @generated from field: string client_secret = 2;
+   */
+  clientSecret: string;
+};
+
+/**
+ * Describes the message svc.identity.v1.RotateOAuthClientSecretResponse.
+ * Use `create(RotateOAuthClientSecretResponseSchema)` to create a new message.
+ */
+export declare const RotateOAuthClientSecretResponseSchema: GenMessage<RotateOAuthClientSecretResponse>;
+
+/**
+ * @generated from message svc.identity.v1.DeleteOrganizationOAuthClientRequest
+ */
+export declare type DeleteOrganizationOAuthClientRequest = Message<"svc.identity.v1.DeleteOrganizationOAuthClientRequest"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+};
+
+/**
+ * Describes the message svc.identity.v1.DeleteOrganizationOAuthClientRequest.
+ * Use `create(DeleteOrganizationOAuthClientRequestSchema)` to create a new message.
+ */
+export declare const DeleteOrganizationOAuthClientRequestSchema: GenMessage<DeleteOrganizationOAuthClientRequest>;
+
+/**
+ * @generated from message svc.identity.v1.DeleteOrganizationOAuthClientResponse
+ */
+export declare type DeleteOrganizationOAuthClientResponse = Message<"svc.identity.v1.DeleteOrganizationOAuthClientResponse"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+};
+
+/**
+ * Describes the message svc.identity.v1.DeleteOrganizationOAuthClientResponse.
+ * Use `create(DeleteOrganizationOAuthClientResponseSchema)` to create a new message.
+ */
+export declare const DeleteOrganizationOAuthClientResponseSchema: GenMessage<DeleteOrganizationOAuthClientResponse>;
+
+/**
+ * @generated from message svc.identity.v1.OrganizationUser
+ */
+export declare type OrganizationUser = Message<"svc.identity.v1.OrganizationUser"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * @generated from field: svc.identity.v1.Role role = 3;
+   */
+  role: Role;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 4;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp deactivated_at = 5;
+   */
+  deactivatedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message svc.identity.v1.OrganizationUser.
+ * Use `create(OrganizationUserSchema)` to create a new message.
+ */
+export declare const OrganizationUserSchema: GenMessage<OrganizationUser>;
+
+/**
+ * @generated from message svc.identity.v1.ListOrganizationUsersRequest
+ */
+export declare type ListOrganizationUsersRequest = Message<"svc.identity.v1.ListOrganizationUsersRequest"> & {
+};
+
+/**
+ * Describes the message svc.identity.v1.ListOrganizationUsersRequest.
+ * Use `create(ListOrganizationUsersRequestSchema)` to create a new message.
+ */
+export declare const ListOrganizationUsersRequestSchema: GenMessage<ListOrganizationUsersRequest>;
+
+/**
+ * @generated from message svc.identity.v1.ListOrganizationUsersResponse
+ */
+export declare type ListOrganizationUsersResponse = Message<"svc.identity.v1.ListOrganizationUsersResponse"> & {
+  /**
+   * @generated from field: repeated svc.identity.v1.OrganizationUser users = 1;
+   */
+  users: OrganizationUser[];
+};
+
+/**
+ * Describes the message svc.identity.v1.ListOrganizationUsersResponse.
+ * Use `create(ListOrganizationUsersResponseSchema)` to create a new message.
+ */
+export declare const ListOrganizationUsersResponseSchema: GenMessage<ListOrganizationUsersResponse>;
+
+/**
+ * @generated from message svc.identity.v1.CreateOrganizationUserRequest
+ */
+export declare type CreateOrganizationUserRequest = Message<"svc.identity.v1.CreateOrganizationUserRequest"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * The initial password, which the admin hands over.
+   *
+   * @generated from field: string password = 2;
+   */
+  password: string;
+
+  /**
+   * @generated from field: svc.identity.v1.Role role = 3;
+   */
+  role: Role;
+};
+
+/**
+ * Describes the message svc.identity.v1.CreateOrganizationUserRequest.
+ * Use `create(CreateOrganizationUserRequestSchema)` to create a new message.
+ */
+export declare const CreateOrganizationUserRequestSchema: GenMessage<CreateOrganizationUserRequest>;
+
+/**
+ * @generated from message svc.identity.v1.CreateOrganizationUserResponse
+ */
+export declare type CreateOrganizationUserResponse = Message<"svc.identity.v1.CreateOrganizationUserResponse"> & {
+  /**
+   * @generated from field: svc.identity.v1.OrganizationUser user = 1;
+   */
+  user?: OrganizationUser | undefined;
+};
+
+/**
+ * Describes the message svc.identity.v1.CreateOrganizationUserResponse.
+ * Use `create(CreateOrganizationUserResponseSchema)` to create a new message.
+ */
+export declare const CreateOrganizationUserResponseSchema: GenMessage<CreateOrganizationUserResponse>;
+
+/**
+ * @generated from message svc.identity.v1.UpdateOrganizationUserRequest
+ */
+export declare type UpdateOrganizationUserRequest = Message<"svc.identity.v1.UpdateOrganizationUserRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * Unspecified: unchanged.
+   *
+   * @generated from field: svc.identity.v1.Role role = 2;
+   */
+  role: Role;
+
+  /**
+   * Absent: unchanged. Deactivating ends the user's sessions and refuses their keys and tokens.
+   *
+   * @generated from field: optional bool deactivated = 3;
+   */
+  deactivated?: boolean | undefined;
+};
+
+/**
+ * Describes the message svc.identity.v1.UpdateOrganizationUserRequest.
+ * Use `create(UpdateOrganizationUserRequestSchema)` to create a new message.
+ */
+export declare const UpdateOrganizationUserRequestSchema: GenMessage<UpdateOrganizationUserRequest>;
+
+/**
+ * @generated from message svc.identity.v1.UpdateOrganizationUserResponse
+ */
+export declare type UpdateOrganizationUserResponse = Message<"svc.identity.v1.UpdateOrganizationUserResponse"> & {
+  /**
+   * @generated from field: svc.identity.v1.OrganizationUser user = 1;
+   */
+  user?: OrganizationUser | undefined;
+};
+
+/**
+ * Describes the message svc.identity.v1.UpdateOrganizationUserResponse.
+ * Use `create(UpdateOrganizationUserResponseSchema)` to create a new message.
+ */
+export declare const UpdateOrganizationUserResponseSchema: GenMessage<UpdateOrganizationUserResponse>;
+
+/**
+ * @generated from message svc.identity.v1.AuthorizedApp
+ */
+export declare type AuthorizedApp = Message<"svc.identity.v1.AuthorizedApp"> & {
+  /**
+   * @generated from field: string grant_id = 1;
+   */
+  grantId: string;
+
+  /**
+   * @generated from field: string client_id = 2;
+   */
+  clientId: string;
+
+  /**
+   * @generated from field: string client_name = 3;
+   */
+  clientName: string;
+
+  /**
+   * @generated from field: repeated string scopes = 4;
+   */
+  scopes: string[];
+
+  /**
+   * @generated from field: google.protobuf.Timestamp granted_at = 5;
+   */
+  grantedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message svc.identity.v1.AuthorizedApp.
+ * Use `create(AuthorizedAppSchema)` to create a new message.
+ */
+export declare const AuthorizedAppSchema: GenMessage<AuthorizedApp>;
+
+/**
+ * @generated from message svc.identity.v1.ListAuthorizedAppsRequest
+ */
+export declare type ListAuthorizedAppsRequest = Message<"svc.identity.v1.ListAuthorizedAppsRequest"> & {
+};
+
+/**
+ * Describes the message svc.identity.v1.ListAuthorizedAppsRequest.
+ * Use `create(ListAuthorizedAppsRequestSchema)` to create a new message.
+ */
+export declare const ListAuthorizedAppsRequestSchema: GenMessage<ListAuthorizedAppsRequest>;
+
+/**
+ * @generated from message svc.identity.v1.ListAuthorizedAppsResponse
+ */
+export declare type ListAuthorizedAppsResponse = Message<"svc.identity.v1.ListAuthorizedAppsResponse"> & {
+  /**
+   * @generated from field: repeated svc.identity.v1.AuthorizedApp apps = 1;
+   */
+  apps: AuthorizedApp[];
+};
+
+/**
+ * Describes the message svc.identity.v1.ListAuthorizedAppsResponse.
+ * Use `create(ListAuthorizedAppsResponseSchema)` to create a new message.
+ */
+export declare const ListAuthorizedAppsResponseSchema: GenMessage<ListAuthorizedAppsResponse>;
+
+/**
+ * @generated from message svc.identity.v1.RevokeAuthorizedAppRequest
+ */
+export declare type RevokeAuthorizedAppRequest = Message<"svc.identity.v1.RevokeAuthorizedAppRequest"> & {
+  /**
+   * @generated from field: string grant_id = 1;
+   */
+  grantId: string;
+};
+
+/**
+ * Describes the message svc.identity.v1.RevokeAuthorizedAppRequest.
+ * Use `create(RevokeAuthorizedAppRequestSchema)` to create a new message.
+ */
+export declare const RevokeAuthorizedAppRequestSchema: GenMessage<RevokeAuthorizedAppRequest>;
+
+/**
+ * @generated from message svc.identity.v1.RevokeAuthorizedAppResponse
+ */
+export declare type RevokeAuthorizedAppResponse = Message<"svc.identity.v1.RevokeAuthorizedAppResponse"> & {
+  /**
+   * @generated from field: string grant_id = 1;
+   */
+  grantId: string;
+};
+
+/**
+ * Describes the message svc.identity.v1.RevokeAuthorizedAppResponse.
+ * Use `create(RevokeAuthorizedAppResponseSchema)` to create a new message.
+ */
+export declare const RevokeAuthorizedAppResponseSchema: GenMessage<RevokeAuthorizedAppResponse>;
+
+/**
  * @generated from enum svc.identity.v1.CredentialKind
  */
 export enum CredentialKind {
@@ -475,6 +1279,13 @@ export enum CredentialKind {
    * @generated from enum value: CREDENTIAL_KIND_OAUTH = 2;
    */
   OAUTH = 2,
+
+  /**
+   * A signed-in person in the developer dashboard (an opaque session token from a cookie).
+   *
+   * @generated from enum value: CREDENTIAL_KIND_SESSION = 3;
+   */
+  SESSION = 3,
 }
 
 /**
@@ -483,16 +1294,45 @@ export enum CredentialKind {
 export declare const CredentialKindSchema: GenEnum<CredentialKind>;
 
 /**
+ * A user's role in their organization. Admins manage OAuth clients, webhooks and users.
+ *
+ * @generated from enum svc.identity.v1.Role
+ */
+export enum Role {
+  /**
+   * @generated from enum value: ROLE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: ROLE_ADMIN = 1;
+   */
+  ADMIN = 1,
+
+  /**
+   * @generated from enum value: ROLE_MEMBER = 2;
+   */
+  MEMBER = 2,
+}
+
+/**
+ * Describes the enum svc.identity.v1.Role.
+ */
+export declare const RoleSchema: GenEnum<Role>;
+
+/**
  * IdentityService answers "who is calling?" for every other service.
  * The credential travels in the `authorization: Bearer <token>` metadata, never in a message,
  * so the same call shape works for the gateway, for services and for direct gRPC clients.
+ * A dashboard session (`svc_sess_...`) must come with its CSRF token in the `x-csrf-token`
+ * metadata; identity checks it (constant time) on every call made with a session.
  *
  * @generated from service svc.identity.v1.IdentityService
  */
 export declare const IdentityService: GenService<{
   /**
-   * Resolves the caller's API key or OAuth access token. UNAUTHENTICATED when it is missing,
-   * unknown, expired or revoked.
+   * Resolves the caller's API key, OAuth access token or dashboard session. UNAUTHENTICATED when
+   * it is missing, unknown, expired or revoked (or a session's CSRF token is missing or wrong).
    *
    * @generated from rpc svc.identity.v1.IdentityService.VerifyCredential
    */
@@ -577,6 +1417,179 @@ export declare const IdentityAdminService: GenService<{
     methodKind: "unary";
     input: typeof DeleteOAuthClientRequestSchema;
     output: typeof DeleteOAuthClientResponseSchema;
+  },
+}>;
+
+/**
+ * SessionService: signing in to the developer dashboard. SignIn and SignUp take no credential;
+ * SignOut and GetSession take the session (`authorization: Bearer svc_sess_...` and
+ * `x-csrf-token` metadata). Sign-in attempts are throttled per account and per client address.
+ *
+ * @generated from service svc.identity.v1.SessionService
+ */
+export declare const SessionService: GenService<{
+  /**
+   * @generated from rpc svc.identity.v1.SessionService.SignIn
+   */
+  signIn: {
+    methodKind: "unary";
+    input: typeof SignInRequestSchema;
+    output: typeof SignInResponseSchema;
+  },
+  /**
+   * A new organization with its first admin; PERMISSION_DENIED unless SIGNUP_ENABLED=true.
+   *
+   * @generated from rpc svc.identity.v1.SessionService.SignUp
+   */
+  signUp: {
+    methodKind: "unary";
+    input: typeof SignUpRequestSchema;
+    output: typeof SignUpResponseSchema;
+  },
+  /**
+   * Ends the session server-side; its cookie is refused from now on.
+   *
+   * @generated from rpc svc.identity.v1.SessionService.SignOut
+   */
+  signOut: {
+    methodKind: "unary";
+    input: typeof SignOutRequestSchema;
+    output: typeof SignOutResponseSchema;
+  },
+  /**
+   * @generated from rpc svc.identity.v1.SessionService.GetSession
+   */
+  getSession: {
+    methodKind: "unary";
+    input: typeof GetSessionRequestSchema;
+    output: typeof GetSessionResponseSchema;
+  },
+}>;
+
+/**
+ * ManagementService: what a signed-in person manages in the dashboard. Every call needs a
+ * dashboard session (API keys and OAuth access tokens are refused with PERMISSION_DENIED, so a
+ * leaked one cannot mint credentials); the OAuth-client and user calls need the admin role.
+ * Everything is confined to the caller's organization (another's id is NOT_FOUND).
+ *
+ * @generated from service svc.identity.v1.ManagementService
+ */
+export declare const ManagementService: GenService<{
+  /**
+   * @generated from rpc svc.identity.v1.ManagementService.ListMyApiKeys
+   */
+  listMyApiKeys: {
+    methodKind: "unary";
+    input: typeof ListMyApiKeysRequestSchema;
+    output: typeof ListMyApiKeysResponseSchema;
+  },
+  /**
+   * Returns the key once; only its SHA-256 hash is stored.
+   *
+   * @generated from rpc svc.identity.v1.ManagementService.CreateMyApiKey
+   */
+  createMyApiKey: {
+    methodKind: "unary";
+    input: typeof CreateMyApiKeyRequestSchema;
+    output: typeof CreateMyApiKeyResponseSchema;
+  },
+  /**
+   * @generated from rpc svc.identity.v1.ManagementService.RevokeMyApiKey
+   */
+  revokeMyApiKey: {
+    methodKind: "unary";
+    input: typeof RevokeMyApiKeyRequestSchema;
+    output: typeof RevokeMyApiKeyResponseSchema;
+  },
+  /**
+   * @generated from rpc svc.identity.v1.ManagementService.ListOrganizationOAuthClients
+   */
+  listOrganizationOAuthClients: {
+    methodKind: "unary";
+    input: typeof ListOrganizationOAuthClientsRequestSchema;
+    output: typeof ListOrganizationOAuthClientsResponseSchema;
+  },
+  /**
+   * Returns the client secret once.
+   *
+   * @generated from rpc svc.identity.v1.ManagementService.CreateOrganizationOAuthClient
+   */
+  createOrganizationOAuthClient: {
+    methodKind: "unary";
+    input: typeof CreateOrganizationOAuthClientRequestSchema;
+    output: typeof CreateOrganizationOAuthClientResponseSchema;
+  },
+  /**
+   * Removing a scope ends every grant of the client (users approve again).
+   *
+   * @generated from rpc svc.identity.v1.ManagementService.UpdateOrganizationOAuthClient
+   */
+  updateOrganizationOAuthClient: {
+    methodKind: "unary";
+    input: typeof UpdateOrganizationOAuthClientRequestSchema;
+    output: typeof UpdateOrganizationOAuthClientResponseSchema;
+  },
+  /**
+   * A new secret, returned once; the old one stops working at once.
+   *
+   * @generated from rpc svc.identity.v1.ManagementService.RotateOAuthClientSecret
+   */
+  rotateOAuthClientSecret: {
+    methodKind: "unary";
+    input: typeof RotateOAuthClientSecretRequestSchema;
+    output: typeof RotateOAuthClientSecretResponseSchema;
+  },
+  /**
+   * Ends every grant and token of the client.
+   *
+   * @generated from rpc svc.identity.v1.ManagementService.DeleteOrganizationOAuthClient
+   */
+  deleteOrganizationOAuthClient: {
+    methodKind: "unary";
+    input: typeof DeleteOrganizationOAuthClientRequestSchema;
+    output: typeof DeleteOrganizationOAuthClientResponseSchema;
+  },
+  /**
+   * @generated from rpc svc.identity.v1.ManagementService.ListOrganizationUsers
+   */
+  listOrganizationUsers: {
+    methodKind: "unary";
+    input: typeof ListOrganizationUsersRequestSchema;
+    output: typeof ListOrganizationUsersResponseSchema;
+  },
+  /**
+   * @generated from rpc svc.identity.v1.ManagementService.CreateOrganizationUser
+   */
+  createOrganizationUser: {
+    methodKind: "unary";
+    input: typeof CreateOrganizationUserRequestSchema;
+    output: typeof CreateOrganizationUserResponseSchema;
+  },
+  /**
+   * @generated from rpc svc.identity.v1.ManagementService.UpdateOrganizationUser
+   */
+  updateOrganizationUser: {
+    methodKind: "unary";
+    input: typeof UpdateOrganizationUserRequestSchema;
+    output: typeof UpdateOrganizationUserResponseSchema;
+  },
+  /**
+   * @generated from rpc svc.identity.v1.ManagementService.ListAuthorizedApps
+   */
+  listAuthorizedApps: {
+    methodKind: "unary";
+    input: typeof ListAuthorizedAppsRequestSchema;
+    output: typeof ListAuthorizedAppsResponseSchema;
+  },
+  /**
+   * Ends the grant: its access and refresh tokens stop working at once.
+   *
+   * @generated from rpc svc.identity.v1.ManagementService.RevokeAuthorizedApp
+   */
+  revokeAuthorizedApp: {
+    methodKind: "unary";
+    input: typeof RevokeAuthorizedAppRequestSchema;
+    output: typeof RevokeAuthorizedAppResponseSchema;
   },
 }>;
 

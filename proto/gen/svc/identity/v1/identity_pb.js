@@ -9,7 +9,7 @@ import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
  * Describes the file svc/identity/v1/identity.proto.
  */
 export const file_svc_identity_v1_identity = /*@__PURE__*/
-  fileDesc("Ch5zdmMvaWRlbnRpdHkvdjEvaWRlbnRpdHkucHJvdG8SD3N2Yy5pZGVudGl0eS52MSIZChdWZXJpZnlDcmVkZW50aWFsUmVxdWVzdCKNAQoYVmVyaWZ5Q3JlZGVudGlhbFJlc3BvbnNlEg8KB3VzZXJfaWQYASABKAkSDgoGb3JnX2lkGAIgASgJEi0KBGtpbmQYAyABKA4yHy5zdmMuaWRlbnRpdHkudjEuQ3JlZGVudGlhbEtpbmQSDgoGc2NvcGVzGAQgAygJEhEKCWNsaWVudF9pZBgFIAEoCSIpChlDcmVhdGVPcmdhbml6YXRpb25SZXF1ZXN0EgwKBG5hbWUYASABKAkiLAoaQ3JlYXRlT3JnYW5pemF0aW9uUmVzcG9uc2USDgoGb3JnX2lkGAEgASgJIkQKEUNyZWF0ZVVzZXJSZXF1ZXN0Eg4KBm9yZ19pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIQCghwYXNzd29yZBgDIAEoCSIlChJDcmVhdGVVc2VyUmVzcG9uc2USDwoHdXNlcl9pZBgBIAEoCSLxAQoGQXBpS2V5Eg4KBmtleV9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEg4KBm9yZ19pZBgDIAEoCRIMCgRuYW1lGAQgASgJEhYKDmRpc3BsYXlfcHJlZml4GAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGxhc3RfdXNlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKcmV2b2tlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiNAoTQ3JlYXRlQXBpS2V5UmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEgwKBG5hbWUYAiABKAkiTQoUQ3JlYXRlQXBpS2V5UmVzcG9uc2USKAoHYXBpX2tleRgBIAEoCzIXLnN2Yy5pZGVudGl0eS52MS5BcGlLZXkSCwoDa2V5GAIgASgJIiUKEkxpc3RBcGlLZXlzUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIkAKE0xpc3RBcGlLZXlzUmVzcG9uc2USKQoIYXBpX2tleXMYASADKAsyFy5zdmMuaWRlbnRpdHkudjEuQXBpS2V5IiUKE1Jldm9rZUFwaUtleVJlcXVlc3QSDgoGa2V5X2lkGAEgASgJIiYKFFJldm9rZUFwaUtleVJlc3BvbnNlEg4KBmtleV9pZBgBIAEoCSKVAQoLT0F1dGhDbGllbnQSEQoJY2xpZW50X2lkGAEgASgJEg4KBm9yZ19pZBgCIAEoCRIMCgRuYW1lGAMgASgJEhUKDXJlZGlyZWN0X3VyaXMYBCADKAkSDgoGc2NvcGVzGAUgAygJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIl8KGENyZWF0ZU9BdXRoQ2xpZW50UmVxdWVzdBIOCgZvcmdfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIVCg1yZWRpcmVjdF91cmlzGAMgAygJEg4KBnNjb3BlcxgEIAMoCSJgChlDcmVhdGVPQXV0aENsaWVudFJlc3BvbnNlEiwKBmNsaWVudBgBIAEoCzIcLnN2Yy5pZGVudGl0eS52MS5PQXV0aENsaWVudBIVCg1jbGllbnRfc2VjcmV0GAIgASgJIikKF0xpc3RPQXV0aENsaWVudHNSZXF1ZXN0Eg4KBm9yZ19pZBgBIAEoCSJJChhMaXN0T0F1dGhDbGllbnRzUmVzcG9uc2USLQoHY2xpZW50cxgBIAMoCzIcLnN2Yy5pZGVudGl0eS52MS5PQXV0aENsaWVudCItChhEZWxldGVPQXV0aENsaWVudFJlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJIi4KGURlbGV0ZU9BdXRoQ2xpZW50UmVzcG9uc2USEQoJY2xpZW50X2lkGAEgASgJKmkKDkNyZWRlbnRpYWxLaW5kEh8KG0NSRURFTlRJQUxfS0lORF9VTlNQRUNJRklFRBAAEhsKF0NSRURFTlRJQUxfS0lORF9BUElfS0VZEAESGQoVQ1JFREVOVElBTF9LSU5EX09BVVRIEAIyfwoPSWRlbnRpdHlTZXJ2aWNlEmwKEFZlcmlmeUNyZWRlbnRpYWwSKC5zdmMuaWRlbnRpdHkudjEuVmVyaWZ5Q3JlZGVudGlhbFJlcXVlc3QaKS5zdmMuaWRlbnRpdHkudjEuVmVyaWZ5Q3JlZGVudGlhbFJlc3BvbnNlIgOQAgEysQYKFElkZW50aXR5QWRtaW5TZXJ2aWNlEm0KEkNyZWF0ZU9yZ2FuaXphdGlvbhIqLnN2Yy5pZGVudGl0eS52MS5DcmVhdGVPcmdhbml6YXRpb25SZXF1ZXN0Gisuc3ZjLmlkZW50aXR5LnYxLkNyZWF0ZU9yZ2FuaXphdGlvblJlc3BvbnNlElUKCkNyZWF0ZVVzZXISIi5zdmMuaWRlbnRpdHkudjEuQ3JlYXRlVXNlclJlcXVlc3QaIy5zdmMuaWRlbnRpdHkudjEuQ3JlYXRlVXNlclJlc3BvbnNlElsKDENyZWF0ZUFwaUtleRIkLnN2Yy5pZGVudGl0eS52MS5DcmVhdGVBcGlLZXlSZXF1ZXN0GiUuc3ZjLmlkZW50aXR5LnYxLkNyZWF0ZUFwaUtleVJlc3BvbnNlElgKC0xpc3RBcGlLZXlzEiMuc3ZjLmlkZW50aXR5LnYxLkxpc3RBcGlLZXlzUmVxdWVzdBokLnN2Yy5pZGVudGl0eS52MS5MaXN0QXBpS2V5c1Jlc3BvbnNlElsKDFJldm9rZUFwaUtleRIkLnN2Yy5pZGVudGl0eS52MS5SZXZva2VBcGlLZXlSZXF1ZXN0GiUuc3ZjLmlkZW50aXR5LnYxLlJldm9rZUFwaUtleVJlc3BvbnNlEmoKEUNyZWF0ZU9BdXRoQ2xpZW50Eikuc3ZjLmlkZW50aXR5LnYxLkNyZWF0ZU9BdXRoQ2xpZW50UmVxdWVzdBoqLnN2Yy5pZGVudGl0eS52MS5DcmVhdGVPQXV0aENsaWVudFJlc3BvbnNlEmcKEExpc3RPQXV0aENsaWVudHMSKC5zdmMuaWRlbnRpdHkudjEuTGlzdE9BdXRoQ2xpZW50c1JlcXVlc3QaKS5zdmMuaWRlbnRpdHkudjEuTGlzdE9BdXRoQ2xpZW50c1Jlc3BvbnNlEmoKEURlbGV0ZU9BdXRoQ2xpZW50Eikuc3ZjLmlkZW50aXR5LnYxLkRlbGV0ZU9BdXRoQ2xpZW50UmVxdWVzdBoqLnN2Yy5pZGVudGl0eS52MS5EZWxldGVPQXV0aENsaWVudFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Ch5zdmMvaWRlbnRpdHkvdjEvaWRlbnRpdHkucHJvdG8SD3N2Yy5pZGVudGl0eS52MSIZChdWZXJpZnlDcmVkZW50aWFsUmVxdWVzdCKyAQoYVmVyaWZ5Q3JlZGVudGlhbFJlc3BvbnNlEg8KB3VzZXJfaWQYASABKAkSDgoGb3JnX2lkGAIgASgJEi0KBGtpbmQYAyABKA4yHy5zdmMuaWRlbnRpdHkudjEuQ3JlZGVudGlhbEtpbmQSDgoGc2NvcGVzGAQgAygJEhEKCWNsaWVudF9pZBgFIAEoCRIjCgRyb2xlGAYgASgOMhUuc3ZjLmlkZW50aXR5LnYxLlJvbGUiKQoZQ3JlYXRlT3JnYW5pemF0aW9uUmVxdWVzdBIMCgRuYW1lGAEgASgJIiwKGkNyZWF0ZU9yZ2FuaXphdGlvblJlc3BvbnNlEg4KBm9yZ19pZBgBIAEoCSJpChFDcmVhdGVVc2VyUmVxdWVzdBIOCgZvcmdfaWQYASABKAkSDQoFZW1haWwYAiABKAkSEAoIcGFzc3dvcmQYAyABKAkSIwoEcm9sZRgEIAEoDjIVLnN2Yy5pZGVudGl0eS52MS5Sb2xlIiUKEkNyZWF0ZVVzZXJSZXNwb25zZRIPCgd1c2VyX2lkGAEgASgJIvEBCgZBcGlLZXkSDgoGa2V5X2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSDgoGb3JnX2lkGAMgASgJEgwKBG5hbWUYBCABKAkSFgoOZGlzcGxheV9wcmVmaXgYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMbGFzdF91c2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpyZXZva2VkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI0ChNDcmVhdGVBcGlLZXlSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSDAoEbmFtZRgCIAEoCSJNChRDcmVhdGVBcGlLZXlSZXNwb25zZRIoCgdhcGlfa2V5GAEgASgLMhcuc3ZjLmlkZW50aXR5LnYxLkFwaUtleRILCgNrZXkYAiABKAkiJQoSTGlzdEFwaUtleXNSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiQAoTTGlzdEFwaUtleXNSZXNwb25zZRIpCghhcGlfa2V5cxgBIAMoCzIXLnN2Yy5pZGVudGl0eS52MS5BcGlLZXkiJQoTUmV2b2tlQXBpS2V5UmVxdWVzdBIOCgZrZXlfaWQYASABKAkiJgoUUmV2b2tlQXBpS2V5UmVzcG9uc2USDgoGa2V5X2lkGAEgASgJIpUBCgtPQXV0aENsaWVudBIRCgljbGllbnRfaWQYASABKAkSDgoGb3JnX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSFQoNcmVkaXJlY3RfdXJpcxgEIAMoCRIOCgZzY29wZXMYBSADKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiXwoYQ3JlYXRlT0F1dGhDbGllbnRSZXF1ZXN0Eg4KBm9yZ19pZBgBIAEoCRIMCgRuYW1lGAIgASgJEhUKDXJlZGlyZWN0X3VyaXMYAyADKAkSDgoGc2NvcGVzGAQgAygJImAKGUNyZWF0ZU9BdXRoQ2xpZW50UmVzcG9uc2USLAoGY2xpZW50GAEgASgLMhwuc3ZjLmlkZW50aXR5LnYxLk9BdXRoQ2xpZW50EhUKDWNsaWVudF9zZWNyZXQYAiABKAkiKQoXTGlzdE9BdXRoQ2xpZW50c1JlcXVlc3QSDgoGb3JnX2lkGAEgASgJIkkKGExpc3RPQXV0aENsaWVudHNSZXNwb25zZRItCgdjbGllbnRzGAEgAygLMhwuc3ZjLmlkZW50aXR5LnYxLk9BdXRoQ2xpZW50Ii0KGERlbGV0ZU9BdXRoQ2xpZW50UmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkiLgoZRGVsZXRlT0F1dGhDbGllbnRSZXNwb25zZRIRCgljbGllbnRfaWQYASABKAkifQoLU2Vzc2lvblVzZXISDwoHdXNlcl9pZBgBIAEoCRIOCgZvcmdfaWQYAiABKAkSGQoRb3JnYW5pemF0aW9uX25hbWUYAyABKAkSDQoFZW1haWwYBCABKAkSIwoEcm9sZRgFIAEoDjIVLnN2Yy5pZGVudGl0eS52MS5Sb2xlIrEBCgpOZXdTZXNzaW9uEhUKDXNlc3Npb25fdG9rZW4YASABKAkSEgoKY3NyZl90b2tlbhgCIAEoCRIuCgpleHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIcChRpZGxlX3RpbWVvdXRfc2Vjb25kcxgEIAEoBRIqCgR1c2VyGAUgASgLMhwuc3ZjLmlkZW50aXR5LnYxLlNlc3Npb25Vc2VyIkgKDVNpZ25JblJlcXVlc3QSDQoFZW1haWwYASABKAkSEAoIcGFzc3dvcmQYAiABKAkSFgoOY2xpZW50X2FkZHJlc3MYAyABKAkiPgoOU2lnbkluUmVzcG9uc2USLAoHc2Vzc2lvbhgBIAEoCzIbLnN2Yy5pZGVudGl0eS52MS5OZXdTZXNzaW9uImMKDVNpZ25VcFJlcXVlc3QSGQoRb3JnYW5pemF0aW9uX25hbWUYASABKAkSDQoFZW1haWwYAiABKAkSEAoIcGFzc3dvcmQYAyABKAkSFgoOY2xpZW50X2FkZHJlc3MYBCABKAkiPgoOU2lnblVwUmVzcG9uc2USLAoHc2Vzc2lvbhgBIAEoCzIbLnN2Yy5pZGVudGl0eS52MS5OZXdTZXNzaW9uIhAKDlNpZ25PdXRSZXF1ZXN0IhEKD1NpZ25PdXRSZXNwb25zZSITChFHZXRTZXNzaW9uUmVxdWVzdCJwChJHZXRTZXNzaW9uUmVzcG9uc2USKgoEdXNlchgBIAEoCzIcLnN2Yy5pZGVudGl0eS52MS5TZXNzaW9uVXNlchIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIWChRMaXN0TXlBcGlLZXlzUmVxdWVzdCJCChVMaXN0TXlBcGlLZXlzUmVzcG9uc2USKQoIYXBpX2tleXMYASADKAsyFy5zdmMuaWRlbnRpdHkudjEuQXBpS2V5IiUKFUNyZWF0ZU15QXBpS2V5UmVxdWVzdBIMCgRuYW1lGAEgASgJIk8KFkNyZWF0ZU15QXBpS2V5UmVzcG9uc2USKAoHYXBpX2tleRgBIAEoCzIXLnN2Yy5pZGVudGl0eS52MS5BcGlLZXkSCwoDa2V5GAIgASgJIicKFVJldm9rZU15QXBpS2V5UmVxdWVzdBIOCgZrZXlfaWQYASABKAkiQgoWUmV2b2tlTXlBcGlLZXlSZXNwb25zZRIoCgdhcGlfa2V5GAEgASgLMhcuc3ZjLmlkZW50aXR5LnYxLkFwaUtleSIlCiNMaXN0T3JnYW5pemF0aW9uT0F1dGhDbGllbnRzUmVxdWVzdCKPAQokTGlzdE9yZ2FuaXphdGlvbk9BdXRoQ2xpZW50c1Jlc3BvbnNlEi0KB2NsaWVudHMYASADKAsyHC5zdmMuaWRlbnRpdHkudjEuT0F1dGhDbGllbnQSOAoNc2NvcGVfY2F0YWxvZxgCIAMoCzIhLnN2Yy5pZGVudGl0eS52MS5TY29wZURlc2NyaXB0aW9uIjYKEFNjb3BlRGVzY3JpcHRpb24SDQoFc2NvcGUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkiWwokQ3JlYXRlT3JnYW5pemF0aW9uT0F1dGhDbGllbnRSZXF1ZXN0EgwKBG5hbWUYASABKAkSFQoNcmVkaXJlY3RfdXJpcxgCIAMoCRIOCgZzY29wZXMYAyADKAkibAolQ3JlYXRlT3JnYW5pemF0aW9uT0F1dGhDbGllbnRSZXNwb25zZRIsCgZjbGllbnQYASABKAsyHC5zdmMuaWRlbnRpdHkudjEuT0F1dGhDbGllbnQSFQoNY2xpZW50X3NlY3JldBgCIAEoCSJuCiRVcGRhdGVPcmdhbml6YXRpb25PQXV0aENsaWVudFJlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSFQoNcmVkaXJlY3RfdXJpcxgDIAMoCRIOCgZzY29wZXMYBCADKAkiVQolVXBkYXRlT3JnYW5pemF0aW9uT0F1dGhDbGllbnRSZXNwb25zZRIsCgZjbGllbnQYASABKAsyHC5zdmMuaWRlbnRpdHkudjEuT0F1dGhDbGllbnQiMwoeUm90YXRlT0F1dGhDbGllbnRTZWNyZXRSZXF1ZXN0EhEKCWNsaWVudF9pZBgBIAEoCSJmCh9Sb3RhdGVPQXV0aENsaWVudFNlY3JldFJlc3BvbnNlEiwKBmNsaWVudBgBIAEoCzIcLnN2Yy5pZGVudGl0eS52MS5PQXV0aENsaWVudBIVCg1jbGllbnRfc2VjcmV0GAIgASgJIjkKJERlbGV0ZU9yZ2FuaXphdGlvbk9BdXRoQ2xpZW50UmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkiOgolRGVsZXRlT3JnYW5pemF0aW9uT0F1dGhDbGllbnRSZXNwb25zZRIRCgljbGllbnRfaWQYASABKAkiuwEKEE9yZ2FuaXphdGlvblVzZXISDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIjCgRyb2xlGAMgASgOMhUuc3ZjLmlkZW50aXR5LnYxLlJvbGUSLgoKY3JlYXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMgoOZGVhY3RpdmF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIh4KHExpc3RPcmdhbml6YXRpb25Vc2Vyc1JlcXVlc3QiUQodTGlzdE9yZ2FuaXphdGlvblVzZXJzUmVzcG9uc2USMAoFdXNlcnMYASADKAsyIS5zdmMuaWRlbnRpdHkudjEuT3JnYW5pemF0aW9uVXNlciJlCh1DcmVhdGVPcmdhbml6YXRpb25Vc2VyUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIjCgRyb2xlGAMgASgOMhUuc3ZjLmlkZW50aXR5LnYxLlJvbGUiUQoeQ3JlYXRlT3JnYW5pemF0aW9uVXNlclJlc3BvbnNlEi8KBHVzZXIYASABKAsyIS5zdmMuaWRlbnRpdHkudjEuT3JnYW5pemF0aW9uVXNlciJ/Ch1VcGRhdGVPcmdhbml6YXRpb25Vc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEiMKBHJvbGUYAiABKA4yFS5zdmMuaWRlbnRpdHkudjEuUm9sZRIYCgtkZWFjdGl2YXRlZBgDIAEoCEgAiAEBQg4KDF9kZWFjdGl2YXRlZCJRCh5VcGRhdGVPcmdhbml6YXRpb25Vc2VyUmVzcG9uc2USLwoEdXNlchgBIAEoCzIhLnN2Yy5pZGVudGl0eS52MS5Pcmdhbml6YXRpb25Vc2VyIokBCg1BdXRob3JpemVkQXBwEhAKCGdyYW50X2lkGAEgASgJEhEKCWNsaWVudF9pZBgCIAEoCRITCgtjbGllbnRfbmFtZRgDIAEoCRIOCgZzY29wZXMYBCADKAkSLgoKZ3JhbnRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiGwoZTGlzdEF1dGhvcml6ZWRBcHBzUmVxdWVzdCJKChpMaXN0QXV0aG9yaXplZEFwcHNSZXNwb25zZRIsCgRhcHBzGAEgAygLMh4uc3ZjLmlkZW50aXR5LnYxLkF1dGhvcml6ZWRBcHAiLgoaUmV2b2tlQXV0aG9yaXplZEFwcFJlcXVlc3QSEAoIZ3JhbnRfaWQYASABKAkiLwobUmV2b2tlQXV0aG9yaXplZEFwcFJlc3BvbnNlEhAKCGdyYW50X2lkGAEgASgJKoYBCg5DcmVkZW50aWFsS2luZBIfChtDUkVERU5USUFMX0tJTkRfVU5TUEVDSUZJRUQQABIbChdDUkVERU5USUFMX0tJTkRfQVBJX0tFWRABEhkKFUNSRURFTlRJQUxfS0lORF9PQVVUSBACEhsKF0NSRURFTlRJQUxfS0lORF9TRVNTSU9OEAMqPQoEUm9sZRIUChBST0xFX1VOU1BFQ0lGSUVEEAASDgoKUk9MRV9BRE1JThABEg8KC1JPTEVfTUVNQkVSEAIyfwoPSWRlbnRpdHlTZXJ2aWNlEmwKEFZlcmlmeUNyZWRlbnRpYWwSKC5zdmMuaWRlbnRpdHkudjEuVmVyaWZ5Q3JlZGVudGlhbFJlcXVlc3QaKS5zdmMuaWRlbnRpdHkudjEuVmVyaWZ5Q3JlZGVudGlhbFJlc3BvbnNlIgOQAgEysQYKFElkZW50aXR5QWRtaW5TZXJ2aWNlEm0KEkNyZWF0ZU9yZ2FuaXphdGlvbhIqLnN2Yy5pZGVudGl0eS52MS5DcmVhdGVPcmdhbml6YXRpb25SZXF1ZXN0Gisuc3ZjLmlkZW50aXR5LnYxLkNyZWF0ZU9yZ2FuaXphdGlvblJlc3BvbnNlElUKCkNyZWF0ZVVzZXISIi5zdmMuaWRlbnRpdHkudjEuQ3JlYXRlVXNlclJlcXVlc3QaIy5zdmMuaWRlbnRpdHkudjEuQ3JlYXRlVXNlclJlc3BvbnNlElsKDENyZWF0ZUFwaUtleRIkLnN2Yy5pZGVudGl0eS52MS5DcmVhdGVBcGlLZXlSZXF1ZXN0GiUuc3ZjLmlkZW50aXR5LnYxLkNyZWF0ZUFwaUtleVJlc3BvbnNlElgKC0xpc3RBcGlLZXlzEiMuc3ZjLmlkZW50aXR5LnYxLkxpc3RBcGlLZXlzUmVxdWVzdBokLnN2Yy5pZGVudGl0eS52MS5MaXN0QXBpS2V5c1Jlc3BvbnNlElsKDFJldm9rZUFwaUtleRIkLnN2Yy5pZGVudGl0eS52MS5SZXZva2VBcGlLZXlSZXF1ZXN0GiUuc3ZjLmlkZW50aXR5LnYxLlJldm9rZUFwaUtleVJlc3BvbnNlEmoKEUNyZWF0ZU9BdXRoQ2xpZW50Eikuc3ZjLmlkZW50aXR5LnYxLkNyZWF0ZU9BdXRoQ2xpZW50UmVxdWVzdBoqLnN2Yy5pZGVudGl0eS52MS5DcmVhdGVPQXV0aENsaWVudFJlc3BvbnNlEmcKEExpc3RPQXV0aENsaWVudHMSKC5zdmMuaWRlbnRpdHkudjEuTGlzdE9BdXRoQ2xpZW50c1JlcXVlc3QaKS5zdmMuaWRlbnRpdHkudjEuTGlzdE9BdXRoQ2xpZW50c1Jlc3BvbnNlEmoKEURlbGV0ZU9BdXRoQ2xpZW50Eikuc3ZjLmlkZW50aXR5LnYxLkRlbGV0ZU9BdXRoQ2xpZW50UmVxdWVzdBoqLnN2Yy5pZGVudGl0eS52MS5EZWxldGVPQXV0aENsaWVudFJlc3BvbnNlMssCCg5TZXNzaW9uU2VydmljZRJJCgZTaWduSW4SHi5zdmMuaWRlbnRpdHkudjEuU2lnbkluUmVxdWVzdBofLnN2Yy5pZGVudGl0eS52MS5TaWduSW5SZXNwb25zZRJJCgZTaWduVXASHi5zdmMuaWRlbnRpdHkudjEuU2lnblVwUmVxdWVzdBofLnN2Yy5pZGVudGl0eS52MS5TaWduVXBSZXNwb25zZRJMCgdTaWduT3V0Eh8uc3ZjLmlkZW50aXR5LnYxLlNpZ25PdXRSZXF1ZXN0GiAuc3ZjLmlkZW50aXR5LnYxLlNpZ25PdXRSZXNwb25zZRJVCgpHZXRTZXNzaW9uEiIuc3ZjLmlkZW50aXR5LnYxLkdldFNlc3Npb25SZXF1ZXN0GiMuc3ZjLmlkZW50aXR5LnYxLkdldFNlc3Npb25SZXNwb25zZTLHDAoRTWFuYWdlbWVudFNlcnZpY2USXgoNTGlzdE15QXBpS2V5cxIlLnN2Yy5pZGVudGl0eS52MS5MaXN0TXlBcGlLZXlzUmVxdWVzdBomLnN2Yy5pZGVudGl0eS52MS5MaXN0TXlBcGlLZXlzUmVzcG9uc2USYQoOQ3JlYXRlTXlBcGlLZXkSJi5zdmMuaWRlbnRpdHkudjEuQ3JlYXRlTXlBcGlLZXlSZXF1ZXN0Gicuc3ZjLmlkZW50aXR5LnYxLkNyZWF0ZU15QXBpS2V5UmVzcG9uc2USYQoOUmV2b2tlTXlBcGlLZXkSJi5zdmMuaWRlbnRpdHkudjEuUmV2b2tlTXlBcGlLZXlSZXF1ZXN0Gicuc3ZjLmlkZW50aXR5LnYxLlJldm9rZU15QXBpS2V5UmVzcG9uc2USiwEKHExpc3RPcmdhbml6YXRpb25PQXV0aENsaWVudHMSNC5zdmMuaWRlbnRpdHkudjEuTGlzdE9yZ2FuaXphdGlvbk9BdXRoQ2xpZW50c1JlcXVlc3QaNS5zdmMuaWRlbnRpdHkudjEuTGlzdE9yZ2FuaXphdGlvbk9BdXRoQ2xpZW50c1Jlc3BvbnNlEo4BCh1DcmVhdGVPcmdhbml6YXRpb25PQXV0aENsaWVudBI1LnN2Yy5pZGVudGl0eS52MS5DcmVhdGVPcmdhbml6YXRpb25PQXV0aENsaWVudFJlcXVlc3QaNi5zdmMuaWRlbnRpdHkudjEuQ3JlYXRlT3JnYW5pemF0aW9uT0F1dGhDbGllbnRSZXNwb25zZRKOAQodVXBkYXRlT3JnYW5pemF0aW9uT0F1dGhDbGllbnQSNS5zdmMuaWRlbnRpdHkudjEuVXBkYXRlT3JnYW5pemF0aW9uT0F1dGhDbGllbnRSZXF1ZXN0GjYuc3ZjLmlkZW50aXR5LnYxLlVwZGF0ZU9yZ2FuaXphdGlvbk9BdXRoQ2xpZW50UmVzcG9uc2USfAoXUm90YXRlT0F1dGhDbGllbnRTZWNyZXQSLy5zdmMuaWRlbnRpdHkudjEuUm90YXRlT0F1dGhDbGllbnRTZWNyZXRSZXF1ZXN0GjAuc3ZjLmlkZW50aXR5LnYxLlJvdGF0ZU9BdXRoQ2xpZW50U2VjcmV0UmVzcG9uc2USjgEKHURlbGV0ZU9yZ2FuaXphdGlvbk9BdXRoQ2xpZW50EjUuc3ZjLmlkZW50aXR5LnYxLkRlbGV0ZU9yZ2FuaXphdGlvbk9BdXRoQ2xpZW50UmVxdWVzdBo2LnN2Yy5pZGVudGl0eS52MS5EZWxldGVPcmdhbml6YXRpb25PQXV0aENsaWVudFJlc3BvbnNlEnYKFUxpc3RPcmdhbml6YXRpb25Vc2VycxItLnN2Yy5pZGVudGl0eS52MS5MaXN0T3JnYW5pemF0aW9uVXNlcnNSZXF1ZXN0Gi4uc3ZjLmlkZW50aXR5LnYxLkxpc3RPcmdhbml6YXRpb25Vc2Vyc1Jlc3BvbnNlEnkKFkNyZWF0ZU9yZ2FuaXphdGlvblVzZXISLi5zdmMuaWRlbnRpdHkudjEuQ3JlYXRlT3JnYW5pemF0aW9uVXNlclJlcXVlc3QaLy5zdmMuaWRlbnRpdHkudjEuQ3JlYXRlT3JnYW5pemF0aW9uVXNlclJlc3BvbnNlEnkKFlVwZGF0ZU9yZ2FuaXphdGlvblVzZXISLi5zdmMuaWRlbnRpdHkudjEuVXBkYXRlT3JnYW5pemF0aW9uVXNlclJlcXVlc3QaLy5zdmMuaWRlbnRpdHkudjEuVXBkYXRlT3JnYW5pemF0aW9uVXNlclJlc3BvbnNlEm0KEkxpc3RBdXRob3JpemVkQXBwcxIqLnN2Yy5pZGVudGl0eS52MS5MaXN0QXV0aG9yaXplZEFwcHNSZXF1ZXN0Gisuc3ZjLmlkZW50aXR5LnYxLkxpc3RBdXRob3JpemVkQXBwc1Jlc3BvbnNlEnAKE1Jldm9rZUF1dGhvcml6ZWRBcHASKy5zdmMuaWRlbnRpdHkudjEuUmV2b2tlQXV0aG9yaXplZEFwcFJlcXVlc3QaLC5zdmMuaWRlbnRpdHkudjEuUmV2b2tlQXV0aG9yaXplZEFwcFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * Describes the message svc.identity.v1.VerifyCredentialRequest.
@@ -152,6 +152,279 @@ export const DeleteOAuthClientResponseSchema = /*@__PURE__*/
   messageDesc(file_svc_identity_v1_identity, 19);
 
 /**
+ * Describes the message svc.identity.v1.SessionUser.
+ * Use `create(SessionUserSchema)` to create a new message.
+ */
+export const SessionUserSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 20);
+
+/**
+ * Describes the message svc.identity.v1.NewSession.
+ * Use `create(NewSessionSchema)` to create a new message.
+ */
+export const NewSessionSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 21);
+
+/**
+ * Describes the message svc.identity.v1.SignInRequest.
+ * Use `create(SignInRequestSchema)` to create a new message.
+ */
+export const SignInRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 22);
+
+/**
+ * Describes the message svc.identity.v1.SignInResponse.
+ * Use `create(SignInResponseSchema)` to create a new message.
+ */
+export const SignInResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 23);
+
+/**
+ * Describes the message svc.identity.v1.SignUpRequest.
+ * Use `create(SignUpRequestSchema)` to create a new message.
+ */
+export const SignUpRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 24);
+
+/**
+ * Describes the message svc.identity.v1.SignUpResponse.
+ * Use `create(SignUpResponseSchema)` to create a new message.
+ */
+export const SignUpResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 25);
+
+/**
+ * Describes the message svc.identity.v1.SignOutRequest.
+ * Use `create(SignOutRequestSchema)` to create a new message.
+ */
+export const SignOutRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 26);
+
+/**
+ * Describes the message svc.identity.v1.SignOutResponse.
+ * Use `create(SignOutResponseSchema)` to create a new message.
+ */
+export const SignOutResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 27);
+
+/**
+ * Describes the message svc.identity.v1.GetSessionRequest.
+ * Use `create(GetSessionRequestSchema)` to create a new message.
+ */
+export const GetSessionRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 28);
+
+/**
+ * Describes the message svc.identity.v1.GetSessionResponse.
+ * Use `create(GetSessionResponseSchema)` to create a new message.
+ */
+export const GetSessionResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 29);
+
+/**
+ * Describes the message svc.identity.v1.ListMyApiKeysRequest.
+ * Use `create(ListMyApiKeysRequestSchema)` to create a new message.
+ */
+export const ListMyApiKeysRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 30);
+
+/**
+ * Describes the message svc.identity.v1.ListMyApiKeysResponse.
+ * Use `create(ListMyApiKeysResponseSchema)` to create a new message.
+ */
+export const ListMyApiKeysResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 31);
+
+/**
+ * Describes the message svc.identity.v1.CreateMyApiKeyRequest.
+ * Use `create(CreateMyApiKeyRequestSchema)` to create a new message.
+ */
+export const CreateMyApiKeyRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 32);
+
+/**
+ * Describes the message svc.identity.v1.CreateMyApiKeyResponse.
+ * Use `create(CreateMyApiKeyResponseSchema)` to create a new message.
+ */
+export const CreateMyApiKeyResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 33);
+
+/**
+ * Describes the message svc.identity.v1.RevokeMyApiKeyRequest.
+ * Use `create(RevokeMyApiKeyRequestSchema)` to create a new message.
+ */
+export const RevokeMyApiKeyRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 34);
+
+/**
+ * Describes the message svc.identity.v1.RevokeMyApiKeyResponse.
+ * Use `create(RevokeMyApiKeyResponseSchema)` to create a new message.
+ */
+export const RevokeMyApiKeyResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 35);
+
+/**
+ * Describes the message svc.identity.v1.ListOrganizationOAuthClientsRequest.
+ * Use `create(ListOrganizationOAuthClientsRequestSchema)` to create a new message.
+ */
+export const ListOrganizationOAuthClientsRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 36);
+
+/**
+ * Describes the message svc.identity.v1.ListOrganizationOAuthClientsResponse.
+ * Use `create(ListOrganizationOAuthClientsResponseSchema)` to create a new message.
+ */
+export const ListOrganizationOAuthClientsResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 37);
+
+/**
+ * Describes the message svc.identity.v1.ScopeDescription.
+ * Use `create(ScopeDescriptionSchema)` to create a new message.
+ */
+export const ScopeDescriptionSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 38);
+
+/**
+ * Describes the message svc.identity.v1.CreateOrganizationOAuthClientRequest.
+ * Use `create(CreateOrganizationOAuthClientRequestSchema)` to create a new message.
+ */
+export const CreateOrganizationOAuthClientRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 39);
+
+/**
+ * Describes the message svc.identity.v1.CreateOrganizationOAuthClientResponse.
+ * Use `create(CreateOrganizationOAuthClientResponseSchema)` to create a new message.
+ */
+export const CreateOrganizationOAuthClientResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 40);
+
+/**
+ * Describes the message svc.identity.v1.UpdateOrganizationOAuthClientRequest.
+ * Use `create(UpdateOrganizationOAuthClientRequestSchema)` to create a new message.
+ */
+export const UpdateOrganizationOAuthClientRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 41);
+
+/**
+ * Describes the message svc.identity.v1.UpdateOrganizationOAuthClientResponse.
+ * Use `create(UpdateOrganizationOAuthClientResponseSchema)` to create a new message.
+ */
+export const UpdateOrganizationOAuthClientResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 42);
+
+/**
+ * Describes the message svc.identity.v1.RotateOAuthClientSecretRequest.
+ * Use `create(RotateOAuthClientSecretRequestSchema)` to create a new message.
+ */
+export const RotateOAuthClientSecretRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 43);
+
+/**
+ * Describes the message svc.identity.v1.RotateOAuthClientSecretResponse.
+ * Use `create(RotateOAuthClientSecretResponseSchema)` to create a new message.
+ */
+export const RotateOAuthClientSecretResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 44);
+
+/**
+ * Describes the message svc.identity.v1.DeleteOrganizationOAuthClientRequest.
+ * Use `create(DeleteOrganizationOAuthClientRequestSchema)` to create a new message.
+ */
+export const DeleteOrganizationOAuthClientRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 45);
+
+/**
+ * Describes the message svc.identity.v1.DeleteOrganizationOAuthClientResponse.
+ * Use `create(DeleteOrganizationOAuthClientResponseSchema)` to create a new message.
+ */
+export const DeleteOrganizationOAuthClientResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 46);
+
+/**
+ * Describes the message svc.identity.v1.OrganizationUser.
+ * Use `create(OrganizationUserSchema)` to create a new message.
+ */
+export const OrganizationUserSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 47);
+
+/**
+ * Describes the message svc.identity.v1.ListOrganizationUsersRequest.
+ * Use `create(ListOrganizationUsersRequestSchema)` to create a new message.
+ */
+export const ListOrganizationUsersRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 48);
+
+/**
+ * Describes the message svc.identity.v1.ListOrganizationUsersResponse.
+ * Use `create(ListOrganizationUsersResponseSchema)` to create a new message.
+ */
+export const ListOrganizationUsersResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 49);
+
+/**
+ * Describes the message svc.identity.v1.CreateOrganizationUserRequest.
+ * Use `create(CreateOrganizationUserRequestSchema)` to create a new message.
+ */
+export const CreateOrganizationUserRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 50);
+
+/**
+ * Describes the message svc.identity.v1.CreateOrganizationUserResponse.
+ * Use `create(CreateOrganizationUserResponseSchema)` to create a new message.
+ */
+export const CreateOrganizationUserResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 51);
+
+/**
+ * Describes the message svc.identity.v1.UpdateOrganizationUserRequest.
+ * Use `create(UpdateOrganizationUserRequestSchema)` to create a new message.
+ */
+export const UpdateOrganizationUserRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 52);
+
+/**
+ * Describes the message svc.identity.v1.UpdateOrganizationUserResponse.
+ * Use `create(UpdateOrganizationUserResponseSchema)` to create a new message.
+ */
+export const UpdateOrganizationUserResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 53);
+
+/**
+ * Describes the message svc.identity.v1.AuthorizedApp.
+ * Use `create(AuthorizedAppSchema)` to create a new message.
+ */
+export const AuthorizedAppSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 54);
+
+/**
+ * Describes the message svc.identity.v1.ListAuthorizedAppsRequest.
+ * Use `create(ListAuthorizedAppsRequestSchema)` to create a new message.
+ */
+export const ListAuthorizedAppsRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 55);
+
+/**
+ * Describes the message svc.identity.v1.ListAuthorizedAppsResponse.
+ * Use `create(ListAuthorizedAppsResponseSchema)` to create a new message.
+ */
+export const ListAuthorizedAppsResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 56);
+
+/**
+ * Describes the message svc.identity.v1.RevokeAuthorizedAppRequest.
+ * Use `create(RevokeAuthorizedAppRequestSchema)` to create a new message.
+ */
+export const RevokeAuthorizedAppRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 57);
+
+/**
+ * Describes the message svc.identity.v1.RevokeAuthorizedAppResponse.
+ * Use `create(RevokeAuthorizedAppResponseSchema)` to create a new message.
+ */
+export const RevokeAuthorizedAppResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_identity_v1_identity, 58);
+
+/**
  * Describes the enum svc.identity.v1.CredentialKind.
  */
 export const CredentialKindSchema = /*@__PURE__*/
@@ -164,9 +437,25 @@ export const CredentialKind = /*@__PURE__*/
   tsEnum(CredentialKindSchema);
 
 /**
+ * Describes the enum svc.identity.v1.Role.
+ */
+export const RoleSchema = /*@__PURE__*/
+  enumDesc(file_svc_identity_v1_identity, 1);
+
+/**
+ * A user's role in their organization. Admins manage OAuth clients, webhooks and users.
+ *
+ * @generated from enum svc.identity.v1.Role
+ */
+export const Role = /*@__PURE__*/
+  tsEnum(RoleSchema);
+
+/**
  * IdentityService answers "who is calling?" for every other service.
  * The credential travels in the `authorization: Bearer <token>` metadata, never in a message,
  * so the same call shape works for the gateway, for services and for direct gRPC clients.
+ * A dashboard session (`svc_sess_...`) must come with its CSRF token in the `x-csrf-token`
+ * metadata; identity checks it (constant time) on every call made with a session.
  *
  * @generated from service svc.identity.v1.IdentityService
  */
@@ -181,4 +470,25 @@ export const IdentityService = /*@__PURE__*/
  */
 export const IdentityAdminService = /*@__PURE__*/
   serviceDesc(file_svc_identity_v1_identity, 1);
+
+/**
+ * SessionService: signing in to the developer dashboard. SignIn and SignUp take no credential;
+ * SignOut and GetSession take the session (`authorization: Bearer svc_sess_...` and
+ * `x-csrf-token` metadata). Sign-in attempts are throttled per account and per client address.
+ *
+ * @generated from service svc.identity.v1.SessionService
+ */
+export const SessionService = /*@__PURE__*/
+  serviceDesc(file_svc_identity_v1_identity, 2);
+
+/**
+ * ManagementService: what a signed-in person manages in the dashboard. Every call needs a
+ * dashboard session (API keys and OAuth access tokens are refused with PERMISSION_DENIED, so a
+ * leaked one cannot mint credentials); the OAuth-client and user calls need the admin role.
+ * Everything is confined to the caller's organization (another's id is NOT_FOUND).
+ *
+ * @generated from service svc.identity.v1.ManagementService
+ */
+export const ManagementService = /*@__PURE__*/
+  serviceDesc(file_svc_identity_v1_identity, 3);
 

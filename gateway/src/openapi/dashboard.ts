@@ -1,0 +1,323 @@
+import { errorResponse, jsonResponse as json, tooManyRequestsResponse as tooManyRequests, unauthorizedResponse as unauthorized, type OpenApiFragment } from "./document.ts";
+
+const session = [{ DashboardSession: [] }];
+const sessionOnly =
+  " Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header.";
+const adminOnly = " The caller must be an admin of the organization (a member gets 403).";
+const common = {
+  "401": unauthorized,
+  "403": errorResponse("Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member."),
+  "429": tooManyRequests(),
+  "500": errorResponse("Internal server error."),
+};
+const invalid = (what: string) => ({ "400": errorResponse(`${what} The message names each broken rule.`) });
+const notFound = (what: string) => ({ "404": errorResponse(`No such ${what} in the caller's organization (another organization's id gets the same answer).`) });
+const body = (ref: string) => ({ required: true, content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } } });
+const pathId = (name: string, description: string) => ({ name, in: "path", required: true, description, schema: { type: "string" } });
+const nullableTime = { type: ["string", "null"], format: "date-time" };
+const time = { type: "string", format: "date-time" };
+
+const sessionUser = {
+  type: "object",
+  properties: {
+    userId: { type: "string", format: "uuid" },
+    orgId: { type: "string", format: "uuid" },
+    organizationName: { type: "string" },
+    email: { type: "string" },
+    role: { type: "string", enum: ["admin", "member"] },
+  },
+};
+
+/** The developer dashboard's endpoints: sessions, own API keys, OAuth clients, users, authorized apps. */
+export const dashboardOpenApi: OpenApiFragment = {
+  paths: {
+    "/session": {
+      post: {
+        operationId: "signIn",
+        summary: "Sign in to the dashboard",
+        description:
+          "Checks e-mail and password and starts a session: sets the HttpOnly `svc_session` cookie (SameSite=Lax; Secure and `__Host-` prefixed on https) and the `svc_csrf` cookie whose value every later request must send as `X-CSRF-Token`. Failed attempts are throttled per account and per client address, together with the OAuth sign-in page; a throttled account is refused even with the right password, and the answers do not depend on whether the account exists.",
+        tags: ["Dashboard"],
+        security: [],
+        requestBody: body("SignInRequest"),
+        responses: {
+          "200": json("SessionStarted", "Signed in; cookies set."),
+          ...invalid("Body not a JSON object or wrong JSON types."),
+          "401": errorResponse('Wrong e-mail address or password (one answer for both): `{"error": "The e-mail address or password is incorrect."}`.'),
+          "429": tooManyRequests("Too many failed sign-ins for this account or from this address; `Retry-After` says how long."),
+        },
+      },
+      get: {
+        operationId: "getSession",
+        summary: "The signed-in user",
+        description: "Who the session belongs to, their organization and role." + sessionOnly,
+        tags: ["Dashboard"],
+        security: session,
+        responses: { "200": json("SessionInfo", "The session's user."), ...common },
+      },
+      delete: {
+        operationId: "signOut",
+        summary: "Sign out",
+        description: "Ends the session server-side (its cookie is refused from now on) and clears the cookies." + sessionOnly,
+        tags: ["Dashboard"],
+        security: session,
+        responses: { "200": { description: "Signed out: `{\"signedOut\": true}`." }, ...common },
+      },
+    },
+    "/signup": {
+      post: {
+        operationId: "signUp",
+        summary: "Create an organization and its first admin",
+        description: "Only when the installation enables sign-up (`SIGNUP_ENABLED=true`); starts a session like `POST /session`. Organization name 1-200 characters, e-mail address, password 8-1024 characters.",
+        tags: ["Dashboard"],
+        security: [],
+        requestBody: body("SignUpRequest"),
+        responses: {
+          "201": json("SessionStarted", "Organization and admin created, signed in."),
+          ...invalid("A missing or invalid field."),
+          "403": errorResponse("Sign-up is disabled on this installation."),
+          "409": errorResponse("A user with this e-mail address already exists."),
+          "429": tooManyRequests(),
+        },
+      },
+    },
+    "/api-keys": {
+      get: {
+        operationId: "listMyApiKeys",
+        summary: "List your API keys",
+        description: "The signed-in user's keys, revoked ones included, never the key itself." + sessionOnly,
+        tags: ["Dashboard"],
+        security: session,
+        responses: { "200": json("ApiKeyList", "The keys."), ...common },
+      },
+      post: {
+        operationId: "createMyApiKey",
+        summary: "Create an API key",
+        description: "Returns the key **once** (`key`); only its SHA-256 is stored. Name 1-100 characters, no control characters." + sessionOnly,
+        tags: ["Dashboard"],
+        security: session,
+        requestBody: body("CreateApiKeyRequest"),
+        responses: { "201": json("CreatedApiKey", "The key, shown only now."), ...invalid("Missing or invalid name."), ...common },
+      },
+    },
+    "/api-keys/{keyId}/revoke": {
+      post: {
+        operationId: "revokeMyApiKey",
+        summary: "Revoke one of your API keys",
+        description: "The key is refused from the next request on, through every replica. Revoking again keeps the first time." + sessionOnly,
+        tags: ["Dashboard"],
+        security: session,
+        parameters: [pathId("keyId", "The key's id (UUID).")],
+        responses: { "200": json("ApiKey", "The revoked key."), ...invalid("keyId is not a UUID."), ...notFound("key of yours"), ...common },
+      },
+    },
+    "/oauth-clients": {
+      get: {
+        operationId: "listOAuthClients",
+        summary: "List the organization's OAuth clients",
+        description: "Never the secret; with the catalog of scopes a client may be allowed." + sessionOnly + adminOnly,
+        tags: ["Dashboard"],
+        security: session,
+        responses: { "200": json("OAuthClientList", "The clients and the scope catalog."), ...common },
+      },
+      post: {
+        operationId: "createOAuthClient",
+        summary: "Register an OAuth client",
+        description:
+          "Name 1-100 characters; 1-10 redirect URIs, absolute http(s) URLs without fragment or credentials, compared exactly; at least one known scope. Returns `clientSecret` **once**." +
+          sessionOnly +
+          adminOnly,
+        tags: ["Dashboard"],
+        security: session,
+        requestBody: body("OAuthClientFields"),
+        responses: { "201": json("CreatedOAuthClient", "The client and its secret, shown only now."), ...invalid("A broken rule."), ...common },
+      },
+    },
+    "/oauth-clients/{clientId}": {
+      put: {
+        operationId: "updateOAuthClient",
+        summary: "Change an OAuth client's name, redirect URIs and scopes",
+        description: "Same rules as creation. Removing a scope ends every grant and token of the client (users approve again)." + sessionOnly + adminOnly,
+        tags: ["Dashboard"],
+        security: session,
+        parameters: [pathId("clientId", "The client id (UUID).")],
+        requestBody: body("OAuthClientFields"),
+        responses: { "200": json("OAuthClient", "The updated client."), ...invalid("A broken rule."), ...notFound("client"), ...common },
+      },
+      delete: {
+        operationId: "deleteOAuthClient",
+        summary: "Delete an OAuth client",
+        description: "Its grants, codes and tokens end at once." + sessionOnly + adminOnly,
+        tags: ["Dashboard"],
+        security: session,
+        parameters: [pathId("clientId", "The client id (UUID).")],
+        responses: { "200": { description: '`{"clientId", "deleted": true}`.' }, ...invalid("clientId is not a UUID."), ...notFound("client"), ...common },
+      },
+    },
+    "/oauth-clients/{clientId}/secret": {
+      post: {
+        operationId: "rotateOAuthClientSecret",
+        summary: "Rotate an OAuth client's secret",
+        description: "A new secret, returned **once**; the old one is refused (`invalid_client`) at once. Existing tokens keep working; refreshing them needs the new secret." + sessionOnly + adminOnly,
+        tags: ["Dashboard"],
+        security: session,
+        parameters: [pathId("clientId", "The client id (UUID).")],
+        responses: { "200": json("CreatedOAuthClient", "The client and its new secret."), ...invalid("clientId is not a UUID."), ...notFound("client"), ...common },
+      },
+    },
+    "/users": {
+      get: {
+        operationId: "listUsers",
+        summary: "List the organization's users",
+        description: "With role and deactivation." + sessionOnly + adminOnly,
+        tags: ["Dashboard"],
+        security: session,
+        responses: { "200": json("UserList", "The users."), ...common },
+      },
+      post: {
+        operationId: "createUser",
+        summary: "Create a user in the organization",
+        description: "With an initial password the admin hands over; role `member` unless `admin` is given." + sessionOnly + adminOnly,
+        tags: ["Dashboard"],
+        security: session,
+        requestBody: body("CreateUserRequest"),
+        responses: {
+          "201": json("User", "The new user."),
+          ...invalid("A missing or invalid field."),
+          ...common,
+          "409": errorResponse("A user with this e-mail address already exists."),
+        },
+      },
+    },
+    "/users/{userId}": {
+      patch: {
+        operationId: "updateUser",
+        summary: "Change a user's role or deactivate (reactivate) them",
+        description:
+          "Deactivating ends the user's sessions and refuses their API keys and OAuth tokens at once (nothing is deleted; reactivating restores them). Admins cannot demote or deactivate themselves (409)." +
+          sessionOnly +
+          adminOnly,
+        tags: ["Dashboard"],
+        security: session,
+        parameters: [pathId("userId", "The user's id (UUID).")],
+        requestBody: body("UpdateUserRequest"),
+        responses: {
+          "200": json("User", "The user."),
+          ...invalid("A wrong type or unknown role."),
+          ...notFound("user"),
+          ...common,
+          "409": errorResponse("You cannot demote or deactivate yourself."),
+        },
+      },
+    },
+    "/authorized-apps": {
+      get: {
+        operationId: "listAuthorizedApps",
+        summary: "Applications you authorized",
+        description: "Each approval (grant) of an OAuth application by the signed-in user, newest first." + sessionOnly,
+        tags: ["Dashboard"],
+        security: session,
+        responses: { "200": json("AuthorizedAppList", "The grants."), ...common },
+      },
+    },
+    "/authorized-apps/{grantId}": {
+      delete: {
+        operationId: "revokeAuthorizedApp",
+        summary: "Revoke an authorization",
+        description: "Its access tokens are refused at once and its refresh tokens answer `invalid_grant`." + sessionOnly,
+        tags: ["Dashboard"],
+        security: session,
+        parameters: [pathId("grantId", "The grant's id.")],
+        responses: { "200": { description: '`{"grantId", "revoked": true}`.' }, ...invalid("Malformed grantId."), ...notFound("authorization of yours"), ...common },
+      },
+    },
+  },
+  schemas: {
+    SignInRequest: { type: "object", required: ["email", "password"], properties: { email: { type: "string" }, password: { type: "string" } } },
+    SignUpRequest: {
+      type: "object",
+      required: ["organizationName", "email", "password"],
+      properties: { organizationName: { type: "string" }, email: { type: "string" }, password: { type: "string" } },
+    },
+    SessionUser: sessionUser,
+    SessionStarted: {
+      type: "object",
+      properties: {
+        user: { $ref: "#/components/schemas/SessionUser" },
+        expiresAt: time,
+        idleTimeoutSeconds: { type: "integer" },
+        csrfToken: { type: "string", description: "Also in the CSRF cookie; send it as X-CSRF-Token." },
+      },
+    },
+    SessionInfo: { type: "object", properties: { user: { $ref: "#/components/schemas/SessionUser" }, expiresAt: time } },
+    ApiKey: {
+      type: "object",
+      properties: {
+        keyId: { type: "string", format: "uuid" },
+        name: { type: "string" },
+        prefix: { type: "string", description: "The first 12 characters, to recognise the key." },
+        createdAt: time,
+        lastUsedAt: nullableTime,
+        revokedAt: nullableTime,
+      },
+    },
+    ApiKeyList: { type: "object", properties: { apiKeys: { type: "array", items: { $ref: "#/components/schemas/ApiKey" } } } },
+    CreateApiKeyRequest: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
+    CreatedApiKey: { allOf: [{ $ref: "#/components/schemas/ApiKey" }, { type: "object", properties: { key: { type: "string", description: "Shown only now." } } }] },
+    OAuthClient: {
+      type: "object",
+      properties: {
+        clientId: { type: "string", format: "uuid" },
+        name: { type: "string" },
+        redirectUris: { type: "array", items: { type: "string" } },
+        scopes: { type: "array", items: { type: "string" } },
+        createdAt: time,
+      },
+    },
+    OAuthClientFields: {
+      type: "object",
+      required: ["name", "redirectUris", "scopes"],
+      properties: { name: { type: "string" }, redirectUris: { type: "array", items: { type: "string" } }, scopes: { type: "array", items: { type: "string" } } },
+    },
+    CreatedOAuthClient: {
+      allOf: [{ $ref: "#/components/schemas/OAuthClient" }, { type: "object", properties: { clientSecret: { type: "string", description: "Shown only now." } } }],
+    },
+    OAuthClientList: {
+      type: "object",
+      properties: {
+        clients: { type: "array", items: { $ref: "#/components/schemas/OAuthClient" } },
+        scopeCatalog: { type: "array", items: { type: "object", properties: { scope: { type: "string" }, description: { type: "string" } } } },
+      },
+    },
+    User: {
+      type: "object",
+      properties: {
+        userId: { type: "string", format: "uuid" },
+        email: { type: "string" },
+        role: { type: "string", enum: ["admin", "member"] },
+        createdAt: time,
+        deactivated: { type: "boolean" },
+        deactivatedAt: nullableTime,
+      },
+    },
+    UserList: { type: "object", properties: { users: { type: "array", items: { $ref: "#/components/schemas/User" } } } },
+    CreateUserRequest: {
+      type: "object",
+      required: ["email", "password"],
+      properties: { email: { type: "string" }, password: { type: "string" }, role: { type: "string", enum: ["admin", "member"] } },
+    },
+    UpdateUserRequest: { type: "object", properties: { role: { type: "string", enum: ["admin", "member"] }, deactivated: { type: "boolean" } } },
+    AuthorizedAppList: {
+      type: "object",
+      properties: {
+        apps: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { grantId: { type: "string" }, clientId: { type: "string" }, name: { type: "string" }, scopes: { type: "array", items: { type: "string" } }, grantedAt: time },
+          },
+        },
+      },
+    },
+  },
+};

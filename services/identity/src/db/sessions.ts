@@ -1,0 +1,62 @@
+import { randomUUID } from "node:crypto";
+import type { Pool } from "@svc/platform";
+
+export interface SessionRecord {
+  sessionId: string;
+  userId: string;
+  orgId: string;
+  role: "admin" | "member";
+  csrfHash: string;
+  expiresAt: Date;
+}
+
+/** SQL for identity.sessions: rows are found by the SHA-256 of the session token only. */
+export function sessionQueries(pool: Pool) {
+  return {
+    async insert(session: { userId: string; orgId: string; tokenHash: string; csrfHash: string; absoluteSeconds: number }): Promise<Date> {
+      const { rows } = await pool.query<{ expires_at: Date }>(
+        `INSERT INTO sessions (id, user_id, org_id, token_hash, csrf_hash, expires_at)
+         VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6)) RETURNING expires_at`,
+        [randomUUID(), session.userId, session.orgId, session.tokenHash, session.csrfHash, session.absoluteSeconds],
+      );
+      return rows[0]!.expires_at;
+    },
+
+    /**
+     * The live session with this token hash, its activity moved to now in the same statement:
+     * live means before its absolute end, used within the idle timeout, and its user active.
+     */
+    async touch(tokenHash: string, idleSeconds: number): Promise<SessionRecord | undefined> {
+      const { rows } = await pool.query<{ id: string; user_id: string; org_id: string; role: "admin" | "member"; csrf_hash: string; expires_at: Date }>(
+        `UPDATE sessions s SET last_seen_at = now()
+           FROM users u
+          WHERE s.token_hash = $1 AND u.id = s.user_id AND u.deactivated_at IS NULL
+            AND s.expires_at > now() AND s.last_seen_at > now() - make_interval(secs => $2)
+          RETURNING s.id, s.user_id, s.org_id, u.role, s.csrf_hash, s.expires_at`,
+        [tokenHash, idleSeconds],
+      );
+      const row = rows[0];
+      return row && { sessionId: row.id, userId: row.user_id, orgId: row.org_id, role: row.role, csrfHash: row.csrf_hash, expiresAt: row.expires_at };
+    },
+
+    async deleteByTokenHash(tokenHash: string): Promise<void> {
+      await pool.query("DELETE FROM sessions WHERE token_hash = $1", [tokenHash]);
+    },
+
+    async deleteByUser(userId: string): Promise<void> {
+      await pool.query("DELETE FROM sessions WHERE user_id = $1", [userId]);
+    },
+
+    /** Removes sessions past their absolute end or idle for longer than the idle timeout. */
+    async purgeEnded(idleSeconds: number, limit = 1000): Promise<number> {
+      const { rowCount } = await pool.query(
+        `DELETE FROM sessions WHERE id IN (
+           SELECT id FROM sessions WHERE expires_at < now() OR last_seen_at < now() - make_interval(secs => $1) LIMIT $2)`,
+        [idleSeconds, limit],
+      );
+      return rowCount ?? 0;
+    },
+  };
+}
+
+export type SessionQueries = ReturnType<typeof sessionQueries>;

@@ -1,0 +1,223 @@
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import { adminRoleRequired, invalidArgument, notFound, type CredentialCache, type Logger, type Pool } from "@svc/platform";
+import { Role, type ManagementService } from "@svc/proto/svc/identity/v1/identity_pb";
+import { RequestCheck } from "../admin/admin-requests.ts";
+import { toApiKeyMessage } from "../admin/admin-service.ts";
+import { generateApiKey } from "../credentials/api-key.ts";
+import { hashPassword } from "../credentials/password.ts";
+import type { CredentialVerification } from "../credentials/verify-credential.ts";
+import { findApiKeyOfUser, insertApiKey, listApiKeysOfUser, revokeApiKey } from "../db/api-keys.ts";
+import type { OAuthArtifactQueries } from "../db/oauth-artifacts.ts";
+import type { OAuthClientQueries } from "../db/oauth-clients.ts";
+import type { SessionRecord } from "../db/sessions.ts";
+import { cachedCredentialHashesOfUser, findUserInOrg, insertUser, listUsersOfOrg, updateUserInOrg, type UserRecord, type UserRole } from "../db/users.ts";
+import { generateClientSecret, hashClientSecret } from "../oauth/client-secret.ts";
+import { checkClientFields, toOAuthClientMessage } from "../oauth/oauth-client-admin.ts";
+import { SCOPE_DESCRIPTIONS } from "../oauth/scopes.ts";
+import { requireSession } from "../sessions/session-caller.ts";
+import type { SessionStore } from "../sessions/session-store.ts";
+import { roleMessage } from "../sessions/session-service.ts";
+
+export interface ManagementDependencies {
+  db: Pool;
+  sessions: SessionStore;
+  credentials: CredentialVerification;
+  /** The verification cache, to forget a user's cached credentials when their role changes. */
+  cache: CredentialCache;
+  clients: OAuthClientQueries;
+  artifacts: OAuthArtifactQueries;
+  logger: Logger;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// oidc-provider's grant ids: base64url, 21-43 characters.
+const GRANT_ID = /^[A-Za-z0-9_-]{16,64}$/;
+
+const idOrRefuse = (field: string, value: string) => {
+  if (!UUID.test(value)) throw invalidArgument([`${field} must be a UUID`]);
+  return value.toLowerCase();
+};
+
+const roleFrom = (role: Role, field = "role"): UserRole | undefined => {
+  if (role === Role.ADMIN) return "admin";
+  if (role === Role.MEMBER) return "member";
+  if (role === Role.UNSPECIFIED) return undefined;
+  throw invalidArgument([`${field} must be admin or member`]);
+};
+
+const userMessage = (user: UserRecord) => ({
+  userId: user.userId,
+  email: user.email,
+  role: roleMessage(user.role),
+  createdAt: timestampFromDate(user.createdAt),
+  deactivatedAt: user.deactivatedAt ? timestampFromDate(user.deactivatedAt) : undefined,
+});
+
+/**
+ * svc.identity.v1.ManagementService: what a person manages in the dashboard, always with a
+ * dashboard session, always inside the session's organization (another organization's id gets
+ * the same NOT_FOUND as an unknown one). Every user manages their own API keys and authorized
+ * apps; OAuth clients and users are the admins'.
+ */
+export function managementService(deps: ManagementDependencies): ServiceImpl<typeof ManagementService> {
+  const { db, sessions, credentials, clients, artifacts, logger } = deps;
+  const session = (context: HandlerContext) => requireSession(context, sessions, credentials);
+  const adminSession = async (context: HandlerContext) => {
+    const caller = await session(context);
+    if (caller.role !== "admin") throw adminRoleRequired();
+    return caller;
+  };
+  /** Marks revoked tokens in the verification cache; the database already refuses them. */
+  const revokeCached = async (tokenHashes: string[], what: string) => {
+    try {
+      await Promise.all(tokenHashes.map((tokenHash) => credentials.revoke(tokenHash)));
+    } catch (error) {
+      logger.error({ err: error, count: tokenHashes.length }, `${what}: the verification cache could not be invalidated`);
+      throw new ConnectError(`${what}, but the verification cache could not be invalidated (it expires within 60 s); retry to invalidate it now`, Code.Unavailable);
+    }
+  };
+
+  return {
+    async listMyApiKeys(_request, context) {
+      const caller = await session(context);
+      return { apiKeys: (await listApiKeysOfUser(db, caller.userId)).map(toApiKeyMessage) };
+    },
+
+    async createMyApiKey(request, context) {
+      const caller = await session(context);
+      const check = new RequestCheck();
+      const name = check.name("name", request.name, 100);
+      check.done();
+      const { key, keyHash, displayPrefix } = generateApiKey();
+      const record = await insertApiKey(db, { userId: caller.userId, orgId: caller.orgId, name, displayPrefix, keyHash });
+      logger.info({ keyId: record.keyId, userId: caller.userId, orgId: caller.orgId }, "API key created in the dashboard");
+      return { apiKey: toApiKeyMessage(record), key };
+    },
+
+    async revokeMyApiKey(request, context) {
+      const caller = await session(context);
+      const keyId = idOrRefuse("keyId", request.keyId);
+      const revoked = await revokeApiKey(db, keyId, caller.userId);
+      if (!revoked) throw notFound("API key");
+      await revokeCached([revoked.keyHash], "The key is revoked");
+      logger.info({ keyId, userId: caller.userId }, "API key revoked in the dashboard");
+      return { apiKey: toApiKeyMessage((await findApiKeyOfUser(db, caller.userId, keyId))!) };
+    },
+
+    async listOrganizationOAuthClients(_request, context) {
+      const caller = await adminSession(context);
+      return {
+        clients: (await clients.listByOrg(caller.orgId)).map(toOAuthClientMessage),
+        scopeCatalog: Object.entries(SCOPE_DESCRIPTIONS).map(([scope, description]) => ({ scope, description })),
+      };
+    },
+
+    async createOrganizationOAuthClient(request, context) {
+      const caller = await adminSession(context);
+      const problems: string[] = [];
+      const fields = checkClientFields(request, problems);
+      if (problems.length > 0) throw invalidArgument(problems);
+      const clientSecret = generateClientSecret();
+      const created = await clients.create({ clientId: crypto.randomUUID(), orgId: caller.orgId, ...fields, secretHash: hashClientSecret(clientSecret) });
+      if (!created) throw notFound("Organization");
+      logger.info({ clientId: created.clientId, orgId: caller.orgId, userId: caller.userId }, "OAuth client created in the dashboard");
+      return { client: toOAuthClientMessage(created), clientSecret };
+    },
+
+    async updateOrganizationOAuthClient(request, context) {
+      const caller = await adminSession(context);
+      const clientId = idOrRefuse("clientId", request.clientId);
+      const problems: string[] = [];
+      const fields = checkClientFields(request, problems);
+      if (problems.length > 0) throw invalidArgument(problems);
+      const updated = await clients.updateInOrg(caller.orgId, clientId, fields);
+      if (!updated) throw notFound("OAuth client");
+      await revokeCached(updated.revokedAccessTokens, "The client is updated");
+      logger.info({ clientId, orgId: caller.orgId, endedAccessTokens: updated.revokedAccessTokens.length }, "OAuth client updated");
+      return { client: toOAuthClientMessage(updated.client) };
+    },
+
+    async rotateOAuthClientSecret(request, context) {
+      const caller = await adminSession(context);
+      const clientId = idOrRefuse("clientId", request.clientId);
+      const clientSecret = generateClientSecret();
+      const rotated = await clients.rotateSecretInOrg(caller.orgId, clientId, hashClientSecret(clientSecret));
+      if (!rotated) throw notFound("OAuth client");
+      logger.info({ clientId, orgId: caller.orgId, userId: caller.userId }, "OAuth client secret rotated");
+      return { client: toOAuthClientMessage(rotated), clientSecret };
+    },
+
+    async deleteOrganizationOAuthClient(request, context) {
+      const caller = await adminSession(context);
+      const clientId = idOrRefuse("clientId", request.clientId);
+      const revokedAccessTokens = await clients.delete(clientId, caller.orgId);
+      if (!revokedAccessTokens) throw notFound("OAuth client");
+      await revokeCached(revokedAccessTokens, "The client is deleted");
+      logger.info({ clientId, orgId: caller.orgId, revokedAccessTokens: revokedAccessTokens.length }, "OAuth client deleted in the dashboard");
+      return { clientId };
+    },
+
+    async listOrganizationUsers(_request, context) {
+      const caller = await adminSession(context);
+      return { users: (await listUsersOfOrg(db, caller.orgId)).map(userMessage) };
+    },
+
+    async createOrganizationUser(request, context) {
+      const caller = await adminSession(context);
+      const check = new RequestCheck();
+      const email = check.email("email", request.email);
+      const password = check.password("password", request.password);
+      check.done();
+      const role = roleFrom(request.role) ?? "member";
+      const result = await insertUser(db, { orgId: caller.orgId, email, passwordHash: await hashPassword(password), role });
+      if ("problem" in result) throw new ConnectError("A user with this e-mail address already exists", Code.AlreadyExists);
+      logger.info({ orgId: caller.orgId, userId: result.userId, role, by: caller.userId }, "user created in the dashboard");
+      return { user: userMessage((await findUserInOrg(db, caller.orgId, result.userId))!) };
+    },
+
+    async updateOrganizationUser(request, context) {
+      const caller = await adminSession(context);
+      const userId = idOrRefuse("userId", request.userId);
+      const role = roleFrom(request.role);
+      if (userId === caller.userId && (role === "member" || request.deactivated === true)) {
+        // Keeps every organization with at least the admin who is acting: another admin may do it.
+        throw new ConnectError("You cannot demote or deactivate yourself; ask another admin", Code.FailedPrecondition);
+      }
+      const updated = await updateUserInOrg(db, caller.orgId, userId, {
+        ...(role ? { role } : {}),
+        ...(request.deactivated === undefined ? {} : { deactivated: request.deactivated }),
+      });
+      if (!updated) throw notFound("User");
+      const hashes = await cachedCredentialHashesOfUser(db, userId);
+      if (updated.deactivatedAt) {
+        // Sessions end now; keys and tokens are refused by the database and, through the markers, by every cache.
+        await sessions.endAllOf(userId);
+        await revokeCached(hashes, "The user is deactivated");
+      } else {
+        // A changed role must not be served from a cached answer; forgetting is enough (the database has the new role).
+        await Promise.all(hashes.map((tokenHash) => deps.cache.forget(tokenHash))).catch((error: unknown) => {
+          logger.warn({ err: error, userId }, "could not forget cached credentials after a role change (they expire within 60 s)");
+        });
+      }
+      logger.info({ orgId: caller.orgId, userId, role: updated.role, deactivated: updated.deactivatedAt !== null, by: caller.userId }, "user updated");
+      return { user: userMessage(updated) };
+    },
+
+    async listAuthorizedApps(_request, context) {
+      const caller = await session(context);
+      const grants = await artifacts.listGrantsOfUser(caller.userId);
+      return { apps: grants.map((grant) => ({ ...grant, grantedAt: timestampFromDate(grant.grantedAt) })) };
+    },
+
+    async revokeAuthorizedApp(request, context) {
+      const caller: SessionRecord = await session(context);
+      if (!GRANT_ID.test(request.grantId)) throw invalidArgument(["grantId is not valid"]);
+      if (!(await artifacts.isGrantOfUser(request.grantId, caller.userId))) throw notFound("Authorized app");
+      const revokedAccessTokens = await artifacts.destroyGrant(request.grantId);
+      await revokeCached(revokedAccessTokens, "The authorization is revoked");
+      logger.info({ userId: caller.userId, revokedAccessTokens: revokedAccessTokens.length }, "authorized app revoked");
+      return { grantId: request.grantId };
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import { unauthenticated } from "@svc/platform";
+import type { CredentialVerification } from "../credentials/verify-credential.ts";
+import type { SessionRecord } from "../db/sessions.ts";
+import { isSessionToken, type SessionStore } from "./session-store.ts";
+
+const MAX_TOKEN_LENGTH = 512;
+
+export const bearerTokenOf = (context: HandlerContext): string | undefined => {
+  const match = /^Bearer +(\S+) *$/i.exec(context.requestHeader.get("authorization") ?? "");
+  return match && match[1]!.length <= MAX_TOKEN_LENGTH ? match[1] : undefined;
+};
+
+/**
+ * The dashboard session a call is made with. Credential management accepts nothing else: a valid
+ * API key or OAuth access token is PERMISSION_DENIED (so a leaked one cannot mint credentials or
+ * users), anything invalid is UNAUTHENTICATED.
+ */
+export async function requireSession(context: HandlerContext, sessions: SessionStore, credentials: CredentialVerification): Promise<SessionRecord> {
+  const token = bearerTokenOf(context);
+  if (!token) throw unauthenticated("Missing bearer token");
+  if (isSessionToken(token)) return sessions.verify(token, context.requestHeader.get("x-csrf-token") ?? undefined);
+  await credentials.verify(token);
+  throw new ConnectError(
+    "This endpoint accepts only a dashboard session: API keys and OAuth access tokens cannot manage credentials or users",
+    Code.PermissionDenied,
+  );
+}

@@ -1,0 +1,89 @@
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import { inTransaction, notFound, unauthenticated, type Logger, type Pool } from "@svc/platform";
+import { Role, type SessionService } from "@svc/proto/svc/identity/v1/identity_pb";
+import { RequestCheck } from "../admin/admin-requests.ts";
+import { hashPassword } from "../credentials/password.ts";
+import type { CredentialVerification } from "../credentials/verify-credential.ts";
+import { findUserProfile } from "../db/user-accounts.ts";
+import { insertUser } from "../db/users.ts";
+import { insertOrganization } from "../db/organizations.ts";
+import { throttledMessage } from "../oauth/interactions.ts";
+import type { PasswordSignIn } from "../sign-in/password-sign-in.ts";
+import { requireSession } from "./session-caller.ts";
+import type { NewSession, SessionStore } from "./session-store.ts";
+
+export interface SessionServiceDependencies {
+  db: Pool;
+  sessions: SessionStore;
+  signIn: PasswordSignIn;
+  credentials: CredentialVerification;
+  signupEnabled: boolean;
+  logger: Logger;
+}
+
+export const roleMessage = (role: "admin" | "member") => (role === "admin" ? Role.ADMIN : Role.MEMBER);
+
+/** svc.identity.v1.SessionService: sign-in, sign-up, sign-out of the developer dashboard. */
+export function sessionService(deps: SessionServiceDependencies): ServiceImpl<typeof SessionService> {
+  const { db, sessions, logger } = deps;
+
+  const sessionMessage = async (userId: string, session: NewSession) => {
+    const profile = await findUserProfile(db, userId);
+    if (!profile) throw notFound("User");
+    return {
+      sessionToken: session.sessionToken,
+      csrfToken: session.csrfToken,
+      expiresAt: timestampFromDate(session.expiresAt),
+      idleTimeoutSeconds: sessions.timeouts.idleSeconds,
+      user: { ...profile, role: roleMessage(profile.role) },
+    };
+  };
+
+  return {
+    async signIn(request) {
+      const result = await deps.signIn(request.email, request.password, request.clientAddress);
+      if (result.outcome === "throttled") {
+        throw new ConnectError(throttledMessage(result.retryAfterSeconds), Code.ResourceExhausted, { "retry-after": String(result.retryAfterSeconds) });
+      }
+      if (result.outcome === "refused") throw unauthenticated("The e-mail address or password is incorrect.");
+      const session = await sessions.create(result.user);
+      logger.info({ userId: result.user.userId, orgId: result.user.orgId }, "dashboard sign-in");
+      return { session: await sessionMessage(result.user.userId, session) };
+    },
+
+    async signUp(request) {
+      if (!deps.signupEnabled) throw new ConnectError("Sign-up is disabled on this installation; ask an operator for an account", Code.PermissionDenied);
+      const check = new RequestCheck();
+      const organizationName = check.name("organizationName", request.organizationName, 200);
+      const email = check.email("email", request.email);
+      const password = check.password("password", request.password);
+      check.done();
+      const passwordHash = await hashPassword(password);
+      // Organization and first admin together: a taken e-mail address leaves no empty organization.
+      const created = await inTransaction(db, async (client) => {
+        const orgId = await insertOrganization(client, organizationName);
+        const user = await insertUser(client, { orgId, email, passwordHash, role: "admin" });
+        if ("problem" in user) throw new ConnectError("A user with this e-mail address already exists", Code.AlreadyExists);
+        return { orgId, userId: user.userId };
+      });
+      logger.info(created, "organization signed up");
+      const session = await sessions.create(created);
+      return { session: await sessionMessage(created.userId, session) };
+    },
+
+    async signOut(_request, context) {
+      const session = await requireSession(context, sessions, deps.credentials);
+      await sessions.end(context.requestHeader.get("authorization")!.replace(/^Bearer +/i, "").trim());
+      logger.info({ userId: session.userId }, "dashboard sign-out");
+      return {};
+    },
+
+    async getSession(_request, context) {
+      const session = await requireSession(context, sessions, deps.credentials);
+      const profile = await findUserProfile(db, session.userId);
+      if (!profile) throw unauthenticated();
+      return { user: { ...profile, role: roleMessage(profile.role) }, expiresAt: timestampFromDate(session.expiresAt) };
+    },
+  };
+}
