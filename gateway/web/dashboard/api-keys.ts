@@ -1,0 +1,89 @@
+import { api, loadInto, pageHeading, submitting, type ViewContext } from "./app-shell.ts";
+import { confirmAction, field, h, replace, secretPanel, statusBox, time } from "./dom.ts";
+
+interface ApiKey {
+  keyId: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** Settings → Developers → API keys: the signed-in user's own keys. */
+export function apiKeysView({ main }: ViewContext) {
+  const list = h("div", { class: "region" });
+  const created = h("div", { class: "created" });
+  const message = h("div", { class: "form-message" });
+  const name = h("input", { type: "text", name: "name", required: true, maxlength: "100", autocomplete: "off" });
+  const form = h(
+    "form",
+    { class: "card inline-form", novalidate: true },
+    h("h2", {}, "Create an API key"),
+    field("Key name", name, "What the key is for, for example “CI deploys”. 1 to 100 characters."),
+    message,
+    h("button", { type: "submit", class: "primary" }, "Create key"),
+  );
+  const reload = () =>
+    loadInto(list, () => api<{ apiKeys: ApiKey[] }>("GET", "/api-keys"), ({ apiKeys }) =>
+      apiKeys.length === 0
+        ? h("p", { class: "empty" }, "You have no API keys yet. Create one above; it acts as you, with everything your role allows.")
+        : h(
+            "table",
+            {},
+            h("caption", {}, "Your API keys"),
+            h("thead", {}, h("tr", {}, ["Name", "Key", "Created", "Last used", "Status", "Actions"].map((label) => h("th", { scope: "col" }, label)))),
+            h(
+              "tbody",
+              {},
+              apiKeys.map((key) =>
+                h(
+                  "tr",
+                  {},
+                  h("th", { scope: "row" }, key.name),
+                  h("td", {}, h("code", {}, `${key.prefix}…`)),
+                  h("td", {}, time(key.createdAt)),
+                  h("td", {}, time(key.lastUsedAt)),
+                  h("td", {}, key.revokedAt ? h("span", { class: "badge off" }, "Revoked ", time(key.revokedAt)) : h("span", { class: "badge on" }, "Active")),
+                  h(
+                    "td",
+                    {},
+                    key.revokedAt
+                      ? null
+                      : h(
+                          "button",
+                          {
+                            type: "button",
+                            class: "danger",
+                            "aria-label": `Revoke ${key.name}`,
+                            onclick: async () => {
+                              const sure = await confirmAction({
+                                title: `Revoke “${key.name}”?`,
+                                message: "Anything using this key stops working at once. This cannot be undone.",
+                                action: "Revoke key",
+                              });
+                              if (!sure) return;
+                              const result = await api("POST", `/api-keys/${key.keyId}/revoke`);
+                              replace(created, result.ok ? statusBox(`The key “${key.name}” is revoked.`) : h("p", { class: "notice error", role: "alert" }, result.error));
+                              await reload();
+                            },
+                          },
+                          "Revoke",
+                        ),
+                  ),
+                ),
+              ),
+            ),
+          ),
+    );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const result = await submitting(form, message, () => api("POST", "/api-keys", { name: name.value }));
+    if (!result.ok) return;
+    form.reset();
+    replace(created, secretPanel({ title: `Your new key “${result.body.name}”`, label: "API key", value: result.body.key }));
+    await reload();
+  });
+  replace(main, pageHeading("API keys", "Keys authenticate your scripts and servers as you (Authorization: Bearer …)."), created, form, list);
+  void reload();
+}

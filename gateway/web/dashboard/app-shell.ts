@@ -1,0 +1,58 @@
+import { api, type ApiResult } from "./api.ts";
+import { alertBox, h, replace } from "./dom.ts";
+
+export interface SessionUser {
+  userId: string;
+  orgId: string;
+  organizationName: string;
+  email: string;
+  role: "admin" | "member";
+}
+
+export interface ViewContext {
+  user: SessionUser;
+  /** The page's main region, which a view fills. */
+  main: HTMLElement;
+  navigate(path: string): void;
+}
+
+/**
+ * Loads data into a region with every state designed: loading, error (with the API's message
+ * and a retry), refused (403: not allowed, in words) and the rendered success.
+ */
+export async function loadInto<T>(region: HTMLElement, load: () => Promise<ApiResult<T>>, render: (body: T) => Node | Node[]) {
+  region.setAttribute("aria-busy", "true");
+  replace(region, h("p", { class: "loading", role: "status" }, "Loading…"));
+  const result = await load();
+  region.removeAttribute("aria-busy");
+  if (result.ok) return replace(region, render(result.body));
+  if (result.status === 401) return void (window.location.href = "/dashboard/sign-in");
+  if (result.status === 403) {
+    return replace(
+      region,
+      h("div", { class: "refused" }, h("h2", {}, "Not available to you"), h("p", {}, result.error), h("p", {}, "Ask an admin of your organization if you need this.")),
+    );
+  }
+  replace(region, alertBox(result.error), h("button", { type: "button", class: "secondary", onclick: () => void loadInto(region, load, render) }, "Try again"));
+}
+
+/** Disables a form's controls while its request runs, and shows the API's answer. */
+export async function submitting(form: HTMLFormElement, message: HTMLElement, run: () => Promise<ApiResult>): Promise<ApiResult> {
+  const controls = [...form.querySelectorAll<HTMLButtonElement | HTMLInputElement>("button, input, select, textarea")];
+  controls.forEach((control) => (control.disabled = true));
+  form.setAttribute("aria-busy", "true");
+  replace(message);
+  const result = await run();
+  controls.forEach((control) => (control.disabled = false));
+  form.removeAttribute("aria-busy");
+  if (!result.ok) {
+    if (result.status === 401) window.location.href = "/dashboard/sign-in";
+    replace(message, alertBox(result.error));
+    (form.querySelector("input, textarea, select") as HTMLElement | null)?.focus();
+  }
+  return result;
+}
+
+export const pageHeading = (title: string, intro: string) => [h("h1", { tabindex: "-1", id: "page-title" }, title), h("p", { class: "intro" }, intro)];
+
+export { api };

@@ -1,0 +1,121 @@
+/**
+ * Builds DOM nodes from data. Text always goes in as text (never as markup), so a name such as
+ * `<script>` is shown, never run; there is no innerHTML anywhere in the dashboard.
+ */
+type Child = Node | string | number | null | undefined | false | Child[];
+type Attributes = Record<string, string | number | boolean | undefined | null | EventListener>;
+
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (typeof value === "function") element.addEventListener(name.replace(/^on/, ""), value);
+    else if (value === true) element.setAttribute(name, "");
+    else element.setAttribute(name, String(value));
+  }
+  append(element, children);
+  return element;
+}
+
+function append(parent: Node, children: Child[]) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(parent, child);
+    else parent.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+export function replace(target: Element, ...children: Child[]) {
+  target.replaceChildren();
+  append(target, children);
+}
+
+let nextId = 0;
+export const uniqueId = (prefix: string) => `${prefix}-${++nextId}`;
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+export function time(iso: string | null | undefined, never = "Never") {
+  if (!iso) return h("span", { class: "muted" }, never);
+  return h("time", { datetime: iso }, dateFormat.format(new Date(iso)));
+}
+
+/** A labelled input with its hint; returns the wrapper and the input. */
+export function field(label: string, input: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, hint?: string) {
+  const id = input.id || uniqueId("field");
+  input.id = id;
+  const hintId = hint ? `${id}-hint` : undefined;
+  if (hintId) input.setAttribute("aria-describedby", hintId);
+  return h("div", { class: "field" }, h("label", { for: id }, label), hint ? h("p", { class: "hint", id: hintId }, hint) : null, input);
+}
+
+export const alertBox = (message: string) => h("p", { class: "notice error", role: "alert" }, message);
+export const statusBox = (message: string) => h("p", { class: "notice success", role: "status" }, message);
+
+/**
+ * A confirmation for a destructive action, as a modal <dialog> (focus is trapped and Escape
+ * cancels natively). Resolves true only when the person chose the action.
+ */
+export function confirmAction(options: { title: string; message: string; action: string }): Promise<boolean> {
+  return new Promise((resolve) => {
+    const titleId = uniqueId("confirm");
+    const dialog = h(
+      "dialog",
+      { class: "confirm", "aria-labelledby": titleId },
+      h("h2", { id: titleId }, options.title),
+      h("p", {}, options.message),
+      h(
+        "div",
+        { class: "actions" },
+        h("button", { type: "button", class: "secondary", value: "cancel", onclick: () => dialog.close("cancel") }, "Cancel"),
+        h("button", { type: "button", class: "danger", value: "confirm", onclick: () => dialog.close("confirm") }, options.action),
+      ),
+    );
+    dialog.addEventListener("close", () => {
+      dialog.remove();
+      resolve(dialog.returnValue === "confirm");
+    });
+    document.body.appendChild(dialog);
+    dialog.showModal();
+    (dialog.querySelector("button.secondary") as HTMLButtonElement).focus();
+  });
+}
+
+/** A secret shown exactly once: the value, a copy button and a plain warning. */
+export function secretPanel(options: { title: string; label: string; value: string; extra?: Node[] }) {
+  const valueId = uniqueId("secret");
+  const copyStatus = h("span", { class: "copy-status", role: "status" });
+  const copy = h(
+    "button",
+    {
+      type: "button",
+      class: "secondary",
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(options.value);
+          copyStatus.textContent = "Copied.";
+        } catch {
+          const input = document.getElementById(valueId) as HTMLInputElement;
+          input.select();
+          copyStatus.textContent = "Select the value and copy it yourself (the browser refused).";
+        }
+      },
+    },
+    "Copy",
+  );
+  return h(
+    "section",
+    { class: "secret", "aria-labelledby": `${valueId}-title` },
+    h("h3", { id: `${valueId}-title` }, options.title),
+    h("p", { class: "warning" }, h("strong", {}, "Copy it now. "), "It is shown only this once: we store only a hash and cannot show it again."),
+    options.extra ?? [],
+    h(
+      "div",
+      { class: "secret-value" },
+      h("label", { for: valueId }, options.label),
+      h("input", { id: valueId, type: "text", readonly: true, value: options.value, spellcheck: "false", autocomplete: "off" }),
+      copy,
+      copyStatus,
+    ),
+  );
+}

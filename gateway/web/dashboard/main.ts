@@ -1,0 +1,114 @@
+import { api, type SessionUser, type ViewContext } from "./app-shell.ts";
+import { apiKeysView } from "./api-keys.ts";
+import { authorizedAppsView } from "./authorized-apps.ts";
+import { alertBox, h, replace } from "./dom.ts";
+import { oauthClientsView } from "./oauth-clients.ts";
+import { signInView } from "./sign-in.ts";
+import { usersView } from "./users.ts";
+import { webhooksView } from "./webhooks.ts";
+
+/**
+ * The developer dashboard: a small single-page application over the public REST API. Each
+ * path under /dashboard is a view; the gateway serves the same page for all of them.
+ */
+interface Route {
+  path: string;
+  label: string;
+  group: "Developers" | "Settings" | "Organization";
+  adminOnly: boolean;
+  view: (context: ViewContext) => void;
+}
+
+const routes: Route[] = [
+  { path: "/dashboard/api-keys", label: "API keys", group: "Developers", adminOnly: false, view: apiKeysView },
+  { path: "/dashboard/oauth-clients", label: "OAuth clients", group: "Developers", adminOnly: true, view: oauthClientsView },
+  { path: "/dashboard/webhooks", label: "Webhooks", group: "Developers", adminOnly: false, view: webhooksView },
+  { path: "/dashboard/authorized-apps", label: "Authorized apps", group: "Settings", adminOnly: false, view: authorizedAppsView },
+  { path: "/dashboard/users", label: "Users", group: "Organization", adminOnly: true, view: usersView },
+];
+
+const root = document.getElementById("app")!;
+
+async function start() {
+  const path = window.location.pathname.replace(/\/+$/, "") || "/dashboard";
+  if (path === "/dashboard/sign-in") return signInView(root, "sign-in");
+  if (path === "/dashboard/sign-up") return signInView(root, "sign-up");
+  const session = await api<{ user: SessionUser }>("GET", "/session");
+  if (session.status === 401) return void window.location.replace("/dashboard/sign-in");
+  if (!session.ok) return replace(root, h("main", { id: "main", class: "auth" }, h("h1", {}, "The dashboard is unavailable"), alertBox(session.error)));
+  renderShell(session.body.user, path);
+}
+
+function renderShell(user: SessionUser, path: string) {
+  const main = h("main", { id: "main", tabindex: "-1" });
+  const visible = routes.filter((route) => !route.adminOnly || user.role === "admin");
+  const navigate = (to: string) => {
+    history.pushState(null, "", to);
+    show(to);
+  };
+  const links = visible.map((route) =>
+    h(
+      "a",
+      {
+        href: route.path,
+        onclick: (event: Event) => {
+          event.preventDefault();
+          navigate(route.path);
+        },
+      },
+      route.label,
+    ),
+  );
+  const groups = (["Developers", "Settings", "Organization"] as const)
+    .map((group) => ({ group, items: visible.map((route, index) => ({ route, link: links[index]! })).filter(({ route }) => route.group === group) }))
+    .filter(({ items }) => items.length > 0);
+  const signOut = h(
+    "button",
+    {
+      type: "button",
+      class: "secondary",
+      onclick: async () => {
+        await api("DELETE", "/session");
+        window.location.href = "/dashboard/sign-in";
+      },
+    },
+    "Sign out",
+  );
+  const show = (to: string) => {
+    const route = visible.find((candidate) => candidate.path === to) ?? (routes.some((candidate) => candidate.path === to) ? undefined : visible[0]);
+    links.forEach((link) => (link.getAttribute("href") === route?.path ? link.setAttribute("aria-current", "page") : link.removeAttribute("aria-current")));
+    if (!route) {
+      // An admin-only page opened by a member: say so instead of showing an empty page.
+      replace(main, h("h1", { tabindex: "-1", id: "page-title" }, "Not available to you"), h("p", {}, "Only admins of your organization can open this page."));
+    } else {
+      document.title = `${route.label} · svc dashboard`;
+      route.view({ user, main, navigate });
+    }
+    (main.querySelector("h1") as HTMLElement | null)?.focus();
+  };
+  window.onpopstate = () => show(window.location.pathname);
+  replace(
+    root,
+    h("a", { class: "skip", href: "#main" }, "Skip to content"),
+    h(
+      "header",
+      { class: "top" },
+      h("p", { class: "brand" }, "svc developers"),
+      h("p", { class: "who" }, h("span", {}, user.email), " · ", h("span", {}, user.organizationName), " · ", h("span", { class: "role" }, user.role === "admin" ? "Admin" : "Member")),
+      signOut,
+    ),
+    h(
+      "div",
+      { class: "layout" },
+      h(
+        "nav",
+        { "aria-label": "Settings" },
+        groups.map(({ group, items }) => h("section", {}, h("h2", {}, group === "Developers" ? "Settings › Developers" : group), h("ul", {}, items.map(({ link }) => h("li", {}, link))))),
+      ),
+      main,
+    ),
+  );
+  show(path === "/dashboard" ? "/dashboard/api-keys" : path);
+}
+
+void start();
