@@ -16,6 +16,7 @@ import { oauthOpenApi } from "./openapi/oauth.ts";
 import { buildOpenApiDocument, type OpenApiFragment } from "./openapi/document.ts";
 import { meetingOpenApi } from "./openapi/meeting.ts";
 import { webhookOpenApi } from "./openapi/webhook.ts";
+import type { Assets } from "./pages/assets.ts";
 import { meetingPageRoutes } from "./pages/meeting-page.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -36,10 +37,12 @@ export interface GatewayDependencies {
   redis?: Redis;
   /** Resolves a bearer credential (verification cache, then identity), for POST /auth. */
   resolveCaller: ResolveCaller;
+  /** The pages' bundled browser assets (pages/assets.ts). */
+  assets: Assets;
 }
 
 /** Builds the gateway: the only public HTTP surface. It holds no business rules and no database. */
-export function buildApp({ config, clients, logger, redis, resolveCaller }: GatewayDependencies): Express {
+export function buildApp({ config, clients, logger, redis, resolveCaller, assets }: GatewayDependencies): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY_HOPS);
@@ -56,8 +59,10 @@ export function buildApp({ config, clients, logger, redis, resolveCaller }: Gate
   app.get("/api/v1/openapi.json", (_req, res) => {
     res.json(openApiDocument);
   });
-  // The meeting join page: public, the unguessable id in its URL is the capability.
-  app.use(meetingPageRoutes(clients, logger));
+  // The pages' fingerprinted scripts and styles (immutable), and the meeting room: public, the
+  // unguessable id in its URL is the capability.
+  app.use(assets.routes());
+  app.use(meetingPageRoutes({ clients, logger, assets, livekitPublicUrl: config.LIVEKIT_PUBLIC_URL }));
   app.use(oauthRoutes({ identityOAuthUrl: config.IDENTITY_OAUTH_URL, logger }));
   const cookies = sessionCookies(config.PUBLIC_URL);
   const dashboardClients = createDashboardClients(config.IDENTITY_URL);

@@ -10,6 +10,22 @@ export const configSchema = z.object({
     .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: "must be an http(s):// origin" })
     .default(`http://localhost:${defaultAddresses.gateway}`)
     .transform((value) => value.replace(/\/+$/, "")),
+  /**
+   * The LiveKit server as browsers reach it (ws:// or wss://): the meeting page's CSP allows
+   * connections to it. The join grant names the same server; keep the two in agreement.
+   */
+  LIVEKIT_PUBLIC_URL: z
+    .string()
+    .refine(
+      (value) => {
+        if (!URL.canParse(value)) return false;
+        const url = new URL(value);
+        return /^wss?:$/.test(url.protocol) && !url.username && !url.password && !url.search && !url.hash;
+      },
+      { message: "must be a ws:// or wss:// URL without credentials, query or fragment" },
+    )
+    .default("ws://127.0.0.1:7880")
+    .transform((value) => value.replace(/\/+$/, "")),
   IDENTITY_URL: serviceUrl(defaultAddresses.identity),
   IDENTITY_OAUTH_URL: serviceUrl(defaultAddresses.identityOAuth),
   MEETING_URL: serviceUrl(defaultAddresses.meeting),

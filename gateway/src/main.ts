@@ -2,6 +2,7 @@ import { connectRedis, createCallerResolver, createLogger, createRedisCredential
 import { buildApp } from "./app.ts";
 import { createClients } from "./clients.ts";
 import { configSchema } from "./config.ts";
+import { loadAssets } from "./pages/assets.ts";
 
 const config = loadConfigOrExit("gateway", configSchema);
 const logger = createLogger("gateway", config.LOG_LEVEL);
@@ -14,7 +15,8 @@ runUntilSignalled(logger, async () => {
     identity: config.IDENTITY_URL,
     cache: redis && createRedisCredentialCache(redis, config.REDIS_KEY_PREFIX),
   });
-  const app = buildApp({ config, clients: createClients(config), logger, redis, resolveCaller });
+  const assets = await loadAssets(logger);
+  const app = buildApp({ config, clients: createClients(config), logger, redis, resolveCaller, assets });
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
   logger.info({ port: config.PORT, publicUrl: config.PUBLIC_URL }, "gateway listening");

@@ -1,44 +1,79 @@
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { Router, type Response } from "express";
+import { Router, type Request } from "express";
 import type { Logger } from "@svc/platform";
 import { MeetingStatus, type GetJoinInfoResponse } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { Clients } from "../clients.ts";
-import { html, SafeHtml } from "./html.ts";
+import type { Assets } from "./assets.ts";
+import { html, type SafeHtml } from "./html.ts";
+import { sendPage } from "./page-document.ts";
+import { pageSecurity } from "./page-security.ts";
+
+/** The browser bundle of this page: gateway/web/meeting-room. */
+const ENTRY = "meeting-room";
+
+export interface MeetingPageDependencies {
+  clients: Clients;
+  logger: Logger;
+  assets: Assets;
+  livekitPublicUrl: string;
+}
 
 /**
- * The join page at {PUBLIC_URL}/meeting/:id. Anyone with the link may open it (the unguessable id
- * is the capability), so it shows only what a participant needs: title, start, status and how
- * many people were invited. It has no video yet: the `stage` section is where the call will be
- * mounted, and `data-meeting-id` / `data-status` are what a future client script will read.
+ * The meeting room at {PUBLIC_URL}/meeting/:id. Anyone with the link may open it (the unguessable
+ * id is the capability). The server renders the title and state; for a meeting one can join it
+ * mounts the room's script (gateway/web/meeting-room), which reads the `data-*` attributes of
+ * <main>, asks POST /api/v1/meeting/:id/join for a grant and connects to LiveKit. Ended,
+ * cancelled and unknown meetings are complete pages without script.
  */
-export function meetingPageRoutes(clients: Clients, logger: Logger): Router {
+export function meetingPageRoutes({ clients, logger, assets, livekitPublicUrl }: MeetingPageDependencies): Router {
   const router = Router();
-  router.get("/meeting/:id", async (req, res) => {
+  router.get("/meeting/:id", pageSecurity({ livekitPublicUrl }), async (req: Request<{ id: string }>, res) => {
     // The page changes when the meeting ends; the link is a capability, so keep it out of caches and indexes.
     res.set({ "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" });
     try {
       const info = await clients.meetingPage.getJoinInfo({ id: req.params.id }, { timeoutMs: 5_000 });
-      sendPage(res, 200, `${info.title} · svc`, meetingView(info));
+      const status = statusName(info.status);
+      const joinable = status === "scheduled" || status === "live";
+      sendPage(res, assets, {
+        status: 200,
+        title: `${info.title} · svc`,
+        entry: ENTRY,
+        styleOnly: !joinable,
+        bodyClass: joinable ? "view-loading" : "view-state",
+        body: meetingView(info, status, joinable),
+      });
     } catch (error) {
       const connectError = ConnectError.from(error);
-      if (connectError.code === Code.NotFound) return sendPage(res, 404, "Meeting not found · svc", notFoundView());
-      logger.error({ err: error, requestId: res.locals.requestId }, "join page: meeting service call failed");
+      if (connectError.code === Code.NotFound) {
+        return sendPage(res, assets, { status: 404, title: "Meeting not found · svc", entry: ENTRY, styleOnly: true, bodyClass: "view-state", body: notFoundView() });
+      }
+      logger.error({ err: error, requestId: res.locals.requestId }, "meeting page: meeting service call failed");
       const unavailable = connectError.code === Code.Unavailable;
-      sendPage(res, unavailable ? 503 : 500, "Something went wrong · svc", errorView(res.locals.requestId as string));
+      sendPage(res, assets, {
+        status: unavailable ? 503 : 500,
+        title: "Something went wrong · svc",
+        entry: ENTRY,
+        styleOnly: true,
+        bodyClass: "view-state",
+        body: errorView(res.locals.requestId as string),
+      });
     }
   });
   return router;
 }
 
-const statusLabels: Record<MeetingStatus, string> = {
-  [MeetingStatus.UNSPECIFIED]: "Unknown",
-  [MeetingStatus.SCHEDULED]: "Scheduled",
-  [MeetingStatus.LIVE]: "Live",
-  [MeetingStatus.ENDED]: "Ended",
-};
+/**
+ * `scheduled`, `live`, `ended`, or the lower-case name of a status added later (such as
+ * `cancelled`): the value of `data-status` and of the status badge's class.
+ */
+function statusName(status: MeetingStatus): string {
+  return (MeetingStatus[status] ?? "UNSPECIFIED").toLowerCase();
+}
 
-// UTC, spelled out: the page has no script yet to show the viewer's own time zone.
+const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+// UTC, spelled out; the room's script rewrites <time> in the viewer's own time zone.
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "full", timeStyle: "short", timeZone: "UTC" });
 
 const time = (timestamp: Timestamp) => {
@@ -46,81 +81,66 @@ const time = (timestamp: Timestamp) => {
   return html`<time datetime="${date.toISOString()}">${dateFormat.format(date)} UTC</time>`;
 };
 
-function meetingView(info: GetJoinInfoResponse): SafeHtml {
-  const status = statusLabels[info.status].toLowerCase();
-  const ended = info.status === MeetingStatus.ENDED;
-  const invited = info.attendeeCount === 1 ? "1 person" : `${info.attendeeCount} people`;
-  return html`<main class="meeting" data-meeting-id="${info.id}" data-status="${status}">
-  <header>
-    <p class="brand">svc meeting</p>
-    <h1>${info.title}</h1>
-    <p class="status status-${status}">${statusLabels[info.status]}</p>
+const brand = html`<p class="brand"><span class="brand-mark" aria-hidden="true"></span>svc meeting</p>`;
+
+function meetingView(info: GetJoinInfoResponse, status: string, joinable: boolean): SafeHtml {
+  const invited = info.attendeeCount === 1 ? "1 person invited" : `${info.attendeeCount} people invited`;
+  return html`<main id="meeting" class="meeting" data-meeting-id="${info.id}" data-status="${status}" data-title="${info.title}">
+  <header class="meeting-header">
+    ${brand}
+    <h1 id="meeting-title">${info.title}</h1>
+    <p class="meeting-meta">
+      <span class="status status-${status}" id="meeting-status">${capitalised(status)}</span>
+      ${info.start ? html`<span>${joinable ? "Starts" : "Was scheduled for"} ${time(info.start)}</span>` : null}
+      <span>${invited}</span>
+      ${info.endedAt ? html`<span>Ended ${time(info.endedAt)}</span>` : null}
+    </p>
   </header>
-  <dl class="details">
-    <dt>Start</dt>
-    <dd>${info.start ? time(info.start) : "No start time set"}</dd>
-    <dt>Invited</dt>
-    <dd>${invited}</dd>
-    ${ended && info.endedAt ? html`<dt>Ended</dt><dd>${time(info.endedAt)}</dd>` : null}
-  </dl>
-  <section class="stage" id="stage" aria-label="Meeting room">
-    ${
-      ended
-        ? html`<p class="ended"><strong>This meeting has ended.</strong> You can close this page.</p>`
-        : html`<p>${info.status === MeetingStatus.SCHEDULED ? "This meeting has not started yet." : "This meeting is live."} Video calls are not available in this version of svc yet: this page shows the meeting's details only.</p>`
-    }
-  </section>
+  <div id="view" class="view">
+    ${joinable ? loadingView() : terminalView(status)}
+  </div>
 </main>`;
+}
+
+function loadingView(): SafeHtml {
+  return html`<section class="card state" aria-labelledby="view-heading">
+      <h2 id="view-heading">Preparing the meeting room…</h2>
+      <noscript><p>The meeting room needs JavaScript. Allow it for this site, then reload the page.</p></noscript>
+    </section>`;
+}
+
+function terminalView(status: string): SafeHtml {
+  const [heading, text] =
+    status === "cancelled"
+      ? ["This meeting was cancelled", "The organizer cancelled this meeting, so it cannot be joined. Ask them for a new link if you still need to meet."]
+      : status === "ended"
+        ? ["This meeting has ended", "Nobody can join it any more. You can close this page."]
+        : ["This meeting cannot be joined", "Its state does not allow joining. Ask the organizer for a new link."];
+  return html`<section class="card state state-${status}" aria-labelledby="view-heading">
+      <h2 id="view-heading">${heading}</h2>
+      <p>${text}</p>
+    </section>`;
 }
 
 function notFoundView(): SafeHtml {
   return html`<main class="meeting">
-  <header><p class="brand">svc meeting</p><h1>Meeting not found</h1></header>
-  <section class="stage"><p>This link does not lead to a meeting. Check that you copied the whole address, or ask the organizer for a new link.</p></section>
+  <header class="meeting-header">${brand}<h1>Meeting not found</h1></header>
+  <div class="view">
+    <section class="card state state-not-found" aria-label="Meeting not found">
+      <p>This link does not lead to a meeting. Check that you copied the whole address, or ask the organizer for a new link.</p>
+    </section>
+  </div>
 </main>`;
 }
 
 function errorView(requestId: string): SafeHtml {
   return html`<main class="meeting">
-  <header><p class="brand">svc meeting</p><h1>Something went wrong</h1></header>
-  <section class="stage"><p>The meeting could not be loaded. Please try again in a moment.</p><p class="reference">Reference: <code>${requestId}</code></p></section>
+  <header class="meeting-header">${brand}<h1>Something went wrong</h1></header>
+  <div class="view">
+    <section class="card state state-error" aria-label="Error">
+      <p>The meeting could not be loaded. Please try again in a moment.</p>
+      <p class="reference">Reference: <code>${requestId}</code></p>
+    </section>
+  </div>
 </main>`;
-}
-
-const STYLE = `
-  :root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.5; }
-  body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: Canvas; color: CanvasText; }
-  .meeting { width: min(40rem, 100% - 2rem); padding: 2rem 0; }
-  .brand { margin: 0; font-size: .875rem; letter-spacing: .08em; text-transform: uppercase; opacity: .7; }
-  h1 { margin: .25rem 0 .5rem; font-size: 1.75rem; overflow-wrap: anywhere; }
-  .status { display: inline-block; margin: 0; padding: .1rem .6rem; border-radius: 999px; font-weight: 600; font-size: .875rem; border: 1px solid currentColor; }
-  .status-live { color: #15803d; } .status-scheduled { color: #1d4ed8; } .status-ended { color: #6b7280; }
-  .details { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: 1.5rem 0; }
-  .details dt { font-weight: 600; } .details dd { margin: 0; }
-  .stage { min-height: 8rem; padding: 1rem 1.25rem; border-radius: .75rem; border: 1px solid color-mix(in srgb, CanvasText 20%, transparent); }
-  .ended { font-size: 1.125rem; }
-  .reference { font-size: .875rem; opacity: .7; }
-`;
-
-function sendPage(res: Response, status: number, title: string, body: SafeHtml) {
-  res
-    .status(status)
-    .type("html")
-    .send(
-      html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<link rel="icon" href="data:,">
-<title>${title}</title>
-<style>${new SafeHtml(STYLE)}</style>
-</head>
-<body>
-${body}
-</body>
-</html>
-`.value,
-    );
 }

@@ -1,0 +1,38 @@
+import helmet from "helmet";
+import type { RequestHandler } from "express";
+
+/**
+ * The strict Content-Security-Policy of every page a person sees, replacing helmet's default one
+ * (which the API's JSON answers keep). Scripts and styles only from our own fingerprinted files
+ * (/assets), never inline; media and images also from blob: and data: (camera previews, the
+ * favicon); network connections only to ourselves (the join-grant API) and to the LiveKit server
+ * browsers reach, over WebSocket and over HTTP(S), which the LiveKit client uses to diagnose a
+ * failed connection (/rtc/validate). Workers fall back to script-src ('self').
+ */
+export function pageSecurity(options: { livekitPublicUrl: string }): RequestHandler {
+  const livekit = new URL(options.livekitPublicUrl);
+  // Origins only: the client appends its own paths (/rtc, /rtc/validate) to the configured URL.
+  // A ws: source does not admit http: (CSP matches the other way round), so both are listed.
+  const livekitSources = [`${livekit.protocol}//${livekit.host}`, `${livekit.protocol === "wss:" ? "https:" : "http:"}//${livekit.host}`];
+  const csp = helmet.contentSecurityPolicy({
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'none'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", "data:", "blob:"],
+      mediaSrc: ["'self'", "blob:"],
+      connectSrc: ["'self'", ...livekitSources],
+      fontSrc: ["'self'"],
+      manifestSrc: ["'self'"],
+      baseUri: ["'none'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+  });
+  return (req, res, next) => {
+    // Only our own pages may use the camera, microphone and screen capture; nothing else is needed.
+    res.set("Permissions-Policy", "camera=(self), microphone=(self), display-capture=(self), geolocation=(), payment=(), usb=()");
+    csp(req, res, next);
+  };
+}

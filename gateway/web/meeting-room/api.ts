@@ -1,0 +1,70 @@
+/** What POST /api/v1/meeting/{id}/join grants: a LiveKit token for one participant. */
+export interface JoinGrant {
+  participantId: string;
+  token: string;
+  serverUrl: string;
+  expiresAt: string;
+  meeting: { id: string; title: string; status: string };
+}
+
+export type JoinRefusal = {
+  ok: false;
+  /** The HTTP status; 0 when the server could not be reached at all. */
+  status: number;
+  /** The API's own message, shown as is; a generic one when the answer had none. */
+  error: string;
+  requestId?: string;
+  /** From Retry-After on 429. */
+  retryAfterSeconds?: number;
+};
+
+export type JoinResult = { ok: true; grant: JoinGrant } | JoinRefusal;
+
+const fallbackMessages: Record<number, string> = {
+  0: "The server could not be reached. Check your connection and try again.",
+  400: "Your name was not accepted.",
+  404: "This meeting does not exist.",
+  409: "This meeting is full.",
+  410: "This meeting can no longer be joined.",
+  429: "Too many attempts to join. Wait a moment and try again.",
+  503: "The meeting service is temporarily unavailable. Try again in a moment.",
+};
+
+/**
+ * Asks the gateway for a join grant, as any API client would: the page holds no rule of its own
+ * beyond checking the name early, and shows the API's `error` text when it refuses.
+ */
+export async function requestJoinGrant(meetingId: string, displayName: string): Promise<JoinResult> {
+  let response: Response;
+  try {
+    response = await fetch(`/api/v1/meeting/${encodeURIComponent(meetingId)}/join`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ displayName }),
+      credentials: "omit",
+      cache: "no-store",
+    });
+  } catch {
+    return { ok: false, status: 0, error: fallbackMessages[0]! };
+  }
+  const body: unknown = await response.json().catch(() => undefined);
+  if (response.ok && isGrant(body)) return { ok: true, grant: body };
+  const record = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+  const retryAfter = Number(response.headers.get("retry-after"));
+  return {
+    ok: false,
+    status: response.ok ? 502 : response.status,
+    error:
+      typeof record.error === "string" && record.error.trim()
+        ? record.error
+        : (fallbackMessages[response.status] ?? "Something went wrong while joining. Try again in a moment."),
+    ...(typeof record.requestId === "string" ? { requestId: record.requestId } : {}),
+    ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterSeconds: Math.ceil(retryAfter) } : {}),
+  };
+}
+
+function isGrant(body: unknown): body is JoinGrant {
+  if (typeof body !== "object" || body === null) return false;
+  const grant = body as Record<string, unknown>;
+  return typeof grant.token === "string" && typeof grant.serverUrl === "string" && typeof grant.participantId === "string";
+}

@@ -1,0 +1,21 @@
+/**
+ * The join-grant API's rule for display names (services/meeting/src/room/display-name.ts): 1-64
+ * characters (code points) after trimming, one line, no control characters.
+ */
+export const MAX_DISPLAY_NAME_LENGTH = 64;
+const FORBIDDEN = /[\p{Cc}\p{Zl}\p{Zp}]/u;
+
+export type DisplayNameCheck = { ok: true; name: string } | { ok: false; message: string };
+
+/** Checks a typed name the way the API does, so most mistakes are explained before any request. */
+export function checkDisplayName(raw: string): DisplayNameCheck {
+  const name = raw.trim();
+  // Characters as people count them (code points), not UTF-16 units: an emoji is one.
+  const length = [...name].length;
+  if (length === 0) return { ok: false, message: "Enter your name: others in the meeting will see it." };
+  if (length > MAX_DISPLAY_NAME_LENGTH) {
+    return { ok: false, message: `Your name is too long: use at most ${MAX_DISPLAY_NAME_LENGTH} characters (it has ${length}).` };
+  }
+  if (FORBIDDEN.test(name)) return { ok: false, message: "Your name must be one line without control characters (such as tabs): remove them." };
+  return { ok: true, name };
+}
