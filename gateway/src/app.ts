@@ -18,6 +18,7 @@ import { meetingOpenApi } from "./openapi/meeting.ts";
 import { webhookOpenApi } from "./openapi/webhook.ts";
 import type { Assets } from "./pages/assets.ts";
 import { meetingPageRoutes } from "./pages/meeting-page.ts";
+import { dashboardPageRoutes } from "./pages/dashboard-page.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { meetingRoutes } from "./routes/meeting.ts";
@@ -64,6 +65,7 @@ export function buildApp({ config, clients, logger, redis, resolveCaller, assets
   app.use(assets.routes());
   app.use(meetingPageRoutes({ clients, logger, assets, livekitPublicUrl: config.LIVEKIT_PUBLIC_URL }));
   app.use(oauthRoutes({ identityOAuthUrl: config.IDENTITY_OAUTH_URL, logger }));
+  app.use(dashboardPageRoutes(assets));
   const cookies = sessionCookies(config.PUBLIC_URL);
   const dashboardClients = createDashboardClients(config.IDENTITY_URL);
   // Dashboard sign-in and sign-up take no credential.

@@ -9,11 +9,15 @@ import type { RequestHandler } from "express";
  * browsers reach, over WebSocket and over HTTP(S), which the LiveKit client uses to diagnose a
  * failed connection (/rtc/validate). Workers fall back to script-src ('self').
  */
-export function pageSecurity(options: { livekitPublicUrl: string }): RequestHandler {
-  const livekit = new URL(options.livekitPublicUrl);
+export function pageSecurity(options: { livekitPublicUrl?: string }): RequestHandler {
+  // Pages without a call (the dashboard) connect only to ourselves and get no camera or microphone.
+  const livekit = options.livekitPublicUrl ? new URL(options.livekitPublicUrl) : undefined;
   // Origins only: the client appends its own paths (/rtc, /rtc/validate) to the configured URL.
   // A ws: source does not admit http: (CSP matches the other way round), so both are listed.
-  const livekitSources = [`${livekit.protocol}//${livekit.host}`, `${livekit.protocol === "wss:" ? "https:" : "http:"}//${livekit.host}`];
+  const livekitSources = livekit ? [`${livekit.protocol}//${livekit.host}`, `${livekit.protocol === "wss:" ? "https:" : "http:"}//${livekit.host}`] : [];
+  const permissions = livekit
+    ? "camera=(self), microphone=(self), display-capture=(self), geolocation=(), payment=(), usb=()"
+    : "camera=(), microphone=(), display-capture=(), geolocation=(), payment=(), usb=()";
   const csp = helmet.contentSecurityPolicy({
     useDefaults: false,
     directives: {
@@ -32,7 +36,7 @@ export function pageSecurity(options: { livekitPublicUrl: string }): RequestHand
   });
   return (req, res, next) => {
     // Only our own pages may use the camera, microphone and screen capture; nothing else is needed.
-    res.set("Permissions-Policy", "camera=(self), microphone=(self), display-capture=(self), geolocation=(), payment=(), usb=()");
+    res.set("Permissions-Policy", permissions);
     csp(req, res, next);
   };
 }

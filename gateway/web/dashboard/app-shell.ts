@@ -37,7 +37,12 @@ export async function loadInto<T>(region: HTMLElement, load: () => Promise<ApiRe
 }
 
 /** Disables a form's controls while its request runs, and shows the API's answer. */
-export async function submitting(form: HTMLFormElement, message: HTMLElement, run: () => Promise<ApiResult>): Promise<ApiResult> {
+export async function submitting(
+  form: HTMLFormElement,
+  message: HTMLElement,
+  run: () => Promise<ApiResult>,
+  options: { signedOutOn401?: boolean } = {},
+): Promise<ApiResult> {
   const controls = [...form.querySelectorAll<HTMLButtonElement | HTMLInputElement>("button, input, select, textarea")];
   controls.forEach((control) => (control.disabled = true));
   form.setAttribute("aria-busy", "true");
@@ -46,7 +51,8 @@ export async function submitting(form: HTMLFormElement, message: HTMLElement, ru
   controls.forEach((control) => (control.disabled = false));
   form.removeAttribute("aria-busy");
   if (!result.ok) {
-    if (result.status === 401) window.location.href = "/dashboard/sign-in";
+    // A 401 means the session ended, except on the sign-in form itself (a wrong password).
+    if (result.status === 401 && (options.signedOutOn401 ?? true)) window.location.href = "/dashboard/sign-in";
     replace(message, alertBox(result.error));
     (form.querySelector("input, textarea, select") as HTMLElement | null)?.focus();
   }

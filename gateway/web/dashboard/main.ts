@@ -1,3 +1,4 @@
+import "./dashboard.css";
 import { api, type SessionUser, type ViewContext } from "./app-shell.ts";
 import { apiKeysView } from "./api-keys.ts";
 import { authorizedAppsView } from "./authorized-apps.ts";

@@ -29,6 +29,7 @@ export function signInView(root: HTMLElement, mode: "sign-in" | "sign-up") {
       mode === "sign-in"
         ? api("POST", "/session", { email: email.value, password: password.value })
         : api("POST", "/signup", { organizationName: organization.value, email: email.value, password: password.value }),
+      { signedOutOn401: false },
     );
     if (result.ok) window.location.href = "/dashboard";
     else password.value = "";
