@@ -47,6 +47,7 @@ export function describeDemoTenant(tenant: DemoTenant, publicUrl: string): strin
     `  organization  ${tenant.orgId}`,
     `  user          ${tenant.email} (${tenant.userId})`,
     `  password      ${tenant.password}`,
+    `  dashboard     ${publicUrl}/dashboard (sign in with the e-mail address and password above; the user is an admin)`,
     `  API key       ${tenant.apiKey}`,
     `  try it        curl -X POST -H "Authorization: Bearer ${tenant.apiKey}" ${publicUrl}/api/v1/auth`,
     "",

@@ -105,7 +105,8 @@ process.on("SIGTERM", () => void stop(0));
 
 try {
   const databaseUrl = process.env.DATABASE_URL ?? (await startEmbeddedPostgres());
-  const env = { ...process.env, DATABASE_URL: databaseUrl };
+  // The embedded default lets a newcomer create an organization from the dashboard's sign-up page.
+  const env = { ...(process.env.DATABASE_URL ? {} : { SIGNUP_ENABLED: "true" }), ...process.env, DATABASE_URL: databaseUrl };
   // Each service listens on its default loopback port here; a port variable meant for one
   // process must not leak into the others.
   const serviceEnv = { ...env, GRPC_PORT: undefined, OAUTH_PORT: undefined };

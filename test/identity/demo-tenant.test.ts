@@ -20,6 +20,7 @@ describe("the demo tenant of the embedded default", () => {
     const announcement = describeDemoTenant(demo!, "http://localhost:8080");
     expect(announcement).toContain(demo!.password);
     expect(announcement).toContain(demo!.apiKey);
+    expect(announcement).toContain("http://localhost:8080/dashboard");
 
     expect(await seedDemoTenant(options)).toBeUndefined();
     const { rows } = await stack.query("SELECT count(*)::int AS n FROM identity.users WHERE lower(email) = $1", [DEMO_EMAIL]);

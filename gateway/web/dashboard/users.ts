@@ -38,10 +38,12 @@ export function usersView({ main, user: me }: ViewContext) {
               h("td", {}, time(user.createdAt)),
               h(
                 "td",
-                { class: "actions" },
+                {},
                 self
                   ? h("span", { class: "muted" }, "Another admin can change your account.")
-                  : [
+                  : h(
+                      "div",
+                      { class: "actions" },
                       h(
                         "button",
                         {
@@ -76,7 +78,7 @@ export function usersView({ main, user: me }: ViewContext) {
                         },
                         user.deactivated ? "Reactivate" : "Deactivate",
                       ),
-                    ],
+                    ),
               ),
             );
           }),
