@@ -5,7 +5,7 @@ import * as oauth from "oauth4webapi";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, unlabelledControls } from "../oauth/support/browser.ts";
-import { insecure, tokenRequest, verifyAtApi } from "../oauth/support/oauth-app.ts";
+import { createOAuthApp, insecure, tokenRequest, verifyAtApi } from "../oauth/support/oauth-app.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
@@ -311,5 +311,31 @@ describe("developer dashboard in Chromium: every action through the public API, 
     expect(await signUp.getByRole("navigation").getByRole("link").allTextContents()).toEqual(["API keys", "OAuth clients", "Webhooks", "Authorized apps", "Users"]);
     expect(await signUp.getByRole("banner").textContent()).toContain("Newco");
     await signUp.close();
+  });
+
+  it("the throttle is shared with the OAuth sign-in page: failures at the dashboard refuse the right password there too", async () => {
+    const victim = await createTenant(stack, { name: "Victim Org" });
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const response = await fetch(`${stack.gatewayUrl}/api/v1/session`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: victim.email, password: `wrong ${attempt}` }),
+      });
+      expect(response.status).toBe(401);
+    }
+    const app = await createOAuthApp(stack, admin, { name: "Throttle Probe", scopes: "meeting.create" });
+    try {
+      const oauthPage = await browser.newPage();
+      await oauthPage.goto(app.authorizeUrl({ scope: "meeting.create", state: "t" }));
+      await oauthPage.getByLabel("E-mail address").fill(victim.email);
+      await oauthPage.getByLabel("Password").fill(victim.password);
+      const [response] = await Promise.all([oauthPage.waitForResponse((r) => r.request().method() === "POST"), oauthPage.getByRole("button", { name: "Sign in" }).click()]);
+      expect(response.status()).toBe(429);
+      expect(await oauthPage.getByRole("alert").textContent()).toMatch(/^Too many failed sign-in attempts\. Try again in \d+ minutes?\.$/);
+      await oauthPage.screenshot({ path: `${SHOTS}/14-oauth-sign-in-throttled.png`, fullPage: true });
+      await oauthPage.close();
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
@@ -197,13 +197,28 @@ describe("dashboard management API: sessions, CSRF, roles, credential rules and 
     expect(refused.status).toBe(401);
   });
 
+  it("a session idle for longer than the idle timeout, or past its absolute end, is refused", async () => {
+    const idle = await openSession(stack, orgB.email, orgB.password);
+    const ended = await openSession(stack, orgB.email, orgB.password);
+    const tokenOf = (session: DashboardSession) => session.cookieHeader.match(/svc_session=([^;]+)/)![1]!;
+    const hash = (token: string) => createHash("sha256").update(token).digest("hex");
+    expect((await idle.call("GET", "/session")).status).toBe(200);
+    await stack.query("UPDATE identity.sessions SET last_seen_at = now() - interval '31 minutes' WHERE token_hash = $1", [hash(tokenOf(idle))]);
+    await stack.query("UPDATE identity.sessions SET expires_at = now() - interval '1 second' WHERE token_hash = $1", [hash(tokenOf(ended))]);
+    expect((await idle.call("GET", "/session")).status).toBe(401);
+    expect((await ended.call("GET", "/session")).status).toBe(401);
+    // Activity moves the idle clock: a session used 29 minutes ago is still alive.
+    const active = await openSession(stack, orgB.email, orgB.password);
+    await stack.query("UPDATE identity.sessions SET last_seen_at = now() - interval '29 minutes' WHERE token_hash = $1", [hash(tokenOf(active))]);
+    expect((await active.call("GET", "/session")).status).toBe(200);
+  });
+
   it("20 wrong passwords throttle that account for everyone, the right password included, with the same answer for an unknown account", async () => {
     const victim = await createTenant(stack, { name: "Victim" });
     const unknown = `nobody-${randomBytes(4).toString("hex")}@example.com`;
     const answers: number[] = [];
     const unknownAnswers: number[] = [];
     for (let attempt = 0; attempt < 20; attempt++) {
-      // Rotating client addresses (X-Forwarded-For is not trusted by this gateway, but rotating it costs nothing).
       answers.push((await signInApi(stack, victim.email, `wrong-${attempt}`)).status);
       unknownAnswers.push((await signInApi(stack, unknown, `wrong-${attempt}`)).status);
     }
