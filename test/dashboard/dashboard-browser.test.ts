@@ -141,6 +141,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
     await page.getByLabel(/meeting\.create/).check();
     await page.getByLabel(/webhook\.read/).check();
     expect(await unlabelledControls(page)).toEqual([]);
+    await shot("04a-oauth-client-form");
     await page.getByRole("button", { name: "Register application" }).click();
     const clientSecret = await secretValue("Client secret");
     const clientId = (await page.locator(".secret code.client-id").textContent())!;

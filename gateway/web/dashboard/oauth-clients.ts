@@ -73,6 +73,7 @@ export function oauthClientsView({ main }: ViewContext) {
           type: "button",
           class: "primary",
           onclick: () => {
+            openCreate.hidden = true;
             replace(
               createSection,
               h("h2", {}, "Register an application"),
@@ -82,6 +83,19 @@ export function oauthClientsView({ main }: ViewContext) {
                 showSecret(`“${result.body.name}” is registered`, result.body);
                 await reload();
               }),
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: "secondary",
+                  onclick: () => {
+                    replace(createSection);
+                    openCreate.hidden = false;
+                    openCreate.focus();
+                  },
+                },
+                "Cancel",
+              ),
             );
             (createSection.querySelector("input") as HTMLInputElement).focus();
           },
