@@ -20,6 +20,7 @@ import { meetingPageRoutes } from "./pages/meeting-page.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { meetingRoutes } from "./routes/meeting.ts";
+import { meetingJoinRoutes } from "./routes/meeting-join.ts";
 import { webhookRoutes } from "./routes/webhook.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
 
@@ -61,6 +62,8 @@ export function buildApp({ config, clients, logger, redis, resolveCaller, assets
   app.use(assets.routes());
   app.use(meetingPageRoutes({ clients, logger, assets, livekitPublicUrl: config.LIVEKIT_PUBLIC_URL }));
   app.use(oauthRoutes({ identityOAuthUrl: config.IDENTITY_OAUTH_URL, logger }));
+  // Join grants for the meeting room: public like the page that asks for them.
+  app.use("/api/v1", meetingJoinRoutes(clients));
 
   // The authenticated REST API: every route below needs `Authorization: Bearer <token>` (syntax
   // checked here; validity and scope decided by the owning service) and takes JSON bodies of at
