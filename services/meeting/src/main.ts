@@ -88,6 +88,13 @@ runUntilSignalled(logger, async () => {
     maxParticipants: config.MEETING_MAX_PARTICIPANTS,
     tokenTtlSeconds: config.JOIN_TOKEN_TTL_SECONDS,
     limiter: createRateLimiter({ name: "join-grants", points: config.JOIN_GRANTS_PER_MINUTE, durationSeconds: 60, redis: callers.redis, keyPrefix: config.REDIS_KEY_PREFIX }),
+    // Without the media server nobody can join anyway; the grant still answers, and the browser
+    // reports that it cannot connect.
+    openRoom: (meetingId, maxParticipants) =>
+      rooms.createRoom({ name: meetingId, maxParticipants }).then(
+        () => undefined,
+        (error: unknown) => roomLogger.warn({ err: error, meetingId }, "could not open the media room; the first participant's connection will open it without the cap"),
+      ),
   });
 
   const server = await startServer({

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { AccessToken, RoomConfiguration } from "livekit-server-sdk";
+import { AccessToken } from "livekit-server-sdk";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { notFound, type Pool } from "@svc/platform";
 import { getMeeting, type StoredMeeting } from "../db/meetings.ts";
@@ -40,6 +40,12 @@ export function createJoinGrants(deps: {
   tokenTtlSeconds: number;
   /** Grants per client address. */
   limiter: RateLimiterAbstract;
+  /**
+   * Opens the meeting's room on the media server with the participant cap (a no-op when it is
+   * open). The cap cannot travel in the token: LiveKit 1.8 refuses the room configuration that
+   * current server SDKs write into tokens.
+   */
+  openRoom: (meetingId: string, maxParticipants: number) => Promise<void>;
 }) {
   const { pool, media, maxParticipants, tokenTtlSeconds, limiter } = deps;
 
@@ -55,14 +61,15 @@ export function createJoinGrants(deps: {
     const meeting = await getMeeting(pool, request.meetingId);
     if (!meeting) throw notFound("Meeting");
     if (meeting.status === "ended") throw refused("ended", "This meeting has ended");
-    // The media server enforces the same cap (the room is created with it); this check gives a
+    // The media server enforces the same cap (the room is opened with it); this check gives a
     // clear answer before the browser tries.
-    if ((await countPresent(pool, meeting.id)) >= maxParticipants) throw refused("full", `This meeting is full (${maxParticipants} participants)`);
+    const present = await countPresent(pool, meeting.id);
+    if (present >= maxParticipants) throw refused("full", `This meeting is full (${maxParticipants} participants)`);
+    if (present === 0) await deps.openRoom(meeting.id, maxParticipants);
 
     const participantId = `p_${randomBytes(12).toString("base64url")}`;
     const token = new AccessToken(media.apiKey, media.apiSecret, { identity: participantId, name: displayName, ttl: tokenTtlSeconds });
     token.addGrant({ roomJoin: true, room: meeting.id, canPublish: true, canSubscribe: true, canPublishData: true, canUpdateOwnMetadata: false });
-    token.roomConfig = new RoomConfiguration({ name: meeting.id, maxParticipants });
     return {
       participantId,
       token: await token.toJwt(),
