@@ -313,6 +313,8 @@ describe("the meeting room in Chromium with a fake camera and microphone", () =>
     const { error } = (await response.json()) as { error: string };
     await waiting.page.getByRole("heading", { level: 2, name: error }).waitFor();
     expect(await waiting.page.getByRole("button", { name: /^Join/ }).count()).toBe(0);
+    // 410 is "ended" or "cancelled": the badge does not guess which.
+    expect(await waiting.page.locator("#meeting-status").isHidden()).toBe(true);
     await inRoom.page.close();
     await waiting.page.close();
   });

@@ -91,7 +91,7 @@ function meetingView(info: GetJoinInfoResponse, status: string, joinable: boolea
     <h1 id="meeting-title">${info.title}</h1>
     <p class="meeting-meta">
       <span class="status status-${status}" id="meeting-status">${capitalised(status)}</span>
-      ${info.start ? html`<span>${joinable ? "Starts" : "Was scheduled for"} ${time(info.start)}</span>` : null}
+      ${info.start ? html`<span>Scheduled for ${time(info.start)}</span>` : null}
       ${invited ? html`<span>${invited}</span>` : null}
       ${info.endedAt ? html`<span>Ended ${time(info.endedAt)}</span>` : null}
     </p>
