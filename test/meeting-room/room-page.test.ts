@@ -171,9 +171,15 @@ describe("the meeting room in Chromium with a fake camera and microphone", () =>
     // script built has no inline script, style element or event-handler attribute either.
     expect(await page.locator(".prejoin").evaluate((element) => getComputedStyle(element).display)).toBe("grid");
     const inline = await page.evaluate(() => [
-      ...[...document.querySelectorAll("*")].flatMap((element) => [...element.attributes].filter((attribute) => attribute.name.startsWith("on")).map((attribute) => `${element.tagName} ${attribute.name}`)),
-      ...[...document.scripts].filter((script) => !script.src).map(() => "inline script"),
-      ...[...document.querySelectorAll("style")].map(() => "style element"),
+      ...Array.from(document.querySelectorAll("*")).flatMap((element) =>
+        Array.from(element.attributes)
+          .filter((attribute) => attribute.name.startsWith("on"))
+          .map((attribute) => `${element.tagName} ${attribute.name}`),
+      ),
+      ...Array.from(document.scripts)
+        .filter((script) => !script.src)
+        .map(() => "inline script"),
+      ...Array.from(document.querySelectorAll("style")).map(() => "style element"),
     ]);
     expect(inline).toEqual([]);
 
