@@ -13,6 +13,7 @@ import { requestLog } from "./http/request-log.ts";
 import { authOpenApi } from "./openapi/auth.ts";
 import { oauthOpenApi } from "./openapi/oauth.ts";
 import { buildOpenApiDocument, type OpenApiFragment } from "./openapi/document.ts";
+import { eventsOpenApi } from "./openapi/events.ts";
 import { meetingOpenApi } from "./openapi/meeting.ts";
 import { webhookOpenApi } from "./openapi/webhook.ts";
 import type { Assets } from "./pages/assets.ts";
@@ -25,7 +26,7 @@ import { webhookRoutes } from "./routes/webhook.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
 
 /** Each area's OpenAPI paths; every route registered below has its entry here. */
-const openApiFragments: OpenApiFragment[] = [meetingOpenApi, authOpenApi, oauthOpenApi, webhookOpenApi];
+const openApiFragments: OpenApiFragment[] = [meetingOpenApi, authOpenApi, oauthOpenApi, webhookOpenApi, eventsOpenApi];
 
 export interface GatewayDependencies {
   config: Config;

@@ -208,3 +208,39 @@ describe("presence and lifecycle from the media server's webhooks", () => {
     expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: "BBBBBBBBBBBBBBBBBBBBBB", participant: mediaParticipant("X") })).toBe(200);
   });
 });
+
+describe("the OpenAPI document", () => {
+  /** The body has every required field of the schema and no field the schema does not list. */
+  function expectShape(schema: { required: string[]; properties: Record<string, unknown> }, body: Record<string, unknown>, what: string) {
+    expect(Object.keys(body), `${what}: required fields`).toEqual(expect.arrayContaining(schema.required));
+    expect(Object.keys(schema.properties), `${what}: documented fields`).toEqual(expect.arrayContaining(Object.keys(body)));
+  }
+
+  it("documents the join route (public) and every event body that was delivered above", async () => {
+    const document = await (await fetch(`${stack.gatewayUrl}/api/v1/openapi.json`)).json();
+    const join = document.paths["/meeting/{id}/join"].post;
+    expect(join.security).toEqual([]);
+    expect(Object.keys(join.responses).sort()).toEqual(["200", "400", "404", "409", "410", "413", "429", "500", "503"]);
+    const schemas = document.components.schemas;
+    const grant = (await (await join_(await createMeeting("Documented"))).json()) as Record<string, unknown>;
+    expectShape(schemas.JoinGrant, grant, "JoinGrant");
+
+    const schemaByType: Record<string, string> = {
+      "meeting.started": "MeetingStartedEvent",
+      "meeting.ended": "MeetingEndedEvent",
+      "participant.joined": "ParticipantJoinedEvent",
+      "participant.left": "ParticipantLeftEvent",
+    };
+    expect(Object.keys(document.webhooks).sort()).toEqual(Object.keys(schemaByType).sort());
+    for (const [type, name] of Object.entries(schemaByType)) {
+      const delivered = receiver.on("/events").find((request) => request.payload?.type === type);
+      expect(delivered, `a delivered ${type}`).toBeDefined();
+      const envelope = schemas[name];
+      expectShape(envelope, delivered!.payload!, name);
+      expectShape(envelope.properties.data, delivered!.payload!.data, `${name}.data`);
+      if (type.startsWith("participant.")) expectShape(schemas.ParticipantVisit, delivered!.payload!.data.participant as Record<string, unknown>, "ParticipantVisit");
+    }
+  });
+});
+
+const join_ = (id: string) => join(id, "Documented");
