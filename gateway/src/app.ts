@@ -14,6 +14,7 @@ import { requestLog } from "./http/request-log.ts";
 import { authOpenApi } from "./openapi/auth.ts";
 import { oauthOpenApi } from "./openapi/oauth.ts";
 import { buildOpenApiDocument, type OpenApiFragment } from "./openapi/document.ts";
+import { eventsOpenApi } from "./openapi/events.ts";
 import { meetingOpenApi } from "./openapi/meeting.ts";
 import { webhookOpenApi } from "./openapi/webhook.ts";
 import type { Assets } from "./pages/assets.ts";
@@ -22,13 +23,14 @@ import { dashboardPageRoutes } from "./pages/dashboard-page.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { meetingRoutes } from "./routes/meeting.ts";
+import { meetingJoinRoutes } from "./routes/meeting-join.ts";
 import { webhookRoutes } from "./routes/webhook.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
 import { createDashboardClients, managementRoutes, publicSessionRoutes } from "./routes/dashboard-api.ts";
 import { dashboardOpenApi } from "./openapi/dashboard.ts";
 
 /** Each area's OpenAPI paths; every route registered below has its entry here. */
-const openApiFragments: OpenApiFragment[] = [meetingOpenApi, authOpenApi, oauthOpenApi, webhookOpenApi, dashboardOpenApi];
+const openApiFragments: OpenApiFragment[] = [meetingOpenApi, authOpenApi, oauthOpenApi, webhookOpenApi, eventsOpenApi, dashboardOpenApi];
 
 export interface GatewayDependencies {
   config: Config;
@@ -65,6 +67,8 @@ export function buildApp({ config, clients, logger, redis, resolveCaller, assets
   app.use(assets.routes());
   app.use(meetingPageRoutes({ clients, logger, assets, livekitPublicUrl: config.LIVEKIT_PUBLIC_URL }));
   app.use(oauthRoutes({ identityOAuthUrl: config.IDENTITY_OAUTH_URL, logger }));
+  // Join grants for the meeting room: public like the page that asks for them.
+  app.use("/api/v1", meetingJoinRoutes(clients));
   app.use(dashboardPageRoutes(assets));
   const cookies = sessionCookies(config.PUBLIC_URL);
   const dashboardClients = createDashboardClients(config.IDENTITY_URL);

@@ -12,6 +12,7 @@ import { createTenant, type Tenant } from "../support/tenants.ts";
 import { authorizeInBrowser, launchChromium } from "../oauth/support/browser.ts";
 import { createOAuthApp, tokenRequest } from "../oauth/support/oauth-app.ts";
 import { load, loop, percentiles, type LoadResult } from "./load.ts";
+import { firstRemoteFrame, JOIN_CONCURRENCY, joinGrantLatency } from "./meeting-room.ts";
 
 const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -224,7 +225,8 @@ async function main() {
   const { bareExpress } = await ceilings();
 
   const stack = await startStack({
-    env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_SECOND: "1000000" },
+    media: true,
+    env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_SECOND: "1000000", JOIN_GRANTS_PER_MINUTE: "1000000" },
   });
   try {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -260,6 +262,16 @@ async function main() {
 
     const pipelineTenant = await createTenant(stack);
     await webhookPipeline(stack, pipelineTenant);
+
+    log(`meeting room: join grants at ${JOIN_CONCURRENCY} concurrent requests, then page load → first remote video frame`);
+    const grants = await joinGrantLatency(stack, tenant, DURATION);
+    rows.push({ scenario: `POST /api/v1/meeting/:id/join (${JOIN_CONCURRENCY} concurrent)`, ...grants, note: "join-grant latency" });
+    const firstFrame = await firstRemoteFrame(stack, tenant);
+    rows.push({
+      scenario: "meeting room: page load → first remote video frame",
+      p50Ms: firstFrame.medianMs,
+      note: `median of ${firstFrame.samplesMs.length}: ${firstFrame.samplesMs.map((ms) => ms.toFixed(0)).join(", ")} ms`,
+    });
 
     const end = Object.fromEntries(serviceNames.map((name) => [name, rssMb(stack.pid(name))]));
     for (const name of serviceNames) {

@@ -27,7 +27,7 @@ const nameOf = (component: string) => `svc-${component}`;
 const componentNames = Object.keys(components) as Component[];
 
 /** Which configuration variable holds the port each named container port must equal. */
-const portVariable: Record<string, string> = { grpc: "GRPC_PORT", oauth: "OAUTH_PORT", http: "PORT" };
+const portVariable: Record<string, string> = { grpc: "GRPC_PORT", oauth: "OAUTH_PORT", http: "PORT", "media-webhooks": "LIVEKIT_WEBHOOK_PORT" };
 
 /** Services that own a schema (a migrations folder) and so get a migration Job. */
 const servicesWithMigrations = readdirSync(path.join(root, "services")).filter((name) => existsSync(path.join(root, "services", name, "migrations")) && name !== "platform");

@@ -144,6 +144,8 @@ export const credentialSamples: Record<string, string> = {
   ADMIN_TOKEN: "sample-admin-token-0123456789",
   WEBHOOK_SECRET_KEY: Buffer.alloc(32, 1).toString("base64"),
   OAUTH_COOKIE_KEYS: "sample-cookie-signing-key-0123456789abcdef",
+  LIVEKIT_API_KEY: "sample-livekit-key",
+  LIVEKIT_API_SECRET: "sample-livekit-secret-0123456789abcdefghij",
 };
 
 /** A credential: never a plain value (REDIS_URL may be one when it carries no password). */

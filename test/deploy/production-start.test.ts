@@ -40,7 +40,7 @@ describe("production build started with the chart's commands", () => {
   let objects: K8sObject[];
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   const children = new Map<Process, { child: ChildProcess; output: string }>();
-  const ports = {} as Record<"identity" | "identityOAuth" | "meeting" | "webhook" | "gateway", number>;
+  const ports = {} as Record<"identity" | "identityOAuth" | "meeting" | "meetingMediaWebhooks" | "webhook" | "gateway", number>;
   const adminToken = `admin-${uniqueName("token")}`;
   const runId = uniqueName("deploy");
 
@@ -51,6 +51,8 @@ describe("production build started with the chart's commands", () => {
     ADMIN_TOKEN: adminToken,
     WEBHOOK_SECRET_KEY: Buffer.alloc(32, 9).toString("base64"),
     OAUTH_COOKIE_KEYS: "production-start-test-cookie-key-0123456789",
+    LIVEKIT_API_KEY: "production-start-test-key",
+    LIVEKIT_API_SECRET: "production-start-test-livekit-secret-0123456789",
   });
 
   /** The chart's environment for a container, with addresses moved to this machine. */
@@ -113,7 +115,7 @@ describe("production build started with the chart's commands", () => {
     app = path.join(scratch, imageWorkdir().replace(/^\//, ""));
     await execFileAsync("bash", [path.join(root, "scripts/build-production"), app], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
     database = await createTestDatabase();
-    const names = ["identity", "identityOAuth", "meeting", "webhook", "gateway"] as const;
+    const names = ["identity", "identityOAuth", "meeting", "meetingMediaWebhooks", "webhook", "gateway"] as const;
     const chosen = await freePorts(names.length);
     names.forEach((name, index) => (ports[name] = chosen[index]!));
   }, 15 * 60_000);
@@ -174,7 +176,7 @@ describe("production build started with the chart's commands", () => {
 
   it("every service answers the Kubernetes gRPC probe SERVING, and the gateway its HTTP probes", async () => {
     await start("identity", { GRPC_PORT: ports.identity, OAUTH_PORT: ports.identityOAuth }, async () => (await healthOf(ports.identity)) === ServingStatus.SERVING);
-    await start("meeting", { GRPC_PORT: ports.meeting }, async () => (await healthOf(ports.meeting)) === ServingStatus.SERVING);
+    await start("meeting", { GRPC_PORT: ports.meeting, LIVEKIT_WEBHOOK_PORT: ports.meetingMediaWebhooks }, async () => (await healthOf(ports.meeting)) === ServingStatus.SERVING);
     await start("webhook", { GRPC_PORT: ports.webhook }, async () => (await healthOf(ports.webhook)) === ServingStatus.SERVING);
     const gateway = containerOf(objects, "Deployment", "svc-gateway");
     const probePath = (probe: Container["livenessProbe"]) => probe!.httpGet!.path;

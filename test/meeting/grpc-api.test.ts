@@ -61,7 +61,7 @@ describe("MeetingService over gRPC (direct callers meet the same rules as REST o
         { title: "From grpc-js", attendees: ["a@example.com"] },
         { authorization: `Bearer ${tenant.apiKey}` },
       );
-      expect(response.meeting).toMatchObject({ title: "From grpc-js", status: MeetingStatus.LIVE, orgId: tenant.orgId, attendees: ["a@example.com"] });
+      expect(response.meeting).toMatchObject({ title: "From grpc-js", status: MeetingStatus.SCHEDULED, orgId: tenant.orgId, attendees: ["a@example.com"] });
       const refused = await client
         .unary("/svc.meeting.v1.MeetingService/CreateMeeting", CreateMeetingRequestSchema, CreateMeetingResponseSchema, { title: "" }, { authorization: `Bearer ${tenant.apiKey}` })
         .catch((error: grpc.ServiceError) => error);
@@ -109,7 +109,7 @@ describe("MeetingPageService", () => {
   it("answers join info without a credential, with the attendee count but not the attendees", async () => {
     const { meeting } = await meetings.createMeeting({ title: "Open", attendees: ["a@example.com", "b@example.com"] }, as(tenant));
     const info = await page.getJoinInfo({ id: meeting!.id });
-    expect(info).toMatchObject({ id: meeting!.id, title: "Open", status: MeetingStatus.LIVE, attendeeCount: 2 });
+    expect(info).toMatchObject({ id: meeting!.id, title: "Open", status: MeetingStatus.SCHEDULED, attendeeCount: 2 });
     expect(JSON.stringify(info)).not.toContain("a@example.com");
   });
 

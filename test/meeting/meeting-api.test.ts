@@ -84,14 +84,14 @@ describe("POST /api/v1/meeting with a valid API key", () => {
     expect(new Set(ids).size).toBe(10);
   });
 
-  it("is scheduled with a future start and live with a past or no start", async () => {
+  it("is scheduled until someone enters its room, whatever its start (live comes from presence)", async () => {
     const future = await createdMeeting({ title: "Later", start: "2099-01-01T00:00:00+01:00" });
     const past = await createdMeeting({ title: "Earlier", start: "2020-01-01T00:00:00Z" });
     const none = await createdMeeting({ title: "Now" });
     const status = async (id: string) => (await (await api(`/meeting/${id}`, { method: "GET" })).json()).status;
     expect(await status(future.id)).toBe("scheduled");
-    expect(await status(past.id)).toBe("live");
-    expect(await status(none.id)).toBe("live");
+    expect(await status(past.id)).toBe("scheduled");
+    expect(await status(none.id)).toBe("scheduled");
   });
 });
 
@@ -240,11 +240,11 @@ describe("POST /api/v1/meeting/:id/end", () => {
     expect(rows[0]!.n).toBe(1);
   });
 
-  it("another organization cannot end a meeting: 404, and the meeting stays live", async () => {
+  it("another organization cannot end a meeting: 404, and the meeting is unchanged", async () => {
     const { id } = await createdMeeting({ title: "Not yours" });
     const response = await api(`/meeting/${id}/end`, { key: otherTenant.apiKey });
     expect(response.status).toBe(404);
-    expect((await (await api(`/meeting/${id}`, { method: "GET" })).json()).status).toBe("live");
+    expect((await (await api(`/meeting/${id}`, { method: "GET" })).json()).status).toBe("scheduled");
     const { rows } = await stack.query("SELECT count(*)::int AS n FROM meeting.outbox WHERE key = $1", [id]);
     expect(rows[0]!.n).toBe(0);
   });

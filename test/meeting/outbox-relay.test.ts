@@ -1,9 +1,9 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKafkaEventBus, createLogger, createPool, migrate, type EventBus, type OutgoingEvent, type Pool } from "@svc/platform";
-import { createMeetingStore } from "../../services/meeting/src/db/meetings.ts";
+import { insertMeeting } from "../../services/meeting/src/db/meetings.ts";
+import { createMeetingLifecycle } from "../../services/meeting/src/room/meeting-lifecycle.ts";
 import { createOutbox } from "../../services/meeting/src/db/outbox.ts";
-import { meetingEndedEvent } from "../../services/meeting/src/meeting-events.ts";
 import { newMeetingId } from "../../services/meeting/src/meeting-id.ts";
 import { startOutboxRelay } from "../../services/meeting/src/outbox-relay.ts";
 import { createTestDatabase, infra, uniqueName } from "../support/infra.ts";
@@ -31,9 +31,9 @@ afterAll(async () => {
 describe("two outbox relays (two meeting-service replicas) against one outbox", () => {
   it(`publish each of ${EVENTS} events exactly once between them, and both take part`, { timeout: 120_000 }, async () => {
     // End EVENTS meetings with no relay running, so the outbox holds them all when the relays start.
-    const meetings = createMeetingStore(pool);
+    const lifecycle = createMeetingLifecycle({ pool, graceSeconds: 60, outboxWritten: () => undefined, logger });
     for (let index = 0; index < EVENTS; index++) {
-      const meeting = await meetings.create({
+      const meeting = await insertMeeting(pool, {
         id: newMeetingId(),
         orgId: "org-1",
         createdByUserId: "user-1",
@@ -42,7 +42,7 @@ describe("two outbox relays (two meeting-service replicas) against one outbox", 
         start: null,
         attendees: [],
       });
-      await meetings.end("org-1", meeting.id, meetingEndedEvent);
+      await lifecycle.end("org-1", meeting.id, "api");
     }
 
     const topicPrefix = `${uniqueName("relay")}.`;

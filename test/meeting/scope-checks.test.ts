@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuthenticator, createCallerResolver, createLogger, createPool, migrate, type Pool } from "@svc/platform";
 import { CredentialKind, IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
-import { createMeetingStore } from "../../services/meeting/src/db/meetings.ts";
 import { meetingService } from "../../services/meeting/src/meeting-service.ts";
+import { createMeetingLifecycle } from "../../services/meeting/src/room/meeting-lifecycle.ts";
 import { createTestDatabase } from "../support/infra.ts";
 
 // The OAuth scope checks of the meeting service, through its real gRPC handlers, the real
@@ -44,10 +44,11 @@ beforeAll(async () => {
       MeetingService,
       meetingService({
         authenticate: createAuthenticator(createCallerResolver({ identity })),
-        meetings: createMeetingStore(pool),
+        pool,
+        lifecycle: createMeetingLifecycle({ pool, graceSeconds: 60, outboxWritten: () => undefined, logger }),
         publicUrl: "https://meet.example.com",
         logger,
-        outboxWritten: () => undefined,
+        meetingEnded: () => undefined,
       }),
     ),
   );

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import http2 from "node:http2";
 import path from "node:path";
+import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { startMediaServer, type RunningMediaServer } from "../../scripts/media-server.ts";
 import { createTestDatabase, freePorts, infra, uniqueName } from "./infra.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -12,6 +14,10 @@ export type ServiceName = (typeof serviceNames)[number];
 
 export interface Stack {
   gatewayUrl: string;
+  /** The stack's own media server, with `media: true`. */
+  media?: RunningMediaServer & { apiKey: string; apiSecret: string; publicUrl: string };
+  /** The meeting service's listener for media-server webhooks. */
+  mediaWebhookUrl: string;
   urls: Record<"identity" | "identityOAuth" | "meeting" | "webhook", string>;
   databaseUrl: string;
   env: Record<string, string>;
@@ -38,6 +44,13 @@ export interface StackOptions {
   /** Use the infra Kafka and Redis (default true); false runs the embedded fallbacks. */
   kafka?: boolean;
   redis?: boolean;
+  /** Start a media server (LiveKit) of its own for this stack (default false). */
+  media?: boolean;
+  /**
+   * Where the media server posts its webhooks, given the meeting service's listener URL (default:
+   * straight to it). Tests that lose webhooks on purpose put a proxy in between.
+   */
+  mediaWebhookTarget?: (meetingListenerUrl: string) => string;
 }
 
 /**
@@ -59,14 +72,39 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
 async function startStackOnce(options: StackOptions): Promise<Stack> {
   const database = await createTestDatabase();
-  const chosenPorts = await freePorts(5);
+  const chosenPorts = await freePorts(9);
   const ports = {
     identity: chosenPorts[0]!,
     identityOAuth: chosenPorts[1]!,
     meeting: chosenPorts[2]!,
     webhook: chosenPorts[3]!,
     gateway: chosenPorts[4]!,
+    meetingMediaWebhooks: chosenPorts[5]!,
+    media: chosenPorts[6]!,
+    mediaRtcTcp: chosenPorts[7]!,
+    // A free TCP port number is very likely a free UDP one too.
+    mediaRtcUdp: chosenPorts[8]!,
   };
+  const mediaWebhookUrl = `http://127.0.0.1:${ports.meetingMediaWebhooks}/livekit/webhook`;
+  const mediaCredentials = { apiKey: `test-${randomBytes(4).toString("hex")}`, apiSecret: randomBytes(32).toString("base64url") };
+  let media: Stack["media"];
+  if (options.media) {
+    const mediaOutput: string[] = [];
+    try {
+      const server = await startMediaServer({
+        port: ports.media,
+        rtcTcpPort: ports.mediaRtcTcp,
+        rtcUdpPort: ports.mediaRtcUdp,
+        ...mediaCredentials,
+        webhookUrl: options.mediaWebhookTarget ? options.mediaWebhookTarget(mediaWebhookUrl) : mediaWebhookUrl,
+        onOutput: (chunk) => void mediaOutput.push(chunk.toString()),
+      });
+      media = { ...server, ...mediaCredentials, publicUrl: `ws://127.0.0.1:${ports.media}` };
+    } catch (error) {
+      await database.drop();
+      throw new Error(`${String(error)}\n${mediaOutput.join("")}`);
+    }
+  }
   const urls = {
     identity: `http://127.0.0.1:${ports.identity}`,
     identityOAuth: `http://127.0.0.1:${ports.identityOAuth}`,
@@ -94,11 +132,18 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     WEBHOOK_ALLOW_INSECURE: "true",
     // Tests drive one tenant far faster than a client should; the rate-limit test sets its own.
     RATE_LIMIT_PER_SECOND: "10000",
+    JOIN_GRANTS_PER_MINUTE: "10000",
+    // Every stack has a media server address of its own, started or not, so no test ever
+    // reaches a media server it did not start.
+    LIVEKIT_URL: `http://127.0.0.1:${ports.media}`,
+    LIVEKIT_PUBLIC_URL: `ws://127.0.0.1:${ports.media}`,
+    LIVEKIT_API_KEY: mediaCredentials.apiKey,
+    LIVEKIT_API_SECRET: mediaCredentials.apiSecret,
     ...options.env,
   };
   const portEnv: Record<ServiceName, Record<string, string>> = {
     identity: { GRPC_PORT: String(ports.identity), OAUTH_PORT: String(ports.identityOAuth) },
-    meeting: { GRPC_PORT: String(ports.meeting) },
+    meeting: { GRPC_PORT: String(ports.meeting), LIVEKIT_WEBHOOK_PORT: String(ports.meetingMediaWebhooks) },
     webhook: { GRPC_PORT: String(ports.webhook) },
     gateway: { PORT: String(ports.gateway) },
   };
@@ -165,6 +210,8 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
 
   const stack: Stack = {
     gatewayUrl,
+    ...(media ? { media } : {}),
+    mediaWebhookUrl,
     urls,
     databaseUrl: database.url,
     env,
@@ -181,6 +228,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     logs: logsOf,
     async stop() {
       await Promise.all(serviceNames.map((service) => kill(service)));
+      await media?.stop();
       await pool.end();
       await database.drop();
     },

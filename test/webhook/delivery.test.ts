@@ -93,6 +93,8 @@ describe("webhook delivery, end to end", () => {
         start: "2030-05-01T09:30:00.000Z",
         endedAt: ended.endedAt,
         attendees: ended.attendees,
+        reason: "ended_by_api",
+        participants: [],
       },
     });
 

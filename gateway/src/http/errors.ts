@@ -39,6 +39,8 @@ export function unauthorized(message: string, tokenSent: boolean): HttpError {
  * message of the generic 500 (the specification fixes one for meeting creation).
  */
 export function fromConnectError(error: ConnectError, internalMessage = "Internal server error"): HttpError {
+  // A meeting that has ended is gone for good: 410 rather than the 409 of other refusals.
+  if (error.code === Code.FailedPrecondition && error.metadata.get("x-refusal") === "ended") return new HttpError(410, error.rawMessage);
   const status = httpStatusByCode[error.code];
   if (status === 401) return unauthorized(error.rawMessage, true);
   if (status === 403) {
@@ -46,6 +48,7 @@ export function fromConnectError(error: ConnectError, internalMessage = "Interna
     return new HttpError(403, error.rawMessage, scope ? { "WWW-Authenticate": `Bearer realm="svc", error="insufficient_scope", scope="${scope}"` } : {});
   }
   if (status === 503) return new HttpError(503, "Service temporarily unavailable", { "Retry-After": "1" });
+  if (status === 429) return new HttpError(429, error.rawMessage, { "Retry-After": error.metadata.get("retry-after") ?? "1" });
   if (status) return new HttpError(status, error.rawMessage);
   return new HttpError(500, internalMessage);
 }

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { RequestHandler } from "express";
 import type { Redis } from "ioredis";
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import type { Logger } from "@svc/platform";
+import { RateLimiterRes } from "rate-limiter-flexible";
+import { createRateLimiter, type Logger } from "@svc/platform";
 import { HttpError } from "./errors.ts";
 
 export interface RateLimitOptions {
@@ -15,22 +15,11 @@ export interface RateLimitOptions {
 
 /**
  * Limits requests per credential (the SHA-256 of the Authorization header, so the token itself
- * is never a Redis key) or, without one, per client address. Redis-backed when Redis is
- * configured, with an in-process limiter as insurance while Redis is unreachable, so an outage
- * of Redis neither stops the API nor lifts the limit.
+ * is never a Redis key) or, without one, per client address, in buckets shared through Redis
+ * when it is configured (see `createRateLimiter`).
  */
 export function rateLimit(options: RateLimitOptions): RequestHandler {
-  const limits = { points: options.requestsPerSecond, duration: 1 };
-  const memory = new RateLimiterMemory({ ...limits, keyPrefix: "ratelimit" });
-  const limiter: RateLimiterAbstract = options.redis
-    ? new RateLimiterRedis({
-        ...limits,
-        storeClient: options.redis,
-        keyPrefix: `${options.keyPrefix}ratelimit`,
-        rejectIfRedisNotReady: true,
-        insuranceLimiter: memory,
-      })
-    : memory;
+  const limiter = createRateLimiter({ name: "ratelimit", points: options.requestsPerSecond, durationSeconds: 1, redis: options.redis, keyPrefix: options.keyPrefix });
   return async (req, res, next) => {
     const authorization = req.get("authorization");
     const key = authorization ? `cred:${createHash("sha256").update(authorization).digest("hex")}` : `ip:${req.ip ?? "unknown"}`;

@@ -6,6 +6,8 @@
 export interface OpenApiFragment {
   paths: Record<string, unknown>;
   schemas?: Record<string, unknown>;
+  /** Requests we send to subscribers (OpenAPI 3.1 `webhooks`), by event type. */
+  webhooks?: Record<string, unknown>;
 }
 
 export const errorSchema = {
@@ -56,11 +58,12 @@ export function buildOpenApiDocument(publicUrl: string, fragments: OpenApiFragme
       title: "svc API",
       version: "1.0.0",
       description:
-        "Create video meetings, verify credentials, run the OAuth 2.0 authorization-code flow and subscribe webhooks that fire when a meeting ends.",
+        "Create video meetings, verify credentials, run the OAuth 2.0 authorization-code flow and subscribe webhooks that fire when meetings start and end and when people join and leave their rooms.",
     },
     servers: [{ url: `${publicUrl}/api/v1` }],
     security: [{ ApiKey: [] }, { OAuth2: [] }],
     paths: Object.assign({}, ...fragments.map((fragment) => fragment.paths)),
+    webhooks: Object.assign({}, ...fragments.map((fragment) => fragment.webhooks ?? {})),
     components: {
       securitySchemes: {
         ApiKey: { type: "http", scheme: "bearer", description: "An API key (prefix svc_): full access, no scopes." },

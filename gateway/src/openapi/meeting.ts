@@ -27,7 +27,7 @@ export const meetingOpenApi: OpenApiFragment = {
         operationId: "createMeeting",
         summary: "Create a meeting",
         description:
-          "Creates a meeting and returns its join payload. The meeting is `scheduled` when `start` is in the future and `live` otherwise (also when no start is given); a scheduled meeting is reported `live` once its start has passed. The `url` is the join page; anyone holding it can open the page, so the id is long and random and the password is empty. Attendees become the meeting's participants (deduplicated case-insensitively). Unknown fields are ignored. Every invalid field is named in one 400 message.",
+          "Creates a meeting and returns its join payload. The meeting is `scheduled` until the first person enters its room at the join URL (then `live`, and `meeting.started` is emitted), whatever its `start`. The `url` is the join page; anyone holding it can open the page, so the id is long and random and the password is empty. Attendees become the meeting's participants (deduplicated case-insensitively). Unknown fields are ignored. Every invalid field is named in one 400 message.",
         tags: ["Meetings"],
         security: [{ ApiKey: [] }, { OAuth2: ["meeting.create"] }],
         requestBody: {
@@ -75,7 +75,7 @@ export const meetingOpenApi: OpenApiFragment = {
         operationId: "endMeeting",
         summary: "End a meeting",
         description:
-          "Ends a scheduled or live meeting and emits `meeting.ended` (delivered to webhook subscriptions, at least once). Idempotent: ending an ended meeting answers 200 with the meeting unchanged and emits nothing. No request body.",
+          "Ends a scheduled or live meeting: everyone in its room is disconnected (`participant.left` for each), further joins are refused (410), and `meeting.ended` is emitted (reason `ended_by_api`; delivered to webhook subscriptions, at least once). Idempotent: ending an ended meeting answers 200 with the meeting unchanged and emits nothing. No request body.",
         tags: ["Meetings"],
         security: [{ ApiKey: [] }, { OAuth2: ["meeting.update"] }],
         parameters: [meetingIdParameter],
@@ -92,8 +92,56 @@ export const meetingOpenApi: OpenApiFragment = {
         },
       },
     },
+    "/meeting/{id}/join": {
+      post: {
+        operationId: "joinMeeting",
+        summary: "Get a join grant for the meeting room",
+        description:
+          "What the join page calls when a person clicks Join: a short-lived token for the media server (LiveKit) room of the meeting, for a new participant identity with the given display name. Public like the join page: no Authorization header is needed, because holding the meeting's unguessable id is the permission. The token must be used to connect before `expiresAt` (JOIN_TOKEN_TTL_SECONDS, default 300 s). Refused for unknown (404), ended (410) and full (409) meetings; limited per client address (JOIN_GRANTS_PER_MINUTE, default 30).",
+        tags: ["Meeting rooms"],
+        security: [],
+        parameters: [meetingIdParameter],
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: { $ref: "#/components/schemas/JoinMeetingRequest" } } },
+        },
+        responses: {
+          "200": jsonResponse("JoinGrant", "The grant: connect to `serverUrl` with `token`."),
+          "400": errorResponse("Not a JSON object, `displayName` missing or not a string, empty after trimming, over 64 characters, or containing control characters or line breaks."),
+          "404": errorResponse('No such meeting: `{"error": "Meeting not found"}`.'),
+          "409": errorResponse('The meeting room is full: `{"error": "This meeting is full (100 participants)"}`.'),
+          "410": errorResponse('The meeting has ended: `{"error": "This meeting has ended"}`.'),
+          "413": errorResponse("Request body over 100 KB."),
+          "429": tooManyRequestsResponse("Too many join grants for this client address; `Retry-After` says when to try again."),
+          "500": errorResponse("Internal server error."),
+          "503": errorResponse("A service is temporarily unavailable."),
+        },
+      },
+    },
   },
   schemas: {
+    JoinMeetingRequest: {
+      type: "object",
+      required: ["displayName"],
+      properties: {
+        displayName: { type: "string", minLength: 1, maxLength: 64, description: "Shown to everyone in the room. Trimmed; 1-64 characters; one line, no control characters." },
+      },
+    },
+    JoinGrant: {
+      type: "object",
+      required: ["participantId", "token", "serverUrl", "expiresAt", "meeting"],
+      properties: {
+        participantId: { type: "string", description: "The participant's identity in the room (new for every grant); webhook events name participants by it." },
+        token: { type: "string", description: "LiveKit access token (JWT) for the room named after the meeting id." },
+        serverUrl: { type: "string", format: "uri", description: "The media server's WebSocket URL (LIVEKIT_PUBLIC_URL)." },
+        expiresAt: { type: "string", format: "date-time", description: "Connect before this time." },
+        meeting: {
+          type: "object",
+          required: ["id", "title", "status"],
+          properties: { id: { type: "string" }, title: { type: "string" }, status: { type: "string", enum: ["scheduled", "live", "ended"] } },
+        },
+      },
+    },
     CreateMeetingRequest: {
       type: "object",
       required: ["title"],
@@ -138,7 +186,8 @@ export const meetingOpenApi: OpenApiFragment = {
         status: {
           type: "string",
           enum: ["scheduled", "live", "ended"],
-          description: "`scheduled` until its start, then `live`; `ended` once ended.",
+          description:
+            "`scheduled` until the first person enters the meeting room; `live` from then on (also while the room is briefly empty); `ended` once the room stayed empty for the grace period (MEETING_EMPTY_GRACE_SECONDS, default 60 s) or the meeting was ended through the API.",
         },
         attendees: { type: "array", items: { type: "string", format: "email" } },
         createdAt: { type: "string", format: "date-time" },

@@ -84,15 +84,15 @@ const time = (timestamp: Timestamp) => {
 const brand = html`<p class="brand"><span class="brand-mark" aria-hidden="true"></span>svc meeting</p>`;
 
 function meetingView(info: GetJoinInfoResponse, status: string, joinable: boolean): SafeHtml {
-  const invited = info.attendeeCount === 1 ? "1 person invited" : `${info.attendeeCount} people invited`;
+  const invited = info.attendeeCount === 0 ? null : info.attendeeCount === 1 ? "1 person invited" : `${info.attendeeCount} people invited`;
   return html`<main id="meeting" class="meeting" data-meeting-id="${info.id}" data-status="${status}" data-title="${info.title}">
   <header class="meeting-header">
     ${brand}
     <h1 id="meeting-title">${info.title}</h1>
     <p class="meeting-meta">
       <span class="status status-${status}" id="meeting-status">${capitalised(status)}</span>
-      ${info.start ? html`<span>${joinable ? "Starts" : "Was scheduled for"} ${time(info.start)}</span>` : null}
-      <span>${invited}</span>
+      ${info.start ? html`<span>Scheduled for ${time(info.start)}</span>` : null}
+      ${invited ? html`<span>${invited}</span>` : null}
       ${info.endedAt ? html`<span>Ended ${time(info.endedAt)}</span>` : null}
     </p>
   </header>

@@ -31,6 +31,7 @@ function start() {
     setStatus(status) {
       const badge = document.getElementById("meeting-status");
       if (!badge) return;
+      badge.hidden = status === "";
       badge.className = `status status-${status}`;
       badge.textContent = status.charAt(0).toUpperCase() + status.slice(1);
     },

@@ -140,6 +140,7 @@ export function mountRoom(container: HTMLElement, session: JoinedSession, naviga
       }
     }
     grid.dataset.size = gridSize(tiles.size);
+    setRows();
     stage.dataset.layout = screens.size > 0 ? "screen" : "grid";
     count.textContent = tiles.size === 1 ? "Only you are here" : `${tiles.size} people in the meeting`;
 
@@ -156,6 +157,14 @@ export function mountRoom(container: HTMLElement, session: JoinedSession, naviga
       setAttributes(button, { "aria-pressed": on ? "true" : "false", "aria-busy": pending.has(control) ? "true" : null });
     }
   }
+
+  /** Rows follow from the columns the style sheet chose for this size and screen width. */
+  function setRows() {
+    const columns = Number(getComputedStyle(grid).getPropertyValue("--cols")) || 1;
+    grid.style.setProperty("--rows", String(Math.max(1, Math.ceil(tiles.size / columns))));
+  }
+  const resizes = new ResizeObserver(setRows);
+  resizes.observe(grid);
 
   function showProblem(text: string) {
     problem.textContent = text;
@@ -288,6 +297,7 @@ export function mountRoom(container: HTMLElement, session: JoinedSession, naviga
 
   return () => {
     disposed = true;
+    resizes.disconnect();
     for (const [event, listener] of listeners) room.off(event, listener as never);
     for (const tile of tiles.values()) tile.destroy();
     for (const screen of screens.values()) screen.destroy();

@@ -6,7 +6,7 @@ interface StateContent {
   text: string;
   /** A state one may leave again offers to join again. */
   rejoin: boolean;
-  /** The meeting's status as this state reveals it, for the badge under the title. */
+  /** The meeting's status as this state reveals it, for the badge under the title ("" hides it). */
   status?: string;
 }
 
@@ -24,7 +24,8 @@ function contentOf(outcome: Outcome): StateContent {
       // The API's own words as the heading: "This meeting has ended", "This meeting was cancelled"…
       return outcome.status === 404
         ? { heading: "Meeting not found", text: outcome.message, rejoin: false }
-        : { heading: outcome.message, text: "It can no longer be joined. You can close this page.", rejoin: false };
+        : // 410 is ended or cancelled; the API's words say which, the badge would only guess.
+          { heading: outcome.message, text: "It can no longer be joined. You can close this page.", rejoin: false, status: "" };
   }
 }
 
@@ -43,6 +44,6 @@ export function mountOutcome(container: HTMLElement, _meeting: Meeting, outcome:
       rejoin ? h("p", { class: "state-actions" }, rejoin) : null,
     ),
   );
-  if (content.status) navigation.setStatus(content.status);
+  if (content.status !== undefined) navigation.setStatus(content.status);
   return () => undefined;
 }

@@ -1,10 +1,12 @@
 import path from "node:path";
+import { RoomServiceClient, WebhookReceiver } from "livekit-server-sdk";
 import {
   connectCallerResolver,
   createAuthenticator,
   createEventBus,
   createLogger,
   createPool,
+  createRateLimiter,
   loadConfigOrExit,
   migrate,
   runUntilSignalled,
@@ -12,10 +14,14 @@ import {
 } from "@svc/platform";
 import { MeetingPageService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { configSchema } from "./config.ts";
-import { createMeetingStore } from "./db/meetings.ts";
 import { createOutbox } from "./db/outbox.ts";
 import { meetingPageService, meetingService } from "./meeting-service.ts";
 import { startOutboxRelay } from "./outbox-relay.ts";
+import { createJoinGrants } from "./room/join-grants.ts";
+import { startMediaWebhookListener } from "./room/media-webhooks.ts";
+import { createMeetingLifecycle } from "./room/meeting-lifecycle.ts";
+import { startPeriodicTask } from "./room/periodic-task.ts";
+import { createRoomReconciler } from "./room/room-reconciler.ts";
 
 const SERVICE = "meeting";
 const SCHEMA = "meeting";
@@ -23,11 +29,17 @@ const SCHEMA = "meeting";
 const config = loadConfigOrExit(SERVICE, configSchema);
 const logger = createLogger(SERVICE, config.LOG_LEVEL);
 
+if (config.livekit.isDevelopmentDefault) {
+  logger.warn(
+    "LIVEKIT_API_KEY/LIVEKIT_API_SECRET are unset: using the PUBLIC development pair that `npm start` gives its media server. " +
+      "Anyone can mint room tokens with it; never use it outside development.",
+  );
+}
+
 runUntilSignalled(logger, async () => {
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
   const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger, max: config.DATABASE_POOL_SIZE ?? 20 });
   const callers = await connectCallerResolver(config, logger);
-  const { resolveCaller } = callers;
   const bus = await createEventBus(config, logger, SERVICE);
   const relay = startOutboxRelay({
     outbox: createOutbox(pool),
@@ -36,7 +48,55 @@ runUntilSignalled(logger, async () => {
     pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
     maxBackoffMs: config.OUTBOX_MAX_BACKOFF_MS,
   });
-  const meetings = createMeetingStore(pool);
+
+  const { livekit } = config;
+  const rooms = new RoomServiceClient(livekit.apiUrl, livekit.apiKey, livekit.apiSecret, { requestTimeout: 5 });
+  const roomLogger = logger.child({ component: "meeting-rooms" });
+  const lifecycle = createMeetingLifecycle({ pool, graceSeconds: config.MEETING_EMPTY_GRACE_SECONDS, outboxWritten: relay.wake, logger: roomLogger });
+  // Closing the room disconnects everyone; retried a few times, since the meeting has already ended.
+  const closeRoom = async (meetingId: string) => {
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      try {
+        return await rooms.deleteRoom(meetingId);
+      } catch (error) {
+        if (attempt === 3) roomLogger.warn({ err: error, meetingId }, "could not close the media room of an ended meeting");
+        else await new Promise((resolve) => setTimeout(resolve, attempt * 1_000));
+      }
+    }
+  };
+
+  const webhookListener = await startMediaWebhookListener({
+    host: config.HOST,
+    port: config.LIVEKIT_WEBHOOK_PORT,
+    receiver: new WebhookReceiver(livekit.apiKey, livekit.apiSecret),
+    lifecycle,
+    evict: (meetingId, participantId) => rooms.removeParticipant(meetingId, participantId),
+    logger: roomLogger,
+  });
+  // Ending emptied meetings is checked often (cheap: an indexed query); the grace period is the
+  // delay that matters, not this interval.
+  const sweeper = startPeriodicTask("end-empty-meetings", Math.min(1_000, Math.max(100, config.MEETING_EMPTY_GRACE_SECONDS * 250)), lifecycle.endEmptyMeetings, roomLogger);
+  const reconciler = startPeriodicTask(
+    "reconcile-rooms",
+    config.ROOM_RECONCILE_INTERVAL_MS,
+    createRoomReconciler({ pool, rooms, lifecycle, logger: roomLogger }),
+    roomLogger,
+  );
+  const grantJoin = createJoinGrants({
+    pool,
+    media: livekit,
+    maxParticipants: config.MEETING_MAX_PARTICIPANTS,
+    tokenTtlSeconds: config.JOIN_TOKEN_TTL_SECONDS,
+    limiter: createRateLimiter({ name: "join-grants", points: config.JOIN_GRANTS_PER_MINUTE, durationSeconds: 60, redis: callers.redis, keyPrefix: config.REDIS_KEY_PREFIX }),
+    // Without the media server nobody can join anyway; the grant still answers, and the browser
+    // reports that it cannot connect.
+    openRoom: (meetingId, maxParticipants) =>
+      rooms.createRoom({ name: meetingId, maxParticipants }).then(
+        () => undefined,
+        (error: unknown) => roomLogger.warn({ err: error, meetingId }, "could not open the media room; the first participant's connection will open it without the cap"),
+      ),
+  });
+
   const server = await startServer({
     name: SERVICE,
     host: config.HOST,
@@ -47,17 +107,28 @@ runUntilSignalled(logger, async () => {
       router.service(
         MeetingService,
         meetingService({
-          authenticate: createAuthenticator(resolveCaller),
-          meetings,
+          authenticate: createAuthenticator(callers.resolveCaller),
+          pool,
+          lifecycle,
           publicUrl: config.PUBLIC_URL,
           logger,
-          outboxWritten: relay.wake,
+          meetingEnded: (meetingId) => void closeRoom(meetingId),
         }),
       );
-      router.service(MeetingPageService, meetingPageService({ meetings }));
+      router.service(MeetingPageService, meetingPageService({ pool, grantJoin }));
     },
     isServing: async () => pool.query("select 1").then(() => true, () => false),
   });
-  // Closed in reverse: stop taking calls, finish the relay's batch, then the bus and the pool.
-  return [() => pool.end(), () => callers.close(), () => bus.close(), () => relay.stop(), () => server.close()];
+  // Closed in reverse: stop taking calls and webhooks, finish the periodic tasks and the relay's
+  // batch, then the bus and the pool.
+  return [
+    () => pool.end(),
+    () => callers.close(),
+    () => bus.close(),
+    () => relay.stop(),
+    () => reconciler.stop(),
+    () => sweeper.stop(),
+    () => new Promise<void>((resolve) => webhookListener.close(() => resolve())),
+    () => server.close(),
+  ];
 });

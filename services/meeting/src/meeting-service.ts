@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import { invalidArgument, notFound, type Authenticate, type Logger } from "@svc/platform";
+import { invalidArgument, notFound, type Authenticate, type Logger, type Pool } from "@svc/platform";
 import {
   MeetingPageService,
   MeetingSchema,
@@ -9,10 +9,11 @@ import {
   MeetingStatus,
   type Meeting,
 } from "@svc/proto/svc/meeting/v1/meeting_pb";
-import type { MeetingStore, StoredMeeting } from "./db/meetings.ts";
-import { meetingEndedEvent } from "./meeting-events.ts";
+import { getMeeting, getMeetingOfOrg, insertMeeting, listMeetings, type StoredMeeting } from "./db/meetings.ts";
 import { isMeetingId, newMeetingId } from "./meeting-id.ts";
 import { validateMeetingRequest } from "./meeting-request.ts";
+import type { GrantJoin } from "./room/join-grants.ts";
+import type { MeetingLifecycle } from "./room/meeting-lifecycle.ts";
 
 /** OAuth scopes of each operation; API keys need none. */
 export const scopes = {
@@ -26,12 +27,13 @@ const MAX_PAGE_SIZE = 100;
 
 export interface MeetingServiceDependencies {
   authenticate: Authenticate;
-  meetings: MeetingStore;
+  pool: Pool;
+  lifecycle: MeetingLifecycle;
   /** The externally visible origin of the join page, without a trailing slash. */
   publicUrl: string;
   logger: Logger;
-  /** Told after a transaction wrote to the outbox, so the relay publishes without waiting to poll. */
-  outboxWritten: () => void;
+  /** Told after a meeting ended through the API, to close its room on the media server. */
+  meetingEnded: (meetingId: string) => void;
 }
 
 export const joinUrl = (publicUrl: string, id: string) => `${publicUrl}/meeting/${id}`;
@@ -41,7 +43,7 @@ export const joinUrl = (publicUrl: string, id: string) => `${publicUrl}/meeting/
  * its OAuth scope first; every query is limited to the caller's organization.
  */
 export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<typeof MeetingService> {
-  const { authenticate, meetings, publicUrl, logger } = deps;
+  const { authenticate, pool, lifecycle, publicUrl, logger } = deps;
   const toProto = (meeting: StoredMeeting) => toProtoMeeting(meeting, publicUrl);
 
   return {
@@ -50,7 +52,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
       const valid = validateMeetingRequest({ title: request.title, start: request.start, attendees: request.attendees });
       let stored: StoredMeeting;
       try {
-        stored = await meetings.create({
+        stored = await insertMeeting(pool, {
           id: newMeetingId(),
           orgId: caller.orgId,
           createdByUserId: caller.userId,
@@ -67,16 +69,16 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
 
     async getMeeting(request, context) {
       const caller = await authenticate(context, scopes.read);
-      const meeting = isMeetingId(request.id) ? await meetings.get(caller.orgId, request.id) : undefined;
+      const meeting = isMeetingId(request.id) ? await getMeetingOfOrg(pool, caller.orgId, request.id) : undefined;
       if (!meeting) throw notFound("Meeting");
       return { meeting: toProto(meeting) };
     },
 
     async endMeeting(request, context) {
       const caller = await authenticate(context, scopes.update);
-      const result = isMeetingId(request.id) ? await meetings.end(caller.orgId, request.id, meetingEndedEvent) : undefined;
+      const result = isMeetingId(request.id) ? await lifecycle.end(caller.orgId, request.id, "api") : undefined;
       if (!result) throw notFound("Meeting");
-      if (result.endedNow) deps.outboxWritten();
+      if (result.endedNow) deps.meetingEnded(request.id);
       return { meeting: toProto(result.meeting), endedNow: result.endedNow };
     },
 
@@ -85,20 +87,35 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
       if (request.pageSize < 0) throw invalidArgument(["page_size must not be negative"]);
       const limit = request.pageSize === 0 ? DEFAULT_PAGE_SIZE : Math.min(request.pageSize, MAX_PAGE_SIZE);
       const afterSeq = request.pageToken ? decodePageToken(request.pageToken) : null;
-      const page = await meetings.list(caller.orgId, { limit, afterSeq });
+      const page = await listMeetings(pool, caller.orgId, { limit, afterSeq });
       return { meetings: page.meetings.map(toProto), nextPageToken: page.nextAfterSeq ? encodePageToken(page.nextAfterSeq) : "" };
     },
   };
 }
 
 /**
- * svc.meeting.v1.MeetingPageService: what the public join page shows. No credential: holding the
- * unguessable id is the permission. It tells only what a participant needs (no attendee list).
+ * svc.meeting.v1.MeetingPageService: the public join page and its join grants. No credential:
+ * holding the unguessable id is the permission. It tells only what a participant needs (no
+ * attendee list).
  */
-export function meetingPageService(deps: { meetings: MeetingStore }): ServiceImpl<typeof MeetingPageService> {
+export function meetingPageService(deps: { pool: Pool; grantJoin: GrantJoin }): ServiceImpl<typeof MeetingPageService> {
   return {
+    async joinMeeting(request) {
+      if (!isMeetingId(request.meetingId)) throw notFound("Meeting");
+      const grant = await deps.grantJoin({ meetingId: request.meetingId, displayName: request.displayName, clientAddress: request.clientAddress });
+      return {
+        participantId: grant.participantId,
+        token: grant.token,
+        serverUrl: grant.serverUrl,
+        expiresAt: timestampFromDate(grant.expiresAt),
+        meetingId: grant.meeting.id,
+        title: grant.meeting.title,
+        status: statusToProto[grant.meeting.status],
+      };
+    },
+
     async getJoinInfo(request) {
-      const meeting = isMeetingId(request.id) ? await deps.meetings.getForJoinPage(request.id) : undefined;
+      const meeting = isMeetingId(request.id) ? await getMeeting(deps.pool, request.id) : undefined;
       if (!meeting) throw notFound("Meeting");
       return {
         id: meeting.id,

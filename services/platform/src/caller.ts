@@ -5,6 +5,7 @@ import { hashToken } from "./credentials/token-hash.ts";
 import { adminRoleRequired, insufficientScope, unauthenticated } from "./errors.ts";
 import { internalTransport } from "./grpc/internal-transport.ts";
 import type { Logger } from "./logger.ts";
+import type { Redis } from "ioredis";
 import { connectRedis } from "./redis.ts";
 
 export interface Caller {
@@ -116,14 +117,16 @@ export function createAuthenticator(resolve: ResolveCaller): Authenticate {
 
 /**
  * A service's caller resolver from its configuration: with REDIS_URL it reads identity's shared
- * verification cache first. `close` releases the Redis connection.
+ * verification cache first. The Redis connection is shared with the service's other uses (rate
+ * limits); `close` releases it.
  */
 export async function connectCallerResolver(
   config: { IDENTITY_URL: string; REDIS_URL?: string | undefined; REDIS_KEY_PREFIX: string },
   logger: Logger,
-): Promise<{ resolveCaller: ResolveCaller; close: () => Promise<void> }> {
+): Promise<{ resolveCaller: ResolveCaller; redis: Redis | undefined; close: () => Promise<void> }> {
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, logger) : undefined;
   return {
+    redis,
     resolveCaller: createCallerResolver({
       identity: config.IDENTITY_URL,
       cache: redis && createRedisCredentialCache(redis, config.REDIS_KEY_PREFIX),

@@ -39,6 +39,8 @@ export const defaultAddresses = {
   identityOAuth: 50052,
   meeting: 50053,
   webhook: 50054,
+  /** The meeting service's HTTP listener for the media server's webhooks. */
+  meetingMediaWebhooks: 50055,
 } as const;
 
 export const serviceUrl = (fallbackPort: number) =>

@@ -16,3 +16,4 @@ export * from "./credentials/token-hash.ts";
 export * from "./credentials/credential-cache.ts";
 export * from "./redis.ts";
 export * from "./grpc/internal-transport.ts";
+export * from "./rate-limiter.ts";

@@ -1,11 +1,19 @@
 /**
- * The event catalog. Subscribers may register for these types; anything else is refused at
- * registration. `webhook.test` is not subscribable: it is only sent on request to one endpoint.
+ * The event catalog: what subscribers may register for, each with what it means. Anything else
+ * is refused at registration. `webhook.test` is not subscribable: it is only sent on request to
+ * one endpoint. The bodies are built in payloads.ts and documented in the OpenAPI document.
  */
-export const SUBSCRIBABLE_EVENT_TYPES = ["meeting.ended"] as const;
-export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
+export const EVENT_TYPE_DESCRIPTIONS = {
+  "meeting.started": "The first participant entered the meeting room: the meeting is live.",
+  "meeting.ended":
+    "The meeting ended: its room stayed empty for the grace period after the last participant left, or it was ended through the API. Sent once per meeting, with everyone who was in the room.",
+  "participant.joined": "A participant entered the meeting room.",
+  "participant.left": "A participant left the meeting room (or was disconnected, or removed when the meeting ended).",
+} as const;
+
+export type SubscribableEventType = keyof typeof EVENT_TYPE_DESCRIPTIONS;
+export const SUBSCRIBABLE_EVENT_TYPES = Object.keys(EVENT_TYPE_DESCRIPTIONS) as SubscribableEventType[];
 
 export const TEST_EVENT_TYPE = "webhook.test";
 
-export const isSubscribableEventType = (value: string): value is SubscribableEventType =>
-  (SUBSCRIBABLE_EVENT_TYPES as readonly string[]).includes(value);
+export const isSubscribableEventType = (value: string): value is SubscribableEventType => Object.hasOwn(EVENT_TYPE_DESCRIPTIONS, value);

@@ -1,8 +1,15 @@
-import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { MeetingEndedSchema } from "@svc/proto/svc/meeting/v1/events_pb";
+import { create, toBinary } from "@bufbuild/protobuf";
+import {
+  MeetingEndedSchema,
+  MeetingEndReason,
+  MeetingStartedSchema,
+  ParticipantJoinedSchema,
+  ParticipantLeftSchema,
+} from "@svc/proto/svc/meeting/v1/events_pb";
 import { describe, expect, it } from "vitest";
-import { meetingEndedBody, testEventBody } from "./payloads.ts";
+import { SUBSCRIBABLE_EVENT_TYPES } from "./event-types.ts";
+import { decodeMeetingEvent, meetingEndedBody, testEventBody } from "./payloads.ts";
 
 describe("event bodies", () => {
   it("maps MeetingEnded to {type, timestamp, data} with camelCase meeting fields", () => {
@@ -22,8 +29,54 @@ describe("event bodies", () => {
     expect(meetingEndedBody(event)).toEqual({
       type: "meeting.ended",
       timestamp: "2030-01-02T03:04:05.678Z",
-      data: { meetingId: "m1", orgId: "org-1", title: "Sync", start: "2030-01-02T02:00:00.000Z", endedAt: "2030-01-02T03:04:05.678Z", attendees: ["a@example.com"] },
+      data: {
+        meetingId: "m1",
+        orgId: "org-1",
+        title: "Sync",
+        start: "2030-01-02T02:00:00.000Z",
+        endedAt: "2030-01-02T03:04:05.678Z",
+        attendees: ["a@example.com"],
+        reason: null,
+        participants: [],
+      },
     });
+  });
+
+  it("adds the end reason and every visit to meeting.ended", () => {
+    const event = create(MeetingEndedSchema, {
+      eventId: "e1",
+      orgId: "org-1",
+      reason: MeetingEndReason.EMPTY,
+      meeting: { id: "m1", title: "Sync", endedAt: timestampFromDate(new Date("2030-01-02T04:00:00Z")) },
+      participants: [
+        { participantId: "p_a", displayName: "Ada", joinedAt: timestampFromDate(new Date("2030-01-02T03:00:00Z")), leftAt: timestampFromDate(new Date("2030-01-02T03:30:00Z")) },
+      ],
+    });
+    const { data } = meetingEndedBody(event);
+    expect(data.reason).toBe("empty");
+    expect(data.participants).toEqual([{ participantId: "p_a", displayName: "Ada", joinedAt: "2030-01-02T03:00:00.000Z", leftAt: "2030-01-02T03:30:00.000Z" }]);
+  });
+
+  it("decodes each meeting event type into the webhook event of the same name, and ignores unknown types", () => {
+    const at = timestampFromDate(new Date("2030-01-02T03:00:00Z"));
+    const participant = { participantId: "p_b", displayName: "Bob <b>", joinedAt: at };
+    const messages = [
+      [MeetingStartedSchema, create(MeetingStartedSchema, { eventId: "e1", orgId: "o", occurredAt: at, meeting: { id: "m", title: "t" } })],
+      [MeetingEndedSchema, create(MeetingEndedSchema, { eventId: "e2", orgId: "o", occurredAt: at, meeting: { id: "m", title: "t", endedAt: at } })],
+      [ParticipantJoinedSchema, create(ParticipantJoinedSchema, { eventId: "e3", orgId: "o", occurredAt: at, meetingId: "m", participant })],
+      [ParticipantLeftSchema, create(ParticipantLeftSchema, { eventId: "e4", orgId: "o", occurredAt: at, meetingId: "m", participant: { ...participant, leftAt: at } })],
+    ] as const;
+    const types = messages.map(([schema, message]) => {
+      const decoded = decodeMeetingEvent(schema.typeName, toBinary(schema, message))!;
+      expect(decoded.orgId).toBe("o");
+      return decoded.body.type;
+    });
+    expect(types).toEqual(["meeting.started", "meeting.ended", "participant.joined", "participant.left"]);
+    expect(new Set(types)).toEqual(new Set(SUBSCRIBABLE_EVENT_TYPES));
+    const joined = decodeMeetingEvent(ParticipantJoinedSchema.typeName, toBinary(ParticipantJoinedSchema, messages[2][1]))!;
+    expect(joined.body.data).toEqual({ meetingId: "m", orgId: "o", participant: { participantId: "p_b", displayName: "Bob <b>", joinedAt: "2030-01-02T03:00:00.000Z", leftAt: null } });
+    expect(decodeMeetingEvent("svc.meeting.v1.SomethingElse", new Uint8Array())).toBeUndefined();
+    expect(() => decodeMeetingEvent(ParticipantJoinedSchema.typeName, toBinary(ParticipantJoinedSchema, create(ParticipantJoinedSchema, { eventId: "e" })))).toThrow(/participant/);
   });
 
   it("gives null for a meeting without a start and refuses an event without a snapshot", () => {

@@ -1,6 +1,19 @@
-import { timestampDate } from "@bufbuild/protobuf/wkt";
-import type { MeetingEnded } from "@svc/proto/svc/meeting/v1/events_pb";
-import { TEST_EVENT_TYPE } from "./event-types.ts";
+import { fromBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
+import {
+  MeetingEndedSchema,
+  MeetingEndReason,
+  MeetingStartedSchema,
+  ParticipantJoinedSchema,
+  ParticipantLeftSchema,
+  type MeetingEnded,
+  type MeetingSnapshot,
+  type MeetingStarted,
+  type ParticipantJoined,
+  type ParticipantLeft,
+  type ParticipantVisit,
+} from "@svc/proto/svc/meeting/v1/events_pb";
+import { TEST_EVENT_TYPE, type SubscribableEventType } from "./event-types.ts";
 
 /**
  * The bodies receivers get (Standard Webhooks: `{type, timestamp, data}`, camelCase in `data`).
@@ -13,22 +26,103 @@ export interface EventBody {
   data: Record<string, unknown>;
 }
 
+const iso = (timestamp: Timestamp | undefined) => (timestamp ? timestampDate(timestamp).toISOString() : null);
+
+function requireSnapshot(meeting: MeetingSnapshot | undefined, what: string): MeetingSnapshot {
+  if (!meeting) throw new Error(`${what} without a meeting snapshot`);
+  return meeting;
+}
+
+function requireVisit(participant: ParticipantVisit | undefined, what: string): ParticipantVisit {
+  if (!participant) throw new Error(`${what} without a participant`);
+  return participant;
+}
+
+const participantData = (visit: ParticipantVisit) => ({
+  participantId: visit.participantId,
+  displayName: visit.displayName,
+  joinedAt: iso(visit.joinedAt),
+  leftAt: iso(visit.leftAt),
+});
+
+const endReasons: Record<MeetingEndReason, string | null> = {
+  [MeetingEndReason.UNSPECIFIED]: null,
+  [MeetingEndReason.ENDED_BY_API]: "ended_by_api",
+  [MeetingEndReason.EMPTY]: "empty",
+};
+
 export function meetingEndedBody(event: MeetingEnded): EventBody {
-  const meeting = event.meeting;
-  if (!meeting) throw new Error("MeetingEnded without a meeting snapshot");
-  const endedAt = meeting.endedAt ? timestampDate(meeting.endedAt) : event.occurredAt ? timestampDate(event.occurredAt) : new Date();
+  const meeting = requireSnapshot(event.meeting, "MeetingEnded");
+  const endedAt = iso(meeting.endedAt) ?? iso(event.occurredAt) ?? new Date().toISOString();
   return {
     type: "meeting.ended",
-    timestamp: (event.occurredAt ? timestampDate(event.occurredAt) : endedAt).toISOString(),
+    timestamp: iso(event.occurredAt) ?? endedAt,
     data: {
       meetingId: meeting.id,
       orgId: event.orgId,
       title: meeting.title,
-      start: meeting.start ? timestampDate(meeting.start).toISOString() : null,
-      endedAt: endedAt.toISOString(),
+      start: iso(meeting.start),
+      endedAt,
       attendees: [...meeting.attendees],
+      reason: endReasons[event.reason],
+      participants: event.participants.map(participantData),
     },
   };
+}
+
+export function meetingStartedBody(event: MeetingStarted): EventBody {
+  const meeting = requireSnapshot(event.meeting, "MeetingStarted");
+  const startedAt = iso(event.occurredAt) ?? new Date().toISOString();
+  return {
+    type: "meeting.started",
+    timestamp: startedAt,
+    data: { meetingId: meeting.id, orgId: event.orgId, title: meeting.title, start: iso(meeting.start), startedAt, attendees: [...meeting.attendees] },
+  };
+}
+
+function participantBody(type: "participant.joined" | "participant.left", event: ParticipantJoined | ParticipantLeft): EventBody {
+  const participant = requireVisit(event.participant, type);
+  return {
+    type,
+    timestamp: iso(event.occurredAt) ?? new Date().toISOString(),
+    data: { meetingId: event.meetingId, orgId: event.orgId, participant: participantData(participant) },
+  };
+}
+
+/** A decoded meeting event, ready to store as deliveries. */
+export interface DecodedEvent {
+  eventId: string;
+  orgId: string;
+  body: EventBody;
+}
+
+interface EventMapping<Desc extends DescMessage> {
+  schema: Desc;
+  type: SubscribableEventType;
+  body: (message: MessageShape<Desc>) => EventBody;
+}
+
+const mapping = <Desc extends DescMessage>(entry: EventMapping<Desc>) => entry as unknown as EventMapping<DescMessage>;
+
+/** Each event message of `meeting.events` by its protobuf type name, with the webhook event it becomes. */
+const meetingEventMappings = new Map(
+  [
+    mapping({ schema: MeetingStartedSchema, type: "meeting.started", body: meetingStartedBody }),
+    mapping({ schema: MeetingEndedSchema, type: "meeting.ended", body: meetingEndedBody }),
+    mapping({ schema: ParticipantJoinedSchema, type: "participant.joined", body: (event) => participantBody("participant.joined", event) }),
+    mapping({ schema: ParticipantLeftSchema, type: "participant.left", body: (event) => participantBody("participant.left", event) }),
+  ].map((entry) => [entry.schema.typeName, entry]),
+);
+
+/**
+ * Decodes one message of `meeting.events` into the webhook event it becomes; undefined for a
+ * message type that is not delivered. Throws on a malformed message.
+ */
+export function decodeMeetingEvent(typeName: string, value: Uint8Array): DecodedEvent | undefined {
+  const entry = meetingEventMappings.get(typeName);
+  if (!entry) return undefined;
+  const message = fromBinary(entry.schema, value) as MessageShape<DescMessage> & { eventId: string; orgId: string };
+  return { eventId: message.eventId, orgId: message.orgId, body: entry.body(message) };
 }
 
 export function testEventBody(webhookId: string, orgId: string, now = new Date()): EventBody {

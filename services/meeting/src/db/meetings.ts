@@ -1,14 +1,16 @@
-import { inTransaction, type Pool, type PoolClient } from "@svc/platform";
-import { insertOutboxEvent, type OutboxEvent } from "./outbox.ts";
+import type { Pool, PoolClient } from "@svc/platform";
 
+/** scheduled → live (someone entered the room) → ended. DESIGN.md section 8. */
 export type MeetingStatus = "scheduled" | "live" | "ended";
+
+/** Why a meeting ended: through the API, or emptied past its grace period. */
+export type MeetingEndCause = "api" | "empty";
 
 export interface StoredMeeting {
   id: string;
   orgId: string;
   title: string;
   start: Date | null;
-  /** As of now: a scheduled meeting whose start has passed is live. */
   status: MeetingStatus;
   attendees: string[];
   createdAt: Date;
@@ -33,21 +35,6 @@ export interface MeetingPage {
   nextAfterSeq: string | null;
 }
 
-export interface MeetingStore {
-  create(meeting: NewMeeting): Promise<StoredMeeting>;
-  /** Only within `orgId`: another organization's meeting does not exist for this caller. */
-  get(orgId: string, id: string): Promise<StoredMeeting | undefined>;
-  /**
-   * Ends the meeting and, in the same transaction, writes the event `eventFor` builds to the
-   * outbox. An ended meeting is returned unchanged with `endedNow: false` and nothing written.
-   */
-  end(orgId: string, id: string, eventFor: (meeting: StoredMeeting) => OutboxEvent): Promise<{ meeting: StoredMeeting; endedNow: boolean } | undefined>;
-  /** Newest first. */
-  list(orgId: string, options: { limit: number; afterSeq: string | null }): Promise<MeetingPage>;
-  /** By id alone, for the public join page (the id is the capability). */
-  getForJoinPage(id: string): Promise<StoredMeeting | undefined>;
-}
-
 interface MeetingRow {
   id: string;
   seq: string;
@@ -62,10 +49,8 @@ interface MeetingRow {
   created_by_client_id: string | null;
 }
 
-// The stored status is the one set at creation or end; "scheduled" turns "live" by the clock.
 const SELECT_MEETING = `
-  SELECT m.id, m.seq, m.org_id, m.title, m.start, m.created_at, m.ended_at, m.created_by_user_id, m.created_by_client_id,
-         CASE WHEN m.status = 'scheduled' AND m.start <= now() THEN 'live' ELSE m.status END AS status,
+  SELECT m.id, m.seq, m.org_id, m.title, m.start, m.status, m.created_at, m.ended_at, m.created_by_user_id, m.created_by_client_id,
          ARRAY(SELECT p.email FROM participants p WHERE p.meeting_id = m.id ORDER BY p.ordinal) AS attendees
     FROM meetings m`;
 
@@ -82,58 +67,88 @@ const toMeeting = (row: MeetingRow): StoredMeeting => ({
   createdByClientId: row.created_by_client_id,
 });
 
-export function createMeetingStore(pool: Pool): MeetingStore {
-  const selectOne = async (db: Pool | PoolClient, where: string, values: unknown[]) => {
-    const { rows } = await db.query<MeetingRow>(`${SELECT_MEETING} WHERE ${where}`, values);
-    return rows[0] ? toMeeting(rows[0]) : undefined;
-  };
+type Queryable = Pool | PoolClient;
 
-  return {
-    // One statement, so one round trip and atomic by itself: the meeting and its participants
-    // (data-modifying CTEs; the foreign key is checked at the end of the statement).
-    async create(meeting) {
-      const { rows } = await pool.query<MeetingRow>(
-        `WITH meeting AS (
-           INSERT INTO meetings (id, org_id, created_by_user_id, created_by_client_id, title, start, status)
-           VALUES ($1, $2, $3, $4, $5, $6::timestamptz, CASE WHEN $6::timestamptz > now() THEN 'scheduled' ELSE 'live' END)
-           RETURNING id, seq, org_id, title, start, status, created_at, ended_at, created_by_user_id, created_by_client_id
-         ), attendees AS (
-           INSERT INTO participants (meeting_id, ordinal, email)
-           SELECT $1, ordinality - 1, email FROM unnest($7::text[]) WITH ORDINALITY AS a(email, ordinality)
-         )
-         SELECT meeting.*, $7::text[] AS attendees FROM meeting`,
-        [meeting.id, meeting.orgId, meeting.createdByUserId, meeting.createdByClientId, meeting.title, meeting.start, meeting.attendees],
-      );
-      return toMeeting(rows[0]!);
-    },
+async function selectOne(db: Queryable, where: string, values: unknown[], suffix = ""): Promise<StoredMeeting | undefined> {
+  const { rows } = await db.query<MeetingRow>(`${SELECT_MEETING} WHERE ${where}${suffix}`, values);
+  return rows[0] ? toMeeting(rows[0]) : undefined;
+}
 
-    get: (orgId, id) => selectOne(pool, "m.id = $1 AND m.org_id = $2", [id, orgId]),
+// One statement, so one round trip and atomic by itself: the meeting and its attendees
+// (data-modifying CTEs; the foreign key is checked at the end of the statement).
+export async function insertMeeting(pool: Pool, meeting: NewMeeting): Promise<StoredMeeting> {
+  const { rows } = await pool.query<MeetingRow>(
+    `WITH meeting AS (
+       INSERT INTO meetings (id, org_id, created_by_user_id, created_by_client_id, title, start, status)
+       VALUES ($1, $2, $3, $4, $5, $6::timestamptz, 'scheduled')
+       RETURNING id, seq, org_id, title, start, status, created_at, ended_at, created_by_user_id, created_by_client_id
+     ), attendees AS (
+       INSERT INTO participants (meeting_id, ordinal, email)
+       SELECT $1, ordinality - 1, email FROM unnest($7::text[]) WITH ORDINALITY AS a(email, ordinality)
+     )
+     SELECT meeting.*, $7::text[] AS attendees FROM meeting`,
+    [meeting.id, meeting.orgId, meeting.createdByUserId, meeting.createdByClientId, meeting.title, meeting.start, meeting.attendees],
+  );
+  return toMeeting(rows[0]!);
+}
 
-    end: (orgId, id, eventFor) =>
-      inTransaction(pool, async (client) => {
-        // The row lock of the UPDATE makes concurrent ends of one meeting queue up: exactly one
-        // of them changes the row and writes the event.
-        const ended = await client.query(
-          `UPDATE meetings SET status = 'ended', ended_at = now()
-            WHERE id = $1 AND org_id = $2 AND status <> 'ended'`,
-          [id, orgId],
-        );
-        const meeting = await selectOne(client, "m.id = $1 AND m.org_id = $2", [id, orgId]);
-        if (!meeting) return undefined;
-        const endedNow = ended.rowCount === 1;
-        if (endedNow) await insertOutboxEvent(client, eventFor(meeting));
-        return { meeting, endedNow };
-      }),
+/** Only within `orgId`: another organization's meeting does not exist for this caller. */
+export const getMeetingOfOrg = (db: Queryable, orgId: string, id: string) => selectOne(db, "m.id = $1 AND m.org_id = $2", [id, orgId]);
 
-    async list(orgId, { limit, afterSeq }) {
-      const { rows } = await pool.query<MeetingRow>(
-        `${SELECT_MEETING} WHERE m.org_id = $1 AND ($2::bigint IS NULL OR m.seq < $2::bigint) ORDER BY m.seq DESC LIMIT $3`,
-        [orgId, afterSeq, limit + 1],
-      );
-      const page = rows.slice(0, limit);
-      return { meetings: page.map(toMeeting), nextAfterSeq: rows.length > limit ? page.at(-1)!.seq : null };
-    },
+/** By id alone, for the public join page and join grants (the id is the capability). */
+export const getMeeting = (db: Queryable, id: string) => selectOne(db, "m.id = $1", [id]);
 
-    getForJoinPage: (id) => selectOne(pool, "m.id = $1", [id]),
-  };
+/**
+ * Locks the meeting's row for the rest of the transaction: every change of a meeting's state
+ * (joins, leaves, ends) takes this lock first, so they apply one after the other.
+ */
+export const lockMeeting = (client: PoolClient, id: string) => selectOne(client, "m.id = $1", [id], " FOR UPDATE OF m");
+
+/** Newest first. */
+export async function listMeetings(pool: Pool, orgId: string, { limit, afterSeq }: { limit: number; afterSeq: string | null }): Promise<MeetingPage> {
+  const { rows } = await pool.query<MeetingRow>(
+    `${SELECT_MEETING} WHERE m.org_id = $1 AND ($2::bigint IS NULL OR m.seq < $2::bigint) ORDER BY m.seq DESC LIMIT $3`,
+    [orgId, afterSeq, limit + 1],
+  );
+  const page = rows.slice(0, limit);
+  return { meetings: page.map(toMeeting), nextAfterSeq: rows.length > limit ? page.at(-1)!.seq : null };
+}
+
+/** The meeting is live and nobody is waiting for it to empty (someone is in the room). */
+export async function markLive(client: PoolClient, id: string): Promise<void> {
+  await client.query("UPDATE meetings SET status = 'live', empty_since = NULL WHERE id = $1 AND status <> 'ended'", [id]);
+}
+
+/** Starts the grace period of a live meeting whose room just emptied (kept if already running). */
+export async function markEmpty(client: PoolClient, id: string, since: Date): Promise<void> {
+  await client.query("UPDATE meetings SET empty_since = COALESCE(empty_since, $2) WHERE id = $1 AND status = 'live'", [id, since]);
+}
+
+/** → ended; false when it had already ended. */
+export async function markEnded(client: PoolClient, id: string): Promise<boolean> {
+  const result = await client.query("UPDATE meetings SET status = 'ended', ended_at = now(), empty_since = NULL WHERE id = $1 AND status <> 'ended'", [id]);
+  return result.rowCount === 1;
+}
+
+/** Live meetings empty for at least `graceSeconds`, locked; rows another replica holds are skipped. */
+export async function claimMeetingsEmptyFor(client: PoolClient, graceSeconds: number, limit: number): Promise<string[]> {
+  const { rows } = await client.query<{ id: string }>(
+    `SELECT id FROM meetings
+      WHERE empty_since IS NOT NULL AND empty_since <= now() - make_interval(secs => $1) AND status = 'live'
+      ORDER BY empty_since LIMIT $2 FOR UPDATE SKIP LOCKED`,
+    [graceSeconds, limit],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Live meetings, and any meeting with someone recorded as present: what reconciliation checks. */
+export async function meetingsWithPresence(pool: Pool, limit: number): Promise<{ id: string; status: MeetingStatus }[]> {
+  const { rows } = await pool.query<{ id: string; status: MeetingStatus }>(
+    `SELECT id, status FROM meetings WHERE status = 'live'
+     UNION
+     SELECT m.id, m.status FROM meetings m WHERE EXISTS (SELECT 1 FROM room_participants r WHERE r.meeting_id = m.id AND r.left_at IS NULL)
+     LIMIT $1`,
+    [limit],
+  );
+  return rows;
 }

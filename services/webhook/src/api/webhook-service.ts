@@ -136,8 +136,11 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       const subscription = await subscriptionOf(caller.orgId, webhookId);
       requireEnabled(subscription);
       if (!(await findDelivery(pool, caller.orgId, webhookId, deliveryId))) throw notFound("Delivery");
-      if (await scheduleRedelivery(pool, caller.orgId, webhookId, deliveryId)) deps.wakeDispatcher();
-      return { delivery: toDelivery((await findDelivery(pool, caller.orgId, webhookId, deliveryId))!) };
+      const scheduled = await scheduleRedelivery(pool, caller.orgId, webhookId, deliveryId);
+      // Read before waking the dispatcher: the answer is the delivery as scheduled, not a race with the attempt.
+      const delivery = toDelivery((await findDelivery(pool, caller.orgId, webhookId, deliveryId))!);
+      if (scheduled) deps.wakeDispatcher();
+      return { delivery };
     },
 
     async sendTestEvent(request, context) {
@@ -149,8 +152,10 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       const deliveryId = randomUUID();
       const body = JSON.stringify(testEventBody(webhookId, caller.orgId));
       await storeSingleDelivery(pool, { id: eventId, orgId: caller.orgId, type: TEST_EVENT_TYPE, body }, webhookId, deliveryId);
+      // Read before waking the dispatcher: the answer is the delivery as scheduled, not a race with the attempt.
+      const delivery = toDelivery((await findDelivery(pool, caller.orgId, webhookId, deliveryId))!);
       deps.wakeDispatcher();
-      return { delivery: toDelivery((await findDelivery(pool, caller.orgId, webhookId, deliveryId))!) };
+      return { delivery };
     },
   };
 }

@@ -1,15 +1,14 @@
-import { fromBinary } from "@bufbuild/protobuf";
 import type { EventSubscription, IncomingEvent, Logger, Pool } from "@svc/platform";
 import { MeetingEndedSchema } from "@svc/proto/svc/meeting/v1/events_pb";
 import { storeEventDeliveries } from "../db/deliveries.ts";
-import { meetingEndedBody } from "../payloads.ts";
+import { decodeMeetingEvent, type DecodedEvent } from "../payloads.ts";
 
 export const MEETING_EVENTS_TOPIC = "meeting.events";
 export const CONSUMER_GROUP = "webhook";
 
 /**
  * Turns `meeting.events` into deliveries: one per enabled subscription of the event's organization
- * that wants `meeting.ended`. The handler resolves only once the deliveries are stored, and the
+ * that wants the event's type. The handler resolves only once the deliveries are stored, and the
  * bus commits the event's position only after that, so a crash in between redelivers the event;
  * storing it again creates nothing (unique on event and subscription).
  */
@@ -18,23 +17,22 @@ export function meetingEventsSubscription(options: { pool: Pool; logger: Logger;
     topic: MEETING_EVENTS_TOPIC,
     groupId: CONSUMER_GROUP,
     async handle(event: IncomingEvent) {
-      if (event.type && event.type !== MeetingEndedSchema.typeName) return; // other meeting events: nothing to deliver
-      let body;
-      let decoded;
+      let decoded: DecodedEvent | undefined;
       try {
-        decoded = fromBinary(MeetingEndedSchema, event.value);
-        body = meetingEndedBody(decoded);
+        // Events published before event types travelled with them are all MeetingEnded.
+        decoded = decodeMeetingEvent(event.type || MeetingEndedSchema.typeName, event.value);
       } catch (error) {
         // A malformed event can never succeed; retrying it would stop the partition for good.
         options.logger.error({ err: error, eventId: event.id, key: event.key }, "skipping an undecodable meeting event");
         return;
       }
+      if (!decoded) return; // a meeting event that is not delivered as a webhook
       const id = decoded.eventId || event.id;
       if (!id || !decoded.orgId) {
         options.logger.error({ eventId: event.id, key: event.key }, "skipping a meeting event without an event id or organization");
         return;
       }
-      const created = await storeEventDeliveries(options.pool, { id, orgId: decoded.orgId, type: body.type, body: JSON.stringify(body) });
+      const created = await storeEventDeliveries(options.pool, { id, orgId: decoded.orgId, type: decoded.body.type, body: JSON.stringify(decoded.body) });
       if (created > 0) options.onDeliveriesStored();
     },
   };

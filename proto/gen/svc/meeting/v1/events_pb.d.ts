@@ -2,7 +2,7 @@
 // @generated from file svc/meeting/v1/events.proto (package svc.meeting.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 
@@ -12,15 +12,57 @@ import type { Timestamp } from "@bufbuild/protobuf/wkt";
 export declare const file_svc_meeting_v1_events: GenFile;
 
 /**
- * Published on the Kafka topic `meeting.events` (key: meeting id) when a meeting ends.
- * Delivery is at least once: consumers deduplicate on event_id.
+ * A meeting ended: emptied past its grace period, or ended through the API.
  *
  * @generated from message svc.meeting.v1.MeetingEnded
  */
 export declare type MeetingEnded = Message<"svc.meeting.v1.MeetingEnded"> & {
   /**
-   * Unique per event (UUID); stable across redeliveries.
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string org_id = 3;
+   */
+  orgId: string;
+
+  /**
+   * @generated from field: svc.meeting.v1.MeetingSnapshot meeting = 4;
+   */
+  meeting?: MeetingSnapshot | undefined;
+
+  /**
+   * Everyone who was in the meeting room, one entry per visit (a rejoin is a second entry).
    *
+   * @generated from field: repeated svc.meeting.v1.ParticipantVisit participants = 5;
+   */
+  participants: ParticipantVisit[];
+
+  /**
+   * @generated from field: svc.meeting.v1.MeetingEndReason reason = 6;
+   */
+  reason: MeetingEndReason;
+};
+
+/**
+ * Describes the message svc.meeting.v1.MeetingEnded.
+ * Use `create(MeetingEndedSchema)` to create a new message.
+ */
+export declare const MeetingEndedSchema: GenMessage<MeetingEnded>;
+
+/**
+ * The first participant entered the meeting room.
+ *
+ * @generated from message svc.meeting.v1.MeetingStarted
+ */
+export declare type MeetingStarted = Message<"svc.meeting.v1.MeetingStarted"> & {
+  /**
    * @generated from field: string event_id = 1;
    */
   eventId: string;
@@ -42,10 +84,121 @@ export declare type MeetingEnded = Message<"svc.meeting.v1.MeetingEnded"> & {
 };
 
 /**
- * Describes the message svc.meeting.v1.MeetingEnded.
- * Use `create(MeetingEndedSchema)` to create a new message.
+ * Describes the message svc.meeting.v1.MeetingStarted.
+ * Use `create(MeetingStartedSchema)` to create a new message.
  */
-export declare const MeetingEndedSchema: GenMessage<MeetingEnded>;
+export declare const MeetingStartedSchema: GenMessage<MeetingStarted>;
+
+/**
+ * A participant entered the meeting room.
+ *
+ * @generated from message svc.meeting.v1.ParticipantJoined
+ */
+export declare type ParticipantJoined = Message<"svc.meeting.v1.ParticipantJoined"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string org_id = 3;
+   */
+  orgId: string;
+
+  /**
+   * @generated from field: string meeting_id = 4;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: svc.meeting.v1.ParticipantVisit participant = 5;
+   */
+  participant?: ParticipantVisit | undefined;
+};
+
+/**
+ * Describes the message svc.meeting.v1.ParticipantJoined.
+ * Use `create(ParticipantJoinedSchema)` to create a new message.
+ */
+export declare const ParticipantJoinedSchema: GenMessage<ParticipantJoined>;
+
+/**
+ * A participant left the meeting room (left_at is set).
+ *
+ * @generated from message svc.meeting.v1.ParticipantLeft
+ */
+export declare type ParticipantLeft = Message<"svc.meeting.v1.ParticipantLeft"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string org_id = 3;
+   */
+  orgId: string;
+
+  /**
+   * @generated from field: string meeting_id = 4;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: svc.meeting.v1.ParticipantVisit participant = 5;
+   */
+  participant?: ParticipantVisit | undefined;
+};
+
+/**
+ * Describes the message svc.meeting.v1.ParticipantLeft.
+ * Use `create(ParticipantLeftSchema)` to create a new message.
+ */
+export declare const ParticipantLeftSchema: GenMessage<ParticipantLeft>;
+
+/**
+ * One stay of one participant in a meeting room.
+ *
+ * @generated from message svc.meeting.v1.ParticipantVisit
+ */
+export declare type ParticipantVisit = Message<"svc.meeting.v1.ParticipantVisit"> & {
+  /**
+   * The identity the join grant gave this participant.
+   *
+   * @generated from field: string participant_id = 1;
+   */
+  participantId: string;
+
+  /**
+   * @generated from field: string display_name = 2;
+   */
+  displayName: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp joined_at = 3;
+   */
+  joinedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp left_at = 4;
+   */
+  leftAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message svc.meeting.v1.ParticipantVisit.
+ * Use `create(ParticipantVisitSchema)` to create a new message.
+ */
+export declare const ParticipantVisitSchema: GenMessage<ParticipantVisit>;
 
 /**
  * The meeting as it was when the event happened.
@@ -89,4 +242,33 @@ export declare type MeetingSnapshot = Message<"svc.meeting.v1.MeetingSnapshot"> 
  * Use `create(MeetingSnapshotSchema)` to create a new message.
  */
 export declare const MeetingSnapshotSchema: GenMessage<MeetingSnapshot>;
+
+/**
+ * @generated from enum svc.meeting.v1.MeetingEndReason
+ */
+export enum MeetingEndReason {
+  /**
+   * @generated from enum value: MEETING_END_REASON_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * POST /meeting/:id/end or the EndMeeting RPC.
+   *
+   * @generated from enum value: MEETING_END_REASON_ENDED_BY_API = 1;
+   */
+  ENDED_BY_API = 1,
+
+  /**
+   * The last participant left and nobody came back within the grace period.
+   *
+   * @generated from enum value: MEETING_END_REASON_EMPTY = 2;
+   */
+  EMPTY = 2,
+}
+
+/**
+ * Describes the enum svc.meeting.v1.MeetingEndReason.
+ */
+export declare const MeetingEndReasonSchema: GenEnum<MeetingEndReason>;
 

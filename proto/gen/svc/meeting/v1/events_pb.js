@@ -2,14 +2,14 @@
 // @generated from file svc/meeting/v1/events.proto (package svc.meeting.v1, syntax proto3)
 /* eslint-disable */
 
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, tsEnum } from "@bufbuild/protobuf/codegenv2";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 
 /**
  * Describes the file svc/meeting/v1/events.proto.
  */
 export const file_svc_meeting_v1_events = /*@__PURE__*/
-  fileDesc("ChtzdmMvbWVldGluZy92MS9ldmVudHMucHJvdG8SDnN2Yy5tZWV0aW5nLnYxIpMBCgxNZWV0aW5nRW5kZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBm9yZ19pZBgDIAEoCRIwCgdtZWV0aW5nGAQgASgLMh8uc3ZjLm1lZXRpbmcudjEuTWVldGluZ1NuYXBzaG90IsMBCg9NZWV0aW5nU25hcHNob3QSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSLgoFc3RhcnQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESLAoIZW5kZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCWF0dGVuZGVlcxgFIAMoCRIaChJjcmVhdGVkX2J5X3VzZXJfaWQYBiABKAlCCAoGX3N0YXJ0YgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("ChtzdmMvbWVldGluZy92MS9ldmVudHMucHJvdG8SDnN2Yy5tZWV0aW5nLnYxIv0BCgxNZWV0aW5nRW5kZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBm9yZ19pZBgDIAEoCRIwCgdtZWV0aW5nGAQgASgLMh8uc3ZjLm1lZXRpbmcudjEuTWVldGluZ1NuYXBzaG90EjYKDHBhcnRpY2lwYW50cxgFIAMoCzIgLnN2Yy5tZWV0aW5nLnYxLlBhcnRpY2lwYW50VmlzaXQSMAoGcmVhc29uGAYgASgOMiAuc3ZjLm1lZXRpbmcudjEuTWVldGluZ0VuZFJlYXNvbiKVAQoOTWVldGluZ1N0YXJ0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBm9yZ19pZBgDIAEoCRIwCgdtZWV0aW5nGAQgASgLMh8uc3ZjLm1lZXRpbmcudjEuTWVldGluZ1NuYXBzaG90IrEBChFQYXJ0aWNpcGFudEpvaW5lZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGb3JnX2lkGAMgASgJEhIKCm1lZXRpbmdfaWQYBCABKAkSNQoLcGFydGljaXBhbnQYBSABKAsyIC5zdmMubWVldGluZy52MS5QYXJ0aWNpcGFudFZpc2l0Iq8BCg9QYXJ0aWNpcGFudExlZnQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBm9yZ19pZBgDIAEoCRISCgptZWV0aW5nX2lkGAQgASgJEjUKC3BhcnRpY2lwYW50GAUgASgLMiAuc3ZjLm1lZXRpbmcudjEuUGFydGljaXBhbnRWaXNpdCKtAQoQUGFydGljaXBhbnRWaXNpdBIWCg5wYXJ0aWNpcGFudF9pZBgBIAEoCRIUCgxkaXNwbGF5X25hbWUYAiABKAkSLQoJam9pbmVkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgdsZWZ0X2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBQgoKCF9sZWZ0X2F0IsMBCg9NZWV0aW5nU25hcHNob3QSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSLgoFc3RhcnQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESLAoIZW5kZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCWF0dGVuZGVlcxgFIAMoCRIaChJjcmVhdGVkX2J5X3VzZXJfaWQYBiABKAlCCAoGX3N0YXJ0KnkKEE1lZXRpbmdFbmRSZWFzb24SIgoeTUVFVElOR19FTkRfUkVBU09OX1VOU1BFQ0lGSUVEEAASIwofTUVFVElOR19FTkRfUkVBU09OX0VOREVEX0JZX0FQSRABEhwKGE1FRVRJTkdfRU5EX1JFQVNPTl9FTVBUWRACYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * Describes the message svc.meeting.v1.MeetingEnded.
@@ -19,9 +19,49 @@ export const MeetingEndedSchema = /*@__PURE__*/
   messageDesc(file_svc_meeting_v1_events, 0);
 
 /**
+ * Describes the message svc.meeting.v1.MeetingStarted.
+ * Use `create(MeetingStartedSchema)` to create a new message.
+ */
+export const MeetingStartedSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_events, 1);
+
+/**
+ * Describes the message svc.meeting.v1.ParticipantJoined.
+ * Use `create(ParticipantJoinedSchema)` to create a new message.
+ */
+export const ParticipantJoinedSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_events, 2);
+
+/**
+ * Describes the message svc.meeting.v1.ParticipantLeft.
+ * Use `create(ParticipantLeftSchema)` to create a new message.
+ */
+export const ParticipantLeftSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_events, 3);
+
+/**
+ * Describes the message svc.meeting.v1.ParticipantVisit.
+ * Use `create(ParticipantVisitSchema)` to create a new message.
+ */
+export const ParticipantVisitSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_events, 4);
+
+/**
  * Describes the message svc.meeting.v1.MeetingSnapshot.
  * Use `create(MeetingSnapshotSchema)` to create a new message.
  */
 export const MeetingSnapshotSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_events, 1);
+  messageDesc(file_svc_meeting_v1_events, 5);
+
+/**
+ * Describes the enum svc.meeting.v1.MeetingEndReason.
+ */
+export const MeetingEndReasonSchema = /*@__PURE__*/
+  enumDesc(file_svc_meeting_v1_events, 0);
+
+/**
+ * @generated from enum svc.meeting.v1.MeetingEndReason
+ */
+export const MeetingEndReason = /*@__PURE__*/
+  tsEnum(MeetingEndReasonSchema);
 

@@ -258,6 +258,90 @@ export declare type GetJoinInfoRequest = Message<"svc.meeting.v1.GetJoinInfoRequ
 export declare const GetJoinInfoRequestSchema: GenMessage<GetJoinInfoRequest>;
 
 /**
+ * @generated from message svc.meeting.v1.JoinMeetingRequest
+ */
+export declare type JoinMeetingRequest = Message<"svc.meeting.v1.JoinMeetingRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * 1-64 characters after trimming, no control characters.
+   *
+   * @generated from field: string display_name = 2;
+   */
+  displayName: string;
+
+  /**
+   * The address of the browser asking (as seen by the gateway), for per-address rate limits.
+   *
+   * @generated from field: string client_address = 3;
+   */
+  clientAddress: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.JoinMeetingRequest.
+ * Use `create(JoinMeetingRequestSchema)` to create a new message.
+ */
+export declare const JoinMeetingRequestSchema: GenMessage<JoinMeetingRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.JoinMeetingResponse
+ */
+export declare type JoinMeetingResponse = Message<"svc.meeting.v1.JoinMeetingResponse"> & {
+  /**
+   * The participant's identity in the room; new for every grant.
+   *
+   * @generated from field: string participant_id = 1;
+   */
+  participantId: string;
+
+  /**
+   * LiveKit access token (a JWT) for the room named after the meeting id.
+   *
+   * @generated from field: string token = 2;
+   */
+  token: string;
+
+  /**
+   * The media server's WebSocket URL, as browsers reach it.
+   *
+   * @generated from field: string server_url = 3;
+   */
+  serverUrl: string;
+
+  /**
+   * The token must be used to connect before this time.
+   *
+   * @generated from field: google.protobuf.Timestamp expires_at = 4;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string meeting_id = 5;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string title = 6;
+   */
+  title: string;
+
+  /**
+   * @generated from field: svc.meeting.v1.MeetingStatus status = 7;
+   */
+  status: MeetingStatus;
+};
+
+/**
+ * Describes the message svc.meeting.v1.JoinMeetingResponse.
+ * Use `create(JoinMeetingResponseSchema)` to create a new message.
+ */
+export declare const JoinMeetingResponseSchema: GenMessage<JoinMeetingResponse>;
+
+/**
  * @generated from message svc.meeting.v1.GetJoinInfoResponse
  */
 export declare type GetJoinInfoResponse = Message<"svc.meeting.v1.GetJoinInfoResponse"> & {
@@ -391,6 +475,19 @@ export declare const MeetingPageService: GenService<{
     methodKind: "unary";
     input: typeof GetJoinInfoRequestSchema;
     output: typeof GetJoinInfoResponseSchema;
+  },
+  /**
+   * A short-lived grant to enter the meeting room on the media server. NOT_FOUND for an unknown
+   * meeting; FAILED_PRECONDITION when it has ended (metadata `x-refusal: ended`) or is full
+   * (`x-refusal: full`); INVALID_ARGUMENT for a bad display name; RESOURCE_EXHAUSTED when the
+   * client address asked too often.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingPageService.JoinMeeting
+   */
+  joinMeeting: {
+    methodKind: "unary";
+    input: typeof JoinMeetingRequestSchema;
+    output: typeof JoinMeetingResponseSchema;
   },
 }>;
 

@@ -1,0 +1,72 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundleAssets } from "./asset-bundle.ts";
+import { createAssets } from "./assets.ts";
+
+describe("bundleAssets", () => {
+  it("bundles each gateway/web/<entry>/main.ts with the CSS it imports into content-hashed files named in the manifest", async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), "web-"));
+    mkdirSync(path.join(root, "first"));
+    mkdirSync(path.join(root, "shared"));
+    writeFileSync(path.join(root, "shared", "greet.ts"), "export const greet = (name: string): string => `hello ${name}`;\n");
+    writeFileSync(path.join(root, "first", "main.ts"), 'import "./page.css";\nimport { greet } from "../shared/greet.ts";\ndocument.title = greet("x");\n');
+    writeFileSync(path.join(root, "first", "page.css"), "body { color: red; }\n");
+
+    const bundle = await bundleAssets({ production: true, root });
+    expect(Object.keys(bundle.manifest)).toEqual(["first"]); // shared/ has no main.ts: a library, not an entry
+    const { js, css } = bundle.manifest.first!;
+    expect(js).toMatch(/^first-[A-Z0-9]{8}\.js$/);
+    expect(css).toEqual([expect.stringMatching(/^first-[A-Z0-9]{8}\.css$/)]);
+    expect(new TextDecoder().decode(bundle.files.get(js))).toContain("hello");
+    expect(new TextDecoder().decode(bundle.files.get(css[0]!))).toContain("color:red");
+
+    // The name follows the content.
+    writeFileSync(path.join(root, "first", "page.css"), "body { color: blue; }\n");
+    const changed = await bundleAssets({ production: true, root });
+    expect(changed.manifest.first!.css[0]).not.toBe(css[0]);
+  });
+});
+
+describe("createAssets", () => {
+  const assets = createAssets(
+    { room: { js: "room-AAAA1111.js", css: ["room-BBBB2222.css"] } },
+    new Map([
+      ["room-AAAA1111.js", new TextEncoder().encode(`console.log(${JSON.stringify("x".repeat(5000))});`)],
+      ["room-BBBB2222.css", new TextEncoder().encode("body{}")],
+    ]),
+  );
+  let server: ReturnType<ReturnType<typeof express>["listen"]>;
+  let base: string;
+  beforeAll(async () => {
+    const app = express();
+    app.use(assets.routes());
+    app.use((_req, res) => void res.status(404).send("not found"));
+    server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(() => void server.close());
+
+  it("writes the entry's style sheet and module script tags, or only the style sheet", () => {
+    expect(assets.tags("room").value).toBe('<link rel="stylesheet" href="/assets/room-BBBB2222.css">\n<script type="module" src="/assets/room-AAAA1111.js"></script>');
+    expect(assets.tags("room", { styleOnly: true }).value).toBe('<link rel="stylesheet" href="/assets/room-BBBB2222.css">\n');
+    expect(() => assets.tags("nope")).toThrow(/no browser asset entry "nope"/);
+  });
+
+  it("serves known files as immutable (compressed when asked) and lets unknown names fall through", async () => {
+    const script = await fetch(`${base}/assets/room-AAAA1111.js`, { headers: { "accept-encoding": "gzip" } });
+    expect(script.status).toBe(200);
+    expect(script.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(script.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(script.headers.get("content-encoding")).toBe("gzip");
+    expect(await script.text()).toContain("xxxx");
+    const small = await fetch(`${base}/assets/room-BBBB2222.css`, { headers: { "accept-encoding": "br" } });
+    expect(small.headers.get("content-encoding")).toBeNull(); // not worth compressing
+    const unknown = await fetch(`${base}/assets/room-CCCC3333.js`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("cache-control")).toBeNull();
+  });
+});

@@ -1,0 +1,93 @@
+import type { Pool, PoolClient } from "@svc/platform";
+
+/** One stay of one participant in a meeting room (a rejoin is a new visit). */
+export interface RoomVisit {
+  meetingId: string;
+  /** The media server's id of this connection. */
+  sessionId: string;
+  /** The identity the join grant gave. */
+  participantId: string;
+  displayName: string;
+  joinedAt: Date;
+  leftAt: Date | null;
+}
+
+interface VisitRow {
+  meeting_id: string;
+  session_id: string;
+  participant_id: string;
+  display_name: string;
+  joined_at: Date;
+  left_at: Date | null;
+}
+
+const COLUMNS = "meeting_id, session_id, participant_id, display_name, joined_at, left_at";
+
+const toVisit = (row: VisitRow): RoomVisit => ({
+  meetingId: row.meeting_id,
+  sessionId: row.session_id,
+  participantId: row.participant_id,
+  displayName: row.display_name,
+  joinedAt: row.joined_at,
+  leftAt: row.left_at,
+});
+
+/**
+ * Records a visit. Returns it when it is new; undefined when the session was already recorded
+ * (a redelivered or late join, possibly after its leave).
+ */
+export async function insertVisit(client: PoolClient, visit: RoomVisit): Promise<RoomVisit | undefined> {
+  const { rows } = await client.query<VisitRow>(
+    `INSERT INTO room_participants (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (meeting_id, session_id) DO NOTHING RETURNING ${COLUMNS}`,
+    [visit.meetingId, visit.sessionId, visit.participantId, visit.displayName, visit.joinedAt, visit.leftAt],
+  );
+  return rows[0] ? toVisit(rows[0]) : undefined;
+}
+
+/** Ends an open visit; undefined when it was not open (already left, or never recorded). */
+export async function closeVisit(client: PoolClient, meetingId: string, sessionId: string, leftAt: Date): Promise<RoomVisit | undefined> {
+  const { rows } = await client.query<VisitRow>(
+    `UPDATE room_participants SET left_at = GREATEST(joined_at, $3)
+      WHERE meeting_id = $1 AND session_id = $2 AND left_at IS NULL RETURNING ${COLUMNS}`,
+    [meetingId, sessionId, leftAt],
+  );
+  return rows[0] ? toVisit(rows[0]) : undefined;
+}
+
+/** Ends every open visit of a meeting (its room closed or the meeting ended); returns them. */
+export async function closeAllVisits(client: PoolClient, meetingId: string, leftAt: Date): Promise<RoomVisit[]> {
+  const { rows } = await client.query<VisitRow>(
+    `UPDATE room_participants SET left_at = GREATEST(joined_at, $2)
+      WHERE meeting_id = $1 AND left_at IS NULL RETURNING ${COLUMNS}`,
+    [meetingId, leftAt],
+  );
+  return rows.map(toVisit);
+}
+
+export async function visitsOf(db: Pool | PoolClient, meetingId: string): Promise<RoomVisit[]> {
+  const { rows } = await db.query<VisitRow>(`SELECT ${COLUMNS} FROM room_participants WHERE meeting_id = $1 ORDER BY joined_at, session_id`, [meetingId]);
+  return rows.map(toVisit);
+}
+
+/** Visits still open. */
+export async function presentVisits(db: Pool | PoolClient, meetingId: string): Promise<RoomVisit[]> {
+  const { rows } = await db.query<VisitRow>(`SELECT ${COLUMNS} FROM room_participants WHERE meeting_id = $1 AND left_at IS NULL`, [meetingId]);
+  return rows.map(toVisit);
+}
+
+export async function countPresent(db: Pool | PoolClient, meetingId: string): Promise<number> {
+  const { rows } = await db.query<{ count: number }>("SELECT count(*)::int AS count FROM room_participants WHERE meeting_id = $1 AND left_at IS NULL", [meetingId]);
+  return rows[0]!.count;
+}
+
+/** Notes a media-server webhook as applied; false when it already was (a redelivery or a replay). */
+export async function markWebhookApplied(client: PoolClient, id: string): Promise<boolean> {
+  const result = await client.query("INSERT INTO media_webhook_events (id) VALUES ($1) ON CONFLICT DO NOTHING", [id]);
+  return result.rowCount === 1;
+}
+
+export async function deleteWebhookIdsOlderThan(pool: Pool, ageMs: number): Promise<number> {
+  const result = await pool.query("DELETE FROM media_webhook_events WHERE received_at < now() - make_interval(secs => $1::double precision / 1000)", [ageMs]);
+  return result.rowCount ?? 0;
+}

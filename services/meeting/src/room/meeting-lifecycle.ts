@@ -1,0 +1,149 @@
+import { inTransaction, type Logger, type Pool, type PoolClient } from "@svc/platform";
+import {
+  claimMeetingsEmptyFor,
+  getMeetingOfOrg,
+  lockMeeting,
+  markEmpty,
+  markEnded,
+  markLive,
+  type MeetingEndCause,
+  type StoredMeeting,
+} from "../db/meetings.ts";
+import { insertOutboxEvent, type OutboxEvent } from "../db/outbox.ts";
+import { closeAllVisits, closeVisit, countPresent, insertVisit, markWebhookApplied, visitsOf, type RoomVisit } from "../db/room-participants.ts";
+import { meetingEndedEvent, meetingStartedEvent, participantJoinedEvent, participantLeftEvent } from "../meeting-events.ts";
+
+/** What the media server told us about one participant's connection. */
+export interface ParticipantPresence {
+  meetingId: string;
+  sessionId: string;
+  participantId: string;
+  displayName: string;
+  /** When the media server says the participant joined (the leave notification carries it too). */
+  joinedAt: Date;
+}
+
+export interface PresenceOutcome {
+  /** The participant is in the room of a meeting that has ended: remove them from the room. */
+  evict: boolean;
+}
+
+export interface MeetingLifecycle {
+  /** `webhookId` makes the call apply at most once (webhooks are at least once); reconciliation passes none. */
+  participantJoined(presence: ParticipantPresence, webhookId?: string): Promise<PresenceOutcome>;
+  participantLeft(presence: ParticipantPresence, leftAt: Date, webhookId?: string): Promise<void>;
+  /** The room closed on the media server: whoever is still recorded as present has left. */
+  roomClosed(meetingId: string, at: Date, webhookId?: string): Promise<void>;
+  /** Ends a meeting (only within `orgId` when given); undefined when there is no such meeting. */
+  end(orgId: string | null, meetingId: string, cause: MeetingEndCause): Promise<{ meeting: StoredMeeting; endedNow: boolean } | undefined>;
+  /** Ends every live meeting that has been empty for the grace period; returns their ids. */
+  endEmptyMeetings(): Promise<string[]>;
+}
+
+/**
+ * The rules of a meeting's life (DESIGN.md section 8): the first person to enter makes it live
+ * (`meeting.started`); every entry and exit is an event; when the room empties, a grace period
+ * starts, cancelled by anyone entering; when it runs out, or when the API ends the meeting, it
+ * ends exactly once (`meeting.ended`, with every visit). Each change takes the meeting's row
+ * lock and writes its events to the outbox in the same transaction, so concurrent notifications
+ * apply one at a time and no event is lost or doubled.
+ */
+export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number; outboxWritten: () => void; logger: Logger }): MeetingLifecycle {
+  const { pool, graceSeconds, logger } = deps;
+
+  /** Runs `change` in a transaction, once per webhook id, and publishes the events it returns. */
+  async function apply<T>(webhookId: string | undefined, fallback: T, change: (client: PoolClient, emit: (event: OutboxEvent) => void) => Promise<T>): Promise<T> {
+    const events: OutboxEvent[] = [];
+    const result = await inTransaction(pool, async (client) => {
+      if (webhookId !== undefined && !(await markWebhookApplied(client, webhookId))) return fallback;
+      const value = await change(client, (event) => events.push(event));
+      for (const event of events) await insertOutboxEvent(client, event);
+      return value;
+    });
+    if (events.length > 0) deps.outboxWritten();
+    return result;
+  }
+
+  /** Starts the grace period if nobody is left in a live meeting's room. */
+  async function markEmptyIfNobodyLeft(client: PoolClient, meeting: StoredMeeting, at: Date) {
+    if (meeting.status === "live" && (await countPresent(client, meeting.id)) === 0) await markEmpty(client, meeting.id, at);
+  }
+
+  /** Someone is in the room: the meeting is live (started now if it was scheduled). */
+  function enter(client: PoolClient, meeting: StoredMeeting, visit: RoomVisit, emit: (event: OutboxEvent) => void) {
+    if (meeting.status === "scheduled") emit(meetingStartedEvent({ ...meeting, status: "live" }, visit.joinedAt));
+    emit(participantJoinedEvent(meeting, visit));
+    return markLive(client, meeting.id);
+  }
+
+  async function endLocked(client: PoolClient, meeting: StoredMeeting, cause: MeetingEndCause, emit: (event: OutboxEvent) => void) {
+    if (!(await markEnded(client, meeting.id))) return { meeting, endedNow: false };
+    const now = new Date();
+    for (const visit of await closeAllVisits(client, meeting.id, now)) emit(participantLeftEvent(meeting, visit));
+    const ended = (await lockMeeting(client, meeting.id))!;
+    emit(meetingEndedEvent(ended, await visitsOf(client, meeting.id), cause));
+    return { meeting: ended, endedNow: true };
+  }
+
+  return {
+    participantJoined: (presence, webhookId) =>
+      apply(webhookId, { evict: false }, async (client, emit) => {
+        const meeting = await lockMeeting(client, presence.meetingId);
+        if (!meeting) return { evict: false };
+        const ended = meeting.status === "ended";
+        // Someone who got in after the end (with a grant issued before it) is recorded as a visit
+        // that ended at once, and removed from the room by the caller.
+        const visit = await insertVisit(client, { ...presence, leftAt: ended ? presence.joinedAt : null });
+        if (!visit || ended) return { evict: ended };
+        await enter(client, meeting, visit, emit);
+        return { evict: false };
+      }),
+
+    participantLeft: (presence, leftAt, webhookId) =>
+      apply(webhookId, undefined, async (client, emit) => {
+        const meeting = await lockMeeting(client, presence.meetingId);
+        if (!meeting || meeting.status === "ended") return;
+        const closed = await closeVisit(client, presence.meetingId, presence.sessionId, leftAt);
+        if (closed) {
+          emit(participantLeftEvent(meeting, closed));
+        } else {
+          // The leave arrived before (or instead of) the join: the person was there all the same.
+          const visit = await insertVisit(client, { ...presence, leftAt });
+          if (!visit) return; // already recorded as left
+          await enter(client, meeting, visit, emit);
+          emit(participantLeftEvent(meeting, visit));
+        }
+        await markEmptyIfNobodyLeft(client, (await lockMeeting(client, meeting.id))!, leftAt);
+      }),
+
+    roomClosed: (meetingId, at, webhookId) =>
+      apply(webhookId, undefined, async (client, emit) => {
+        const meeting = await lockMeeting(client, meetingId);
+        if (!meeting || meeting.status === "ended") return;
+        for (const visit of await closeAllVisits(client, meetingId, at)) emit(participantLeftEvent(meeting, visit));
+        await markEmptyIfNobodyLeft(client, meeting, at);
+      }),
+
+    end: (orgId, meetingId, cause) =>
+      apply(undefined, undefined, async (client, emit) => {
+        // The organization check is a plain read; the lock follows (same transaction).
+        if (orgId !== null && !(await getMeetingOfOrg(client, orgId, meetingId))) return undefined;
+        const meeting = await lockMeeting(client, meetingId);
+        return meeting ? endLocked(client, meeting, cause, emit) : undefined;
+      }),
+
+    async endEmptyMeetings() {
+      const ended = await apply(undefined, [] as string[], async (client, emit) => {
+        const ids = await claimMeetingsEmptyFor(client, graceSeconds, 50);
+        const endedIds: string[] = [];
+        for (const id of ids) {
+          const meeting = (await lockMeeting(client, id))!;
+          if ((await endLocked(client, meeting, "empty", emit)).endedNow) endedIds.push(id);
+        }
+        return endedIds;
+      });
+      if (ended.length > 0) logger.info({ meetingIds: ended }, "ended meetings that stayed empty for the grace period");
+      return ended;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// Meeting-room scenarios of `npm run bench`: join grants under concurrency, and how long a person
+// waits from opening the join URL to seeing someone else's video.
+import type { Stack } from "../support/stack.ts";
+import type { Tenant } from "../support/tenants.ts";
+import { inboundMedia, joinMeeting, launchChromium } from "../support/meeting-room-browser.ts";
+import { loop, percentiles, type LoadResult } from "./load.ts";
+
+export const JOIN_CONCURRENCY = 50;
+const FIRST_FRAME_SAMPLES = 5;
+
+async function createMeeting(stack: Stack, tenant: Tenant, title: string): Promise<{ id: string; url: string }> {
+  const response = await fetch(`${stack.gatewayUrl}/api/v1/meeting`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${tenant.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ title }),
+  });
+  return (await response.json()) as { id: string; url: string };
+}
+
+/**
+ * POST /api/v1/meeting/:id/join from JOIN_CONCURRENCY loops for `durationSeconds`, into a meeting
+ * someone is already in (the usual case: only the first joiner opens the room on the media server).
+ */
+export async function joinGrantLatency(stack: Stack, tenant: Tenant, durationSeconds: number): Promise<LoadResult> {
+  const meeting = await createMeeting(stack, tenant, "Join grants");
+  const browser = await launchChromium();
+  try {
+    await joinMeeting(browser, meeting.url, "Host");
+    const body = JSON.stringify({ displayName: "Bench participant" });
+    const grant = async () => {
+      const response = await fetch(`${stack.gatewayUrl}/api/v1/meeting/${meeting.id}/join`, { method: "POST", headers: { "content-type": "application/json" }, body });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`join grant: ${response.status}`);
+    };
+    await loop(JOIN_CONCURRENCY, 1, grant); // warm-up
+    return await loop(JOIN_CONCURRENCY, durationSeconds, grant);
+  } finally {
+    await browser.close();
+  }
+}
+
+/**
+ * From `page.goto(joinUrl)` to the first remote video frame decoded, for a person joining a
+ * meeting where someone is already sending video: the median of FIRST_FRAME_SAMPLES joins, each
+ * in a fresh browser context (no cache: a first visit). It includes typing the name and joining.
+ */
+export async function firstRemoteFrame(stack: Stack, tenant: Tenant): Promise<{ medianMs: number; samplesMs: number[] }> {
+  const meeting = await createMeeting(stack, tenant, "First frame");
+  const browser = await launchChromium();
+  try {
+    await joinMeeting(browser, meeting.url, "Presenter");
+    const samplesMs: number[] = [];
+    for (let sample = 0; sample < FIRST_FRAME_SAMPLES; sample++) {
+      const started = performance.now();
+      const page = await joinMeeting(browser, meeting.url, `Viewer ${sample + 1}`);
+      while ((await inboundMedia(page)).videoFramesByTrack.every((frames) => frames === 0)) {
+        if (performance.now() - started > 30_000) throw new Error("no remote video frame within 30 s");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      samplesMs.push(performance.now() - started);
+      await page.context().close();
+    }
+    return { medianMs: percentiles(samplesMs).p50Ms, samplesMs };
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,0 +1,51 @@
+import { chromium, type Browser, type Page } from "playwright-core";
+
+/**
+ * Headless Debian Chromium (never a downloaded browser) with a fake camera and microphone.
+ * `allowDevices: false` leaves out --use-fake-ui-for-media-stream: nobody answers the permission
+ * prompt, so getUserMedia is refused, as when a person clicks "Block".
+ */
+export function launchRoomBrowser(options: { allowDevices?: boolean } = {}): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--use-fake-device-for-media-stream",
+      ...(options.allowDevices === false ? [] : ["--use-fake-ui-for-media-stream"]),
+      "--autoplay-policy=no-user-gesture-required",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+export interface OpenedPage {
+  page: Page;
+  status: number;
+  /** Console errors (CSP violations are reported there) and uncaught page errors. */
+  problems: string[];
+}
+
+/** Opens `url` in a new page of its own context (own storage), recording every problem the page reports. */
+export async function openRoomPage(browser: Browser, url: string): Promise<OpenedPage> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("close", () => void context.close().catch(() => undefined));
+  const response = await page.goto(url);
+  return { page, status: response!.status(), problems };
+}
+
+/** Types a name and presses the join button (its label depends on the devices' state). */
+export async function joinAs(page: Page, name: string) {
+  await page.getByLabel("Your name").fill(name);
+  await page.getByRole("button", { name: /^Join/ }).click();
+}

@@ -1,0 +1,153 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inboundMedia, joinMeeting, launchChromium, launchKillableChromium, remoteTiles, screenshotDir } from "../support/meeting-room-browser.ts";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createTenant, type Tenant } from "../support/tenants.ts";
+import { waitFor } from "../support/wait.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+
+// Real meetings: Debian Chromium with a fake camera and microphone joins from the join URL,
+// through our join grants, to a real LiveKit; presence comes back from LiveKit's signed webhooks
+// and leaves as our webhook events at a receiver verifying with `standardwebhooks`.
+const GRACE_SECONDS = 4;
+let stack: Stack;
+let receiver: WebhookReceiver;
+let tenant: Tenant;
+let browser: Browser;
+
+beforeAll(async () => {
+  [stack, receiver, browser] = await Promise.all([
+    startStack({ media: true, env: { MEETING_EMPTY_GRACE_SECONDS: String(GRACE_SECONDS), WEBHOOK_POLL_INTERVAL_MS: "200" } }),
+    startWebhookReceiver(),
+    launchChromium(),
+  ]);
+  tenant = await createTenant(stack);
+  const response = await api("POST", "/webhook", { url: `${receiver.baseUrl}/events`, events: ["meeting.started", "meeting.ended", "participant.joined", "participant.left"] });
+  receiver.useSecret("/events", ((await response.json()) as { secret: string }).secret);
+  mkdirSync(screenshotDir, { recursive: true });
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.close();
+  await stack?.stop();
+});
+
+function api(method: string, path: string, body?: unknown) {
+  return fetch(`${stack.gatewayUrl}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+async function createMeeting(title: string): Promise<{ id: string; url: string }> {
+  return (await (await api("POST", "/meeting", { title })).json()) as { id: string; url: string };
+}
+
+const statusOf = async (id: string) => ((await (await api("GET", `/meeting/${id}`)).json()) as { status: string }).status;
+const eventsOf = (meetingId: string, type: string) =>
+  receiver.on("/events").filter((request) => !request.verificationError && request.payload?.type === type && request.payload.data.meetingId === meetingId);
+const participantNamesOf = (meetingId: string, type: string) =>
+  eventsOf(meetingId, type).map((request) => (request.payload!.data.participant as { displayName: string }).displayName).sort();
+
+/** Every page decodes video from each other person and receives audio, measured twice to see it flowing. */
+async function expectEveryoneSeesAndHearsEveryone(pages: Page[]) {
+  const others = pages.length - 1;
+  const flowing = async () => {
+    for (const page of pages) {
+      const media = await inboundMedia(page);
+      if (media.videoFramesByTrack.filter((frames) => frames > 0).length < others || media.audioPackets === 0) return false;
+    }
+    return true;
+  };
+  await waitFor(flowing, 30_000, "every page decodes every other person's video and receives audio");
+  const before = await Promise.all(pages.map(inboundMedia));
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const after = await Promise.all(pages.map(inboundMedia));
+  after.forEach((media, index) => {
+    const sum = (frames: number[]) => frames.reduce((total, value) => total + value, 0);
+    expect(sum(media.videoFramesByTrack), `page ${index} keeps decoding video`).toBeGreaterThan(sum(before[index]!.videoFramesByTrack));
+    expect(media.audioPackets, `page ${index} keeps receiving audio`).toBeGreaterThan(before[index]!.audioPackets);
+  });
+}
+
+describe("a meeting held in real browsers", () => {
+  it("two, then three people meet; one leaves and the others drop them; the last leaves and the meeting ends once after the grace period", { timeout: 180_000 }, async () => {
+    const meeting = await createMeeting("Three people");
+    const alice = await joinMeeting(browser, meeting.url, "Alice");
+    const bob = await joinMeeting(browser, meeting.url, "Bob");
+    await expectEveryoneSeesAndHearsEveryone([alice, bob]);
+    expect(await statusOf(meeting.id)).toBe("live");
+
+    const carol = await joinMeeting(browser, meeting.url, "Carol");
+    await expectEveryoneSeesAndHearsEveryone([alice, bob, carol]);
+    // Hold the call past 20 s: a client/server mismatch shows as a renegotiation failure at 15 s.
+    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    await expectEveryoneSeesAndHearsEveryone([alice, bob, carol]);
+    for (const page of [alice, bob, carol]) await expect.poll(() => remoteTiles(page).count()).toBe(2);
+    await alice.screenshot({ path: path.join(screenshotDir, "three-person-room.png") });
+
+    await bob.getByRole("button", { name: "Leave" }).click();
+    for (const page of [alice, carol]) await expect.poll(() => remoteTiles(page).count(), { timeout: 10_000 }).toBe(1);
+    await waitFor(() => participantNamesOf(meeting.id, "participant.left").includes("Bob"), 15_000, "participant.left for Bob");
+
+    await carol.close();
+    await alice.getByRole("button", { name: "Leave" }).click();
+    await waitFor(() => eventsOf(meeting.id, "meeting.ended").length === 1, 30_000, "meeting.ended after the grace period");
+    expect(await statusOf(meeting.id)).toBe("ended");
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(eventsOf(meeting.id, "meeting.ended")).toHaveLength(1);
+    expect(eventsOf(meeting.id, "meeting.started")).toHaveLength(1);
+    expect(participantNamesOf(meeting.id, "participant.joined")).toEqual(["Alice", "Bob", "Carol"]);
+    expect(participantNamesOf(meeting.id, "participant.left")).toEqual(["Alice", "Bob", "Carol"]);
+    const ended = eventsOf(meeting.id, "meeting.ended")[0]!.payload!.data;
+    expect(ended.reason).toBe("empty");
+    expect((ended.participants as { displayName: string }[]).map((visit) => visit.displayName).sort()).toEqual(["Alice", "Bob", "Carol"]);
+    // The room page of an ended meeting says so and offers no join.
+    const late = await browser.newPage();
+    await late.goto(meeting.url);
+    await expect.poll(() => late.getByText(/meeting has ended/i).count()).toBeGreaterThan(0);
+    await late.close();
+  });
+
+  it("a rejoin within the grace period keeps the meeting going: no meeting.ended", { timeout: 120_000 }, async () => {
+    const meeting = await createMeeting("Rejoin");
+    const dana = await joinMeeting(browser, meeting.url, "Dana");
+    await waitFor(async () => (await statusOf(meeting.id)) === "live", 15_000, "live");
+    await dana.getByRole("button", { name: "Leave" }).click();
+    await waitFor(() => participantNamesOf(meeting.id, "participant.left").length === 1, 15_000, "participant.left");
+    const again = await joinMeeting(browser, meeting.url, "Dana");
+    await new Promise((resolve) => setTimeout(resolve, GRACE_SECONDS * 1_000 + 3_000));
+    expect(await statusOf(meeting.id)).toBe("live");
+    expect(eventsOf(meeting.id, "meeting.ended")).toHaveLength(0);
+    await again.getByRole("button", { name: "Leave" }).click();
+    await waitFor(() => eventsOf(meeting.id, "meeting.ended").length === 1, 30_000, "meeting.ended");
+  });
+
+  it("a participant whose browser is killed (no goodbye) is removed, and the lifecycle completes", { timeout: 150_000 }, async () => {
+    const meeting = await createMeeting("Crash");
+    const other = await launchKillableChromium();
+    const victim = await joinMeeting(other.browser, meeting.url, "Victor");
+    const erin = await joinMeeting(browser, meeting.url, "Erin");
+    await expectEveryoneSeesAndHearsEveryone([victim, erin]);
+    other.kill();
+    // LiveKit notices the silent peer after its ICE timeout (about 20 s).
+    await waitFor(() => participantNamesOf(meeting.id, "participant.left").includes("Victor"), 60_000, "participant.left for the killed browser");
+    await expect.poll(() => remoteTiles(erin).count(), { timeout: 10_000 }).toBe(0);
+    await erin.getByRole("button", { name: "Leave" }).click();
+    await waitFor(() => eventsOf(meeting.id, "meeting.ended").length === 1, 30_000, "meeting.ended");
+    expect(await statusOf(meeting.id)).toBe("ended");
+  });
+
+  it("ending a meeting through the API disconnects everyone in the room", { timeout: 90_000 }, async () => {
+    const meeting = await createMeeting("Ended by the organizer");
+    const frank = await joinMeeting(browser, meeting.url, "Frank");
+    await waitFor(async () => (await statusOf(meeting.id)) === "live", 15_000, "live");
+    expect((await api("POST", `/meeting/${meeting.id}/end`)).status).toBe(200);
+    await expect.poll(() => frank.getByText(/meeting has ended/i).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await waitFor(() => eventsOf(meeting.id, "meeting.ended").length === 1, 15_000, "meeting.ended");
+    expect(eventsOf(meeting.id, "meeting.ended")[0]!.payload!.data.reason).toBe("ended_by_api");
+  });
+});

@@ -1,0 +1,246 @@
+import { TokenVerifier } from "livekit-server-sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mediaParticipant, mediaWebhookBody, sendMediaWebhook, signMediaWebhook } from "../support/media-webhooks.ts";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createTenant, type Tenant } from "../support/tenants.ts";
+import { waitFor } from "../support/wait.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+
+// The meeting lifecycle driven by presence, through the real services: join grants over REST, the
+// media server's signed webhooks (sent here exactly as LiveKit sends them, so every ordering and
+// every forgery can be tried), the outbox, Kafka and webhook delivery to a receiver that verifies
+// with `standardwebhooks`. The browser tests in room-call.test.ts do the same with real people.
+const GRACE_SECONDS = 1.5;
+let stack: Stack;
+let receiver: WebhookReceiver;
+let tenant: Tenant;
+
+beforeAll(async () => {
+  [stack, receiver] = await Promise.all([
+    startStack({ env: { MEETING_EMPTY_GRACE_SECONDS: String(GRACE_SECONDS), MEETING_MAX_PARTICIPANTS: "3", WEBHOOK_POLL_INTERVAL_MS: "200" } }),
+    startWebhookReceiver(),
+  ]);
+  tenant = await createTenant(stack);
+  const response = await api("POST", "/webhook", {
+    url: `${receiver.baseUrl}/events`,
+    events: ["meeting.started", "meeting.ended", "participant.joined", "participant.left"],
+  });
+  expect(response.status).toBe(201);
+  receiver.useSecret("/events", ((await response.json()) as { secret: string }).secret);
+});
+afterAll(async () => {
+  await receiver?.close();
+  await stack?.stop();
+});
+
+function api(method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: `Bearer ${tenant.apiKey}` }) {
+  return fetch(`${stack.gatewayUrl}/api/v1${path}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+async function createMeeting(title = "Room test"): Promise<string> {
+  const response = await api("POST", "/meeting", { title });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** Deliveries run concurrently, so receivers get events in any order (each carries its time): compare as sets. */
+const typesOf = (meetingId: string) => eventsOf(meetingId).map((event) => event.type).sort();
+
+const statusOf = async (id: string) => ((await (await api("GET", `/meeting/${id}`)).json()) as { status: string }).status;
+const join = (id: string, displayName: unknown) => api("POST", `/meeting/${id}/join`, { displayName }, {});
+const eventsOf = (meetingId: string, type?: string) =>
+  receiver
+    .on("/events")
+    .filter((request) => request.payload && request.payload.data.meetingId === meetingId && (!type || request.payload.type === type))
+    .map((request) => request.payload!);
+
+describe("join grants: POST /api/v1/meeting/:id/join", () => {
+  it("gives anyone with the link a short-lived LiveKit token for the meeting's room, with a new identity and the name", async () => {
+    const id = await createMeeting("Grant");
+    const response = await join(id, "  Ada Lovelace ");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const grant = (await response.json()) as { participantId: string; token: string; serverUrl: string; expiresAt: string; meeting: Record<string, unknown> };
+    expect(grant.serverUrl).toBe(stack.env.LIVEKIT_PUBLIC_URL);
+    expect(grant.meeting).toEqual({ id, title: "Grant", status: "scheduled" });
+    const claims = await new TokenVerifier(stack.env.LIVEKIT_API_KEY!, stack.env.LIVEKIT_API_SECRET!).verify(grant.token);
+    expect(claims.sub).toBe(grant.participantId);
+    expect(claims.name).toBe("Ada Lovelace");
+    expect(claims.video).toMatchObject({ roomJoin: true, room: id, canPublish: true, canSubscribe: true });
+    expect(claims.exp! - claims.nbf!).toBe(300);
+    expect(Math.abs(Date.parse(grant.expiresAt) - claims.exp! * 1_000)).toBeLessThan(2_000);
+    const second = (await (await join(id, "Ada Lovelace")).json()) as { participantId: string };
+    expect(second.participantId).not.toBe(grant.participantId);
+  });
+
+  it("refuses bad names, unknown meetings and ended meetings with clear messages, without a token", async () => {
+    const id = await createMeeting();
+    const cases: [string, unknown, number, string][] = [
+      [id, "", 400, "displayName is required"],
+      [id, "x".repeat(65), 400, "displayName must be at most 64 characters"],
+      [id, "two\nlines", 400, "displayName must not contain control characters or line breaks"],
+      [id, 42, 400, "displayName must be a string"],
+      ["AAAAAAAAAAAAAAAAAAAAAA", "Ada", 404, "Meeting not found"],
+      ["not-an-id", "Ada", 404, "Meeting not found"],
+    ];
+    for (const [meetingId, name, status, message] of cases) {
+      const response = await join(meetingId, name);
+      expect(response.status, `${meetingId} ${String(name)}`).toBe(status);
+      expect(((await response.json()) as { error: string }).error).toBe(message);
+    }
+    expect((await api("POST", `/meeting/${id}/end`)).status).toBe(200);
+    const ended = await join(id, "Ada");
+    expect(ended.status).toBe(410);
+    expect(await ended.json()).toMatchObject({ error: "This meeting has ended" });
+  });
+
+  it("refuses a join once the meeting room is full (409)", async () => {
+    const id = await createMeeting("Full");
+    for (const name of ["A", "B", "C"]) {
+      expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: mediaParticipant(name) })).toBe(200);
+    }
+    const response = await join(id, "D");
+    expect(response.status).toBe(409);
+    expect(await response.json()).toMatchObject({ error: "This meeting is full (3 participants)" });
+  });
+});
+
+describe("presence and lifecycle from the media server's webhooks", () => {
+  it("first join → live and meeting.started; joins and leaves → participant events; empty past the grace period → exactly one meeting.ended", async () => {
+    const id = await createMeeting("Lifecycle");
+    const alice = mediaParticipant("Alice");
+    const bob = mediaParticipant("Bob <script>");
+    expect(await statusOf(id)).toBe("scheduled");
+    expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: alice })).toBe(200);
+    expect(await statusOf(id)).toBe("live");
+    expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: bob })).toBe(200);
+    expect(await sendMediaWebhook(stack, { event: "participant_left", meetingId: id, participant: bob })).toBe(200);
+    expect(await sendMediaWebhook(stack, { event: "participant_left", meetingId: id, participant: alice })).toBe(200);
+    expect(await statusOf(id)).toBe("live"); // within the grace period
+
+    await waitFor(() => eventsOf(id, "meeting.ended").length === 1, 15_000, "meeting.ended after the grace period");
+    expect(await statusOf(id)).toBe("ended");
+    await new Promise((resolve) => setTimeout(resolve, GRACE_SECONDS * 1_000 + 500));
+    expect(eventsOf(id, "meeting.ended")).toHaveLength(1);
+    await waitFor(() => typesOf(id).length >= 6, 10_000, "all six events delivered");
+    expect(typesOf(id)).toEqual(["meeting.ended", "meeting.started", "participant.joined", "participant.joined", "participant.left", "participant.left"]);
+    const joined = eventsOf(id, "participant.joined").find((event) => (event.data.participant as { participantId: string }).participantId === bob.identity)!;
+    expect(joined.data).toEqual({ meetingId: id, orgId: tenant.orgId, participant: { participantId: bob.identity, displayName: "Bob <script>", joinedAt: expect.any(String), leftAt: null } });
+    const ended = eventsOf(id, "meeting.ended")[0]!;
+    expect(ended.data.reason).toBe("empty");
+    expect((ended.data.participants as { displayName: string; leftAt: string }[]).map((visit) => visit.displayName).sort()).toEqual(["Alice", "Bob <script>"]);
+    expect((ended.data.participants as { leftAt: string | null }[]).every((visit) => visit.leftAt !== null)).toBe(true);
+  });
+
+  it("a rejoin within the grace period keeps the meeting live: no meeting.ended", async () => {
+    const id = await createMeeting("Rejoin");
+    const first = mediaParticipant("Carol");
+    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: first });
+    await sendMediaWebhook(stack, { event: "participant_left", meetingId: id, participant: first });
+    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: mediaParticipant("Carol") });
+    await new Promise((resolve) => setTimeout(resolve, GRACE_SECONDS * 1_000 * 2 + 1_000));
+    expect(await statusOf(id)).toBe("live");
+    await waitFor(() => eventsOf(id, "participant.joined").length === 2, 10_000, "both joins delivered");
+    expect(eventsOf(id, "meeting.ended")).toHaveLength(0);
+    expect(eventsOf(id, "meeting.started")).toHaveLength(1);
+  });
+
+  it("applies each webhook once: a redelivered or replayed notification changes nothing", async () => {
+    const id = await createMeeting("Replay");
+    const dave = mediaParticipant("Dave");
+    const body = mediaWebhookBody({ event: "participant_joined", meetingId: id, participant: dave, id: "EV_replayed_once" + id.slice(0, 6) });
+    for (let index = 0; index < 3; index++) expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id }, body)).toBe(200);
+    await waitFor(() => eventsOf(id, "participant.joined").length >= 1, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(eventsOf(id, "participant.joined")).toHaveLength(1);
+    const visits = await stack.query("SELECT count(*)::int AS n FROM meeting.room_participants WHERE meeting_id = $1", [id]);
+    expect(visits.rows[0]!.n).toBe(1);
+  });
+
+  it("refuses forged, tampered and unsigned webhooks with 401 and changes nothing", async () => {
+    const id = await createMeeting("Forged");
+    const body = mediaWebhookBody({ event: "participant_joined", meetingId: id, participant: mediaParticipant("Mallory") });
+    const post = (authorization: string | undefined, payload = body) =>
+      fetch(stack.mediaWebhookUrl, { method: "POST", headers: { "content-type": "application/webhook+json", ...(authorization ? { authorization } : {}) }, body: payload });
+    const wrongSecret = await signMediaWebhook(body, stack.env.LIVEKIT_API_KEY!, "an-attacker-s-secret-of-thirty-two-chars!");
+    const wrongKey = await signMediaWebhook(body, "another-key", stack.env.LIVEKIT_API_SECRET!);
+    const rightSignature = await signMediaWebhook(body, stack.env.LIVEKIT_API_KEY!, stack.env.LIVEKIT_API_SECRET!);
+    const tampered = body.replace("Mallory", "Mallorx");
+    for (const [authorization, payload] of [[undefined, body], [wrongSecret, body], [wrongKey, body], [rightSignature, tampered], ["garbage", body]] as const) {
+      expect((await post(authorization, payload)).status).toBe(401);
+    }
+    expect(await statusOf(id)).toBe("scheduled");
+    expect((await stack.query("SELECT count(*)::int AS n FROM meeting.room_participants WHERE meeting_id = $1", [id])).rows[0]!.n).toBe(0);
+    expect(stack.logs("meeting")).not.toContain(stack.env.LIVEKIT_API_SECRET!);
+  });
+
+  it("a leave that arrives before its join still counts the visit, and the late join changes nothing", async () => {
+    const id = await createMeeting("Out of order");
+    const erin = mediaParticipant("Erin", Date.now() - 5_000);
+    await sendMediaWebhook(stack, { event: "participant_left", meetingId: id, participant: erin });
+    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: erin });
+    await waitFor(() => eventsOf(id, "meeting.ended").length === 1, 15_000, "meeting.ended");
+    await waitFor(() => typesOf(id).length === 4, 10_000, "all four events delivered");
+    expect(typesOf(id)).toEqual(["meeting.ended", "meeting.started", "participant.joined", "participant.left"]);
+  });
+
+  it("the API end removes everyone present: participant.left for each, then meeting.ended (ended_by_api) once", async () => {
+    const id = await createMeeting("Ended by API");
+    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: mediaParticipant("Frank") });
+    const frankLater = mediaParticipant("Grace");
+    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: frankLater });
+    expect((await api("POST", `/meeting/${id}/end`)).status).toBe(200);
+    expect((await api("POST", `/meeting/${id}/end`)).status).toBe(200);
+    // The media server's own leave notifications arrive afterwards and change nothing.
+    await sendMediaWebhook(stack, { event: "participant_left", meetingId: id, participant: frankLater });
+    await waitFor(() => eventsOf(id, "meeting.ended").length === 1, 15_000, "meeting.ended");
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(typesOf(id)).toEqual(["meeting.ended", "meeting.started", "participant.joined", "participant.joined", "participant.left", "participant.left"]);
+    expect(eventsOf(id, "meeting.ended")[0]!.data.reason).toBe("ended_by_api");
+  });
+
+  it("ignores notifications about rooms that are not meetings", async () => {
+    expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: "some-other-room", participant: mediaParticipant("X") })).toBe(200);
+    expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: "BBBBBBBBBBBBBBBBBBBBBB", participant: mediaParticipant("X") })).toBe(200);
+  });
+});
+
+describe("the OpenAPI document", () => {
+  /** The body has every required field of the schema and no field the schema does not list. */
+  function expectShape(schema: { required: string[]; properties: Record<string, unknown> }, body: Record<string, unknown>, what: string) {
+    expect(Object.keys(body), `${what}: required fields`).toEqual(expect.arrayContaining(schema.required));
+    expect(Object.keys(schema.properties), `${what}: documented fields`).toEqual(expect.arrayContaining(Object.keys(body)));
+  }
+
+  it("documents the join route (public) and every event body that was delivered above", async () => {
+    const document = await (await fetch(`${stack.gatewayUrl}/api/v1/openapi.json`)).json();
+    const join = document.paths["/meeting/{id}/join"].post;
+    expect(join.security).toEqual([]);
+    expect(Object.keys(join.responses).sort()).toEqual(["200", "400", "404", "409", "410", "413", "429", "500", "503"]);
+    const schemas = document.components.schemas;
+    const grant = (await (await join_(await createMeeting("Documented"))).json()) as Record<string, unknown>;
+    expectShape(schemas.JoinGrant, grant, "JoinGrant");
+
+    const schemaByType: Record<string, string> = {
+      "meeting.started": "MeetingStartedEvent",
+      "meeting.ended": "MeetingEndedEvent",
+      "participant.joined": "ParticipantJoinedEvent",
+      "participant.left": "ParticipantLeftEvent",
+    };
+    expect(Object.keys(document.webhooks).sort()).toEqual(Object.keys(schemaByType).sort());
+    for (const [type, name] of Object.entries(schemaByType)) {
+      const delivered = receiver.on("/events").find((request) => request.payload?.type === type);
+      expect(delivered, `a delivered ${type}`).toBeDefined();
+      const envelope = schemas[name];
+      expectShape(envelope, delivered!.payload!, name);
+      expectShape(envelope.properties.data, delivered!.payload!.data, `${name}.data`);
+      if (type.startsWith("participant.")) expectShape(schemas.ParticipantVisit, delivered!.payload!.data.participant as Record<string, unknown>, "ParticipantVisit");
+    }
+  });
+});
+
+const join_ = (id: string) => join(id, "Documented");

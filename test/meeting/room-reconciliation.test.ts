@@ -1,0 +1,84 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startMediaWebhookProxy, type MediaWebhookProxy } from "../support/media-webhook-proxy.ts";
+import { joinMeeting, launchChromium } from "../support/meeting-room-browser.ts";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createTenant, type Tenant } from "../support/tenants.ts";
+import { waitFor } from "../support/wait.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+
+// Presence must not depend on every webhook arriving: the meeting service compares what it
+// recorded with LiveKit's room service at start and every ROOM_RECONCILE_INTERVAL_MS.
+const GRACE_SECONDS = 3;
+let stack: Stack;
+let proxy: MediaWebhookProxy;
+let receiver: WebhookReceiver;
+let tenant: Tenant;
+let browser: Browser;
+
+beforeAll(async () => {
+  proxy = await startMediaWebhookProxy();
+  [stack, receiver, browser] = await Promise.all([
+    startStack({
+      media: true,
+      mediaWebhookTarget: (listener) => {
+        proxy.target = listener;
+        return proxy.url;
+      },
+      env: { MEETING_EMPTY_GRACE_SECONDS: String(GRACE_SECONDS), ROOM_RECONCILE_INTERVAL_MS: "2000", WEBHOOK_POLL_INTERVAL_MS: "200" },
+    }),
+    startWebhookReceiver(),
+    launchChromium(),
+  ]);
+  tenant = await createTenant(stack);
+  const response = await api("POST", "/webhook", { url: `${receiver.baseUrl}/events`, events: ["meeting.ended", "participant.left"] });
+  receiver.useSecret("/events", ((await response.json()) as { secret: string }).secret);
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.close();
+  await stack?.stop();
+  await proxy?.close();
+});
+
+function api(method: string, path: string, body?: unknown) {
+  return fetch(`${stack.gatewayUrl}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+const statusOf = async (id: string) => ((await (await api("GET", `/meeting/${id}`)).json()) as { status: string }).status;
+const endedEvents = (meetingId: string) =>
+  receiver.on("/events").filter((request) => request.payload?.type === "meeting.ended" && request.payload.data.meetingId === meetingId);
+
+describe("reconciliation with the media server", () => {
+  it("the meeting service restarted while people are in a meeting, and a webhook lost: the meeting still ends exactly once", { timeout: 150_000 }, async () => {
+    const meeting = (await (await api("POST", "/meeting", { title: "Restart" })).json()) as { id: string; url: string };
+    const alice = await joinMeeting(browser, meeting.url, "Alice");
+    const bob = await joinMeeting(browser, meeting.url, "Bob");
+    await waitFor(async () => (await stack.query("SELECT count(*)::int AS n FROM meeting.room_participants WHERE meeting_id = $1 AND left_at IS NULL", [meeting.id])).rows[0]!.n === 2, 20_000, "both recorded as present");
+
+    // Bob leaves while the meeting service is down: LiveKit's notification finds nobody.
+    await stack.kill("meeting");
+    await bob.close();
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await stack.start("meeting");
+    // Alice's leave is lost on the way, and so is the room's closing, which would otherwise
+    // tell the same thing 20 s later.
+    proxy.drop((webhook) => (webhook.event === "participant_left" && webhook.participantName === "Alice") || webhook.event === "room_finished");
+    await alice.close();
+
+    await waitFor(() => endedEvents(meeting.id).length === 1, 60_000, "meeting.ended after reconciliation and the grace period");
+    expect(proxy.dropped.map((webhook) => webhook.participantName)).toContain("Alice");
+    expect(await statusOf(meeting.id)).toBe("ended");
+    const ended = endedEvents(meeting.id)[0]!.payload!.data;
+    expect((ended.participants as { displayName: string; leftAt: string | null }[]).map((visit) => [visit.displayName, visit.leftAt !== null]).sort()).toEqual([
+      ["Alice", true],
+      ["Bob", true],
+    ]);
+    // Later webhooks (the room closing) and later reconciliations change nothing.
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(endedEvents(meeting.id)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,73 @@
+import os from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+
+const launchOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream", "--autoplay-policy=no-user-gesture-required"],
+};
+
+/** Debian's Chromium (never a downloaded browser), with a fake camera and microphone. */
+export const launchChromium = () => chromium.launch(launchOptions);
+
+/** The same browser as a separate process the test can kill without a goodbye. */
+export async function launchKillableChromium(): Promise<{ browser: Browser; kill: () => void }> {
+  const server = await chromium.launchServer(launchOptions);
+  const browser = await chromium.connect(server.wsEndpoint());
+  return { browser, kill: () => void server.process().kill("SIGKILL") };
+}
+
+export const screenshotDir = path.join(os.tmpdir(), "svc-meeting-room-shots");
+
+/** What a page receives from the others, from its peer connections' getStats(). */
+export interface InboundMedia {
+  /** Decoded video frames per remote video stream (by track identifier). */
+  videoFramesByTrack: number[];
+  audioPackets: number;
+}
+
+/**
+ * Opens the join URL in a new browser context, enters the name and joins. The page's peer
+ * connections are collected by an init script (the page has no test hooks), so tests can read
+ * their getStats() as a person's browser would report them.
+ */
+export async function joinMeeting(browser: Browser, joinUrl: string, name: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    const Native = window.RTCPeerConnection;
+    const connections: RTCPeerConnection[] = [];
+    (window as unknown as { __peerConnections: RTCPeerConnection[] }).__peerConnections = connections;
+    window.RTCPeerConnection = class extends Native {
+      constructor(configuration?: RTCConfiguration) {
+        super(configuration);
+        connections.push(this);
+      }
+    };
+  });
+  await page.goto(joinUrl);
+  await page.getByLabel("Your name").fill(name);
+  await page.getByRole("button", { name: /^Join/ }).click();
+  await page.getByRole("group", { name: "Meeting controls" }).waitFor({ timeout: 20_000 });
+  return page;
+}
+
+export async function inboundMedia(page: Page): Promise<InboundMedia> {
+  return page.evaluate(async () => {
+    const connections = (window as unknown as { __peerConnections: RTCPeerConnection[] }).__peerConnections;
+    const videoFramesByTrack: number[] = [];
+    let audioPackets = 0;
+    for (const connection of connections) {
+      if (connection.connectionState === "closed") continue;
+      (await connection.getStats()).forEach((report: { type: string; kind?: string; framesDecoded?: number; packetsReceived?: number }) => {
+        if (report.type !== "inbound-rtp") return;
+        if (report.kind === "video") videoFramesByTrack.push(report.framesDecoded ?? 0);
+        if (report.kind === "audio") audioPackets += report.packetsReceived ?? 0;
+      });
+    }
+    return { videoFramesByTrack, audioPackets };
+  });
+}
+
+/** The remote participants' tiles a page shows (camera tiles, not screen shares). */
+export const remoteTiles = (page: Page) => page.locator("li.tile[data-participant-id]:not([data-local]):not([data-source])");
