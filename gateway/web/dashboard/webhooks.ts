@@ -110,7 +110,7 @@ export function webhooksView({ main, user }: ViewContext) {
   const reload = () =>
     loadInto(region, () => api<{ webhooks: Webhook[] }>("GET", "/webhook"), ({ webhooks }) =>
       webhooks.length === 0
-        ? h("p", { class: "empty" }, admin ? "No webhooks yet. Register an endpoint above to be told when meetings end." : "Your organization has no webhooks.")
+        ? h("p", { class: "empty" }, admin ? "No webhooks yet. Register an endpoint above to be told about meetings as they start, end and change." : "Your organization has no webhooks.")
         : h(
             "ul",
             { class: "cards" },
@@ -225,6 +225,6 @@ export function webhooksView({ main, user }: ViewContext) {
   } else {
     parts.push(h("p", { class: "notice info" }, "Only admins of your organization can register, change or delete webhooks. You can see them and their delivery logs."));
   }
-  replace(main, pageHeading("Webhooks", "Endpoints called when your organization's meetings end."), notice, parts, region);
+  replace(main, pageHeading("Webhooks", "Endpoints we call when something happens in your organization's meetings (signed per Standard Webhooks)."), notice, parts, region);
   void reload();
 }
