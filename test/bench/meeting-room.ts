@@ -2,7 +2,8 @@
 // waits from opening the join URL to seeing someone else's video.
 import type { Stack } from "../support/stack.ts";
 import type { Tenant } from "../support/tenants.ts";
-import { inboundMedia, joinMeeting, launchChromium } from "../support/meeting-room-browser.ts";
+import { launchChromium } from "../support/chromium.ts";
+import { inboundMedia, joinMeeting } from "../support/meeting-room-browser.ts";
 import { loop, percentiles, type LoadResult } from "./load.ts";
 
 export const JOIN_CONCURRENCY = 50;
@@ -23,7 +24,7 @@ async function createMeeting(stack: Stack, tenant: Tenant, title: string): Promi
  */
 export async function joinGrantLatency(stack: Stack, tenant: Tenant, durationSeconds: number): Promise<LoadResult> {
   const meeting = await createMeeting(stack, tenant, "Join grants");
-  const browser = await launchChromium();
+  const browser = await launchChromium({ fakeMedia: true });
   try {
     await joinMeeting(browser, meeting.url, "Host");
     const body = JSON.stringify({ displayName: "Bench participant" });
@@ -46,7 +47,7 @@ export async function joinGrantLatency(stack: Stack, tenant: Tenant, durationSec
  */
 export async function firstRemoteFrame(stack: Stack, tenant: Tenant): Promise<{ medianMs: number; samplesMs: number[] }> {
   const meeting = await createMeeting(stack, tenant, "First frame");
-  const browser = await launchChromium();
+  const browser = await launchChromium({ fakeMedia: true });
   try {
     await joinMeeting(browser, meeting.url, "Presenter");
     const samplesMs: number[] = [];

@@ -2,7 +2,8 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
-import { joinAs, launchRoomBrowser, openRoomPage } from "./support/room-browser.ts";
+import { launchChromium } from "../support/chromium.ts";
+import { joinAs, openRoomPage } from "./support/room-browser.ts";
 
 /**
  * The meeting room page at PUBLIC_URL/meeting/:id: what the server sends (CSP, assets, the
@@ -149,7 +150,7 @@ describe("the meeting page over plain HTTP: CSP, assets and server-rendered stat
 describe("the meeting room in Chromium with a fake camera and microphone", () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchRoomBrowser();
+    browser = await launchChromium({ fakeMedia: true });
   });
   afterAll(async () => browser?.close());
 
@@ -366,7 +367,7 @@ describe("the meeting room in Chromium with a fake camera and microphone", () =>
 describe("the meeting room when camera and microphone are refused", () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchRoomBrowser({ allowDevices: false });
+    browser = await launchChromium({ fakeMedia: true, allowDevices: false });
   });
   afterAll(async () => browser?.close());
 

@@ -40,6 +40,7 @@ describe("two outbox relays (two meeting-service replicas) against one outbox", 
         createdByClientId: null,
         title: `Meeting ${index}`,
         start: null,
+        end: null,
         attendees: [],
       });
       await lifecycle.end("org-1", meeting.id, "api");

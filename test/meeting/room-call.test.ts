@@ -2,7 +2,8 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inboundMedia, joinMeeting, launchChromium, launchKillableChromium, remoteTiles, screenshotDir } from "../support/meeting-room-browser.ts";
+import { launchChromium, launchKillableChromium } from "../support/chromium.ts";
+import { inboundMedia, joinMeeting, remoteTiles, screenshotDir } from "../support/meeting-room-browser.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
@@ -21,7 +22,7 @@ beforeAll(async () => {
   [stack, receiver, browser] = await Promise.all([
     startStack({ media: true, env: { MEETING_EMPTY_GRACE_SECONDS: String(GRACE_SECONDS), WEBHOOK_POLL_INTERVAL_MS: "200" } }),
     startWebhookReceiver(),
-    launchChromium(),
+    launchChromium({ fakeMedia: true }),
   ]);
   tenant = await createTenant(stack);
   const response = await api("POST", "/webhook", { url: `${receiver.baseUrl}/events`, events: ["meeting.started", "meeting.ended", "participant.joined", "participant.left"] });
@@ -128,7 +129,7 @@ describe("a meeting held in real browsers", () => {
 
   it("a participant whose browser is killed (no goodbye) is removed, and the lifecycle completes", { timeout: 150_000 }, async () => {
     const meeting = await createMeeting("Crash");
-    const other = await launchKillableChromium();
+    const other = await launchKillableChromium({ fakeMedia: true });
     const victim = await joinMeeting(other.browser, meeting.url, "Victor");
     const erin = await joinMeeting(browser, meeting.url, "Erin");
     await expectEveryoneSeesAndHearsEveryone([victim, erin]);

@@ -1,7 +1,8 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMediaWebhookProxy, type MediaWebhookProxy } from "../support/media-webhook-proxy.ts";
-import { joinMeeting, launchChromium } from "../support/meeting-room-browser.ts";
+import { launchChromium } from "../support/chromium.ts";
+import { joinMeeting } from "../support/meeting-room-browser.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
@@ -28,7 +29,7 @@ beforeAll(async () => {
       env: { MEETING_EMPTY_GRACE_SECONDS: String(GRACE_SECONDS), ROOM_RECONCILE_INTERVAL_MS: "2000", WEBHOOK_POLL_INTERVAL_MS: "200" },
     }),
     startWebhookReceiver(),
-    launchChromium(),
+    launchChromium({ fakeMedia: true }),
   ]);
   tenant = await createTenant(stack);
   const response = await api("POST", "/webhook", { url: `${receiver.baseUrl}/events`, events: ["meeting.ended", "participant.left"] });

@@ -3,7 +3,7 @@ import { Code, ConnectError, createClient, createRouterTransport } from "@connec
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuthenticator, createCallerResolver, createLogger, createPool, migrate, type Pool } from "@svc/platform";
 import { CredentialKind, IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
-import { MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
+import { MeetingService, MeetingStatus } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { meetingService } from "../../services/meeting/src/meeting-service.ts";
 import { createMeetingLifecycle } from "../../services/meeting/src/room/meeting-lifecycle.ts";
 import { createTestDatabase } from "../support/infra.ts";
@@ -48,7 +48,7 @@ beforeAll(async () => {
         lifecycle: createMeetingLifecycle({ pool, graceSeconds: 60, outboxWritten: () => undefined, logger }),
         publicUrl: "https://meet.example.com",
         logger,
-        meetingEnded: () => undefined,
+        roomClosed: () => undefined,
       }),
     ),
   );
@@ -113,6 +113,18 @@ describe("OAuth scope checks in the meeting service", () => {
     expect(await count(`SELECT count(*)::int AS n FROM outbox WHERE key = '${meeting!.id}'`)).toBe(0);
     const ended = await meetings.endMeeting({ id: meeting!.id }, as("oauth:meeting.update"));
     expect(ended.endedNow).toBe(true);
+  });
+
+  it("UpdateMeeting needs meeting.update and CancelMeeting meeting.delete; refused calls change nothing", async () => {
+    const { meeting } = await meetings.createMeeting({ title: "Before" }, as("key"));
+    const update = { id: meeting!.id, updateMask: { paths: ["title"] }, title: "After" };
+    const updateError = await refusal(meetings.updateMeeting(update, as("oauth:meeting.read,meeting.delete")));
+    expect(updateError.rawMessage).toBe("Insufficient scope: meeting.update");
+    const cancelError = await refusal(meetings.cancelMeeting({ id: meeting!.id }, as("oauth:meeting.update")));
+    expect(cancelError.rawMessage).toBe("Insufficient scope: meeting.delete");
+    expect((await meetings.getMeeting({ id: meeting!.id }, as("key"))).meeting).toMatchObject({ title: "Before", status: MeetingStatus.SCHEDULED });
+    expect((await meetings.updateMeeting(update, as("oauth:meeting.update"))).changedFields).toEqual(["title"]);
+    expect((await meetings.cancelMeeting({ id: meeting!.id }, as("oauth:meeting.delete"))).cancelledNow).toBe(true);
   });
 
   it("an API key needs no scope for any operation", async () => {

@@ -3,7 +3,8 @@ import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
-import { authorizeInBrowser, launchChromium, signIn, unlabelledControls } from "./support/browser.ts";
+import { launchChromium } from "../support/chromium.ts";
+import { authorizeInBrowser, signIn, unlabelledControls } from "./support/browser.ts";
 import { createOAuthApp, exchangeCode, insecure, tokenRequest, verifyAtApi, type OAuthApp } from "./support/oauth-app.ts";
 
 describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, with oauth4webapi", () => {
@@ -37,7 +38,7 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
     expect(app.as.revocation_endpoint).toBe(`${new URL(stack.gatewayUrl).origin}/api/oauth/revoke`);
     expect(app.as.grant_types_supported).toEqual(["authorization_code", "refresh_token"]);
     expect(app.as.response_types_supported).toEqual(["code"]);
-    expect(app.as.scopes_supported).toEqual(["meeting.create", "meeting.read", "meeting.update", "webhook.create", "webhook.read", "webhook.delete"]);
+    expect(app.as.scopes_supported).toEqual(["meeting.create", "meeting.read", "meeting.update", "meeting.delete", "webhook.create", "webhook.read", "webhook.delete"]);
     expect(app.as.token_endpoint_auth_methods_supported).toEqual(["client_secret_post", "client_secret_basic"]);
   });
 

@@ -7,7 +7,8 @@
 import { loop } from "../bench/load.ts";
 import { startStack } from "../support/stack.ts";
 import { createTenant } from "../support/tenants.ts";
-import { authorizeInBrowser, launchChromium } from "./support/browser.ts";
+import { launchChromium } from "../support/chromium.ts";
+import { authorizeInBrowser } from "./support/browser.ts";
 import { createOAuthApp, tokenRequest } from "./support/oauth-app.ts";
 
 const CHAINS = Number(process.env.BENCH_CHAINS ?? 16);

@@ -2,7 +2,8 @@ import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
-import { authorizeInBrowser, launchChromium } from "./support/browser.ts";
+import { launchChromium } from "../support/chromium.ts";
+import { authorizeInBrowser } from "./support/browser.ts";
 import { createOAuthApp, sha256Hex, tokenRequest, verifyAtApi, type OAuthApp } from "./support/oauth-app.ts";
 
 describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; DESIGN.md section 4)", () => {

@@ -1,21 +1,6 @@
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
-
-const launchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream", "--autoplay-policy=no-user-gesture-required"],
-};
-
-/** Debian's Chromium (never a downloaded browser), with a fake camera and microphone. */
-export const launchChromium = () => chromium.launch(launchOptions);
-
-/** The same browser as a separate process the test can kill without a goodbye. */
-export async function launchKillableChromium(): Promise<{ browser: Browser; kill: () => void }> {
-  const server = await chromium.launchServer(launchOptions);
-  const browser = await chromium.connect(server.wsEndpoint());
-  return { browser, kill: () => void server.process().kill("SIGKILL") };
-}
+import type { Browser, Page } from "playwright-core";
 
 export const screenshotDir = path.join(os.tmpdir(), "svc-meeting-room-shots");
 

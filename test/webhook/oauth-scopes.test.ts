@@ -1,6 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authorizeInBrowser, launchChromium } from "../oauth/support/browser.ts";
+import { launchChromium } from "../support/chromium.ts";
+import { authorizeInBrowser } from "../oauth/support/browser.ts";
 import { createOAuthApp, exchangeCode, type OAuthApp } from "../oauth/support/oauth-app.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";

@@ -77,7 +77,7 @@ describe("POST /api/v1/webhook", () => {
     ["a url with credentials", { url: "https://user:pw@example.com/x", events: ["meeting.ended"] }, "url must not contain credentials"],
     ["missing events", { url: PUBLIC_URL }, /^events must be a non-empty array of event types/],
     ["empty events", { url: PUBLIC_URL, events: [] }, /^events must be a non-empty array of event types/],
-    ["an unknown event type", { url: PUBLIC_URL, events: ["meeting.paused", "meeting.ended"] }, 'events contains unknown event types: "meeting.paused" (known: meeting.started, meeting.ended, participant.joined, participant.left)'],
+    ["an unknown event type", { url: PUBLIC_URL, events: ["meeting.paused", "meeting.ended"] }, 'events contains unknown event types: "meeting.paused" (known: meeting.started, meeting.ended, meeting.updated, meeting.cancelled, participant.joined, participant.left)'],
     ["a url that is not a string", { url: 42, events: ["meeting.ended"] }, "url must be a string"],
     ["events that is not an array", { url: PUBLIC_URL, events: "meeting.ended" }, "events must be an array of strings"],
     ["events with a non-string", { url: PUBLIC_URL, events: [1] }, "events must be an array of strings"],

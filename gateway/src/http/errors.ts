@@ -39,8 +39,9 @@ export function unauthorized(message: string, tokenSent: boolean): HttpError {
  * message of the generic 500 (the specification fixes one for meeting creation).
  */
 export function fromConnectError(error: ConnectError, internalMessage = "Internal server error"): HttpError {
-  // A meeting that has ended is gone for good: 410 rather than the 409 of other refusals.
-  if (error.code === Code.FailedPrecondition && error.metadata.get("x-refusal") === "ended") return new HttpError(410, error.rawMessage);
+  // A meeting that has ended or was cancelled is gone for good, for joining: 410 rather than the
+  // 409 of other refusals. The service marks which refusals mean that.
+  if (error.code === Code.FailedPrecondition && error.metadata.get("x-gone") === "true") return new HttpError(410, error.rawMessage);
   const status = httpStatusByCode[error.code];
   if (status === 401) return unauthorized(error.rawMessage, true);
   if (status === 403) {

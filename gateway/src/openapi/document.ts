@@ -1,3 +1,5 @@
+import { apiIntroduction } from "./introduction.ts";
+
 /**
  * The OpenAPI 3.1 document of the public REST surface, served at GET /api/v1/openapi.json.
  * Each area contributes its paths and schemas from its own module; test/gateway/openapi.test.ts
@@ -57,8 +59,7 @@ export function buildOpenApiDocument(publicUrl: string, fragments: OpenApiFragme
     info: {
       title: "svc API",
       version: "1.0.0",
-      description:
-        "Create video meetings, verify credentials, run the OAuth 2.0 authorization-code flow and subscribe webhooks that fire when meetings start and end and when people join and leave their rooms.",
+      description: apiIntroduction,
     },
     servers: [{ url: `${publicUrl}/api/v1` }],
     security: [{ ApiKey: [] }, { OAuth2: [] }],
@@ -84,7 +85,8 @@ export function buildOpenApiDocument(publicUrl: string, fragments: OpenApiFragme
               scopes: {
                 "meeting.create": "Create meetings",
                 "meeting.read": "Read meetings",
-                "meeting.update": "End meetings",
+                "meeting.update": "Reschedule, change and end meetings",
+                "meeting.delete": "Cancel meetings",
                 "webhook.create": "Register webhook endpoints",
                 "webhook.read": "List webhook endpoints",
                 "webhook.delete": "Delete webhook endpoints",

@@ -59,6 +59,8 @@ export const eventsOpenApi: OpenApiFragment = {
   webhooks: {
     "meeting.started": event("The first participant entered the meeting room", "MeetingStartedEvent"),
     "meeting.ended": event("The meeting ended (emptied past the grace period, or ended through the API); sent once per meeting", "MeetingEndedEvent"),
+    "meeting.updated": event("The meeting's title, start, end or attendees changed (a reschedule, say)", "MeetingUpdatedEvent"),
+    "meeting.cancelled": event("The meeting was cancelled before it ended; no meeting.ended follows", "MeetingCancelledEvent"),
     "participant.joined": event("A participant entered the meeting room", "ParticipantJoinedEvent"),
     "participant.left": event("A participant left the meeting room (also when disconnected or removed at the end)", "ParticipantLeftEvent"),
   },
@@ -75,8 +77,49 @@ export const eventsOpenApi: OpenApiFragment = {
       properties: {
         ...meetingFields,
         endedAt: iso("When the meeting ended."),
-        reason: { type: ["string", "null"], enum: ["empty", "ended_by_api", null], description: "`empty`: the room stayed empty for the grace period; `ended_by_api`: POST /meeting/{id}/end." },
+        reason: {
+          type: ["string", "null"],
+          enum: ["empty", "ended_by_api", "end_passed", null],
+          description: "`empty`: the room stayed empty for the grace period (or emptied after the planned end); `ended_by_api`: POST /meeting/{id}/end; `end_passed`: the planned end passed and nobody had come.",
+        },
         participants: { type: "array", items: { $ref: "#/components/schemas/ParticipantVisit" }, description: "Everyone who was in the room, one entry per visit (a rejoin is a second entry)." },
+      },
+    }),
+    MeetingDetails: {
+      type: "object",
+      required: ["title", "start", "end", "attendees"],
+      properties: {
+        title: { type: "string" },
+        start: { type: ["string", "null"], format: "date-time" },
+        end: { type: ["string", "null"], format: "date-time", description: "The planned end." },
+        attendees: { type: "array", items: { type: "string", format: "email" } },
+      },
+    },
+    MeetingUpdatedEvent: envelope("meeting.updated", {
+      type: "object",
+      required: ["meetingId", "orgId", "title", "start", "end", "attendees", "changedFields", "previous"],
+      properties: {
+        meetingId: { type: "string" },
+        orgId: { type: "string" },
+        title: { type: "string" },
+        start: { type: ["string", "null"], format: "date-time" },
+        end: { type: ["string", "null"], format: "date-time" },
+        attendees: { type: "array", items: { type: "string", format: "email" } },
+        changedFields: { type: "array", items: { type: "string", enum: ["title", "start", "end", "attendees"] } },
+        previous: { $ref: "#/components/schemas/MeetingDetails" },
+      },
+    }),
+    MeetingCancelledEvent: envelope("meeting.cancelled", {
+      type: "object",
+      required: ["meetingId", "orgId", "title", "start", "end", "attendees", "cancelledAt"],
+      properties: {
+        meetingId: { type: "string" },
+        orgId: { type: "string" },
+        title: { type: "string" },
+        start: { type: ["string", "null"], format: "date-time" },
+        end: { type: ["string", "null"], format: "date-time" },
+        attendees: { type: "array", items: { type: "string", format: "email" } },
+        cancelledAt: { type: "string", format: "date-time" },
       },
     }),
     ParticipantJoinedEvent: envelope("participant.joined", {

@@ -23,6 +23,30 @@ const meetingResponse = (description: string) => jsonResponse("Meeting", descrip
 export const meetingOpenApi: OpenApiFragment = {
   paths: {
     "/meeting": {
+      get: {
+        operationId: "listMeetings",
+        summary: "List meetings",
+        description:
+          "The caller's organization's meetings, newest first (by creation), in pages. Filters combine: `status`, and a range of planned start (`startFrom` inclusive, `startBefore` exclusive; meetings without a start are left out when either is given). Pass `nextPageToken` back as `pageToken` for the next page; it is null on the last page.",
+        tags: ["Meetings"],
+        security: [{ ApiKey: [] }, { OAuth2: ["meeting.read"] }],
+        parameters: [
+          { name: "status", in: "query", required: false, schema: { type: "string", enum: ["scheduled", "live", "ended", "cancelled"] } },
+          { name: "startFrom", in: "query", required: false, description: "ISO 8601 date-time with a UTC offset.", schema: { type: "string", format: "date-time" } },
+          { name: "startBefore", in: "query", required: false, description: "ISO 8601 date-time with a UTC offset.", schema: { type: "string", format: "date-time" } },
+          { name: "pageSize", in: "query", required: false, description: "1-100, default 20.", schema: { type: "integer", minimum: 1, maximum: 100 } },
+          { name: "pageToken", in: "query", required: false, description: "`nextPageToken` of the previous page.", schema: { type: "string", maxLength: 200 } },
+        ],
+        responses: {
+          "200": jsonResponse("MeetingList", "A page of meetings."),
+          "400": errorResponse("A filter or page parameter is invalid; the message names it."),
+          "401": unauthorized,
+          "403": forbidden("meeting.read"),
+          "429": tooManyRequests,
+          "500": errorResponse("Internal server error."),
+          "503": errorResponse("A service is temporarily unavailable."),
+        },
+      },
       post: {
         operationId: "createMeeting",
         summary: "Create a meeting",
@@ -52,6 +76,47 @@ export const meetingOpenApi: OpenApiFragment = {
       },
     },
     "/meeting/{id}": {
+      patch: {
+        operationId: "updateMeeting",
+        summary: "Update (reschedule) a meeting",
+        description:
+          "Changes the fields present in the body, with the creation rules: `title`, `start`, `end`, `duration`, `attendees` (the list replaces the old one). `null` clears `start` or `end`; clearing the start clears the end. Moving the start of a meeting with a planned end keeps its length unless `end` or `duration` is given too. Answers the stored meeting and emits `meeting.updated` naming the changed fields (nothing when nothing changed). The join URL stays the same. Unknown fields are ignored.",
+        tags: ["Meetings"],
+        security: [{ ApiKey: [] }, { OAuth2: ["meeting.update"] }],
+        parameters: [meetingIdParameter],
+        requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/UpdateMeetingRequest" } } } },
+        responses: {
+          "200": meetingResponse("The meeting, as stored now."),
+          "400": errorResponse("No field to change, or a field breaks a rule; the message names each."),
+          "401": unauthorized,
+          "403": forbidden("meeting.update"),
+          "404": errorResponse('No such meeting in the caller\'s organization: `{"error": "Meeting not found"}`.'),
+          "409": errorResponse('The meeting has ended or was cancelled: `{"error": "Meeting has ended and cannot be changed"}`.'),
+          "413": errorResponse("Request body over 100 KB."),
+          "429": tooManyRequests,
+          "500": errorResponse("Internal server error."),
+          "503": errorResponse("A service is temporarily unavailable."),
+        },
+      },
+      delete: {
+        operationId: "cancelMeeting",
+        summary: "Cancel a meeting",
+        description:
+          "Cancels a meeting that has not ended: its status becomes `cancelled`, anyone in its room is disconnected (`participant.left` each), joins are refused (410), the join page says it was cancelled, and `meeting.cancelled` is emitted; `meeting.ended` never follows. Idempotent: cancelling a cancelled meeting answers 200 with it unchanged and emits nothing. Answers 200 with the meeting (not 204), so a scheduling tool sees the final state.",
+        tags: ["Meetings"],
+        security: [{ ApiKey: [] }, { OAuth2: ["meeting.delete"] }],
+        parameters: [meetingIdParameter],
+        responses: {
+          "200": meetingResponse("The meeting, now cancelled."),
+          "401": unauthorized,
+          "403": forbidden("meeting.delete"),
+          "404": errorResponse('No such meeting in the caller\'s organization: `{"error": "Meeting not found"}`.'),
+          "409": errorResponse('The meeting has already ended: `{"error": "Meeting has ended and cannot be cancelled"}`.'),
+          "429": tooManyRequests,
+          "500": errorResponse("Internal server error."),
+          "503": errorResponse("A service is temporarily unavailable."),
+        },
+      },
       get: {
         operationId: "getMeeting",
         summary: "Get a meeting",
@@ -85,6 +150,7 @@ export const meetingOpenApi: OpenApiFragment = {
           "401": unauthorized,
           "403": forbidden("meeting.update"),
           "404": errorResponse('No such meeting in the caller\'s organization: `{"error": "Meeting not found"}`.'),
+          "409": errorResponse('The meeting was cancelled: `{"error": "Meeting has been cancelled and cannot be ended"}`.'),
           "413": errorResponse("Request body over 100 KB."),
           "429": tooManyRequests,
           "500": errorResponse("Internal server error."),
@@ -153,6 +219,12 @@ export const meetingOpenApi: OpenApiFragment = {
           description: "ISO 8601 date-time with a UTC offset (`Z` or `±hh:mm`), for example `2025-06-01T09:00:00.000Z`. Null or absent: no start time.",
           examples: ["2025-06-01T09:00:00.000Z"],
         },
+        end: {
+          type: ["string", "null"],
+          format: "date-time",
+          description: "The planned end: ISO 8601 date-time with a UTC offset, after `start` (which it needs). Not with `duration`. A meeting past its planned end with nobody in it ends by itself; people in the room keep it going until they leave.",
+        },
+        duration: { type: ["integer", "null"], minimum: 1, maximum: 1440, description: "The planned length in minutes, instead of `end`. Needs `start`." },
         attendees: {
           description: "One e-mail address, or a list of at most 100; duplicates (ignoring case) are dropped. Null or absent: none.",
           oneOf: [
@@ -161,6 +233,28 @@ export const meetingOpenApi: OpenApiFragment = {
             { type: "null" },
           ],
         },
+      },
+    },
+    UpdateMeetingRequest: {
+      type: "object",
+      minProperties: 1,
+      description: "Any of the fields of CreateMeetingRequest; those present are changed.",
+      properties: {
+        title: { type: "string", minLength: 1, maxLength: 255 },
+        start: { type: ["string", "null"], format: "date-time" },
+        end: { type: ["string", "null"], format: "date-time" },
+        duration: { type: ["integer", "null"], minimum: 1, maximum: 1440 },
+        attendees: {
+          oneOf: [{ type: "string", format: "email" }, { type: "array", maxItems: 100, items: { type: "string", format: "email" } }, { type: "null" }],
+        },
+      },
+    },
+    MeetingList: {
+      type: "object",
+      required: ["meetings", "nextPageToken"],
+      properties: {
+        meetings: { type: "array", items: { $ref: "#/components/schemas/Meeting" } },
+        nextPageToken: { type: ["string", "null"] },
       },
     },
     MeetingJoinPayload: {
@@ -175,7 +269,7 @@ export const meetingOpenApi: OpenApiFragment = {
     },
     Meeting: {
       type: "object",
-      required: ["type", "id", "password", "url", "title", "start", "status", "attendees", "createdAt", "endedAt"],
+      required: ["type", "id", "password", "url", "title", "start", "end", "status", "attendees", "createdAt", "endedAt", "cancelledAt"],
       properties: {
         type: { type: "string", const: "svc_video" },
         id: { type: "string" },
@@ -183,15 +277,17 @@ export const meetingOpenApi: OpenApiFragment = {
         url: { type: "string", format: "uri" },
         title: { type: "string" },
         start: { type: ["string", "null"], format: "date-time" },
+        end: { type: ["string", "null"], format: "date-time", description: "The planned end, when one was given." },
         status: {
           type: "string",
-          enum: ["scheduled", "live", "ended"],
+          enum: ["scheduled", "live", "ended", "cancelled"],
           description:
-            "`scheduled` until the first person enters the meeting room; `live` from then on (also while the room is briefly empty); `ended` once the room stayed empty for the grace period (MEETING_EMPTY_GRACE_SECONDS, default 60 s) or the meeting was ended through the API.",
+            "`scheduled` until the first person enters the meeting room; `live` from then on (also while the room is briefly empty); `ended` once the room stayed empty for the grace period (MEETING_EMPTY_GRACE_SECONDS, default 60 s), its planned end passed with nobody in it, or it was ended through the API; `cancelled` once cancelled (DELETE).",
         },
         attendees: { type: "array", items: { type: "string", format: "email" } },
         createdAt: { type: "string", format: "date-time" },
         endedAt: { type: ["string", "null"], format: "date-time" },
+        cancelledAt: { type: ["string", "null"], format: "date-time" },
       },
     },
   },

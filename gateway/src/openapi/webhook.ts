@@ -37,7 +37,7 @@ export const webhookOpenApi: OpenApiFragment = {
         description:
           "Subscribes `url` to the listed event types for the caller's organization and returns the signing secret, **once**: it cannot be retrieved again. " +
           "`url` must be an absolute https URL (http only where the deployment allows insecure targets) of at most 2048 characters, without credentials, whose host does not resolve to a loopback, private, link-local, carrier-grade NAT, reserved, unique-local or cloud-metadata address (checked again on every delivery). " +
-          "`events` must be a non-empty list of known types (`meeting.started`, `meeting.ended`, `participant.joined`, `participant.left`; their bodies are under `webhooks` in this document), at most 20 entries; duplicates are removed. An organization may have at most 100 subscriptions. " +
+          "`events` must be a non-empty list of known types (`meeting.started`, `meeting.ended`, `meeting.updated`, `meeting.cancelled`, `participant.joined`, `participant.left`; their bodies are under `webhooks` in this document), at most 20 entries; duplicates are removed. An organization may have at most 100 subscriptions. " +
           "Deliveries are signed per Standard Webhooks (headers `webhook-id`, `webhook-timestamp`, `webhook-signature`). " +
           deliveryNotes,
         tags: ["Webhooks"],
@@ -172,7 +172,7 @@ export const webhookOpenApi: OpenApiFragment = {
       required: ["url", "events"],
       properties: {
         url: { type: "string", format: "uri", maxLength: 2048, description: "Absolute https URL that receives the events." },
-        events: { type: "array", minItems: 1, maxItems: 20, items: { type: "string", enum: ["meeting.started", "meeting.ended", "participant.joined", "participant.left"] }, description: "Event types; duplicates are removed." },
+        events: { type: "array", minItems: 1, maxItems: 20, items: { type: "string", enum: ["meeting.started", "meeting.ended", "meeting.updated", "meeting.cancelled", "participant.joined", "participant.left"] }, description: "Event types; duplicates are removed." },
       },
     },
     CreatedWebhook: {

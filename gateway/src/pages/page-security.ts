@@ -2,15 +2,15 @@ import helmet from "helmet";
 import type { RequestHandler } from "express";
 
 /**
- * The strict Content-Security-Policy of every page a person sees, replacing helmet's default one
- * (which the API's JSON answers keep). Scripts and styles only from our own fingerprinted files
+ * The strict Content-Security-Policy of every page a person sees (put it on each page route),
+ * replacing helmet's default one (which the API's JSON answers keep). Scripts and styles only from our own fingerprinted files
  * (/assets), never inline; media and images also from blob: and data: (camera previews, the
  * favicon); network connections only to ourselves (the join-grant API) and to the LiveKit server
  * browsers reach, over WebSocket and over HTTP(S), which the LiveKit client uses to diagnose a
  * failed connection (/rtc/validate). Workers fall back to script-src ('self').
  */
-export function pageSecurity(options: { livekitPublicUrl?: string }): RequestHandler {
-  // Pages without a call (the dashboard) connect only to ourselves and get no camera or microphone.
+export function pageSecurity(options: { livekitPublicUrl?: string } = {}): RequestHandler {
+  // Pages without a call (the dashboard, the API reference) connect only to ourselves and get no camera or microphone.
   const livekit = options.livekitPublicUrl ? new URL(options.livekitPublicUrl) : undefined;
   // Origins only: the client appends its own paths (/rtc, /rtc/validate) to the configured URL.
   // A ws: source does not admit http: (CSP matches the other way round), so both are listed.

@@ -1,22 +1,15 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Router } from "express";
 import { z } from "zod";
-import { MeetingStatus } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { Clients } from "../clients.ts";
 import { HttpError } from "../http/errors.ts";
 import { jsonBody } from "../http/json-body.ts";
+import { statusNames } from "./meeting.ts";
 
 const CALL_TIMEOUT_MS = 10_000;
 
 // The JSON shape only; the rule for names (length, characters) lives in the meeting service.
 const joinBody = z.object({ displayName: z.string({ error: "displayName must be a string" }) }, { error: "Request body must be a JSON object" });
-
-const statusNames: Record<MeetingStatus, string> = {
-  [MeetingStatus.UNSPECIFIED]: "unknown",
-  [MeetingStatus.SCHEDULED]: "scheduled",
-  [MeetingStatus.LIVE]: "live",
-  [MeetingStatus.ENDED]: "ended",
-};
 
 /**
  * POST /api/v1/meeting/:id/join: a join grant for the meeting room. Public like the join page

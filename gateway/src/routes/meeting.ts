@@ -16,20 +16,61 @@ const CALL_TIMEOUT_MS = 10_000;
  * addresses, limits) lives in the meeting service so gRPC callers meet it too. Unknown fields
  * are ignored. A missing title is passed on as "" for the service to refuse.
  */
-const createMeetingBody = z.object({
-  title: z.string({ error: "title must be a string" }).optional(),
-  start: z.string({ error: "start must be a string (an ISO 8601 date-time) or null" }).nullish(),
+const fields = {
+  title: z.string({ error: "title must be a string" }),
+  start: z.string({ error: "start must be a string (an ISO 8601 date-time) or null" }).nullable(),
+  end: z.string({ error: "end must be a string (an ISO 8601 date-time) or null" }).nullable(),
+  // A protobuf int32 on the way to the service, which owns the range rule (1-1440).
+  duration: z.int32({ error: "duration must be a whole number of minutes or null" }).nullable(),
   attendees: z
     .union([z.string(), z.array(z.string())], { error: "attendees must be an e-mail address or an array of e-mail addresses" })
-    .nullish(),
+    .nullable(),
+};
+
+const createMeetingBody = z.object({
+  title: fields.title.optional(),
+  start: fields.start.optional(),
+  end: fields.end.optional(),
+  duration: fields.duration.optional(),
+  attendees: fields.attendees.optional(),
 });
 
-const statusNames: Record<MeetingStatus, string> = {
+/** PATCH: the same fields, all optional; the ones present are the ones to change. */
+const updateMeetingBody = createMeetingBody;
+
+const listQuery = z.object({
+  status: z.enum(["scheduled", "live", "ended", "cancelled"], { error: "status must be one of scheduled, live, ended, cancelled" }).optional(),
+  startFrom: z.string().optional(),
+  startBefore: z.string().optional(),
+  pageSize: z
+    .string()
+    .regex(/^\d{1,3}$/, "pageSize must be a number from 1 to 100")
+    .transform(Number)
+    .refine((size) => size >= 1 && size <= 100, "pageSize must be a number from 1 to 100")
+    .optional(),
+  pageToken: z.string().max(200, "pageToken is invalid").optional(),
+});
+
+export const statusNames: Record<MeetingStatus, string> = {
   [MeetingStatus.UNSPECIFIED]: "unknown",
   [MeetingStatus.SCHEDULED]: "scheduled",
   [MeetingStatus.LIVE]: "live",
   [MeetingStatus.ENDED]: "ended",
+  [MeetingStatus.CANCELLED]: "cancelled",
 };
+
+const statusValues = Object.fromEntries(Object.entries(statusNames).map(([value, name]) => [name, Number(value) as MeetingStatus]));
+
+const attendeeList = (attendees: string | string[] | null | undefined) =>
+  attendees === null || attendees === undefined ? [] : typeof attendees === "string" ? [attendees] : attendees;
+
+/** Parses a JSON body with `schema`, naming every wrong field in one 400. */
+function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new HttpError(400, "Request body must be a JSON object");
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new HttpError(400, [...new Set(parsed.error.issues.map((issue) => issue.message))].join("; "));
+  return parsed.data;
+}
 
 const isoOrNull = (timestamp: Timestamp | undefined) => (timestamp ? timestampDate(timestamp).toISOString() : null);
 
@@ -41,10 +82,12 @@ const meetingResource = (meeting: Meeting) => ({
   ...joinPayload(meeting),
   title: meeting.title,
   start: isoOrNull(meeting.start),
+  end: isoOrNull(meeting.end),
   status: statusNames[meeting.status],
   attendees: meeting.attendees,
   createdAt: isoOrNull(meeting.createdAt),
   endedAt: isoOrNull(meeting.endedAt),
+  cancelledAt: isoOrNull(meeting.cancelledAt),
 });
 
 /**
@@ -56,17 +99,15 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
   const router = Router();
 
   router.post("/meeting", async (req, res) => {
-    const body: unknown = req.body ?? {};
-    if (typeof body !== "object" || body === null || Array.isArray(body)) throw new HttpError(400, "Request body must be a JSON object");
-    const parsed = createMeetingBody.safeParse(body);
-    if (!parsed.success) throw new HttpError(400, [...new Set(parsed.error.issues.map((issue) => issue.message))].join("; "));
-    const { title, start, attendees } = parsed.data;
+    const { title, start, end, duration, attendees } = parseBody(createMeetingBody, req.body ?? {});
     try {
       const { meeting } = await clients.meeting.createMeeting(
         {
           title: title ?? "",
           start: start ?? undefined,
-          attendees: attendees === null || attendees === undefined ? [] : typeof attendees === "string" ? [attendees] : attendees,
+          end: end ?? undefined,
+          durationMinutes: duration ?? undefined,
+          attendees: attendeeList(attendees),
         },
         { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
       );
@@ -77,6 +118,48 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
       if (httpError.status >= 500) logger.error({ err: error, requestId: res.locals.requestId }, "meeting creation failed downstream");
       throw httpError;
     }
+  });
+
+  router.get("/meeting", async (req, res) => {
+    const parsed = listQuery.safeParse(req.query);
+    if (!parsed.success) throw new HttpError(400, [...new Set(parsed.error.issues.map((issue) => issue.message))].join("; "));
+    const query = parsed.data;
+    const page = await clients.meeting.listMeetings(
+      {
+        pageSize: query.pageSize ?? 0,
+        pageToken: query.pageToken ?? "",
+        status: query.status ? statusValues[query.status]! : MeetingStatus.UNSPECIFIED,
+        startFrom: query.startFrom,
+        startBefore: query.startBefore,
+      },
+      { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
+    );
+    res.set("Cache-Control", "no-store");
+    res.json({ meetings: page.meetings.map(meetingResource), nextPageToken: page.nextPageToken || null });
+  });
+
+  router.patch("/meeting/:id", async (req, res) => {
+    const body = parseBody(updateMeetingBody, req.body ?? {});
+    // The fields present in the body are the ones to change (null clears start and end).
+    const paths = Object.keys(body).map((field) => (field === "duration" ? "duration_minutes" : field));
+    const { meeting } = await clients.meeting.updateMeeting(
+      {
+        id: req.params.id,
+        updateMask: { paths },
+        title: body.title ?? "",
+        start: body.start ?? undefined,
+        end: body.end ?? undefined,
+        durationMinutes: body.duration ?? undefined,
+        attendees: attendeeList(body.attendees),
+      },
+      { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
+    );
+    res.json(meetingResource(meeting!));
+  });
+
+  router.delete("/meeting/:id", async (req, res) => {
+    const { meeting } = await clients.meeting.cancelMeeting({ id: req.params.id }, { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS });
+    res.json(meetingResource(meeting!));
   });
 
   router.get("/meeting/:id", async (req, res) => {

@@ -32,7 +32,7 @@ function outcomeOf(reason: DisconnectReason | undefined): Outcome {
     case DisconnectReason.DUPLICATE_IDENTITY:
       return { kind: "disconnected", detail: "You joined this meeting again from another window, which took over this connection." };
     case DisconnectReason.SERVER_SHUTDOWN:
-      return { kind: "disconnected", detail: "The media server restarted." };
+      return { kind: "disconnected", detail: "The media server shut down. Try joining again in a moment." };
     default:
       return { kind: "disconnected", detail: "The connection to the meeting was lost and could not be restored." };
   }

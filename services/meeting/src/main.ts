@@ -73,9 +73,9 @@ runUntilSignalled(logger, async () => {
     evict: (meetingId, participantId) => rooms.removeParticipant(meetingId, participantId),
     logger: roomLogger,
   });
-  // Ending emptied meetings is checked often (cheap: an indexed query); the grace period is the
-  // delay that matters, not this interval.
-  const sweeper = startPeriodicTask("end-empty-meetings", Math.min(1_000, Math.max(100, config.MEETING_EMPTY_GRACE_SECONDS * 250)), lifecycle.endEmptyMeetings, roomLogger);
+  // Meetings that are over (emptied past the grace period, or past their planned end) are looked
+  // for often (cheap: indexed queries); the grace period is the delay that matters, not this interval.
+  const sweeper = startPeriodicTask("end-due-meetings", Math.min(1_000, Math.max(100, config.MEETING_EMPTY_GRACE_SECONDS * 250)), lifecycle.endDueMeetings, roomLogger);
   const reconciler = startPeriodicTask(
     "reconcile-rooms",
     config.ROOM_RECONCILE_INTERVAL_MS,
@@ -112,7 +112,8 @@ runUntilSignalled(logger, async () => {
           lifecycle,
           publicUrl: config.PUBLIC_URL,
           logger,
-          meetingEnded: (meetingId) => void closeRoom(meetingId),
+          // Ending or cancelling closes the room, which disconnects everyone in it.
+          roomClosed: (meetingId) => void closeRoom(meetingId),
         }),
       );
       router.service(MeetingPageService, meetingPageService({ pool, grantJoin }));

@@ -4,7 +4,9 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
   MeetingEndedSchema,
   MeetingEndReason,
+  MeetingCancelledSchema,
   MeetingStartedSchema,
+  MeetingUpdatedSchema,
   ParticipantJoinedSchema,
   ParticipantLeftSchema,
   type MeetingSnapshotSchema,
@@ -41,6 +43,7 @@ const snapshot = (meeting: StoredMeeting): MessageInitShape<typeof MeetingSnapsh
   title: meeting.title,
   start: meeting.start ? timestampFromDate(meeting.start) : undefined,
   endedAt: meeting.endedAt ? timestampFromDate(meeting.endedAt) : undefined,
+  end: meeting.end ? timestampFromDate(meeting.end) : undefined,
   attendees: meeting.attendees,
   createdByUserId: meeting.createdByUserId,
 });
@@ -55,6 +58,7 @@ const visit = (participant: RoomVisit): MessageInitShape<typeof ParticipantVisit
 const endReasons: Record<MeetingEndCause, MeetingEndReason> = {
   api: MeetingEndReason.ENDED_BY_API,
   empty: MeetingEndReason.EMPTY,
+  end_passed: MeetingEndReason.END_PASSED,
 };
 
 /** `meeting.ended`, with everyone who was in the room. */
@@ -97,5 +101,27 @@ export function participantLeftEvent(meeting: StoredMeeting, participant: RoomVi
     orgId: meeting.orgId,
     meetingId: meeting.id,
     participant: visit(participant),
+  }));
+}
+
+/** `meeting.updated`: its details changed (`changed` names them). */
+export function meetingUpdatedEvent(previous: StoredMeeting, meeting: StoredMeeting, changed: string[]): OutboxEvent {
+  return outboxEvent(MeetingUpdatedSchema, meeting.id, (eventId) => ({
+    eventId,
+    occurredAt: timestampFromDate(new Date()),
+    orgId: meeting.orgId,
+    meeting: snapshot(meeting),
+    changedFields: changed,
+    previous: snapshot(previous),
+  }));
+}
+
+/** `meeting.cancelled`: it will not take place (no `meeting.ended` follows). */
+export function meetingCancelledEvent(meeting: StoredMeeting): OutboxEvent {
+  return outboxEvent(MeetingCancelledSchema, meeting.id, (eventId) => ({
+    eventId,
+    occurredAt: timestampFromDate(meeting.cancelledAt ?? new Date()),
+    orgId: meeting.orgId,
+    meeting: snapshot(meeting),
   }));
 }

@@ -3,12 +3,15 @@ import { invalidArgument } from "@svc/platform";
 
 export const MAX_TITLE_LENGTH = 255;
 export const MAX_ATTENDEES = 100;
+export const MAX_DURATION_MINUTES = 1440;
 
 /** A meeting request that passed every rule of DESIGN.md section 3. */
 export interface ValidMeetingRequest {
   /** Trimmed. */
   title: string;
   start: Date | null;
+  /** The planned end (given as end or as a duration). */
+  end: Date | null;
   /** Trimmed, deduplicated case-insensitively, first spelling and order kept. */
   attendees: string[];
 }
@@ -17,8 +20,15 @@ export interface MeetingRequestInput {
   title: string;
   /** Absent (undefined) means no start; "" is not a date-time and is refused. */
   start?: string | undefined;
+  /** The planned end; needs a start; not with durationMinutes. */
+  end?: string | undefined;
+  durationMinutes?: number | undefined;
   attendees: string[];
 }
+
+/** The fields an update may name (UpdateMeeting's update_mask paths). */
+export const UPDATABLE_FIELDS = ["title", "start", "end", "duration_minutes", "attendees"] as const;
+export type UpdatableField = (typeof UPDATABLE_FIELDS)[number];
 
 const START_EXAMPLE = "2025-06-01T09:00:00.000Z";
 
@@ -38,6 +48,22 @@ export function validateMeetingRequest(input: MeetingRequestInput): ValidMeeting
     const parsed = parseOffsetDateTime(input.start);
     if (parsed.ok) start = parsed.date;
     else problems.push(`start ${parsed.problem}`);
+  }
+
+  let end: Date | null = null;
+  if (input.end !== undefined && input.durationMinutes !== undefined) {
+    problems.push("give end or duration, not both");
+  } else if (input.end !== undefined) {
+    const parsed = parseOffsetDateTime(input.end);
+    if (!parsed.ok) problems.push(`end ${parsed.problem}`);
+    else if (input.start === undefined) problems.push("end needs a start");
+    else if (start && parsed.date.getTime() <= start.getTime()) problems.push("end must be after start");
+    else end = parsed.date;
+  } else if (input.durationMinutes !== undefined) {
+    const minutes = input.durationMinutes;
+    if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_DURATION_MINUTES) problems.push(`duration must be a whole number of minutes from 1 to ${MAX_DURATION_MINUTES}`);
+    else if (input.start === undefined) problems.push("duration needs a start");
+    else if (start) end = new Date(start.getTime() + minutes * 60_000);
   }
 
   const attendees: string[] = [];
@@ -61,7 +87,59 @@ export function validateMeetingRequest(input: MeetingRequestInput): ValidMeeting
   }
 
   if (problems.length > 0) throw invalidArgument(problems);
-  return { title, start, attendees };
+  return { title, start, end, attendees };
+}
+
+/** The current details of a meeting, as an update starts from them. */
+export interface CurrentDetails {
+  title: string;
+  start: Date | null;
+  end: Date | null;
+  attendees: string[];
+}
+
+/**
+ * A partial update: the fields named in `fields` take their new value (a named start or end that
+ * is absent clears it), the others keep theirs, and the result must pass the creation rules.
+ * Moving the start of a meeting with a planned end keeps its length, as calendars do; clearing
+ * the start clears the end.
+ */
+export function validateMeetingUpdate(fields: string[], input: Omit<MeetingRequestInput, "title"> & { title: string }, current: CurrentDetails): ValidMeetingRequest {
+  const unknown = fields.filter((field) => !(UPDATABLE_FIELDS as readonly string[]).includes(field));
+  if (fields.length === 0) throw invalidArgument(["nothing to update: name at least one of title, start, end, duration, attendees"]);
+  if (unknown.length > 0) throw invalidArgument([`unknown fields to update: ${unknown.join(", ")}`]);
+  const named = (field: UpdatableField) => fields.includes(field);
+  const iso = (date: Date | null) => date?.toISOString();
+  const start = named("start") ? input.start : iso(current.start);
+  let end: string | undefined;
+  let durationMinutes: number | undefined;
+  if (named("end") || named("duration_minutes")) {
+    end = named("end") ? input.end : undefined;
+    durationMinutes = named("duration_minutes") ? input.durationMinutes : undefined;
+  } else if (named("start") && current.end && current.start) {
+    const moved = start === undefined ? undefined : parseOffsetDateTime(start);
+    end = moved?.ok ? new Date(moved.date.getTime() + (current.end.getTime() - current.start.getTime())).toISOString() : undefined;
+  } else if (!named("start")) {
+    end = iso(current.end);
+  }
+  return validateMeetingRequest({
+    title: named("title") ? input.title : current.title,
+    start,
+    end,
+    durationMinutes,
+    attendees: named("attendees") ? input.attendees : current.attendees,
+  });
+}
+
+/** The fields whose values differ (attendees compared in order, case-sensitively). */
+export function changedFields(before: CurrentDetails, after: CurrentDetails): string[] {
+  const time = (date: Date | null) => date?.getTime() ?? null;
+  const changed: string[] = [];
+  if (before.title !== after.title) changed.push("title");
+  if (time(before.start) !== time(after.start)) changed.push("start");
+  if (time(before.end) !== time(after.end)) changed.push("end");
+  if (before.attendees.join("\n") !== after.attendees.join("\n")) changed.push("attendees");
+  return changed;
 }
 
 const emailSchema = z.email();

@@ -9,9 +9,9 @@ import {
   MeetingStatus,
   type Meeting,
 } from "@svc/proto/svc/meeting/v1/meeting_pb";
-import { getMeeting, getMeetingOfOrg, insertMeeting, listMeetings, type StoredMeeting } from "./db/meetings.ts";
+import { getMeeting, getMeetingOfOrg, insertMeeting, listMeetings, type MeetingStatus as StoredStatus, type StoredMeeting } from "./db/meetings.ts";
 import { isMeetingId, newMeetingId } from "./meeting-id.ts";
-import { validateMeetingRequest } from "./meeting-request.ts";
+import { parseOffsetDateTime, validateMeetingRequest, validateMeetingUpdate } from "./meeting-request.ts";
 import type { GrantJoin } from "./room/join-grants.ts";
 import type { MeetingLifecycle } from "./room/meeting-lifecycle.ts";
 
@@ -20,6 +20,7 @@ export const scopes = {
   create: "meeting.create",
   read: "meeting.read",
   update: "meeting.update",
+  delete: "meeting.delete",
 } as const;
 
 const DEFAULT_PAGE_SIZE = 20;
@@ -32,8 +33,8 @@ export interface MeetingServiceDependencies {
   /** The externally visible origin of the join page, without a trailing slash. */
   publicUrl: string;
   logger: Logger;
-  /** Told after a meeting ended through the API, to close its room on the media server. */
-  meetingEnded: (meetingId: string) => void;
+  /** Told after a meeting ended or was cancelled through the API, to close its room on the media server. */
+  roomClosed: (meetingId: string) => void;
 }
 
 export const joinUrl = (publicUrl: string, id: string) => `${publicUrl}/meeting/${id}`;
@@ -49,7 +50,13 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
   return {
     async createMeeting(request, context) {
       const caller = await authenticate(context, scopes.create);
-      const valid = validateMeetingRequest({ title: request.title, start: request.start, attendees: request.attendees });
+      const valid = validateMeetingRequest({
+        title: request.title,
+        start: request.start,
+        end: request.end,
+        durationMinutes: request.durationMinutes,
+        attendees: request.attendees,
+      });
       let stored: StoredMeeting;
       try {
         stored = await insertMeeting(pool, {
@@ -78,7 +85,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
       const caller = await authenticate(context, scopes.update);
       const result = isMeetingId(request.id) ? await lifecycle.end(caller.orgId, request.id, "api") : undefined;
       if (!result) throw notFound("Meeting");
-      if (result.endedNow) deps.meetingEnded(request.id);
+      if (result.endedNow) deps.roomClosed(request.id);
       return { meeting: toProto(result.meeting), endedNow: result.endedNow };
     },
 
@@ -87,10 +94,59 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
       if (request.pageSize < 0) throw invalidArgument(["page_size must not be negative"]);
       const limit = request.pageSize === 0 ? DEFAULT_PAGE_SIZE : Math.min(request.pageSize, MAX_PAGE_SIZE);
       const afterSeq = request.pageToken ? decodePageToken(request.pageToken) : null;
-      const page = await listMeetings(pool, caller.orgId, { limit, afterSeq });
+      const page = await listMeetings(pool, caller.orgId, { limit, afterSeq, filter: listFilter(request) });
       return { meetings: page.meetings.map(toProto), nextPageToken: page.nextAfterSeq ? encodePageToken(page.nextAfterSeq) : "" };
     },
+
+    async updateMeeting(request, context) {
+      const caller = await authenticate(context, scopes.update);
+      const fields = request.updateMask?.paths ?? [];
+      const result = isMeetingId(request.id)
+        ? await lifecycle.update(caller.orgId, request.id, (current) =>
+            validateMeetingUpdate(
+              fields,
+              { title: request.title, start: request.start, end: request.end, durationMinutes: request.durationMinutes, attendees: request.attendees },
+              current,
+            ),
+          )
+        : undefined;
+      if (!result) throw notFound("Meeting");
+      return { meeting: toProto(result.meeting), changedFields: result.changed };
+    },
+
+    async cancelMeeting(request, context) {
+      const caller = await authenticate(context, scopes.delete);
+      const result = isMeetingId(request.id) ? await lifecycle.cancel(caller.orgId, request.id) : undefined;
+      if (!result) throw notFound("Meeting");
+      if (result.cancelledNow) deps.roomClosed(request.id);
+      return { meeting: toProto(result.meeting), cancelledNow: result.cancelledNow };
+    },
   };
+}
+
+const statusFromProto: Partial<Record<MeetingStatus, StoredStatus>> = {
+  [MeetingStatus.SCHEDULED]: "scheduled",
+  [MeetingStatus.LIVE]: "live",
+  [MeetingStatus.ENDED]: "ended",
+  [MeetingStatus.CANCELLED]: "cancelled",
+};
+
+/** ListMeetings' filters, with the date rule of creation; every bad one named. */
+function listFilter(request: { status: MeetingStatus; startFrom?: string | undefined; startBefore?: string | undefined }) {
+  const problems: string[] = [];
+  const date = (name: string, value: string | undefined) => {
+    if (value === undefined) return null;
+    const parsed = parseOffsetDateTime(value);
+    if (parsed.ok) return parsed.date;
+    problems.push(`${name} ${parsed.problem}`);
+    return null;
+  };
+  const startFrom = date("start_from", request.startFrom);
+  const startBefore = date("start_before", request.startBefore);
+  const status = request.status === MeetingStatus.UNSPECIFIED ? null : (statusFromProto[request.status] ?? null);
+  if (request.status !== MeetingStatus.UNSPECIFIED && status === null) problems.push("status is not a meeting status");
+  if (problems.length > 0) throw invalidArgument(problems);
+  return { status, startFrom, startBefore };
 }
 
 /**
@@ -133,6 +189,7 @@ const statusToProto = {
   scheduled: MeetingStatus.SCHEDULED,
   live: MeetingStatus.LIVE,
   ended: MeetingStatus.ENDED,
+  cancelled: MeetingStatus.CANCELLED,
 } as const;
 
 function toProtoMeeting(meeting: StoredMeeting, publicUrl: string): Meeting {
@@ -145,6 +202,8 @@ function toProtoMeeting(meeting: StoredMeeting, publicUrl: string): Meeting {
     attendees: meeting.attendees,
     createdAt: timestampFromDate(meeting.createdAt),
     endedAt: meeting.endedAt ? timestampFromDate(meeting.endedAt) : undefined,
+    end: meeting.end ? timestampFromDate(meeting.end) : undefined,
+    cancelledAt: meeting.cancelledAt ? timestampFromDate(meeting.cancelledAt) : undefined,
     joinUrl: joinUrl(publicUrl, meeting.id),
     createdByUserId: meeting.createdByUserId,
     createdByClientId: meeting.createdByClientId ?? "",

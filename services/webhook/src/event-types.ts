@@ -7,6 +7,8 @@ export const EVENT_TYPE_DESCRIPTIONS = {
   "meeting.started": "The first participant entered the meeting room: the meeting is live.",
   "meeting.ended":
     "The meeting ended: its room stayed empty for the grace period after the last participant left, or it was ended through the API. Sent once per meeting, with everyone who was in the room.",
+  "meeting.updated": "The meeting's title, start, end or attendees changed (a reschedule, say); `changedFields` names them and `previous` has the old values.",
+  "meeting.cancelled": "The meeting was cancelled before it ended; no meeting.ended follows.",
   "participant.joined": "A participant entered the meeting room.",
   "participant.left": "A participant left the meeting room (or was disconnected, or removed when the meeting ended).",
 } as const;

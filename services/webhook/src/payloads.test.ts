@@ -2,8 +2,10 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { create, toBinary } from "@bufbuild/protobuf";
 import {
   MeetingEndedSchema,
+  MeetingCancelledSchema,
   MeetingEndReason,
   MeetingStartedSchema,
+  MeetingUpdatedSchema,
   ParticipantJoinedSchema,
   ParticipantLeftSchema,
 } from "@svc/proto/svc/meeting/v1/events_pb";
@@ -63,6 +65,11 @@ describe("event bodies", () => {
     const messages = [
       [MeetingStartedSchema, create(MeetingStartedSchema, { eventId: "e1", orgId: "o", occurredAt: at, meeting: { id: "m", title: "t" } })],
       [MeetingEndedSchema, create(MeetingEndedSchema, { eventId: "e2", orgId: "o", occurredAt: at, meeting: { id: "m", title: "t", endedAt: at } })],
+      [
+        MeetingUpdatedSchema,
+        create(MeetingUpdatedSchema, { eventId: "e5", orgId: "o", occurredAt: at, meeting: { id: "m", title: "New", start: at }, previous: { id: "m", title: "Old" }, changedFields: ["title", "start"] }),
+      ],
+      [MeetingCancelledSchema, create(MeetingCancelledSchema, { eventId: "e6", orgId: "o", occurredAt: at, meeting: { id: "m", title: "t" } })],
       [ParticipantJoinedSchema, create(ParticipantJoinedSchema, { eventId: "e3", orgId: "o", occurredAt: at, meetingId: "m", participant })],
       [ParticipantLeftSchema, create(ParticipantLeftSchema, { eventId: "e4", orgId: "o", occurredAt: at, meetingId: "m", participant: { ...participant, leftAt: at } })],
     ] as const;
@@ -71,9 +78,20 @@ describe("event bodies", () => {
       expect(decoded.orgId).toBe("o");
       return decoded.body.type;
     });
-    expect(types).toEqual(["meeting.started", "meeting.ended", "participant.joined", "participant.left"]);
+    expect(types).toEqual(["meeting.started", "meeting.ended", "meeting.updated", "meeting.cancelled", "participant.joined", "participant.left"]);
     expect(new Set(types)).toEqual(new Set(SUBSCRIBABLE_EVENT_TYPES));
-    const joined = decodeMeetingEvent(ParticipantJoinedSchema.typeName, toBinary(ParticipantJoinedSchema, messages[2][1]))!;
+    const joined = decodeMeetingEvent(ParticipantJoinedSchema.typeName, toBinary(ParticipantJoinedSchema, messages[4][1]))!;
+    const updated = decodeMeetingEvent(MeetingUpdatedSchema.typeName, toBinary(MeetingUpdatedSchema, messages[2][1]))!;
+    expect(updated.body.data).toEqual({
+      meetingId: "m",
+      orgId: "o",
+      title: "New",
+      start: "2030-01-02T03:00:00.000Z",
+      end: null,
+      attendees: [],
+      changedFields: ["title", "start"],
+      previous: { title: "Old", start: null, end: null, attendees: [] },
+    });
     expect(joined.body.data).toEqual({ meetingId: "m", orgId: "o", participant: { participantId: "p_b", displayName: "Bob <b>", joinedAt: "2030-01-02T03:00:00.000Z", leftAt: null } });
     expect(decodeMeetingEvent("svc.meeting.v1.SomethingElse", new Uint8Array())).toBeUndefined();
     expect(() => decodeMeetingEvent(ParticipantJoinedSchema.typeName, toBinary(ParticipantJoinedSchema, create(ParticipantJoinedSchema, { eventId: "e" })))).toThrow(/participant/);

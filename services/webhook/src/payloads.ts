@@ -1,13 +1,17 @@
 import { fromBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import {
+  MeetingCancelledSchema,
   MeetingEndedSchema,
   MeetingEndReason,
   MeetingStartedSchema,
+  MeetingUpdatedSchema,
   ParticipantJoinedSchema,
   ParticipantLeftSchema,
+  type MeetingCancelled,
   type MeetingEnded,
   type MeetingSnapshot,
+  type MeetingUpdated,
   type MeetingStarted,
   type ParticipantJoined,
   type ParticipantLeft,
@@ -49,6 +53,7 @@ const endReasons: Record<MeetingEndReason, string | null> = {
   [MeetingEndReason.UNSPECIFIED]: null,
   [MeetingEndReason.ENDED_BY_API]: "ended_by_api",
   [MeetingEndReason.EMPTY]: "empty",
+  [MeetingEndReason.END_PASSED]: "end_passed",
 };
 
 export function meetingEndedBody(event: MeetingEnded): EventBody {
@@ -77,6 +82,38 @@ export function meetingStartedBody(event: MeetingStarted): EventBody {
     type: "meeting.started",
     timestamp: startedAt,
     data: { meetingId: meeting.id, orgId: event.orgId, title: meeting.title, start: iso(meeting.start), startedAt, attendees: [...meeting.attendees] },
+  };
+}
+
+const meetingDetails = (meeting: MeetingSnapshot) => ({
+  title: meeting.title,
+  start: iso(meeting.start),
+  end: iso(meeting.end),
+  attendees: [...meeting.attendees],
+});
+
+export function meetingUpdatedBody(event: MeetingUpdated): EventBody {
+  const meeting = requireSnapshot(event.meeting, "MeetingUpdated");
+  return {
+    type: "meeting.updated",
+    timestamp: iso(event.occurredAt) ?? new Date().toISOString(),
+    data: {
+      meetingId: meeting.id,
+      orgId: event.orgId,
+      ...meetingDetails(meeting),
+      changedFields: [...event.changedFields],
+      previous: meetingDetails(requireSnapshot(event.previous, "MeetingUpdated (previous)")),
+    },
+  };
+}
+
+export function meetingCancelledBody(event: MeetingCancelled): EventBody {
+  const meeting = requireSnapshot(event.meeting, "MeetingCancelled");
+  const cancelledAt = iso(event.occurredAt) ?? new Date().toISOString();
+  return {
+    type: "meeting.cancelled",
+    timestamp: cancelledAt,
+    data: { meetingId: meeting.id, orgId: event.orgId, ...meetingDetails(meeting), cancelledAt },
   };
 }
 
@@ -109,6 +146,8 @@ const meetingEventMappings = new Map(
   [
     mapping({ schema: MeetingStartedSchema, type: "meeting.started", body: meetingStartedBody }),
     mapping({ schema: MeetingEndedSchema, type: "meeting.ended", body: meetingEndedBody }),
+    mapping({ schema: MeetingUpdatedSchema, type: "meeting.updated", body: meetingUpdatedBody }),
+    mapping({ schema: MeetingCancelledSchema, type: "meeting.cancelled", body: meetingCancelledBody }),
     mapping({ schema: ParticipantJoinedSchema, type: "participant.joined", body: (event) => participantBody("participant.joined", event) }),
     mapping({ schema: ParticipantLeftSchema, type: "participant.left", body: (event) => participantBody("participant.left", event) }),
   ].map((entry) => [entry.schema.typeName, entry]),

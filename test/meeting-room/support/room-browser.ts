@@ -1,27 +1,4 @@
-import { chromium, type Browser, type Page } from "playwright-core";
-
-/**
- * Headless Debian Chromium (never a downloaded browser) with a fake camera and microphone.
- * `allowDevices: false` leaves out --use-fake-ui-for-media-stream: nobody answers the permission
- * prompt, so getUserMedia is refused, as when a person clicks "Block".
- */
-export function launchRoomBrowser(options: { allowDevices?: boolean } = {}): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--use-fake-device-for-media-stream",
-      ...(options.allowDevices === false ? [] : ["--use-fake-ui-for-media-stream"]),
-      "--autoplay-policy=no-user-gesture-required",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-}
+import type { Browser, Page } from "playwright-core";
 
 export interface OpenedPage {
   page: Page;

@@ -1,22 +1,36 @@
 import type { Pool, PoolClient } from "@svc/platform";
 
-/** scheduled → live (someone entered the room) → ended. DESIGN.md section 8. */
-export type MeetingStatus = "scheduled" | "live" | "ended";
+/** scheduled → live (someone entered the room) → ended, or cancelled before it ended. DESIGN.md section 8. */
+export type MeetingStatus = "scheduled" | "live" | "ended" | "cancelled";
 
-/** Why a meeting ended: through the API, or emptied past its grace period. */
-export type MeetingEndCause = "api" | "empty";
+/** Nobody may enter, and nothing about it changes any more. */
+export const isClosed = (status: MeetingStatus) => status === "ended" || status === "cancelled";
+
+/** Why a meeting ended: through the API, emptied past its grace period, or its planned end passed with nobody in it. */
+export type MeetingEndCause = "api" | "empty" | "end_passed";
 
 export interface StoredMeeting {
   id: string;
   orgId: string;
   title: string;
   start: Date | null;
+  /** The planned end, when one was given. */
+  end: Date | null;
   status: MeetingStatus;
   attendees: string[];
   createdAt: Date;
   endedAt: Date | null;
+  cancelledAt: Date | null;
   createdByUserId: string;
   createdByClientId: string | null;
+}
+
+/** The fields a scheduling tool may change. */
+export interface MeetingDetails {
+  title: string;
+  start: Date | null;
+  end: Date | null;
+  attendees: string[];
 }
 
 export interface NewMeeting {
@@ -26,6 +40,7 @@ export interface NewMeeting {
   createdByClientId: string | null;
   title: string;
   start: Date | null;
+  end: Date | null;
   attendees: string[];
 }
 
@@ -41,16 +56,18 @@ interface MeetingRow {
   org_id: string;
   title: string;
   start: Date | null;
+  planned_end: Date | null;
   status: MeetingStatus;
   attendees: string[];
   created_at: Date;
   ended_at: Date | null;
+  cancelled_at: Date | null;
   created_by_user_id: string;
   created_by_client_id: string | null;
 }
 
 const SELECT_MEETING = `
-  SELECT m.id, m.seq, m.org_id, m.title, m.start, m.status, m.created_at, m.ended_at, m.created_by_user_id, m.created_by_client_id,
+  SELECT m.id, m.seq, m.org_id, m.title, m.start, m.planned_end, m.status, m.created_at, m.ended_at, m.cancelled_at, m.created_by_user_id, m.created_by_client_id,
          ARRAY(SELECT p.email FROM participants p WHERE p.meeting_id = m.id ORDER BY p.ordinal) AS attendees
     FROM meetings m`;
 
@@ -59,10 +76,12 @@ const toMeeting = (row: MeetingRow): StoredMeeting => ({
   orgId: row.org_id,
   title: row.title,
   start: row.start,
+  end: row.planned_end,
   status: row.status,
   attendees: row.attendees,
   createdAt: row.created_at,
   endedAt: row.ended_at,
+  cancelledAt: row.cancelled_at,
   createdByUserId: row.created_by_user_id,
   createdByClientId: row.created_by_client_id,
 });
@@ -79,17 +98,27 @@ async function selectOne(db: Queryable, where: string, values: unknown[], suffix
 export async function insertMeeting(pool: Pool, meeting: NewMeeting): Promise<StoredMeeting> {
   const { rows } = await pool.query<MeetingRow>(
     `WITH meeting AS (
-       INSERT INTO meetings (id, org_id, created_by_user_id, created_by_client_id, title, start, status)
-       VALUES ($1, $2, $3, $4, $5, $6::timestamptz, 'scheduled')
-       RETURNING id, seq, org_id, title, start, status, created_at, ended_at, created_by_user_id, created_by_client_id
+       INSERT INTO meetings (id, org_id, created_by_user_id, created_by_client_id, title, start, planned_end, status)
+       VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $8::timestamptz, 'scheduled')
+       RETURNING id, seq, org_id, title, start, planned_end, status, created_at, ended_at, cancelled_at, created_by_user_id, created_by_client_id
      ), attendees AS (
        INSERT INTO participants (meeting_id, ordinal, email)
        SELECT $1, ordinality - 1, email FROM unnest($7::text[]) WITH ORDINALITY AS a(email, ordinality)
      )
      SELECT meeting.*, $7::text[] AS attendees FROM meeting`,
-    [meeting.id, meeting.orgId, meeting.createdByUserId, meeting.createdByClientId, meeting.title, meeting.start, meeting.attendees],
+    [meeting.id, meeting.orgId, meeting.createdByUserId, meeting.createdByClientId, meeting.title, meeting.start, meeting.attendees, meeting.end],
   );
   return toMeeting(rows[0]!);
+}
+
+/** Replaces the details of a locked meeting (attendees in the order given). */
+export async function updateMeetingDetails(client: PoolClient, id: string, details: MeetingDetails): Promise<void> {
+  await client.query("UPDATE meetings SET title = $2, start = $3, planned_end = $4 WHERE id = $1", [id, details.title, details.start, details.end]);
+  await client.query("DELETE FROM participants WHERE meeting_id = $1", [id]);
+  await client.query(
+    "INSERT INTO participants (meeting_id, ordinal, email) SELECT $1, ordinality - 1, email FROM unnest($2::text[]) WITH ORDINALITY AS a(email, ordinality)",
+    [id, details.attendees],
+  );
 }
 
 /** Only within `orgId`: another organization's meeting does not exist for this caller. */
@@ -104,11 +133,26 @@ export const getMeeting = (db: Queryable, id: string) => selectOne(db, "m.id = $
  */
 export const lockMeeting = (client: PoolClient, id: string) => selectOne(client, "m.id = $1", [id], " FOR UPDATE OF m");
 
+export interface MeetingFilter {
+  status: MeetingStatus | null;
+  /** Start at or after. */
+  startFrom: Date | null;
+  /** Start before. */
+  startBefore: Date | null;
+}
+
 /** Newest first. */
-export async function listMeetings(pool: Pool, orgId: string, { limit, afterSeq }: { limit: number; afterSeq: string | null }): Promise<MeetingPage> {
+export async function listMeetings(
+  pool: Pool,
+  orgId: string,
+  { limit, afterSeq, filter }: { limit: number; afterSeq: string | null; filter: MeetingFilter },
+): Promise<MeetingPage> {
   const { rows } = await pool.query<MeetingRow>(
-    `${SELECT_MEETING} WHERE m.org_id = $1 AND ($2::bigint IS NULL OR m.seq < $2::bigint) ORDER BY m.seq DESC LIMIT $3`,
-    [orgId, afterSeq, limit + 1],
+    `${SELECT_MEETING}
+      WHERE m.org_id = $1 AND ($2::bigint IS NULL OR m.seq < $2::bigint)
+        AND ($4::text IS NULL OR m.status = $4) AND ($5::timestamptz IS NULL OR m.start >= $5) AND ($6::timestamptz IS NULL OR m.start < $6)
+      ORDER BY m.seq DESC LIMIT $3`,
+    [orgId, afterSeq, limit + 1, filter.status, filter.startFrom, filter.startBefore],
   );
   const page = rows.slice(0, limit);
   return { meetings: page.map(toMeeting), nextAfterSeq: rows.length > limit ? page.at(-1)!.seq : null };
@@ -116,7 +160,7 @@ export async function listMeetings(pool: Pool, orgId: string, { limit, afterSeq 
 
 /** The meeting is live and nobody is waiting for it to empty (someone is in the room). */
 export async function markLive(client: PoolClient, id: string): Promise<void> {
-  await client.query("UPDATE meetings SET status = 'live', empty_since = NULL WHERE id = $1 AND status <> 'ended'", [id]);
+  await client.query("UPDATE meetings SET status = 'live', empty_since = NULL WHERE id = $1 AND status IN ('scheduled', 'live')", [id]);
 }
 
 /** Starts the grace period of a live meeting whose room just emptied (kept if already running). */
@@ -126,19 +170,30 @@ export async function markEmpty(client: PoolClient, id: string, since: Date): Pr
 
 /** → ended; false when it had already ended. */
 export async function markEnded(client: PoolClient, id: string): Promise<boolean> {
-  const result = await client.query("UPDATE meetings SET status = 'ended', ended_at = now(), empty_since = NULL WHERE id = $1 AND status <> 'ended'", [id]);
+  const result = await client.query("UPDATE meetings SET status = 'ended', ended_at = now(), empty_since = NULL WHERE id = $1 AND status IN ('scheduled', 'live')", [id]);
   return result.rowCount === 1;
 }
 
-/** Live meetings empty for at least `graceSeconds`, locked; rows another replica holds are skipped. */
-export async function claimMeetingsEmptyFor(client: PoolClient, graceSeconds: number, limit: number): Promise<string[]> {
-  const { rows } = await client.query<{ id: string }>(
-    `SELECT id FROM meetings
-      WHERE empty_since IS NOT NULL AND empty_since <= now() - make_interval(secs => $1) AND status = 'live'
-      ORDER BY empty_since LIMIT $2 FOR UPDATE SKIP LOCKED`,
+/** → cancelled; false when it was not scheduled or live. */
+export async function markCancelled(client: PoolClient, id: string): Promise<boolean> {
+  const result = await client.query("UPDATE meetings SET status = 'cancelled', cancelled_at = now(), empty_since = NULL WHERE id = $1 AND status IN ('scheduled', 'live')", [id]);
+  return result.rowCount === 1;
+}
+
+/**
+ * Meetings that are over, locked (rows another replica holds are skipped): live ones empty for
+ * `graceSeconds`, live ones empty past their planned end, and scheduled ones past their planned
+ * end (nobody came). Someone in the room keeps a meeting going past its planned end.
+ */
+export async function claimMeetingsDueToEnd(client: PoolClient, graceSeconds: number, limit: number): Promise<{ id: string; status: MeetingStatus }[]> {
+  const { rows } = await client.query<{ id: string; status: MeetingStatus }>(
+    `SELECT id, status FROM meetings
+      WHERE (status = 'live' AND empty_since IS NOT NULL AND (empty_since <= now() - make_interval(secs => $1) OR planned_end <= now()))
+         OR (status = 'scheduled' AND planned_end IS NOT NULL AND planned_end <= now())
+      LIMIT $2 FOR UPDATE SKIP LOCKED`,
     [graceSeconds, limit],
   );
-  return rows.map((row) => row.id);
+  return rows;
 }
 
 /** Live meetings, and any meeting with someone recorded as present: what reconciliation checks. */

@@ -22,10 +22,12 @@ export interface JoinGrant {
   meeting: StoredMeeting;
 }
 
-/** Metadata key telling the gateway why a join was refused (`ended`, `full`). */
+/** Metadata key telling the gateway why a join was refused (`ended`, `cancelled`, `full`). */
 export const REFUSAL_METADATA = "x-refusal";
 
-const refused = (reason: "ended" | "full", message: string) => new ConnectError(message, Code.FailedPrecondition, { [REFUSAL_METADATA]: reason });
+// `x-gone`: the meeting will never take anyone again (HTTP 410 at the gateway).
+const refused = (reason: "ended" | "cancelled" | "full", message: string) =>
+  new ConnectError(message, Code.FailedPrecondition, { [REFUSAL_METADATA]: reason, ...(reason === "full" ? {} : { "x-gone": "true" }) });
 
 /**
  * Join grants: the only way into a meeting room. Holding the meeting id is the permission (the
@@ -61,6 +63,7 @@ export function createJoinGrants(deps: {
     const meeting = await getMeeting(pool, request.meetingId);
     if (!meeting) throw notFound("Meeting");
     if (meeting.status === "ended") throw refused("ended", "This meeting has ended");
+    if (meeting.status === "cancelled") throw refused("cancelled", "This meeting was cancelled");
     // The media server enforces the same cap (the room is opened with it); this check gives a
     // clear answer before the browser tries.
     const present = await countPresent(pool, meeting.id);

@@ -1,17 +1,30 @@
 import { inTransaction, type Logger, type Pool, type PoolClient } from "@svc/platform";
+import { Code, ConnectError } from "@connectrpc/connect";
 import {
-  claimMeetingsEmptyFor,
+  claimMeetingsDueToEnd,
   getMeetingOfOrg,
+  isClosed,
   lockMeeting,
+  markCancelled,
   markEmpty,
   markEnded,
   markLive,
+  updateMeetingDetails,
+  type MeetingDetails,
   type MeetingEndCause,
   type StoredMeeting,
 } from "../db/meetings.ts";
 import { insertOutboxEvent, type OutboxEvent } from "../db/outbox.ts";
 import { closeAllVisits, closeVisit, countPresent, insertVisit, markWebhookApplied, visitsOf, type RoomVisit } from "../db/room-participants.ts";
-import { meetingEndedEvent, meetingStartedEvent, participantJoinedEvent, participantLeftEvent } from "../meeting-events.ts";
+import {
+  meetingCancelledEvent,
+  meetingEndedEvent,
+  meetingStartedEvent,
+  meetingUpdatedEvent,
+  participantJoinedEvent,
+  participantLeftEvent,
+} from "../meeting-events.ts";
+import { changedFields } from "../meeting-request.ts";
 
 /** What the media server told us about one participant's connection. */
 export interface ParticipantPresence {
@@ -36,9 +49,28 @@ export interface MeetingLifecycle {
   roomClosed(meetingId: string, at: Date, webhookId?: string): Promise<void>;
   /** Ends a meeting (only within `orgId` when given); undefined when there is no such meeting. */
   end(orgId: string | null, meetingId: string, cause: MeetingEndCause): Promise<{ meeting: StoredMeeting; endedNow: boolean } | undefined>;
-  /** Ends every live meeting that has been empty for the grace period; returns their ids. */
-  endEmptyMeetings(): Promise<string[]>;
+  /**
+   * Changes a meeting's details with `details(current)` (which applies the rules and may throw);
+   * FAILED_PRECONDITION for an ended or cancelled meeting. Emits meeting.updated when anything changed.
+   */
+  update(
+    orgId: string,
+    meetingId: string,
+    details: (current: StoredMeeting) => MeetingDetails,
+  ): Promise<{ meeting: StoredMeeting; changed: string[] } | undefined>;
+  /** Cancels a meeting that has not ended; idempotent; FAILED_PRECONDITION for an ended one. */
+  cancel(orgId: string, meetingId: string): Promise<{ meeting: StoredMeeting; cancelledNow: boolean } | undefined>;
+  /**
+   * Ends every meeting that is over: live ones empty for the grace period (or empty past their
+   * planned end), scheduled ones past their planned end. Returns their ids.
+   */
+  endDueMeetings(): Promise<string[]>;
 }
+
+const closedRefusal = (meeting: StoredMeeting, action: string) =>
+  new ConnectError(`Meeting has ${meeting.status === "ended" ? "ended" : "been cancelled"} and cannot be ${action}`, Code.FailedPrecondition, {
+    "x-refusal": meeting.status,
+  });
 
 /**
  * The rules of a meeting's life (DESIGN.md section 8): the first person to enter makes it live
@@ -90,7 +122,7 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
       apply(webhookId, { evict: false }, async (client, emit) => {
         const meeting = await lockMeeting(client, presence.meetingId);
         if (!meeting) return { evict: false };
-        const ended = meeting.status === "ended";
+        const ended = isClosed(meeting.status);
         // Someone who got in after the end (with a grant issued before it) is recorded as a visit
         // that ended at once, and removed from the room by the caller.
         const visit = await insertVisit(client, { ...presence, leftAt: ended ? presence.joinedAt : null });
@@ -102,7 +134,7 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
     participantLeft: (presence, leftAt, webhookId) =>
       apply(webhookId, undefined, async (client, emit) => {
         const meeting = await lockMeeting(client, presence.meetingId);
-        if (!meeting || meeting.status === "ended") return;
+        if (!meeting || isClosed(meeting.status)) return;
         const closed = await closeVisit(client, presence.meetingId, presence.sessionId, leftAt);
         if (closed) {
           emit(participantLeftEvent(meeting, closed));
@@ -119,7 +151,7 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
     roomClosed: (meetingId, at, webhookId) =>
       apply(webhookId, undefined, async (client, emit) => {
         const meeting = await lockMeeting(client, meetingId);
-        if (!meeting || meeting.status === "ended") return;
+        if (!meeting || isClosed(meeting.status)) return;
         for (const visit of await closeAllVisits(client, meetingId, at)) emit(participantLeftEvent(meeting, visit));
         await markEmptyIfNobodyLeft(client, meeting, at);
       }),
@@ -129,20 +161,46 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
         // The organization check is a plain read; the lock follows (same transaction).
         if (orgId !== null && !(await getMeetingOfOrg(client, orgId, meetingId))) return undefined;
         const meeting = await lockMeeting(client, meetingId);
+        if (meeting?.status === "cancelled") throw closedRefusal(meeting, "ended");
         return meeting ? endLocked(client, meeting, cause, emit) : undefined;
       }),
 
-    async endEmptyMeetings() {
+    update: (orgId, meetingId, details) =>
+      apply(undefined, undefined, async (client, emit) => {
+        if (!(await getMeetingOfOrg(client, orgId, meetingId))) return undefined;
+        const before = (await lockMeeting(client, meetingId))!;
+        if (isClosed(before.status)) throw closedRefusal(before, "changed");
+        const after = details(before);
+        const changed = changedFields(before, after);
+        if (changed.length === 0) return { meeting: before, changed };
+        await updateMeetingDetails(client, meetingId, after);
+        const meeting = (await lockMeeting(client, meetingId))!;
+        emit(meetingUpdatedEvent(before, meeting, changed));
+        return { meeting, changed };
+      }),
+
+    cancel: (orgId, meetingId) =>
+      apply(undefined, undefined, async (client, emit) => {
+        if (!(await getMeetingOfOrg(client, orgId, meetingId))) return undefined;
+        const meeting = (await lockMeeting(client, meetingId))!;
+        if (meeting.status === "cancelled") return { meeting, cancelledNow: false };
+        if (!(await markCancelled(client, meetingId))) throw closedRefusal(meeting, "cancelled");
+        for (const visit of await closeAllVisits(client, meetingId, new Date())) emit(participantLeftEvent(meeting, visit));
+        const cancelled = (await lockMeeting(client, meetingId))!;
+        emit(meetingCancelledEvent(cancelled));
+        return { meeting: cancelled, cancelledNow: true };
+      }),
+
+    async endDueMeetings() {
       const ended = await apply(undefined, [] as string[], async (client, emit) => {
-        const ids = await claimMeetingsEmptyFor(client, graceSeconds, 50);
         const endedIds: string[] = [];
-        for (const id of ids) {
+        for (const { id, status } of await claimMeetingsDueToEnd(client, graceSeconds, 50)) {
           const meeting = (await lockMeeting(client, id))!;
-          if ((await endLocked(client, meeting, "empty", emit)).endedNow) endedIds.push(id);
+          if ((await endLocked(client, meeting, status === "live" ? "empty" : "end_passed", emit)).endedNow) endedIds.push(id);
         }
         return endedIds;
       });
-      if (ended.length > 0) logger.info({ meetingIds: ended }, "ended meetings that stayed empty for the grace period");
+      if (ended.length > 0) logger.info({ meetingIds: ended }, "ended meetings that are over (empty, or past their planned end)");
       return ended;
     },
   };

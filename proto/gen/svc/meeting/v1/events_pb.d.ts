@@ -57,6 +57,88 @@ export declare type MeetingEnded = Message<"svc.meeting.v1.MeetingEnded"> & {
 export declare const MeetingEndedSchema: GenMessage<MeetingEnded>;
 
 /**
+ * The meeting's details changed (PATCH /meeting/:id or UpdateMeeting).
+ *
+ * @generated from message svc.meeting.v1.MeetingUpdated
+ */
+export declare type MeetingUpdated = Message<"svc.meeting.v1.MeetingUpdated"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string org_id = 3;
+   */
+  orgId: string;
+
+  /**
+   * As it is now.
+   *
+   * @generated from field: svc.meeting.v1.MeetingSnapshot meeting = 4;
+   */
+  meeting?: MeetingSnapshot | undefined;
+
+  /**
+   * The fields that changed: title, start, end, attendees.
+   *
+   * @generated from field: repeated string changed_fields = 5;
+   */
+  changedFields: string[];
+
+  /**
+   * As it was before.
+   *
+   * @generated from field: svc.meeting.v1.MeetingSnapshot previous = 6;
+   */
+  previous?: MeetingSnapshot | undefined;
+};
+
+/**
+ * Describes the message svc.meeting.v1.MeetingUpdated.
+ * Use `create(MeetingUpdatedSchema)` to create a new message.
+ */
+export declare const MeetingUpdatedSchema: GenMessage<MeetingUpdated>;
+
+/**
+ * The meeting was cancelled before it ended (DELETE /meeting/:id or CancelMeeting).
+ *
+ * @generated from message svc.meeting.v1.MeetingCancelled
+ */
+export declare type MeetingCancelled = Message<"svc.meeting.v1.MeetingCancelled"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string org_id = 3;
+   */
+  orgId: string;
+
+  /**
+   * @generated from field: svc.meeting.v1.MeetingSnapshot meeting = 4;
+   */
+  meeting?: MeetingSnapshot | undefined;
+};
+
+/**
+ * Describes the message svc.meeting.v1.MeetingCancelled.
+ * Use `create(MeetingCancelledSchema)` to create a new message.
+ */
+export declare const MeetingCancelledSchema: GenMessage<MeetingCancelled>;
+
+/**
  * The first participant entered the meeting room.
  *
  * @generated from message svc.meeting.v1.MeetingStarted
@@ -235,6 +317,11 @@ export declare type MeetingSnapshot = Message<"svc.meeting.v1.MeetingSnapshot"> 
    * @generated from field: string created_by_user_id = 6;
    */
   createdByUserId: string;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp end = 7;
+   */
+  end?: Timestamp | undefined;
 };
 
 /**
@@ -265,6 +352,13 @@ export enum MeetingEndReason {
    * @generated from enum value: MEETING_END_REASON_EMPTY = 2;
    */
   EMPTY = 2,
+
+  /**
+   * Its planned end passed while nobody was in the room.
+   *
+   * @generated from enum value: MEETING_END_REASON_END_PASSED = 3;
+   */
+  END_PASSED = 3,
 }
 
 /**

@@ -4,7 +4,7 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
-import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import type { FieldMask, Timestamp } from "@bufbuild/protobuf/wkt";
 
 /**
  * Describes the file svc/meeting/v1/meeting.proto.
@@ -73,6 +73,18 @@ export declare type Meeting = Message<"svc.meeting.v1.Meeting"> & {
    * @generated from field: string created_by_client_id = 11;
    */
   createdByClientId: string;
+
+  /**
+   * The planned end, when one was given (as `end` or as a duration).
+   *
+   * @generated from field: optional google.protobuf.Timestamp end = 12;
+   */
+  end?: Timestamp | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp cancelled_at = 13;
+   */
+  cancelledAt?: Timestamp | undefined;
 };
 
 /**
@@ -102,6 +114,20 @@ export declare type CreateMeetingRequest = Message<"svc.meeting.v1.CreateMeeting
    * @generated from field: repeated string attendees = 3;
    */
   attendees: string[];
+
+  /**
+   * The planned end: an ISO 8601 date-time with an offset, after start. Needs a start.
+   *
+   * @generated from field: optional string end = 4;
+   */
+  end?: string | undefined;
+
+  /**
+   * The planned length in minutes (1-1440), instead of end. Needs a start.
+   *
+   * @generated from field: optional int32 duration_minutes = 5;
+   */
+  durationMinutes?: number | undefined;
 };
 
 /**
@@ -212,6 +238,26 @@ export declare type ListMeetingsRequest = Message<"svc.meeting.v1.ListMeetingsRe
    * @generated from field: string page_token = 2;
    */
   pageToken: string;
+
+  /**
+   * Only meetings in this status; unspecified: all.
+   *
+   * @generated from field: svc.meeting.v1.MeetingStatus status = 3;
+   */
+  status: MeetingStatus;
+
+  /**
+   * Only meetings whose start is at or after / before this ISO 8601 date-time (with an offset).
+   * Meetings without a start are left out when either is set.
+   *
+   * @generated from field: optional string start_from = 4;
+   */
+  startFrom?: string | undefined;
+
+  /**
+   * @generated from field: optional string start_before = 5;
+   */
+  startBefore?: string | undefined;
 };
 
 /**
@@ -219,6 +265,117 @@ export declare type ListMeetingsRequest = Message<"svc.meeting.v1.ListMeetingsRe
  * Use `create(ListMeetingsRequestSchema)` to create a new message.
  */
 export declare const ListMeetingsRequestSchema: GenMessage<ListMeetingsRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.UpdateMeetingRequest
+ */
+export declare type UpdateMeetingRequest = Message<"svc.meeting.v1.UpdateMeetingRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The fields to change: any of title, start, end, duration_minutes, attendees. A named field
+   * that is absent in the message is cleared (start, end) or emptied (attendees).
+   *
+   * @generated from field: google.protobuf.FieldMask update_mask = 2;
+   */
+  updateMask?: FieldMask | undefined;
+
+  /**
+   * @generated from field: string title = 3;
+   */
+  title: string;
+
+  /**
+   * @generated from field: optional string start = 4;
+   */
+  start?: string | undefined;
+
+  /**
+   * @generated from field: optional string end = 5;
+   */
+  end?: string | undefined;
+
+  /**
+   * @generated from field: optional int32 duration_minutes = 6;
+   */
+  durationMinutes?: number | undefined;
+
+  /**
+   * @generated from field: repeated string attendees = 7;
+   */
+  attendees: string[];
+};
+
+/**
+ * Describes the message svc.meeting.v1.UpdateMeetingRequest.
+ * Use `create(UpdateMeetingRequestSchema)` to create a new message.
+ */
+export declare const UpdateMeetingRequestSchema: GenMessage<UpdateMeetingRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.UpdateMeetingResponse
+ */
+export declare type UpdateMeetingResponse = Message<"svc.meeting.v1.UpdateMeetingResponse"> & {
+  /**
+   * @generated from field: svc.meeting.v1.Meeting meeting = 1;
+   */
+  meeting?: Meeting | undefined;
+
+  /**
+   * The fields whose value changed (an update that changes nothing emits nothing).
+   *
+   * @generated from field: repeated string changed_fields = 2;
+   */
+  changedFields: string[];
+};
+
+/**
+ * Describes the message svc.meeting.v1.UpdateMeetingResponse.
+ * Use `create(UpdateMeetingResponseSchema)` to create a new message.
+ */
+export declare const UpdateMeetingResponseSchema: GenMessage<UpdateMeetingResponse>;
+
+/**
+ * @generated from message svc.meeting.v1.CancelMeetingRequest
+ */
+export declare type CancelMeetingRequest = Message<"svc.meeting.v1.CancelMeetingRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.CancelMeetingRequest.
+ * Use `create(CancelMeetingRequestSchema)` to create a new message.
+ */
+export declare const CancelMeetingRequestSchema: GenMessage<CancelMeetingRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.CancelMeetingResponse
+ */
+export declare type CancelMeetingResponse = Message<"svc.meeting.v1.CancelMeetingResponse"> & {
+  /**
+   * @generated from field: svc.meeting.v1.Meeting meeting = 1;
+   */
+  meeting?: Meeting | undefined;
+
+  /**
+   * False when it was already cancelled (nothing was emitted).
+   *
+   * @generated from field: bool cancelled_now = 2;
+   */
+  cancelledNow: boolean;
+};
+
+/**
+ * Describes the message svc.meeting.v1.CancelMeetingResponse.
+ * Use `create(CancelMeetingResponseSchema)` to create a new message.
+ */
+export declare const CancelMeetingResponseSchema: GenMessage<CancelMeetingResponse>;
 
 /**
  * @generated from message svc.meeting.v1.ListMeetingsResponse
@@ -405,6 +562,11 @@ export enum MeetingStatus {
    * @generated from enum value: MEETING_STATUS_ENDED = 3;
    */
   ENDED = 3,
+
+  /**
+   * @generated from enum value: MEETING_STATUS_CANCELLED = 4;
+   */
+  CANCELLED = 4,
 }
 
 /**
@@ -450,7 +612,7 @@ export declare const MeetingService: GenService<{
     output: typeof EndMeetingResponseSchema;
   },
   /**
-   * Scope meeting.read. Newest first, paginated.
+   * Scope meeting.read. Newest first, paginated, optionally filtered.
    *
    * @generated from rpc svc.meeting.v1.MeetingService.ListMeetings
    */
@@ -458,6 +620,29 @@ export declare const MeetingService: GenService<{
     methodKind: "unary";
     input: typeof ListMeetingsRequestSchema;
     output: typeof ListMeetingsResponseSchema;
+  },
+  /**
+   * Scope meeting.update. Changes the fields named in update_mask, with the creation rules.
+   * FAILED_PRECONDITION for an ended or cancelled meeting.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingService.UpdateMeeting
+   */
+  updateMeeting: {
+    methodKind: "unary";
+    input: typeof UpdateMeetingRequestSchema;
+    output: typeof UpdateMeetingResponseSchema;
+  },
+  /**
+   * Scope meeting.delete. Cancels a meeting that has not ended: everyone in its room is
+   * disconnected, meeting.cancelled is emitted and meeting.ended never follows. Idempotent.
+   * FAILED_PRECONDITION for an ended meeting.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingService.CancelMeeting
+   */
+  cancelMeeting: {
+    methodKind: "unary";
+    input: typeof CancelMeetingRequestSchema;
+    output: typeof CancelMeetingResponseSchema;
   },
 }>;
 

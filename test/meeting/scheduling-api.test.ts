@@ -1,0 +1,293 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sendMediaWebhook, mediaParticipant } from "../support/media-webhooks.ts";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createTenant, type Tenant } from "../support/tenants.ts";
+import { waitFor } from "../support/wait.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+
+// What a scheduling tool needs (Cal.com's VideoApiAdapter: createMeeting, updateMeeting,
+// deleteMeeting): update, cancel and list meetings, and a planned end, over REST, with the events
+// each step emits checked at a `standardwebhooks` receiver.
+let stack: Stack;
+let receiver: WebhookReceiver;
+let tenant: Tenant;
+let other: Tenant;
+
+const EVENT_TYPES = ["meeting.started", "meeting.ended", "meeting.updated", "meeting.cancelled", "participant.joined", "participant.left"];
+
+beforeAll(async () => {
+  [stack, receiver] = await Promise.all([
+    startStack({ env: { MEETING_EMPTY_GRACE_SECONDS: "1", WEBHOOK_POLL_INTERVAL_MS: "200" } }),
+    startWebhookReceiver(),
+  ]);
+  [tenant, other] = await Promise.all([createTenant(stack), createTenant(stack)]);
+  const response = await api("POST", "/webhook", { url: `${receiver.baseUrl}/events`, events: EVENT_TYPES });
+  receiver.useSecret("/events", ((await response.json()) as { secret: string }).secret);
+});
+afterAll(async () => {
+  await receiver?.close();
+  await stack?.stop();
+});
+
+function api(method: string, path: string, body?: unknown, as: Tenant = tenant) {
+  return fetch(`${stack.gatewayUrl}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${as.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+interface MeetingJson {
+  id: string;
+  url: string;
+  title: string;
+  start: string | null;
+  end: string | null;
+  status: string;
+  attendees: string[];
+  cancelledAt: string | null;
+  endedAt: string | null;
+}
+
+async function create(body: Record<string, unknown>): Promise<MeetingJson> {
+  const response = await api("POST", "/meeting", body);
+  expect(response.status, await response.clone().text()).toBe(200);
+  const { id } = (await response.json()) as { id: string };
+  return get(id);
+}
+const get = async (id: string) => (await (await api("GET", `/meeting/${id}`)).json()) as MeetingJson;
+const events = (meetingId: string, type?: string) =>
+  receiver
+    .on("/events")
+    .filter((request) => !request.verificationError && request.payload?.data.meetingId === meetingId && (!type || request.payload.type === type))
+    .map((request) => request.payload!);
+
+async function expectError(response: Response, status: number, message: string | RegExp) {
+  expect(response.status).toBe(status);
+  const { error } = (await response.json()) as { error: string };
+  if (typeof message === "string") expect(error).toBe(message);
+  else expect(error).toMatch(message);
+}
+
+describe("a planned end on POST /meeting", () => {
+  it("takes an end, or a duration in minutes, after the start", async () => {
+    const withEnd = await create({ title: "End", start: "2031-03-01T09:00:00Z", end: "2031-03-01T09:45:00+00:00" });
+    expect(withEnd.end).toBe("2031-03-01T09:45:00.000Z");
+    const withDuration = await create({ title: "Duration", start: "2031-03-01T09:00:00Z", duration: 30 });
+    expect(withDuration.end).toBe("2031-03-01T09:30:00.000Z");
+  });
+
+  it.each([
+    [{ title: "t", end: "2031-03-01T09:45:00Z" }, "end needs a start"],
+    [{ title: "t", duration: 30 }, "duration needs a start"],
+    [{ title: "t", start: "2031-03-01T09:00:00Z", end: "2031-03-01T08:00:00Z" }, "end must be after start"],
+    [{ title: "t", start: "2031-03-01T09:00:00Z", end: "2031-03-01T09:00:00Z" }, "end must be after start"],
+    [{ title: "t", start: "2031-03-01T09:00:00Z", end: "2031-03-01T10:00:00Z", duration: 60 }, "give end or duration, not both"],
+    [{ title: "t", start: "2031-03-01T09:00:00Z", duration: 0 }, "duration must be a whole number of minutes from 1 to 1440"],
+    [{ title: "t", start: "2031-03-01T09:00:00Z", duration: 1441 }, "duration must be a whole number of minutes from 1 to 1440"],
+    [{ title: "t", start: "2031-03-01T09:00:00Z", duration: 1.5 }, "duration must be a whole number of minutes or null"],
+    [{ title: "t", start: "2031-03-01T09:00:00Z", duration: 1e12 }, "duration must be a whole number of minutes or null"],
+    [{ title: "t", start: "2031-03-01T09:00:00Z", duration: "30" }, "duration must be a whole number of minutes or null"],
+    [{ title: "t", start: "2031-03-01T09:00:00Z", end: "2031-03-01T10:00" }, /^end must include a UTC offset/],
+  ])("refuses %j with 400", async (body, message) => {
+    await expectError(await api("POST", "/meeting", body), 400, message);
+  });
+
+  it("a meeting whose planned end passes with nobody in it ends by itself (reason end_passed)", async () => {
+    const start = new Date(Date.now() - 60_000).toISOString();
+    const end = new Date(Date.now() + 1_500).toISOString();
+    const meeting = await create({ title: "Nobody came", start, end });
+    await waitFor(async () => (await get(meeting.id)).status === "ended", 15_000, "ended after its planned end");
+    await waitFor(() => events(meeting.id, "meeting.ended").length === 1, 15_000, "meeting.ended");
+    expect(events(meeting.id, "meeting.ended")[0]!.data.reason).toBe("end_passed");
+  });
+
+  it("someone in the room keeps the meeting going past its planned end; it ends when they leave", async () => {
+    const meeting = await create({ title: "Overrun", start: new Date(Date.now() - 60_000).toISOString(), end: new Date(Date.now() + 500).toISOString() });
+    const ada = mediaParticipant("Ada");
+    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: meeting.id, participant: ada });
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect((await get(meeting.id)).status).toBe("live");
+    await sendMediaWebhook(stack, { event: "participant_left", meetingId: meeting.id, participant: ada });
+    await waitFor(async () => (await get(meeting.id)).status === "ended", 10_000, "ended once empty");
+    await waitFor(() => events(meeting.id, "meeting.ended").length === 1, 10_000, "meeting.ended");
+    expect(events(meeting.id, "meeting.ended")[0]!.data.reason).toBe("empty");
+  });
+});
+
+describe("PATCH /api/v1/meeting/:id", () => {
+  it("reschedules: moving the start keeps the length; the answer is the stored meeting; meeting.updated names what changed", async () => {
+    const meeting = await create({ title: "Sync", start: "2031-04-01T09:00:00Z", duration: 30, attendees: ["a@example.com"] });
+    const response = await api("PATCH", `/meeting/${meeting.id}`, { start: "2031-04-02T14:00:00+02:00" });
+    expect(response.status).toBe(200);
+    const updated = (await response.json()) as MeetingJson;
+    expect(updated).toMatchObject({ id: meeting.id, start: "2031-04-02T12:00:00.000Z", end: "2031-04-02T12:30:00.000Z", title: "Sync", attendees: ["a@example.com"] });
+    expect(await get(meeting.id)).toEqual(updated);
+    await waitFor(() => events(meeting.id, "meeting.updated").length === 1, 10_000, "meeting.updated");
+    const data = events(meeting.id, "meeting.updated")[0]!.data;
+    expect(data.changedFields).toEqual(["start", "end"]);
+    expect(data.previous).toEqual({ title: "Sync", start: "2031-04-01T09:00:00.000Z", end: "2031-04-01T09:30:00.000Z", attendees: ["a@example.com"] });
+    expect(data).toMatchObject({ start: "2031-04-02T12:00:00.000Z", end: "2031-04-02T12:30:00.000Z" });
+  });
+
+  it("changes title and attendees with the creation rules; null clears start and end; an update that changes nothing emits nothing", async () => {
+    const meeting = await create({ title: "Old", start: "2031-05-01T09:00:00Z", end: "2031-05-01T10:00:00Z" });
+    const changed = (await (await api("PATCH", `/meeting/${meeting.id}`, { title: "  New  ", attendees: ["B@example.com", "b@example.com", "c@example.com"] })).json()) as MeetingJson;
+    expect(changed).toMatchObject({ title: "New", attendees: ["B@example.com", "c@example.com"], start: "2031-05-01T09:00:00.000Z" });
+    const cleared = (await (await api("PATCH", `/meeting/${meeting.id}`, { start: null })).json()) as MeetingJson;
+    expect(cleared).toMatchObject({ start: null, end: null });
+    expect((await api("PATCH", `/meeting/${meeting.id}`, { title: "New" })).status).toBe(200);
+    await waitFor(() => events(meeting.id, "meeting.updated").length === 2, 10_000, "two meeting.updated");
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(events(meeting.id, "meeting.updated").map((event) => event.data.changedFields)).toEqual([["title", "attendees"], ["start", "end"]]);
+  });
+
+  it.each([
+    [{}, "nothing to update: name at least one of title, start, end, duration, attendees"],
+    [{ title: "" }, "title is required and must not be empty"],
+    [{ title: null }, "title must be a string"],
+    [{ start: "tomorrow" }, /^start must be an ISO 8601 date-time/],
+    [{ end: "2031-06-01T10:00:00Z" }, "end needs a start"],
+    [{ attendees: ["not-an-address"] }, /^attendees must be e-mail addresses/],
+  ])("refuses %j with 400 and changes nothing", async (body, message) => {
+    const meeting = await create({ title: "Unchanged", attendees: ["a@example.com"] });
+    await expectError(await api("PATCH", `/meeting/${meeting.id}`, body), 400, message);
+    expect(await get(meeting.id)).toEqual(meeting);
+  });
+
+  it("404 for another organization's or an unknown meeting; 409 for an ended or cancelled one", async () => {
+    const meeting = await create({ title: "Mine" });
+    await expectError(await api("PATCH", `/meeting/${meeting.id}`, { title: "Theirs" }, other), 404, "Meeting not found");
+    await expectError(await api("PATCH", "/meeting/AAAAAAAAAAAAAAAAAAAAAA", { title: "x" }), 404, "Meeting not found");
+    expect((await get(meeting.id)).title).toBe("Mine");
+    await api("POST", `/meeting/${meeting.id}/end`);
+    await expectError(await api("PATCH", `/meeting/${meeting.id}`, { title: "Late" }), 409, "Meeting has ended and cannot be changed");
+    const cancelled = await create({ title: "Called off" });
+    await api("DELETE", `/meeting/${cancelled.id}`);
+    await expectError(await api("PATCH", `/meeting/${cancelled.id}`, { title: "Late" }), 409, "Meeting has been cancelled and cannot be changed");
+  });
+});
+
+describe("DELETE /api/v1/meeting/:id (cancel)", () => {
+  it("cancels: 200 with the meeting, meeting.cancelled once, joins refused with 410, anyone present removed, and no meeting.ended ever", async () => {
+    const meeting = await create({ title: "Cancelled", attendees: ["a@example.com"] });
+    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: meeting.id, participant: mediaParticipant("Early bird") });
+    const response = await api("DELETE", `/meeting/${meeting.id}`);
+    expect(response.status).toBe(200);
+    const cancelled = (await response.json()) as MeetingJson;
+    expect(cancelled).toMatchObject({ id: meeting.id, status: "cancelled", endedAt: null });
+    expect(cancelled.cancelledAt).toMatch(/Z$/);
+    const again = await api("DELETE", `/meeting/${meeting.id}`);
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as MeetingJson).cancelledAt).toBe(cancelled.cancelledAt);
+
+    const join = await fetch(`${stack.gatewayUrl}/api/v1/meeting/${meeting.id}/join`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ displayName: "Late" }) });
+    await expectError(join, 410, "This meeting was cancelled");
+    await expectError(await api("POST", `/meeting/${meeting.id}/end`), 409, "Meeting has been cancelled and cannot be ended");
+    const page = await (await fetch(meeting.url)).text();
+    expect(page).toContain('data-status="cancelled"');
+
+    await waitFor(() => events(meeting.id, "meeting.cancelled").length === 1 && events(meeting.id, "participant.left").length === 1, 10_000, "cancel events");
+    await new Promise((resolve) => setTimeout(resolve, 2_500)); // past the grace period
+    expect(events(meeting.id, "meeting.cancelled")).toHaveLength(1);
+    expect(events(meeting.id, "meeting.ended")).toHaveLength(0);
+    expect(events(meeting.id, "meeting.cancelled")[0]!.data).toMatchObject({ meetingId: meeting.id, title: "Cancelled", attendees: ["a@example.com"], cancelledAt: cancelled.cancelledAt });
+  });
+
+  it("409 for an ended meeting, 404 for another organization's; nothing changes", async () => {
+    const ended = await create({ title: "Over" });
+    await api("POST", `/meeting/${ended.id}/end`);
+    await expectError(await api("DELETE", `/meeting/${ended.id}`), 409, "Meeting has ended and cannot be cancelled");
+    expect((await get(ended.id)).status).toBe("ended");
+    const mine = await create({ title: "Not yours to cancel" });
+    await expectError(await api("DELETE", `/meeting/${mine.id}`, undefined, other), 404, "Meeting not found");
+    expect((await get(mine.id)).status).toBe("scheduled");
+  });
+});
+
+describe("GET /api/v1/meeting", () => {
+  it("lists the organization's meetings newest first, with cursor pagination and filters by status and start range", async () => {
+    const lister = await createTenant(stack);
+    const made: string[] = [];
+    for (const [index, start] of ["2032-01-01T09:00:00Z", "2032-01-02T09:00:00Z", "2032-01-03T09:00:00Z", null].entries()) {
+      const response = await api("POST", "/meeting", { title: `M${index}`, start }, lister);
+      made.push(((await response.json()) as { id: string }).id);
+    }
+    await api("DELETE", `/meeting/${made[1]}`, undefined, lister);
+    const list = async (query: string) => {
+      const response = await api("GET", `/meeting${query}`, undefined, lister);
+      expect(response.status).toBe(200);
+      return (await response.json()) as { meetings: MeetingJson[]; nextPageToken: string | null };
+    };
+    expect((await list("")).meetings.map((meeting) => meeting.id)).toEqual([...made].reverse());
+    const first = await list("?pageSize=3");
+    expect(first.meetings).toHaveLength(3);
+    const second = await list(`?pageSize=3&pageToken=${encodeURIComponent(first.nextPageToken!)}`);
+    expect([...first.meetings, ...second.meetings].map((meeting) => meeting.id)).toEqual([...made].reverse());
+    expect(second.nextPageToken).toBeNull();
+    expect((await list("?status=cancelled")).meetings.map((meeting) => meeting.id)).toEqual([made[1]]);
+    expect((await list("?startFrom=2032-01-02T00:00:00Z&startBefore=2032-01-03T09:00:00Z")).meetings.map((meeting) => meeting.id)).toEqual([made[1]]);
+    expect((await list("?startFrom=2032-01-02T00:00:00Z&status=scheduled")).meetings.map((meeting) => meeting.id)).toEqual([made[2]]);
+    // Another organization sees none of them.
+    expect((await (await api("GET", "/meeting?pageSize=100", undefined, other)).json()).meetings.map((meeting: MeetingJson) => meeting.id)).not.toEqual(
+      expect.arrayContaining([made[0]]),
+    );
+  });
+
+  it.each([
+    ["?status=done", "status must be one of scheduled, live, ended, cancelled"],
+    ["?pageSize=0", "pageSize must be a number from 1 to 100"],
+    ["?pageSize=101", "pageSize must be a number from 1 to 100"],
+    ["?startFrom=yesterday", /^start_from must be an ISO 8601 date-time/],
+    ["?pageToken=bm90LWEtdG9rZW4", "page_token is invalid"],
+  ])("refuses %s with 400", async (query, message) => {
+    await expectError(await api("GET", `/meeting${query}`), 400, message);
+  });
+});
+
+describe("a Cal.com-style adapter: createMeeting → updateMeeting → deleteMeeting", () => {
+  it("each step is stored and emitted as the scheduling tool expects", async () => {
+    // createMeeting(event): title, start, end, attendees.
+    const created = await create({ title: "30 min with Ada", start: "2033-02-01T10:00:00Z", end: "2033-02-01T10:30:00Z", attendees: ["ada@example.com"] });
+    expect(created).toMatchObject({ status: "scheduled", start: "2033-02-01T10:00:00.000Z", end: "2033-02-01T10:30:00.000Z", attendees: ["ada@example.com"] });
+    // updateMeeting(booking, event): a reschedule to another day, with a second attendee.
+    const rescheduled = (await (
+      await api("PATCH", `/meeting/${created.id}`, { start: "2033-02-03T15:00:00Z", end: "2033-02-03T15:30:00Z", attendees: ["ada@example.com", "bob@example.com"] })
+    ).json()) as MeetingJson;
+    expect(rescheduled).toMatchObject({ id: created.id, url: created.url, start: "2033-02-03T15:00:00.000Z", end: "2033-02-03T15:30:00.000Z", attendees: ["ada@example.com", "bob@example.com"] });
+    // deleteMeeting(uid): the booking was cancelled.
+    expect((await api("DELETE", `/meeting/${created.id}`)).status).toBe(200);
+    expect(await get(created.id)).toMatchObject({ status: "cancelled", start: "2033-02-03T15:00:00.000Z" });
+
+    await waitFor(() => events(created.id).length === 2, 10_000, "updated and cancelled delivered");
+    expect(events(created.id).map((event) => event.type).sort()).toEqual(["meeting.cancelled", "meeting.updated"]);
+    expect(events(created.id, "meeting.updated")[0]!.data.changedFields).toEqual(["start", "end", "attendees"]);
+  });
+});
+
+describe("the OpenAPI document", () => {
+  function expectShape(schema: { required: string[]; properties: Record<string, unknown> }, body: Record<string, unknown>, what: string) {
+    expect(Object.keys(body), `${what}: required fields`).toEqual(expect.arrayContaining(schema.required));
+    expect(Object.keys(schema.properties), `${what}: documented fields`).toEqual(expect.arrayContaining(Object.keys(body)));
+  }
+
+  it("documents the new operations and the bodies they answer and emit", async () => {
+    const document = await (await fetch(`${stack.gatewayUrl}/api/v1/openapi.json`)).json();
+    expect(Object.keys(document.paths["/meeting"]).sort()).toEqual(["get", "post"]);
+    expect(Object.keys(document.paths["/meeting/{id}"]).sort()).toEqual(["delete", "get", "patch"]);
+    expect(document.paths["/meeting/{id}"].delete.security).toEqual([{ ApiKey: [] }, { OAuth2: ["meeting.delete"] }]);
+    const schemas = document.components.schemas;
+    const meeting = await create({ title: "Documented", start: "2034-01-01T09:00:00Z", duration: 15 });
+    expectShape(schemas.Meeting, meeting as unknown as Record<string, unknown>, "Meeting");
+    const list = await (await api("GET", "/meeting?pageSize=1")).json();
+    expectShape(schemas.MeetingList, list, "MeetingList");
+    await api("PATCH", `/meeting/${meeting.id}`, { title: "Documented again" });
+    await api("DELETE", `/meeting/${meeting.id}`);
+    await waitFor(() => events(meeting.id).length === 2, 10_000, "updated and cancelled delivered");
+    for (const [type, name] of [["meeting.updated", "MeetingUpdatedEvent"], ["meeting.cancelled", "MeetingCancelledEvent"]] as const) {
+      const payload = events(meeting.id, type)[0]!;
+      expectShape(schemas[name], payload, name);
+      expectShape(schemas[name].properties.data, payload.data, `${name}.data`);
+    }
+  });
+});
