@@ -7,6 +7,7 @@ import type { Config } from "./config.ts";
 import { requireBearer } from "./http/bearer.ts";
 import { errorHandler, HttpError } from "./http/errors.ts";
 import { jsonBody } from "./http/json-body.ts";
+import { methodNotAllowed } from "./http/method-not-allowed.ts";
 import { rateLimit } from "./http/rate-limit.ts";
 import { requestId } from "./http/request-id.ts";
 import { requestLog } from "./http/request-log.ts";
@@ -65,6 +66,9 @@ export function buildApp({ config, clients, logger, redis, resolveCaller, assets
   app.use(oauthRoutes({ identityOAuthUrl: config.IDENTITY_OAUTH_URL, logger }));
   // Join grants for the meeting room: public like the page that asks for them.
   app.use("/api/v1", meetingJoinRoutes(clients));
+
+  // A declared path with an undeclared method: 405 with Allow, before any credential check.
+  app.use("/api/v1", methodNotAllowed(openApiDocument.paths as Record<string, Record<string, unknown>>));
 
   // The authenticated REST API: every route below needs `Authorization: Bearer <token>` (syntax
   // checked here; validity and scope decided by the owning service) and takes JSON bodies of at
