@@ -18,6 +18,7 @@ import { eventsOpenApi } from "./openapi/events.ts";
 import { meetingOpenApi } from "./openapi/meeting.ts";
 import { webhookOpenApi } from "./openapi/webhook.ts";
 import type { Assets } from "./pages/assets.ts";
+import { docsPageRoutes } from "./pages/docs-page.ts";
 import { meetingPageRoutes } from "./pages/meeting-page.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -63,6 +64,8 @@ export function buildApp({ config, clients, logger, redis, resolveCaller, assets
   // unguessable id in its URL is the capability.
   app.use(assets.routes());
   app.use(meetingPageRoutes({ clients, logger, assets, livekitPublicUrl: config.LIVEKIT_PUBLIC_URL }));
+  // The human-readable API reference of the same document.
+  app.use(docsPageRoutes({ assets }));
   app.use(oauthRoutes({ identityOAuthUrl: config.IDENTITY_OAUTH_URL, logger }));
   // Join grants for the meeting room: public like the page that asks for them.
   app.use("/api/v1", meetingJoinRoutes(clients));
