@@ -22,6 +22,7 @@ export default defineConfig({
           name: "integration",
           include: ["test/**/*.test.ts"],
           globalSetup: ["test/support/global-setup.ts"],
+          setupFiles: ["test/support/check-responses.setup.ts"],
           // Each file starts its own stack (separate processes, its own database); some files stop
           // and restart the shared Kafka broker, so files run one at a time.
           fileParallelism: false,

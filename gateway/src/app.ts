@@ -8,6 +8,7 @@ import { requireCredential } from "./http/bearer.ts";
 import { sessionCookies } from "./http/session-cookie.ts";
 import { errorHandler, HttpError } from "./http/errors.ts";
 import { jsonBody } from "./http/json-body.ts";
+import { methodNotAllowed } from "./http/method-not-allowed.ts";
 import { rateLimit } from "./http/rate-limit.ts";
 import { requestId } from "./http/request-id.ts";
 import { requestLog } from "./http/request-log.ts";
@@ -18,6 +19,7 @@ import { eventsOpenApi } from "./openapi/events.ts";
 import { meetingOpenApi } from "./openapi/meeting.ts";
 import { webhookOpenApi } from "./openapi/webhook.ts";
 import type { Assets } from "./pages/assets.ts";
+import { docsPageRoutes } from "./pages/docs-page.ts";
 import { meetingPageRoutes } from "./pages/meeting-page.ts";
 import { dashboardPageRoutes } from "./pages/dashboard-page.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -66,6 +68,8 @@ export function buildApp({ config, clients, logger, redis, resolveCaller, assets
   // unguessable id in its URL is the capability.
   app.use(assets.routes());
   app.use(meetingPageRoutes({ clients, logger, assets, livekitPublicUrl: config.LIVEKIT_PUBLIC_URL }));
+  // The human-readable API reference of the same document.
+  app.use(docsPageRoutes({ assets }));
   app.use(oauthRoutes({ identityOAuthUrl: config.IDENTITY_OAUTH_URL, logger }));
   // Join grants for the meeting room: public like the page that asks for them.
   app.use("/api/v1", meetingJoinRoutes(clients));
@@ -74,6 +78,9 @@ export function buildApp({ config, clients, logger, redis, resolveCaller, assets
   const dashboardClients = createDashboardClients(config.IDENTITY_URL);
   // Dashboard sign-in and sign-up take no credential.
   app.use("/api/v1", publicSessionRoutes(dashboardClients, cookies));
+
+  // A declared path with an undeclared method: 405 with Allow, before any credential check.
+  app.use("/api/v1", methodNotAllowed(openApiDocument.paths as Record<string, Record<string, unknown>>));
 
   // The authenticated REST API: every route below needs `Authorization: Bearer <token>` or the
   // dashboard's session cookie (syntax checked here; validity and scope decided by the owning service) and takes JSON bodies of at

@@ -73,7 +73,7 @@ describe("POST /api/v1/meeting with a valid API key", () => {
   });
 
   it("ignores unknown extra fields", async () => {
-    const { id } = await createdMeeting({ title: "Extras", agenda: "ignored", attendees: [], duration: 30 });
+    const { id } = await createdMeeting({ title: "Extras", agenda: "ignored", attendees: [], topic: { nested: true } });
     expect(id).toMatch(MEETING_ID);
   });
 
@@ -178,10 +178,12 @@ describe("GET /api/v1/meeting/:id", () => {
       url,
       title: "Review",
       start: "2099-03-01T07:30:00.000Z",
+      end: null,
       status: "scheduled",
       attendees: ["a@example.com", "b@example.com"],
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       endedAt: null,
+      cancelledAt: null,
     });
   });
 

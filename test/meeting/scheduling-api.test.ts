@@ -291,3 +291,22 @@ describe("the OpenAPI document", () => {
     }
   });
 });
+
+describe("methods a path does not have", () => {
+  it("answer 405 with Allow (from the OpenAPI document), before any credential check", async () => {
+    const cases: [string, string, string][] = [
+      ["PUT", "/meeting/AAAAAAAAAAAAAAAAAAAAAA", "DELETE, GET, PATCH, HEAD"],
+      ["PUT", "/meeting", "GET, POST, HEAD"],
+      ["GET", "/meeting/AAAAAAAAAAAAAAAAAAAAAA/join", "POST"],
+      ["DELETE", "/meeting/AAAAAAAAAAAAAAAAAAAAAA/end", "POST"],
+    ];
+    for (const [method, path, allow] of cases) {
+      const response = await fetch(`${stack.gatewayUrl}/api/v1${path}`, { method });
+      expect(response.status, `${method} ${path}`).toBe(405);
+      expect(response.headers.get("allow")?.split(", ").sort()).toEqual(allow.split(", ").sort());
+      expect(((await response.json()) as { error: string }).error).toMatch(/^Method \w+ is not allowed here/);
+    }
+    // An unknown path is still 404.
+    expect((await api("GET", "/no-such-thing")).status).toBe(404);
+  });
+});

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { startMediaServer, type RunningMediaServer } from "../../scripts/media-server.ts";
 import { createTestDatabase, freePorts, infra, uniqueName } from "./infra.ts";
+import { checkResponsesOf } from "./openapi-responses.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 /** Generous: a Kafka outage makes kafkajs log a connection error every few milliseconds. */
@@ -112,6 +113,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     webhook: `http://127.0.0.1:${ports.webhook}`,
   };
   const gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
+  checkResponsesOf(gatewayUrl);
   const runId = uniqueName("run");
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createLogger, createPool, migrate, type Pool } from "@svc/platform";
+import { createLogger, createPool, inTransaction, migrate, type Pool } from "@svc/platform";
 import { scheduleRedelivery } from "../../services/webhook/src/db/delivery-log.ts";
 import {
   claimDueDeliveries,
@@ -47,7 +47,7 @@ beforeEach(async () => {
 async function subscribe(orgId: string, url = "http://127.0.0.1:9/hook", events = ["meeting.ended"]) {
   const id = randomUUID();
   const secret = generateSigningSecret();
-  const stored = await insertSubscription(pool, { id, orgId, url, events, secretSealed: secretBox.seal(secret, id) }, 100);
+  const stored = await inTransaction(pool, (client) => insertSubscription(client, { id, orgId, url, events, secretSealed: secretBox.seal(secret, id) }, 100));
   if (stored === "limit-reached") throw new Error("limit reached");
   return { id, secret };
 }

@@ -13,6 +13,8 @@ const httpStatusByCode: Partial<Record<Code, number>> = {
   [Code.NotFound]: 404,
   [Code.AlreadyExists]: 409,
   [Code.FailedPrecondition]: 409,
+  // A concurrent duplicate (an Idempotency-Key still being processed).
+  [Code.Aborted]: 409,
   [Code.ResourceExhausted]: 429,
   [Code.Unavailable]: 503,
 };
@@ -42,6 +44,8 @@ export function fromConnectError(error: ConnectError, internalMessage = "Interna
   // A meeting that has ended or was cancelled is gone for good, for joining: 410 rather than the
   // 409 of other refusals. The service marks which refusals mean that.
   if (error.code === Code.FailedPrecondition && error.metadata.get("x-gone") === "true") return new HttpError(410, error.rawMessage);
+  // The same Idempotency-Key with a different request: 422, as the draft specifies.
+  if (error.code === Code.InvalidArgument && error.metadata.get("x-idempotency") === "mismatch") return new HttpError(422, error.rawMessage);
   const status = httpStatusByCode[error.code];
   if (status === 401) return unauthorized(error.rawMessage, true);
   if (status === 403) {

@@ -53,6 +53,22 @@ export const tooManyRequestsResponse = (what = "Too many requests for this crede
   headers: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
 });
 
+/** The Idempotency-Key request header of creating operations (draft-ietf-httpapi-idempotency-key-header). */
+export const idempotencyKeyParameter = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Makes a retry safe: the first request with a key runs and its response is kept for 24 hours; the same key with the same body answers that response again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different body is 422; while the first is still being processed, 409. Keys are scoped to your organization. 1-255 visible ASCII characters, bare or as a structured-field string (`\"…\"`).",
+  schema: { type: "string", minLength: 1, maxLength: 257, examples: ['"8e03978e-40d5-43e8-bc93-6894a57f9324"'] },
+};
+
+/** The answers an Idempotency-Key adds to an operation. */
+export const idempotencyResponses = {
+  "409": errorResponse("A request with the same Idempotency-Key is still being processed (or, for webhooks, the organization's subscription limit is reached)."),
+  "422": errorResponse('The Idempotency-Key was already used with a different request: `{"error": "This Idempotency-Key was already used with a different request"}`.'),
+};
+
 export function buildOpenApiDocument(publicUrl: string, fragments: OpenApiFragment[]) {
   return {
     openapi: "3.1.0",

@@ -1,6 +1,8 @@
 import {
   errorResponse,
   forbiddenResponse as forbidden,
+  idempotencyKeyParameter,
+  idempotencyResponses,
   jsonResponse,
   tooManyRequestsResponse,
   unauthorizedResponse as unauthorized,
@@ -54,6 +56,7 @@ export const meetingOpenApi: OpenApiFragment = {
           "Creates a meeting and returns its join payload. The meeting is `scheduled` until the first person enters its room at the join URL (then `live`, and `meeting.started` is emitted), whatever its `start`. The `url` is the join page; anyone holding it can open the page, so the id is long and random and the password is empty. Attendees become the meeting's participants (deduplicated case-insensitively). Unknown fields are ignored. Every invalid field is named in one 400 message.",
         tags: ["Meetings"],
         security: [{ ApiKey: [] }, { OAuth2: ["meeting.create"] }],
+        parameters: [idempotencyKeyParameter],
         requestBody: {
           required: true,
           content: { "application/json": { schema: { $ref: "#/components/schemas/CreateMeetingRequest" } } },
@@ -68,6 +71,7 @@ export const meetingOpenApi: OpenApiFragment = {
           ),
           "401": unauthorized,
           "403": forbidden("meeting.create"),
+          ...idempotencyResponses,
           "413": errorResponse("Request body over 100 KB."),
           "429": tooManyRequests,
           "500": errorResponse('The meeting could not be stored: `{"error": "Failed to create meeting"}`, without internal detail.'),

@@ -1,6 +1,8 @@
 import {
   errorResponse,
   forbiddenResponse as forbidden,
+  idempotencyKeyParameter,
+  idempotencyResponses,
   jsonResponse as json,
   tooManyRequestsResponse as tooManyRequests,
   unauthorizedResponse as unauthorized,
@@ -42,6 +44,7 @@ export const webhookOpenApi: OpenApiFragment = {
           deliveryNotes,
         tags: ["Webhooks"],
         security: [{ ApiKey: [] }, { OAuth2: ["webhook.create"] }],
+        parameters: [idempotencyKeyParameter],
         requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/CreateWebhookRequest" } } } },
         responses: {
           "201": json("CreatedWebhook", "The subscription, with its signing secret (shown only here)."),
@@ -49,7 +52,7 @@ export const webhookOpenApi: OpenApiFragment = {
           ...common,
           "403": forbidden("webhook.create"),
           "413": errorResponse("Request body over 100 KB."),
-          "409": errorResponse("The organization already has 100 subscriptions; delete one first."),
+          ...idempotencyResponses,
           "429": tooManyRequests(),
         },
       },

@@ -57,6 +57,9 @@ export async function bundleAssets(options: { production: boolean; root?: string
     entryNames: "[name]-[hash]",
     assetNames: "[name]-[hash]",
     loader: { ".svg": "file", ".png": "file", ".woff2": "file" },
+    // Vue's compile-time flags (Scalar, on the API reference page): no devtools hooks or hydration
+    // diagnostics in the pages; the options API stays, Scalar's components use it.
+    define: { __VUE_OPTIONS_API__: "true", __VUE_PROD_DEVTOOLS__: "false", __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: "false" },
     outdir,
     write: false,
     metafile: true,

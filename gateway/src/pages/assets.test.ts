@@ -70,3 +70,32 @@ describe("createAssets", () => {
     expect(unknown.headers.get("cache-control")).toBeNull();
   });
 });
+
+describe("createAssets, compressing on the first request (gateway run from source)", () => {
+  it("answers a large text file compressed with the encoding asked for, the same bytes every time, and uncompressed when none is accepted", async () => {
+    const source = `console.log(${JSON.stringify("y".repeat(5000))});`;
+    const assets = createAssets({ room: { js: "room-DDDD4444.js", css: [] } }, new Map([["room-DDDD4444.js", new TextEncoder().encode(source)]]), {
+      compress: "on-first-request",
+    });
+    const app = express();
+    app.use(assets.routes());
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/assets/room-DDDD4444.js`;
+    try {
+      const first = await fetch(url, { headers: { "accept-encoding": "br" } });
+      expect(first.headers.get("content-encoding")).toBe("br");
+      expect(await first.text()).toBe(source);
+      const again = await fetch(url, { headers: { "accept-encoding": "br" } });
+      expect(await again.text()).toBe(source);
+      const gzip = await fetch(url, { headers: { "accept-encoding": "gzip" } });
+      expect(gzip.headers.get("content-encoding")).toBe("gzip");
+      expect(await gzip.text()).toBe(source);
+      const plain = await fetch(url, { headers: { "accept-encoding": "identity" } });
+      expect(plain.headers.get("content-encoding")).toBeNull();
+      expect(await plain.text()).toBe(source);
+    } finally {
+      server.close();
+    }
+  });
+});

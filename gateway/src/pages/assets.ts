@@ -23,9 +23,17 @@ const contentTypes: Record<string, string> = {
 interface StoredFile {
   type: string;
   raw: Buffer;
-  /** Compressed once at start (text only), chosen per request from Accept-Encoding. */
-  br?: Buffer;
-  gzip?: Buffer;
+  /** Text over 1 KB: compressed once (see `compress`), chosen per request from Accept-Encoding. */
+  compressed?: () => { br: Buffer; gzip: Buffer };
+}
+
+/** Compresses `raw` once, at start or at the first request that wants it. */
+function compression(raw: Buffer, when: "at-start" | "on-first-request") {
+  let result: { br: Buffer; gzip: Buffer } | undefined;
+  const compress = () =>
+    (result ??= { gzip: gzipSync(raw, { level: 9 }), br: brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } }) });
+  if (when === "at-start") compress();
+  return compress;
 }
 
 /** The pages' browser assets: fingerprinted files in memory, and the tags that load them. */
@@ -37,18 +45,22 @@ export interface Assets {
   manifest: AssetManifest;
 }
 
-export function createAssets(manifest: AssetManifest, files: Map<string, Uint8Array>): Assets {
+/**
+ * `compress`: "at-start" (the default, production: every request is served compressed, the cost
+ * is paid once before listening) or "on-first-request" (from source: the development bundles, with
+ * source maps, are about 30 MB, which would take seconds to compress at every start of a test stack).
+ */
+export function createAssets(
+  manifest: AssetManifest,
+  files: Map<string, Uint8Array>,
+  options: { compress?: "at-start" | "on-first-request" } = {},
+): Assets {
   const stored = new Map<string, StoredFile>();
   for (const [name, contents] of files) {
     const raw = Buffer.from(contents);
     const type = contentTypes[path.extname(name)] ?? "application/octet-stream";
     const text = /^(text\/|application\/json)/.test(type) || type === "image/svg+xml";
-    stored.set(
-      name,
-      text && raw.length > 1024
-        ? { type, raw, gzip: gzipSync(raw, { level: 9 }), br: brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } }) }
-        : { type, raw },
-    );
+    stored.set(name, text && raw.length > 1024 ? { type, raw, compressed: compression(raw, options.compress ?? "at-start") } : { type, raw });
   }
   const url = (file: string) => `${ASSETS_PATH}/${file}`;
   return {
@@ -65,7 +77,7 @@ export function createAssets(manifest: AssetManifest, files: Map<string, Uint8Ar
         const file = stored.get(req.params.file);
         if (!file) return next();
         const accepts = req.acceptsEncodings("br", "gzip", "identity");
-        const encoded = accepts === "br" ? file.br : accepts === "gzip" ? file.gzip : undefined;
+        const encoded = file.compressed && (accepts === "br" || accepts === "gzip") ? file.compressed()[accepts] : undefined;
         res.set({ "Content-Type": file.type, "Cache-Control": IMMUTABLE, Vary: "Accept-Encoding" });
         if (encoded) res.set("Content-Encoding", accepts as string);
         res.end(encoded ?? file.raw);
@@ -100,5 +112,5 @@ export async function loadAssets(logger: Logger): Promise<Assets> {
   const { bundleAssets } = await import("./asset-bundle.ts");
   const bundle = await bundleAssets({ production: false });
   logger.info({ entries: Object.keys(bundle.manifest), ms: Math.round(performance.now() - started) }, "bundled browser assets from source (development)");
-  return createAssets(bundle.manifest, bundle.files);
+  return createAssets(bundle.manifest, bundle.files, { compress: "on-first-request" });
 }

@@ -7,6 +7,7 @@ import { MeetingStatus, type Meeting } from "@svc/proto/svc/meeting/v1/meeting_p
 import type { Clients } from "../clients.ts";
 import { forwardedCredential } from "../http/bearer.ts";
 import { fromConnectError, HttpError } from "../http/errors.ts";
+import { idempotencyCall } from "../http/idempotency.ts";
 
 const CALL_TIMEOUT_MS = 10_000;
 
@@ -100,6 +101,7 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
 
   router.post("/meeting", async (req, res) => {
     const { title, start, end, duration, attendees } = parseBody(createMeetingBody, req.body ?? {});
+    const idempotency = idempotencyCall(req, res);
     try {
       const { meeting } = await clients.meeting.createMeeting(
         {
@@ -109,7 +111,7 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
           durationMinutes: duration ?? undefined,
           attendees: attendeeList(attendees),
         },
-        { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
+        { headers: { ...forwardedCredential(res.locals), ...idempotency.headers }, onHeader: idempotency.onHeader, timeoutMs: CALL_TIMEOUT_MS },
       );
       res.json(joinPayload(meeting!));
     } catch (error) {

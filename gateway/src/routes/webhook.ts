@@ -5,6 +5,7 @@ import { DeliveryStatus, type Delivery, type Subscription } from "@svc/proto/svc
 import type { Clients } from "../clients.ts";
 import { forwardedCredential } from "../http/bearer.ts";
 import { HttpError } from "../http/errors.ts";
+import { idempotencyCall } from "../http/idempotency.ts";
 
 const CALL_TIMEOUT_MS = 10_000;
 
@@ -92,7 +93,12 @@ export function webhookRoutes(clients: Clients): Router {
 
   router.post("/webhook", async (req, res) => {
     const { url, events } = parseBody(req, createBody);
-    const { subscription, secret } = await clients.webhook.createSubscription({ url: url ?? "", events: events ?? [] }, options(res.locals));
+    const idempotency = idempotencyCall(req, res);
+    const call = options(res.locals);
+    const { subscription, secret } = await clients.webhook.createSubscription(
+      { url: url ?? "", events: events ?? [] },
+      { ...call, headers: { ...call.headers, ...idempotency.headers }, onHeader: idempotency.onHeader },
+    );
     res.set("Cache-Control", noStore);
     res.status(201).json({
       webhookId: subscription!.webhookId,

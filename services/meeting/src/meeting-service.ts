@@ -1,8 +1,19 @@
-import { create } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import { invalidArgument, notFound, type Authenticate, type Logger, type Pool } from "@svc/platform";
 import {
+  IDEMPOTENT_REPLAYED_HEADER,
+  idempotencyKeyOf,
+  invalidArgument,
+  notFound,
+  requestFingerprint,
+  runIdempotently,
+  type Authenticate,
+  type Logger,
+  type Pool,
+} from "@svc/platform";
+import {
+  CreateMeetingRequestSchema,
   MeetingPageService,
   MeetingSchema,
   MeetingService,
@@ -50,6 +61,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
   return {
     async createMeeting(request, context) {
       const caller = await authenticate(context, scopes.create);
+      const key = idempotencyKeyOf(context);
       const valid = validateMeetingRequest({
         title: request.title,
         start: request.start,
@@ -57,21 +69,28 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
         durationMinutes: request.durationMinutes,
         attendees: request.attendees,
       });
-      let stored: StoredMeeting;
+      const idempotent = key && { orgId: caller.orgId, key, fingerprint: requestFingerprint("CreateMeeting", toBinary(CreateMeetingRequestSchema, request)) };
+      let result: { value: Meeting; replayed: boolean };
       try {
-        stored = await insertMeeting(pool, {
-          id: newMeetingId(),
-          orgId: caller.orgId,
-          createdByUserId: caller.userId,
-          createdByClientId: caller.kind === "oauth" && caller.clientId ? caller.clientId : null,
-          ...valid,
-        });
+        result = await runIdempotently(pool, idempotent || undefined, meetingCodec, async (client) =>
+          toProto(
+            await insertMeeting(client, {
+              id: newMeetingId(),
+              orgId: caller.orgId,
+              createdByUserId: caller.userId,
+              createdByClientId: caller.kind === "oauth" && caller.clientId ? caller.clientId : null,
+              ...valid,
+            }),
+          ),
+        );
       } catch (error) {
+        if (error instanceof ConnectError) throw error; // an idempotency refusal
         // The specification's 500 message; the cause (often SQL) stays in our logs only.
         logger.error({ err: error, orgId: caller.orgId }, "failed to store a new meeting");
         throw new ConnectError("Failed to create meeting", Code.Internal);
       }
-      return { meeting: toProto(stored) };
+      if (result.replayed) context.responseHeader.set(IDEMPOTENT_REPLAYED_HEADER, "true");
+      return { meeting: result.value };
     },
 
     async getMeeting(request, context) {
@@ -123,6 +142,12 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
     },
   };
 }
+
+/** How a created meeting is kept for idempotent replays: the protobuf message itself. */
+const meetingCodec = {
+  encode: (meeting: Meeting) => toBinary(MeetingSchema, meeting),
+  decode: (stored: Uint8Array) => fromBinary(MeetingSchema, stored),
+};
 
 const statusFromProto: Partial<Record<MeetingStatus, StoredStatus>> = {
   [MeetingStatus.SCHEDULED]: "scheduled",

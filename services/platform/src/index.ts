@@ -17,3 +17,4 @@ export * from "./credentials/credential-cache.ts";
 export * from "./redis.ts";
 export * from "./grpc/internal-transport.ts";
 export * from "./rate-limiter.ts";
+export * from "./db/idempotency.ts";

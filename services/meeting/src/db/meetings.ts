@@ -95,8 +95,8 @@ async function selectOne(db: Queryable, where: string, values: unknown[], suffix
 
 // One statement, so one round trip and atomic by itself: the meeting and its attendees
 // (data-modifying CTEs; the foreign key is checked at the end of the statement).
-export async function insertMeeting(pool: Pool, meeting: NewMeeting): Promise<StoredMeeting> {
-  const { rows } = await pool.query<MeetingRow>(
+export async function insertMeeting(db: Queryable, meeting: NewMeeting): Promise<StoredMeeting> {
+  const { rows } = await db.query<MeetingRow>(
     `WITH meeting AS (
        INSERT INTO meetings (id, org_id, created_by_user_id, created_by_client_id, title, start, planned_end, status)
        VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $8::timestamptz, 'scheduled')

@@ -1,13 +1,25 @@
 import { randomUUID } from "node:crypto";
-import { create } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
-import { invalidArgument, notFound, type Authenticate, type Pool } from "@svc/platform";
+import {
+  IDEMPOTENT_REPLAYED_HEADER,
+  idempotencyKeyOf,
+  invalidArgument,
+  notFound,
+  requestFingerprint,
+  runIdempotently,
+  type Authenticate,
+  type Pool,
+} from "@svc/platform";
 import {
   AttemptSchema,
+  CreateSubscriptionRequestSchema,
+  CreateSubscriptionResponseSchema,
   DeliverySchema,
   DeliveryStatus,
   SubscriptionSchema,
+  type CreateSubscriptionResponse,
   type Delivery,
   type Subscription,
   type WebhookService,
@@ -54,8 +66,16 @@ const adminOnly = { adminOnly: true } as const;
  * touches only the caller's organization (another organization's subscription is NOT_FOUND, the
  * same answer as one that does not exist).
  */
+/** Associated data of sealed idempotent replays, so they cannot be swapped with sealed signing secrets. */
+const REPLAY_BINDING = "idempotent-replay:CreateSubscription";
+
 export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<typeof WebhookService> {
   const { pool, authenticate } = deps;
+  // A registration's answer holds the signing secret: kept for idempotent replays only encrypted.
+  const createdCodec = {
+    encode: (response: CreateSubscriptionResponse) => deps.secretBox.seal(Buffer.from(toBinary(CreateSubscriptionResponseSchema, response)).toString("base64"), REPLAY_BINDING),
+    decode: (stored: Uint8Array) => fromBinary(CreateSubscriptionResponseSchema, Buffer.from(deps.secretBox.open(Buffer.from(stored), REPLAY_BINDING), "base64")),
+  };
 
   /** The caller's live subscription, or NOT_FOUND. */
   const subscriptionOf = async (orgId: string, webhookId: string) => {
@@ -83,18 +103,24 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       const refusal = await checkTargetAddresses(url, deps.targetPolicy);
       if (refusal) throw invalidArgument([refusal]);
 
-      const id = randomUUID();
-      const secret = generateSigningSecret();
-      const stored = await insertSubscription(
-        pool,
-        { id, orgId: caller.orgId, url: url.href, events: [...new Set(request.events)], secretSealed: deps.secretBox.seal(secret, id) },
-        deps.maxSubscriptionsPerOrg,
-      );
-      if (stored === "limit-reached") {
-        // A quota the caller fixes by deleting, not by waiting: FAILED_PRECONDITION (409), not 429.
-        throw new ConnectError(`An organization may have at most ${deps.maxSubscriptionsPerOrg} webhook subscriptions; delete one first`, Code.FailedPrecondition);
-      }
-      return { subscription: toSubscription(stored), secret };
+      const key = idempotencyKeyOf(context);
+      const idempotent = key && { orgId: caller.orgId, key, fingerprint: requestFingerprint("CreateSubscription", toBinary(CreateSubscriptionRequestSchema, request)) };
+      const result = await runIdempotently(pool, idempotent || undefined, createdCodec, async (client) => {
+        const id = randomUUID();
+        const secret = generateSigningSecret();
+        const stored = await insertSubscription(
+          client,
+          { id, orgId: caller.orgId, url: url.href, events: [...new Set(request.events)], secretSealed: deps.secretBox.seal(secret, id) },
+          deps.maxSubscriptionsPerOrg,
+        );
+        if (stored === "limit-reached") {
+          // A quota the caller fixes by deleting, not by waiting: FAILED_PRECONDITION (409), not 429.
+          throw new ConnectError(`An organization may have at most ${deps.maxSubscriptionsPerOrg} webhook subscriptions; delete one first`, Code.FailedPrecondition);
+        }
+        return create(CreateSubscriptionResponseSchema, { subscription: toSubscription(stored), secret });
+      });
+      if (result.replayed) context.responseHeader.set(IDEMPOTENT_REPLAYED_HEADER, "true");
+      return result.value;
     },
 
     async listSubscriptions(_request, context) {

@@ -1,4 +1,4 @@
-import { inTransaction, type Pool } from "@svc/platform";
+import { inTransaction, type Pool, type PoolClient } from "@svc/platform";
 
 /** A subscription as callers may see it: never the secret. */
 export interface SubscriptionRecord {
@@ -34,27 +34,26 @@ const toRecord = (row: SubscriptionRow): SubscriptionRecord => ({
 });
 
 /**
- * Stores a new subscription unless the organization already has `maxPerOrg`. The count and the
- * insert run under a per-organization advisory lock, so concurrent registrations cannot overshoot.
+ * Stores a new subscription unless the organization already has `maxPerOrg`, in the caller's
+ * transaction. The count and the insert run under a per-organization advisory lock (held to the
+ * end of that transaction), so concurrent registrations cannot overshoot.
  */
 export async function insertSubscription(
-  pool: Pool,
+  client: PoolClient,
   subscription: { id: string; orgId: string; url: string; events: string[]; secretSealed: Buffer },
   maxPerOrg: number,
 ): Promise<SubscriptionRecord | "limit-reached"> {
-  return inTransaction(pool, async (client) => {
-    await client.query("SELECT pg_advisory_xact_lock(hashtextextended('webhook.subscriptions:' || $1, 0))", [subscription.orgId]);
-    const { rows: counted } = await client.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM subscriptions WHERE org_id = $1 AND deleted_at IS NULL",
-      [subscription.orgId],
-    );
-    if (counted[0]!.n >= maxPerOrg) return "limit-reached";
-    const { rows } = await client.query<SubscriptionRow>(
-      `INSERT INTO subscriptions (id, org_id, url, events, secret_sealed) VALUES ($1, $2, $3, $4, $5) RETURNING ${columns}`,
-      [subscription.id, subscription.orgId, subscription.url, subscription.events, subscription.secretSealed],
-    );
-    return toRecord(rows[0]!);
-  });
+  await client.query("SELECT pg_advisory_xact_lock(hashtextextended('webhook.subscriptions:' || $1, 0))", [subscription.orgId]);
+  const { rows: counted } = await client.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM subscriptions WHERE org_id = $1 AND deleted_at IS NULL",
+    [subscription.orgId],
+  );
+  if (counted[0]!.n >= maxPerOrg) return "limit-reached";
+  const { rows } = await client.query<SubscriptionRow>(
+    `INSERT INTO subscriptions (id, org_id, url, events, secret_sealed) VALUES ($1, $2, $3, $4, $5) RETURNING ${columns}`,
+    [subscription.id, subscription.orgId, subscription.url, subscription.events, subscription.secretSealed],
+  );
+  return toRecord(rows[0]!);
 }
 
 export async function listSubscriptions(pool: Pool, orgId: string): Promise<SubscriptionRecord[]> {

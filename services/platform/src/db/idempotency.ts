@@ -1,0 +1,93 @@
+import { createHash } from "node:crypto";
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import { inTransaction, type Pool, type PoolClient } from "./pool.ts";
+
+/**
+ * Idempotency keys (IETF draft-ietf-httpapi-idempotency-key-header) for operations that create
+ * something: the first request with a key runs and its response is stored for 24 hours, in the
+ * same transaction as what it created; a retry with the same key and the same request gets that
+ * response again; the same key with a different request is refused (422 at the gateway); a retry
+ * while the first is still running is refused (409). Keys are scoped to the caller's organization.
+ * Each service keeps them in an `idempotency_keys` table of its own schema.
+ */
+
+export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
+/** Response header set when the answer is a replay of the first one. */
+export const IDEMPOTENT_REPLAYED_HEADER = "idempotent-replayed";
+/** Metadata telling the gateway which idempotency refusal this is (`mismatch`, `in-progress`). */
+export const IDEMPOTENCY_REFUSAL = "x-idempotency";
+export const IDEMPOTENCY_RETENTION_HOURS = 24;
+const MAX_KEY_LENGTH = 255;
+
+export interface IdempotentRequest {
+  orgId: string;
+  key: string;
+  /** Identifies the request: the operation and its message (SHA-256 of both). */
+  fingerprint: string;
+}
+
+/** What the stored response is turned into and back from (the webhook service encrypts, since it holds a secret). */
+export interface ResponseCodec<T> {
+  encode(value: T): Uint8Array;
+  decode(stored: Uint8Array): T;
+}
+
+export const requestFingerprint = (operation: string, message: Uint8Array) => createHash("sha256").update(operation).update("\0").update(message).digest("hex");
+
+/**
+ * The caller's key from the request metadata, or undefined without one. The draft sends it as a
+ * structured-field string (`"abc"`); a bare token is accepted too. 1-255 visible ASCII characters.
+ */
+export function idempotencyKeyOf(context: HandlerContext): string | undefined {
+  const raw = context.requestHeader.get(IDEMPOTENCY_KEY_HEADER);
+  if (raw === null) return undefined;
+  const key = /^"(.*)"$/.exec(raw.trim())?.[1] ?? raw.trim();
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new ConnectError(`Idempotency-Key must be 1-${MAX_KEY_LENGTH} visible ASCII characters`, Code.InvalidArgument);
+  }
+  return key;
+}
+
+/**
+ * Runs `work` in a transaction, once per idempotent request. Without a request (no key sent) it
+ * just runs it. Returns the value and whether it was replayed.
+ */
+export async function runIdempotently<T>(
+  pool: Pool,
+  request: IdempotentRequest | undefined,
+  codec: ResponseCodec<T>,
+  work: (client: PoolClient) => Promise<T>,
+): Promise<{ value: T; replayed: boolean }> {
+  if (!request) return { value: await inTransaction(pool, work), replayed: false };
+  return inTransaction(pool, async (client) => {
+    // A second request with the same key while the first runs must not wait for it (and then
+    // replay): the draft answers it with 409 at once.
+    const { rows: locked } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_xact_lock(hashtextextended('idempotency:' || $1 || ':' || $2, 0)) AS locked", [
+      request.orgId,
+      request.key,
+    ]);
+    if (!locked[0]!.locked) {
+      throw new ConnectError("A request with this Idempotency-Key is still being processed; retry later", Code.Aborted, { [IDEMPOTENCY_REFUSAL]: "in-progress" });
+    }
+    await client.query("DELETE FROM idempotency_keys WHERE org_id = $1 AND created_at < now() - make_interval(hours => $2)", [request.orgId, IDEMPOTENCY_RETENTION_HOURS]);
+    const { rows } = await client.query<{ fingerprint: string; response: Buffer }>("SELECT fingerprint, response FROM idempotency_keys WHERE org_id = $1 AND key = $2", [
+      request.orgId,
+      request.key,
+    ]);
+    const stored = rows[0];
+    if (stored) {
+      if (stored.fingerprint !== request.fingerprint) {
+        throw new ConnectError("This Idempotency-Key was already used with a different request", Code.InvalidArgument, { [IDEMPOTENCY_REFUSAL]: "mismatch" });
+      }
+      return { value: codec.decode(new Uint8Array(stored.response)), replayed: true };
+    }
+    const value = await work(client);
+    await client.query("INSERT INTO idempotency_keys (org_id, key, fingerprint, response) VALUES ($1, $2, $3, $4)", [
+      request.orgId,
+      request.key,
+      request.fingerprint,
+      Buffer.from(codec.encode(value)),
+    ]);
+    return { value, replayed: false };
+  });
+}

@@ -1,0 +1,118 @@
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createTenant, type Tenant } from "../support/tenants.ts";
+
+// Idempotency-Key (draft-ietf-httpapi-idempotency-key-header) on POST /meeting and POST /webhook,
+// through the gateway to the services' own tables.
+let stack: Stack;
+let tenant: Tenant;
+let other: Tenant;
+
+beforeAll(async () => {
+  stack = await startStack();
+  [tenant, other] = await Promise.all([createTenant(stack), createTenant(stack)]);
+});
+afterAll(async () => stack?.stop());
+
+function post(path: string, body: unknown, key?: string, as: Tenant = tenant) {
+  return fetch(`${stack.gatewayUrl}/api/v1${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${as.apiKey}`, "content-type": "application/json", ...(key === undefined ? {} : { "idempotency-key": key }) },
+    body: JSON.stringify(body),
+  });
+}
+
+const countMeetings = async (orgId: string) => (await stack.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting.meetings WHERE org_id = $1", [orgId])).rows[0]!.n;
+
+describe("Idempotency-Key on POST /api/v1/meeting", () => {
+  it("replays the first response for the same key and body, creating one meeting", async () => {
+    const key = `"${randomUUID()}"`; // the draft's structured-field string form
+    const before = await countMeetings(tenant.orgId);
+    const first = await post("/meeting", { title: "Once", attendees: ["a@example.com"] }, key);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const again = await post("/meeting", { title: "Once", attendees: ["a@example.com"] }, key);
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await again.json()).toEqual(await first.json());
+    expect(await countMeetings(tenant.orgId)).toBe(before + 1);
+  });
+
+  it("the same key with a different body is 422 and creates nothing", async () => {
+    const key = randomUUID();
+    expect((await post("/meeting", { title: "First" }, key)).status).toBe(200);
+    const before = await countMeetings(tenant.orgId);
+    const different = await post("/meeting", { title: "Second" }, key);
+    expect(different.status).toBe(422);
+    expect(await different.json()).toMatchObject({ error: "This Idempotency-Key was already used with a different request" });
+    expect(await countMeetings(tenant.orgId)).toBe(before);
+  });
+
+  it("a duplicate while the first is still being processed is 409, and nothing is created by it", async () => {
+    const key = randomUUID();
+    // Hold the key's lock from outside, as a first request still in its transaction would.
+    const holder = new pg.Client({ connectionString: stack.databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query("SELECT pg_advisory_lock(hashtextextended('idempotency:' || $1 || ':' || $2, 0))", [tenant.orgId, key]);
+      const before = await countMeetings(tenant.orgId);
+      const concurrent = await post("/meeting", { title: "Busy" }, key);
+      expect(concurrent.status).toBe(409);
+      expect(await concurrent.json()).toMatchObject({ error: "A request with this Idempotency-Key is still being processed; retry later" });
+      expect(await countMeetings(tenant.orgId)).toBe(before);
+    } finally {
+      await holder.end();
+    }
+    expect((await post("/meeting", { title: "Busy" }, key)).status).toBe(200);
+  });
+
+  it("many simultaneous requests with one key create one meeting; each answer is that meeting or a 409", async () => {
+    const key = randomUUID();
+    const before = await countMeetings(tenant.orgId);
+    const responses = await Promise.all(Array.from({ length: 12 }, () => post("/meeting", { title: "Race" }, key)));
+    const ids = new Set<string>();
+    for (const response of responses) {
+      expect([200, 409]).toContain(response.status);
+      if (response.status === 200) ids.add(((await response.json()) as { id: string }).id);
+    }
+    expect(ids.size).toBe(1);
+    expect(await countMeetings(tenant.orgId)).toBe(before + 1);
+  });
+
+  it("keys are scoped to the organization; without a key every request creates; a malformed key is 400", async () => {
+    const key = randomUUID();
+    const mine = (await (await post("/meeting", { title: "Scoped" }, key)).json()) as { id: string };
+    const theirs = (await (await post("/meeting", { title: "Scoped" }, key, other)).json()) as { id: string };
+    expect(theirs.id).not.toBe(mine.id);
+    const a = (await (await post("/meeting", { title: "No key" })).json()) as { id: string };
+    const b = (await (await post("/meeting", { title: "No key" })).json()) as { id: string };
+    expect(a.id).not.toBe(b.id);
+    for (const bad of ["", "x".repeat(256), "with space"]) {
+      const response = await post("/meeting", { title: "Bad key" }, bad);
+      expect(response.status, JSON.stringify(bad)).toBe(400);
+      expect(await response.json()).toMatchObject({ error: "Idempotency-Key must be 1-255 visible ASCII characters" });
+    }
+  });
+});
+
+describe("Idempotency-Key on POST /api/v1/webhook", () => {
+  it("replays the registration with the same id and secret; the stored answer is encrypted; a different body is 422", async () => {
+    const key = randomUUID();
+    const body = { url: "https://example.com/idempotent", events: ["meeting.ended"] };
+    const first = await post("/webhook", body, key);
+    expect(first.status).toBe(201);
+    const created = (await first.json()) as { webhookId: string; secret: string };
+    const again = await post("/webhook", body, key);
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await again.json()).toEqual(created);
+    const subscriptions = await stack.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook.subscriptions WHERE org_id = $1 AND url = $2", [tenant.orgId, body.url]);
+    expect(subscriptions.rows[0]!.n).toBe(1);
+    const stored = await stack.query<{ response: Buffer }>("SELECT response FROM webhook.idempotency_keys WHERE org_id = $1 AND key = $2", [tenant.orgId, key]);
+    expect(stored.rows[0]!.response.includes(Buffer.from(created.secret))).toBe(false);
+    expect(stored.rows[0]!.response.includes(Buffer.from(created.secret.slice(6)))).toBe(false);
+    expect((await post("/webhook", { ...body, events: ["meeting.started"] }, key)).status).toBe(422);
+  });
+});
