@@ -23,20 +23,47 @@ export const violations: string[] = [];
 /** Called by the test stack: responses from this gateway are checked. */
 export const checkResponsesOf = (gatewayUrl: string) => void gatewayBases.add(gatewayUrl);
 
-/** Objects that list their properties admit no others (for checking responses only). */
-function closed(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(closed);
+/**
+ * Objects that list their properties admit no others (for checking responses only). A schema
+ * combined with `allOf` is closed as a whole (`unevaluatedProperties`, which sees the properties
+ * of every member) and its members, and the components they name, are left open.
+ */
+function closed(schema: unknown, open = false): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => closed(item, open));
   if (schema === null || typeof schema !== "object") return schema;
-  const copy: Record<string, unknown> = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === "examples" ? value : closed(value)]));
-  if (copy.properties && !("additionalProperties" in copy)) copy.additionalProperties = false;
+  const entries = Object.entries(schema).map(([key, value]) => {
+    if (key === "examples") return [key, value];
+    if (key === "allOf") return [key, (value as unknown[]).map((member) => closed(member, true))];
+    return [key, closed(value, key === "properties" ? false : open)];
+  });
+  const copy: Record<string, unknown> = Object.fromEntries(entries);
+  if (copy.allOf && !("unevaluatedProperties" in copy)) copy.unevaluatedProperties = false;
+  else if (!open && copy.properties && !("additionalProperties" in copy)) copy.additionalProperties = false;
   return copy;
+}
+
+/** Component schemas used as allOf members stay open (their owner is closed instead). */
+function openComponents(document: Document): Set<string> {
+  const names = new Set<string>();
+  const visit = (node: unknown, inAllOf: boolean) => {
+    if (Array.isArray(node)) return node.forEach((item) => visit(item, inAllOf));
+    if (node === null || typeof node !== "object") return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "$ref" && inAllOf && typeof value === "string") names.add(value.replace("#/components/schemas/", ""));
+      visit(value, key === "allOf" || (inAllOf && key !== "properties"));
+    }
+  };
+  visit(document.components.schemas, false);
+  return names;
 }
 
 async function contractOf(base: string, fetchImpl: typeof fetch): Promise<Contract> {
   const document = (await (await fetchImpl(`${base}/api/v1/openapi.json`)).json()) as Document;
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);
-  ajv.addSchema({ $id: "openapi", components: closed(document.components) as object });
+  const open = openComponents(document);
+  const schemas = Object.fromEntries(Object.entries(document.components.schemas).map(([name, schema]) => [name, closed(schema, open.has(name))]));
+  ajv.addSchema({ $id: "openapi", components: { ...document.components, schemas } });
   const compiled = new Map<string, ValidateFunction>();
   return {
     routes: Object.entries(document.paths).map(([template, operations]) => ({

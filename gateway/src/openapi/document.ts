@@ -60,7 +60,9 @@ export const idempotencyKeyParameter = {
   required: false,
   description:
     "Makes a retry safe: the first request with a key runs and its response is kept for 24 hours; the same key with the same body answers that response again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different body is 422; while the first is still being processed, 409. Keys are scoped to your organization. 1-255 visible ASCII characters, bare or as a structured-field string (`\"…\"`).",
-  schema: { type: "string", minLength: 1, maxLength: 257, examples: ['"8e03978e-40d5-43e8-bc93-6894a57f9324"'] },
+  // The rule as a pattern: a structured-field string of 1-255 visible ASCII characters, or the bare
+  // characters (documented without a leading quote, which would read as a malformed string).
+  schema: { type: "string", minLength: 1, maxLength: 257, pattern: '^(?:"[\\x21-\\x7E]{1,255}"|[\\x21\\x23-\\x7E][\\x21-\\x7E]{0,254})$', examples: ['"8e03978e-40d5-43e8-bc93-6894a57f9324"'] },
 };
 
 /** The answers an Idempotency-Key adds to an operation. */

@@ -31,7 +31,7 @@ export const oauthOpenApi: OpenApiFragment = {
         tags: ["OAuth 2.0"],
         security: [],
         parameters: [
-          { name: "client_id", in: "query", required: true, schema: { type: "string" } },
+          { name: "client_id", in: "query", required: true, schema: { type: "string", minLength: 1 } },
           { name: "redirect_uri", in: "query", required: true, schema: { type: "string", format: "uri" }, description: "Must equal a registered redirect URI exactly." },
           { name: "scope", in: "query", required: true, schema: { type: "string" }, description: "Space-separated scopes, each within the client's allowance." },
           { name: "response_type", in: "query", required: true, schema: { type: "string", const: "code" } },

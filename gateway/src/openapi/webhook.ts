@@ -116,7 +116,13 @@ export const webhookOpenApi: OpenApiFragment = {
         parameters: [
           webhookIdParameter,
           { name: "pageSize", in: "query", required: false, description: "1 to 100; default 20.", schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
-          { name: "pageToken", in: "query", required: false, description: "`nextPageToken` of the previous page.", schema: { type: "string" } },
+          {
+            name: "pageToken",
+            in: "query",
+            required: false,
+            description: "`nextPageToken` of the previous page, unchanged: an opaque cursor (base64url); empty means the first page; any value this API did not return is 400.",
+            schema: { type: "string", pattern: "^[A-Za-z0-9_-]*$", maxLength: 200 },
+          },
         ],
         responses: {
           "200": json("DeliveryPage", "One page of deliveries."),
@@ -174,7 +180,16 @@ export const webhookOpenApi: OpenApiFragment = {
       type: "object",
       required: ["url", "events"],
       properties: {
-        url: { type: "string", format: "uri", maxLength: 2048, description: "Absolute https URL that receives the events." },
+        url: {
+          type: "string",
+          format: "uri",
+          maxLength: 2048,
+          // Stricter than the uri format: https (any case), a host, no credentials. http only where the operator allows it.
+          pattern: "^[Hh][Tt][Tt][Pp][Ss]://[^\\s/?#@\\\\]+(?:[/?#]\\S*)?$",
+          description:
+            "Absolute https URI (RFC 3986, so ASCII: an internationalised host in its punycode form) that receives the events: a host, no user name or password, at most 2048 characters. Refused (400) when the host is, or resolves to, an address inside the platform's network (loopback, private, link-local, carrier-grade NAT, reserved, multicast, unique-local); deployments may allow private targets and plain http for development.",
+          examples: ["https://cal.example/api/integrations/svc/webhook"],
+        },
         events: { type: "array", minItems: 1, maxItems: 20, items: { type: "string", enum: ["meeting.started", "meeting.ended", "meeting.updated", "meeting.cancelled", "participant.joined", "participant.left"] }, description: "Event types; duplicates are removed." },
       },
     },

@@ -1,0 +1,66 @@
+// Fuzzes the running platform against its own OpenAPI document with schemathesis (PyPI, pinned in
+// scripts/schemathesis): a stack in full mode (real Postgres, Redis, Kafka from scripts/infra), a
+// tenant with an API key (given to the operations that take one, schemathesis.toml), then every
+// check (schemathesis' default; the exceptions, with reasons, are in schemathesis.toml) and every
+// phase: examples, coverage, fuzzing, and the stateful phase, which chains operations through the
+// document's links. The exit code is schemathesis'; reports (JUnit, NDJSON) go to
+// SCHEMATHESIS_REPORT_DIR (default: <tmp>/svc-schemathesis/report).
+//
+// Usage: eval "$(bash scripts/infra up)" && scripts/node test/schemathesis/run.ts [extra schemathesis arguments]
+import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startStack } from "../support/stack.ts";
+import { createTenant } from "../support/tenants.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+// Schemathesis keeps its crash cache and example database in its working directory: not the repository's.
+const workDir = path.join(os.tmpdir(), "svc-schemathesis");
+mkdirSync(workDir, { recursive: true });
+const reportDir = process.env.SCHEMATHESIS_REPORT_DIR ?? path.join(workDir, "report");
+const log = (message: string) => process.stderr.write(`schemathesis run: ${message}\n`);
+
+// The limits protect production from abuse; here they would answer 429 instead of exercising the
+// routes, so they are raised far above what the fuzzer sends.
+const stack = await startStack({ env: { RATE_LIMIT_PER_SECOND: "100000", JOIN_GRANTS_PER_MINUTE: "1000000" } });
+let code = 1;
+try {
+  const tenant = await createTenant(stack);
+  log(`stack at ${stack.gatewayUrl}, tenant ${tenant.orgId}`);
+  const args = [
+    "--config-file",
+    path.join(import.meta.dirname, "schemathesis.toml"),
+    "run",
+    `${stack.gatewayUrl}/api/v1/openapi.json`,
+    "--phases",
+    "examples,coverage,fuzzing,stateful",
+    "--max-examples",
+    process.env.SCHEMATHESIS_MAX_EXAMPLES ?? "50",
+    "--seed",
+    process.env.SCHEMATHESIS_SEED ?? "1",
+    "--workers",
+    "4",
+    "--no-color",
+    "--report",
+    "junit,ndjson",
+    "--report-dir",
+    reportDir,
+    ...process.argv.slice(2),
+  ];
+  code = await new Promise<number>((resolve, reject) => {
+    const child = spawn(path.join(root, "scripts/schemathesis"), args, {
+      stdio: "inherit",
+      cwd: workDir,
+      env: { ...process.env, SVC_API_KEY: tenant.apiKey, SCHEMATHESIS_HOOKS: "idempotency_keys", PYTHONPATH: import.meta.dirname },
+    });
+    child.once("error", reject);
+    child.once("exit", (exitCode) => resolve(exitCode ?? 1));
+  });
+} catch (error) {
+  log(String(error));
+  for (const service of ["gateway", "meeting", "identity", "webhook"] as const) process.stderr.write(stack.logs(service).slice(-4000));
+} finally {
+  await stack.stop();
+}
+process.exit(code);
