@@ -194,7 +194,14 @@ export const meetingOpenApi: OpenApiFragment = {
       type: "object",
       required: ["displayName"],
       properties: {
-        displayName: { type: "string", minLength: 1, maxLength: 64, description: "Shown to everyone in the room. Trimmed; 1-64 characters; one line, no control characters." },
+        displayName: {
+          type: "string",
+          minLength: 1,
+          maxLength: 64,
+          pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*[^\\s\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029][^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$",
+          description: "Shown to everyone in the room. Trimmed; 1-64 characters (code points); one line, no control characters.",
+          examples: ["Ada Lovelace"],
+        },
       },
     },
     JoinGrant: {
@@ -215,6 +222,10 @@ export const meetingOpenApi: OpenApiFragment = {
     CreateMeetingRequest: {
       type: "object",
       required: ["title"],
+      // A planned end is given one way, and only with a start.
+      not: { required: ["end", "duration"] },
+      dependentRequired: { end: ["start"], duration: ["start"] },
+      examples: [{ title: "30 min with Ada", start: "2031-02-01T10:00:00Z", end: "2031-02-01T10:30:00Z", attendees: ["ada@example.com"] }],
       properties: {
         title: { type: "string", minLength: 1, maxLength: 255, description: "Trimmed; must not be empty after trimming; at most 255 characters." },
         start: {
@@ -242,7 +253,9 @@ export const meetingOpenApi: OpenApiFragment = {
     UpdateMeetingRequest: {
       type: "object",
       minProperties: 1,
-      description: "Any of the fields of CreateMeetingRequest; those present are changed.",
+      not: { required: ["end", "duration"] },
+      description: "Any of the fields of CreateMeetingRequest; those present are changed. A planned end needs a start (given here or stored).",
+      examples: [{ start: "2031-02-03T15:00:00Z", end: "2031-02-03T15:30:00Z", attendees: ["ada@example.com", "bob@example.com"] }],
       properties: {
         title: { type: "string", minLength: 1, maxLength: 255 },
         start: { type: ["string", "null"], format: "date-time" },

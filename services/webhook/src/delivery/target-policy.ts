@@ -125,6 +125,9 @@ export function urlProblems(value: string, policy: TargetPolicy): string[] {
   if (url.protocol === "http:" && !policy.allowInsecure) return ["url must use https"];
   if (url.username || url.password) return ["url must not contain credentials"];
   if (!url.hostname) return ["url must name a host"];
+  if (url.hostname.length > 253) return ["url host must be at most 253 characters"];
+  // What is stored is the normalised form (a bare host gains a "/"), so the limit applies to it too.
+  if (url.href.length > MAX_URL_LENGTH) return [`url must be at most ${MAX_URL_LENGTH} characters`];
   return [];
 }
 
