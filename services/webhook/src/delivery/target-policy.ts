@@ -16,6 +16,7 @@ export interface TargetPolicy {
 }
 
 export const MAX_URL_LENGTH = 2048;
+const RFC_3986_CHARACTERS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
 
 export class TargetRefusedError extends Error {
   override readonly name = "TargetRefusedError";
@@ -119,6 +120,11 @@ function expandIPv6(address: string): number[] | undefined {
 export function urlProblems(value: string, policy: TargetPolicy): string[] {
   if (value.trim() === "") return ["url is required"];
   if (value.length > MAX_URL_LENGTH) return [`url must be at most ${MAX_URL_LENGTH} characters`];
+  // RFC 3986 characters only: the WHATWG parser would quietly rewrite anything else (backslashes,
+  // controls, spaces, Unicode), so what is stored and called could differ from what was checked.
+  if (!RFC_3986_CHARACTERS.test(value) || /%(?![0-9A-Fa-f]{2})/.test(value)) {
+    return ["url must be an RFC 3986 URI: ASCII letters, digits and URI punctuation only (an internationalised host in its punycode form)"];
+  }
   if (!URL.canParse(value)) return ["url must be an absolute http(s) URL"];
   const url = new URL(value);
   if (url.protocol !== "https:" && url.protocol !== "http:") return ["url must be an absolute http(s) URL"];
