@@ -129,9 +129,13 @@ export const getMeeting = (db: Queryable, id: string) => selectOne(db, "m.id = $
 
 /**
  * Locks the meeting's row for the rest of the transaction: every change of a meeting's state
- * (joins, leaves, ends) takes this lock first, so they apply one after the other.
+ * (joins, leaves, ends) takes this lock first, so they apply one after the other. With `orgId`,
+ * another organization's meeting is not found (and not locked).
  */
-export const lockMeeting = (client: PoolClient, id: string) => selectOne(client, "m.id = $1", [id], " FOR UPDATE OF m");
+export const lockMeeting = (client: PoolClient, id: string, orgId?: string) =>
+  orgId === undefined
+    ? selectOne(client, "m.id = $1", [id], " FOR UPDATE OF m")
+    : selectOne(client, "m.id = $1 AND m.org_id = $2", [id, orgId], " FOR UPDATE OF m");
 
 export interface MeetingFilter {
   status: MeetingStatus | null;

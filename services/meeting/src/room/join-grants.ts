@@ -22,12 +22,8 @@ export interface JoinGrant {
   meeting: StoredMeeting;
 }
 
-/** Metadata key telling the gateway why a join was refused (`ended`, `cancelled`, `full`). */
-export const REFUSAL_METADATA = "x-refusal";
-
-// `x-gone`: the meeting will never take anyone again (HTTP 410 at the gateway).
-const refused = (reason: "ended" | "cancelled" | "full", message: string) =>
-  new ConnectError(message, Code.FailedPrecondition, { [REFUSAL_METADATA]: reason, ...(reason === "full" ? {} : { "x-gone": "true" }) });
+/** A join the meeting will never take (ended, cancelled): `x-gone` makes it HTTP 410 at the gateway. */
+const gone = (message: string) => new ConnectError(message, Code.FailedPrecondition, { "x-gone": "true" });
 
 /**
  * Join grants: the only way into a meeting room. Holding the meeting id is the permission (the
@@ -62,12 +58,12 @@ export function createJoinGrants(deps: {
     }
     const meeting = await getMeeting(pool, request.meetingId);
     if (!meeting) throw notFound("Meeting");
-    if (meeting.status === "ended") throw refused("ended", "This meeting has ended");
-    if (meeting.status === "cancelled") throw refused("cancelled", "This meeting was cancelled");
+    if (meeting.status === "ended") throw gone("This meeting has ended");
+    if (meeting.status === "cancelled") throw gone("This meeting was cancelled");
     // The media server enforces the same cap (the room is opened with it); this check gives a
     // clear answer before the browser tries.
     const present = await countPresent(pool, meeting.id);
-    if (present >= maxParticipants) throw refused("full", `This meeting is full (${maxParticipants} participants)`);
+    if (present >= maxParticipants) throw new ConnectError(`This meeting is full (${maxParticipants} participants)`, Code.FailedPrecondition);
     if (present === 0) await deps.openRoom(meeting.id, maxParticipants);
 
     const participantId = `p_${randomBytes(12).toString("base64url")}`;

@@ -2,7 +2,6 @@ import { inTransaction, type Logger, type Pool, type PoolClient } from "@svc/pla
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   claimMeetingsDueToEnd,
-  getMeetingOfOrg,
   isClosed,
   lockMeeting,
   markCancelled,
@@ -68,9 +67,7 @@ export interface MeetingLifecycle {
 }
 
 const closedRefusal = (meeting: StoredMeeting, action: string) =>
-  new ConnectError(`Meeting has ${meeting.status === "ended" ? "ended" : "been cancelled"} and cannot be ${action}`, Code.FailedPrecondition, {
-    "x-refusal": meeting.status,
-  });
+  new ConnectError(`Meeting has ${meeting.status === "ended" ? "ended" : "been cancelled"} and cannot be ${action}`, Code.FailedPrecondition);
 
 /**
  * The rules of a meeting's life (DESIGN.md section 8): the first person to enter makes it live
@@ -158,17 +155,15 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
 
     end: (orgId, meetingId, cause) =>
       apply(undefined, undefined, async (client, emit) => {
-        // The organization check is a plain read; the lock follows (same transaction).
-        if (orgId !== null && !(await getMeetingOfOrg(client, orgId, meetingId))) return undefined;
-        const meeting = await lockMeeting(client, meetingId);
+        const meeting = await lockMeeting(client, meetingId, orgId ?? undefined);
         if (meeting?.status === "cancelled") throw closedRefusal(meeting, "ended");
         return meeting ? endLocked(client, meeting, cause, emit) : undefined;
       }),
 
     update: (orgId, meetingId, details) =>
       apply(undefined, undefined, async (client, emit) => {
-        if (!(await getMeetingOfOrg(client, orgId, meetingId))) return undefined;
-        const before = (await lockMeeting(client, meetingId))!;
+        const before = await lockMeeting(client, meetingId, orgId);
+        if (!before) return undefined;
         if (isClosed(before.status)) throw closedRefusal(before, "changed");
         const after = details(before);
         const changed = changedFields(before, after);
@@ -181,8 +176,8 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
 
     cancel: (orgId, meetingId) =>
       apply(undefined, undefined, async (client, emit) => {
-        if (!(await getMeetingOfOrg(client, orgId, meetingId))) return undefined;
-        const meeting = (await lockMeeting(client, meetingId))!;
+        const meeting = await lockMeeting(client, meetingId, orgId);
+        if (!meeting) return undefined;
         if (meeting.status === "cancelled") return { meeting, cancelledNow: false };
         if (!(await markCancelled(client, meetingId))) throw closedRefusal(meeting, "cancelled");
         for (const visit of await closeAllVisits(client, meetingId, new Date())) emit(participantLeftEvent(meeting, visit));

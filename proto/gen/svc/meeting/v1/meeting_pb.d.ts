@@ -663,8 +663,8 @@ export declare const MeetingPageService: GenService<{
   },
   /**
    * A short-lived grant to enter the meeting room on the media server. NOT_FOUND for an unknown
-   * meeting; FAILED_PRECONDITION when it has ended (metadata `x-refusal: ended`) or is full
-   * (`x-refusal: full`); INVALID_ARGUMENT for a bad display name; RESOURCE_EXHAUSTED when the
+   * meeting; FAILED_PRECONDITION when it has ended or was cancelled (metadata `x-gone: true`) or
+   * is full; INVALID_ARGUMENT for a bad display name; RESOURCE_EXHAUSTED when the
    * client address asked too often.
    *
    * @generated from rpc svc.meeting.v1.MeetingPageService.JoinMeeting
