@@ -64,6 +64,9 @@ export function buildApp({ config, clients, logger, redis, resolveCaller, assets
   app.get("/api/v1/openapi.json", (_req, res) => {
     res.json(openApiDocument);
   });
+  // A declared path with an undeclared method: 405 with Allow (and OPTIONS: 204 with Allow),
+  // before any router or credential check, the OAuth server's paths included.
+  app.use("/api/v1", methodNotAllowed(openApiDocument.paths as Record<string, Record<string, unknown>>));
   // The pages' fingerprinted scripts and styles (immutable), and the meeting room: public, the
   // unguessable id in its URL is the capability.
   app.use(assets.routes());
@@ -78,9 +81,6 @@ export function buildApp({ config, clients, logger, redis, resolveCaller, assets
   const dashboardClients = createDashboardClients(config.IDENTITY_URL);
   // Dashboard sign-in and sign-up take no credential.
   app.use("/api/v1", publicSessionRoutes(dashboardClients, cookies));
-
-  // A declared path with an undeclared method: 405 with Allow, before any credential check.
-  app.use("/api/v1", methodNotAllowed(openApiDocument.paths as Record<string, Record<string, unknown>>));
 
   // The authenticated REST API: every route below needs `Authorization: Bearer <token>` or the
   // dashboard's session cookie (syntax checked here; validity and scope decided by the owning service) and takes JSON bodies of at

@@ -295,16 +295,25 @@ describe("the OpenAPI document", () => {
 describe("methods a path does not have", () => {
   it("answer 405 with Allow (from the OpenAPI document), before any credential check", async () => {
     const cases: [string, string, string][] = [
-      ["PUT", "/meeting/AAAAAAAAAAAAAAAAAAAAAA", "DELETE, GET, PATCH, HEAD"],
-      ["PUT", "/meeting", "GET, POST, HEAD"],
-      ["GET", "/meeting/AAAAAAAAAAAAAAAAAAAAAA/join", "POST"],
-      ["DELETE", "/meeting/AAAAAAAAAAAAAAAAAAAAAA/end", "POST"],
+      ["PUT", "/meeting/AAAAAAAAAAAAAAAAAAAAAA", "DELETE, GET, PATCH, HEAD, OPTIONS"],
+      ["PUT", "/meeting", "GET, POST, HEAD, OPTIONS"],
+      ["GET", "/meeting/AAAAAAAAAAAAAAAAAAAAAA/join", "POST, OPTIONS"],
+      ["DELETE", "/meeting/AAAAAAAAAAAAAAAAAAAAAA/end", "POST, OPTIONS"],
+      // The OAuth server's paths too, though another service answers them.
+      ["DELETE", "/oauth/token", "POST, OPTIONS"],
+      ["PUT", "/oauth/authorize", "GET, HEAD, OPTIONS"],
     ];
     for (const [method, path, allow] of cases) {
       const response = await fetch(`${stack.gatewayUrl}/api/v1${path}`, { method });
       expect(response.status, `${method} ${path}`).toBe(405);
       expect(response.headers.get("allow")?.split(", ").sort()).toEqual(allow.split(", ").sort());
       expect(((await response.json()) as { error: string }).error).toMatch(/^Method \w+ is not allowed here/);
+    }
+    // OPTIONS answers the same list, whichever router serves the path.
+    for (const path of ["/session", "/meeting"]) {
+      const options = await fetch(`${stack.gatewayUrl}/api/v1${path}`, { method: "OPTIONS" });
+      expect(options.status).toBe(204);
+      expect(options.headers.get("allow")).toBe(path === "/session" ? "POST, GET, DELETE, HEAD, OPTIONS" : "GET, POST, HEAD, OPTIONS");
     }
     // An unknown path is still 404.
     expect((await api("GET", "/no-such-thing")).status).toBe(404);

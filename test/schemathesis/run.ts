@@ -12,6 +12,7 @@ import { mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startStack } from "../support/stack.ts";
+import { openSession } from "../dashboard/support/dashboard-session.ts";
 import { createTenant } from "../support/tenants.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -27,6 +28,13 @@ const stack = await startStack({ env: { RATE_LIMIT_PER_SECOND: "100000", JOIN_GR
 let code = 1;
 try {
   const tenant = await createTenant(stack);
+  // A second user of the organization holds the dashboard session, so what the fuzzer does to
+  // its own keys and session (revoke, sign out) leaves the API key above working.
+  const email = `dashboard-${tenant.orgId}@example.com`;
+  const password = `pw-${tenant.orgId}`;
+  await stack.cli("users", "create", "--org", tenant.orgId, "--email", email, "--password", password);
+  const session = await openSession(stack, email, password);
+  const sessionCookie = session.cookieHeader.split("; ").find((pair) => pair.startsWith("svc_session="))!.slice("svc_session=".length);
   log(`stack at ${stack.gatewayUrl}, tenant ${tenant.orgId}`);
   const args = [
     "--config-file",
@@ -52,7 +60,7 @@ try {
     const child = spawn(path.join(root, "scripts/schemathesis"), args, {
       stdio: "inherit",
       cwd: workDir,
-      env: { ...process.env, SVC_API_KEY: tenant.apiKey, SCHEMATHESIS_HOOKS: "idempotency_keys", PYTHONPATH: import.meta.dirname },
+      env: { ...process.env, SVC_API_KEY: tenant.apiKey, SVC_SESSION: sessionCookie, SVC_CSRF_TOKEN: session.csrfToken, SCHEMATHESIS_HOOKS: "request_hooks", PYTHONPATH: import.meta.dirname },
     });
     child.once("error", reject);
     child.once("exit", (exitCode) => resolve(exitCode ?? 1));

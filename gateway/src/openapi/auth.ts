@@ -1,3 +1,4 @@
+import { CredentialVerification } from "../contract/auth.ts";
 import { errorResponse, jsonResponse, tooManyRequestsResponse, unauthorizedResponse, type OpenApiFragment } from "./document.ts";
 
 /** POST /auth (spec 4.1; DESIGN.md section 3). */
@@ -11,7 +12,7 @@ export const authOpenApi: OpenApiFragment = {
           "Resolves the Bearer token of the request (an API key `svc_...` or an OAuth access token `svc_oauth_...`) to the user and organization it belongs to. No body is sent. A revoked key is refused from the next request on.",
         tags: ["Authentication"],
         responses: {
-          "200": jsonResponse("CredentialVerification", "The token is valid."),
+          "200": jsonResponse(CredentialVerification, "The token is valid."),
           "400": errorResponse("A request body was sent that is not JSON, or is malformed JSON (no body is expected)."),
           "401": unauthorizedResponse,
           "413": errorResponse("Request body over 100 KB."),
@@ -19,24 +20,6 @@ export const authOpenApi: OpenApiFragment = {
           "500": errorResponse("Internal server error."),
           "503": errorResponse("The identity service is temporarily unavailable."),
         },
-      },
-    },
-  },
-  schemas: {
-    CredentialVerification: {
-      type: "object",
-      required: ["valid", "userId", "orgId", "kind", "scopes", "clientId"],
-      properties: {
-        valid: { type: "boolean", const: true },
-        userId: { type: "string", format: "uuid" },
-        orgId: { type: "string", format: "uuid" },
-        kind: { type: "string", enum: ["api_key", "oauth"], description: "What kind of credential the token is." },
-        scopes: {
-          type: "array",
-          items: { type: "string" },
-          description: "Scopes granted to an OAuth access token; empty for API keys, which have full access.",
-        },
-        clientId: { type: ["string", "null"], description: "The OAuth client the token was issued to; null for API keys." },
       },
     },
   },

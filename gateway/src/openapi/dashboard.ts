@@ -1,4 +1,5 @@
-import { errorResponse, jsonResponse as json, tooManyRequestsResponse as tooManyRequests, unauthorizedResponse as unauthorized, type OpenApiFragment } from "./document.ts";
+import * as contract from "../contract/dashboard.ts";
+import { errorResponse, jsonRequestBody, jsonResponse as json, tooManyRequestsResponse as tooManyRequests, unauthorizedResponse as unauthorized, type OpenApiFragment } from "./document.ts";
 
 const session = [{ DashboardSession: [] }];
 const sessionOnly =
@@ -12,21 +13,7 @@ const common = {
 };
 const invalid = (what: string) => ({ "400": errorResponse(`${what} The message names each broken rule.`) });
 const notFound = (what: string) => ({ "404": errorResponse(`No such ${what} in the caller's organization (another organization's id gets the same answer).`) });
-const body = (ref: string) => ({ required: true, content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } } });
-const pathId = (name: string, description: string) => ({ name, in: "path", required: true, description, schema: { type: "string" } });
-const nullableTime = { type: ["string", "null"], format: "date-time" };
-const time = { type: "string", format: "date-time" };
 
-const sessionUser = {
-  type: "object",
-  properties: {
-    userId: { type: "string", format: "uuid" },
-    orgId: { type: "string", format: "uuid" },
-    organizationName: { type: "string" },
-    email: { type: "string" },
-    role: { type: "string", enum: ["admin", "member"] },
-  },
-};
 
 /** The developer dashboard's endpoints: sessions, own API keys, OAuth clients, users, authorized apps. */
 export const dashboardOpenApi: OpenApiFragment = {
@@ -39,9 +26,9 @@ export const dashboardOpenApi: OpenApiFragment = {
           "Checks e-mail and password and starts a session: sets the HttpOnly `svc_session` cookie (SameSite=Lax; Secure and `__Host-` prefixed on https) and the `svc_csrf` cookie whose value every later request must send as `X-CSRF-Token`. Failed attempts are throttled per account and per client address, together with the OAuth sign-in page; a throttled account is refused even with the right password, and the answers do not depend on whether the account exists.",
         tags: ["Dashboard"],
         security: [],
-        requestBody: body("SignInRequest"),
+        requestBody: jsonRequestBody(contract.SignInRequest),
         responses: {
-          "200": json("SessionStarted", "Signed in; cookies set."),
+          "200": json(contract.SessionStarted, "Signed in; cookies set."),
           ...invalid("Body not a JSON object or wrong JSON types."),
           "401": errorResponse('Wrong e-mail address or password (one answer for both): `{"error": "The e-mail address or password is incorrect."}`.'),
           "429": tooManyRequests("Too many failed sign-ins for this account or from this address; `Retry-After` says how long."),
@@ -53,7 +40,7 @@ export const dashboardOpenApi: OpenApiFragment = {
         description: "Who the session belongs to, their organization and role." + sessionOnly,
         tags: ["Dashboard"],
         security: session,
-        responses: { "200": json("SessionInfo", "The session's user."), ...common },
+        responses: { "200": json(contract.SessionInfo, "The session's user."), ...common },
       },
       delete: {
         operationId: "signOut",
@@ -61,7 +48,7 @@ export const dashboardOpenApi: OpenApiFragment = {
         description: "Ends the session server-side (its cookie is refused from now on) and clears the cookies." + sessionOnly,
         tags: ["Dashboard"],
         security: session,
-        responses: { "200": { description: "Signed out: `{\"signedOut\": true}`." }, ...common },
+        responses: { "200": json(contract.SignedOut, "Signed out."), ...common },
       },
     },
     "/signup": {
@@ -71,9 +58,9 @@ export const dashboardOpenApi: OpenApiFragment = {
         description: "Only when the installation enables sign-up (`SIGNUP_ENABLED=true`); starts a session like `POST /session`. Organization name 1-200 characters, e-mail address, password 8-1024 characters.",
         tags: ["Dashboard"],
         security: [],
-        requestBody: body("SignUpRequest"),
+        requestBody: jsonRequestBody(contract.SignUpRequest),
         responses: {
-          "201": json("SessionStarted", "Organization and admin created, signed in."),
+          "201": json(contract.SessionStarted, "Organization and admin created, signed in."),
           ...invalid("A missing or invalid field."),
           "403": errorResponse("Sign-up is disabled on this installation."),
           "409": errorResponse("A user with this e-mail address already exists."),
@@ -88,7 +75,7 @@ export const dashboardOpenApi: OpenApiFragment = {
         description: "The signed-in user's keys, revoked ones included, never the key itself." + sessionOnly,
         tags: ["Dashboard"],
         security: session,
-        responses: { "200": json("ApiKeyList", "The keys."), ...common },
+        responses: { "200": json(contract.ApiKeyList, "The keys."), ...common },
       },
       post: {
         operationId: "createMyApiKey",
@@ -96,8 +83,8 @@ export const dashboardOpenApi: OpenApiFragment = {
         description: "Returns the key **once** (`key`); only its SHA-256 is stored. Name 1-100 characters, no control characters." + sessionOnly,
         tags: ["Dashboard"],
         security: session,
-        requestBody: body("CreateApiKeyRequest"),
-        responses: { "201": json("CreatedApiKey", "The key, shown only now."), ...invalid("Missing or invalid name."), ...common },
+        requestBody: jsonRequestBody(contract.CreateApiKeyRequest),
+        responses: { "201": json(contract.CreatedApiKey, "The key, shown only now."), ...invalid("Missing or invalid name."), ...common },
       },
     },
     "/api-keys/{keyId}/revoke": {
@@ -107,8 +94,8 @@ export const dashboardOpenApi: OpenApiFragment = {
         description: "The key is refused from the next request on, through every replica. Revoking again keeps the first time." + sessionOnly,
         tags: ["Dashboard"],
         security: session,
-        parameters: [pathId("keyId", "The key's id (UUID).")],
-        responses: { "200": json("ApiKey", "The revoked key."), ...invalid("keyId is not a UUID."), ...notFound("key of yours"), ...common },
+        requestParams: { path: contract.KeyPath },
+        responses: { "200": json(contract.ApiKey, "The revoked key."), ...invalid("keyId is not a UUID."), ...notFound("key of yours"), ...common },
       },
     },
     "/oauth-clients": {
@@ -118,7 +105,7 @@ export const dashboardOpenApi: OpenApiFragment = {
         description: "Never the secret; with the catalog of scopes a client may be allowed." + sessionOnly + adminOnly,
         tags: ["Dashboard"],
         security: session,
-        responses: { "200": json("OAuthClientList", "The clients and the scope catalog."), ...common },
+        responses: { "200": json(contract.OAuthClientList, "The clients and the scope catalog."), ...common },
       },
       post: {
         operationId: "createOAuthClient",
@@ -129,8 +116,8 @@ export const dashboardOpenApi: OpenApiFragment = {
           adminOnly,
         tags: ["Dashboard"],
         security: session,
-        requestBody: body("OAuthClientFields"),
-        responses: { "201": json("CreatedOAuthClient", "The client and its secret, shown only now."), ...invalid("A broken rule."), ...common },
+        requestBody: jsonRequestBody(contract.OAuthClientFields),
+        responses: { "201": json(contract.CreatedOAuthClient, "The client and its secret, shown only now."), ...invalid("A broken rule."), ...common },
       },
     },
     "/oauth-clients/{clientId}": {
@@ -140,9 +127,9 @@ export const dashboardOpenApi: OpenApiFragment = {
         description: "Same rules as creation. Removing a scope ends every grant and token of the client (users approve again)." + sessionOnly + adminOnly,
         tags: ["Dashboard"],
         security: session,
-        parameters: [pathId("clientId", "The client id (UUID).")],
-        requestBody: body("OAuthClientFields"),
-        responses: { "200": json("OAuthClient", "The updated client."), ...invalid("A broken rule."), ...notFound("client"), ...common },
+        requestParams: { path: contract.ClientPath },
+        requestBody: jsonRequestBody(contract.OAuthClientFields),
+        responses: { "200": json(contract.OAuthClient, "The updated client."), ...invalid("A broken rule."), ...notFound("client"), ...common },
       },
       delete: {
         operationId: "deleteOAuthClient",
@@ -150,8 +137,8 @@ export const dashboardOpenApi: OpenApiFragment = {
         description: "Its grants, codes and tokens end at once." + sessionOnly + adminOnly,
         tags: ["Dashboard"],
         security: session,
-        parameters: [pathId("clientId", "The client id (UUID).")],
-        responses: { "200": { description: '`{"clientId", "deleted": true}`.' }, ...invalid("clientId is not a UUID."), ...notFound("client"), ...common },
+        requestParams: { path: contract.ClientPath },
+        responses: { "200": json(contract.DeletedOAuthClient, "Deleted."), ...invalid("clientId is not a UUID."), ...notFound("client"), ...common },
       },
     },
     "/oauth-clients/{clientId}/secret": {
@@ -161,8 +148,8 @@ export const dashboardOpenApi: OpenApiFragment = {
         description: "A new secret, returned **once**; the old one is refused (`invalid_client`) at once. Existing tokens keep working; refreshing them needs the new secret." + sessionOnly + adminOnly,
         tags: ["Dashboard"],
         security: session,
-        parameters: [pathId("clientId", "The client id (UUID).")],
-        responses: { "200": json("CreatedOAuthClient", "The client and its new secret."), ...invalid("clientId is not a UUID."), ...notFound("client"), ...common },
+        requestParams: { path: contract.ClientPath },
+        responses: { "200": json(contract.CreatedOAuthClient, "The client and its new secret."), ...invalid("clientId is not a UUID."), ...notFound("client"), ...common },
       },
     },
     "/users": {
@@ -172,7 +159,7 @@ export const dashboardOpenApi: OpenApiFragment = {
         description: "With role and deactivation." + sessionOnly + adminOnly,
         tags: ["Dashboard"],
         security: session,
-        responses: { "200": json("UserList", "The users."), ...common },
+        responses: { "200": json(contract.UserList, "The users."), ...common },
       },
       post: {
         operationId: "createUser",
@@ -180,9 +167,9 @@ export const dashboardOpenApi: OpenApiFragment = {
         description: "With an initial password the admin hands over; role `member` unless `admin` is given." + sessionOnly + adminOnly,
         tags: ["Dashboard"],
         security: session,
-        requestBody: body("CreateUserRequest"),
+        requestBody: jsonRequestBody(contract.CreateUserRequest),
         responses: {
-          "201": json("User", "The new user."),
+          "201": json(contract.User, "The new user."),
           ...invalid("A missing or invalid field."),
           ...common,
           "409": errorResponse("A user with this e-mail address already exists."),
@@ -199,10 +186,10 @@ export const dashboardOpenApi: OpenApiFragment = {
           adminOnly,
         tags: ["Dashboard"],
         security: session,
-        parameters: [pathId("userId", "The user's id (UUID).")],
-        requestBody: body("UpdateUserRequest"),
+        requestParams: { path: contract.UserPath },
+        requestBody: jsonRequestBody(contract.UpdateUserRequest),
         responses: {
-          "200": json("User", "The user."),
+          "200": json(contract.User, "The user."),
           ...invalid("A wrong type or unknown role."),
           ...notFound("user"),
           ...common,
@@ -217,7 +204,7 @@ export const dashboardOpenApi: OpenApiFragment = {
         description: "Each approval (grant) of an OAuth application by the signed-in user, newest first." + sessionOnly,
         tags: ["Dashboard"],
         security: session,
-        responses: { "200": json("AuthorizedAppList", "The grants."), ...common },
+        responses: { "200": json(contract.AuthorizedAppList, "The grants."), ...common },
       },
     },
     "/authorized-apps/{grantId}": {
@@ -227,96 +214,8 @@ export const dashboardOpenApi: OpenApiFragment = {
         description: "Its access tokens are refused at once and its refresh tokens answer `invalid_grant`." + sessionOnly,
         tags: ["Dashboard"],
         security: session,
-        parameters: [pathId("grantId", "The grant's id.")],
-        responses: { "200": { description: '`{"grantId", "revoked": true}`.' }, ...invalid("Malformed grantId."), ...notFound("authorization of yours"), ...common },
-      },
-    },
-  },
-  schemas: {
-    SignInRequest: { type: "object", required: ["email", "password"], properties: { email: { type: "string" }, password: { type: "string" } } },
-    SignUpRequest: {
-      type: "object",
-      required: ["organizationName", "email", "password"],
-      properties: { organizationName: { type: "string" }, email: { type: "string" }, password: { type: "string" } },
-    },
-    SessionUser: sessionUser,
-    SessionStarted: {
-      type: "object",
-      properties: {
-        user: { $ref: "#/components/schemas/SessionUser" },
-        expiresAt: time,
-        idleTimeoutSeconds: { type: "integer" },
-        csrfToken: { type: "string", description: "Also in the CSRF cookie; send it as X-CSRF-Token." },
-      },
-    },
-    SessionInfo: { type: "object", properties: { user: { $ref: "#/components/schemas/SessionUser" }, expiresAt: time } },
-    ApiKey: {
-      type: "object",
-      properties: {
-        keyId: { type: "string", format: "uuid" },
-        name: { type: "string" },
-        prefix: { type: "string", description: "The first 12 characters, to recognise the key." },
-        createdAt: time,
-        lastUsedAt: nullableTime,
-        revokedAt: nullableTime,
-      },
-    },
-    ApiKeyList: { type: "object", properties: { apiKeys: { type: "array", items: { $ref: "#/components/schemas/ApiKey" } } } },
-    CreateApiKeyRequest: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
-    CreatedApiKey: { allOf: [{ $ref: "#/components/schemas/ApiKey" }, { type: "object", properties: { key: { type: "string", description: "Shown only now." } } }] },
-    OAuthClient: {
-      type: "object",
-      properties: {
-        clientId: { type: "string", format: "uuid" },
-        name: { type: "string" },
-        redirectUris: { type: "array", items: { type: "string" } },
-        scopes: { type: "array", items: { type: "string" } },
-        createdAt: time,
-      },
-    },
-    OAuthClientFields: {
-      type: "object",
-      required: ["name", "redirectUris", "scopes"],
-      properties: { name: { type: "string" }, redirectUris: { type: "array", items: { type: "string" } }, scopes: { type: "array", items: { type: "string" } } },
-    },
-    CreatedOAuthClient: {
-      allOf: [{ $ref: "#/components/schemas/OAuthClient" }, { type: "object", properties: { clientSecret: { type: "string", description: "Shown only now." } } }],
-    },
-    OAuthClientList: {
-      type: "object",
-      properties: {
-        clients: { type: "array", items: { $ref: "#/components/schemas/OAuthClient" } },
-        scopeCatalog: { type: "array", items: { type: "object", properties: { scope: { type: "string" }, description: { type: "string" } } } },
-      },
-    },
-    User: {
-      type: "object",
-      properties: {
-        userId: { type: "string", format: "uuid" },
-        email: { type: "string" },
-        role: { type: "string", enum: ["admin", "member"] },
-        createdAt: time,
-        deactivated: { type: "boolean" },
-        deactivatedAt: nullableTime,
-      },
-    },
-    UserList: { type: "object", properties: { users: { type: "array", items: { $ref: "#/components/schemas/User" } } } },
-    CreateUserRequest: {
-      type: "object",
-      required: ["email", "password"],
-      properties: { email: { type: "string" }, password: { type: "string" }, role: { type: "string", enum: ["admin", "member"] } },
-    },
-    UpdateUserRequest: { type: "object", properties: { role: { type: "string", enum: ["admin", "member"] }, deactivated: { type: "boolean" } } },
-    AuthorizedAppList: {
-      type: "object",
-      properties: {
-        apps: {
-          type: "array",
-          items: {
-            type: "object",
-            properties: { grantId: { type: "string" }, clientId: { type: "string" }, name: { type: "string" }, scopes: { type: "array", items: { type: "string" } }, grantedAt: time },
-          },
-        },
+        requestParams: { path: contract.GrantPath },
+        responses: { "200": json(contract.RevokedAuthorizedApp, "Revoked."), ...invalid("Malformed grantId."), ...notFound("authorization of yours"), ...common },
       },
     },
   },

@@ -1,8 +1,21 @@
+import { z } from "zod";
+import { IdempotencyKeyHeader } from "../contract/common.ts";
+import {
+  CreateMeetingRequest,
+  JoinGrant,
+  JoinMeetingRequest,
+  ListMeetingsQuery,
+  Meeting,
+  MeetingJoinPayload,
+  MeetingList,
+  MeetingPath,
+  UpdateMeetingRequest,
+} from "../contract/meeting.ts";
 import {
   errorResponse,
   forbiddenResponse as forbidden,
-  idempotencyKeyParameter,
   idempotencyResponses,
+  jsonRequestBody,
   jsonResponse,
   tooManyRequestsResponse,
   unauthorizedResponse as unauthorized,
@@ -10,16 +23,8 @@ import {
 } from "./document.ts";
 
 const tooManyRequests = tooManyRequestsResponse();
-
-const meetingIdParameter = {
-  name: "id",
-  in: "path",
-  required: true,
-  description: "The meeting id (22 URL-safe characters, as returned at creation).",
-  schema: { type: "string" },
-};
-
-const meetingResponse = (description: string) => jsonResponse("Meeting", description);
+const meetingResponse = (description: string) => jsonResponse(Meeting, description);
+const idempotencyKey = { header: z.object({ "Idempotency-Key": IdempotencyKeyHeader }) };
 
 /** POST /meeting (spec 4.2) and the extensions GET /meeting/{id}, POST /meeting/{id}/end (DESIGN.md section 3). */
 export const meetingOpenApi: OpenApiFragment = {
@@ -32,15 +37,9 @@ export const meetingOpenApi: OpenApiFragment = {
           "The caller's organization's meetings, newest first (by creation), in pages. Filters combine: `status`, and a range of planned start (`startFrom` inclusive, `startBefore` exclusive; meetings without a start are left out when either is given). Pass `nextPageToken` back as `pageToken` for the next page; it is null on the last page.",
         tags: ["Meetings"],
         security: [{ ApiKey: [] }, { OAuth2: ["meeting.read"] }],
-        parameters: [
-          { name: "status", in: "query", required: false, schema: { type: "string", enum: ["scheduled", "live", "ended", "cancelled"] } },
-          { name: "startFrom", in: "query", required: false, description: "ISO 8601 date-time with a UTC offset.", schema: { type: "string", format: "date-time" } },
-          { name: "startBefore", in: "query", required: false, description: "ISO 8601 date-time with a UTC offset.", schema: { type: "string", format: "date-time" } },
-          { name: "pageSize", in: "query", required: false, description: "1-100, default 20.", schema: { type: "integer", minimum: 1, maximum: 100 } },
-          { name: "pageToken", in: "query", required: false, description: "`nextPageToken` of the previous page.", schema: { type: "string", maxLength: 200 } },
-        ],
+        requestParams: { query: ListMeetingsQuery },
         responses: {
-          "200": jsonResponse("MeetingList", "A page of meetings."),
+          "200": jsonResponse(MeetingList, "A page of meetings."),
           "400": errorResponse("A filter or page parameter is invalid; the message names it."),
           "401": unauthorized,
           "403": forbidden("meeting.read"),
@@ -56,16 +55,10 @@ export const meetingOpenApi: OpenApiFragment = {
           "Creates a meeting and returns its join payload. The meeting is `scheduled` until the first person enters its room at the join URL (then `live`, and `meeting.started` is emitted), whatever its `start`. The `url` is the join page; anyone holding it can open the page, so the id is long and random and the password is empty. Attendees become the meeting's participants (deduplicated case-insensitively). Unknown fields are ignored. Every invalid field is named in one 400 message.",
         tags: ["Meetings"],
         security: [{ ApiKey: [] }, { OAuth2: ["meeting.create"] }],
-        parameters: [idempotencyKeyParameter],
-        requestBody: {
-          required: true,
-          content: { "application/json": { schema: { $ref: "#/components/schemas/CreateMeetingRequest" } } },
-        },
+        requestParams: idempotencyKey,
+        requestBody: jsonRequestBody(CreateMeetingRequest),
         responses: {
-          "200": {
-            description: "The meeting was created.",
-            content: { "application/json": { schema: { $ref: "#/components/schemas/MeetingJoinPayload" } } },
-          },
+          "200": jsonResponse(MeetingJoinPayload, "The meeting was created."),
           "400": errorResponse(
             "Invalid request body: not a JSON object, wrong JSON types, empty or over-long title, a start without offset or an impossible date, an invalid e-mail address, more than 100 attendees. The message names each invalid field.",
           ),
@@ -87,8 +80,8 @@ export const meetingOpenApi: OpenApiFragment = {
           "Changes the fields present in the body, with the creation rules: `title`, `start`, `end`, `duration`, `attendees` (the list replaces the old one). `null` clears `start` or `end`; clearing the start clears the end. Moving the start of a meeting with a planned end keeps its length unless `end` or `duration` is given too. Answers the stored meeting and emits `meeting.updated` naming the changed fields (nothing when nothing changed). The join URL stays the same. Unknown fields are ignored.",
         tags: ["Meetings"],
         security: [{ ApiKey: [] }, { OAuth2: ["meeting.update"] }],
-        parameters: [meetingIdParameter],
-        requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/UpdateMeetingRequest" } } } },
+        requestParams: { path: MeetingPath },
+        requestBody: jsonRequestBody(UpdateMeetingRequest),
         responses: {
           "200": meetingResponse("The meeting, as stored now."),
           "400": errorResponse("No field to change, or a field breaks a rule; the message names each."),
@@ -109,7 +102,7 @@ export const meetingOpenApi: OpenApiFragment = {
           "Cancels a meeting that has not ended: its status becomes `cancelled`, anyone in its room is disconnected (`participant.left` each), joins are refused (410), the join page says it was cancelled, and `meeting.cancelled` is emitted; `meeting.ended` never follows. Idempotent: cancelling a cancelled meeting answers 200 with it unchanged and emits nothing. Answers 200 with the meeting (not 204), so a scheduling tool sees the final state.",
         tags: ["Meetings"],
         security: [{ ApiKey: [] }, { OAuth2: ["meeting.delete"] }],
-        parameters: [meetingIdParameter],
+        requestParams: { path: MeetingPath },
         responses: {
           "200": meetingResponse("The meeting, now cancelled."),
           "401": unauthorized,
@@ -127,7 +120,7 @@ export const meetingOpenApi: OpenApiFragment = {
         description: "The stored meeting of the caller's organization, with its status, start, end and attendees. A meeting of another organization is reported as not found.",
         tags: ["Meetings"],
         security: [{ ApiKey: [] }, { OAuth2: ["meeting.read"] }],
-        parameters: [meetingIdParameter],
+        requestParams: { path: MeetingPath },
         responses: {
           "200": meetingResponse("The meeting."),
           "401": unauthorized,
@@ -147,7 +140,7 @@ export const meetingOpenApi: OpenApiFragment = {
           "Ends a scheduled or live meeting: everyone in its room is disconnected (`participant.left` for each), further joins are refused (410), and `meeting.ended` is emitted (reason `ended_by_api`; delivered to webhook subscriptions, at least once). Idempotent: ending an ended meeting answers 200 with the meeting unchanged and emits nothing. No request body.",
         tags: ["Meetings"],
         security: [{ ApiKey: [] }, { OAuth2: ["meeting.update"] }],
-        parameters: [meetingIdParameter],
+        requestParams: { path: MeetingPath },
         responses: {
           "200": meetingResponse("The meeting, now ended."),
           "400": errorResponse("A request body was sent that is not JSON, or is malformed JSON (no body is expected)."),
@@ -170,13 +163,10 @@ export const meetingOpenApi: OpenApiFragment = {
           "What the join page calls when a person clicks Join: a short-lived token for the media server (LiveKit) room of the meeting, for a new participant identity with the given display name. Public like the join page: no Authorization header is needed, because holding the meeting's unguessable id is the permission. The token must be used to connect before `expiresAt` (JOIN_TOKEN_TTL_SECONDS, default 300 s). Refused for unknown (404), ended (410) and full (409) meetings; limited per client address (JOIN_GRANTS_PER_MINUTE, default 30).",
         tags: ["Meeting rooms"],
         security: [],
-        parameters: [meetingIdParameter],
-        requestBody: {
-          required: true,
-          content: { "application/json": { schema: { $ref: "#/components/schemas/JoinMeetingRequest" } } },
-        },
+        requestParams: { path: MeetingPath },
+        requestBody: jsonRequestBody(JoinMeetingRequest),
         responses: {
-          "200": jsonResponse("JoinGrant", "The grant: connect to `serverUrl` with `token`."),
+          "200": jsonResponse(JoinGrant, "The grant: connect to `serverUrl` with `token`."),
           "400": errorResponse("Not a JSON object, `displayName` missing or not a string, empty after trimming, over 64 characters, or containing control characters or line breaks."),
           "404": errorResponse('No such meeting: `{"error": "Meeting not found"}`.'),
           "409": errorResponse('The meeting room is full: `{"error": "This meeting is full (100 participants)"}`.'),
@@ -186,125 +176,6 @@ export const meetingOpenApi: OpenApiFragment = {
           "500": errorResponse("Internal server error."),
           "503": errorResponse("A service is temporarily unavailable."),
         },
-      },
-    },
-  },
-  schemas: {
-    JoinMeetingRequest: {
-      type: "object",
-      required: ["displayName"],
-      properties: {
-        displayName: {
-          type: "string",
-          minLength: 1,
-          maxLength: 64,
-          pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*[^\\s\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029][^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$",
-          description: "Shown to everyone in the room. Trimmed; 1-64 characters (code points); one line, no control characters.",
-          examples: ["Ada Lovelace"],
-        },
-      },
-    },
-    JoinGrant: {
-      type: "object",
-      required: ["participantId", "token", "serverUrl", "expiresAt", "meeting"],
-      properties: {
-        participantId: { type: "string", description: "The participant's identity in the room (new for every grant); webhook events name participants by it." },
-        token: { type: "string", description: "LiveKit access token (JWT) for the room named after the meeting id." },
-        serverUrl: { type: "string", format: "uri", description: "The media server's WebSocket URL (LIVEKIT_PUBLIC_URL)." },
-        expiresAt: { type: "string", format: "date-time", description: "Connect before this time." },
-        meeting: {
-          type: "object",
-          required: ["id", "title", "status"],
-          properties: { id: { type: "string" }, title: { type: "string" }, status: { type: "string", enum: ["scheduled", "live", "ended"] } },
-        },
-      },
-    },
-    CreateMeetingRequest: {
-      type: "object",
-      required: ["title"],
-      // A planned end is given one way, and only with a start.
-      not: { required: ["end", "duration"] },
-      dependentRequired: { end: ["start"], duration: ["start"] },
-      examples: [{ title: "30 min with Ada", start: "2031-02-01T10:00:00Z", end: "2031-02-01T10:30:00Z", attendees: ["ada@example.com"] }],
-      properties: {
-        title: { type: "string", minLength: 1, maxLength: 255, description: "Trimmed; must not be empty after trimming; at most 255 characters." },
-        start: {
-          type: ["string", "null"],
-          format: "date-time",
-          description: "ISO 8601 date-time with a UTC offset (`Z` or `±hh:mm`), for example `2025-06-01T09:00:00.000Z`. Null or absent: no start time.",
-          examples: ["2025-06-01T09:00:00.000Z"],
-        },
-        end: {
-          type: ["string", "null"],
-          format: "date-time",
-          description: "The planned end: ISO 8601 date-time with a UTC offset, after `start` (which it needs). Not with `duration`. A meeting past its planned end with nobody in it ends by itself; people in the room keep it going until they leave.",
-        },
-        duration: { type: ["integer", "null"], minimum: 1, maximum: 1440, description: "The planned length in minutes, instead of `end`. Needs `start`." },
-        attendees: {
-          description: "One e-mail address, or a list of at most 100; duplicates (ignoring case) are dropped. Null or absent: none.",
-          oneOf: [
-            { type: "string", format: "email" },
-            { type: "array", maxItems: 100, items: { type: "string", format: "email" } },
-            { type: "null" },
-          ],
-        },
-      },
-    },
-    UpdateMeetingRequest: {
-      type: "object",
-      minProperties: 1,
-      not: { required: ["end", "duration"] },
-      description: "Any of the fields of CreateMeetingRequest; those present are changed. A planned end needs a start (given here or stored).",
-      examples: [{ start: "2031-02-03T15:00:00Z", end: "2031-02-03T15:30:00Z", attendees: ["ada@example.com", "bob@example.com"] }],
-      properties: {
-        title: { type: "string", minLength: 1, maxLength: 255 },
-        start: { type: ["string", "null"], format: "date-time" },
-        end: { type: ["string", "null"], format: "date-time" },
-        duration: { type: ["integer", "null"], minimum: 1, maximum: 1440 },
-        attendees: {
-          oneOf: [{ type: "string", format: "email" }, { type: "array", maxItems: 100, items: { type: "string", format: "email" } }, { type: "null" }],
-        },
-      },
-    },
-    MeetingList: {
-      type: "object",
-      required: ["meetings", "nextPageToken"],
-      properties: {
-        meetings: { type: "array", items: { $ref: "#/components/schemas/Meeting" } },
-        nextPageToken: { type: ["string", "null"] },
-      },
-    },
-    MeetingJoinPayload: {
-      type: "object",
-      required: ["type", "id", "password", "url"],
-      properties: {
-        type: { type: "string", const: "svc_video" },
-        id: { type: "string", description: "Meeting id: 22 URL-safe characters carrying 128 random bits." },
-        password: { type: "string", const: "", description: "Always empty: the join URL itself is the capability." },
-        url: { type: "string", format: "uri", description: "The join page, `{PUBLIC_URL}/meeting/<id>`." },
-      },
-    },
-    Meeting: {
-      type: "object",
-      required: ["type", "id", "password", "url", "title", "start", "end", "status", "attendees", "createdAt", "endedAt", "cancelledAt"],
-      properties: {
-        type: { type: "string", const: "svc_video" },
-        id: { type: "string" },
-        password: { type: "string", const: "" },
-        url: { type: "string", format: "uri" },
-        title: { type: "string" },
-        start: { type: ["string", "null"], format: "date-time" },
-        end: { type: ["string", "null"], format: "date-time", description: "The planned end, when one was given." },
-        status: {
-          type: "string",
-          enum: ["scheduled", "live", "ended", "cancelled"],
-          description:
-            "`scheduled` until the first person enters the meeting room; `live` from then on (also while the room is briefly empty); `ended` once the room stayed empty for the grace period (MEETING_EMPTY_GRACE_SECONDS, default 60 s), its planned end passed with nobody in it, or it was ended through the API; `cancelled` once cancelled (DELETE).",
-        },
-        attendees: { type: "array", items: { type: "string", format: "email" } },
-        createdAt: { type: "string", format: "date-time" },
-        endedAt: { type: ["string", "null"], format: "date-time" },
-        cancelledAt: { type: ["string", "null"], format: "date-time" },
       },
     },
   },

@@ -49,6 +49,8 @@ export async function bundleAssets(options: { production: boolean; root?: string
     bundle: true,
     format: "esm",
     platform: "browser",
+    // Workspace packages resolve to their TypeScript sources (the `source` export condition).
+    conditions: ["source"],
     // Browsers that have everything LiveKit's client needs (WebRTC insertable streams aside).
     target: ["chrome109", "edge109", "firefox115", "safari16"],
     splitting: false,

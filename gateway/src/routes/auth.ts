@@ -1,5 +1,7 @@
 import { Router } from "express";
+import type { z } from "zod";
 import type { ResolveCaller } from "@svc/platform";
+import type { CredentialVerification } from "../contract/auth.ts";
 import { forwardedCredential } from "../http/bearer.ts";
 
 /**
@@ -13,14 +15,15 @@ export function authRoutes(resolveCaller: ResolveCaller): Router {
     const credential = forwardedCredential(res.locals);
     const caller = await resolveCaller(credential.authorization!, undefined, credential["x-csrf-token"]);
     res.set("Cache-Control", "no-store");
-    res.json({
+    const verification: z.input<typeof CredentialVerification> = {
       valid: true,
       userId: caller.userId,
       orgId: caller.orgId,
       kind: caller.kind,
       scopes: caller.scopes,
       clientId: caller.clientId || null,
-    });
+    };
+    res.json(verification);
   });
   return router;
 }

@@ -1,7 +1,7 @@
-import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
-import { Router, type Request, type Response } from "express";
-import { z } from "zod";
+import { Router, type Response } from "express";
+import type { z } from "zod";
 import { internalTransport } from "@svc/platform";
 import {
   ManagementService,
@@ -13,9 +13,12 @@ import {
   type OrganizationUser,
   type SessionUser,
 } from "@svc/proto/svc/identity/v1/identity_pb";
+import * as contract from "../contract/dashboard.ts";
 import { forwardedCredential } from "../http/bearer.ts";
 import { HttpError, fromConnectError } from "../http/errors.ts";
 import { jsonBody } from "../http/json-body.ts";
+import { parseJsonBody } from "../http/parse-request.ts";
+import { isoOrNull, isoTime } from "./proto-to-json.ts";
 import type { SessionCookies } from "../http/session-cookie.ts";
 
 const CALL_TIMEOUT_MS = 10_000;
@@ -30,35 +33,10 @@ export function createDashboardClients(identityUrl: string): DashboardClients {
   return { sessions: createClient(SessionService, transport), management: createClient(ManagementService, transport) };
 }
 
-const iso = (timestamp: Timestamp | undefined) => (timestamp ? timestampDate(timestamp).toISOString() : null);
-const roleName = (role: Role) => (role === Role.ADMIN ? "admin" : "member");
+const roleName = (role: Role) => (role === Role.ADMIN ? ("admin" as const) : ("member" as const));
 const roleValue = (role: "admin" | "member" | undefined) => (role === undefined ? Role.UNSPECIFIED : role === "admin" ? Role.ADMIN : Role.MEMBER);
 
-const text = (field: string) => z.string({ error: `${field} must be a string` }).optional();
-const textList = (field: string) => z.array(z.string({ error: `${field} must be an array of strings` }), { error: `${field} must be an array of strings` }).optional();
-
-/** JSON shapes only; every rule about the values lives in identity. */
-const bodies = {
-  signIn: z.object({ email: text("email"), password: text("password") }),
-  signUp: z.object({ organizationName: text("organizationName"), email: text("email"), password: text("password") }),
-  apiKey: z.object({ name: text("name") }),
-  oauthClient: z.object({ name: text("name"), redirectUris: textList("redirectUris"), scopes: textList("scopes") }),
-  newUser: z.object({ email: text("email"), password: text("password"), role: z.enum(["admin", "member"], { error: "role must be admin or member" }).optional() }),
-  userChange: z.object({
-    role: z.enum(["admin", "member"], { error: "role must be admin or member" }).optional(),
-    deactivated: z.boolean({ error: "deactivated must be true or false" }).optional(),
-  }),
-};
-
-function parseBody<T>(req: Request, schema: z.ZodType<T>): T {
-  const body: unknown = req.body ?? {};
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new HttpError(400, "Request body must be a JSON object");
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new HttpError(400, [...new Set(parsed.error.issues.map((issue) => issue.message))].join("; "));
-  return parsed.data;
-}
-
-const userResource = (user: SessionUser | undefined) => ({
+const userResource = (user: SessionUser | undefined): z.input<typeof contract.SessionUser> => ({
   userId: user?.userId ?? "",
   orgId: user?.orgId ?? "",
   organizationName: user?.organizationName ?? "",
@@ -66,30 +44,30 @@ const userResource = (user: SessionUser | undefined) => ({
   role: roleName(user?.role ?? Role.UNSPECIFIED),
 });
 
-const apiKeyResource = (key: ApiKey) => ({
+const apiKeyResource = (key: ApiKey): z.input<typeof contract.ApiKey> => ({
   keyId: key.keyId,
   name: key.name,
   prefix: key.displayPrefix,
-  createdAt: iso(key.createdAt),
-  lastUsedAt: iso(key.lastUsedAt),
-  revokedAt: iso(key.revokedAt),
+  createdAt: isoTime(key.createdAt),
+  lastUsedAt: isoOrNull(key.lastUsedAt),
+  revokedAt: isoOrNull(key.revokedAt),
 });
 
-const clientResource = (client: OAuthClient) => ({
+const clientResource = (client: OAuthClient): z.input<typeof contract.OAuthClient> => ({
   clientId: client.clientId,
   name: client.name,
   redirectUris: client.redirectUris,
   scopes: client.scopes,
-  createdAt: iso(client.createdAt),
+  createdAt: isoTime(client.createdAt),
 });
 
-const orgUserResource = (user: OrganizationUser) => ({
+const orgUserResource = (user: OrganizationUser): z.input<typeof contract.User> => ({
   userId: user.userId,
   email: user.email,
   role: roleName(user.role),
-  createdAt: iso(user.createdAt),
+  createdAt: isoTime(user.createdAt),
   deactivated: user.deactivatedAt !== undefined,
-  deactivatedAt: iso(user.deactivatedAt),
+  deactivatedAt: isoOrNull(user.deactivatedAt),
 });
 
 /**
@@ -101,12 +79,13 @@ export function publicSessionRoutes(clients: DashboardClients, cookies: SessionC
   const started = (res: Response, status: number, session: NewSession | undefined) => {
     cookies.set(res, { sessionToken: session!.sessionToken, csrfToken: session!.csrfToken, expiresAt: timestampDate(session!.expiresAt!) });
     res.set("Cache-Control", "no-store");
-    res.status(status).json({
+    const answer: z.input<typeof contract.SessionStarted> = {
       user: userResource(session!.user),
-      expiresAt: iso(session!.expiresAt),
+      expiresAt: isoTime(session!.expiresAt),
       idleTimeoutSeconds: session!.idleTimeoutSeconds,
       csrfToken: session!.csrfToken,
-    });
+    };
+    res.status(status).json(answer);
   };
   // The throttle's Retry-After travels as metadata; the one error mapping turns the rest into JSON.
   const throttled = (error: unknown) => {
@@ -117,7 +96,7 @@ export function publicSessionRoutes(clients: DashboardClients, cookies: SessionC
   };
 
   router.post("/session", ...jsonBody, async (req, res) => {
-    const { email, password } = parseBody(req, bodies.signIn);
+    const { email, password } = parseJsonBody(contract.SignInRequest, req.body);
     const { session } = await clients.sessions
       .signIn({ email: email ?? "", password: password ?? "", clientAddress: req.ip ?? "" }, { timeoutMs: CALL_TIMEOUT_MS })
       .catch(throttled);
@@ -125,7 +104,7 @@ export function publicSessionRoutes(clients: DashboardClients, cookies: SessionC
   });
 
   router.post("/signup", ...jsonBody, async (req, res) => {
-    const { organizationName, email, password } = parseBody(req, bodies.signUp);
+    const { organizationName, email, password } = parseJsonBody(contract.SignUpRequest, req.body);
     const { session } = await clients.sessions.signUp(
       { organizationName: organizationName ?? "", email: email ?? "", password: password ?? "", clientAddress: req.ip ?? "" },
       { timeoutMs: CALL_TIMEOUT_MS },
@@ -143,91 +122,92 @@ export function publicSessionRoutes(clients: DashboardClients, cookies: SessionC
 export function managementRoutes(clients: DashboardClients, cookies: SessionCookies): Router {
   const router = Router();
   const options = (res: Response) => ({ headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS });
-  const noStore = (res: Response) => res.set("Cache-Control", "no-store");
+  /** Answers `body`, typed by its contract schema, never cached. */
+  const send = <T extends z.ZodType>(res: Response, _schema: T, body: z.input<T>, status = 200) => res.set("Cache-Control", "no-store").status(status).json(body);
 
   router.get("/session", async (_req, res) => {
     const { user, expiresAt } = await clients.sessions.getSession({}, options(res));
-    noStore(res).json({ user: userResource(user), expiresAt: iso(expiresAt) });
+    send(res, contract.SessionInfo, { user: userResource(user), expiresAt: isoTime(expiresAt) });
   });
   router.delete("/session", async (_req, res) => {
     await clients.sessions.signOut({}, options(res));
     cookies.clear(res);
-    noStore(res).json({ signedOut: true });
+    send(res, contract.SignedOut, { signedOut: true });
   });
 
   router.get("/api-keys", async (_req, res) => {
     const { apiKeys } = await clients.management.listMyApiKeys({}, options(res));
-    noStore(res).json({ apiKeys: apiKeys.map(apiKeyResource) });
+    send(res, contract.ApiKeyList, { apiKeys: apiKeys.map(apiKeyResource) });
   });
   router.post("/api-keys", async (req, res) => {
-    const { name } = parseBody(req, bodies.apiKey);
+    const { name } = parseJsonBody(contract.CreateApiKeyRequest, req.body);
     const { apiKey, key } = await clients.management.createMyApiKey({ name: name ?? "" }, options(res));
-    noStore(res).status(201).json({ ...apiKeyResource(apiKey!), key });
+    send(res, contract.CreatedApiKey, { ...apiKeyResource(apiKey!), key }, 201);
   });
   router.post("/api-keys/:keyId/revoke", async (req, res) => {
     const { apiKey } = await clients.management.revokeMyApiKey({ keyId: req.params.keyId }, options(res));
-    noStore(res).json(apiKeyResource(apiKey!));
+    send(res, contract.ApiKey, apiKeyResource(apiKey!));
   });
 
   router.get("/oauth-clients", async (_req, res) => {
     const { clients: list, scopeCatalog } = await clients.management.listOrganizationOAuthClients({}, options(res));
-    noStore(res).json({ clients: list.map(clientResource), scopeCatalog: scopeCatalog.map(({ scope, description }) => ({ scope, description })) });
+    send(res, contract.OAuthClientList, { clients: list.map(clientResource), scopeCatalog: scopeCatalog.map(({ scope, description }) => ({ scope, description })) });
   });
   router.post("/oauth-clients", async (req, res) => {
-    const body = parseBody(req, bodies.oauthClient);
+    const body = parseJsonBody(contract.OAuthClientFields, req.body);
     const created = await clients.management.createOrganizationOAuthClient(
       { name: body.name ?? "", redirectUris: body.redirectUris ?? [], scopes: body.scopes ?? [] },
       options(res),
     );
-    noStore(res).status(201).json({ ...clientResource(created.client!), clientSecret: created.clientSecret });
+    send(res, contract.CreatedOAuthClient, { ...clientResource(created.client!), clientSecret: created.clientSecret }, 201);
   });
   router.put("/oauth-clients/:clientId", async (req, res) => {
-    const body = parseBody(req, bodies.oauthClient);
+    const body = parseJsonBody(contract.OAuthClientFields, req.body);
     const { client } = await clients.management.updateOrganizationOAuthClient(
       { clientId: req.params.clientId, name: body.name ?? "", redirectUris: body.redirectUris ?? [], scopes: body.scopes ?? [] },
       options(res),
     );
-    noStore(res).json(clientResource(client!));
+    send(res, contract.OAuthClient, clientResource(client!));
   });
   router.post("/oauth-clients/:clientId/secret", async (req, res) => {
     const rotated = await clients.management.rotateOAuthClientSecret({ clientId: req.params.clientId }, options(res));
-    noStore(res).json({ ...clientResource(rotated.client!), clientSecret: rotated.clientSecret });
+    send(res, contract.CreatedOAuthClient, { ...clientResource(rotated.client!), clientSecret: rotated.clientSecret });
   });
   router.delete("/oauth-clients/:clientId", async (req, res) => {
     const { clientId } = await clients.management.deleteOrganizationOAuthClient({ clientId: req.params.clientId }, options(res));
-    noStore(res).json({ clientId, deleted: true });
+    send(res, contract.DeletedOAuthClient, { clientId, deleted: true });
   });
 
   router.get("/users", async (_req, res) => {
     const { users } = await clients.management.listOrganizationUsers({}, options(res));
-    noStore(res).json({ users: users.map(orgUserResource) });
+    send(res, contract.UserList, { users: users.map(orgUserResource) });
   });
   router.post("/users", async (req, res) => {
-    const body = parseBody(req, bodies.newUser);
+    const body = parseJsonBody(contract.CreateUserRequest, req.body);
     const { user } = await clients.management.createOrganizationUser(
       { email: body.email ?? "", password: body.password ?? "", role: roleValue(body.role) },
       options(res),
     );
-    noStore(res).status(201).json(orgUserResource(user!));
+    send(res, contract.User, orgUserResource(user!), 201);
   });
   router.patch("/users/:userId", async (req, res) => {
-    const body = parseBody(req, bodies.userChange);
+    const body = parseJsonBody(contract.UpdateUserRequest, req.body);
     const { user } = await clients.management.updateOrganizationUser(
       { userId: req.params.userId, role: roleValue(body.role), ...(body.deactivated === undefined ? {} : { deactivated: body.deactivated }) },
       options(res),
     );
-    noStore(res).json(orgUserResource(user!));
+    send(res, contract.User, orgUserResource(user!));
   });
 
   router.get("/authorized-apps", async (_req, res) => {
     const { apps } = await clients.management.listAuthorizedApps({}, options(res));
-    noStore(res).json({
-      apps: apps.map((app) => ({ grantId: app.grantId, clientId: app.clientId, name: app.clientName, scopes: app.scopes, grantedAt: iso(app.grantedAt) })),
+    send(res, contract.AuthorizedAppList, {
+      apps: apps.map((app) => ({ grantId: app.grantId, clientId: app.clientId, name: app.clientName, scopes: app.scopes, grantedAt: isoTime(app.grantedAt) })),
     });
   });
   router.delete("/authorized-apps/:grantId", async (req, res) => {
     const { grantId } = await clients.management.revokeAuthorizedApp({ grantId: req.params.grantId }, options(res));
-    noStore(res).json({ grantId, revoked: true });
+    send(res, contract.RevokedAuthorizedApp, { grantId, revoked: true });
   });
   return router;
 }

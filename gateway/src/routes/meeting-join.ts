@@ -1,15 +1,13 @@
-import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Router } from "express";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Clients } from "../clients.ts";
-import { HttpError } from "../http/errors.ts";
+import { JoinMeetingRequest, type JoinGrant } from "../contract/meeting.ts";
 import { jsonBody } from "../http/json-body.ts";
+import { parseJsonBody } from "../http/parse-request.ts";
 import { statusNames } from "./meeting.ts";
+import { enumName, isoTime } from "./proto-to-json.ts";
 
 const CALL_TIMEOUT_MS = 10_000;
-
-// The JSON shape only; the rule for names (length, characters) lives in the meeting service.
-const joinBody = z.object({ displayName: z.string({ error: "displayName must be a string" }) }, { error: "Request body must be a JSON object" });
 
 /**
  * POST /api/v1/meeting/:id/join: a join grant for the meeting room. Public like the join page
@@ -20,20 +18,23 @@ const joinBody = z.object({ displayName: z.string({ error: "displayName must be 
 export function meetingJoinRoutes(clients: Clients): Router {
   const router = Router();
   router.post("/meeting/:id/join", ...jsonBody, async (req, res) => {
-    const parsed = joinBody.safeParse(req.body ?? {});
-    if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]!.message);
+    // The JSON shape only; the rule for names (length, characters) lives in the meeting service.
+    const { displayName } = parseJsonBody(JoinMeetingRequest, req.body);
     const grant = await clients.meetingPage.joinMeeting(
-      { meetingId: String(req.params.id), displayName: parsed.data.displayName, clientAddress: req.ip ?? "" },
+      { meetingId: String(req.params.id), displayName, clientAddress: req.ip ?? "" },
       { timeoutMs: CALL_TIMEOUT_MS },
     );
     res.set("Cache-Control", "no-store");
-    res.json({
+    const status = enumName(statusNames, grant.status);
+    if (status === "cancelled") throw new Error("a join grant was issued for a cancelled meeting");
+    const answer: z.input<typeof JoinGrant> = {
       participantId: grant.participantId,
       token: grant.token,
       serverUrl: grant.serverUrl,
-      expiresAt: grant.expiresAt ? timestampDate(grant.expiresAt).toISOString() : null,
-      meeting: { id: grant.meetingId, title: grant.title, status: statusNames[grant.status] },
-    });
+      expiresAt: isoTime(grant.expiresAt),
+      meeting: { id: grant.meetingId, title: grant.title, status },
+    };
+    res.json(answer);
   });
   return router;
 }

@@ -2,7 +2,9 @@
  * The join-grant API's rule for display names (services/meeting/src/room/display-name.ts): 1-64
  * characters (code points) after trimming, one line, no control characters.
  */
-export const MAX_DISPLAY_NAME_LENGTH = 64;
+import { meetingLimits } from "@svc/platform/contract";
+
+export const MAX_DISPLAY_NAME_LENGTH = meetingLimits.displayNameMaxLength;
 const FORBIDDEN = /[\p{Cc}\p{Zl}\p{Zp}]/u;
 
 export type DisplayNameCheck = { ok: true; name: string } | { ok: false; message: string };

@@ -25,6 +25,11 @@ describe("title", () => {
     expect(problemsOf({ ...valid, title })).toBe("title is required and must not be empty");
   });
 
+  // A NUL reached Postgres and failed the insert with a 500 (found by schemathesis).
+  it.each(["Stand\u0000up", "Stand\nup", "a\u2028b", "bell\u0007"])("is refused with control characters or line breaks inside (%j)", (title) => {
+    expect(problemsOf({ ...valid, title })).toBe("title must be one line without control characters");
+  });
+
   it("accepts 255 characters and refuses 256, counting characters rather than UTF-16 units", () => {
     expect(validateMeetingRequest({ ...valid, title: "x".repeat(255) }).title).toHaveLength(255);
     expect(validateMeetingRequest({ ...valid, title: "😀".repeat(255) }).title).toBe("😀".repeat(255));

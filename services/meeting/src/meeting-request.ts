@@ -1,9 +1,13 @@
-import { z } from "zod";
 import { invalidArgument } from "@svc/platform";
+import { EMAIL_ADDRESS, emailAddressMaxLength, meetingLimits, OFFSET_DATE_TIME } from "@svc/platform/contract";
 
-export const MAX_TITLE_LENGTH = 255;
-export const MAX_ATTENDEES = 100;
-export const MAX_DURATION_MINUTES = 1440;
+export const MAX_TITLE_LENGTH = meetingLimits.titleMaxLength;
+export const MAX_ATTENDEES = meetingLimits.attendeesMax;
+export const MAX_DURATION_MINUTES = meetingLimits.durationMaxMinutes;
+
+// Control characters and line/paragraph separators: a title is one line of text (and Postgres
+// text cannot hold NUL).
+const CONTROL_CHARACTERS = /[\p{Cc}\p{Zl}\p{Zp}]/u;
 
 /** A meeting request that passed every rule of DESIGN.md section 3. */
 export interface ValidMeetingRequest {
@@ -42,6 +46,7 @@ export function validateMeetingRequest(input: MeetingRequestInput): ValidMeeting
   const title = input.title.trim();
   if (title.length === 0) problems.push("title is required and must not be empty");
   else if ([...title].length > MAX_TITLE_LENGTH) problems.push(`title must be at most ${MAX_TITLE_LENGTH} characters`);
+  else if (CONTROL_CHARACTERS.test(title)) problems.push("title must be one line without control characters");
 
   let start: Date | null = null;
   if (input.start !== undefined) {
@@ -142,11 +147,8 @@ export function changedFields(before: CurrentDetails, after: CurrentDetails): st
   return changed;
 }
 
-const emailSchema = z.email();
-
-/** zod's e-mail rule (no quoted local parts or IP literals), within the 254 characters SMTP allows. */
 function isEmailAddress(value: string): boolean {
-  return value.length <= 254 && emailSchema.safeParse(value).success;
+  return value.length <= emailAddressMaxLength && EMAIL_ADDRESS.test(value);
 }
 
 /** The offending values, JSON-quoted and shortened, so a caller can find them in a long list. */
@@ -157,8 +159,6 @@ function quoteSome(values: string[]): string {
 
 type ParsedDateTime = { ok: true; date: Date } | { ok: false; problem: string };
 
-// RFC 3339 profile of ISO 8601: date, "T", time (seconds and fraction optional), and an offset.
-const OFFSET_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
 
 /**
  * Parses an ISO 8601 date-time that carries an offset ("Z" or ±hh:mm). A time without an offset

@@ -21,6 +21,7 @@ import {
   type Meeting,
 } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { getMeeting, getMeetingOfOrg, insertMeeting, listMeetings, type MeetingStatus as StoredStatus, type StoredMeeting } from "./db/meetings.ts";
+import { meetingLimits } from "@svc/platform/contract";
 import { isMeetingId, newMeetingId } from "./meeting-id.ts";
 import { parseOffsetDateTime, validateMeetingRequest, validateMeetingUpdate } from "./meeting-request.ts";
 import type { GrantJoin } from "./room/join-grants.ts";
@@ -35,7 +36,7 @@ export const scopes = {
 } as const;
 
 const DEFAULT_PAGE_SIZE = 20;
-const MAX_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = meetingLimits.pageSizeMax;
 
 export interface MeetingServiceDependencies {
   authenticate: Authenticate;

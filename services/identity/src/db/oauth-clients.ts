@@ -47,6 +47,9 @@ export function oauthClientQueries(pool: Pool) {
     },
 
     async find(clientId: string): Promise<OAuthClientRecord | undefined> {
+      // Whatever a browser sends as client_id reaches here; text Postgres cannot hold (NUL) or
+      // longer than any client id names no client, rather than failing the query.
+      if (!isStorableClientId(clientId)) return undefined;
       const { rows } = await pool.query<OAuthClientRow>(`SELECT ${COLUMNS} FROM oauth_clients WHERE client_id = $1`, [clientId]);
       return rows[0] && fromRow(rows[0]);
     },
@@ -60,6 +63,7 @@ export function oauthClientQueries(pool: Pool) {
     },
 
     async findInOrg(orgId: string, clientId: string): Promise<OAuthClientRecord | undefined> {
+      if (!isStorableClientId(clientId)) return undefined;
       const { rows } = await pool.query<OAuthClientRow>(`SELECT ${COLUMNS} FROM oauth_clients WHERE client_id = $1 AND org_id = $2`, [clientId, orgId]);
       return rows[0] && fromRow(rows[0]);
     },
@@ -134,3 +138,6 @@ export function oauthClientQueries(pool: Pool) {
 }
 
 export type OAuthClientQueries = ReturnType<typeof oauthClientQueries>;
+
+/** Client ids are 1-100 characters (the column's check) without NUL, which Postgres text cannot hold. */
+const isStorableClientId = (clientId: string) => clientId.length >= 1 && clientId.length <= 100 && !clientId.includes("\0");

@@ -1,6 +1,7 @@
 import { invalidArgument } from "@svc/platform";
+import { meetingLimits } from "@svc/platform/contract";
 
-export const MAX_DISPLAY_NAME_LENGTH = 64;
+export const MAX_DISPLAY_NAME_LENGTH = meetingLimits.displayNameMaxLength;
 
 // Control characters and line/paragraph separators: a name is one line of text.
 const FORBIDDEN = /[\p{Cc}\p{Zl}\p{Zp}]/u;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import { idempotencyKeyMaxLength } from "../contract/api-rules.ts";
 import { inTransaction, type Pool, type PoolClient } from "./pool.ts";
 
 /**
@@ -17,7 +18,7 @@ export const IDEMPOTENT_REPLAYED_HEADER = "idempotent-replayed";
 /** Metadata telling the gateway which idempotency refusal this is (`mismatch`, `in-progress`). */
 export const IDEMPOTENCY_REFUSAL = "x-idempotency";
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
-const MAX_KEY_LENGTH = 255;
+const MAX_KEY_LENGTH = idempotencyKeyMaxLength;
 
 export interface IdempotentRequest {
   orgId: string;

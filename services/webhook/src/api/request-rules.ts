@@ -1,4 +1,5 @@
 import { isSubscribableEventType, SUBSCRIBABLE_EVENT_TYPES } from "../event-types.ts";
+import { webhookLimits } from "@svc/platform/contract";
 import type { DeliveryCursor } from "../db/delivery-log.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -9,7 +10,7 @@ export function uuidOrProblem(value: string, field: string): { id?: string; prob
 }
 
 /** Most entries an `events` list may have before deduplication. */
-export const MAX_EVENTS_ENTRIES = 20;
+export const MAX_EVENTS_ENTRIES = webhookLimits.eventsMax;
 
 /** `events`: non-empty, known types only (duplicates are fine and are removed). */
 export function eventsProblems(events: string[]): string[] {
@@ -22,7 +23,7 @@ export function eventsProblems(events: string[]): string[] {
 }
 
 export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = webhookLimits.pageSizeMax;
 
 export function pageSizeOrProblem(requested: number): { size: number; problem?: string } {
   if (requested === 0) return { size: DEFAULT_PAGE_SIZE };

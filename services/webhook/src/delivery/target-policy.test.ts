@@ -54,6 +54,11 @@ describe("target URL rules", () => {
     expect(urlProblems("http://hooks.example.com/x", strict)).toEqual(["url must use https"]);
     expect(urlProblems("http://hooks.example.com/x", { ...strict, allowInsecure: true })).toEqual([]);
     expect(urlProblems("/relative", strict)).toEqual(["url must be an absolute http(s) URL"]);
+    // Host characters the WHATWG parser lets through but no DNS name has (found by schemathesis).
+    expect(urlProblems("https://dp.dev*/x", strict)).toEqual(["url host must be a DNS name or an IP address"]);
+    expect(urlProblems("https://a!b.example/x", strict)).toEqual(["url host must be a DNS name or an IP address"]);
+    expect(urlProblems("https://under_score.example.com./x", strict)).toEqual([]);
+    expect(urlProblems("https://[2606:4700::1111]/x", strict)).toEqual([]);
     expect(urlProblems("ftp://example.com/", strict)).toEqual(["url must be an absolute http(s) URL"]);
     expect(urlProblems("", strict)).toEqual(["url is required"]);
   });

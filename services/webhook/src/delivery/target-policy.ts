@@ -1,5 +1,6 @@
 import dns from "node:dns";
 import net, { type LookupFunction } from "node:net";
+import { DNS_HOST_NAME, webhookLimits } from "@svc/platform/contract";
 
 /**
  * Where webhooks may be sent (the SSRF guard). A target URL must be absolute http(s) (https
@@ -15,7 +16,7 @@ export interface TargetPolicy {
   allowInsecure: boolean;
 }
 
-export const MAX_URL_LENGTH = 2048;
+export const MAX_URL_LENGTH = webhookLimits.urlMaxLength;
 const RFC_3986_CHARACTERS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
 
 export class TargetRefusedError extends Error {
@@ -132,6 +133,8 @@ export function urlProblems(value: string, policy: TargetPolicy): string[] {
   if (url.username || url.password) return ["url must not contain credentials"];
   if (!url.hostname) return ["url must name a host"];
   if (url.hostname.length > 253) return ["url host must be at most 253 characters"];
+  // The WHATWG parser lets through host characters no DNS name has (`*`, `!`, `$`…).
+  if (!net.isIP(url.hostname.replace(/^\[|\]$/g, "")) && !DNS_HOST_NAME.test(url.hostname)) return ["url host must be a DNS name or an IP address"];
   // What is stored is the normalised form (a bare host gains a "/"), so the limit applies to it too.
   if (url.href.length > MAX_URL_LENGTH) return [`url must be at most ${MAX_URL_LENGTH} characters`];
   return [];

@@ -1,0 +1,50 @@
+import "zod-openapi"; // the OpenAPI keys of `.meta()` (id, param, header, override), for the type checker
+import { z } from "zod";
+import { idempotencyKeyMaxLength } from "@svc/platform/contract";
+
+/**
+ * The REST contract: the zod schemas the gateway's routes validate requests with and type their
+ * responses by, and from which the OpenAPI document (gateway/src/openapi) is generated. A schema
+ * checks the JSON shape; a rule about the values belongs to the service that owns it (so gRPC
+ * callers meet it too) and is stated here with `.meta()` from the same constant
+ * (`@svc/platform/contract`), so the document says what the service enforces.
+ */
+
+export const ErrorBody = z
+  .object({
+    error: z.string().meta({ description: "Human-readable message naming what was wrong." }),
+    requestId: z.string().optional().meta({ description: "Also in the X-Request-Id response header." }),
+  })
+  .meta({ id: "Error" });
+
+/** A timestamp in a response: ISO 8601 in UTC with milliseconds. */
+export const dateTime = (description?: string) => z.string().meta({ format: "date-time", ...(description ? { description } : {}) });
+export const nullableDateTime = (description?: string) => dateTime().nullable().meta(description ? { description } : {});
+
+/**
+ * An ISO 8601 date-time a client sends: a string for the service to judge (a UTC offset is
+ * required, impossible dates are refused), documented as RFC 3339 `date-time`.
+ */
+export const requestDateTime = (field: string, description: string) =>
+  z.string({ error: `${field} must be a string (an ISO 8601 date-time) or null` }).meta({ format: "date-time", description });
+
+/** A UUID in a response. */
+export const uuid = (description?: string) => z.string().meta({ format: "uuid", ...(description ? { description } : {}) });
+
+/** The Idempotency-Key request header (draft-ietf-httpapi-idempotency-key-header); the owning service stores and judges it. */
+export const IdempotencyKeyHeader = z
+  .string()
+  .optional()
+  .meta({
+    description:
+      'Makes a retry safe: the first request with a key runs and its response is kept for 24 hours; the same key with the same body answers that response again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different body is 422; while the first is still being processed, 409. Keys are scoped to your organization. 1-255 visible ASCII characters, bare or as a structured-field string (`"…"`).',
+    // The rule as a pattern: a structured-field string of 1-255 visible ASCII characters, or the
+    // bare characters (documented without a leading quote, which would read as a malformed string).
+    override: {
+      type: "string",
+      minLength: 1,
+      maxLength: idempotencyKeyMaxLength + 2,
+      pattern: `^(?:"[\\x21-\\x7E]{1,${idempotencyKeyMaxLength}}"|[\\x21\\x23-\\x7E][\\x21-\\x7E]{0,${idempotencyKeyMaxLength - 1}})$`,
+      examples: ['"8e03978e-40d5-43e8-bc93-6894a57f9324"'],
+    },
+  });

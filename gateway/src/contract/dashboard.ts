@@ -1,0 +1,96 @@
+import { z } from "zod";
+import { dateTime, nullableDateTime, uuid } from "./common.ts";
+
+// ---- Requests: JSON shapes only; every rule about the values lives in identity. --------------
+
+const text = (field: string) => z.string({ error: `${field} must be a string` });
+const textList = (field: string) => z.array(z.string({ error: `${field} must be an array of strings` }), { error: `${field} must be an array of strings` });
+const RoleName = z.enum(["admin", "member"], { error: "role must be admin or member" });
+
+/** Marks fields required in the document that the route lets through missing, for identity to refuse with every other problem. */
+const documentedRequired = (...fields: string[]) => ({ override: ({ jsonSchema }: { jsonSchema: { required?: string[] } }) => void (jsonSchema.required = fields) });
+
+export const SignInRequest = z
+  .object({ email: text("email").optional(), password: text("password").optional() })
+  .meta({ id: "SignInRequest", ...documentedRequired("email", "password") });
+
+export const SignUpRequest = z
+  .object({ organizationName: text("organizationName").optional(), email: text("email").optional(), password: text("password").optional() })
+  .meta({ id: "SignUpRequest", ...documentedRequired("organizationName", "email", "password") });
+
+export const CreateApiKeyRequest = z.object({ name: text("name").optional() }).meta({ id: "CreateApiKeyRequest", ...documentedRequired("name") });
+
+export const OAuthClientFields = z
+  .object({ name: text("name").optional(), redirectUris: textList("redirectUris").optional(), scopes: textList("scopes").optional() })
+  .meta({ id: "OAuthClientFields", ...documentedRequired("name", "redirectUris", "scopes") });
+
+export const CreateUserRequest = z
+  .object({ email: text("email").optional(), password: text("password").optional(), role: RoleName.optional() })
+  .meta({ id: "CreateUserRequest", ...documentedRequired("email", "password") });
+
+export const UpdateUserRequest = z
+  .object({ role: RoleName.optional(), deactivated: z.boolean({ error: "deactivated must be true or false" }).optional() })
+  .meta({ id: "UpdateUserRequest" });
+
+export const KeyPath = z.object({ keyId: z.string().meta({ description: "The key's id (UUID)." }) });
+export const ClientPath = z.object({ clientId: z.string().meta({ description: "The client id (UUID)." }) });
+export const UserPath = z.object({ userId: z.string().meta({ description: "The user's id (UUID)." }) });
+export const GrantPath = z.object({ grantId: z.string().meta({ description: "The grant's id." }) });
+
+// ---- Responses ------------------------------------------------------------------------------
+
+export const SessionUser = z
+  .object({ userId: uuid(), orgId: uuid(), organizationName: z.string(), email: z.string(), role: z.enum(["admin", "member"]) })
+  .meta({ id: "SessionUser" });
+
+export const SessionStarted = z
+  .object({
+    user: SessionUser,
+    expiresAt: dateTime(),
+    idleTimeoutSeconds: z.int(),
+    csrfToken: z.string().meta({ description: "Also in the CSRF cookie; send it as X-CSRF-Token." }),
+  })
+  .meta({ id: "SessionStarted" });
+
+export const SessionInfo = z.object({ user: SessionUser, expiresAt: dateTime() }).meta({ id: "SessionInfo" });
+export const SignedOut = z.object({ signedOut: z.literal(true) }).meta({ id: "SignedOut" });
+
+export const ApiKey = z
+  .object({
+    keyId: uuid(),
+    name: z.string(),
+    prefix: z.string().meta({ description: "The first 12 characters, to recognise the key." }),
+    createdAt: dateTime(),
+    lastUsedAt: nullableDateTime(),
+    revokedAt: nullableDateTime(),
+  })
+  .meta({ id: "ApiKey" });
+
+export const ApiKeyList = z.object({ apiKeys: z.array(ApiKey) }).meta({ id: "ApiKeyList" });
+export const CreatedApiKey = ApiKey.extend({ key: z.string().meta({ description: "Shown only now." }) }).meta({ id: "CreatedApiKey" });
+
+export const OAuthClient = z
+  .object({ clientId: uuid(), name: z.string(), redirectUris: z.array(z.string()), scopes: z.array(z.string()), createdAt: dateTime() })
+  .meta({ id: "OAuthClient" });
+
+export const CreatedOAuthClient = OAuthClient.extend({ clientSecret: z.string().meta({ description: "Shown only now." }) }).meta({ id: "CreatedOAuthClient" });
+
+export const OAuthClientList = z
+  .object({ clients: z.array(OAuthClient), scopeCatalog: z.array(z.object({ scope: z.string(), description: z.string() })) })
+  .meta({ id: "OAuthClientList" });
+
+export const DeletedOAuthClient = z.object({ clientId: z.string(), deleted: z.literal(true) }).meta({ id: "DeletedOAuthClient" });
+
+export const User = z
+  .object({ userId: uuid(), email: z.string(), role: z.enum(["admin", "member"]), createdAt: dateTime(), deactivated: z.boolean(), deactivatedAt: nullableDateTime() })
+  .meta({ id: "User" });
+
+export const UserList = z.object({ users: z.array(User) }).meta({ id: "UserList" });
+
+export const AuthorizedAppList = z
+  .object({
+    apps: z.array(z.object({ grantId: z.string(), clientId: z.string(), name: z.string(), scopes: z.array(z.string()), grantedAt: dateTime() })),
+  })
+  .meta({ id: "AuthorizedAppList" });
+
+export const RevokedAuthorizedApp = z.object({ grantId: z.string(), revoked: z.literal(true) }).meta({ id: "RevokedAuthorizedApp" });

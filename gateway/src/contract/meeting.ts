@@ -1,0 +1,169 @@
+import { z } from "zod";
+import { EMAIL_ADDRESS, emailAddressMaxLength, meetingLimits, OFFSET_DATE_TIME } from "@svc/platform/contract";
+import { dateTime, nullableDateTime, requestDateTime } from "./common.ts";
+
+// ---- Requests -------------------------------------------------------------------------------
+
+/** An attendee as the meeting service accepts it (the syntax and length of the contract's rule). */
+const attendeeAddress = z.string().meta({ format: "email", pattern: EMAIL_ADDRESS.source, maxLength: emailAddressMaxLength });
+
+const offsetDateTime = { pattern: OFFSET_DATE_TIME.source };
+
+/** Not blank, and no control characters or line/paragraph separators (titles and display names). */
+const ONE_LINE_NOT_BLANK = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*[^\\s\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029][^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$";
+
+/** The fields of create and update: JSON types checked here, values by the meeting service. */
+const meetingFields = {
+  title: z.string({ error: "title must be a string" }).meta({
+    description: `Trimmed; must not be empty after trimming; at most ${meetingLimits.titleMaxLength} characters; one line, no control characters.`,
+    minLength: 1,
+    maxLength: meetingLimits.titleMaxLength,
+    pattern: ONE_LINE_NOT_BLANK,
+  }),
+  start: requestDateTime("start", "ISO 8601 date-time with a UTC offset (`Z` or `±hh:mm`), for example `2025-06-01T09:00:00.000Z`. Null or absent: no start time.")
+    .meta(offsetDateTime)
+    .nullable(),
+  end: requestDateTime(
+    "end",
+    "The planned end: ISO 8601 date-time with a UTC offset, after `start` (which it needs). Not with `duration`. A meeting past its planned end with nobody in it ends by itself; people in the room keep it going until they leave.",
+  )
+    .meta(offsetDateTime)
+    .nullable(),
+  // A protobuf int32 on the way to the service, which owns the range rule.
+  duration: z
+    .int32({ error: "duration must be a whole number of minutes or null" })
+    .meta({
+      description: "The planned length in minutes, instead of `end`. Needs `start`.",
+      override: { type: "integer", minimum: 1, maximum: meetingLimits.durationMaxMinutes },
+    })
+    .nullable(),
+  attendees: z
+    .union([attendeeAddress, z.array(attendeeAddress).meta({ maxItems: meetingLimits.attendeesMax })], {
+      error: "attendees must be an e-mail address or an array of e-mail addresses",
+    })
+    .nullable()
+    .meta({
+      description: `One e-mail address, or a list of at most ${meetingLimits.attendeesMax}; duplicates (ignoring case) are dropped. Null or absent: none.`,
+    }),
+};
+
+/** A planned end is given one way (`end` or `duration`), and only with a non-null start. */
+const plannedEndRules = {
+  not: { required: ["end", "duration"] },
+  allOf: [
+    { if: { required: ["end"], properties: { end: { type: "string" } } }, then: { required: ["start"], properties: { start: { type: "string" } } } },
+    { if: { required: ["duration"], properties: { duration: { type: "integer" } } }, then: { required: ["start"], properties: { start: { type: "string" } } } },
+  ],
+};
+
+// Every field optional here: a missing title is refused by the service together with every other
+// broken rule, in one message (the document marks it required for create).
+const meetingBody = z.object({
+  title: meetingFields.title.optional(),
+  start: meetingFields.start.optional(),
+  end: meetingFields.end.optional(),
+  duration: meetingFields.duration.optional(),
+  attendees: meetingFields.attendees.optional(),
+});
+
+export const CreateMeetingRequest = meetingBody.meta({
+  id: "CreateMeetingRequest",
+  description: "Unknown fields are ignored.",
+  examples: [{ title: "30 min with Ada", start: "2031-02-01T10:00:00Z", end: "2031-02-01T10:30:00Z", attendees: ["ada@example.com"] }],
+  override: ({ jsonSchema }) => {
+    jsonSchema.required = ["title"];
+    Object.assign(jsonSchema, plannedEndRules);
+  },
+});
+
+/** PATCH: the same fields, all optional; those present are the ones to change. */
+export const UpdateMeetingRequest = meetingBody.meta({
+  id: "UpdateMeetingRequest",
+  description: "Any of the fields of CreateMeetingRequest, at least one; those present are changed. Unknown fields are ignored. The schema asks for `start` beside `end` or `duration`; the service also takes them alone when the meeting has a start already.",
+  examples: [{ start: "2031-02-03T15:00:00Z", end: "2031-02-03T15:30:00Z", attendees: ["ada@example.com", "bob@example.com"] }],
+  override: ({ jsonSchema }) => {
+    jsonSchema.anyOf = ["title", "start", "end", "duration", "attendees"].map((field) => ({ required: [field] }));
+    Object.assign(jsonSchema, plannedEndRules);
+  },
+});
+
+export const MeetingStatusName = z.enum(["scheduled", "live", "ended", "cancelled"], { error: "status must be one of scheduled, live, ended, cancelled" });
+
+const pageSizeMessage = `pageSize must be a number from 1 to ${meetingLimits.pageSizeMax}`;
+
+export const ListMeetingsQuery = z.object({
+  status: MeetingStatusName.optional().meta({ description: "Only meetings in this status." }),
+  startFrom: z.string().optional().meta({ format: "date-time", pattern: OFFSET_DATE_TIME.source, description: "Planned start at or after this ISO 8601 date-time (with a UTC offset)." }),
+  startBefore: z.string().optional().meta({ format: "date-time", pattern: OFFSET_DATE_TIME.source, description: "Planned start before this ISO 8601 date-time (with a UTC offset)." }),
+  pageSize: z.coerce
+    .number({ error: pageSizeMessage })
+    .int(pageSizeMessage)
+    .min(1, pageSizeMessage)
+    .max(meetingLimits.pageSizeMax, pageSizeMessage)
+    .optional()
+    .meta({ description: `1-${meetingLimits.pageSizeMax}, default 20.`, override: { type: "integer", minimum: 1, maximum: meetingLimits.pageSizeMax } }),
+  pageToken: z
+    .string({ error: "pageToken must be a single string" })
+    .max(200, "pageToken is invalid")
+    .optional()
+    .meta({ description: "`nextPageToken` of the previous page, unchanged: an opaque cursor; any value this API did not return is 400." }),
+});
+
+export const MeetingPath = z.object({
+  id: z.string().meta({ description: "The meeting id (22 URL-safe characters, as returned at creation)." }),
+});
+
+export const JoinMeetingRequest = z
+  .object({
+    displayName: z.string({ error: "displayName must be a string" }).meta({
+      description: `Shown to everyone in the room. Trimmed; 1-${meetingLimits.displayNameMaxLength} characters (code points); one line, no control characters.`,
+      minLength: 1,
+      maxLength: meetingLimits.displayNameMaxLength,
+      pattern: ONE_LINE_NOT_BLANK,
+      examples: ["Ada Lovelace"],
+    }),
+  })
+  .meta({ id: "JoinMeetingRequest" });
+
+// ---- Responses ------------------------------------------------------------------------------
+
+/** The creation payload of spec 2.2. The join URL is the capability, so the password is empty. */
+export const MeetingJoinPayload = z
+  .object({
+    type: z.literal("svc_video"),
+    id: z.string().meta({ description: "Meeting id: 22 URL-safe characters carrying 128 random bits." }),
+    password: z.literal("").meta({ description: "Always empty: the join URL itself is the capability." }),
+    url: z.string().meta({ format: "uri", description: "The join page, `{PUBLIC_URL}/meeting/<id>`." }),
+  })
+  .meta({ id: "MeetingJoinPayload" });
+
+export const Meeting = MeetingJoinPayload.extend({
+  title: z.string(),
+  start: nullableDateTime(),
+  end: nullableDateTime("The planned end, when one was given."),
+  status: MeetingStatusName.meta({
+    description:
+      "`scheduled` until the first person enters the meeting room; `live` from then on (also while the room is briefly empty); `ended` once the room stayed empty for the grace period (MEETING_EMPTY_GRACE_SECONDS, default 60 s), its planned end passed with nobody in it, or it was ended through the API; `cancelled` once cancelled (DELETE).",
+  }),
+  attendees: z.array(z.string().meta({ format: "email" })),
+  createdAt: dateTime(),
+  endedAt: nullableDateTime(),
+  cancelledAt: nullableDateTime(),
+}).meta({ id: "Meeting" });
+
+export const MeetingList = z
+  .object({
+    meetings: z.array(Meeting),
+    nextPageToken: z.string().nullable().meta({ description: "Pass as `pageToken` for the next page; null on the last page." }),
+  })
+  .meta({ id: "MeetingList" });
+
+export const JoinGrant = z
+  .object({
+    participantId: z.string().meta({ description: "The participant's identity in the room (new for every grant); webhook events name participants by it." }),
+    token: z.string().meta({ description: "LiveKit access token (JWT) for the room named after the meeting id." }),
+    serverUrl: z.string().meta({ format: "uri", description: "The media server's WebSocket URL (LIVEKIT_PUBLIC_URL)." }),
+    expiresAt: dateTime("Connect before this time."),
+    meeting: z.object({ id: z.string(), title: z.string(), status: z.enum(["scheduled", "live", "ended"]) }),
+  })
+  .meta({ id: "JoinGrant" });

@@ -1,0 +1,3 @@
+export * from "./api-rules.ts";
+export * from "./event-types.ts";
+export * from "./scopes.ts";

@@ -1,0 +1,16 @@
+/**
+ * The OAuth scopes of the API and what each lets an application do, in the words the consent
+ * page shows and the API reference lists. The first four are the specification's; meeting.read, meeting.update and
+ * meeting.delete cover the scheduling endpoints (list and get; update and end; cancel).
+ */
+export const SCOPE_DESCRIPTIONS = {
+  "meeting.create": "Create meetings for you",
+  "meeting.read": "See your meetings and who attends them",
+  "meeting.update": "Reschedule, change and end your meetings",
+  "meeting.delete": "Cancel your meetings",
+  "webhook.create": "Register webhooks that are called when your organization's meetings end",
+  "webhook.read": "See your organization's webhooks",
+  "webhook.delete": "Delete your organization's webhooks",
+} as const;
+
+export type Scope = keyof typeof SCOPE_DESCRIPTIONS;
