@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { baseEnvSchema, defaultAddresses, port } from "@svc/platform";
+import { baseEnvSchema, defaultAddresses, port, requireCredentialCacheKeyInProduction } from "@svc/platform";
 import { DEVELOPMENT_ADMIN_TOKEN } from "./admin/admin-token.ts";
 
 export const configSchema = baseEnvSchema
@@ -41,6 +41,7 @@ export const configSchema = baseEnvSchema
       .optional(),
   })
   .superRefine((env, context) => {
+    requireCredentialCacheKeyInProduction(env, context);
     if (env.NODE_ENV === "production" && env.ADMIN_TOKEN === undefined) {
       context.addIssue({ code: "custom", path: ["ADMIN_TOKEN"], message: "is required when NODE_ENV=production" });
     }

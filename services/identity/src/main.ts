@@ -5,6 +5,7 @@ import {
   createMemoryCredentialCache,
   createPool,
   createRedisCredentialCache,
+  credentialCacheKeyOf,
   loadConfigOrExit,
   migrate,
   runUntilSignalled,
@@ -131,5 +132,5 @@ function createCredentialCache(config: Config, redis: Redis | undefined, logger:
     logger.info("REDIS_URL is unset: credentials are cached in-process and sign-in failures counted in-process (fine for one identity replica)");
     return createMemoryCredentialCache();
   }
-  return createRedisCredentialCache(redis, config.REDIS_KEY_PREFIX);
+  return createRedisCredentialCache(redis, { keyPrefix: config.REDIS_KEY_PREFIX, authenticationKey: credentialCacheKeyOf(config, logger), logger });
 }
