@@ -23,7 +23,7 @@ runUntilSignalled(logger, async () => {
     redis && createRedisCredentialCache(redis, { keyPrefix: config.REDIS_KEY_PREFIX, authenticationKey: credentialCacheKeyOf(config, logger), logger });
   const resolveCaller = createCallerResolver({ identity: config.IDENTITY_URL, cache: credentialCache });
   const assets = await loadAssets(logger);
-  const app = buildApp({ config, clients: createClients(config), logger, redis, resolveCaller, assets });
+  const app = buildApp({ config, clients: createClients(config), logger, redis, credentialCache, resolveCaller, assets });
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
   logger.info({ port: config.PORT, publicUrl: config.PUBLIC_URL }, "gateway listening");
