@@ -29,11 +29,14 @@ export const configSchema = baseEnvSchema
     SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(60).max(86_400).default(1800),
     /** ...and this long after sign-in, whatever the activity. */
     SESSION_ABSOLUTE_TIMEOUT_SECONDS: z.coerce.number().int().min(300).max(30 * 86_400).default(43_200),
-    /** Failed sign-ins (OAuth page and dashboard) allowed per account, and per client address, per window. */
+    /** Failed sign-ins (OAuth page and dashboard together) per account, and per client address, before backoff starts. */
     SIGNIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(10),
     SIGNIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(100),
-    /** The window of those counts, and how long an account or address stays throttled once over. */
-    SIGNIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+    /** How long failures are remembered, from the first one (a success forgets an account's). */
+    SIGNIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(7 * 86_400).default(86_400),
+    /** The first wait once the allowance is used up; it doubles with every further failure, up to the maximum. */
+    SIGNIN_BACKOFF_BASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+    SIGNIN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
     /** Comma-separated secrets signing the OAuth sign-in cookies (the first signs). Unset: random per process. */
     OAUTH_COOKIE_KEYS: z
       .string()

@@ -75,6 +75,8 @@ runUntilSignalled(logger, async () => {
       maxFailuresPerAccount: config.SIGNIN_MAX_FAILURES_PER_ACCOUNT,
       maxFailuresPerAddress: config.SIGNIN_MAX_FAILURES_PER_ADDRESS,
       windowSeconds: config.SIGNIN_THROTTLE_WINDOW_SECONDS,
+      backoffBaseSeconds: config.SIGNIN_BACKOFF_BASE_SECONDS,
+      backoffMaxSeconds: config.SIGNIN_BACKOFF_MAX_SECONDS,
       redis,
       keyPrefix: config.REDIS_KEY_PREFIX,
       logger,
@@ -113,6 +115,8 @@ runUntilSignalled(logger, async () => {
     port: config.OAUTH_PORT,
     cookieKeys: config.oauthCookieKeys,
     signIn,
+    redis,
+    keyPrefix: config.REDIS_KEY_PREFIX,
     logger,
   });
   // Closed in reverse: stop serving, then write the last uses, then close the cache and the pool.

@@ -5,6 +5,7 @@ import { createArtifactAdapterFactory, type ArtifactAdapterDependencies } from "
 import { ALLOWED_SCOPES_METADATA, allowedScopesOf } from "./client-metadata.ts";
 import { clientSecretMatches } from "./client-secret.ts";
 import { csrfTokens } from "./csrf.ts";
+import type { InteractionSignInAttempts } from "./interaction-sign-in-attempts.ts";
 import { interactionRoutes, renderError, type AccountDirectory } from "./interactions.ts";
 import { shapeMetadata } from "./metadata.ts";
 import { OAUTH_PATHS, rewriteAliases } from "./paths.ts";
@@ -32,6 +33,7 @@ export interface OAuthProviderOptions extends ArtifactAdapterDependencies {
   accounts: AccountDirectory;
   /** Keys that sign the session and interaction cookies (the first signs; all verify). */
   cookieKeys: string[];
+  signInAttempts: InteractionSignInAttempts;
   logger: Logger;
 }
 
@@ -137,7 +139,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
   provider.use(rewriteAliases);
   provider.use(shapeTokenEndpoints);
   provider.use(shapeMetadata);
-  provider.use(interactionRoutes({ provider, accounts, csrf, logger }));
+  provider.use(interactionRoutes({ provider, accounts, csrf, signInAttempts: options.signInAttempts, logger }));
 
   provider.on("server_error", (ctx: KoaContextWithOIDC, error: Error) => {
     logger.error({ err: { message: error.message, stack: error.stack }, path: ctx.path }, "OAuth server error");
