@@ -37,6 +37,8 @@ export const configSchema = baseEnvSchema
     /** The first wait once the allowance is used up; it doubles with every further failure, up to the maximum. */
     SIGNIN_BACKOFF_BASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     SIGNIN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+    /** How long an OAuth authorization lasts, however often its refresh tokens are rotated (default 1 year). */
+    OAUTH_GRANT_LIFETIME_SECONDS: z.coerce.number().int().min(3600).max(5 * 365 * 86_400).default(365 * 86_400),
     /** Comma-separated secrets signing the OAuth sign-in cookies (the first signs). Unset: random per process. */
     OAUTH_COOKIE_KEYS: z
       .string()

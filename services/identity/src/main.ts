@@ -82,6 +82,8 @@ runUntilSignalled(logger, async () => {
       logger,
     }),
   );
+  // Production: https redirect URIs only (loopback excepted), for the CLI and the dashboard alike.
+  const redirectUriPolicy = { requireHttps: config.NODE_ENV === "production" };
   const server = await startServer({
     name: SERVICE,
     host: config.HOST,
@@ -93,9 +95,9 @@ runUntilSignalled(logger, async () => {
       router.service(SessionService, sessionService({ db: pool, sessions, signIn, credentials, signupEnabled: config.SIGNUP_ENABLED, logger }));
       router.service(
         ManagementService,
-        managementService({ db: pool, sessions, credentials, cache, clients: oauthClientQueries(pool), artifacts: oauthArtifactQueries(pool), logger }),
+        managementService({ db: pool, sessions, credentials, cache, clients: oauthClientQueries(pool), artifacts: oauthArtifactQueries(pool), redirectUriPolicy, logger }),
       );
-      const oauthClients = oauthClientAdmin({ clients: oauthClientQueries(pool), credentials, logger });
+      const oauthClients = oauthClientAdmin({ clients: oauthClientQueries(pool), credentials, redirectUriPolicy, logger });
       router.service(IdentityAdminService, { ...adminService({ db: pool, credentials, logger }), ...oauthClients }, {
         requestGate: requireAdminToken(config.ADMIN_TOKEN),
       });
@@ -114,6 +116,7 @@ runUntilSignalled(logger, async () => {
     host: config.HOST,
     port: config.OAUTH_PORT,
     cookieKeys: config.oauthCookieKeys,
+    grantLifetimeSeconds: config.OAUTH_GRANT_LIFETIME_SECONDS,
     signIn,
     redis,
     keyPrefix: config.REDIS_KEY_PREFIX,

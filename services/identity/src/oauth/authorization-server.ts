@@ -17,6 +17,8 @@ export interface AuthorizationServerOptions {
   host: string;
   port: number;
   cookieKeys: string[];
+  /** How long an authorization lasts however often it is refreshed (OAUTH_GRANT_LIFETIME_SECONDS). */
+  grantLifetimeSeconds: number;
   /** The throttled password sign-in the dashboard uses too. */
   signIn: PasswordSignIn;
   /** Counts of failed sign-ins per interaction, shared by the replicas (in-process without). */
@@ -39,6 +41,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     clients: oauthClientQueries(pool),
     accounts: userAccountDirectory(pool, options.signIn),
     cookieKeys: options.cookieKeys,
+    grantLifetimeSeconds: options.grantLifetimeSeconds,
     signInAttempts: interactionSignInAttempts({ redis: options.redis, keyPrefix: options.keyPrefix, durationSeconds: LIFETIMES.interaction, logger }),
     logger,
     async accessTokensRevoked(tokenHashes) {
