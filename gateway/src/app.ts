@@ -1,7 +1,7 @@
 import express, { type Express } from "express";
 import helmet from "helmet";
 import type { Redis } from "ioredis";
-import type { Logger, ResolveCaller } from "@svc/platform";
+import type { CredentialCache, Logger, ResolveCaller } from "@svc/platform";
 import type { Clients } from "./clients.ts";
 import type { Config } from "./config.ts";
 import { requireCredential } from "./http/bearer.ts";
@@ -40,6 +40,8 @@ export interface GatewayDependencies {
   logger: Logger;
   /** Shared rate-limit buckets; absent when REDIS_URL is unset. */
   redis?: Redis;
+  /** identity's shared verification cache (with Redis): verified credentials get their own rate-limit bucket. */
+  credentialCache?: CredentialCache;
   /** Resolves a bearer credential (verification cache, then identity), for POST /auth. */
   resolveCaller: ResolveCaller;
   /** The pages' bundled browser assets (pages/assets.ts). */
@@ -47,16 +49,18 @@ export interface GatewayDependencies {
 }
 
 /** Builds the gateway: the only public HTTP surface. It holds no business rules and no database. */
-export function buildApp({ config, clients, logger, redis, resolveCaller, assets }: GatewayDependencies): Express {
+export function buildApp({ config, clients, logger, redis, credentialCache, resolveCaller, assets }: GatewayDependencies): Express {
   const app = express();
   app.disable("x-powered-by");
+  // req.ip (rate limits, sign-in throttling, join grants) is the address TRUST_PROXY_HOPS proxies
+  // in front of us reported; 0 (the default) trusts no X-Forwarded-For at all.
   app.set("trust proxy", config.TRUST_PROXY_HOPS);
   app.use(requestId);
   app.use(requestLog(logger));
   app.use(helmet());
   app.use(healthRoutes(clients));
   // Everything after the probes is rate limited, the public OAuth endpoints included.
-  app.use(rateLimit({ requestsPerSecond: config.RATE_LIMIT_PER_SECOND, redis, keyPrefix: config.REDIS_KEY_PREFIX, logger }));
+  app.use(rateLimit({ requestsPerSecond: config.RATE_LIMIT_PER_SECOND, redis, keyPrefix: config.REDIS_KEY_PREFIX, credentialCache, logger }));
 
   // Public routes (no Bearer token): the OpenAPI document, and the OAuth browser and token
   // endpoints, which must be mounted here, above the authenticated API.

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseEnvSchema, defaultAddresses, port, serviceUrl } from "@svc/platform";
+import { baseEnvSchema, defaultAddresses, port, requireCredentialCacheKeyInProduction, serviceUrl } from "@svc/platform";
 
 export const configSchema = z.object({
   PORT: port(defaultAddresses.gateway),
@@ -36,8 +36,11 @@ export const configSchema = z.object({
   /** Rate-limit buckets live in Redis when set, so every gateway replica counts together. */
   REDIS_URL: baseEnvSchema.shape.REDIS_URL,
   REDIS_KEY_PREFIX: baseEnvSchema.shape.REDIS_KEY_PREFIX,
+  /** Authenticates the credential-cache entries it reads from Redis (identity writes them). */
+  CREDENTIAL_CACHE_KEY: baseEnvSchema.shape.CREDENTIAL_CACHE_KEY,
+  NODE_ENV: z.string().default("development"),
   /** Requests per second allowed per credential (or per client address without one). */
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(50),
-});
+}).superRefine((env, context) => requireCredentialCacheKeyInProduction(env, context));
 
 export type Config = z.output<typeof configSchema>;

@@ -1,4 +1,12 @@
-import { connectRedis, createCallerResolver, createLogger, createRedisCredentialCache, loadConfigOrExit, runUntilSignalled } from "@svc/platform";
+import {
+  connectRedis,
+  createCallerResolver,
+  createLogger,
+  createRedisCredentialCache,
+  credentialCacheKeyOf,
+  loadConfigOrExit,
+  runUntilSignalled,
+} from "@svc/platform";
 import { buildApp } from "./app.ts";
 import { createClients } from "./clients.ts";
 import { configSchema } from "./config.ts";
@@ -11,12 +19,11 @@ runUntilSignalled(logger, async () => {
   // Redis holds the shared rate-limit buckets and identity's verification cache; without it the
   // limiter counts in-process and every credential is resolved by identity.
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, logger) : undefined;
-  const resolveCaller = createCallerResolver({
-    identity: config.IDENTITY_URL,
-    cache: redis && createRedisCredentialCache(redis, config.REDIS_KEY_PREFIX),
-  });
+  const credentialCache =
+    redis && createRedisCredentialCache(redis, { keyPrefix: config.REDIS_KEY_PREFIX, authenticationKey: credentialCacheKeyOf(config, logger), logger });
+  const resolveCaller = createCallerResolver({ identity: config.IDENTITY_URL, cache: credentialCache });
   const assets = await loadAssets(logger);
-  const app = buildApp({ config, clients: createClients(config), logger, redis, resolveCaller, assets });
+  const app = buildApp({ config, clients: createClients(config), logger, redis, credentialCache, resolveCaller, assets });
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
   logger.info({ port: config.PORT, publicUrl: config.PUBLIC_URL }, "gateway listening");

@@ -144,6 +144,7 @@ export const credentialSamples: Record<string, string> = {
   ADMIN_TOKEN: "sample-admin-token-0123456789",
   WEBHOOK_SECRET_KEY: Buffer.alloc(32, 1).toString("base64"),
   OAUTH_COOKIE_KEYS: "sample-cookie-signing-key-0123456789abcdef",
+  CREDENTIAL_CACHE_KEY: "sample-credential-cache-key-0123456789abcdef",
   LIVEKIT_API_KEY: "sample-livekit-key",
   LIVEKIT_API_SECRET: "sample-livekit-secret-0123456789abcdefghij",
 };

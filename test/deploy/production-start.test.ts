@@ -51,6 +51,7 @@ describe("production build started with the chart's commands", () => {
     ADMIN_TOKEN: adminToken,
     WEBHOOK_SECRET_KEY: Buffer.alloc(32, 9).toString("base64"),
     OAUTH_COOKIE_KEYS: "production-start-test-cookie-key-0123456789",
+    CREDENTIAL_CACHE_KEY: "production-start-test-credential-cache-key-0123456789",
     LIVEKIT_API_KEY: "production-start-test-key",
     LIVEKIT_API_SECRET: "production-start-test-livekit-secret-0123456789",
   });

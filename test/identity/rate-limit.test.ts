@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.ts";
@@ -11,6 +11,11 @@ let second: Tenant;
 beforeAll(async () => {
   stack = await startStack({ env: { RATE_LIMIT_PER_SECOND: String(LIMIT) } });
   [first, second] = [await createTenant(stack), await createTenant(stack)];
+  // A credential earns its own bucket once identity has verified it (it is then in the shared
+  // cache): verify both keys once (this also loads the response checker's OpenAPI document), then
+  // let the client address's bucket refill.
+  for (const tenant of [first, second]) expect((await auth(`Bearer ${tenant.apiKey}`)).status).toBe(200);
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
 });
 afterAll(async () => stack?.stop());
 
@@ -29,11 +34,11 @@ describe("rate limiting at the gateway (Redis-backed)", () => {
     expect((await auth(`Bearer ${second.apiKey}`)).status).toBe(200);
   });
 
-  it("counts in Redis under the deployment's prefix, keyed by the credential's hash", async () => {
+  it("counts in Redis under the deployment's prefix, keyed by the verified credential's hash", async () => {
     const redis = new Redis(stack.env.REDIS_URL!);
     try {
       const keys = await redis.keys(`${stack.env.REDIS_KEY_PREFIX}ratelimit*`);
-      const hash = createHash("sha256").update(`Bearer ${second.apiKey}`).digest("hex");
+      const hash = createHash("sha256").update(second.apiKey).digest("hex");
       expect(keys.some((key) => key.endsWith(`cred:${hash}`))).toBe(true);
       expect(keys.join(" ")).not.toContain(second.apiKey);
     } finally {
@@ -47,5 +52,27 @@ describe("rate limiting at the gateway (Redis-backed)", () => {
     expect(burst.filter((response) => response.status === 401).length).toBeLessThanOrEqual(LIMIT);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     expect((await auth()).status).toBe(401);
+  });
+
+  it("a made-up Authorization header per request earns no bucket of its own: unverified credentials count against the client address", async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const randomToken = () => `Bearer svc_${randomBytes(32).toString("base64url")}`;
+    const burst = await Promise.all(Array.from({ length: LIMIT * 6 }, () => auth(randomToken())));
+    const statuses = burst.map((response) => response.status);
+    // On main each random header had a fresh bucket: every request reached identity (401).
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(LIMIT);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(LIMIT * 5);
+    // A verified credential keeps its own bucket meanwhile.
+    expect((await auth(`Bearer ${first.apiKey}`)).status).toBe(200);
+  });
+
+  it("X-Forwarded-For is not trusted without TRUST_PROXY_HOPS: rotating it gives no fresh bucket", async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const burst = await Promise.all(
+      Array.from({ length: LIMIT * 3 }, (_, index) =>
+        fetch(`${stack.gatewayUrl}/api/v1/auth`, { method: "POST", headers: { "x-forwarded-for": `203.0.113.${index + 1}` } }),
+      ),
+    );
+    expect(burst.filter((response) => response.status === 401).length).toBeLessThanOrEqual(LIMIT);
   });
 });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
 import { HealthCheckRequestSchema, HealthCheckResponseSchema } from "@svc/proto/health/v1/health_pb";
 import { Redis } from "ioredis";
@@ -11,12 +11,13 @@ import { createTenant } from "../support/tenants.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const FLUSH_MS = 200;
+const CACHE_KEY = randomBytes(32).toString("hex");
 
 let stack: Stack;
 let redis: Redis;
 const extras: ChildProcess[] = [];
 beforeAll(async () => {
-  stack = await startStack({ env: { LAST_USED_FLUSH_INTERVAL_MS: String(FLUSH_MS) } });
+  stack = await startStack({ env: { LAST_USED_FLUSH_INTERVAL_MS: String(FLUSH_MS), CREDENTIAL_CACHE_KEY: CACHE_KEY } });
   redis = new Redis(stack.env.REDIS_URL!);
 });
 afterAll(async () => {
@@ -28,7 +29,17 @@ afterAll(async () => {
 
 const auth = (gatewayUrl: string, key: string) =>
   fetch(`${gatewayUrl}/api/v1/auth`, { method: "POST", headers: { authorization: `Bearer ${key}` } });
-const cacheKey = (key: string) => `${stack.env.REDIS_KEY_PREFIX}cred:${createHash("sha256").update(key).digest("hex")}`;
+const tokenHash = (key: string) => createHash("sha256").update(key).digest("hex");
+const cacheKey = (key: string) => `${stack.env.REDIS_KEY_PREFIX}cred:${tokenHash(key)}`;
+/** An entry as identity writes it: `<HMAC(key, tokenHash \n payload)>.<payload>`. */
+const sealed = (hash: string, payload: string, key = CACHE_KEY) => `${createHmac("sha256", key).update(`${hash}\n${payload}`).digest("base64url")}.${payload}`;
+const payloadOf = (value: string) => value.slice(value.indexOf(".") + 1);
+const createMeeting = (key: string) =>
+  fetch(`${stack.gatewayUrl}/api/v1/meeting`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ title: "Forged?" }),
+  });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A second replica of identity and of the gateway, sharing the stack's database and Redis. */
@@ -63,21 +74,65 @@ describe("the verification cache in Redis", () => {
     expect(ttl).toBeGreaterThan(50_000);
     expect(ttl).toBeLessThanOrEqual(60_000);
     expect(await redis.get(cacheKey(tenant.apiKey))).not.toContain(tenant.apiKey);
-    // Proof that the cached answer is used: rewrite it, and the next verification returns it.
-    const cached = JSON.parse((await redis.get(cacheKey(tenant.apiKey)))!);
+    // Proof that the cached answer is used: rewrite it (sealed with the deployment's key), and the next verification returns it.
+    const value = (await redis.get(cacheKey(tenant.apiKey)))!;
+    expect(value).toBe(sealed(tokenHash(tenant.apiKey), payloadOf(value)));
+    const cached = JSON.parse(payloadOf(value));
     const markedOrgId = randomUUID(); // an organization id only the cache holds
-    await redis.set(cacheKey(tenant.apiKey), JSON.stringify({ ...cached, orgId: markedOrgId }), "PX", 60_000);
+    await redis.set(cacheKey(tenant.apiKey), sealed(tokenHash(tenant.apiKey), JSON.stringify({ ...cached, orgId: markedOrgId })), "PX", 60_000);
     expect(await (await auth(stack.gatewayUrl, tenant.apiKey)).json()).toMatchObject({ orgId: markedOrgId });
     await redis.del(cacheKey(tenant.apiKey));
     expect(await (await auth(stack.gatewayUrl, tenant.apiKey)).json()).toMatchObject({ orgId: tenant.orgId });
   });
 
-  it("does not cache the refusal of an unknown token", async () => {
+  it("remembers the refusal of an unknown token for at most 10 s, and refuses it from there", async () => {
     const tenant = await createTenant(stack);
     // A well-formed key that differs from the real one in its last character (never equal to it).
     const unknown = `${tenant.apiKey.slice(0, -1)}${tenant.apiKey.endsWith("A") ? "B" : "A"}`;
     expect((await auth(stack.gatewayUrl, unknown)).status).toBe(401);
-    expect(await redis.exists(cacheKey(unknown))).toBe(0);
+    expect(await redis.get(cacheKey(unknown))).toBe(sealed(tokenHash(unknown), "unknown"));
+    const ttl = await redis.pttl(cacheKey(unknown));
+    expect(ttl).toBeGreaterThan(5_000);
+    expect(ttl).toBeLessThanOrEqual(10_000);
+    expect((await auth(stack.gatewayUrl, unknown)).status).toBe(401);
+    // The real key is unaffected.
+    expect((await auth(stack.gatewayUrl, tenant.apiKey)).status).toBe(200);
+  });
+
+  it("refuses a credential forged into Redis: unsealed, sealed with another key, or an authentic entry copied to another token", async () => {
+    const victim = await createTenant(stack);
+    const credential = { kind: "api_key", userId: victim.userId, role: "admin", orgId: victim.orgId, scopes: [], clientId: "" };
+    const madeUp = () => `svc_${randomBytes(32).toString("base64url")}`;
+    // Plain JSON, as anyone with write access to Redis could write it.
+    const plain = madeUp();
+    await redis.set(cacheKey(plain), JSON.stringify(credential), "PX", 60_000);
+    // Sealed with a key that is not the deployment's (for example the public development key).
+    const wrongKey = madeUp();
+    await redis.set(cacheKey(wrongKey), sealed(tokenHash(wrongKey), JSON.stringify(credential), "svc-development-only-credential-cache-key-PUBLIC"), "PX", 60_000);
+    // The victim's authentic entry, copied under the hash of a token the attacker knows.
+    expect((await auth(stack.gatewayUrl, victim.apiKey)).status).toBe(200);
+    const copied = madeUp();
+    await redis.set(cacheKey(copied), (await redis.get(cacheKey(victim.apiKey)))!, "PX", 60_000);
+    for (const token of [plain, wrongKey, copied]) {
+      const response = await auth(stack.gatewayUrl, token);
+      expect(response.status, token === plain ? "plain" : token === wrongKey ? "wrong key" : "copied").toBe(401);
+      // The meeting service reads the same cache through its own resolver.
+      expect((await createMeeting(token)).status).toBe(401);
+    }
+    expect(stack.logs("gateway")).toContain("credential cache entry failed authentication");
+  });
+
+  it("a forged entry over a real key's entry is ignored: the key is verified against the database, and identity replaces the forgery", async () => {
+    const tenant = await createTenant(stack);
+    const other = await createTenant(stack);
+    // The attacker points a real key at another organization.
+    await redis.set(cacheKey(tenant.apiKey), JSON.stringify({ kind: "api_key", userId: other.userId, role: "admin", orgId: other.orgId, scopes: [], clientId: "" }), "PX", 60_000);
+    const response = await auth(stack.gatewayUrl, tenant.apiKey);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ userId: tenant.userId, orgId: tenant.orgId });
+    const value = (await redis.get(cacheKey(tenant.apiKey)))!;
+    expect(value).toBe(sealed(tokenHash(tenant.apiKey), payloadOf(value)));
+    expect(JSON.parse(payloadOf(value))).toMatchObject({ orgId: tenant.orgId });
   });
 
   it("a key revoked through one identity replica is refused at once through another replica and gateway", async () => {

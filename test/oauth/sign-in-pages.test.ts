@@ -113,6 +113,24 @@ describe("OAuth sign-in and consent pages: cookies, headers and CSRF-safe form p
     expect(right.headers.get("location")).toBe(`${new URL(stack.gatewayUrl).origin}/oauth/authorize/${interactionPath.split("/").pop()}`);
   });
 
+  it("authorization responses go only in the query: response_mode fragment or form_post is refused with unsupported_response_mode, in the query", async () => {
+    for (const mode of ["fragment", "form_post"]) {
+      const url = new URL(app.authorizeUrl({ scope: "meeting.create", state: "rm" }));
+      url.searchParams.set("response_mode", mode);
+      const response = await fetch(url, { redirect: "manual" });
+      expect(response.status, mode).toBe(303);
+      const location = new URL(response.headers.get("location")!);
+      expect(`${location.origin}${location.pathname}`, mode).toBe(app.redirectUri);
+      expect(location.hash).toBe("");
+      expect(location.searchParams.get("error")).toBe("unsupported_response_mode");
+      expect(location.searchParams.get("state")).toBe("rm");
+    }
+    const query = new URL(app.authorizeUrl({ scope: "meeting.create", state: "rm" }));
+    query.searchParams.set("response_mode", "query");
+    const accepted = await fetch(query, { redirect: "manual" });
+    expect(accepted.headers.get("location")).toMatch(/^\/oauth\/interaction\//);
+  });
+
   it("a consent post before signing in is refused (the pending step is sign-in)", async () => {
     const { interactionPath, cookie, csrf } = await startInteraction();
     const response = await post(`${interactionPath}/consent`, cookie, { decision: "allow", csrf });

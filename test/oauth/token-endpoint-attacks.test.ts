@@ -101,7 +101,7 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; DE
     expect(await exchange(stale)).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
   });
 
-  it("lifetimes: code 10 minutes, access token 1 hour, refresh tokens 30 days from the first exchange, not extended by rotation", async () => {
+  it("lifetimes: code 10 minutes, access token 1 hour, each refresh token 30 days from its own issue, within the grant's 1-year lifetime", async () => {
     const code = await newCode();
     const lifetime = async (model: string, value: string) => {
       const { rows } = await stack.query<{ iat: number; exp: number; ttl: number }>(
@@ -120,11 +120,26 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; DE
     const firstRefresh = await lifetime("RefreshToken", first.refresh_token);
     expect(firstRefresh.exp - firstRefresh.iat).toBe(30 * 24 * 3600);
 
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // so a sliding expiry would show
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // so a fixed expiry would show
     const second = (await refresh(first.refresh_token)).body as { refresh_token: string };
     const secondRefresh = await lifetime("RefreshToken", second.refresh_token);
     expect(secondRefresh.iat).toBeGreaterThan(firstRefresh.iat);
-    expect(secondRefresh.exp).toBe(firstRefresh.exp);
+    // The specification's table: a refresh token is valid within 30 days (of its own issue).
+    expect(secondRefresh.exp - secondRefresh.iat).toBe(30 * 24 * 3600);
+    expect(Math.abs(secondRefresh.ttl - 30 * 24 * 3600)).toBeLessThanOrEqual(5);
+
+    // Near the grant's end (OAUTH_GRANT_LIFETIME_SECONDS, 1 year from the first exchange), a new
+    // refresh token lives only until that end: the grant started 355 days ago here.
+    const { rowCount } = await stack.query(
+      `UPDATE identity.oauth_artifacts SET payload = payload || jsonb_build_object('iiat', (payload->>'iiat')::bigint - $2)
+        WHERE model = 'RefreshToken' AND id_hash = $1`,
+      [sha256Hex(second.refresh_token), 355 * 24 * 3600],
+    );
+    expect(rowCount).toBe(1);
+    const third = await refresh(second.refresh_token);
+    expect(third.status).toBe(200);
+    const thirdRefresh = await lifetime("RefreshToken", (third.body as { refresh_token: string }).refresh_token);
+    expect(Math.abs(thirdRefresh.ttl - 10 * 24 * 3600)).toBeLessThanOrEqual(5);
   });
 
   it("a reused refresh token gets invalid_grant, and the newest refresh and access tokens of that grant stop working", async () => {

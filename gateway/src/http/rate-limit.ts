@@ -1,28 +1,47 @@
-import { createHash } from "node:crypto";
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler } from "express";
 import type { Redis } from "ioredis";
 import { RateLimiterRes } from "rate-limiter-flexible";
-import { createRateLimiter, type Logger } from "@svc/platform";
+import { createRateLimiter, hashToken, type CredentialCache, type Logger } from "@svc/platform";
 import { HttpError } from "./errors.ts";
 
 export interface RateLimitOptions {
   requestsPerSecond: number;
   /** Shared buckets for every gateway replica; without it each process counts on its own. */
-  redis?: Redis;
+  redis?: Redis | undefined;
   keyPrefix: string;
+  /**
+   * identity's shared, authenticated verification cache: a credential found valid there has a
+   * bucket of its own. Without it (no Redis) every request is counted per client address.
+   */
+  credentialCache?: CredentialCache | undefined;
   logger: Logger;
 }
 
+const bearerToken = (authorization: string | undefined) => (authorization ? /^Bearer +(\S+)\s*$/i.exec(authorization)?.[1] : undefined);
+
 /**
- * Limits requests per credential (the SHA-256 of the Authorization header, so the token itself
- * is never a Redis key) or, without one, per client address, in buckets shared through Redis
- * when it is configured (see `createRateLimiter`).
+ * Limits requests per verified credential or, for everything else, per client address (req.ip,
+ * which honours only the configured number of trusted proxies). Only a credential identity has
+ * verified (a valid entry in its shared cache, keyed by the token's SHA-256, so the token itself
+ * is never a Redis key) earns its own bucket: a made-up Authorization header per request is
+ * counted against the sender's address, so it can neither escape the limit nor make each request
+ * a database query. A cold valid credential spends one request of its address's bucket until its
+ * first verification fills the cache.
  */
 export function rateLimit(options: RateLimitOptions): RequestHandler {
   const limiter = createRateLimiter({ name: "ratelimit", points: options.requestsPerSecond, durationSeconds: 1, redis: options.redis, keyPrefix: options.keyPrefix });
+
+  const verifiedCredentialKey = async (req: Request): Promise<string | undefined> => {
+    const token = bearerToken(req.get("authorization"));
+    if (!token || !options.credentialCache) return undefined;
+    const tokenHash = hashToken(token);
+    const entry = await options.credentialCache.get(tokenHash).catch(() => undefined);
+    const verified = typeof entry === "object" && (entry.expiresAt === undefined || entry.expiresAt > Date.now());
+    return verified ? `cred:${tokenHash}` : undefined;
+  };
+
   return async (req, res, next) => {
-    const authorization = req.get("authorization");
-    const key = authorization ? `cred:${createHash("sha256").update(authorization).digest("hex")}` : `ip:${req.ip ?? "unknown"}`;
+    const key = (await verifiedCredentialKey(req)) ?? `ip:${req.ip ?? "unknown"}`;
     try {
       const state = await limiter.consume(key);
       res.set("RateLimit-Limit", String(options.requestsPerSecond));

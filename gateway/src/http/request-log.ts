@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { RequestHandler } from "express";
 import { pinoHttp } from "pino-http";
 import type { Logger } from "@svc/platform";
+import { redactedLocation } from "./redirect-location.ts";
 
 const probes = new Set(["/healthz", "/readyz"]);
 
@@ -16,8 +17,14 @@ export function requestLog(logger: Logger): RequestHandler {
     genReqId: (_req, res) => ((res as unknown as { locals?: { requestId?: string } }).locals?.requestId ?? randomUUID()),
     autoLogging: { ignore: (req) => probes.has(req.url ?? "") },
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
-    // Query strings may carry OAuth codes and state: log the path only.
+    // Query strings may carry OAuth codes and state: log the path only; and the Location of a
+    // redirect (the consent page's, to the application) without its parameters' values.
     serializers: {
+      res: (res: { statusCode: number; headers?: Record<string, unknown> }) => {
+        const headers = { ...res.headers };
+        if (typeof headers.location === "string") headers.location = redactedLocation(headers.location);
+        return { statusCode: res.statusCode, headers };
+      },
       req: (req: { id: string; method: string; url: string; headers: Record<string, unknown> }) => ({
         id: req.id,
         method: req.method,

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { baseEnvSchema, defaultAddresses, port } from "@svc/platform";
+import { baseEnvSchema, defaultAddresses, port, requireCredentialCacheKeyInProduction } from "@svc/platform";
 import { DEVELOPMENT_ADMIN_TOKEN } from "./admin/admin-token.ts";
 
 export const configSchema = baseEnvSchema
@@ -29,11 +29,16 @@ export const configSchema = baseEnvSchema
     SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(60).max(86_400).default(1800),
     /** ...and this long after sign-in, whatever the activity. */
     SESSION_ABSOLUTE_TIMEOUT_SECONDS: z.coerce.number().int().min(300).max(30 * 86_400).default(43_200),
-    /** Failed sign-ins (OAuth page and dashboard) allowed per account, and per client address, per window. */
+    /** Failed sign-ins (OAuth page and dashboard together) per account, and per client address, before backoff starts. */
     SIGNIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(10),
     SIGNIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(100),
-    /** The window of those counts, and how long an account or address stays throttled once over. */
-    SIGNIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+    /** How long failures are remembered, from the first one (a success forgets an account's). */
+    SIGNIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(7 * 86_400).default(86_400),
+    /** The first wait once the allowance is used up; it doubles with every further failure, up to the maximum. */
+    SIGNIN_BACKOFF_BASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+    SIGNIN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+    /** How long an OAuth authorization lasts, however often its refresh tokens are rotated (default 1 year). */
+    OAUTH_GRANT_LIFETIME_SECONDS: z.coerce.number().int().min(3600).max(5 * 365 * 86_400).default(365 * 86_400),
     /** Comma-separated secrets signing the OAuth sign-in cookies (the first signs). Unset: random per process. */
     OAUTH_COOKIE_KEYS: z
       .string()
@@ -41,6 +46,7 @@ export const configSchema = baseEnvSchema
       .optional(),
   })
   .superRefine((env, context) => {
+    requireCredentialCacheKeyInProduction(env, context);
     if (env.NODE_ENV === "production" && env.ADMIN_TOKEN === undefined) {
       context.addIssue({ code: "custom", path: ["ADMIN_TOKEN"], message: "is required when NODE_ENV=production" });
     }

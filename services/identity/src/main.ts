@@ -5,6 +5,7 @@ import {
   createMemoryCredentialCache,
   createPool,
   createRedisCredentialCache,
+  credentialCacheKeyOf,
   loadConfigOrExit,
   migrate,
   runUntilSignalled,
@@ -74,11 +75,15 @@ runUntilSignalled(logger, async () => {
       maxFailuresPerAccount: config.SIGNIN_MAX_FAILURES_PER_ACCOUNT,
       maxFailuresPerAddress: config.SIGNIN_MAX_FAILURES_PER_ADDRESS,
       windowSeconds: config.SIGNIN_THROTTLE_WINDOW_SECONDS,
+      backoffBaseSeconds: config.SIGNIN_BACKOFF_BASE_SECONDS,
+      backoffMaxSeconds: config.SIGNIN_BACKOFF_MAX_SECONDS,
       redis,
       keyPrefix: config.REDIS_KEY_PREFIX,
       logger,
     }),
   );
+  // Production: https redirect URIs only (loopback excepted), for the CLI and the dashboard alike.
+  const redirectUriPolicy = { requireHttps: config.NODE_ENV === "production" };
   const server = await startServer({
     name: SERVICE,
     host: config.HOST,
@@ -90,9 +95,9 @@ runUntilSignalled(logger, async () => {
       router.service(SessionService, sessionService({ db: pool, sessions, signIn, credentials, signupEnabled: config.SIGNUP_ENABLED, logger }));
       router.service(
         ManagementService,
-        managementService({ db: pool, sessions, credentials, cache, clients: oauthClientQueries(pool), artifacts: oauthArtifactQueries(pool), logger }),
+        managementService({ db: pool, sessions, credentials, cache, clients: oauthClientQueries(pool), artifacts: oauthArtifactQueries(pool), redirectUriPolicy, logger }),
       );
-      const oauthClients = oauthClientAdmin({ clients: oauthClientQueries(pool), credentials, logger });
+      const oauthClients = oauthClientAdmin({ clients: oauthClientQueries(pool), credentials, redirectUriPolicy, logger });
       router.service(IdentityAdminService, { ...adminService({ db: pool, credentials, logger }), ...oauthClients }, {
         requestGate: requireAdminToken(config.ADMIN_TOKEN),
       });
@@ -111,7 +116,10 @@ runUntilSignalled(logger, async () => {
     host: config.HOST,
     port: config.OAUTH_PORT,
     cookieKeys: config.oauthCookieKeys,
+    grantLifetimeSeconds: config.OAUTH_GRANT_LIFETIME_SECONDS,
     signIn,
+    redis,
+    keyPrefix: config.REDIS_KEY_PREFIX,
     logger,
   });
   // Closed in reverse: stop serving, then write the last uses, then close the cache and the pool.
@@ -131,5 +139,5 @@ function createCredentialCache(config: Config, redis: Redis | undefined, logger:
     logger.info("REDIS_URL is unset: credentials are cached in-process and sign-in failures counted in-process (fine for one identity replica)");
     return createMemoryCredentialCache();
   }
-  return createRedisCredentialCache(redis, config.REDIS_KEY_PREFIX);
+  return createRedisCredentialCache(redis, { keyPrefix: config.REDIS_KEY_PREFIX, authenticationKey: credentialCacheKeyOf(config, logger), logger });
 }

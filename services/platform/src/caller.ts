@@ -1,6 +1,7 @@
 import { Code, ConnectError, createClient, type HandlerContext, type Transport } from "@connectrpc/connect";
 import { CredentialKind, IdentityService, Role } from "@svc/proto/svc/identity/v1/identity_pb";
 import { createRedisCredentialCache, type CredentialCache } from "./credentials/credential-cache.ts";
+import { credentialCacheKeyOf } from "./credentials/credential-cache-key.ts";
 import { hashToken } from "./credentials/token-hash.ts";
 import { adminRoleRequired, insufficientScope, unauthenticated } from "./errors.ts";
 import { internalTransport } from "./grpc/internal-transport.ts";
@@ -60,11 +61,12 @@ export function createCallerResolver(options: CallerResolverOptions): ResolveCal
   const identity = createClient(IdentityService, transport);
   const now = options.now ?? Date.now;
 
+  /** The cached caller, "revoked" for any cached refusal (revoked or unknown token), or undefined. */
   const fromCache = async (authorization: string): Promise<Caller | "revoked" | undefined> => {
     const token = bearerToken(authorization);
     if (!options.cache || !token || token.startsWith(SESSION_TOKEN_PREFIX)) return undefined;
     const entry = await options.cache.get(hashToken(token)).catch(() => undefined);
-    if (entry === "revoked") return "revoked";
+    if (entry === "revoked" || entry === "unknown") return "revoked";
     if (!entry || (entry.expiresAt !== undefined && entry.expiresAt <= now())) return undefined;
     // An entry written before roles existed counts as a member's: never more rights than verified.
     return { userId: entry.userId, orgId: entry.orgId, kind: entry.kind, role: entry.role ?? "member", scopes: entry.scopes, clientId: entry.clientId };
@@ -121,7 +123,7 @@ export function createAuthenticator(resolve: ResolveCaller): Authenticate {
  * limits); `close` releases it.
  */
 export async function connectCallerResolver(
-  config: { IDENTITY_URL: string; REDIS_URL?: string | undefined; REDIS_KEY_PREFIX: string },
+  config: { IDENTITY_URL: string; REDIS_URL?: string | undefined; REDIS_KEY_PREFIX: string; CREDENTIAL_CACHE_KEY?: string | undefined },
   logger: Logger,
 ): Promise<{ resolveCaller: ResolveCaller; redis: Redis | undefined; close: () => Promise<void> }> {
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, logger) : undefined;
@@ -129,7 +131,8 @@ export async function connectCallerResolver(
     redis,
     resolveCaller: createCallerResolver({
       identity: config.IDENTITY_URL,
-      cache: redis && createRedisCredentialCache(redis, config.REDIS_KEY_PREFIX),
+      cache:
+        redis && createRedisCredentialCache(redis, { keyPrefix: config.REDIS_KEY_PREFIX, authenticationKey: credentialCacheKeyOf(config, logger), logger }),
     }),
     close: async () => {
       await redis?.quit();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { credentialCacheKeyVariable } from "./credentials/credential-cache-key.ts";
 
 /**
  * Environment variables every service reads. Services extend this with their own.
@@ -22,6 +23,8 @@ export const baseEnvSchema = z.object({
     .string()
     .regex(/^[^\s,:]+:\d+(,[^\s,:]+:\d+)*$/, "must be host:port[,host:port...]")
     .optional(),
+  /** HMAC key of the credential-cache entries shared through Redis (the same for every process). */
+  CREDENTIAL_CACHE_KEY: credentialCacheKeyVariable,
   /** Prefix of every Redis key this deployment writes, so several deployments can share one Redis. */
   REDIS_KEY_PREFIX: z.string().default("svc:"),
   /** Prefix of every Kafka topic and consumer group, so several deployments can share one cluster. */

@@ -14,6 +14,7 @@ export * from "./events/postgres-event-bus.ts";
 export * from "./credentials/verified-credential.ts";
 export * from "./credentials/token-hash.ts";
 export * from "./credentials/credential-cache.ts";
+export * from "./credentials/credential-cache-key.ts";
 export * from "./redis.ts";
 export * from "./grpc/internal-transport.ts";
 export * from "./rate-limiter.ts";

@@ -98,10 +98,16 @@ KAFKA_TOPIC_PREFIX: {{ .topicPrefix | quote }}
 {{ include "svc.secretEnv" (dict "name" "DATABASE_URL" "secret" .Values.externalDatabase.existingSecret "key" .Values.externalDatabase.urlKey) }}
 {{- end }}
 
+{{/*
+REDIS_URL from a Secret (when configured so) and, always, the key that authenticates the shared
+credential-cache entries (every process reads or writes them; production refuses to share a Redis
+without it).
+*/}}
 {{- define "svc.redisSecretEnv" -}}
 {{- if .Values.externalRedis.existingSecret }}
 {{ include "svc.secretEnv" (dict "name" "REDIS_URL" "secret" .Values.externalRedis.existingSecret "key" .Values.externalRedis.urlKey) }}
 {{- end }}
+{{ include "svc.secretEnv" (dict "name" "CREDENTIAL_CACHE_KEY" "secret" .Values.externalRedis.credentialCacheKey.existingSecret "key" .Values.externalRedis.credentialCacheKey.key) }}
 {{- end }}
 
 {{/* extraEnv entries of a component, rendered into its ConfigMap. */}}

@@ -64,10 +64,12 @@ describe("credential verification", () => {
     expect(used).toEqual(["k1", "k1"]);
   });
 
-  it("asks again for tokens it refused (no negative caching)", async () => {
+  it("remembers a refusal briefly: an unknown token presented again and again is one database look-up per 10 s", async () => {
     const { verification, apiKeys } = setUp();
-    await codeOf(verification.verify("svc_unknown"));
-    await codeOf(verification.verify("svc_unknown"));
+    for (let attempt = 0; attempt < 50; attempt++) expect(await codeOf(verification.verify("svc_unknown"))).toBe(Code.Unauthenticated);
+    expect(apiKeys.asked).toBe(1);
+    // The known key is unaffected by the refusal of another.
+    await verification.verify("svc_key");
     expect(apiKeys.asked).toBe(2);
   });
 
@@ -97,6 +99,7 @@ describe("credential verification", () => {
     const broken: CredentialCache = {
       get: () => Promise.reject(new Error("redis down")),
       setIfAbsent: () => Promise.reject(new Error("redis down")),
+      markUnknown: () => Promise.reject(new Error("redis down")),
       markRevoked: () => Promise.reject(new Error("redis down")),
       forget: () => Promise.reject(new Error("redis down")),
       close: async () => undefined,

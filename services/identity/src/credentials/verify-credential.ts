@@ -9,6 +9,13 @@ import type { CredentialVerifier, VerifiedCredential } from "./verified-credenti
  */
 export const REVOCATION_MARKER_TTL_MS = 120_000;
 
+/**
+ * How long a refusal of a token the database does not know is remembered: short, but enough that
+ * a client (or an attacker) repeating a bad token costs one database query per 10 s, not one per
+ * request. A reactivated user's tokens are forgotten explicitly (management-service).
+ */
+export const UNKNOWN_TOKEN_TTL_MS = 10_000;
+
 export interface CredentialVerificationOptions {
   verifiers: CredentialVerifier[];
   cache: CredentialCache;
@@ -30,10 +37,10 @@ export interface CredentialVerification {
 const invalidToken = () => unauthenticated("Invalid, expired or revoked token");
 
 /**
- * VerifyCredential's logic: cache first, then the verifier of the token's kind. Only positive
- * answers are cached (an unknown token costs one indexed look-up, and a key created a moment
- * ago is never refused from a stale negative entry). A cache fault is logged and treated as a
- * miss: verification then answers from the database, which is always right.
+ * VerifyCredential's logic: cache first, then the verifier of the token's kind. Positive answers
+ * are cached for up to `cacheTtlMs`, refusals briefly (UNKNOWN_TOKEN_TTL_MS; a new key or token
+ * is random, so nobody can have presented it before it existed). A cache fault is logged and
+ * treated as a miss: verification then answers from the database, which is always right.
  */
 export function createCredentialVerification(options: CredentialVerificationOptions): CredentialVerification {
   const { cache, logger, onApiKeyUse } = options;
@@ -52,12 +59,18 @@ export function createCredentialVerification(options: CredentialVerificationOpti
         logger.warn({ err: error }, "credential cache read failed; verifying against the database");
         return undefined;
       });
-      if (cached === "revoked") throw invalidToken();
+      if (cached === "revoked" || cached === "unknown") throw invalidToken();
       if (cached && (cached.expiresAt === undefined || cached.expiresAt > now())) return accept(cached);
 
       const verifier = verifiers.find((candidate) => token.startsWith(candidate.prefix));
-      const credential = verifier ? await verifier.verify(token, tokenHash) : null;
-      if (!credential) throw invalidToken();
+      if (!verifier) throw invalidToken();
+      const credential = await verifier.verify(token, tokenHash);
+      if (!credential) {
+        await cache.markUnknown(tokenHash, UNKNOWN_TOKEN_TTL_MS).catch((error: unknown) => {
+          logger.warn({ err: error }, "credential cache write failed");
+        });
+        throw invalidToken();
+      }
       const ttlMs = Math.min(options.cacheTtlMs, credential.expiresAt === undefined ? Infinity : credential.expiresAt - now());
       if (ttlMs > 0) {
         await cache.setIfAbsent(tokenHash, credential, ttlMs).catch((error: unknown) => {

@@ -13,7 +13,7 @@ import type { OAuthClientQueries } from "../db/oauth-clients.ts";
 import type { SessionRecord } from "../db/sessions.ts";
 import { cachedCredentialHashesOfUser, findUserInOrg, insertUser, listUsersOfOrg, updateUserInOrg, type UserRecord, type UserRole } from "../db/users.ts";
 import { generateClientSecret, hashClientSecret } from "../oauth/client-secret.ts";
-import { checkClientFields, toOAuthClientMessage } from "../oauth/oauth-client-admin.ts";
+import { checkClientFields, toOAuthClientMessage, type RedirectUriPolicy } from "../oauth/oauth-client-admin.ts";
 import { SCOPE_DESCRIPTIONS } from "../oauth/scopes.ts";
 import { requireSession } from "../sessions/session-caller.ts";
 import type { SessionStore } from "../sessions/session-store.ts";
@@ -27,6 +27,7 @@ export interface ManagementDependencies {
   cache: CredentialCache;
   clients: OAuthClientQueries;
   artifacts: OAuthArtifactQueries;
+  redirectUriPolicy: RedirectUriPolicy;
   logger: Logger;
 }
 
@@ -116,7 +117,7 @@ export function managementService(deps: ManagementDependencies): ServiceImpl<typ
     async createOrganizationOAuthClient(request, context) {
       const caller = await adminSession(context);
       const problems: string[] = [];
-      const fields = checkClientFields(request, problems);
+      const fields = checkClientFields(request, problems, deps.redirectUriPolicy);
       if (problems.length > 0) throw invalidArgument(problems);
       const clientSecret = generateClientSecret();
       const created = await clients.create({ clientId: crypto.randomUUID(), orgId: caller.orgId, ...fields, secretHash: hashClientSecret(clientSecret) });
@@ -129,7 +130,7 @@ export function managementService(deps: ManagementDependencies): ServiceImpl<typ
       const caller = await adminSession(context);
       const clientId = idOrRefuse("clientId", request.clientId);
       const problems: string[] = [];
-      const fields = checkClientFields(request, problems);
+      const fields = checkClientFields(request, problems, deps.redirectUriPolicy);
       if (problems.length > 0) throw invalidArgument(problems);
       const updated = await clients.updateInOrg(caller.orgId, clientId, fields);
       if (!updated) throw notFound("OAuth client");

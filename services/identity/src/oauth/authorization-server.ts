@@ -1,10 +1,12 @@
 import type { Logger, Pool } from "@svc/platform";
+import type { Redis } from "ioredis";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
 import { oauthArtifactQueries, type OAuthArtifactQueries } from "../db/oauth-artifacts.ts";
 import { oauthClientQueries } from "../db/oauth-clients.ts";
 import type { PasswordSignIn } from "../sign-in/password-sign-in.ts";
 import { userAccountDirectory } from "./account-directory.ts";
-import { createOAuthProvider } from "./provider.ts";
+import { interactionSignInAttempts } from "./interaction-sign-in-attempts.ts";
+import { createOAuthProvider, LIFETIMES } from "./provider.ts";
 import { startOAuthServer } from "./server.ts";
 
 export interface AuthorizationServerOptions {
@@ -15,8 +17,13 @@ export interface AuthorizationServerOptions {
   host: string;
   port: number;
   cookieKeys: string[];
+  /** How long an authorization lasts however often it is refreshed (OAUTH_GRANT_LIFETIME_SECONDS). */
+  grantLifetimeSeconds: number;
   /** The throttled password sign-in the dashboard uses too. */
   signIn: PasswordSignIn;
+  /** Counts of failed sign-ins per interaction, shared by the replicas (in-process without). */
+  redis?: Redis | undefined;
+  keyPrefix: string;
   logger: Logger;
 }
 
@@ -34,6 +41,8 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     clients: oauthClientQueries(pool),
     accounts: userAccountDirectory(pool, options.signIn),
     cookieKeys: options.cookieKeys,
+    grantLifetimeSeconds: options.grantLifetimeSeconds,
+    signInAttempts: interactionSignInAttempts({ redis: options.redis, keyPrefix: options.keyPrefix, durationSeconds: LIFETIMES.interaction, logger }),
     logger,
     async accessTokensRevoked(tokenHashes) {
       // The rows are already deleted; the cache marker makes every replica refuse the tokens

@@ -3,6 +3,7 @@ import type Provider from "oidc-provider";
 import type { Interaction } from "oidc-provider";
 import type { Logger } from "@svc/platform";
 import type { CsrfTokens } from "./csrf.ts";
+import type { InteractionSignInAttempts } from "./interaction-sign-in-attempts.ts";
 import { consentPage, errorPage, loginPage, PAGE_HEADERS } from "./pages.ts";
 import { OAUTH_PATHS } from "./paths.ts";
 import { parseScopeParameter, SCOPE_DESCRIPTIONS, isKnownScope } from "./scopes.ts";
@@ -21,6 +22,7 @@ export interface InteractionDependencies {
   provider: Provider;
   accounts: AccountDirectory;
   csrf: CsrfTokens;
+  signInAttempts: InteractionSignInAttempts;
   logger: Logger;
 }
 
@@ -71,7 +73,14 @@ export function interactionRoutes(deps: InteractionDependencies): Middleware {
       const email = form.get("email") ?? "";
       const user = await deps.accounts.authenticate(email, form.get("password") ?? "", clientAddressOf(ctx));
       const action = `${OAUTH_PATHS.interaction}/${uid}/login`;
-      if (!user) return renderPage(ctx, 401, loginPage({ ...page, action, email, error: "The e-mail address or password is incorrect." }));
+      if (!user) {
+        if (await deps.signInAttempts.recordFailure(uid)) {
+          // The request has had its guesses: end it, so the browser must start a new one at the application.
+          deps.logger.warn({ clientId: client.clientId, clientAddress: clientAddressOf(ctx) }, "OAuth sign-in attempts of an authorization request used up; request ended");
+          return finish(ctx, deps.provider, { error: "access_denied", error_description: "Too many failed sign-in attempts" }, false);
+        }
+        return renderPage(ctx, 401, loginPage({ ...page, action, email, error: "The e-mail address or password is incorrect." }));
+      }
       if ("throttledForSeconds" in user) {
         ctx.set("Retry-After", String(user.throttledForSeconds));
         return renderPage(ctx, 429, loginPage({ ...page, action, email, error: throttledMessage(user.throttledForSeconds) }));

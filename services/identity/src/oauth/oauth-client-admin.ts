@@ -19,13 +19,18 @@ const MAX_URI_LENGTH = 2000;
  * The OAuth-client RPCs of IdentityAdminService. The secret is generated here, returned once
  * and stored only as its SHA-256. Deleting a client ends every grant and token issued to it.
  */
-export function oauthClientAdmin(deps: { clients: OAuthClientQueries; credentials: CredentialVerification; logger: Logger }): OAuthClientAdminImpl {
+export function oauthClientAdmin(deps: {
+  clients: OAuthClientQueries;
+  credentials: CredentialVerification;
+  redirectUriPolicy: RedirectUriPolicy;
+  logger: Logger;
+}): OAuthClientAdminImpl {
   const { clients, credentials, logger } = deps;
   return {
     async createOAuthClient(request) {
       const problems: string[] = [];
       if (!UUID.test(request.orgId)) problems.push("orgId must be a UUID");
-      const { name, redirectUris, scopes } = checkClientFields(request, problems);
+      const { name, redirectUris, scopes } = checkClientFields(request, problems, deps.redirectUriPolicy);
       if (problems.length > 0) throw invalidArgument(problems);
 
       const clientSecret = generateClientSecret();
@@ -74,14 +79,18 @@ export function oauthClientAdmin(deps: { clients: OAuthClientQueries; credential
  * The rules of a client's name, redirect URIs and scopes (CLI and dashboard alike): appends each
  * broken rule to `problems` and returns the normalised fields.
  */
-export function checkClientFields(request: { name: string; redirectUris: string[]; scopes: string[] }, problems: string[]) {
+export function checkClientFields(
+  request: { name: string; redirectUris: string[]; scopes: string[] },
+  problems: string[],
+  policy: RedirectUriPolicy,
+) {
   const name = request.name.trim();
   if (!name) problems.push("name is required");
   else if (name.length > 100 || CONTROL_CHARACTERS.test(name)) problems.push("name must be at most 100 characters, without control characters");
   const redirectUris = [...new Set(request.redirectUris)];
   if (redirectUris.length === 0 || redirectUris.length > MAX_REDIRECT_URIS) problems.push(`redirectUris must hold 1 to ${MAX_REDIRECT_URIS} URIs`);
   for (const uri of redirectUris) {
-    const problem = redirectUriProblem(uri);
+    const problem = redirectUriProblem(uri, policy);
     if (problem) problems.push(`redirectUris: ${JSON.stringify(uri.slice(0, 100))} ${problem}`);
   }
   const scopes = [...new Set(request.scopes)];
@@ -91,14 +100,26 @@ export function checkClientFields(request: { name: string; redirectUris: string[
   return { name, redirectUris, scopes };
 }
 
+export interface RedirectUriPolicy {
+  /** Production (NODE_ENV=production): plain http only for loopback redirect URIs. */
+  requireHttps: boolean;
+}
+
+/** Hosts of loopback redirect URIs (RFC 8252 §7.3: native apps listen on the device itself). */
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
+
 /**
  * Redirect URIs are compared exactly, so they must be complete: absolute http(s) URLs without
- * a fragment (RFC 6749 §3.1.2) or credentials. Plain http is allowed for local development.
+ * a fragment (RFC 6749 §3.1.2) or credentials. In production they must be https (a code sent
+ * over plain http can be read on the way), except loopback URIs, which never leave the device.
  */
-function redirectUriProblem(uri: string): string | undefined {
+export function redirectUriProblem(uri: string, policy: RedirectUriPolicy): string | undefined {
   if (uri.length > MAX_URI_LENGTH) return `must be at most ${MAX_URI_LENGTH} characters`;
   const url = URL.parse(uri);
   if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) return "must be an absolute http(s) URL";
+  if (policy.requireHttps && url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) {
+    return "must be https (plain http only for loopback: 127.0.0.1, [::1] or localhost)";
+  }
   if (uri.includes("#")) return "must not contain a fragment";
   if (url.username || url.password) return "must not contain credentials";
   if (/\s/.test(uri)) return "must not contain spaces";

@@ -5,8 +5,10 @@ import { createArtifactAdapterFactory, type ArtifactAdapterDependencies } from "
 import { ALLOWED_SCOPES_METADATA, allowedScopesOf } from "./client-metadata.ts";
 import { clientSecretMatches } from "./client-secret.ts";
 import { csrfTokens } from "./csrf.ts";
+import type { InteractionSignInAttempts } from "./interaction-sign-in-attempts.ts";
 import { interactionRoutes, renderError, type AccountDirectory } from "./interactions.ts";
 import { shapeMetadata } from "./metadata.ts";
+import { allowOnlyQueryResponseMode } from "./response-modes.ts";
 import { OAUTH_PATHS, rewriteAliases } from "./paths.ts";
 import { assertScopesAllowed } from "./scope-allowance.ts";
 import { shapeTokenEndpoints } from "./token-endpoint.ts";
@@ -18,7 +20,7 @@ export const REFRESH_TOKEN_PREFIX = "svc_rt_";
 export const LIFETIMES = {
   authorizationCode: 10 * 60,
   accessToken: 60 * 60,
-  /** Counted from the first token exchange of an authorization; rotation does not extend it. */
+  /** Each refresh token, from its own issue (specification section 3), within the grant's lifetime. */
   refreshToken: 30 * 24 * 60 * 60,
   /** Signed-in browser session: a second authorization within it asks for consent only. */
   session: 24 * 60 * 60,
@@ -32,6 +34,12 @@ export interface OAuthProviderOptions extends ArtifactAdapterDependencies {
   accounts: AccountDirectory;
   /** Keys that sign the session and interaction cookies (the first signs; all verify). */
   cookieKeys: string[];
+  signInAttempts: InteractionSignInAttempts;
+  /**
+   * OAUTH_GRANT_LIFETIME_SECONDS: how long an authorization lasts, from the first exchange of its
+   * code, however often it is refreshed; then the user approves again.
+   */
+  grantLifetimeSeconds: number;
   logger: Logger;
 }
 
@@ -96,9 +104,9 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
     ttl: {
       AuthorizationCode: LIFETIMES.authorizationCode,
       AccessToken: LIFETIMES.accessToken,
-      RefreshToken: (_ctx, token) => refreshTokenTtl((token as { iiat?: number }).iiat),
+      RefreshToken: (_ctx, token) => refreshTokenTtl((token as { iiat?: number }).iiat, options.grantLifetimeSeconds),
       // Outlives its refresh tokens: a code may be exchanged up to 10 minutes after consent.
-      Grant: LIFETIMES.refreshToken + LIFETIMES.authorizationCode,
+      Grant: options.grantLifetimeSeconds + LIFETIMES.authorizationCode,
       Session: LIFETIMES.session,
       Interaction: LIFETIMES.interaction,
     },
@@ -132,12 +140,13 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
   provider.proxy = true;
   installTokenPrefixes(provider);
   installHashedClientSecrets(provider);
+  allowOnlyQueryResponseMode(provider);
 
   const csrf = csrfTokens(options.cookieKeys[0]!);
   provider.use(rewriteAliases);
   provider.use(shapeTokenEndpoints);
   provider.use(shapeMetadata);
-  provider.use(interactionRoutes({ provider, accounts, csrf, logger }));
+  provider.use(interactionRoutes({ provider, accounts, csrf, signInAttempts: options.signInAttempts, logger }));
 
   provider.on("server_error", (ctx: KoaContextWithOIDC, error: Error) => {
     logger.error({ err: { message: error.message, stack: error.stack }, path: ctx.path }, "OAuth server error");
@@ -145,10 +154,15 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
   return provider;
 }
 
-/** Seconds left of the 30 days that started when the first refresh token of the grant was issued. */
-function refreshTokenTtl(firstIssuedAt: number | undefined): number {
-  const now = Math.floor(Date.now() / 1000);
-  return Math.max(1, (firstIssuedAt ?? now) + LIFETIMES.refreshToken - now);
+/**
+ * A new refresh token (first or rotated) lives 30 days from now, but never past the grant's
+ * absolute end: `grantLifetimeSeconds` after the first refresh token of the grant was issued
+ * (oidc-provider carries that time, `iiat`, through every rotation). A user who keeps using an
+ * application therefore approves it again once a grant lifetime, not every 30 days.
+ */
+export function refreshTokenTtl(firstIssuedAt: number | undefined, grantLifetimeSeconds: number, now = Math.floor(Date.now() / 1000)): number {
+  const grantEndsAt = (firstIssuedAt ?? now) + grantLifetimeSeconds;
+  return Math.max(1, Math.min(LIFETIMES.refreshToken, grantEndsAt - now));
 }
 
 /**

@@ -19,7 +19,7 @@ export type PasswordSignIn = (email: string, password: string, clientAddress: st
 export function createPasswordSignIn(db: Pool, throttle: SignInThrottle): PasswordSignIn {
   let decoyHash: Promise<string> | undefined;
   return async (email, password, clientAddress) => {
-    const decision = await throttle.check(email, clientAddress);
+    const decision = await throttle.reserve(email, clientAddress);
     if (!decision.allowed) return { outcome: "throttled", retryAfterSeconds: decision.retryAfterSeconds };
     const user = email && email.length <= 254 && password.length <= MAX_PASSWORD_LENGTH ? await findUserByEmail(db, email.trim()) : undefined;
     let valid = false;
@@ -28,11 +28,9 @@ export function createPasswordSignIn(db: Pool, throttle: SignInThrottle): Passwo
       decoyHash ??= hashPassword("decoy password for unknown accounts");
       await verifyPassword(password.slice(0, MAX_PASSWORD_LENGTH), await decoyHash);
     }
-    if (!user || !valid || user.deactivated) {
-      await throttle.recordFailure(email, clientAddress);
-      return { outcome: "refused" };
-    }
-    await throttle.recordSuccess(email);
+    // The attempt was counted as a failure when it was reserved; only a success changes that.
+    if (!user || !valid || user.deactivated) return { outcome: "refused" };
+    await throttle.recordSuccess(email, clientAddress);
     return { outcome: "signed_in", user };
   };
 }

@@ -1,9 +1,15 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
+import type { Logger } from "../logger.ts";
 import type { VerifiedCredential } from "./verified-credential.ts";
 
-/** What the cache holds for a token: its verified credential, or a marker that it was revoked. */
-export type CacheEntry = VerifiedCredential | "revoked";
+/**
+ * What the cache holds for a token: its verified credential, a marker that it was revoked, or a
+ * short-lived marker that identity found no such token (so a token presented again and again is
+ * not one database query each).
+ */
+export type CacheEntry = VerifiedCredential | "revoked" | "unknown";
 
 /**
  * The credential-verification cache, keyed by the token's SHA-256 (never the token). Identity
@@ -17,8 +23,10 @@ export type CacheEntry = VerifiedCredential | "revoked";
  */
 export interface CredentialCache {
   get(tokenHash: string): Promise<CacheEntry | undefined>;
-  /** Stores the entry unless one (for example a revocation marker) is already there. */
+  /** Stores the entry unless an authentic one (for example a revocation marker) is already there. */
   setIfAbsent(tokenHash: string, credential: VerifiedCredential, ttlMs: number): Promise<void>;
+  /** Remembers for `ttlMs` that no such token exists, unless an authentic entry is already there. */
+  markUnknown(tokenHash: string, ttlMs: number): Promise<void>;
   /** Replaces whatever is cached with the revocation marker for `ttlMs`. */
   markRevoked(tokenHash: string, ttlMs: number): Promise<void>;
   /** Drops a cached answer (not a revocation marker), so the next verification reads the database. */
@@ -26,23 +34,83 @@ export interface CredentialCache {
   close(): Promise<void>;
 }
 
-export function createRedisCredentialCache(redis: Redis, keyPrefix: string): CredentialCache {
-  const keyOf = (tokenHash: string) => `${keyPrefix}cred:${tokenHash}`;
+export interface RedisCredentialCacheOptions {
+  keyPrefix: string;
+  /** CREDENTIAL_CACHE_KEY: authenticates every entry (see sealEntry). */
+  authenticationKey: string;
+  logger: Logger;
+}
+
+/**
+ * Any process that can write Redis could otherwise mint a credential by writing an entry, so each
+ * value is `<HMAC-SHA256(key, tokenHash \n payload), base64url>.<payload>`: bound to the token hash
+ * it is stored under (an authentic entry copied to another token's key fails) and to its content.
+ * An entry that fails the check is treated as a miss, never as an answer: verification then asks
+ * identity, which asks the database (always right) and replaces the forged entry.
+ */
+function entrySeal(authenticationKey: string) {
+  const macOf = (tokenHash: string, payload: string) => createHmac("sha256", authenticationKey).update(`${tokenHash}\n${payload}`).digest();
+  return {
+    seal: (tokenHash: string, payload: string) => `${macOf(tokenHash, payload).toString("base64url")}.${payload}`,
+    /** The payload of an authentic value; undefined for anything else. */
+    open(tokenHash: string, value: string): string | undefined {
+      const dot = value.indexOf(".");
+      if (dot < 0) return undefined;
+      const presented = Buffer.from(value.slice(0, dot), "base64url");
+      const payload = value.slice(dot + 1);
+      const expected = macOf(tokenHash, payload);
+      return presented.length === expected.length && timingSafeEqual(presented, expected) ? payload : undefined;
+    },
+  };
+}
+
+// Replaces the value only if it is still the one read (a forged entry), so a revocation marker
+// written in between is never overwritten.
+const REPLACE_IF_UNCHANGED = "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end";
+// Deletes the entry unless it is the (authentic) revocation marker.
+const DELETE_UNLESS_REVOKED = "if redis.call('GET', KEYS[1]) ~= ARGV[1] then redis.call('DEL', KEYS[1]) end";
+
+export function createRedisCredentialCache(redis: Redis, options: RedisCredentialCacheOptions): CredentialCache {
+  const { seal, open } = entrySeal(options.authenticationKey);
+  const keyOf = (tokenHash: string) => `${options.keyPrefix}cred:${tokenHash}`;
+
+  /** The authentic payload under the key, or undefined (absent, or forged: logged). */
+  const read = async (tokenHash: string): Promise<{ value: string | null; payload: string | undefined }> => {
+    const value = await redis.get(keyOf(tokenHash));
+    if (value === null) return { value, payload: undefined };
+    const payload = open(tokenHash, value);
+    if (payload === undefined) {
+      options.logger.warn({ tokenHash: tokenHash.slice(0, 16) }, "credential cache entry failed authentication; ignored (check who can write this Redis)");
+    }
+    return { value, payload };
+  };
+
+  /** SET NX, and if what is there is not authentic, replace it (atomically, only if unchanged). */
+  const storeUnlessAuthentic = async (tokenHash: string, payload: string, ttlMs: number) => {
+    const sealed = seal(tokenHash, payload);
+    const stored = await redis.set(keyOf(tokenHash), sealed, "PX", ttlMs, "NX");
+    if (stored === "OK") return;
+    const current = await read(tokenHash);
+    if (current.value !== null && current.payload === undefined) {
+      await redis.eval(REPLACE_IF_UNCHANGED, 1, keyOf(tokenHash), current.value, sealed, String(ttlMs));
+    }
+  };
+
   return {
     async get(tokenHash) {
-      const value = await redis.get(keyOf(tokenHash));
-      if (value === null) return undefined;
-      return value === "revoked" ? "revoked" : (JSON.parse(value) as VerifiedCredential);
+      const { payload } = await read(tokenHash);
+      if (payload === undefined) return undefined;
+      if (payload === "revoked" || payload === "unknown") return payload;
+      return JSON.parse(payload) as VerifiedCredential;
     },
-    async setIfAbsent(tokenHash, credential, ttlMs) {
-      await redis.set(keyOf(tokenHash), JSON.stringify(credential), "PX", ttlMs, "NX");
-    },
+    setIfAbsent: (tokenHash, credential, ttlMs) => storeUnlessAuthentic(tokenHash, JSON.stringify(credential), ttlMs),
+    markUnknown: (tokenHash, ttlMs) => storeUnlessAuthentic(tokenHash, "unknown", ttlMs),
     async markRevoked(tokenHash, ttlMs) {
-      await redis.set(keyOf(tokenHash), "revoked", "PX", ttlMs);
+      await redis.set(keyOf(tokenHash), seal(tokenHash, "revoked"), "PX", ttlMs);
     },
     async forget(tokenHash) {
       // Atomic: a revocation marker written meanwhile is kept.
-      await redis.eval("if redis.call('GET', KEYS[1]) ~= 'revoked' then redis.call('DEL', KEYS[1]) end", 1, keyOf(tokenHash));
+      await redis.eval(DELETE_UNLESS_REVOKED, 1, keyOf(tokenHash), seal(tokenHash, "revoked"));
     },
     async close() {
       await redis.quit();
@@ -59,6 +127,9 @@ export function createMemoryCredentialCache(maxEntries = 100_000): CredentialCac
     },
     async setIfAbsent(tokenHash, credential, ttlMs) {
       if (!entries.has(tokenHash)) entries.set(tokenHash, credential, { ttl: ttlMs });
+    },
+    async markUnknown(tokenHash, ttlMs) {
+      if (!entries.has(tokenHash)) entries.set(tokenHash, "unknown", { ttl: ttlMs });
     },
     async markRevoked(tokenHash, ttlMs) {
       entries.set(tokenHash, "revoked", { ttl: ttlMs });

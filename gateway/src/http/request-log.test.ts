@@ -1,0 +1,37 @@
+import { Writable } from "node:stream";
+import express from "express";
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { redactedLocation } from "./redirect-location.ts";
+import { requestLog } from "./request-log.ts";
+
+describe("the request log", () => {
+  it("never logs an authorization code, state or token from a redirect's Location header", async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: "info" }, new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }));
+    const app = express()
+      .use(requestLog(logger))
+      .get("/oauth/authorize/:uid", (_req, res) => {
+        res.redirect(303, "https://app.example/callback?code=CODE-SECRET-123&state=STATE-SECRET&iss=https%3A%2F%2Fapi.example#access_token=TOKEN-SECRET");
+      });
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const response = await fetch(`http://127.0.0.1:${port}/oauth/authorize/abc`, { redirect: "manual" });
+      expect(response.status).toBe(303);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      server.close();
+    }
+    const log = lines.join("");
+    expect(log).toContain('"statusCode":303');
+    for (const secret of ["CODE-SECRET-123", "STATE-SECRET", "TOKEN-SECRET"]) expect(log).not.toContain(secret);
+    expect(log).toContain("https://app.example/callback?code=[redacted]&state=[redacted]&iss=https%3A%2F%2Fapi.example#access_token=[redacted]");
+  });
+
+  it("keeps paths, parameter names, error and iss readable", () => {
+    expect(redactedLocation("/oauth/interaction/xyz")).toBe("/oauth/interaction/xyz");
+    expect(redactedLocation("https://app.example/cb?error=access_denied&state=s&flag")).toBe("https://app.example/cb?error=access_denied&state=[redacted]&flag=[redacted]");
+  });
+});

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import type { Logger } from "../logger.ts";
+
+/**
+ * A well-known key so `npm start` and the tests work with nothing configured. It is public (it is
+ * in this file): with it, anyone who can write Redis can still forge cache entries. Each process
+ * warns loudly when it uses it with Redis, and the configuration refuses it in production.
+ */
+export const DEVELOPMENT_CREDENTIAL_CACHE_KEY = "svc-development-only-credential-cache-key-PUBLIC";
+
+/** CREDENTIAL_CACHE_KEY: the HMAC key authenticating shared credential-cache entries. */
+export const credentialCacheKeyVariable = z.string().min(32, "must be at least 32 characters (openssl rand -hex 32)").optional();
+
+/** Adds the configuration problem of a production process that shares a Redis without its own key. */
+export function requireCredentialCacheKeyInProduction(
+  env: { NODE_ENV?: string; REDIS_URL?: string | undefined; CREDENTIAL_CACHE_KEY?: string | undefined },
+  context: z.RefinementCtx,
+) {
+  if (env.NODE_ENV === "production" && env.REDIS_URL !== undefined && env.CREDENTIAL_CACHE_KEY === undefined) {
+    context.addIssue({ code: "custom", path: ["CREDENTIAL_CACHE_KEY"], message: "is required when NODE_ENV=production and REDIS_URL is set (openssl rand -hex 32)" });
+  }
+}
+
+/** The configured key, or the public development key with a loud warning. */
+export function credentialCacheKeyOf(env: { CREDENTIAL_CACHE_KEY?: string | undefined }, logger: Logger): string {
+  if (env.CREDENTIAL_CACHE_KEY !== undefined) return env.CREDENTIAL_CACHE_KEY;
+  logger.warn(
+    "DEVELOPMENT DEFAULT IN USE: CREDENTIAL_CACHE_KEY is unset, so shared credential-cache entries in Redis are authenticated with a PUBLIC development key: " +
+      "anyone who can write this Redis can mint a credential. Set CREDENTIAL_CACHE_KEY (the same value for every process) for anything but local development.",
+  );
+  return DEVELOPMENT_CREDENTIAL_CACHE_KEY;
+}
