@@ -31,7 +31,7 @@ export const dashboardOpenApi: OpenApiFragment = {
           "200": json(contract.SessionStarted, "Signed in; cookies set."),
           ...invalid("Body not a JSON object or wrong JSON types."),
           "401": errorResponse('Wrong e-mail address or password (one answer for both): `{"error": "The e-mail address or password is incorrect."}`.'),
-          "429": tooManyRequests("Too many failed sign-ins for this account or from this address; `Retry-After` says how long."),
+          "429": tooManyRequests("Too many failed sign-ins for this account or from this address (exponential backoff); `Retry-After` says how long."),
         },
       },
       get: {

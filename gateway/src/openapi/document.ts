@@ -43,7 +43,7 @@ export const forbiddenResponse = (scope: string): ZodOpenApiResponseObject => ({
 });
 
 /** 429 from a rate limiter. */
-export const tooManyRequestsResponse = (what = "Too many requests for this credential."): ZodOpenApiResponseObject => ({
+export const tooManyRequestsResponse = (what = "Too many requests for this credential, or from this client address for requests without a verified credential."): ZodOpenApiResponseObject => ({
   ...errorResponse(what),
   headers: z.object({ "Retry-After": z.string().meta({ description: "Seconds to wait.", override: { type: "integer" } }) }),
 });

@@ -26,7 +26,7 @@ export const oauthOpenApi: OpenApiFragment = {
         operationId: "authorize",
         summary: "Start the authorization-code flow (browser redirect)",
         description:
-          "The user signs in (e-mail and password) and sees a consent page naming the application and each requested permission. On approval the browser is redirected to `redirect_uri` with `code` (single use, valid 10 minutes), the unchanged `state` and `iss`; on denial with `error=access_denied` and `state`. Scopes outside the client's allowance redirect with `error=invalid_scope`. An unknown client or a `redirect_uri` that is not registered exactly shows an error page and never redirects.",
+          "The user signs in (e-mail and password) and sees a consent page naming the application and each requested permission. On approval the browser is redirected to `redirect_uri` with `code` (single use, valid 10 minutes), the unchanged `state` and `iss`; on denial with `error=access_denied` and `state`. Scopes outside the client's allowance redirect with `error=invalid_scope`. An unknown client or a `redirect_uri` that is not registered exactly shows an error page and never redirects. After 5 wrong passwords in one authorization request the browser is redirected to `redirect_uri` with `error=access_denied`.",
         tags: ["OAuth 2.0"],
         security: [],
         requestParams: { query: AuthorizeQuery },
@@ -42,7 +42,7 @@ export const oauthOpenApi: OpenApiFragment = {
         operationId: "token",
         summary: "Exchange an authorization code, or refresh",
         description:
-          "Grant types `authorization_code` and `refresh_token` only. The client authenticates with `client_id` and `client_secret` in the body (`client_secret_post`) or with HTTP Basic. Codes are single use; refresh tokens are single use and rotate on every refresh, valid for 30 days from the first exchange of the authorization (rotation does not extend that). A second use of a code or of a used refresh token fails with `invalid_grant` and revokes every token of that authorization.",
+          "Grant types `authorization_code` and `refresh_token` only. The client authenticates with `client_id` and `client_secret` in the body (`client_secret_post`) or with HTTP Basic. Codes are single use; refresh tokens are single use and rotate on every refresh, each valid for 30 days from its own issue, never past the authorization's lifetime (`OAUTH_GRANT_LIFETIME_SECONDS`, default 1 year from the first exchange). A second use of a code or of a used refresh token fails with `invalid_grant` and revokes every token of that authorization.",
         tags: ["OAuth 2.0"],
         security: [],
         requestBody: tokenRequestBody,
