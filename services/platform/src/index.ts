@@ -18,3 +18,5 @@ export * from "./redis.ts";
 export * from "./grpc/internal-transport.ts";
 export * from "./rate-limiter.ts";
 export * from "./db/idempotency.ts";
+export * from "./db/purge.ts";
+export * from "./periodic-task.ts";

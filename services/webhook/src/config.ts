@@ -81,6 +81,8 @@ export const configSchema = baseEnvSchema
     WEBHOOK_MAX_PENDING_PER_ORG: positiveInt(DEFAULT_PENDING_CAPS.perOrganization, 10_000_000),
     /** Test events (POST /webhook/:id/test) per subscription per minute. */
     WEBHOOK_TEST_EVENTS_PER_MINUTE: positiveInt(10, 10_000),
+    /** Finished deliveries, their attempts and events without deliveries are deleted after this many days. */
+    WEBHOOK_RETENTION_DAYS: z.coerce.number().min(1).max(3_650).default(30),
     /** Longest the dispatcher sleeps without a wake-up before it looks for due retries. */
     WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
     WEBHOOK_MAX_SUBSCRIPTIONS_PER_ORG: positiveInt(100, 10_000),

@@ -8,7 +8,10 @@ import {
   createRateLimiter,
   loadConfigOrExit,
   migrate,
+  RETENTION_BATCH,
+  RETENTION_INTERVAL_MS,
   runUntilSignalled,
+  startPeriodicTask,
   startServer,
 } from "@svc/platform";
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
@@ -16,6 +19,7 @@ import { webhookService } from "./api/webhook-service.ts";
 import { configSchema } from "./config.ts";
 import { meetingEventsSubscription } from "./consumer/meeting-events.ts";
 import { listenForDueDeliveries } from "./db/due-notifications.ts";
+import { purgeWebhookHistory } from "./db/retention.ts";
 import { createDispatcher } from "./delivery/dispatcher.ts";
 import { createHttpSender } from "./delivery/http-sender.ts";
 import { createSecretBox } from "./signing/secret-box.ts";
@@ -101,9 +105,19 @@ runUntilSignalled(logger, async () => {
   });
 
   dispatcher.start();
+  const stopRetention = new AbortController();
+  const retention = startPeriodicTask(
+    "retention",
+    RETENTION_INTERVAL_MS,
+    async () => {
+      const removed = await purgeWebhookHistory(pool, config.WEBHOOK_RETENTION_DAYS, { ...RETENTION_BATCH, signal: stopRetention.signal });
+      if (Object.values(removed).some((count) => count > 0)) logger.info({ removed, retentionDays: config.WEBHOOK_RETENTION_DAYS }, "retention: old delivery history removed");
+    },
+    logger,
+  );
   const bus = await createEventBus(config, logger, SERVICE);
   await bus.subscriber().start(meetingEventsSubscription({ pool, logger, pendingCaps, onDeliveriesStored: dispatcher.wake }));
 
   // Closed in reverse: stop serving and consuming first, then drain the dispatcher, pools last.
-  return [() => pool.end(), () => callers.close(), () => notifications.close(), () => sender.close(), () => dispatcher.stop(), () => bus.close(), () => server.close()];
+  return [() => pool.end(), () => callers.close(), () => notifications.close(), () => sender.close(), () => dispatcher.stop(), () => retention.stop(), () => stopRetention.abort(), () => bus.close(), () => server.close()];
 });
