@@ -146,6 +146,8 @@ export const credentialSamples: Record<string, string> = {
   OAUTH_COOKIE_KEYS: "sample-cookie-signing-key-0123456789abcdef",
   LIVEKIT_API_KEY: "sample-livekit-key",
   LIVEKIT_API_SECRET: "sample-livekit-secret-0123456789abcdefghij",
+  KAFKA_SASL_USERNAME: "sample-kafka-user",
+  KAFKA_SASL_PASSWORD: "sample-kafka-password",
 };
 
 /** A credential: never a plain value (REDIS_URL may be one when it carries no password). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseEnvSchema, defaultAddresses, port, serviceUrl } from "@svc/platform";
+import { baseEnvSchema, checkKafkaSecurity, defaultAddresses, port, serviceUrl } from "@svc/platform";
 
 /**
  * Well-known LiveKit credentials so `npm start` works with nothing configured: the embedded media
@@ -50,6 +50,7 @@ export const configSchema = baseEnvSchema
     ROOM_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   })
   .superRefine((env, context) => {
+    checkKafkaSecurity(env, context);
     if ((env.LIVEKIT_API_KEY === undefined) !== (env.LIVEKIT_API_SECRET === undefined)) {
       const missing = env.LIVEKIT_API_KEY === undefined ? "LIVEKIT_API_KEY" : "LIVEKIT_API_SECRET";
       context.addIssue({ code: "custom", path: [missing], message: "LIVEKIT_API_KEY and LIVEKIT_API_SECRET are set together" });

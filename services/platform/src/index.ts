@@ -10,6 +10,7 @@ export * from "./grpc/server.ts";
 export * from "./events/event-bus.ts";
 export * from "./events/create-event-bus.ts";
 export * from "./events/kafka-event-bus.ts";
+export * from "./events/kafka-security.ts";
 export * from "./events/postgres-event-bus.ts";
 export * from "./credentials/verified-credential.ts";
 export * from "./credentials/token-hash.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseEnvSchema, defaultAddresses, port, serviceUrl } from "@svc/platform";
+import { baseEnvSchema, checkKafkaSecurity, defaultAddresses, port, serviceUrl } from "@svc/platform";
 import { DEFAULT_PENDING_CAPS } from "./db/deliveries.ts";
 
 /** The production retry schedule (DESIGN.md section 6): seconds before attempt 1, 2, ... 8. */
@@ -88,6 +88,7 @@ export const configSchema = baseEnvSchema
     WEBHOOK_MAX_SUBSCRIPTIONS_PER_ORG: positiveInt(100, 10_000),
   })
   .superRefine((config, context) => {
+    checkKafkaSecurity(config, context);
     if (config.NODE_ENV === "production" && config.WEBHOOK_SECRET_KEY.isDevelopmentDefault) {
       context.addIssue({ code: "custom", path: ["WEBHOOK_SECRET_KEY"], message: "is required when NODE_ENV=production (openssl rand -base64 32)" });
     }
