@@ -178,5 +178,14 @@ try {
   receiver.close();
   await observer.end();
   await pool.end();
-  await database.drop();
+  // Autovacuum (a superuser's worker) visits the emptied tables afterwards; FORCE may not end it.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await database.drop();
+      break;
+    } catch (error) {
+      if (attempt === 30) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+    }
+  }
 }
