@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseEnvSchema, checkKafkaSecurity, defaultAddresses, port, serviceUrl } from "@svc/platform";
+import { baseEnvSchema, checkKafkaSecurity, defaultAddresses, kafkaSecurityEnv, port, serviceUrl } from "@svc/platform";
 
 /**
  * Well-known LiveKit credentials so `npm start` works with nothing configured: the embedded media
@@ -16,6 +16,8 @@ const mediaUrl = (schemes: RegExp, hint: string) =>
 
 export const configSchema = baseEnvSchema
   .extend({
+    /** TLS and SASL towards the brokers (KAFKA_TLS, KAFKA_SASL_*: platform events/kafka-security.ts). */
+    ...kafkaSecurityEnv,
     GRPC_PORT: port(defaultAddresses.meeting),
     IDENTITY_URL: serviceUrl(defaultAddresses.identity),
     NODE_ENV: z.string().default("development"),

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { kafkaSecurityEnv } from "./events/kafka-security.ts";
 
 /**
  * Environment variables every service reads. Services extend this with their own.
@@ -27,8 +26,6 @@ export const baseEnvSchema = z.object({
   REDIS_KEY_PREFIX: z.string().default("svc:"),
   /** Prefix of every Kafka topic and consumer group, so several deployments can share one cluster. */
   KAFKA_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9._-]*$/, "only letters, digits, '.', '_' and '-'").default(""),
-  /** TLS and SASL towards the brokers (events/kafka-security.ts). */
-  ...kafkaSecurityEnv,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   HOST: z.string().default("127.0.0.1"),
 });

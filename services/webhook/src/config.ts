@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseEnvSchema, checkKafkaSecurity, defaultAddresses, port, serviceUrl } from "@svc/platform";
+import { baseEnvSchema, checkKafkaSecurity, defaultAddresses, kafkaSecurityEnv, port, serviceUrl } from "@svc/platform";
 import { DEFAULT_PENDING_CAPS } from "./db/deliveries.ts";
 
 /** The production retry schedule (DESIGN.md section 6): seconds before attempt 1, 2, ... 8. */
@@ -49,6 +49,8 @@ const secretKey = z
 
 export const configSchema = baseEnvSchema
   .extend({
+    /** TLS and SASL towards the brokers (KAFKA_TLS, KAFKA_SASL_*: platform events/kafka-security.ts). */
+    ...kafkaSecurityEnv,
     GRPC_PORT: port(defaultAddresses.webhook),
     IDENTITY_URL: serviceUrl(defaultAddresses.identity),
     NODE_ENV: z.string().default("development"),

@@ -4,9 +4,9 @@ import { z } from "zod";
 
 /**
  * How the services reach a managed Kafka: TLS (optionally with a private CA) and SASL
- * authentication (SCRAM-SHA-512 or PLAIN). Part of every service's base environment; the services
- * that use Kafka (meeting, webhook) check the combination with `checkKafkaSecurity` in their
- * configuration schema, so a bad combination stops the process at start, naming the variable.
+ * authentication (SCRAM-SHA-512 or PLAIN). The services that use Kafka (meeting, webhook) add these
+ * variables to their configuration schema and check the combination with `checkKafkaSecurity`, so
+ * a bad combination stops the process at start, naming the variable.
  */
 export const kafkaSecurityEnv = {
   /** Connect to the brokers over TLS (certificates verified against the system CAs or KAFKA_TLS_CA_FILE). */
