@@ -1,17 +1,17 @@
 import { z } from "zod";
 import { HOST_LABEL, SUBSCRIBABLE_EVENT_TYPES, webhookLimits } from "@svc/platform/contract";
-import { dateTime, nullableDateTime, PORT, uuid } from "./common.ts";
+import { dateTime, httpUrlPattern, nullableDateTime, uuid } from "./common.ts";
 
 // ---- Requests -------------------------------------------------------------------------------
 
 // The target URL as the webhook service accepts it (services/webhook/src/delivery/target-policy.ts),
-// as far as a pattern can say it: https, RFC 3986 characters (a `'` would be re-encoded), a host
-// name of at most 253 characters in labels of at most 63 whose last label starts with a letter (a
-// numeric one makes the host an IPv4 address, which the pattern leaves out), an optional port, no
-// credentials.
-const hostLabel = HOST_LABEL;
-const uriCharacter = "(?:[A-Za-z0-9\\-._~:/?#\\[\\]@!$&()*+,;=]|%[0-9A-Fa-f]{2})";
-const TARGET_URL_PATTERN = `^[Hh][Tt][Tt][Pp][Ss]://(?=[^/?#:]{1,253}(?:[:/?#]|$))(?:${hostLabel}\\.)*[A-Za-z][A-Za-z0-9_-]{0,62}\\.?(?::${PORT})?(?:[/?#]${uriCharacter}*)?$`;
+// as far as a pattern can say it: https, RFC 3986, a host name of at most 253 characters in labels
+// of at most 63 whose last label starts with a letter (a numeric one makes the host an IPv4
+// address, which the pattern leaves out), an optional port, no credentials.
+const TARGET_URL_PATTERN = httpUrlPattern(`(?=[^/?#:]{1,253}(?:[:/?#]|$))(?:${HOST_LABEL}\\.)*[A-Za-z][A-Za-z0-9_-]{0,62}\\.?`, {
+  allowHttp: false,
+  fragment: true,
+});
 
 const targetUrl = z.string({ error: "url must be a string" }).meta({
   format: "uri",

@@ -42,7 +42,7 @@ export function validateMeetingRequest(input: MeetingRequestInput): ValidMeeting
 
   const title = input.title.trim();
   if (title.length === 0) problems.push("title is required and must not be empty");
-  else if ([...title].length > MAX_TITLE_LENGTH) problems.push(`title must be at most ${MAX_TITLE_LENGTH} characters`);
+  else if ([...input.title].length > MAX_TITLE_LENGTH) problems.push(`title must be at most ${MAX_TITLE_LENGTH} characters`);
   else if (LINE_BREAKING_OR_CONTROL.test(title)) problems.push("title must be one line without control characters");
 
   let start: Date | null = null;
