@@ -18,11 +18,14 @@ import { listenForDueDeliveries } from "./db/due-notifications.ts";
 import { createDispatcher } from "./delivery/dispatcher.ts";
 import { createHttpSender } from "./delivery/http-sender.ts";
 import { createSecretBox } from "./signing/secret-box.ts";
+import { sweepExpiredSecrets } from "./signing/expired-secret-sweep.ts";
 
 const SERVICE = "webhook";
 const SCHEMA = "webhook";
 /** Margin of a delivery lease beyond the request timeout, for recording the outcome. */
 const LEASE_MARGIN_MS = 10_000;
+/** How often rotated-out secrets past their grace window are wiped (they stop signing at once). */
+const SECRET_SWEEP_INTERVAL_MS = 60_000;
 
 const config = loadConfigOrExit(SERVICE, configSchema);
 const logger = createLogger(SERVICE, config.LOG_LEVEL);
@@ -65,6 +68,7 @@ runUntilSignalled(logger, async () => {
     pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
     disableAfterMs: config.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
   });
+  const secretSweep = sweepExpiredSecrets({ pool, logger, intervalMs: SECRET_SWEEP_INTERVAL_MS });
   const notifications = listenForDueDeliveries({ databaseUrl: config.DATABASE_URL, logger, onDue: dispatcher.wake });
 
   const server = await startServer({
@@ -82,6 +86,7 @@ runUntilSignalled(logger, async () => {
           secretBox,
           targetPolicy,
           maxSubscriptionsPerOrg: config.WEBHOOK_MAX_SUBSCRIPTIONS_PER_ORG,
+          rotationGraceMs: config.WEBHOOK_SECRET_ROTATION_GRACE_SECONDS * 1000,
           wakeDispatcher: dispatcher.wake,
         }),
       ),
@@ -93,5 +98,5 @@ runUntilSignalled(logger, async () => {
   await bus.subscriber().start(meetingEventsSubscription({ pool, logger, onDeliveriesStored: dispatcher.wake }));
 
   // Closed in reverse: stop serving and consuming first, then drain the dispatcher, pools last.
-  return [() => pool.end(), () => callers.close(), () => notifications.close(), () => sender.close(), () => dispatcher.stop(), () => bus.close(), () => server.close()];
+  return [() => pool.end(), () => callers.close(), () => notifications.close(), () => secretSweep.stop(), () => sender.close(), () => dispatcher.stop(), () => bus.close(), () => server.close()];
 });

@@ -1,4 +1,5 @@
 import { inTransaction, type Pool } from "@svc/platform";
+import { storeWebhookDisabledEvent } from "./operational-events.ts";
 
 /** LISTEN/NOTIFY channel on which new or re-scheduled deliveries wake every dispatcher replica. */
 export const DUE_CHANNEL = "webhook_deliveries_due";
@@ -59,6 +60,8 @@ export interface ClaimedDelivery {
   singleAttempt: boolean;
   url: string;
   secretSealed: Buffer | null;
+  /** The rotated-out secret while its grace window lasts: it signs too. */
+  previousSecretSealed: Buffer | null;
   subscriptionGone: boolean;
   subscriptionDisabled: boolean;
   eventType: string;
@@ -84,6 +87,7 @@ export async function claimDueDeliveries(
     single_attempt: boolean;
     url: string;
     secret_sealed: Buffer | null;
+    previous_secret_sealed: Buffer | null;
     deleted: boolean;
     disabled: boolean;
     type: string;
@@ -110,6 +114,7 @@ export async function claimDueDeliveries(
      FROM ranked r, subscriptions s, events e
      WHERE d.id = r.id AND r.position <= r.remaining AND s.id = d.subscription_id AND e.id = d.event_id
      RETURNING d.id, d.subscription_id, d.attempt_count, d.single_attempt, s.url, s.secret_sealed,
+               CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_sealed END AS previous_secret_sealed,
                s.deleted_at IS NOT NULL AS deleted, s.disabled_at IS NOT NULL AS disabled, e.type, e.body`,
     [options.limit, options.leaseMs, options.leaseToken, options.perEndpoint, busy.map(([id]) => id), busy.map(([, count]) => count)],
   );
@@ -121,6 +126,7 @@ export async function claimDueDeliveries(
     singleAttempt: row.single_attempt,
     url: row.url,
     secretSealed: row.secret_sealed,
+    previousSecretSealed: row.previous_secret_sealed,
     subscriptionGone: row.deleted,
     subscriptionDisabled: row.disabled,
     eventType: row.type,
@@ -195,7 +201,8 @@ export interface FailureDecision {
  * Logs a failed attempt and either re-schedules the delivery or fails it. Extends the
  * subscription's failure streak, and disables the subscription when the decision says so or the
  * streak has lasted `disableAfterMs`; disabling fails its other pending deliveries too (they can
- * be redelivered after re-enabling). Answers the reason when it disabled the subscription.
+ * be redelivered after re-enabling) and sends `webhook.disabled` to the organization's other
+ * endpoints that want it. Answers the reason when it disabled the subscription.
  */
 export async function recordFailure(pool: Pool, delivery: ClaimedDelivery, attempt: AttemptRecord, decision: FailureDecision): Promise<string | undefined> {
   return inTransaction(pool, async (client) => {
@@ -220,10 +227,15 @@ export async function recordFailure(pool: Pool, delivery: ClaimedDelivery, attem
       [delivery.id, delivery.leaseToken, retry, retry ? decision.retryInMs : 0],
     );
     if (!disableReason || !streak || streak.disabled) return undefined;
-    await client.query("UPDATE subscriptions SET disabled_at = now(), disabled_reason = $2 WHERE id = $1 AND disabled_at IS NULL", [
-      delivery.subscriptionId,
-      disableReason,
-    ]);
+    const { rows: disabled } = await client.query<{ org_id: string; url: string; disabled_at: Date; failing_since: Date | null }>(
+      "UPDATE subscriptions SET disabled_at = now(), disabled_reason = $2 WHERE id = $1 AND disabled_at IS NULL RETURNING org_id, url, disabled_at, failing_since",
+      [delivery.subscriptionId, disableReason],
+    );
+    if (disabled[0]) {
+      const { org_id: orgId, url, disabled_at: disabledAt, failing_since: failingSince } = disabled[0];
+      const trigger = decision.disableReason ? "gone" : "continuous_failure";
+      await storeWebhookDisabledEvent(client, { id: delivery.subscriptionId, orgId, url, disabledAt, reason: disableReason, trigger, failingSince });
+    }
     await client.query(
       `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, lease_token = NULL, updated_at = now()
        WHERE subscription_id = $1 AND status = 'pending'`,

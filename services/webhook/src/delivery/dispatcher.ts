@@ -154,16 +154,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (delivery.subscriptionGone || !delivery.secretSealed) return settleWithoutAttempt(pool, delivery, "cancelled");
     if (delivery.subscriptionDisabled) return settleWithoutAttempt(pool, delivery, "failed");
 
-    let key: Buffer;
+    let keys: Buffer[];
     try {
-      key = signingKey(options.secretBox.open(delivery.secretSealed, delivery.subscriptionId));
+      keys = [signingKey(options.secretBox.open(delivery.secretSealed, delivery.subscriptionId))];
+      // During a rotation's grace window the replaced secret signs too, so receivers not yet switched verify.
+      if (delivery.previousSecretSealed) keys.push(signingKey(options.secretBox.open(delivery.previousSecretSealed, delivery.subscriptionId)));
     } catch {
       // Not retrying silently forever: the failure is logged as an attempt and follows the schedule.
       logger.error({ subscriptionId: delivery.subscriptionId }, "cannot decrypt a signing secret: was WEBHOOK_SECRET_KEY changed?");
       const error = "the signing secret could not be decrypted (server configuration); nothing was sent";
       return recordOutcomeOfFailure(delivery, { attemptedAt: new Date(), succeeded: false, latencyMs: 0, error, responseExcerpt: "", timedOut: false });
     }
-    const outcome = await options.sender.send({ url: delivery.url, messageId: delivery.id, body: delivery.body, signingKey: key }, abandon.signal);
+    const outcome = await options.sender.send({ url: delivery.url, messageId: delivery.id, body: delivery.body, signingKeys: keys }, abandon.signal);
     if (abandon.signal.aborted && !outcome.succeeded) {
       abandoned.push(delivery);
       return;
