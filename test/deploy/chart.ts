@@ -15,7 +15,7 @@ export const root = path.resolve(import.meta.dirname, "../..");
 export const chartDir = path.join(root, "deploy/helm/svc");
 export const dockerfile = path.join(root, "deploy/docker/Dockerfile");
 /** The values files CI renders: the defaults and every file in the chart's ci/ folder. */
-export const valuesFiles = ["(defaults)", "ci/production-values.yaml", "ci/dev-values.yaml"] as const;
+export const valuesFiles = ["(defaults)", "ci/production-values.yaml", "ci/dev-values.yaml", "ci/managed-kafka-values.yaml"] as const;
 
 /** Every process the chart runs, with the configuration schema its code parses at start. */
 export const components = {
@@ -147,7 +147,15 @@ export const credentialSamples: Record<string, string> = {
   CREDENTIAL_CACHE_KEY: "sample-credential-cache-key-0123456789abcdef",
   LIVEKIT_API_KEY: "sample-livekit-key",
   LIVEKIT_API_SECRET: "sample-livekit-secret-0123456789abcdefghij",
+  KAFKA_SASL_USERNAME: "sample-kafka-user",
+  KAFKA_SASL_PASSWORD: "sample-kafka-password",
 };
+
+/**
+ * Credentials without a development default: unset, their feature is off (Kafka without SASL), so
+ * the chart passes them only when the feature is configured (from a Secret, like every credential).
+ */
+export const optionalCredentials = new Set(["KAFKA_SASL_USERNAME", "KAFKA_SASL_PASSWORD"]);
 
 /** A credential: never a plain value (REDIS_URL may be one when it carries no password). */
 export const isCredential = (name: string) => (name in credentialSamples && name !== "REDIS_URL") || /(SECRET|TOKEN|PASSWORD|_KEYS?)$/.test(name);

@@ -1,9 +1,10 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKafkaEventBus, createLogger, createPool, migrate, type EventBus, type OutgoingEvent, type Pool } from "@svc/platform";
+import { createKafkaEventBus, createLogger, createPool, inTransaction, migrate, type EventBus, type OutgoingEvent, type Pool } from "@svc/platform";
 import { insertMeeting } from "../../services/meeting/src/db/meetings.ts";
 import { createMeetingLifecycle } from "../../services/meeting/src/room/meeting-lifecycle.ts";
-import { createOutbox } from "../../services/meeting/src/db/outbox.ts";
+import { randomUUID } from "node:crypto";
+import { createOutbox, insertOutboxEvent, type OutboxEvent } from "../../services/meeting/src/db/outbox.ts";
 import { newMeetingId } from "../../services/meeting/src/meeting-id.ts";
 import { startOutboxRelay } from "../../services/meeting/src/outbox-relay.ts";
 import { createTestDatabase, infra, uniqueName } from "../support/infra.ts";
@@ -89,5 +90,74 @@ describe("two outbox relays (two meeting-service replicas) against one outbox", 
     const byA = [...publishedBy.values()].filter(([name]) => name === "replica-a").length;
     expect(byA).toBeGreaterThan(0);
     expect(byA).toBeLessThan(EVENTS);
+  });
+});
+
+describe("claiming outbox rows with a lease, publishing outside the transaction", () => {
+  const write = (key: string) =>
+    inTransaction(pool, (client) => insertOutboxEvent(client, { id: randomUUID(), topic: "meeting.events", key, type: "svc.meeting.v1.MeetingEnded", value: new Uint8Array([1]) }));
+  /** A publish the test finishes by hand: the broker is slow. */
+  const stalledPublish = () => {
+    let finish!: () => void;
+    const published: OutboxEvent[][] = [];
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const publish = async (events: OutboxEvent[]) => {
+      published.push(events);
+      await finished;
+    };
+    return { published, finish, publish };
+  };
+  const idleInTransaction = async () =>
+    (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'")).rows[0]!.n;
+
+  it("holds no transaction open while a publish is slow, lets no other relay publish the leased rows, and marks them sent after", async () => {
+    await pool.query("TRUNCATE outbox");
+    await write("meeting-1");
+    await write("meeting-2");
+    const slow = stalledPublish();
+    const first = createOutbox(pool).publishPending(10, slow.publish);
+    await waitFor(() => slow.published.length === 1, 5_000, "the first relay did not publish");
+    expect(await idleInTransaction()).toBe(0);
+
+    const other: OutboxEvent[][] = [];
+    expect(await createOutbox(pool).publishPending(10, async (events) => void other.push(events))).toBe(0);
+    expect(other).toEqual([]);
+
+    slow.finish();
+    expect(await first).toBe(2);
+    expect((await pool.query("SELECT 1 FROM outbox WHERE sent_at IS NULL")).rowCount).toBe(0);
+  });
+
+  it("publishes a crashed relay's rows again once its lease expires; the late relay cannot mark them", async () => {
+    await pool.query("TRUNCATE outbox");
+    await write("meeting-1");
+    const stuck = stalledPublish();
+    const crashed = createOutbox(pool, { leaseMs: 300 }).publishPending(10, stuck.publish);
+    await waitFor(() => stuck.published.length === 1, 5_000, "the first relay did not publish");
+    await new Promise((resolve) => setTimeout(resolve, 400));
+
+    const again: OutboxEvent[][] = [];
+    expect(await createOutbox(pool).publishPending(10, async (events) => void again.push(events))).toBe(1);
+    expect(again[0]!.map((event) => event.id)).toEqual(stuck.published[0]!.map((event) => event.id));
+    stuck.finish();
+    expect(await crashed).toBe(0); // its lease was taken over: the rows are not its to mark
+    expect((await pool.query("SELECT 1 FROM outbox WHERE sent_at IS NOT NULL")).rowCount).toBe(1);
+  });
+
+  it("keeps a meeting's events in order: no relay takes a meeting's later event while an earlier one is leased to another", async () => {
+    await pool.query("TRUNCATE outbox");
+    await write("meeting-1");
+    const slow = stalledPublish();
+    const first = createOutbox(pool).publishPending(1, slow.publish);
+    await waitFor(() => slow.published.length === 1, 5_000, "the first relay did not publish");
+    await write("meeting-1");
+    await write("meeting-2");
+    const other: OutboxEvent[][] = [];
+    expect(await createOutbox(pool).publishPending(10, async (events) => void other.push(events))).toBe(1);
+    expect(other[0]!.map((event) => event.key)).toEqual(["meeting-2"]);
+    slow.finish();
+    await first;
+    expect(await createOutbox(pool).publishPending(10, async (events) => void other.push(events))).toBe(1);
+    expect(other[1]!.map((event) => event.key)).toEqual(["meeting-1"]);
   });
 });

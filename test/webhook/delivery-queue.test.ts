@@ -61,8 +61,16 @@ const claim = (from: Pool, limit = 100, options: { leaseMs?: number; perEndpoint
     leaseMs: options.leaseMs ?? 30_000,
     leaseToken: randomUUID(),
     perEndpoint: options.perEndpoint ?? 1_000,
+    perOrganization: 1_000,
     inFlight: options.inFlight ?? new Map(),
   });
+
+/** A failure decision that never trips the circuit breaker (these tests are about the schedule and disabling). */
+const decision = (rest: { retryInMs: number | null; disableAfterMs: number; disableReason?: string }) => ({
+  ...rest,
+  timedOut: false,
+  circuitBreaker: { consecutiveTimeouts: 1_000, openMs: 60_000 },
+});
 
 const attempt = (statusCode?: number) => ({ attemptedAt: new Date(), latencyMs: 5, responseExcerpt: "", ...(statusCode ? { statusCode, error: `HTTP ${statusCode}` } : {}) });
 
@@ -82,6 +90,16 @@ describe("storing events as deliveries", () => {
     expect(await storeEvent("org-a")).toBe(2);
     const { rows } = await pool.query<{ subscription_id: string }>("SELECT subscription_id FROM deliveries ORDER BY subscription_id");
     expect(rows.map((row) => row.subscription_id).sort()).toEqual([a.id, b.id].sort());
+  });
+
+  it("stores no event nobody subscribed to (its body holds attendees' addresses), and the event once for its deliveries", async () => {
+    await subscribe("org-b");
+    const unwanted = randomUUID();
+    expect(await storeEvent("org-a", unwanted)).toBe(0);
+    expect((await pool.query("SELECT 1 FROM events WHERE id = $1", [unwanted])).rowCount).toBe(0);
+    const wanted = randomUUID();
+    expect(await storeEvent("org-b", wanted)).toBe(1);
+    expect((await pool.query("SELECT id FROM events")).rows).toEqual([{ id: wanted }]);
   });
 
   it("stores a redelivered event once: no duplicate deliveries", async () => {
@@ -145,7 +163,7 @@ describe("outcomes and the disable policy", () => {
     await subscribe("org-a");
     await storeEvent("org-a");
     const [delivery] = await claim(pool);
-    await recordFailure(pool, delivery!, attempt(500), { retryInMs: 60_000, disableAfterMs: 1e12 });
+    await recordFailure(pool, delivery!, attempt(500), decision({ retryInMs: 60_000, disableAfterMs: 1e12 }));
     const { rows } = await pool.query<{ status: string; due_in: number }>(
       "SELECT status, extract(epoch FROM next_attempt_at - now()) AS due_in FROM deliveries WHERE id = $1",
       [delivery!.id],
@@ -154,7 +172,7 @@ describe("outcomes and the disable policy", () => {
     expect(Number(rows[0]!.due_in)).toBeGreaterThan(55);
     await pool.query("UPDATE deliveries SET next_attempt_at = now()");
     const [again] = await claim(pool);
-    await recordFailure(pool, again!, attempt(500), { retryInMs: null, disableAfterMs: 1e12 });
+    await recordFailure(pool, again!, attempt(500), decision({ retryInMs: null, disableAfterMs: 1e12 }));
     expect(await statusOf(delivery!.id)).toEqual({ status: "failed", attempt_count: 2 });
     const attempts = await pool.query("SELECT status_code, error FROM attempts WHERE delivery_id = $1", [delivery!.id]);
     expect(attempts.rows).toEqual([
@@ -168,7 +186,7 @@ describe("outcomes and the disable policy", () => {
     await storeEvent("org-a");
     await storeEvent("org-a");
     const [delivery] = await claim(pool, 1);
-    const reason = await recordFailure(pool, delivery!, attempt(410), { retryInMs: 5_000, disableReason: "the endpoint answered 410 Gone", disableAfterMs: 1e12 });
+    const { disabledFor: reason } = await recordFailure(pool, delivery!, attempt(410), decision({ retryInMs: 5_000, disableReason: "the endpoint answered 410 Gone", disableAfterMs: 1e12 }));
     expect(reason).toBe("the endpoint answered 410 Gone");
     const { rows } = await pool.query("SELECT disabled_reason, deleted_at FROM subscriptions WHERE id = $1", [subscription.id]);
     expect(rows[0]).toEqual({ disabled_reason: "the endpoint answered 410 Gone", deleted_at: null });
@@ -181,12 +199,12 @@ describe("outcomes and the disable policy", () => {
     const subscription = await subscribe("org-a");
     for (let i = 0; i < 3; i++) await storeEvent("org-a");
     const [first, second, third] = await claim(pool);
-    await recordFailure(pool, first!, { ...attempt(500), attemptedAt: new Date(Date.now() - 10_000) }, { retryInMs: 1_000, disableAfterMs: 60_000 });
+    await recordFailure(pool, first!, { ...attempt(500), attemptedAt: new Date(Date.now() - 10_000) }, decision({ retryInMs: 1_000, disableAfterMs: 60_000 }));
     await recordSuccess(pool, second!, attempt(200));
     expect((await pool.query("SELECT failing_since FROM subscriptions")).rows[0].failing_since).toBeNull();
 
     await pool.query("UPDATE subscriptions SET failing_since = now() - interval '2 minutes' WHERE id = $1", [subscription.id]);
-    const reason = await recordFailure(pool, third!, attempt(503), { retryInMs: 1_000, disableAfterMs: 60_000 });
+    const { disabledFor: reason } = await recordFailure(pool, third!, attempt(503), decision({ retryInMs: 1_000, disableAfterMs: 60_000 }));
     expect(reason).toMatch(/^failing without a successful delivery since /);
     const { rows } = await pool.query("SELECT disabled_at IS NOT NULL AS disabled, deleted_at FROM subscriptions");
     expect(rows[0]).toEqual({ disabled: true, deleted_at: null });
@@ -269,6 +287,8 @@ describe("dispatchers sharing one queue", () => {
       logger,
       concurrency: 16,
       perEndpointConcurrency: 8,
+      perOrganizationConcurrency: 16,
+      circuitBreaker: { consecutiveTimeouts: 5, openMs: 60_000 },
       leaseMs: 5_000,
       pollIntervalMs: 100,
       disableAfterMs: 1e12,
@@ -320,6 +340,8 @@ describe("a signing secret that cannot be decrypted", () => {
       logger,
       concurrency: 4,
       perEndpointConcurrency: 4,
+      perOrganizationConcurrency: 4,
+      circuitBreaker: { consecutiveTimeouts: 5, openMs: 60_000 },
       leaseMs: 5_000,
       pollIntervalMs: 50,
       disableAfterMs: 1e12,

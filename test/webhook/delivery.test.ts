@@ -1,4 +1,7 @@
+import * as grpc from "@grpc/grpc-js";
+import { SendTestEventRequestSchema, SendTestEventResponseSchema } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { grpcJsClient } from "../support/grpc-js.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
@@ -210,6 +213,27 @@ describe("webhook delivery, end to end", () => {
     await waitFor(() => receiver.on("/gone").length === 2, 20_000, "no delivery after re-enabling");
   });
 
+  it("limits test events per webhook: beyond 10 a minute RESOURCE_EXHAUSTED with retry-after, other webhooks unaffected", async () => {
+    const tenant = await createTenant(stack);
+    const [limited, other] = [await subscribe(tenant, "/limited"), await subscribe(tenant, "/unlimited")];
+    const client = grpcJsClient(stack.urls.webhook);
+    const sendTest = (webhookId: string) =>
+      client.unary("/svc.webhook.v1.WebhookService/SendTestEvent", SendTestEventRequestSchema, SendTestEventResponseSchema, { webhookId }, { authorization: `Bearer ${tenant.apiKey}` });
+    try {
+      for (let i = 0; i < 10; i++) await sendTest(limited);
+      const refused = (await sendTest(limited).catch((error: grpc.ServiceError) => error)) as grpc.ServiceError;
+      expect(refused.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+      // (No ";" or ":" in the message: grpc-js leaves the percent-encoding of the grpc-message header in place.)
+      expect(refused.details).toBe(`Too many test events for this webhook. Try again in ${refused.metadata.get("retry-after")[0]} seconds`);
+      expect(Number(refused.metadata.get("retry-after")[0])).toBeGreaterThan(0);
+      expect((await sendTest(other)).delivery?.webhookId).toBe(other);
+    } finally {
+      client.close();
+    }
+    const { rows } = await stack.query<{ count: number }>("SELECT count(*)::int AS count FROM webhook.deliveries WHERE subscription_id = $1", [limited]);
+    expect(rows[0]!.count).toBe(10);
+  });
+
   it("sends a signed webhook.test event on request, and redelivers a delivery with the same webhook-id", async () => {
     const tenant = await createTenant(stack);
     const webhookId = await subscribe(tenant, "/probe");
@@ -266,6 +290,10 @@ describe("the OpenAPI document", () => {
 
     const tested = await (await api(tenant, "POST", `/webhook/${createdBody.webhookId}/test`)).json();
     expectShape(schemas.Delivery, tested);
+    // A test event is one attempt: the 503 fails it; a redelivery then succeeds.
+    await waitFor(async () => (await deliveries(tenant, createdBody.webhookId))[0]?.status === "failed", 10_000, "test delivery not failed");
+    const redelivered = await api(tenant, "POST", `/webhook/${createdBody.webhookId}/deliveries/${tested.deliveryId}/retry`);
+    expectShape(schemas.Delivery, await redelivered.json());
     await waitFor(async () => (await deliveries(tenant, createdBody.webhookId))[0]?.status === "succeeded", 10_000, "test delivery not done");
     const page = await (await api(tenant, "GET", `/webhook/${createdBody.webhookId}/deliveries?pageSize=1`)).json();
     expectShape(schemas.DeliveryPage, page);

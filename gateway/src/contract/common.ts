@@ -1,6 +1,6 @@
 import "zod-openapi"; // the OpenAPI keys of `.meta()` (id, param, header, override), for the type checker
 import { z } from "zod";
-import { idempotencyKeyMaxLength } from "@svc/platform/contract";
+import { CONTROL, idempotencyKeyMaxLength, TRIMMED_WHITESPACE } from "@svc/platform/contract";
 
 /**
  * The REST contract: the zod schemas the gateway's routes validate requests with and type their
@@ -48,3 +48,26 @@ export const IdempotencyKeyHeader = z
       examples: ['"8e03978e-40d5-43e8-bc93-6894a57f9324"'],
     },
   });
+
+const whitespace = `[${TRIMMED_WHITESPACE}]*`;
+const visible = `[^${TRIMMED_WHITESPACE}${CONTROL}]`;
+const inLine = `[^${CONTROL}\\u2028\\u2029]`;
+
+/** A pattern for a value the service trims before judging it: `inner` with whitespace around. */
+export const trimmedPattern = (inner: string) => `^${whitespace}(?:${inner})${whitespace}$`;
+
+/**
+ * One line of text as the services accept it (a title, a name): trimmed, then 1-`maxLength`
+ * characters without control characters or line breaks. The shape is checked here; the rule is
+ * the owning service's (`LINE_BREAKING_OR_CONTROL`), stated from the same character classes.
+ */
+export const oneLineText = (field: string, maxLength: number, description: string) =>
+  z.string({ error: `${field} must be a string` }).meta({
+    description: `${description} Trimmed; 1-${maxLength} characters; one line, no control characters.`,
+    minLength: 1,
+    maxLength,
+    pattern: trimmedPattern(`${visible}(?:${inLine}*${visible})?`),
+  });
+
+/** A TCP port number, 0-65535, as a URL carries it. */
+export const PORT = "(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])";

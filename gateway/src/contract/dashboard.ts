@@ -1,11 +1,35 @@
 import { z } from "zod";
-import { dateTime, nullableDateTime, uuid } from "./common.ts";
+import { ALL_SCOPES, CONTROL, emailAddressMaxLength, GRANT_ID, identityLimits, SIGN_IN_EMAIL, TRIMMED_WHITESPACE } from "@svc/platform/contract";
+import { dateTime, nullableDateTime, oneLineText, PORT, trimmedPattern, uuid } from "./common.ts";
 
-// ---- Requests: JSON shapes only; every rule about the values lives in identity. --------------
+// ---- Requests: JSON shapes checked here; the rules about the values are identity's, stated in
+// the document from the same constants. -------------------------------------------------------
 
 const text = (field: string) => z.string({ error: `${field} must be a string` });
 const textList = (field: string) => z.array(z.string({ error: `${field} must be an array of strings` }), { error: `${field} must be an array of strings` });
 const RoleName = z.enum(["admin", "member"], { error: "role must be admin or member" });
+
+const newEmail = text("email").meta({
+  description: "An e-mail address (one `@`, a dot in the domain, no spaces); trimmed.",
+  maxLength: emailAddressMaxLength,
+  pattern: trimmedPattern(SIGN_IN_EMAIL.source.slice(1, -1)),
+});
+const newPassword = text("password").meta({
+  description: `${identityLimits.passwordMinLength}-${identityLimits.passwordMaxLength} characters.`,
+  minLength: identityLimits.passwordMinLength,
+  maxLength: identityLimits.passwordMaxLength,
+});
+const name = oneLineText("name", identityLimits.nameMaxLength, "A name people recognise.");
+const idOf = (what: string) => z.string().meta({ format: "uuid", description: `The ${what}'s id (UUID).` });
+
+// A redirect URI as identity accepts it (oauth-client-admin.ts): absolute http(s), no fragment,
+// credentials, whitespace or control characters; https in production except loopback.
+const redirectUri = z.string({ error: "redirectUris must be an array of strings" }).meta({
+  format: "uri",
+  maxLength: identityLimits.redirectUriMaxLength,
+  pattern: `^[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9.-]+(?::${PORT})?(?:[/?][^#${TRIMMED_WHITESPACE}${CONTROL}]*)?$`,
+  description: "Absolute http(s) URL without fragment or credentials, compared exactly. https in production, except loopback (127.0.0.1, [::1], localhost).",
+});
 
 /** Marks fields required in the document that the route lets through missing, for identity to refuse with every other problem. */
 const documentedRequired = (...fields: string[]) => ({ override: ({ jsonSchema }: { jsonSchema: { required?: string[] } }) => void (jsonSchema.required = fields) });
@@ -15,27 +39,40 @@ export const SignInRequest = z
   .meta({ id: "SignInRequest", ...documentedRequired("email", "password") });
 
 export const SignUpRequest = z
-  .object({ organizationName: text("organizationName").optional(), email: text("email").optional(), password: text("password").optional() })
+  .object({
+    organizationName: oneLineText("organizationName", identityLimits.organizationNameMaxLength, "The organization's name.").optional(),
+    email: newEmail.optional(),
+    password: newPassword.optional(),
+  })
   .meta({ id: "SignUpRequest", ...documentedRequired("organizationName", "email", "password") });
 
-export const CreateApiKeyRequest = z.object({ name: text("name").optional() }).meta({ id: "CreateApiKeyRequest", ...documentedRequired("name") });
+export const CreateApiKeyRequest = z.object({ name: name.optional() }).meta({ id: "CreateApiKeyRequest", ...documentedRequired("name") });
 
 export const OAuthClientFields = z
-  .object({ name: text("name").optional(), redirectUris: textList("redirectUris").optional(), scopes: textList("scopes").optional() })
+  .object({
+    name: name.optional(),
+    redirectUris: z
+      .array(redirectUri, { error: "redirectUris must be an array of strings" })
+      .meta({ minItems: 1, maxItems: identityLimits.redirectUrisMax, description: "Duplicates are dropped." })
+      .optional(),
+    scopes: textList("scopes")
+      .meta({ minItems: 1, description: "Duplicates are dropped.", override: ({ jsonSchema }) => void (jsonSchema.items = { type: "string", enum: ALL_SCOPES }) })
+      .optional(),
+  })
   .meta({ id: "OAuthClientFields", ...documentedRequired("name", "redirectUris", "scopes") });
 
 export const CreateUserRequest = z
-  .object({ email: text("email").optional(), password: text("password").optional(), role: RoleName.optional() })
+  .object({ email: newEmail.optional(), password: newPassword.optional(), role: RoleName.optional() })
   .meta({ id: "CreateUserRequest", ...documentedRequired("email", "password") });
 
 export const UpdateUserRequest = z
   .object({ role: RoleName.optional(), deactivated: z.boolean({ error: "deactivated must be true or false" }).optional() })
   .meta({ id: "UpdateUserRequest" });
 
-export const KeyPath = z.object({ keyId: z.string().meta({ description: "The key's id (UUID)." }) });
-export const ClientPath = z.object({ clientId: z.string().meta({ description: "The client id (UUID)." }) });
-export const UserPath = z.object({ userId: z.string().meta({ description: "The user's id (UUID)." }) });
-export const GrantPath = z.object({ grantId: z.string().meta({ description: "The grant's id." }) });
+export const KeyPath = z.object({ keyId: idOf("key") });
+export const ClientPath = z.object({ clientId: idOf("client") });
+export const UserPath = z.object({ userId: idOf("user") });
+export const GrantPath = z.object({ grantId: z.string().meta({ pattern: GRANT_ID.source, description: "The grant's id." }) });
 
 // ---- Responses ------------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EMAIL_ADDRESS, emailAddressMaxLength, meetingLimits, OFFSET_DATE_TIME } from "@svc/platform/contract";
-import { dateTime, nullableDateTime, requestDateTime } from "./common.ts";
+import { dateTime, nullableDateTime, oneLineText, requestDateTime } from "./common.ts";
 
 // ---- Requests -------------------------------------------------------------------------------
 
@@ -9,17 +9,10 @@ const attendeeAddress = z.string().meta({ format: "email", pattern: EMAIL_ADDRES
 
 const offsetDateTime = { pattern: OFFSET_DATE_TIME.source };
 
-/** Not blank, and no control characters or line/paragraph separators (titles and display names). */
-const ONE_LINE_NOT_BLANK = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*[^\\s\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029][^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$";
 
 /** The fields of create and update: JSON types checked here, values by the meeting service. */
 const meetingFields = {
-  title: z.string({ error: "title must be a string" }).meta({
-    description: `Trimmed; must not be empty after trimming; at most ${meetingLimits.titleMaxLength} characters; one line, no control characters.`,
-    minLength: 1,
-    maxLength: meetingLimits.titleMaxLength,
-    pattern: ONE_LINE_NOT_BLANK,
-  }),
+  title: oneLineText("title", meetingLimits.titleMaxLength, "The meeting's title."),
   start: requestDateTime("start", "ISO 8601 date-time with a UTC offset (`Z` or `±hh:mm`), for example `2025-06-01T09:00:00.000Z`. Null or absent: no start time.")
     .meta(offsetDateTime)
     .nullable(),
@@ -115,13 +108,7 @@ export const MeetingPath = z.object({
 
 export const JoinMeetingRequest = z
   .object({
-    displayName: z.string({ error: "displayName must be a string" }).meta({
-      description: `Shown to everyone in the room. Trimmed; 1-${meetingLimits.displayNameMaxLength} characters (code points); one line, no control characters.`,
-      minLength: 1,
-      maxLength: meetingLimits.displayNameMaxLength,
-      pattern: ONE_LINE_NOT_BLANK,
-      examples: ["Ada Lovelace"],
-    }),
+    displayName: oneLineText("displayName", meetingLimits.displayNameMaxLength, "Shown to everyone in the room.").meta({ examples: ["Ada Lovelace"] }),
   })
   .meta({ id: "JoinMeetingRequest" });
 

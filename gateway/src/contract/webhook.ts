@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { HOST_LABEL, OFFSET_DATE_TIME, STATUS_CLASSES, SUBSCRIBABLE_EVENT_TYPES, webhookLimits } from "@svc/platform/contract";
-import { dateTime, nullableDateTime, requestDateTime, uuid } from "./common.ts";
+import { dateTime, nullableDateTime, PORT, requestDateTime, uuid } from "./common.ts";
 
 // ---- Requests -------------------------------------------------------------------------------
 
@@ -10,9 +10,8 @@ import { dateTime, nullableDateTime, requestDateTime, uuid } from "./common.ts";
 // numeric one makes the host an IPv4 address, which the pattern leaves out), an optional port, no
 // credentials.
 const hostLabel = HOST_LABEL;
-const port = "(?::(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?";
 const uriCharacter = "(?:[A-Za-z0-9\\-._~:/?#\\[\\]@!$&()*+,;=]|%[0-9A-Fa-f]{2})";
-const TARGET_URL_PATTERN = `^[Hh][Tt][Tt][Pp][Ss]://(?=[^/?#:]{1,253}(?:[:/?#]|$))(?:${hostLabel}\\.)*[A-Za-z][A-Za-z0-9_-]{0,62}\\.?${port}(?:[/?#]${uriCharacter}*)?$`;
+const TARGET_URL_PATTERN = `^[Hh][Tt][Tt][Pp][Ss]://(?=[^/?#:]{1,253}(?:[:/?#]|$))(?:${hostLabel}\\.)*[A-Za-z][A-Za-z0-9_-]{0,62}\\.?(?::${PORT})?(?:[/?#]${uriCharacter}*)?$`;
 
 const targetUrl = z.string({ error: "url must be a string" }).meta({
   format: "uri",

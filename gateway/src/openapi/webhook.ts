@@ -254,7 +254,7 @@ export const webhookOpenApi: OpenApiFragment = {
         operationId: "testWebhook",
         summary: "Send a signed test event",
         description:
-          'Sends a `webhook.test` event (`{"type":"webhook.test","timestamp":...,"data":{"webhookId","orgId","message"}}`) to this endpoint only, signed like every delivery and retried on the same schedule. The result arrives asynchronously: read it from the delivery log. No request body.',
+          'Sends a `webhook.test` event (`{"type":"webhook.test","timestamp":...,"data":{"webhookId","orgId","message"}}`) to this endpoint only, signed like every delivery: a single attempt, never retried automatically; at most 10 per webhook per minute (`WEBHOOK_TEST_EVENTS_PER_MINUTE`). The result arrives asynchronously: read it from the delivery log. No request body.',
         tags: ["Webhooks"],
         security: [{ ApiKey: [] }, { OAuth2: ["webhook.create"] }],
         requestParams: { path: WebhookPath },
@@ -265,7 +265,7 @@ export const webhookOpenApi: OpenApiFragment = {
           "403": forbidden("webhook.create"),
           "404": webhookNotFound,
           "409": disabledConflict,
-          "429": tooManyRequests(),
+          "429": tooManyRequests("Too many test events for this webhook (or requests for this credential); `Retry-After` says when to try again."),
         },
       },
     },

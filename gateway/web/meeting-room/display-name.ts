@@ -2,10 +2,9 @@
  * The join-grant API's rule for display names (services/meeting/src/room/display-name.ts): 1-64
  * characters (code points) after trimming, one line, no control characters.
  */
-import { meetingLimits } from "@svc/platform/contract";
+import { LINE_BREAKING_OR_CONTROL, meetingLimits } from "@svc/platform/contract";
 
 export const MAX_DISPLAY_NAME_LENGTH = meetingLimits.displayNameMaxLength;
-const FORBIDDEN = /[\p{Cc}\p{Zl}\p{Zp}]/u;
 
 export type DisplayNameCheck = { ok: true; name: string } | { ok: false; message: string };
 
@@ -18,6 +17,6 @@ export function checkDisplayName(raw: string): DisplayNameCheck {
   if (length > MAX_DISPLAY_NAME_LENGTH) {
     return { ok: false, message: `Your name is too long: use at most ${MAX_DISPLAY_NAME_LENGTH} characters (it has ${length}).` };
   }
-  if (FORBIDDEN.test(name)) return { ok: false, message: "Your name must be one line without control characters (such as tabs): remove them." };
+  if (LINE_BREAKING_OR_CONTROL.test(name)) return { ok: false, message: "Your name must be one line without control characters (such as tabs): remove them." };
   return { ok: true, name };
 }

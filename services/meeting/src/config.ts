@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseEnvSchema, defaultAddresses, port, requireCredentialCacheKeyInProduction, serviceUrl } from "@svc/platform";
+import { baseEnvSchema, checkKafkaSecurity, defaultAddresses, kafkaSecurityEnv, port, requireCredentialCacheKeyInProduction, serviceUrl } from "@svc/platform";
 
 /**
  * Well-known LiveKit credentials so `npm start` works with nothing configured: the embedded media
@@ -16,6 +16,8 @@ const mediaUrl = (schemes: RegExp, hint: string) =>
 
 export const configSchema = baseEnvSchema
   .extend({
+    /** TLS and SASL towards the brokers (KAFKA_TLS, KAFKA_SASL_*: platform events/kafka-security.ts). */
+    ...kafkaSecurityEnv,
     GRPC_PORT: port(defaultAddresses.meeting),
     IDENTITY_URL: serviceUrl(defaultAddresses.identity),
     NODE_ENV: z.string().default("development"),
@@ -51,6 +53,7 @@ export const configSchema = baseEnvSchema
   })
   .superRefine((env, context) => {
     requireCredentialCacheKeyInProduction(env, context);
+    checkKafkaSecurity(env, context);
     if ((env.LIVEKIT_API_KEY === undefined) !== (env.LIVEKIT_API_SECRET === undefined)) {
       const missing = env.LIVEKIT_API_KEY === undefined ? "LIVEKIT_API_KEY" : "LIVEKIT_API_SECRET";
       context.addIssue({ code: "custom", path: [missing], message: "LIVEKIT_API_KEY and LIVEKIT_API_SECRET are set together" });

@@ -9,18 +9,21 @@ import {
   createRateLimiter,
   loadConfigOrExit,
   migrate,
+  RETENTION_BATCH,
+  RETENTION_INTERVAL_MS,
   runUntilSignalled,
+  startPeriodicTask,
   startServer,
 } from "@svc/platform";
 import { MeetingPageService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { configSchema } from "./config.ts";
 import { createOutbox } from "./db/outbox.ts";
+import { purgeMeetingHistory } from "./db/retention.ts";
 import { meetingPageService, meetingService } from "./meeting-service.ts";
 import { startOutboxRelay } from "./outbox-relay.ts";
 import { createJoinGrants } from "./room/join-grants.ts";
 import { startMediaWebhookListener } from "./room/media-webhooks.ts";
 import { createMeetingLifecycle } from "./room/meeting-lifecycle.ts";
-import { startPeriodicTask } from "./room/periodic-task.ts";
 import { createRoomReconciler } from "./room/room-reconciler.ts";
 
 const SERVICE = "meeting";
@@ -82,6 +85,16 @@ runUntilSignalled(logger, async () => {
     createRoomReconciler({ pool, rooms, lifecycle, logger: roomLogger }),
     roomLogger,
   );
+  const stopRetention = new AbortController();
+  const retention = startPeriodicTask(
+    "retention",
+    RETENTION_INTERVAL_MS,
+    async () => {
+      const removed = await purgeMeetingHistory(pool, { ...RETENTION_BATCH, signal: stopRetention.signal });
+      if (Object.values(removed).some((count) => count > 0)) logger.info({ removed }, "retention: old outbox rows, webhook ids and idempotency keys removed");
+    },
+    logger,
+  );
   const grantJoin = createJoinGrants({
     pool,
     media: livekit,
@@ -127,6 +140,8 @@ runUntilSignalled(logger, async () => {
     () => callers.close(),
     () => bus.close(),
     () => relay.stop(),
+    () => retention.stop(),
+    () => stopRetention.abort(),
     () => reconciler.stop(),
     () => sweeper.stop(),
     () => new Promise<void>((resolve) => webhookListener.close(() => resolve())),

@@ -1,5 +1,5 @@
 import { invalidArgument } from "@svc/platform";
-import { EMAIL_ADDRESS, emailAddressMaxLength, meetingLimits, parseOffsetDateTime } from "@svc/platform/contract";
+import { EMAIL_ADDRESS, emailAddressMaxLength, LINE_BREAKING_OR_CONTROL, meetingLimits, parseOffsetDateTime } from "@svc/platform/contract";
 
 // The date-time rule is shared with the webhook service (its delivery-log windows).
 export { parseOffsetDateTime };
@@ -8,9 +8,6 @@ export const MAX_TITLE_LENGTH = meetingLimits.titleMaxLength;
 export const MAX_ATTENDEES = meetingLimits.attendeesMax;
 export const MAX_DURATION_MINUTES = meetingLimits.durationMaxMinutes;
 
-// Control characters and line/paragraph separators: a title is one line of text (and Postgres
-// text cannot hold NUL).
-const CONTROL_CHARACTERS = /[\p{Cc}\p{Zl}\p{Zp}]/u;
 
 /** A meeting request that passed every rule of DESIGN.md section 3. */
 export interface ValidMeetingRequest {
@@ -48,7 +45,7 @@ export function validateMeetingRequest(input: MeetingRequestInput): ValidMeeting
   const title = input.title.trim();
   if (title.length === 0) problems.push("title is required and must not be empty");
   else if ([...title].length > MAX_TITLE_LENGTH) problems.push(`title must be at most ${MAX_TITLE_LENGTH} characters`);
-  else if (CONTROL_CHARACTERS.test(title)) problems.push("title must be one line without control characters");
+  else if (LINE_BREAKING_OR_CONTROL.test(title)) problems.push("title must be one line without control characters");
 
   let start: Date | null = null;
   if (input.start !== undefined) {

@@ -11,8 +11,6 @@ export interface OutboxRelayOptions {
   /** Longest wait between attempts while the broker keeps failing. */
   maxBackoffMs: number;
   batchSize?: number;
-  /** Sent rows are kept this long (for inspection), then deleted. */
-  keepSentMs?: number;
 }
 
 export interface OutboxRelay {
@@ -22,13 +20,12 @@ export interface OutboxRelay {
   stop(): Promise<void>;
 }
 
-const CLEANUP_INTERVAL_MS = 60 * 60_000;
-
 /**
- * Moves outbox rows to the event bus: claims unsent rows (row locks, SKIP LOCKED, so replicas
- * share the work and never publish one row concurrently), publishes them, marks them sent.
- * While the broker is down it retries with exponential backoff; the rows wait in the outbox, so
- * nothing is lost, and a row is marked sent only after the broker acknowledged it.
+ * Moves outbox rows to the event bus: leases unsent rows (so replicas share the work and never
+ * publish one row concurrently), publishes them outside any transaction, marks them sent (see
+ * Outbox.publishPending). While the broker is down it retries with exponential backoff; the rows
+ * wait in the outbox, so nothing is lost, and a row is marked sent only after the broker
+ * acknowledged it. Sent rows are removed by the meeting service's retention task.
  */
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const { outbox, publisher, logger } = options;
@@ -71,10 +68,6 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   };
 
   const running = loop();
-  const cleanup = setInterval(() => {
-    outbox.deleteSent(options.keepSentMs ?? 7 * 24 * 60 * 60_000).catch((error: unknown) => logger.warn({ err: error }, "outbox cleanup failed"));
-  }, CLEANUP_INTERVAL_MS);
-  cleanup.unref();
 
   return {
     wake() {
@@ -82,7 +75,6 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       wakeUp?.();
     },
     async stop() {
-      clearInterval(cleanup);
       stopping.abort();
       wakeUp?.();
       await running;

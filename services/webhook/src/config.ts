@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { baseEnvSchema, defaultAddresses, port, requireCredentialCacheKeyInProduction, serviceUrl } from "@svc/platform";
+import { baseEnvSchema, checkKafkaSecurity, defaultAddresses, kafkaSecurityEnv, port, requireCredentialCacheKeyInProduction, serviceUrl } from "@svc/platform";
+import { DEFAULT_PENDING_CAPS } from "./db/deliveries.ts";
 
 /** The production retry schedule (DESIGN.md section 6): seconds before attempt 1, 2, ... 8. */
 export const DEFAULT_RETRY_SCHEDULE = "0,5,300,1800,7200,18000,36000,36000";
@@ -48,6 +49,8 @@ const secretKey = z
 
 export const configSchema = baseEnvSchema
   .extend({
+    /** TLS and SASL towards the brokers (KAFKA_TLS, KAFKA_SASL_*: platform events/kafka-security.ts). */
+    ...kafkaSecurityEnv,
     GRPC_PORT: port(defaultAddresses.webhook),
     IDENTITY_URL: serviceUrl(defaultAddresses.identity),
     NODE_ENV: z.string().default("development"),
@@ -68,6 +71,20 @@ export const configSchema = baseEnvSchema
     WEBHOOK_CONCURRENCY: positiveInt(256, 10_000),
     /** Attempts in flight at once to one subscription, so a slow endpoint cannot starve the others. */
     WEBHOOK_PER_ENDPOINT_CONCURRENCY: positiveInt(32, 1_000),
+    /** Attempts in flight at once to one organization's endpoints, so one tenant cannot take every slot. */
+    WEBHOOK_PER_ORG_CONCURRENCY: positiveInt(64, 10_000),
+    /** Timeouts in a row after which an endpoint's circuit opens (no attempts to it for a while). */
+    WEBHOOK_CIRCUIT_BREAKER_TIMEOUTS: positiveInt(5, 1_000),
+    /** How long an open circuit stays open before one probe attempt is let through. */
+    WEBHOOK_CIRCUIT_BREAKER_OPEN_SECONDS: z.coerce.number().min(0.1).max(86_400).default(60),
+    /** Pending deliveries an endpoint may have; beyond it new ones are stored as failed (not sent). */
+    WEBHOOK_MAX_PENDING_PER_ENDPOINT: positiveInt(DEFAULT_PENDING_CAPS.perEndpoint, 10_000_000),
+    /** The same over all of an organization's endpoints. */
+    WEBHOOK_MAX_PENDING_PER_ORG: positiveInt(DEFAULT_PENDING_CAPS.perOrganization, 10_000_000),
+    /** Test events (POST /webhook/:id/test) per subscription per minute. */
+    WEBHOOK_TEST_EVENTS_PER_MINUTE: positiveInt(10, 10_000),
+    /** Finished deliveries, their attempts and events without deliveries are deleted after this many days. */
+    WEBHOOK_RETENTION_DAYS: z.coerce.number().min(1).max(3_650).default(30),
     /** Longest the dispatcher sleeps without a wake-up before it looks for due retries. */
     WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
     WEBHOOK_MAX_SUBSCRIPTIONS_PER_ORG: positiveInt(100, 10_000),
@@ -76,6 +93,7 @@ export const configSchema = baseEnvSchema
   })
   .superRefine((config, context) => {
     requireCredentialCacheKeyInProduction(config, context);
+    checkKafkaSecurity(config, context);
     if (config.NODE_ENV === "production" && config.WEBHOOK_SECRET_KEY.isDevelopmentDefault) {
       context.addIssue({ code: "custom", path: ["WEBHOOK_SECRET_KEY"], message: "is required when NODE_ENV=production (openssl rand -base64 32)" });
     }

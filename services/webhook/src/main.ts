@@ -5,9 +5,13 @@ import {
   createEventBus,
   createLogger,
   createPool,
+  createRateLimiter,
   loadConfigOrExit,
   migrate,
+  RETENTION_BATCH,
+  RETENTION_INTERVAL_MS,
   runUntilSignalled,
+  startPeriodicTask,
   startServer,
 } from "@svc/platform";
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
@@ -15,6 +19,7 @@ import { webhookService } from "./api/webhook-service.ts";
 import { configSchema } from "./config.ts";
 import { meetingEventsSubscription } from "./consumer/meeting-events.ts";
 import { listenForDueDeliveries } from "./db/due-notifications.ts";
+import { purgeWebhookHistory } from "./db/retention.ts";
 import { createDispatcher } from "./delivery/dispatcher.ts";
 import { createHttpSender } from "./delivery/http-sender.ts";
 import { createSecretBox } from "./signing/secret-box.ts";
@@ -64,11 +69,14 @@ runUntilSignalled(logger, async () => {
     },
     concurrency: config.WEBHOOK_CONCURRENCY,
     perEndpointConcurrency: config.WEBHOOK_PER_ENDPOINT_CONCURRENCY,
+    perOrganizationConcurrency: config.WEBHOOK_PER_ORG_CONCURRENCY,
+    circuitBreaker: { consecutiveTimeouts: config.WEBHOOK_CIRCUIT_BREAKER_TIMEOUTS, openMs: config.WEBHOOK_CIRCUIT_BREAKER_OPEN_SECONDS * 1000 },
     leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
     pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
     disableAfterMs: config.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
   });
   const secretSweep = sweepExpiredSecrets({ pool, logger, intervalMs: SECRET_SWEEP_INTERVAL_MS });
+  const pendingCaps = { perEndpoint: config.WEBHOOK_MAX_PENDING_PER_ENDPOINT, perOrganization: config.WEBHOOK_MAX_PENDING_PER_ORG };
   const notifications = listenForDueDeliveries({ databaseUrl: config.DATABASE_URL, logger, onDue: dispatcher.wake });
 
   const server = await startServer({
@@ -87,6 +95,14 @@ runUntilSignalled(logger, async () => {
           targetPolicy,
           maxSubscriptionsPerOrg: config.WEBHOOK_MAX_SUBSCRIPTIONS_PER_ORG,
           rotationGraceMs: config.WEBHOOK_SECRET_ROTATION_GRACE_SECONDS * 1000,
+          pendingCaps,
+          testEventLimiter: createRateLimiter({
+            name: "webhook-test-events",
+            points: config.WEBHOOK_TEST_EVENTS_PER_MINUTE,
+            durationSeconds: 60,
+            redis: callers.redis,
+            keyPrefix: config.REDIS_KEY_PREFIX,
+          }),
           wakeDispatcher: dispatcher.wake,
         }),
       ),
@@ -94,9 +110,20 @@ runUntilSignalled(logger, async () => {
   });
 
   dispatcher.start();
+  const stopRetention = new AbortController();
+  const retention = startPeriodicTask(
+    "retention",
+    RETENTION_INTERVAL_MS,
+    async () => {
+      const removed = await purgeWebhookHistory(pool, config.WEBHOOK_RETENTION_DAYS, { ...RETENTION_BATCH, signal: stopRetention.signal });
+      if (Object.values(removed).some((count) => count > 0)) logger.info({ removed, retentionDays: config.WEBHOOK_RETENTION_DAYS }, "retention: old delivery history removed");
+    },
+    logger,
+  );
   const bus = await createEventBus(config, logger, SERVICE);
-  await bus.subscriber().start(meetingEventsSubscription({ pool, logger, onDeliveriesStored: dispatcher.wake }));
+  await bus.subscriber().start(meetingEventsSubscription({ pool, logger, pendingCaps, onDeliveriesStored: dispatcher.wake }));
 
   // Closed in reverse: stop serving and consuming first, then drain the dispatcher, pools last.
   return [() => pool.end(), () => callers.close(), () => notifications.close(), () => secretSweep.stop(), () => sender.close(), () => dispatcher.stop(), () => bus.close(), () => server.close()];
+  return [() => pool.end(), () => callers.close(), () => notifications.close(), () => sender.close(), () => dispatcher.stop(), () => retention.stop(), () => stopRetention.abort(), () => bus.close(), () => server.close()];
 });

@@ -81,6 +81,22 @@ REDIS_KEY_PREFIX: {{ .keyPrefix | quote }}
 {{- if .brokers }}
 KAFKA_BROKERS: {{ .brokers | quote }}
 KAFKA_TOPIC_PREFIX: {{ .topicPrefix | quote }}
+{{- if .tls }}
+KAFKA_TLS: "true"
+{{- end }}
+{{- if .sasl.mechanism }}
+KAFKA_SASL_MECHANISM: {{ .sasl.mechanism | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Kafka SASL credentials, only from externalKafka.sasl.existingSecret. */}}
+{{- define "svc.kafkaSecretEnv" -}}
+{{- with .Values.externalKafka }}
+{{- if and .brokers .sasl.mechanism }}
+{{ include "svc.secretEnv" (dict "name" "KAFKA_SASL_USERNAME" "secret" .sasl.existingSecret "key" .sasl.usernameKey) }}
+{{ include "svc.secretEnv" (dict "name" "KAFKA_SASL_PASSWORD" "secret" .sasl.existingSecret "key" .sasl.passwordKey) }}
 {{- end }}
 {{- end }}
 {{- end }}

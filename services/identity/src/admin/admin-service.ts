@@ -1,6 +1,7 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { notFound, type Logger, type Pool } from "@svc/platform";
+import { identityLimits } from "@svc/platform/contract";
 import { Role, type IdentityAdminService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { generateApiKey } from "../credentials/api-key.ts";
 import { hashPassword } from "../credentials/password.ts";
@@ -31,7 +32,7 @@ export function adminService({ db, credentials, logger }: AdminDependencies): Ad
   return {
     async createOrganization(request) {
       const check = new RequestCheck();
-      const name = check.name("name", request.name, 200);
+      const name = check.name("name", request.name, identityLimits.organizationNameMaxLength);
       check.done();
       const orgId = await insertOrganization(db, name);
       logger.info({ orgId }, "organization created");
@@ -58,7 +59,7 @@ export function adminService({ db, credentials, logger }: AdminDependencies): Ad
     async createApiKey(request) {
       const check = new RequestCheck();
       const userId = check.id("userId", request.userId);
-      const name = check.name("name", request.name, 100, "default");
+      const name = check.name("name", request.name, identityLimits.nameMaxLength, "default");
       check.done();
       const user = await findUser(db, userId);
       if (!user) throw notFound("User");

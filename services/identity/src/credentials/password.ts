@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { identityLimits } from "@svc/platform/contract";
 
 /**
  * scrypt with N=2^15, r=8, p=3: one of OWASP's equivalent minimum settings, chosen over N=2^17
@@ -9,8 +10,12 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:c
 const CURRENT = { N: 2 ** 15, r: 8, p: 3 };
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
-/** Passwords longer than this are refused before hashing, so nobody can make us hash megabytes. */
-export const MAX_PASSWORD_LENGTH = 1024;
+/**
+ * Passwords longer than this (in UTF-16 units) are refused before hashing, so nobody can make us
+ * hash megabytes. The rule for new passwords counts code points (identityLimits), and a code
+ * point takes at most two units, so every password the rule admits stays within it.
+ */
+export const MAX_PASSWORD_LENGTH = 2 * identityLimits.passwordMaxLength;
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_LENGTH);

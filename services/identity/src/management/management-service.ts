@@ -1,6 +1,7 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import { adminRoleRequired, invalidArgument, notFound, type CredentialCache, type Logger, type Pool } from "@svc/platform";
+import { GRANT_ID, identityLimits } from "@svc/platform/contract";
 import { Role, type ManagementService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { RequestCheck } from "../admin/admin-requests.ts";
 import { toApiKeyMessage } from "../admin/admin-service.ts";
@@ -33,7 +34,6 @@ export interface ManagementDependencies {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // oidc-provider's grant ids: base64url, 21-43 characters.
-const GRANT_ID = /^[A-Za-z0-9_-]{16,64}$/;
 
 const idOrRefuse = (field: string, value: string) => {
   if (!UUID.test(value)) throw invalidArgument([`${field} must be a UUID`]);
@@ -88,7 +88,7 @@ export function managementService(deps: ManagementDependencies): ServiceImpl<typ
     async createMyApiKey(request, context) {
       const caller = await session(context);
       const check = new RequestCheck();
-      const name = check.name("name", request.name, 100);
+      const name = check.name("name", request.name, identityLimits.nameMaxLength);
       check.done();
       const { key, keyHash, displayPrefix } = generateApiKey();
       const record = await insertApiKey(db, { userId: caller.userId, orgId: caller.orgId, name, displayPrefix, keyHash });

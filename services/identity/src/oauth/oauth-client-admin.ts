@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { invalidArgument, notFound, type Logger } from "@svc/platform";
+import { identityLimits, LINE_BREAKING_OR_CONTROL } from "@svc/platform/contract";
 import type { IdentityAdminService } from "@svc/proto/svc/identity/v1/identity_pb";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
 import type { OAuthClientQueries, OAuthClientRecord } from "../db/oauth-clients.ts";
@@ -11,9 +12,8 @@ import { ALL_SCOPES, isKnownScope } from "./scopes.ts";
 export type OAuthClientAdminImpl = Pick<ServiceImpl<typeof IdentityAdminService>, "createOAuthClient" | "listOAuthClients" | "deleteOAuthClient">;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const CONTROL_CHARACTERS = /\p{Cc}/u;
-const MAX_REDIRECT_URIS = 10;
-const MAX_URI_LENGTH = 2000;
+const MAX_REDIRECT_URIS = identityLimits.redirectUrisMax;
+const MAX_URI_LENGTH = identityLimits.redirectUriMaxLength;
 
 /**
  * The OAuth-client RPCs of IdentityAdminService. The secret is generated here, returned once
@@ -86,9 +86,12 @@ export function checkClientFields(
 ) {
   const name = request.name.trim();
   if (!name) problems.push("name is required");
-  else if (name.length > 100 || CONTROL_CHARACTERS.test(name)) problems.push("name must be at most 100 characters, without control characters");
+  else if ([...name].length > identityLimits.nameMaxLength || LINE_BREAKING_OR_CONTROL.test(name)) {
+    problems.push(`name must be at most ${identityLimits.nameMaxLength} characters, without control characters`);
+  }
   const redirectUris = [...new Set(request.redirectUris)];
-  if (redirectUris.length === 0 || redirectUris.length > MAX_REDIRECT_URIS) problems.push(`redirectUris must hold 1 to ${MAX_REDIRECT_URIS} URIs`);
+  // Counted as sent: a list over the limit is refused even when duplicates would shrink it.
+  if (redirectUris.length === 0 || request.redirectUris.length > MAX_REDIRECT_URIS) problems.push(`redirectUris must hold 1 to ${MAX_REDIRECT_URIS} URIs`);
   for (const uri of redirectUris) {
     const problem = redirectUriProblem(uri, policy);
     if (problem) problems.push(`redirectUris: ${JSON.stringify(uri.slice(0, 100))} ${problem}`);
@@ -123,6 +126,7 @@ export function redirectUriProblem(uri: string, policy: RedirectUriPolicy): stri
   if (uri.includes("#")) return "must not contain a fragment";
   if (url.username || url.password) return "must not contain credentials";
   if (/\s/.test(uri)) return "must not contain spaces";
+  if (/\p{Cc}/u.test(uri)) return "must not contain control characters";
   return undefined;
 }
 

@@ -1,9 +1,7 @@
 // The catalog is part of the public contract (shared with the gateway's OpenAPI document).
-import { SCOPE_DESCRIPTIONS, type Scope } from "@svc/platform/contract";
+import { ALL_SCOPES, SCOPE_DESCRIPTIONS, type Scope } from "@svc/platform/contract";
 
-export { SCOPE_DESCRIPTIONS, type Scope };
-
-export const ALL_SCOPES = Object.keys(SCOPE_DESCRIPTIONS) as Scope[];
+export { ALL_SCOPES, SCOPE_DESCRIPTIONS, type Scope };
 
 export const isKnownScope = (value: string): value is Scope => Object.hasOwn(SCOPE_DESCRIPTIONS, value);
 

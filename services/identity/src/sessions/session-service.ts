@@ -1,6 +1,7 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { inTransaction, notFound, unauthenticated, type Logger, type Pool } from "@svc/platform";
+import { identityLimits } from "@svc/platform/contract";
 import { Role, type SessionService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { RequestCheck } from "../admin/admin-requests.ts";
 import { hashPassword } from "../credentials/password.ts";
@@ -55,7 +56,7 @@ export function sessionService(deps: SessionServiceDependencies): ServiceImpl<ty
     async signUp(request) {
       if (!deps.signupEnabled) throw new ConnectError("Sign-up is disabled on this installation; ask an operator for an account", Code.PermissionDenied);
       const check = new RequestCheck();
-      const organizationName = check.name("organizationName", request.organizationName, 200);
+      const organizationName = check.name("organizationName", request.organizationName, identityLimits.organizationNameMaxLength);
       const email = check.email("email", request.email);
       const password = check.password("password", request.password);
       check.done();

@@ -1,4 +1,5 @@
 import type { Pool } from "@svc/platform";
+import { emailAddressMaxLength } from "@svc/platform/contract";
 import { hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from "../credentials/password.ts";
 import { findUserByEmail, type UserSignInRecord } from "../db/user-accounts.ts";
 import type { SignInThrottle } from "./sign-in-throttle.ts";
@@ -21,7 +22,7 @@ export function createPasswordSignIn(db: Pool, throttle: SignInThrottle): Passwo
   return async (email, password, clientAddress) => {
     const decision = await throttle.reserve(email, clientAddress);
     if (!decision.allowed) return { outcome: "throttled", retryAfterSeconds: decision.retryAfterSeconds };
-    const user = email && email.length <= 254 && password.length <= MAX_PASSWORD_LENGTH ? await findUserByEmail(db, email.trim()) : undefined;
+    const user = email && email.length <= emailAddressMaxLength && password.length <= MAX_PASSWORD_LENGTH ? await findUserByEmail(db, email.trim()) : undefined;
     let valid = false;
     if (user) valid = await verifyPassword(password, user.passwordHash);
     else {

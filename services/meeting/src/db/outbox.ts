@@ -1,4 +1,5 @@
-import { inTransaction, type OutgoingEvent, type Pool, type PoolClient } from "@svc/platform";
+import { randomUUID } from "node:crypto";
+import { inTransaction, type BatchedPurge, type OutgoingEvent, type Pool, type PoolClient } from "@svc/platform";
 
 /** An event on its way to the bus; `id` is the event id consumers deduplicate on. */
 export type OutboxEvent = OutgoingEvent;
@@ -16,15 +17,17 @@ export async function insertOutboxEvent(client: PoolClient, event: OutboxEvent):
 
 export interface Outbox {
   /**
-   * Locks up to `limit` unsent rows (oldest first), hands them to `publish`, and marks them sent
-   * when it resolves, all in one transaction. Rows another relay has locked are skipped, so two
-   * relays never publish one row at the same time; if `publish` fails, the rows stay unsent.
-   * Returns how many rows were published.
+   * Leases up to `limit` unsent rows (oldest first) in a short transaction, hands them to
+   * `publish` outside any transaction, and marks them sent when it resolves, if the lease is still
+   * this relay's. While leased, no other relay takes them; if `publish` fails the lease is given
+   * back; if this relay dies, the lease expires and another relay publishes them again (consumers
+   * deduplicate on the event id). Returns how many rows this call marked sent.
    */
   publishPending(limit: number, publish: (events: OutboxEvent[]) => Promise<void>): Promise<number>;
-  /** Deletes rows sent longer ago than `olderThanMs`; returns how many. */
-  deleteSent(olderThanMs: number): Promise<number>;
 }
+
+/** Longer than a publish takes even while the broker retries (kafka-event-bus.ts bounds them). */
+const DEFAULT_LEASE_MS = 60_000;
 
 interface OutboxRow {
   id: string;
@@ -35,24 +38,61 @@ interface OutboxRow {
   payload: Buffer;
 }
 
-export function createOutbox(pool: Pool): Outbox {
+export function createOutbox(pool: Pool, options: { leaseMs?: number } = {}): Outbox {
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+
+  /**
+   * Claims are serialised by a transaction-scoped advisory lock (they take milliseconds), so a
+   * claim always sees every other relay's leases: a meeting's later event is not taken while an
+   * earlier one is leased to another relay, which keeps each meeting's events in order.
+   */
+  const claim = (limit: number, leaseToken: string) =>
+    inTransaction(pool, async (client) => {
+      await client.query("SELECT pg_advisory_xact_lock(hashtextextended('meeting.outbox.claim', 0))");
+      const { rows } = await client.query<OutboxRow>(
+        `WITH claimable AS (
+           SELECT o.id FROM outbox o
+           WHERE o.sent_at IS NULL AND (o.leased_until IS NULL OR o.leased_until <= now())
+             AND NOT EXISTS (
+               SELECT 1 FROM outbox earlier
+               WHERE earlier.key = o.key AND earlier.sent_at IS NULL AND earlier.id < o.id AND earlier.leased_until > now())
+           ORDER BY o.id LIMIT $1
+         )
+         UPDATE outbox o SET lease_token = $2, leased_until = now() + $3::int * interval '1 millisecond'
+         FROM claimable c WHERE o.id = c.id
+         RETURNING o.id, o.event_id, o.topic, o.key, o.type, o.payload`,
+        [limit, leaseToken, leaseMs],
+      );
+      return rows.sort((a, b) => Number(BigInt(a.id) - BigInt(b.id)));
+    });
+
   return {
-    publishPending: (limit, publish) =>
-      inTransaction(pool, async (client) => {
-        const { rows } = await client.query<OutboxRow>(
-          `SELECT id, event_id, topic, key, type, payload FROM outbox
-            WHERE sent_at IS NULL ORDER BY id LIMIT $1
-            FOR UPDATE SKIP LOCKED`,
-          [limit],
-        );
-        if (rows.length === 0) return 0;
+    async publishPending(limit, publish) {
+      const leaseToken = randomUUID();
+      const rows = await claim(limit, leaseToken);
+      if (rows.length === 0) return 0;
+      const ids = rows.map((row) => row.id);
+      try {
         await publish(rows.map((row) => ({ id: row.event_id, topic: row.topic, key: row.key, type: row.type, value: new Uint8Array(row.payload) })));
-        await client.query("UPDATE outbox SET sent_at = now() WHERE id = ANY($1::bigint[])", [rows.map((row) => row.id)]);
-        return rows.length;
-      }),
-    async deleteSent(olderThanMs) {
-      const result = await pool.query("DELETE FROM outbox WHERE sent_at < now() - make_interval(secs => $1::double precision / 1000)", [olderThanMs]);
-      return result.rowCount ?? 0;
+      } catch (error) {
+        // Give the rows back at once, so this or another relay retries them after its backoff.
+        await pool
+          .query("UPDATE outbox SET lease_token = NULL, leased_until = NULL WHERE id = ANY($1::bigint[]) AND lease_token = $2", [ids, leaseToken])
+          .catch(() => undefined); // the lease expires by itself
+        throw error;
+      }
+      const { rowCount } = await pool.query(
+        "UPDATE outbox SET sent_at = now(), lease_token = NULL, leased_until = NULL WHERE id = ANY($1::bigint[]) AND lease_token = $2 AND sent_at IS NULL",
+        [ids, leaseToken],
+      );
+      return rowCount ?? 0;
     },
   };
 }
+
+/** Sent rows older than `$2` days (kept that long for inspection). For `purgeInBatches`. */
+export const sentOutboxRows: BatchedPurge = {
+  name: "outbox",
+  sql: `DELETE FROM outbox WHERE id IN (
+          SELECT id FROM outbox WHERE sent_at < now() - make_interval(days => $2) ORDER BY sent_at LIMIT $1)`,
+};

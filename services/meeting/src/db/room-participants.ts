@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from "@svc/platform";
+import type { BatchedPurge, Pool, PoolClient } from "@svc/platform";
 
 /** One stay of one participant in a meeting room (a rejoin is a new visit). */
 export interface RoomVisit {
@@ -87,7 +87,9 @@ export async function markWebhookApplied(client: PoolClient, id: string): Promis
   return result.rowCount === 1;
 }
 
-export async function deleteWebhookIdsOlderThan(pool: Pool, ageMs: number): Promise<number> {
-  const result = await pool.query("DELETE FROM media_webhook_events WHERE received_at < now() - make_interval(secs => $1::double precision / 1000)", [ageMs]);
-  return result.rowCount ?? 0;
-}
+/** Applied media-server webhook ids older than `$2` hours (a redelivery never comes that late). For `purgeInBatches`. */
+export const appliedWebhookIds: BatchedPurge = {
+  name: "media_webhook_events",
+  sql: `DELETE FROM media_webhook_events WHERE id IN (
+          SELECT id FROM media_webhook_events WHERE received_at < now() - make_interval(hours => $2) ORDER BY received_at LIMIT $1)`,
+};

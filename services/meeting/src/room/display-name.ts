@@ -1,10 +1,8 @@
 import { invalidArgument } from "@svc/platform";
-import { meetingLimits } from "@svc/platform/contract";
+import { LINE_BREAKING_OR_CONTROL, meetingLimits } from "@svc/platform/contract";
 
 export const MAX_DISPLAY_NAME_LENGTH = meetingLimits.displayNameMaxLength;
 
-// Control characters and line/paragraph separators: a name is one line of text.
-const FORBIDDEN = /[\p{Cc}\p{Zl}\p{Zp}]/u;
 
 /**
  * The rule for the name a participant shows in a meeting room: 1-64 characters (code points)
@@ -15,6 +13,6 @@ export function validateDisplayName(raw: string): string {
   const length = [...name].length;
   if (length === 0) throw invalidArgument(["displayName is required"]);
   if (length > MAX_DISPLAY_NAME_LENGTH) throw invalidArgument([`displayName must be at most ${MAX_DISPLAY_NAME_LENGTH} characters`]);
-  if (FORBIDDEN.test(name)) throw invalidArgument(["displayName must not contain control characters or line breaks"]);
+  if (LINE_BREAKING_OR_CONTROL.test(name)) throw invalidArgument(["displayName must not contain control characters or line breaks"]);
   return name;
 }

@@ -1,12 +1,11 @@
 import { ServerError, type ParticipantInfo, type RoomServiceClient } from "livekit-server-sdk";
 import type { Logger, Pool } from "@svc/platform";
 import { meetingsWithPresence } from "../db/meetings.ts";
-import { deleteWebhookIdsOlderThan, presentVisits } from "../db/room-participants.ts";
+import { presentVisits } from "../db/room-participants.ts";
 import { presenceOf } from "./media-webhooks.ts";
 import type { MeetingLifecycle } from "./meeting-lifecycle.ts";
 
 const MEETINGS_PER_RUN = 500;
-const WEBHOOK_ID_RETENTION_MS = 24 * 60 * 60 * 1_000;
 
 /**
  * Compares recorded presence with the media server's rooms, so a lost webhook (or a restart
@@ -52,6 +51,5 @@ export function createRoomReconciler(deps: { pool: Pool; rooms: RoomServiceClien
 
   return async function reconcile(): Promise<void> {
     for (const meeting of await meetingsWithPresence(pool, MEETINGS_PER_RUN)) await reconcileMeeting(meeting.id, meeting.status);
-    await deleteWebhookIdsOlderThan(pool, WEBHOOK_ID_RETENTION_MS);
   };
 }

@@ -45,6 +45,39 @@ export const webhookLimits = {
 export const STATUS_CLASSES = ["2xx", "3xx", "4xx", "5xx", "none"] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
 
+/** Names and credentials of the dashboard and admin APIs (identity), in code points after trimming. */
+export const identityLimits = {
+  nameMaxLength: 100,
+  organizationNameMaxLength: 200,
+  passwordMinLength: 8,
+  passwordMaxLength: 1024,
+  redirectUrisMax: 10,
+  redirectUriMaxLength: 2000,
+} as const;
+
+/**
+ * What `String.prototype.trim` removes (ECMAScript WhiteSpace and LineTerminator), spelled out as
+ * regular-expression class contents: other regex dialects (the OpenAPI document's readers) do not
+ * agree on `\s`.
+ */
+export const TRIMMED_WHITESPACE = "\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
+/** C0 and C1 control characters, as class contents. */
+export const CONTROL = "\\u0000-\\u001f\\u007f-\\u009f";
+
+const emailPart = `[^@${TRIMMED_WHITESPACE}${CONTROL}]+`;
+/**
+ * A sign-in e-mail address, deliberately loose (deliverability is not ours to judge): one `@`, a
+ * dot in the domain, no whitespace or control characters. Trimmed first; at most
+ * `emailAddressMaxLength`.
+ */
+export const SIGN_IN_EMAIL = new RegExp(`^${emailPart}@${emailPart}\\.${emailPart}$`);
+
+/** Control characters and line/paragraph separators: what one line of text (a name, a title) must not hold. */
+export const LINE_BREAKING_OR_CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
+
+/** Ids of OAuth grants (oidc-provider's): URL-safe, 16-64 characters. */
+export const GRANT_ID = /^[A-Za-z0-9_-]{16,64}$/;
+
 /** Idempotency-Key values (draft-ietf-httpapi-idempotency-key-header), in characters. */
 export const idempotencyKeyMaxLength = 255;
 

@@ -16,3 +16,4 @@ export const SCOPE_DESCRIPTIONS = {
 } as const;
 
 export type Scope = keyof typeof SCOPE_DESCRIPTIONS;
+export const ALL_SCOPES = Object.keys(SCOPE_DESCRIPTIONS) as [Scope, ...Scope[]];

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { idempotencyKeyMaxLength } from "../contract/api-rules.ts";
 import { inTransaction, type Pool, type PoolClient } from "./pool.ts";
+import type { BatchedPurge } from "./purge.ts";
 
 /**
  * Idempotency keys (IETF draft-ietf-httpapi-idempotency-key-header) for operations that create
@@ -92,3 +93,15 @@ export async function runIdempotently<T>(
     return { value, replayed: false };
   });
 }
+
+/**
+ * Removes stored responses past their 24 hours in every organization (a key's own organization
+ * also removes its expired ones as it uses keys, but an organization that stops using keys would
+ * otherwise keep its last day's responses for ever). For `purgeInBatches`.
+ */
+export const expiredIdempotencyKeys: BatchedPurge = {
+  name: "idempotency_keys",
+  sql: `DELETE FROM idempotency_keys WHERE ctid IN (
+          SELECT ctid FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $2) LIMIT $1)`,
+  params: [IDEMPOTENCY_RETENTION_HOURS],
+};

@@ -1,10 +1,11 @@
 import type { Logger } from "../logger.ts";
 import type { EventBus } from "./event-bus.ts";
 import { createKafkaEventBus } from "./kafka-event-bus.ts";
+import { kafkaSecurityOptions, type KafkaSecuritySettings } from "./kafka-security.ts";
 import { createPostgresEventBus } from "./postgres-event-bus.ts";
 
 /** The configuration that chooses the transport (a subset of every service's base environment). */
-export interface EventBusConfig {
+export interface EventBusConfig extends KafkaSecuritySettings {
   DATABASE_URL: string;
   KAFKA_BROKERS?: string | undefined;
   KAFKA_TOPIC_PREFIX: string;
@@ -18,8 +19,10 @@ export interface EventBusConfig {
 export async function createEventBus(config: EventBusConfig, logger: Logger, clientId = "svc"): Promise<EventBus> {
   const busLogger = logger.child({ component: "event-bus" });
   if (config.KAFKA_BROKERS) {
-    busLogger.info({ transport: "kafka" }, "event bus: Kafka");
+    const security = kafkaSecurityOptions(config);
+    busLogger.info({ transport: "kafka", tls: Boolean(security.ssl), sasl: security.sasl?.mechanism ?? "none" }, "event bus: Kafka");
     return createKafkaEventBus({
+      ...security,
       brokers: config.KAFKA_BROKERS.split(","),
       topicPrefix: config.KAFKA_TOPIC_PREFIX,
       clientId,

@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type Admin, type Consumer, type LogEntry, type Producer } from "kafkajs";
+import { Kafka, logLevel, type Admin, type Consumer, type KafkaConfig, type LogEntry, type Producer } from "kafkajs";
 import type { Logger } from "../logger.ts";
 import {
   eventContentType,
@@ -10,7 +10,7 @@ import {
   type OutgoingEvent,
 } from "./event-bus.ts";
 
-export interface KafkaEventBusOptions {
+export interface KafkaEventBusOptions extends Pick<KafkaConfig, "ssl" | "sasl"> {
   brokers: string[];
   /** Prepended to every topic and consumer group (KAFKA_TOPIC_PREFIX). */
   topicPrefix: string;
@@ -38,6 +38,8 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
   const kafka = new Kafka({
     clientId: options.clientId,
     brokers: options.brokers,
+    ...(options.ssl ? { ssl: options.ssl } : {}),
+    ...(options.sasl ? { sasl: options.sasl } : {}),
     logLevel: logLevel.WARN,
     logCreator: kafkaLogCreator(logger.child({ component: "kafkajs" })),
   });

@@ -10,6 +10,7 @@ import {
   requestFingerprint,
   runIdempotently,
   type Authenticate,
+  type createRateLimiter,
   type Pool,
 } from "@svc/platform";
 import {
@@ -30,7 +31,7 @@ import {
 } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import type { StatusClass } from "@svc/platform/contract";
 import { findDelivery, listDeliveries, scheduleRedelivery, type DeliveryFilter, type DeliveryView } from "../db/delivery-log.ts";
-import { storeSingleDelivery } from "../db/deliveries.ts";
+import { storeSingleDelivery, type PendingCaps } from "../db/deliveries.ts";
 import { recoverFailedDeliveries } from "../db/recovery.ts";
 import { rotateSigningSecret } from "../db/secret-rotation.ts";
 import {
@@ -68,6 +69,9 @@ export interface WebhookServiceDependencies {
   maxSubscriptionsPerOrg: number;
   /** How long a rotated-out secret keeps signing beside the new one. */
   rotationGraceMs: number;
+  pendingCaps: PendingCaps;
+  /** Test events per subscription (keyed by its id): a test event is an extra request to the endpoint. */
+  testEventLimiter: ReturnType<typeof createRateLimiter>;
   /** Tells the dispatcher that a delivery is due now. */
   wakeDispatcher: () => void;
 }
@@ -127,6 +131,17 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
   const requireEnabled = (subscription: SubscriptionRecord) => {
     if (subscription.disabledAt) {
       throw new ConnectError(`Webhook is disabled (${subscription.disabledReason}); enable it first`, Code.FailedPrecondition);
+    }
+  };
+  /** Counts a test event against its subscription's allowance, or refuses it (429 with Retry-After). */
+  const consumeTestEvent = async (webhookId: string) => {
+    try {
+      await deps.testEventLimiter.consume(webhookId);
+    } catch (refusal) {
+      // The limiter rejects with an Error when it fails, and with its verdict when the limit is reached.
+      if (refusal instanceof Error) throw refusal;
+      const retryAfter = Math.max(1, Math.ceil(((refusal as { msBeforeNext?: number }).msBeforeNext ?? 1_000) / 1_000));
+      throw new ConnectError(`Too many test events for this webhook. Try again in ${retryAfter} seconds`, Code.ResourceExhausted, { "retry-after": String(retryAfter) });
     }
   };
   const webhookIdFrom = (value: string, field = "webhookId") => {
@@ -306,14 +321,16 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       const webhookId = webhookIdFrom(request.webhookId);
       const subscription = await subscriptionOf(caller.orgId, webhookId);
       requireEnabled(subscription);
+      await consumeTestEvent(webhookId);
       const eventId = randomUUID();
       const deliveryId = randomUUID();
       const body = JSON.stringify(testEventBody(webhookId, caller.orgId));
-      await storeSingleDelivery(pool, { id: eventId, orgId: caller.orgId, type: TEST_EVENT_TYPE, body }, webhookId, deliveryId);
+      await storeSingleDelivery(pool, { id: eventId, orgId: caller.orgId, type: TEST_EVENT_TYPE, body }, webhookId, deliveryId, deps.pendingCaps);
       // Read before waking the dispatcher: the answer is the delivery as scheduled, not a race with the attempt.
-      const delivery = toDelivery((await findDelivery(pool, caller.orgId, webhookId, deliveryId))!);
+      const stored = await findDelivery(pool, caller.orgId, webhookId, deliveryId);
+      if (!stored) throw notFound("Webhook"); // deleted or disabled in the meantime
       deps.wakeDispatcher();
-      return { delivery };
+      return { delivery: toDelivery(stored) };
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { EventSubscription, IncomingEvent, Logger, Pool } from "@svc/platform";
 import { MeetingEndedSchema } from "@svc/proto/svc/meeting/v1/events_pb";
-import { storeEventDeliveries } from "../db/deliveries.ts";
+import { storeEventDeliveries, type PendingCaps } from "../db/deliveries.ts";
 import { decodeMeetingEvent, type DecodedEvent } from "../payloads.ts";
 
 export const MEETING_EVENTS_TOPIC = "meeting.events";
@@ -12,7 +12,7 @@ export const CONSUMER_GROUP = "webhook";
  * bus commits the event's position only after that, so a crash in between redelivers the event;
  * storing it again creates nothing (unique on event and subscription).
  */
-export function meetingEventsSubscription(options: { pool: Pool; logger: Logger; onDeliveriesStored: () => void }): EventSubscription {
+export function meetingEventsSubscription(options: { pool: Pool; logger: Logger; pendingCaps: PendingCaps; onDeliveriesStored: () => void }): EventSubscription {
   return {
     topic: MEETING_EVENTS_TOPIC,
     groupId: CONSUMER_GROUP,
@@ -32,7 +32,7 @@ export function meetingEventsSubscription(options: { pool: Pool; logger: Logger;
         options.logger.error({ eventId: event.id, key: event.key }, "skipping a meeting event without an event id or organization");
         return;
       }
-      const created = await storeEventDeliveries(options.pool, { id, orgId: decoded.orgId, type: decoded.body.type, body: JSON.stringify(decoded.body) });
+      const created = await storeEventDeliveries(options.pool, { id, orgId: decoded.orgId, type: decoded.body.type, body: JSON.stringify(decoded.body) }, options.pendingCaps);
       if (created > 0) options.onDeliveriesStored();
     },
   };

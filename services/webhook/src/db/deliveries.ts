@@ -14,46 +14,94 @@ export interface StoredEvent {
   body: string;
 }
 
+/** Most pending deliveries an endpoint, and an organization over all its endpoints, may have. */
+export interface PendingCaps {
+  perEndpoint: number;
+  perOrganization: number;
+}
+
+export const DEFAULT_PENDING_CAPS: PendingCaps = { perEndpoint: 5_000, perOrganization: 20_000 };
+
 /**
- * Stores an event and one delivery for each enabled subscription of its organization that wants
- * its type, in one statement (so one transaction). Redelivered events change nothing: the event
- * id is the primary key of `events`, and (event, subscription) is unique in `deliveries`.
- * Returns how many deliveries were created; when any were, other replicas are notified on commit.
+ * Stores an event and its deliveries in one statement (so one transaction): one per enabled
+ * subscription of its organization that wants its type, or, with `only`, one to that subscription
+ * (a `webhook.test` event, sent once: no automatic retries). The event is stored only when a
+ * delivery is created, so an event nobody subscribed to (with its attendees' addresses) is never
+ * kept. Redelivered events change nothing: the event id is the primary key of `events`, and
+ * (event, subscription) is unique in `deliveries`.
+ *
+ * An endpoint with `caps.perEndpoint` pending deliveries, or an organization with
+ * `caps.perOrganization` over all its endpoints, gets this delivery stored as failed, never sent,
+ * with the reason in its attempt log (it can be redelivered once the backlog is gone): one tenant's
+ * dead endpoints cannot grow the queue without bound. The counts are read without locks, so
+ * concurrent events may overshoot a cap slightly.
+ *
+ * Returns how many deliveries were created to be sent; when any were, other replicas are notified
+ * on commit.
  */
-export async function storeEventDeliveries(pool: Pool, event: StoredEvent): Promise<number> {
+export async function storeDeliveries(
+  pool: Pool,
+  event: StoredEvent,
+  options: { caps?: PendingCaps; only?: { subscriptionId: string; deliveryId: string } } = {},
+): Promise<number> {
+  const caps = options.caps ?? DEFAULT_PENDING_CAPS;
   const { rows } = await pool.query<{ created: number }>(
-    `WITH stored_event AS (
-       INSERT INTO events (id, org_id, type, body) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING
+    `WITH matching AS (
+       SELECT s.id, (SELECT count(*) FROM deliveries d WHERE d.subscription_id = s.id AND d.status = 'pending') AS pending
+       FROM subscriptions s
+       WHERE s.org_id = $2 AND s.deleted_at IS NULL AND s.disabled_at IS NULL
+         AND CASE WHEN $5::uuid IS NULL THEN $3 = ANY (s.events) ELSE s.id = $5::uuid END
+     ), organization AS (
+       SELECT count(*) AS pending FROM deliveries d JOIN subscriptions s ON s.id = d.subscription_id
+       WHERE s.org_id = $2 AND d.status = 'pending'
+     ), stored_event AS (
+       INSERT INTO events (id, org_id, type, body) SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM matching)
+       ON CONFLICT (id) DO NOTHING
      ), created AS (
-       INSERT INTO deliveries (id, subscription_id, event_id, next_attempt_at)
-       SELECT gen_random_uuid(), s.id, $1, now() FROM subscriptions s
-       WHERE s.org_id = $2 AND s.deleted_at IS NULL AND s.disabled_at IS NULL AND $3 = ANY (s.events)
+       INSERT INTO deliveries (id, subscription_id, event_id, status, next_attempt_at, single_attempt)
+       SELECT coalesce($6::uuid, gen_random_uuid()), m.id, $1,
+              CASE WHEN capped THEN 'failed' ELSE 'pending' END, CASE WHEN capped THEN NULL ELSE now() END, $5::uuid IS NOT NULL
+       FROM matching m, organization o, LATERAL (SELECT m.pending >= $7 OR o.pending >= $8 AS capped) c
        ON CONFLICT (event_id, subscription_id) DO NOTHING
-       RETURNING 1
+       RETURNING id, status
+     ), capped_note AS (
+       INSERT INTO attempts (delivery_id, attempted_at, latency_ms, error)
+       SELECT id, now(), 0, $9 FROM created WHERE status = 'failed'
      )
-     SELECT count(*)::int AS created, CASE WHEN count(*) > 0 THEN pg_notify('${DUE_CHANNEL}', '') END AS notified FROM created`,
-    [event.id, event.orgId, event.type, event.body],
+     SELECT count(*)::int AS created, CASE WHEN count(*) > 0 THEN pg_notify('${DUE_CHANNEL}', '') END AS notified
+     FROM created WHERE status = 'pending'`,
+    [
+      event.id,
+      event.orgId,
+      event.type,
+      event.body,
+      options.only?.subscriptionId ?? null,
+      options.only?.deliveryId ?? null,
+      caps.perEndpoint,
+      caps.perOrganization,
+      `not sent: the endpoint already had ${caps.perEndpoint} deliveries pending, or the organization ${caps.perOrganization}; redeliver it once they are done`,
+    ],
   );
   return rows[0]!.created;
 }
 
-/** Stores a one-off event for one subscription (the `webhook.test` event) and its delivery. */
-export async function storeSingleDelivery(pool: Pool, event: StoredEvent, subscriptionId: string, deliveryId: string): Promise<void> {
-  await inTransaction(pool, async (client) => {
-    await client.query("INSERT INTO events (id, org_id, type, body) VALUES ($1, $2, $3, $4)", [event.id, event.orgId, event.type, event.body]);
-    await client.query("INSERT INTO deliveries (id, subscription_id, event_id, next_attempt_at) VALUES ($1, $2, $3, now())", [
-      deliveryId,
-      subscriptionId,
-      event.id,
-    ]);
-    await client.query(`SELECT pg_notify('${DUE_CHANNEL}', '')`);
-  });
+/** The deliveries of an event from `meeting.events` (see storeDeliveries). */
+export const storeEventDeliveries = (pool: Pool, event: StoredEvent, caps?: PendingCaps) => storeDeliveries(pool, event, caps ? { caps } : {});
+
+/**
+ * A one-off event for one subscription (the `webhook.test` event) and its single-attempt delivery.
+ * Stores nothing when the subscription was deleted or disabled meanwhile; at a pending cap the
+ * delivery is stored as failed.
+ */
+export async function storeSingleDelivery(pool: Pool, event: StoredEvent, subscriptionId: string, deliveryId: string, caps?: PendingCaps): Promise<void> {
+  await storeDeliveries(pool, event, { ...(caps ? { caps } : {}), only: { subscriptionId, deliveryId } });
 }
 
 /** A delivery a dispatcher has leased: everything needed to send it. */
 export interface ClaimedDelivery {
   id: string;
   subscriptionId: string;
+  orgId: string;
   leaseToken: string;
   /** Attempts already made before this one. */
   attemptCount: number;
@@ -68,21 +116,43 @@ export interface ClaimedDelivery {
   body: string;
 }
 
+export interface ClaimOptions {
+  limit: number;
+  leaseMs: number;
+  leaseToken: string;
+  /** Attempts in flight at once to one subscription (one while its circuit is half-open). */
+  perEndpoint: number;
+  /** Attempts in flight at once to one organization's endpoints. */
+  perOrganization: number;
+  /** This replica's attempts in flight, per subscription and per organization. */
+  inFlight: ReadonlyMap<string, number>;
+  inFlightByOrganization?: ReadonlyMap<string, number>;
+}
+
+const busyLists = (counts: ReadonlyMap<string, number> | undefined) => {
+  const busy = [...(counts ?? [])].filter(([, count]) => count > 0);
+  return [busy.map(([key]) => key), busy.map(([, count]) => count)] as const;
+};
+
 /**
- * Leases up to `limit` due deliveries for `leaseMs`. Rows another replica is claiming at the same
- * moment are skipped (FOR UPDATE SKIP LOCKED), and a leased row is not due again until its lease
- * ends, so two replicas never send the same delivery at the same time. `inFlight` is this
- * replica's count of attempts in flight per subscription: a subscription gets at most
- * `perEndpoint - inFlight` new claims, so a slow endpoint cannot take every slot.
+ * Leases up to `limit` due deliveries for `leaseMs`, fairly: every subscription with due
+ * deliveries offers its oldest (as many as its endpoint and its organization may still have in
+ * flight), and the batch takes organizations in turns (every organization's first, then every
+ * organization's second, ...; within an organization its endpoints in turns), so one tenant's
+ * backlog cannot crowd out another's next delivery. Subscriptions whose circuit is open are
+ * skipped; a half-open one (circuit_open_until passed) gets one probe at a time.
+ *
+ * Rows another replica is claiming at the same moment are skipped (FOR UPDATE SKIP LOCKED), and a
+ * leased row is not due again until its lease ends, so two replicas never send the same delivery
+ * at the same time. The in-flight budgets are this replica's own.
  */
-export async function claimDueDeliveries(
-  pool: Pool,
-  options: { limit: number; leaseMs: number; leaseToken: string; perEndpoint: number; inFlight: ReadonlyMap<string, number> },
-): Promise<ClaimedDelivery[]> {
-  const busy = [...options.inFlight].filter(([, count]) => count > 0);
+export async function claimDueDeliveries(pool: Pool, options: ClaimOptions): Promise<ClaimedDelivery[]> {
+  const [busyEndpoints, busyEndpointCounts] = busyLists(options.inFlight);
+  const [busyOrganizations, busyOrganizationCounts] = busyLists(options.inFlightByOrganization);
   const { rows } = await pool.query<{
     id: string;
     subscription_id: string;
+    org_id: string;
     attempt_count: number;
     single_attempt: boolean;
     url: string;
@@ -93,34 +163,62 @@ export async function claimDueDeliveries(
     type: string;
     body: string;
   }>(
-    `WITH budget AS (
-       SELECT subscription_id, $4::int - in_flight AS remaining
-       FROM unnest($5::uuid[], $6::int[]) AS busy (subscription_id, in_flight)
+    `WITH endpoint_busy AS (
+       SELECT * FROM unnest($5::uuid[], $6::int[]) AS b (subscription_id, in_flight)
+     ), organization_busy AS (
+       SELECT * FROM unnest($7::text[], $8::int[]) AS b (org_id, in_flight)
+     ), due_endpoints AS (
+       SELECT s.id AS subscription_id, s.org_id,
+              greatest(0, $9::int - coalesce(ob.in_flight, 0)) AS organization_room,
+              greatest(0, least(CASE WHEN s.circuit_open_until IS NULL THEN $4::int ELSE 1 END - coalesce(eb.in_flight, 0),
+                                $9::int - coalesce(ob.in_flight, 0), $1::int)) AS room
+       FROM (SELECT DISTINCT subscription_id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= now()) due
+       JOIN subscriptions s ON s.id = due.subscription_id
+       LEFT JOIN endpoint_busy eb ON eb.subscription_id = s.id
+       LEFT JOIN organization_busy ob ON ob.org_id = s.org_id
+       WHERE s.circuit_open_until IS NULL OR s.circuit_open_until <= now()
      ), candidates AS (
-       SELECT d.id, d.subscription_id, d.next_attempt_at FROM deliveries d
-       WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-         AND NOT EXISTS (SELECT 1 FROM budget b WHERE b.subscription_id = d.subscription_id AND b.remaining <= 0)
-       ORDER BY d.next_attempt_at
+       SELECT c.id, c.next_attempt_at, e.subscription_id, e.org_id, e.organization_room
+       FROM due_endpoints e
+       CROSS JOIN LATERAL (
+         SELECT d.id, d.next_attempt_at FROM deliveries d
+         WHERE d.subscription_id = e.subscription_id AND d.status = 'pending' AND d.next_attempt_at <= now()
+         ORDER BY d.next_attempt_at
+         LIMIT e.room
+         FOR UPDATE SKIP LOCKED
+       ) c
+     ), endpoint_turns AS (
+       SELECT *, row_number() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at, id) AS endpoint_turn FROM candidates
+     ), organization_turns AS (
+       SELECT *, row_number() OVER (PARTITION BY org_id ORDER BY endpoint_turn, next_attempt_at, id) AS organization_turn FROM endpoint_turns
+     ), chosen AS (
+       SELECT id FROM organization_turns WHERE organization_turn <= organization_room
+       ORDER BY organization_turn, next_attempt_at
        LIMIT $1
-       FOR UPDATE SKIP LOCKED
-     ), ranked AS (
-       SELECT c.id,
-              row_number() OVER (PARTITION BY c.subscription_id ORDER BY c.next_attempt_at, c.id) AS position,
-              coalesce(b.remaining, $4::int) AS remaining
-       FROM candidates c LEFT JOIN budget b USING (subscription_id)
      )
      UPDATE deliveries d
      SET next_attempt_at = now() + $2::int * interval '1 millisecond', lease_token = $3, updated_at = now()
-     FROM ranked r, subscriptions s, events e
-     WHERE d.id = r.id AND r.position <= r.remaining AND s.id = d.subscription_id AND e.id = d.event_id
-     RETURNING d.id, d.subscription_id, d.attempt_count, d.single_attempt, s.url, s.secret_sealed,
+     FROM chosen c, subscriptions s, events e
+     WHERE d.id = c.id AND s.id = d.subscription_id AND e.id = d.event_id
+     RETURNING d.id, d.subscription_id, s.org_id, d.attempt_count, d.single_attempt, s.url, s.secret_sealed,
                CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_sealed END AS previous_secret_sealed,
                s.deleted_at IS NOT NULL AS deleted, s.disabled_at IS NOT NULL AS disabled, e.type, e.body`,
-    [options.limit, options.leaseMs, options.leaseToken, options.perEndpoint, busy.map(([id]) => id), busy.map(([, count]) => count)],
+    [
+      options.limit,
+      options.leaseMs,
+      options.leaseToken,
+      options.perEndpoint,
+      busyEndpoints,
+      busyEndpointCounts,
+      busyOrganizations,
+      busyOrganizationCounts,
+      options.perOrganization,
+    ],
   );
   return rows.map((row) => ({
     id: row.id,
     subscriptionId: row.subscription_id,
+    orgId: row.org_id,
     leaseToken: options.leaseToken,
     attemptCount: row.attempt_count,
     singleAttempt: row.single_attempt,
@@ -155,7 +253,7 @@ const attemptValues = (deliveryId: string, attempt: AttemptRecord) => [
 
 /**
  * Logs successful attempts, completes their deliveries (where this dispatcher still holds the
- * lease) and ends their subscriptions' failure streaks: one statement for the whole batch, so one
+ * lease) and ends their subscriptions' failure and timeout streaks (closing an open circuit): one statement for the whole batch, so one
  * commit (and one WAL flush) for many deliveries on the hot path.
  */
 export async function recordSuccesses(pool: Pool, successes: { delivery: ClaimedDelivery; attempt: AttemptRecord }[]): Promise<void> {
@@ -172,8 +270,9 @@ export async function recordSuccesses(pool: Pool, successes: { delivery: Claimed
               attempt_count = d.attempt_count + 1, single_attempt = false, updated_at = now()
        FROM input i WHERE d.id = i.delivery_id AND d.lease_token = i.lease_token
      )
-     UPDATE subscriptions SET failing_since = NULL
-     WHERE id IN (SELECT DISTINCT subscription_id FROM input) AND failing_since IS NOT NULL`,
+     UPDATE subscriptions SET failing_since = NULL, consecutive_timeouts = 0, circuit_open_until = NULL
+     WHERE id IN (SELECT DISTINCT subscription_id FROM input)
+       AND (failing_since IS NOT NULL OR consecutive_timeouts > 0 OR circuit_open_until IS NOT NULL)`,
     [
       successes.map((s) => s.delivery.id),
       successes.map((s) => s.delivery.leaseToken),
@@ -195,6 +294,22 @@ export interface FailureDecision {
   disableReason?: string;
   /** Disable the subscription when it has been failing without a success for this long. */
   disableAfterMs: number;
+  /** The attempt timed out: it extends the endpoint's timeout streak (any other outcome ends it). */
+  timedOut: boolean;
+  circuitBreaker: CircuitBreakerPolicy;
+}
+
+/** After `consecutiveTimeouts` timeouts in a row, no attempt to the endpoint for `openMs`. */
+export interface CircuitBreakerPolicy {
+  consecutiveTimeouts: number;
+  openMs: number;
+}
+
+export interface FailureRecorded {
+  /** The reason, when this failure disabled the subscription. */
+  disabledFor?: string;
+  /** This failure opened (or re-opened) the endpoint's circuit. */
+  circuitOpened: boolean;
 }
 
 /**
@@ -204,13 +319,19 @@ export interface FailureDecision {
  * be redelivered after re-enabling) and sends `webhook.disabled` to the organization's other
  * endpoints that want it. Answers the reason when it disabled the subscription.
  */
-export async function recordFailure(pool: Pool, delivery: ClaimedDelivery, attempt: AttemptRecord, decision: FailureDecision): Promise<string | undefined> {
+export async function recordFailure(pool: Pool, delivery: ClaimedDelivery, attempt: AttemptRecord, decision: FailureDecision): Promise<FailureRecorded> {
   return inTransaction(pool, async (client) => {
     await client.query(insertAttempt, attemptValues(delivery.id, attempt));
-    const { rows } = await client.query<{ failing_since: Date; disabled: boolean }>(
-      `UPDATE subscriptions SET failing_since = coalesce(failing_since, $2) WHERE id = $1
-       RETURNING failing_since, (disabled_at IS NOT NULL OR deleted_at IS NOT NULL) AS disabled`,
-      [delivery.subscriptionId, attempt.attemptedAt],
+    const { rows } = await client.query<{ failing_since: Date; disabled: boolean; circuit_opened: boolean }>(
+      `UPDATE subscriptions
+       SET failing_since = coalesce(failing_since, $2),
+           consecutive_timeouts = CASE WHEN $3 THEN consecutive_timeouts + 1 ELSE 0 END,
+           circuit_open_until = CASE WHEN NOT $3 THEN NULL
+                                     WHEN consecutive_timeouts + 1 >= $4 THEN now() + $5::double precision * interval '1 millisecond'
+                                     ELSE circuit_open_until END
+       WHERE id = $1
+       RETURNING failing_since, (disabled_at IS NOT NULL OR deleted_at IS NOT NULL) AS disabled, coalesce(circuit_open_until > now(), false) AS circuit_opened`,
+      [delivery.subscriptionId, attempt.attemptedAt, decision.timedOut, decision.circuitBreaker.consecutiveTimeouts, decision.circuitBreaker.openMs],
     );
     const streak = rows[0];
     let disableReason = decision.disableReason;
@@ -226,7 +347,8 @@ export async function recordFailure(pool: Pool, delivery: ClaimedDelivery, attem
        WHERE id = $1 AND lease_token = $2`,
       [delivery.id, delivery.leaseToken, retry, retry ? decision.retryInMs : 0],
     );
-    if (!disableReason || !streak || streak.disabled) return undefined;
+    const circuitOpened = streak?.circuit_opened ?? false;
+    if (!disableReason || !streak || streak.disabled) return { circuitOpened };
     const { rows: disabled } = await client.query<{ org_id: string; url: string; disabled_at: Date; failing_since: Date | null }>(
       "UPDATE subscriptions SET disabled_at = now(), disabled_reason = $2 WHERE id = $1 AND disabled_at IS NULL RETURNING org_id, url, disabled_at, failing_since",
       [delivery.subscriptionId, disableReason],
@@ -241,7 +363,7 @@ export async function recordFailure(pool: Pool, delivery: ClaimedDelivery, attem
        WHERE subscription_id = $1 AND status = 'pending'`,
       [delivery.subscriptionId],
     );
-    return disableReason;
+    return { disabledFor: disableReason, circuitOpened };
   });
 }
 
@@ -264,8 +386,17 @@ export async function releaseLeases(pool: Pool, deliveries: ClaimedDelivery[]): 
   );
 }
 
-/** When the earliest pending delivery (or lease) falls due; null when nothing is pending. */
+/**
+ * When the earliest pending delivery (or lease) falls due, or an open circuit half-opens; null when
+ * nothing is pending. Deliveries behind an open circuit are not due until it half-opens.
+ */
 export async function nextDueAt(pool: Pool): Promise<Date | null> {
-  const { rows } = await pool.query<{ due: Date | null }>("SELECT min(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'");
+  const { rows } = await pool.query<{ due: Date | null }>(
+    `SELECT least(
+       (SELECT d.next_attempt_at FROM deliveries d JOIN subscriptions s ON s.id = d.subscription_id
+        WHERE d.status = 'pending' AND (s.circuit_open_until IS NULL OR s.circuit_open_until <= now())
+        ORDER BY d.next_attempt_at LIMIT 1),
+       (SELECT min(circuit_open_until) FROM subscriptions WHERE circuit_open_until > now())) AS due`,
+  );
   return rows[0]?.due ?? null;
 }

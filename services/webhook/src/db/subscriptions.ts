@@ -52,7 +52,7 @@ const toRecord = (row: SubscriptionRow): SubscriptionRecord => ({
  */
 export async function insertSubscription(
   client: PoolClient,
-  subscription: { id: string; orgId: string; url: string; events: string[]; secretSealed: Buffer; description: string; rateLimitPerSecond: number | null },
+  subscription: { id: string; orgId: string; url: string; events: string[]; secretSealed: Buffer; description?: string; rateLimitPerSecond?: number | null },
   maxPerOrg: number,
 ): Promise<SubscriptionRecord | "limit-reached"> {
   await client.query("SELECT pg_advisory_xact_lock(hashtextextended('webhook.subscriptions:' || $1, 0))", [subscription.orgId]);
@@ -64,7 +64,7 @@ export async function insertSubscription(
   const { rows } = await client.query<SubscriptionRow>(
     `INSERT INTO subscriptions (id, org_id, url, events, secret_sealed, description, rate_limit_per_second)
      VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${columns}`,
-    [subscription.id, subscription.orgId, subscription.url, subscription.events, subscription.secretSealed, subscription.description, subscription.rateLimitPerSecond],
+    [subscription.id, subscription.orgId, subscription.url, subscription.events, subscription.secretSealed, subscription.description ?? "", subscription.rateLimitPerSecond ?? null],
   );
   return toRecord(rows[0]!);
 }

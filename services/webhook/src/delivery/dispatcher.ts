@@ -7,6 +7,7 @@ import {
   recordSuccesses,
   releaseLeases,
   settleWithoutAttempt,
+  type CircuitBreakerPolicy,
   type ClaimedDelivery,
 } from "../db/deliveries.ts";
 import type { SecretBox } from "../signing/secret-box.ts";
@@ -25,6 +26,9 @@ export interface DispatcherOptions {
   concurrency: number;
   /** Attempts in flight at once to one subscription. */
   perEndpointConcurrency: number;
+  /** Attempts in flight at once to one organization's endpoints, so one tenant cannot take every slot. */
+  perOrganizationConcurrency: number;
+  circuitBreaker: CircuitBreakerPolicy;
   /** How long a claim keeps other replicas off a delivery; longer than the request timeout. */
   leaseMs: number;
   /** Longest sleep without a wake-up (catches due retries and expired leases). */
@@ -43,17 +47,20 @@ export interface Dispatcher {
 }
 
 const MAX_BATCH = 128;
+/** Pause when due work waits only for a claim another replica is making at this moment. */
+const CONTENDED_PAUSE_MS = 50;
 
 /**
  * Sends due deliveries. Several replicas may run against one database: each claims a batch with a
- * lease (see claimDueDeliveries), sends it with bounded concurrency overall and per endpoint, and
- * records every attempt. A replica that dies mid-attempt leaves a lease that expires, after which
+ * lease, fairly across organizations (see claimDueDeliveries), sends it with bounded concurrency
+ * overall, per organization and per endpoint, and records every attempt. A replica that dies mid-attempt leaves a lease that expires, after which
  * another replica sends the delivery again: delivery is at least once.
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { pool, logger } = options;
   const inFlight = new Map<string, ClaimedDelivery>();
   const inFlightBySubscription = new Map<string, number>();
+  const inFlightByOrganization = new Map<string, number>();
   const running = new Set<Promise<void>>();
   const abandon = new AbortController();
   const abandoned: ClaimedDelivery[] = [];
@@ -103,7 +110,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           leaseMs: options.leaseMs,
           leaseToken: randomUUID(),
           perEndpoint: options.perEndpointConcurrency,
+          perOrganization: options.perOrganizationConcurrency,
           inFlight: inFlightBySubscription,
+          inFlightByOrganization,
         });
       } catch (error) {
         logger.error({ err: error }, "could not claim deliveries; retrying");
@@ -111,14 +120,33 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         continue;
       }
       for (const delivery of claimed) launch(delivery);
-      const saturated = [...inFlightBySubscription.values()].some((count) => count >= options.perEndpointConcurrency);
+      const saturated = atCapacity();
       backlogLikely = claimed.length === limit || saturated;
       if (claimed.length > 0 || wakeRequested || stopping) continue;
-      // Whatever is due belongs to endpoints at their limit: their next finished attempt wakes us.
-      if (saturated) await sleep(options.pollIntervalMs);
-      else await sleep(await millisecondsUntilDue());
+      const untilDue = saturated ? 0 : await millisecondsUntilDue();
+      if (untilDue > 0) {
+        await sleep(untilDue);
+        continue;
+      }
+      // Due work is waiting for attempts in flight (its endpoint or organization at its limit, or a
+      // half-open circuit's probe): the next finished attempt wakes us, the poll at the latest.
+      // With nothing in flight, another replica was claiming it at this very moment.
+      backlogLikely = true;
+      await sleep(inFlight.size > 0 ? options.pollIntervalMs : CONTENDED_PAUSE_MS);
     }
   }
+
+  function atCapacity() {
+    const atLimit = (counts: Map<string, number>, limit: number) => [...counts.values()].some((count) => count >= limit);
+    return atLimit(inFlightBySubscription, options.perEndpointConcurrency) || atLimit(inFlightByOrganization, options.perOrganizationConcurrency);
+  }
+
+  const countUp = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+  const countDown = (counts: Map<string, number>, key: string) => {
+    const count = (counts.get(key) ?? 1) - 1;
+    if (count > 0) counts.set(key, count);
+    else counts.delete(key);
+  };
 
   async function millisecondsUntilDue(): Promise<number> {
     try {
@@ -132,7 +160,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   function launch(delivery: ClaimedDelivery) {
     inFlight.set(delivery.id, delivery);
-    inFlightBySubscription.set(delivery.subscriptionId, (inFlightBySubscription.get(delivery.subscriptionId) ?? 0) + 1);
+    countUp(inFlightBySubscription, delivery.subscriptionId);
+    countUp(inFlightByOrganization, delivery.orgId);
     const attempt = deliver(delivery)
       .catch((error: unknown) => {
         // The lease will expire and the delivery will be sent again: at least once.
@@ -140,9 +169,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       })
       .finally(() => {
         inFlight.delete(delivery.id);
-        const count = (inFlightBySubscription.get(delivery.subscriptionId) ?? 1) - 1;
-        if (count > 0) inFlightBySubscription.set(delivery.subscriptionId, count);
-        else inFlightBySubscription.delete(delivery.subscriptionId);
+        countDown(inFlightBySubscription, delivery.subscriptionId);
+        countDown(inFlightByOrganization, delivery.orgId);
         running.delete(attempt);
         if (backlogLikely) wake();
       });
@@ -181,15 +209,20 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   async function recordOutcomeOfFailure(delivery: ClaimedDelivery, outcome: AttemptOutcome) {
     const attemptsMade = delivery.attemptCount + 1;
     const retryInMs = delivery.singleAttempt ? undefined : nextRetryDelayMs(options.retryPolicy, attemptsMade, outcome);
-    const disabledFor = await recordFailure(pool, delivery, outcome, {
+    const { disabledFor, circuitOpened } = await recordFailure(pool, delivery, outcome, {
       retryInMs: retryInMs ?? null,
       ...(outcome.statusCode === 410 ? { disableReason: "the endpoint answered 410 Gone" } : {}),
       disableAfterMs: options.disableAfterMs,
+      timedOut: outcome.timedOut,
+      circuitBreaker: options.circuitBreaker,
     });
     logger.info(
       { deliveryId: delivery.id, subscriptionId: delivery.subscriptionId, attempt: attemptsMade, status: outcome.statusCode, error: outcome.error, latencyMs: outcome.latencyMs, retryInMs },
       "delivery attempt failed",
     );
+    if (circuitOpened) {
+      logger.warn({ subscriptionId: delivery.subscriptionId, orgId: delivery.orgId, openMs: options.circuitBreaker.openMs }, "endpoint keeps timing out: circuit open, no attempts to it for a while");
+    }
     if (disabledFor) logger.warn({ subscriptionId: delivery.subscriptionId, reason: disabledFor }, "subscription disabled");
     // A retry due before the next poll would otherwise wait for it.
     else if (retryInMs !== undefined && retryInMs < options.pollIntervalMs) setTimeout(wake, retryInMs).unref();

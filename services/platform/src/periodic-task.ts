@@ -1,4 +1,4 @@
-import type { Logger } from "@svc/platform";
+import type { Logger } from "./logger.ts";
 
 export interface PeriodicTask {
   /** Runs the task now (after the current run, if one is in progress). */
@@ -9,7 +9,7 @@ export interface PeriodicTask {
 
 /**
  * Runs `task` at once and then every `intervalMs`, never two runs at a time. A failing run is
- * logged and the schedule continues: these tasks repair state, so the next run tries again.
+ * logged and the schedule continues: these tasks repair or tidy state, so the next run tries again.
  */
 export function startPeriodicTask(name: string, intervalMs: number, task: () => Promise<unknown>, logger: Logger): PeriodicTask {
   let running: Promise<void> = Promise.resolve();
