@@ -110,6 +110,8 @@ export interface ClaimedDelivery {
   secretSealed: Buffer | null;
   /** The rotated-out secret while its grace window lasts: it signs too. */
   previousSecretSealed: Buffer | null;
+  /** The endpoint's delivery rate limit; null: none. */
+  rateLimitPerSecond: number | null;
   subscriptionGone: boolean;
   subscriptionDisabled: boolean;
   eventType: string;
@@ -158,6 +160,7 @@ export async function claimDueDeliveries(pool: Pool, options: ClaimOptions): Pro
     url: string;
     secret_sealed: Buffer | null;
     previous_secret_sealed: Buffer | null;
+    rate_limit_per_second: number | null;
     deleted: boolean;
     disabled: boolean;
     type: string;
@@ -202,7 +205,7 @@ export async function claimDueDeliveries(pool: Pool, options: ClaimOptions): Pro
      WHERE d.id = c.id AND s.id = d.subscription_id AND e.id = d.event_id
      RETURNING d.id, d.subscription_id, s.org_id, d.attempt_count, d.single_attempt, s.url, s.secret_sealed,
                CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_sealed END AS previous_secret_sealed,
-               s.deleted_at IS NOT NULL AS deleted, s.disabled_at IS NOT NULL AS disabled, e.type, e.body`,
+               s.rate_limit_per_second, s.deleted_at IS NOT NULL AS deleted, s.disabled_at IS NOT NULL AS disabled, e.type, e.body`,
     [
       options.limit,
       options.leaseMs,
@@ -225,6 +228,7 @@ export async function claimDueDeliveries(pool: Pool, options: ClaimOptions): Pro
     url: row.url,
     secretSealed: row.secret_sealed,
     previousSecretSealed: row.previous_secret_sealed,
+    rateLimitPerSecond: row.rate_limit_per_second,
     subscriptionGone: row.deleted,
     subscriptionDisabled: row.disabled,
     eventType: row.type,
