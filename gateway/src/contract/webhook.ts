@@ -10,8 +10,8 @@ import { dateTime, nullableDateTime, PORT, requestDateTime, uuid } from "./commo
 // numeric one makes the host an IPv4 address, which the pattern leaves out), an optional port, no
 // credentials.
 const hostLabel = HOST_LABEL;
-const uriCharacter = "(?:[A-Za-z0-9\\-._~:/?#\\[\\]@!$&()*+,;=]|%[0-9A-Fa-f]{2})";
-const TARGET_URL_PATTERN = `^[Hh][Tt][Tt][Pp][Ss]://(?=[^/?#:]{1,253}(?:[:/?#]|$))(?:${hostLabel}\\.)*[A-Za-z][A-Za-z0-9_-]{0,62}\\.?(?::${PORT})?(?:[/?#]${uriCharacter}*)?$`;
+const uriCharacter = "(?:[A-Za-z0-9\\-._~:/?\\[\\]@!$&()*+,;=]|%[0-9A-Fa-f]{2})";
+const TARGET_URL_PATTERN = `^[Hh][Tt][Tt][Pp][Ss]://(?=[^/?#:]{1,253}(?:[:/?#]|$))(?:${hostLabel}\\.)*[A-Za-z][A-Za-z0-9_-]{0,62}\\.?(?::${PORT})?(?:[/?]${uriCharacter}*)?(?:#${uriCharacter}*)?$`;
 
 const targetUrl = z.string({ error: "url must be a string" }).meta({
   format: "uri",
@@ -77,7 +77,6 @@ export const RecoverWebhookRequest = z
   })
   .meta({
     id: "RecoverWebhookRequest",
-    examples: [{ since: "2031-02-01T00:00:00Z" }],
     override: ({ jsonSchema }) => void (jsonSchema.required = ["since"]),
   });
 
