@@ -10,7 +10,7 @@ import { dateTime, nullableDateTime, PORT, requestDateTime, uuid } from "./commo
 // numeric one makes the host an IPv4 address, which the pattern leaves out), an optional port, no
 // credentials.
 const hostLabel = HOST_LABEL;
-const uriCharacter = "(?:[A-Za-z0-9\\-._~:/?\\[\\]@!$&()*+,;=]|%[0-9A-Fa-f]{2})";
+const uriCharacter = "(?:[A-Za-z0-9\\-._~:/?@!$&()*+,;=]|%[0-9A-Fa-f]{2})";
 const TARGET_URL_PATTERN = `^[Hh][Tt][Tt][Pp][Ss]://(?=[^/?#:]{1,253}(?:[:/?#]|$))(?:${hostLabel}\\.)*[A-Za-z][A-Za-z0-9_-]{0,62}\\.?(?::${PORT})?(?:[/?]${uriCharacter}*)?(?:#${uriCharacter}*)?$`;
 
 const targetUrl = z.string({ error: "url must be a string" }).meta({

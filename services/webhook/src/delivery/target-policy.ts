@@ -123,8 +123,9 @@ export function urlProblems(value: string, policy: TargetPolicy): string[] {
   if (value.length > MAX_URL_LENGTH) return [`url must be at most ${MAX_URL_LENGTH} characters`];
   // RFC 3986 characters only: the WHATWG parser would quietly rewrite anything else (backslashes,
   // controls, spaces, Unicode), so what is stored and called could differ from what was checked.
-  // A second `#` is not RFC 3986 either (a fragment holds no `#`), and parsers disagree on it.
-  if (!RFC_3986_CHARACTERS.test(value) || /%(?![0-9A-Fa-f]{2})/.test(value) || value.indexOf("#") !== value.lastIndexOf("#")) {
+  // Nor are a second `#` (a fragment holds none) or `[`/`]` outside an IP-literal host, and parsers disagree on them.
+  const afterAuthority = value.replace(/^[^:]*:\/\/[^/?#]*/, "");
+  if (!RFC_3986_CHARACTERS.test(value) || /%(?![0-9A-Fa-f]{2})/.test(value) || value.indexOf("#") !== value.lastIndexOf("#") || /[[\]]/.test(afterAuthority)) {
     return ["url must be an RFC 3986 URI: ASCII letters, digits and URI punctuation only (an internationalised host in its punycode form)"];
   }
   if (!URL.canParse(value)) return ["url must be an absolute http(s) URL"];
