@@ -88,6 +88,8 @@ export const configSchema = baseEnvSchema
     /** Longest the dispatcher sleeps without a wake-up before it looks for due retries. */
     WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
     WEBHOOK_MAX_SUBSCRIPTIONS_PER_ORG: positiveInt(100, 10_000),
+    /** After a secret rotation the replaced secret keeps signing this long (default 24 h; 0: not at all). */
+    WEBHOOK_SECRET_ROTATION_GRACE_SECONDS: z.coerce.number().min(0).max(7 * 24 * 3600).default(24 * 3600),
   })
   .superRefine((config, context) => {
     requireCredentialCacheKeyInProduction(config, context);
