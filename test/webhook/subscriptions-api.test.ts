@@ -5,7 +5,7 @@ import { grpcJsClient } from "../support/grpc-js.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 
-// The REST contract of POST/GET/DELETE /api/v1/webhook (DESIGN.md section 3) with the production
+// The REST contract of POST/GET/DELETE /api/v1/webhook (docs/decisions/0010-webhook-signing-secrets-and-ssrf-guard.md) with the production
 // target rules: https only, private and loopback targets refused.
 let stack: Stack;
 let tenant: Tenant;

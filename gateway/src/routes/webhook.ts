@@ -81,7 +81,7 @@ const deliveryResource = (delivery: Delivery): z.input<typeof DeliveryResource> 
 });
 
 /**
- * POST/GET/DELETE /webhook (spec 4.3-4.5, DESIGN.md section 3) and the extensions: the delivery
+ * POST/GET/DELETE /webhook (spec 4.3-4.5; docs/decisions/0010-webhook-signing-secrets-and-ssrf-guard.md) and the extensions: the delivery
  * log, redelivery, a test event and re-enabling. Mounted on the authenticated /api/v1 router;
  * the webhook service authenticates the forwarded credential, checks the scope and scopes every
  * call to the caller's organization.

@@ -9,7 +9,7 @@ export const MAX_ATTENDEES = meetingLimits.attendeesMax;
 export const MAX_DURATION_MINUTES = meetingLimits.durationMaxMinutes;
 
 
-/** A meeting request that passed every rule of DESIGN.md section 3. */
+/** A meeting request that passed every value rule (docs/decisions/0008-rest-contract-from-zod-schemas.md). */
 export interface ValidMeetingRequest {
   /** Trimmed. */
   title: string;

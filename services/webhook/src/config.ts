@@ -2,7 +2,7 @@ import { z } from "zod";
 import { baseEnvSchema, checkKafkaSecurity, defaultAddresses, kafkaSecurityEnv, port, requireCredentialCacheKeyInProduction, serviceUrl } from "@svc/platform";
 import { DEFAULT_PENDING_CAPS } from "./db/deliveries.ts";
 
-/** The production retry schedule (DESIGN.md section 6): seconds before attempt 1, 2, ... 8. */
+/** The production retry schedule (docs/decisions/0011-webhook-retries-and-disabling.md): seconds before attempt 1, 2, ... 8. */
 export const DEFAULT_RETRY_SCHEDULE = "0,5,300,1800,7200,18000,36000,36000";
 
 /**
