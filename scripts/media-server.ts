@@ -22,8 +22,8 @@ export interface MediaServerOptions {
 }
 
 /**
- * LiveKit's configuration for a loopback deployment (MEDIA.md in the design notes has the
- * measurements behind each choice). JSON is YAML, so it is passed as a config body.
+ * LiveKit's configuration for a loopback deployment; each choice is explained where it is set
+ * (docs/decisions/0006-join-url-capability-and-livekit.md). JSON is YAML, so it is passed as a config body.
  */
 export function mediaServerConfig(options: MediaServerOptions) {
   return {

@@ -1,12 +1,4 @@
-import {
-  connectRedis,
-  createCallerResolver,
-  createLogger,
-  createRedisCredentialCache,
-  credentialCacheKeyOf,
-  loadConfigOrExit,
-  runUntilSignalled,
-} from "@svc/platform";
+import { connectCallerResolver, createLogger, loadConfigOrExit, runUntilSignalled } from "@svc/platform";
 import { buildApp } from "./app.ts";
 import { createClients } from "./clients.ts";
 import { configSchema } from "./config.ts";
@@ -18,14 +10,11 @@ const logger = createLogger("gateway", config.LOG_LEVEL);
 runUntilSignalled(logger, async () => {
   // Redis holds the shared rate-limit buckets and identity's verification cache; without it the
   // limiter counts in-process and every credential is resolved by identity.
-  const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, logger) : undefined;
-  const credentialCache =
-    redis && createRedisCredentialCache(redis, { keyPrefix: config.REDIS_KEY_PREFIX, authenticationKey: credentialCacheKeyOf(config, logger), logger });
-  const resolveCaller = createCallerResolver({ identity: config.IDENTITY_URL, cache: credentialCache });
+  const { redis, credentialCache, resolveCaller, close } = await connectCallerResolver(config, logger);
   const assets = await loadAssets(logger);
   const app = buildApp({ config, clients: createClients(config), logger, redis, credentialCache, resolveCaller, assets });
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
   logger.info({ port: config.PORT, publicUrl: config.PUBLIC_URL }, "gateway listening");
-  return [() => redis?.quit(), () => new Promise((resolve) => server.close(resolve))];
+  return [close, () => new Promise((resolve) => server.close(resolve))];
 });

@@ -172,6 +172,9 @@ describe("dashboard management API: sessions, CSRF, roles, credential rules and 
 
   it("role changes take effect at once; deactivation ends sessions and refuses keys; admins cannot demote themselves", async () => {
     expect((await adminA.call("PATCH", `/users/${orgA.userId}`, { role: "member" })).status).toBe(409);
+    // Nothing to change is a mistake, not a silent success (found by schemathesis: an empty PATCH answered 200).
+    const empty = await adminA.call("PATCH", `/users/${member.userId}`, {});
+    expect([empty.status, empty.body.error]).toEqual([400, "nothing to update: give role or deactivated"]);
     const promoted = await adminA.call("PATCH", `/users/${member.userId}`, { role: "admin" });
     expect(promoted.body.role).toBe("admin");
     expect((await memberA.call("GET", "/users")).status).toBe(200);

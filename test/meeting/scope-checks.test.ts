@@ -10,9 +10,9 @@ import { createTestDatabase } from "../support/infra.ts";
 
 // The OAuth scope checks of the meeting service, through its real gRPC handlers, the real
 // platform authenticator and a real database. Identity here is an in-memory stand-in that
-// answers VerifyCredential with an OAuth credential carrying the scopes named in the token,
-// because this issue lands before identity can issue OAuth access tokens. The end-to-end 403
-// over REST with a real OAuth token belongs with the OAuth work.
+// answers VerifyCredential with an OAuth credential carrying the scopes named in the token, so
+// every scope can be checked without an OAuth flow. The end-to-end 403 over REST with a real
+// OAuth token is in test/oauth/authorization-code-flow.test.ts and test/webhook/oauth-scopes.test.ts.
 
 const logger = createLogger("scope-checks-test", "silent");
 let database: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -1,4 +1,4 @@
-// Refresh-token grants per second through the gateway, for the OAuth issue note (not a test):
+// Refresh-token grants per second through the gateway, for the README's OAuth throughput figures (not a test):
 //   . scripts/node24.sh && eval "$(bash scripts/infra env)" && scripts/node test/oauth/bench-refresh-grants.ts
 // Each refresh consumes its token and returns the next one, so a chain is sequential: the
 // concurrency is the number of independent authorizations (BENCH_CHAINS), each obtained through

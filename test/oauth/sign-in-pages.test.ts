@@ -62,7 +62,7 @@ describe("OAuth sign-in and consent pages: cookies, headers and CSRF-safe form p
   it("the sign-in page escapes the application's name, runs no script, cannot be framed and is not cached", async () => {
     const { page, html } = await startInteraction();
     expect(page.status).toBe(200);
-    expect(html).toContain("Pages &#60;App&#62; &#38; Co");
+    expect(html).toContain("Pages &lt;App&gt; &amp; Co");
     expect(html).not.toContain("<App>");
     expect(html).not.toMatch(/<script/i);
     const policy = page.headers.get("content-security-policy")!;

@@ -6,7 +6,7 @@ import { launchChromium } from "../support/chromium.ts";
 import { authorizeInBrowser } from "./support/browser.ts";
 import { createOAuthApp, sha256Hex, tokenRequest, verifyAtApi, type OAuthApp } from "./support/oauth-app.ts";
 
-describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; DESIGN.md section 4)", () => {
+describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; docs/decisions/0005-oauth-token-lifetimes-and-rotation.md)", () => {
   let stack: Stack;
   let user: Tenant;
   let app: OAuthApp;

@@ -1,11 +1,11 @@
 import * as grpc from "@grpc/grpc-js";
 import { ListSubscriptionsRequestSchema, ListSubscriptionsResponseSchema } from "@svc/proto/svc/webhook/v1/webhook_pb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { grpcJsClient } from "../support/grpc-js.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 
-// The REST contract of POST/GET/DELETE /api/v1/webhook (DESIGN.md section 3) with the production
+// The REST contract of POST/GET/DELETE /api/v1/webhook (docs/decisions/0010-webhook-signing-secrets-and-ssrf-guard.md) with the production
 // target rules: https only, private and loopback targets refused.
 let stack: Stack;
 let tenant: Tenant;
@@ -50,7 +50,9 @@ describe("POST /api/v1/webhook", () => {
     const response = await call("POST", "/webhook", { body: { url: PUBLIC_URL, events: ["meeting.ended", "meeting.ended"] } });
     expect(response.status).toBe(201);
     const body = await response.json();
-    expect(Object.keys(body).sort()).toEqual(["createdAt", "events", "secret", "url", "webhookId"]);
+    expect(Object.keys(body).sort()).toEqual(["createdAt", "description", "events", "rateLimitPerSecond", "secret", "url", "webhookId"]);
+    expect(body.description).toBe("");
+    expect(body.rateLimitPerSecond).toBeNull();
     expect(body.webhookId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(body.url).toBe(PUBLIC_URL);
     expect(body.events).toEqual(["meeting.ended"]);
@@ -77,7 +79,7 @@ describe("POST /api/v1/webhook", () => {
     ["a url with credentials", { url: "https://user:pw@example.com/x", events: ["meeting.ended"] }, "url must not contain credentials"],
     ["missing events", { url: PUBLIC_URL }, /^events must be a non-empty array of event types/],
     ["empty events", { url: PUBLIC_URL, events: [] }, /^events must be a non-empty array of event types/],
-    ["an unknown event type", { url: PUBLIC_URL, events: ["meeting.paused", "meeting.ended"] }, 'events contains unknown event types: "meeting.paused" (known: meeting.started, meeting.ended, meeting.updated, meeting.cancelled, participant.joined, participant.left)'],
+    ["an unknown event type", { url: PUBLIC_URL, events: ["meeting.paused", "meeting.ended"] }, 'events contains unknown event types: "meeting.paused" (known: meeting.started, meeting.ended, meeting.updated, meeting.cancelled, participant.joined, participant.left, webhook.disabled)'],
     ["a url that is not a string", { url: 42, events: ["meeting.ended"] }, "url must be a string"],
     ["events that is not an array", { url: PUBLIC_URL, events: "meeting.ended" }, "events must be an array of strings"],
     ["events with a non-string", { url: PUBLIC_URL, events: [1] }, "events must be an array of strings"],
@@ -122,7 +124,7 @@ describe("GET /api/v1/webhook", () => {
   it("lists the organization's subscriptions without secrets, and none of another organization's", async () => {
     const mine = await register(other);
     const listed = await list(other);
-    expect(listed).toEqual([{ webhookId: mine.webhookId, url: mine.url, events: ["meeting.ended"], createdAt: mine.createdAt, disabled: false }]);
+    expect(listed).toEqual([{ webhookId: mine.webhookId, url: mine.url, events: ["meeting.ended"], createdAt: mine.createdAt, disabled: false, description: "", rateLimitPerSecond: null }]);
     expect(JSON.stringify(listed)).not.toContain("whsec_");
     expect((await list(tenant)).map((webhook) => webhook.webhookId)).not.toContain(mine.webhookId);
   });
@@ -200,5 +202,208 @@ describe("limits and the extension routes", () => {
     await expectError(await call("GET", `/webhook/${webhookId}/deliveries?pageToken=forged`, { as: other }), 400, "pageToken is not a token this API returned");
     await expectError(await call("POST", `/webhook/${webhookId}/deliveries/nope/retry`, { as: other }), 400, "deliveryId must be a UUID");
     await expectError(await call("POST", `/webhook/${webhookId}/deliveries/8f14e45f-ceea-467a-9575-6e2b7c1d5a2b/retry`, { as: other }), 404, "Delivery not found");
+  });
+});
+
+/** The organization limit is 5 here: the management tests start each from an empty organization. */
+async function clearSubscriptions(...tenants: Tenant[]) {
+  for (const as of tenants) {
+    for (const webhook of await list(as)) await call("DELETE", "/webhook", { as, body: { webhookId: webhook.webhookId } });
+  }
+}
+
+describe("PATCH /api/v1/webhook/:webhookId", () => {
+  beforeEach(() => clearSubscriptions(tenant, other));
+
+  it("changes only the fields sent: url, events (deduplicated), description, rate limit; null removes the limit", async () => {
+    const { webhookId, createdAt } = await register();
+    const response = await call("PATCH", `/webhook/${webhookId}`, {
+      body: { url: "https://93.184.215.15/v2", events: ["meeting.started", "meeting.started", "webhook.disabled"], description: "  Calendar sync  ", rateLimitPerSecond: 20 },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      webhookId,
+      url: "https://93.184.215.15/v2",
+      events: ["meeting.started", "webhook.disabled"],
+      createdAt,
+      disabled: false,
+      description: "Calendar sync",
+      rateLimitPerSecond: 20,
+    });
+    const unlimited = await call("PATCH", `/webhook/${webhookId}`, { body: { rateLimitPerSecond: null } });
+    expect(await unlimited.json()).toMatchObject({ url: "https://93.184.215.15/v2", description: "Calendar sync", rateLimitPerSecond: null });
+  });
+
+  it("disables and re-enables explicitly, saying who disabled it", async () => {
+    const { webhookId } = await register();
+    const disabled = await call("PATCH", `/webhook/${webhookId}`, { body: { disabled: true } });
+    expect(await disabled.json()).toMatchObject({ disabled: true, disabledReason: "disabled by the organization" });
+    await expectError(await call("POST", `/webhook/${webhookId}/test`), 409, /disabled/);
+    const enabled = await call("PATCH", `/webhook/${webhookId}`, { body: { disabled: false } });
+    const body = await enabled.json();
+    expect(body.disabled).toBe(false);
+    expect(body.disabledAt).toBeUndefined();
+  });
+
+  it.each([
+    ["https://127.0.0.1/hook", /loopback/],
+    ["https://10.0.0.8/hook", /private/],
+    ["https://169.254.169.254/latest/meta-data", /cloud metadata/],
+    ["https://[fd00::1]/hook", /non-global IPv6/],
+    ["https://localhost/hook", /localhost resolves to/],
+    ["http://93.184.215.14/x", "url must use https"],
+    ["https://user:pw@example.com/x", "url must not contain credentials"],
+  ])("refuses the url %s exactly as registration does, and changes nothing", async (url, reason) => {
+    const { webhookId } = await register();
+    const registration = await call("POST", "/webhook", { body: { url, events: ["meeting.ended"] } });
+    const patch = await call("PATCH", `/webhook/${webhookId}`, { body: { url } });
+    expect(patch.status).toBe(registration.status);
+    const [patchError, registrationError] = [(await patch.json()).error, (await registration.json()).error];
+    expect(patchError).toBe(registrationError);
+    await expectError(new Response(JSON.stringify({ error: patchError }), { status: patch.status }), 400, reason);
+    expect((await list()).find((webhook) => webhook.webhookId === webhookId)?.url).toBe(PUBLIC_URL);
+  });
+
+  it.each([
+    ["an empty body", {}, "nothing to change: set at least one of url, events, description, disabled, rateLimitPerSecond"],
+    ["empty events", { events: [] }, /^events must be a non-empty array of event types/],
+    ["an unknown event type", { events: ["meeting.paused"] }, /^events contains unknown event types: "meeting.paused"/],
+    ["a description over 500 characters", { description: "x".repeat(501) }, "description must be at most 500 characters"],
+    ["a description with a control character", { description: "a\u0007b" }, "description must not contain control characters other than newline and tab"],
+    ["a rate limit of 0", { rateLimitPerSecond: 0 }, /rateLimitPerSecond must be an integer between 1 and 1000/],
+    ["a rate limit over 1000", { rateLimitPerSecond: 1001 }, /rateLimitPerSecond must be an integer between 1 and 1000/],
+    ["a fractional rate limit", { rateLimitPerSecond: 2.5 }, "rateLimitPerSecond must be a whole number or null"],
+    ["disabled that is not a boolean", { disabled: "yes" }, "disabled must be true or false"],
+    ["a url that is not a string", { url: 7 }, "url must be a string"],
+  ])("refuses %s with 400", async (_label, body, message) => {
+    const { webhookId } = await register();
+    await expectError(await call("PATCH", `/webhook/${webhookId}`, { body }), 400, message);
+  });
+
+  it("answers 400 for an id that is not a UUID, 404 for an unknown one and for another organization's, 401 without a token", async () => {
+    const theirs = await register(other);
+    await expectError(await call("PATCH", "/webhook/nope", { body: { description: "x" } }), 400, "webhookId must be a UUID");
+    await expectError(await call("PATCH", "/webhook/8f14e45f-ceea-467a-9575-6e2b7c1d5a2b", { body: { description: "x" } }), 404, "Webhook not found");
+    await expectError(await call("PATCH", `/webhook/${theirs.webhookId}`, { body: { description: "mine now" } }), 404, "Webhook not found");
+    expect((await list(other)).find((webhook) => webhook.webhookId === theirs.webhookId)?.description).toBe("");
+    const anonymous = await fetch(`${stack.gatewayUrl}/api/v1/webhook/${theirs.webhookId}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(anonymous.status).toBe(401);
+  });
+});
+
+describe("POST /api/v1/webhook/:webhookId/rotate-secret", () => {
+  beforeEach(() => clearSubscriptions(tenant, other));
+  it("returns a new secret once, keeps the previous one signing for the grace window, and replays with an Idempotency-Key", async () => {
+    const { webhookId, secret } = await register();
+    const response = await call("POST", `/webhook/${webhookId}/rotate-secret`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const rotated = await response.json();
+    expect(rotated.webhookId).toBe(webhookId);
+    expect(rotated.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(rotated.secret).not.toBe(secret);
+    // The default grace window: 24 hours.
+    expect(Math.abs(Date.parse(rotated.previousSecretExpiresAt) - Date.now() - 24 * 3600_000)).toBeLessThan(60_000);
+    expect((await list()).find((webhook) => webhook.webhookId === webhookId)).toMatchObject({ previousSecretExpiresAt: rotated.previousSecretExpiresAt });
+    expect(JSON.stringify(await list())).not.toContain("whsec_");
+
+    const { rows } = await stack.query<{ row: string }>("SELECT s::text AS row FROM webhook.subscriptions s WHERE id = $1", [webhookId]);
+    for (const clear of [secret, rotated.secret]) expect(rows[0]!.row).not.toContain(Buffer.from(clear.slice(6), "base64").toString("hex"));
+
+    const headers = { authorization: `Bearer ${tenant.apiKey}`, "idempotency-key": `rotate-${webhookId}` };
+    const first = await fetch(`${stack.gatewayUrl}/api/v1/webhook/${webhookId}/rotate-secret`, { method: "POST", headers });
+    const again = await fetch(`${stack.gatewayUrl}/api/v1/webhook/${webhookId}/rotate-secret`, { method: "POST", headers });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect((await again.json()).secret).toBe((await first.json()).secret);
+  });
+
+  it("answers 404 for another organization's subscription and rotates nothing of it, 400 for a malformed id", async () => {
+    const theirs = await register(other);
+    await expectError(await call("POST", `/webhook/${theirs.webhookId}/rotate-secret`), 404, "Webhook not found");
+    expect((await list(other)).find((webhook) => webhook.webhookId === theirs.webhookId)?.previousSecretExpiresAt).toBeUndefined();
+    await expectError(await call("POST", "/webhook/nope/rotate-secret"), 400, "webhookId must be a UUID");
+  });
+});
+
+describe("POST /api/v1/webhook/:webhookId/recover", () => {
+  beforeEach(() => clearSubscriptions(tenant, other));
+  const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3600_000).toISOString();
+
+  it("answers 202 with the count and the window (nothing failed yet: 0)", async () => {
+    const { webhookId } = await register();
+    const since = hoursAgo(2);
+    const response = await call("POST", `/webhook/${webhookId}/recover`, { body: { since } });
+    expect(response.status).toBe(202);
+    const body = await response.json();
+    expect(body).toMatchObject({ webhookId, recovered: 0, since });
+    expect(Math.abs(Date.parse(body.until) - Date.now())).toBeLessThan(60_000);
+  });
+
+  it.each([
+    ["a missing since", {}, "since is required (an ISO 8601 date-time with a UTC offset)"],
+    ["a since without an offset", { since: "2030-01-01T00:00:00" }, /^since must include a UTC offset/],
+    ["a since over 14 days ago", { since: hoursAgo(24 * 14 + 1) }, "since must be at most 14 days ago"],
+    ["an until before since", { since: hoursAgo(1), until: hoursAgo(2) }, "until must be after since"],
+    ["a since that is not a string", { since: 5 }, "since must be a string (an ISO 8601 date-time) or null"],
+  ])("refuses %s with 400", async (_label, body, message) => {
+    const { webhookId } = await register();
+    await expectError(await call("POST", `/webhook/${webhookId}/recover`, { body }), 400, message);
+  });
+
+  it("answers 404 for another organization's subscription and 409 for a disabled one", async () => {
+    const theirs = await register(other);
+    await expectError(await call("POST", `/webhook/${theirs.webhookId}/recover`, { body: { since: hoursAgo(1) } }), 404, "Webhook not found");
+    const { webhookId } = await register();
+    await call("PATCH", `/webhook/${webhookId}`, { body: { disabled: true } });
+    await expectError(await call("POST", `/webhook/${webhookId}/recover`, { body: { since: hoursAgo(1) } }), 409, /disabled/);
+  });
+});
+
+describe("GET /api/v1/event-types", () => {
+  it("lists every subscribable type with its description and the JSON Schema of its data", async () => {
+    const response = await call("GET", "/event-types");
+    expect(response.status).toBe(200);
+    const { eventTypes } = (await response.json()) as { eventTypes: { type: string; description: string; schema: Record<string, any> }[] };
+    expect(eventTypes.map((entry) => entry.type)).toEqual([
+      "meeting.started",
+      "meeting.ended",
+      "meeting.updated",
+      "meeting.cancelled",
+      "participant.joined",
+      "participant.left",
+      "webhook.disabled",
+    ]);
+    const ended = eventTypes.find((entry) => entry.type === "meeting.ended")!;
+    expect(ended.description).toMatch(/^The meeting ended/);
+    expect(ended.schema.type).toBe("object");
+    expect(ended.schema.required).toEqual(expect.arrayContaining(["meetingId", "endedAt", "reason", "participants"]));
+    expect(ended.schema.properties.reason.anyOf[0].enum).toEqual(["empty", "ended_by_api", "end_passed"]);
+    // The same schema the OpenAPI document gives the event's data.
+    const document = await (await fetch(`${stack.gatewayUrl}/api/v1/openapi.json`)).json();
+    const documented = document.components.schemas.MeetingEndedEvent.properties.data;
+    expect(Object.keys(ended.schema.properties).sort()).toEqual(Object.keys(documented.properties).sort());
+    expect(eventTypes.find((entry) => entry.type === "webhook.disabled")!.schema.properties.trigger.enum).toEqual(["gone", "continuous_failure"]);
+  });
+
+  it("answers 401 without a valid token", async () => {
+    expect((await fetch(`${stack.gatewayUrl}/api/v1/event-types`)).status).toBe(401);
+  });
+});
+
+describe("delivery log filters", () => {
+  beforeEach(() => clearSubscriptions(tenant, other));
+  it("validates status, statusClass and the window with 400", async () => {
+    const { webhookId } = await register();
+    await expectError(await call("GET", `/webhook/${webhookId}/deliveries?status=lost`), 400, "status must be one of pending, succeeded, failed, cancelled");
+    await expectError(await call("GET", `/webhook/${webhookId}/deliveries?statusClass=6xx`), 400, "statusClass must be one of 2xx, 3xx, 4xx, 5xx, none");
+    await expectError(await call("GET", `/webhook/${webhookId}/deliveries?since=yesterday`), 400, /^since must be an ISO 8601 date-time with a UTC offset/);
+    await expectError(
+      await call("GET", `/webhook/${webhookId}/deliveries?since=2030-01-02T00:00:00Z&until=2030-01-01T00:00:00Z`),
+      400,
+      "until must be after since",
+    );
+    const filtered = await call("GET", `/webhook/${webhookId}/deliveries?status=failed&statusClass=5xx&since=2020-01-01T00:00:00Z`);
+    expect(filtered.status).toBe(200);
+    expect(await filtered.json()).toEqual({ deliveries: [], nextPageToken: null });
   });
 });

@@ -1,6 +1,6 @@
 import "zod-openapi"; // the OpenAPI keys of `.meta()` (id, param, header, override), for the type checker
 import { z } from "zod";
-import { CONTROL, idempotencyKeyMaxLength, TRIMMED_WHITESPACE } from "@svc/platform/contract";
+import { CONTROL, idempotencyKeyMaxLength, TRIMMED_WHITESPACE, URI_PCHAR } from "@svc/platform/contract";
 
 /**
  * The REST contract: the zod schemas the gateway's routes validate requests with and type their
@@ -63,7 +63,7 @@ export const trimmedPattern = (inner: string) => `^${whitespace}(?:${inner})${wh
  */
 export const oneLineText = (field: string, maxLength: number, description: string) =>
   z.string({ error: `${field} must be a string` }).meta({
-    description: `${description} Trimmed; 1-${maxLength} characters; one line, no control characters.`,
+    description: `${description} At most ${maxLength} characters as sent; trimmed, and then not empty; one line, no control characters.`,
     minLength: 1,
     maxLength,
     pattern: trimmedPattern(`${visible}(?:${inLine}*${visible})?`),
@@ -71,3 +71,13 @@ export const oneLineText = (field: string, maxLength: number, description: strin
 
 /** A TCP port number, 0-65535, as a URL carries it. */
 export const PORT = "(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])";
+
+/**
+ * An http(s) URL as RFC 3986 spells it (the services' `uriSyntaxProblem`), with the given host
+ * syntax: optional port, path, query and (when `fragment`) fragment.
+ */
+export function httpUrlPattern(host: string, options: { allowHttp: boolean; fragment: boolean }): string {
+  const tail = `(?:${URI_PCHAR}|[/?])*`;
+  const fragment = options.fragment ? `(?:#${tail})?` : "";
+  return `^[Hh][Tt][Tt][Pp][Ss]${options.allowHttp ? "?" : ""}://${host}(?::${PORT})?(?:/(?:${URI_PCHAR}|/)*)?(?:\\?${tail})?${fragment}$`;
+}

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ALL_SCOPES, CONTROL, emailAddressMaxLength, GRANT_ID, identityLimits, SIGN_IN_EMAIL, TRIMMED_WHITESPACE } from "@svc/platform/contract";
-import { dateTime, nullableDateTime, oneLineText, PORT, trimmedPattern, uuid } from "./common.ts";
+import { ALL_SCOPES, emailAddressMaxLength, GRANT_ID, identityLimits, SIGN_IN_EMAIL } from "@svc/platform/contract";
+import { dateTime, httpUrlPattern, nullableDateTime, oneLineText, trimmedPattern, uuid } from "./common.ts";
 
 // ---- Requests: JSON shapes checked here; the rules about the values are identity's, stated in
 // the document from the same constants. -------------------------------------------------------
@@ -22,12 +22,12 @@ const newPassword = text("password").meta({
 const name = oneLineText("name", identityLimits.nameMaxLength, "A name people recognise.");
 const idOf = (what: string) => z.string().meta({ format: "uuid", description: `The ${what}'s id (UUID).` });
 
-// A redirect URI as identity accepts it (oauth-client-admin.ts): absolute http(s), no fragment,
-// credentials, whitespace or control characters; https in production except loopback.
+// A redirect URI as identity accepts it (oauth-client-admin.ts): absolute http(s) as RFC 3986
+// spells it, no fragment or credentials; https in production except loopback.
 const redirectUri = z.string({ error: "redirectUris must be an array of strings" }).meta({
   format: "uri",
   maxLength: identityLimits.redirectUriMaxLength,
-  pattern: `^[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9.-]+(?::${PORT})?(?:[/?][^#${TRIMMED_WHITESPACE}${CONTROL}]*)?$`,
+  pattern: httpUrlPattern("[A-Za-z0-9.-]+", { allowHttp: true, fragment: false }),
   description: "Absolute http(s) URL without fragment or credentials, compared exactly. https in production, except loopback (127.0.0.1, [::1], localhost).",
 });
 
@@ -67,7 +67,7 @@ export const CreateUserRequest = z
 
 export const UpdateUserRequest = z
   .object({ role: RoleName.optional(), deactivated: z.boolean({ error: "deactivated must be true or false" }).optional() })
-  .meta({ id: "UpdateUserRequest" });
+  .meta({ id: "UpdateUserRequest", override: ({ jsonSchema }) => void (jsonSchema.anyOf = [{ required: ["role"] }, { required: ["deactivated"] }]) });
 
 export const KeyPath = z.object({ keyId: idOf("key") });
 export const ClientPath = z.object({ clientId: idOf("client") });

@@ -30,6 +30,11 @@ export const ParticipantVisit = z
 const envelope = <T extends z.ZodType>(type: string, data: T, id: string) =>
   z.object({ type: z.literal(type), timestamp: dateTime("When the event happened."), data }).meta({ id });
 
+interface EventEntry {
+  summary: string;
+  schema: z.ZodObject<{ type: z.ZodLiteral<string>; timestamp: z.ZodString; data: z.ZodType }>;
+}
+
 const meetingFields = { meetingId: z.string(), orgId: z.string(), title: z.string(), start: nullableDateTime(), attendees: emails };
 
 export const MeetingDetails = z
@@ -93,4 +98,40 @@ export const meetingEvents = {
     summary: "A participant left the meeting room (also when disconnected or removed at the end)",
     schema: envelope("participant.left", z.object({ meetingId: z.string(), orgId: z.string(), participant: ParticipantVisit }), "ParticipantLeftEvent"),
   },
-} as const satisfies Record<SubscribableEventType, { summary: string; schema: z.ZodType }>;
+} as const satisfies Partial<Record<SubscribableEventType, EventEntry>>;
+
+/** Events about the webhook endpoints themselves. */
+export const operationalEvents = {
+  "webhook.disabled": {
+    summary: "One of the organization's webhook endpoints was disabled (410 Gone, or continuous failure); sent to its other endpoints",
+    schema: envelope(
+      "webhook.disabled",
+      z.object({
+        webhookId: z.string().meta({ format: "uuid", description: "The endpoint that was disabled." }),
+        orgId: z.string(),
+        url: z.string().meta({ format: "uri" }),
+        disabledAt: dateTime(),
+        trigger: z.enum(["gone", "continuous_failure"]).meta({
+          description: "`gone`: the endpoint answered 410 Gone; `continuous_failure`: every attempt failed for the disable period (5 days by default).",
+        }),
+        reason: z.string().meta({ description: "In words, as `disabledReason` in the webhook list." }),
+        failingSince: nullableDateTime("The first failed attempt since the last success."),
+      }),
+      "WebhookDisabledEvent",
+    ),
+  },
+} as const satisfies Partial<Record<SubscribableEventType, EventEntry>>;
+
+/**
+ * Every event a subscription may list, with the schema of its body: the OpenAPI document's
+ * `webhooks` and GET /event-types are both generated from it.
+ */
+export const eventCatalog = { ...meetingEvents, ...operationalEvents } as const satisfies Record<SubscribableEventType, EventEntry>;
+
+/**
+ * The JSON Schema (draft 2020-12) of an event's `data`, self-contained (`$defs` for shared parts),
+ * rendered as the document renders request bodies (input side: no ban on fields added later).
+ */
+export function dataJsonSchema(type: SubscribableEventType): Record<string, unknown> {
+  return z.toJSONSchema(eventCatalog[type].schema.shape.data, { target: "draft-2020-12", io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+}

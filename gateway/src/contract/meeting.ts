@@ -42,7 +42,8 @@ const meetingFields = {
 
 /** A planned end is given one way (`end` or `duration`), and only with a non-null start. */
 const plannedEndRules = {
-  not: { required: ["end", "duration"] },
+  // Both may be sent as null (clearing the planned end), not both with a value.
+  not: { required: ["end", "duration"], properties: { end: { type: "string" }, duration: { type: "integer" } } },
   allOf: [
     { if: { required: ["end"], properties: { end: { type: "string" } } }, then: { required: ["start"], properties: { start: { type: "string" } } } },
     { if: { required: ["duration"], properties: { duration: { type: "integer" } } }, then: { required: ["start"], properties: { start: { type: "string" } } } },

@@ -1,17 +1,17 @@
 import { z } from "zod";
-import { HOST_LABEL, SUBSCRIBABLE_EVENT_TYPES, webhookLimits } from "@svc/platform/contract";
-import { dateTime, nullableDateTime, PORT, uuid } from "./common.ts";
+import { HOST_LABEL, OFFSET_DATE_TIME, STATUS_CLASSES, SUBSCRIBABLE_EVENT_TYPES, webhookLimits } from "@svc/platform/contract";
+import { dateTime, httpUrlPattern, nullableDateTime, requestDateTime, uuid } from "./common.ts";
 
 // ---- Requests -------------------------------------------------------------------------------
 
 // The target URL as the webhook service accepts it (services/webhook/src/delivery/target-policy.ts),
-// as far as a pattern can say it: https, RFC 3986 characters (a `'` would be re-encoded), a host
-// name of at most 253 characters in labels of at most 63 whose last label starts with a letter (a
-// numeric one makes the host an IPv4 address, which the pattern leaves out), an optional port, no
-// credentials.
-const hostLabel = HOST_LABEL;
-const uriCharacter = "(?:[A-Za-z0-9\\-._~:/?#\\[\\]@!$&()*+,;=]|%[0-9A-Fa-f]{2})";
-const TARGET_URL_PATTERN = `^[Hh][Tt][Tt][Pp][Ss]://(?=[^/?#:]{1,253}(?:[:/?#]|$))(?:${hostLabel}\\.)*[A-Za-z][A-Za-z0-9_-]{0,62}\\.?(?::${PORT})?(?:[/?#]${uriCharacter}*)?$`;
+// as far as a pattern can say it: https, RFC 3986, a host name of at most 253 characters in labels
+// of at most 63 whose last label starts with a letter (a numeric one makes the host an IPv4
+// address, which the pattern leaves out), an optional port, no credentials.
+const TARGET_URL_PATTERN = httpUrlPattern(`(?=[^/?#:]{1,253}(?:[:/?#]|$))(?:${HOST_LABEL}\\.)*[A-Za-z][A-Za-z0-9_-]{0,62}\\.?`, {
+  allowHttp: false,
+  fragment: true,
+});
 
 const targetUrl = z.string({ error: "url must be a string" }).meta({
   format: "uri",
@@ -27,10 +27,58 @@ const eventTypes = z
   })
   .meta({ minItems: 1, maxItems: webhookLimits.eventsMax, description: "Event types; duplicates are removed." });
 
+const description = z.string({ error: "description must be a string" }).meta({
+  maxLength: webhookLimits.descriptionMaxLength,
+  // No control characters but newline and tab (the service's rule); trimmed when stored.
+  pattern: "^[^\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$",
+  description: `Free text for people (what the endpoint is for, who owns it): at most ${webhookLimits.descriptionMaxLength} characters, trimmed; newlines and tabs allowed, other control characters not.`,
+  examples: ["Calendar sync (team Atlas)"],
+});
+
+// A protobuf int32 on the way to the service, which owns the range rule.
+const rateLimitPerSecond = z
+  .int32({ error: "rateLimitPerSecond must be a whole number or null" })
+  .meta({ override: { type: "integer", minimum: 1, maximum: webhookLimits.rateLimitPerSecondMax } })
+  .nullable()
+  .meta({
+    description: `Most deliveries per second to this endpoint, 1 to ${webhookLimits.rateLimitPerSecondMax}, over every delivery worker: deliveries beyond it wait their turn (they are not failed). Null or absent: no limit.`,
+  });
+
 /** Shapes only: the URL rules, the SSRF guard and the event catalog are the webhook service's. */
 export const CreateWebhookRequest = z
-  .object({ url: targetUrl.optional(), events: eventTypes.optional() })
+  .object({ url: targetUrl.optional(), events: eventTypes.optional(), description: description.optional(), rateLimitPerSecond: rateLimitPerSecond.optional() })
   .meta({ id: "CreateWebhookRequest", override: ({ jsonSchema }) => void (jsonSchema.required = ["url", "events"]) });
+
+/** PATCH: any of the registration fields, plus `disabled`; those present are changed, by the same rules. */
+export const UpdateWebhookRequest = z
+  .object({
+    url: targetUrl.optional(),
+    events: eventTypes.optional(),
+    description: description.optional(),
+    disabled: z
+      .boolean({ error: "disabled must be true or false" })
+      .optional()
+      .meta({ description: "true disables the endpoint (no new events; pending deliveries fail and can be recovered later); false re-enables it." }),
+    rateLimitPerSecond: rateLimitPerSecond.optional(),
+  })
+  .meta({
+    id: "UpdateWebhookRequest",
+    description: "At least one field; those present are changed, the others kept. Unknown fields are ignored.",
+    examples: [{ url: "https://cal.example/api/integrations/svc/webhook-v2", rateLimitPerSecond: 20 }, { disabled: true }],
+    override: ({ jsonSchema }) => void (jsonSchema.anyOf = ["url", "events", "description", "disabled", "rateLimitPerSecond"].map((field) => ({ required: [field] }))),
+  });
+
+const windowBound = (field: string, description: string) => requestDateTime(field, description).meta({ pattern: OFFSET_DATE_TIME.source });
+
+export const RecoverWebhookRequest = z
+  .object({
+    since: windowBound("since", `Start of the window (inclusive): an ISO 8601 date-time with a UTC offset, at most ${webhookLimits.recoverWindowDays} days ago.`).optional(),
+    until: windowBound("until", "End of the window (exclusive), after `since`; absent: now.").optional(),
+  })
+  .meta({
+    id: "RecoverWebhookRequest",
+    override: ({ jsonSchema }) => void (jsonSchema.required = ["since"]),
+  });
 
 export const DeleteWebhookRequest = z
   .object({ webhookId: z.string({ error: "webhookId must be a string" }).meta({ format: "uuid" }).optional() })
@@ -49,6 +97,22 @@ export const ListDeliveriesQuery = z.object({
     .transform(Number)
     .optional()
     .meta({ description: `1 to ${webhookLimits.pageSizeMax}; default 20.`, override: { type: "integer", minimum: 1, maximum: webhookLimits.pageSizeMax, default: 20 } }),
+  status: z
+    .enum(["pending", "succeeded", "failed", "cancelled"], { error: "status must be one of pending, succeeded, failed, cancelled" })
+    .optional()
+    .meta({ description: "Only deliveries in this state." }),
+  statusClass: z
+    .enum(STATUS_CLASSES, { error: `statusClass must be one of ${STATUS_CLASSES.join(", ")}` })
+    .optional()
+    .meta({ description: "Only deliveries whose most recent attempt got a response of this class; `none`: no response arrived (timeout, connection error, refused target)." }),
+  since: z
+    .string({ error: "since must be a single string" })
+    .optional()
+    .meta({ format: "date-time", pattern: OFFSET_DATE_TIME.source, description: "Only deliveries created at or after this ISO 8601 date-time (with a UTC offset)." }),
+  until: z
+    .string({ error: "until must be a single string" })
+    .optional()
+    .meta({ format: "date-time", pattern: OFFSET_DATE_TIME.source, description: "Only deliveries created before this ISO 8601 date-time (with a UTC offset); after `since`." }),
   pageToken: z
     .string({ error: "pageToken must be a single string" })
     .optional()
@@ -61,16 +125,17 @@ export const ListDeliveriesQuery = z.object({
 
 // ---- Responses ------------------------------------------------------------------------------
 
+const signingSecret = (description: string) => z.string().meta({ pattern: "^whsec_[A-Za-z0-9+/]{43}=$", description });
+
 export const CreatedWebhook = z
   .object({
     webhookId: uuid(),
     url: z.string().meta({ format: "uri" }),
     events: z.array(z.string()),
-    secret: z.string().meta({
-      pattern: "^whsec_[A-Za-z0-9+/]{43}=$",
-      description: "`whsec_` + base64 of 32 random bytes: the Standard Webhooks signing secret. Shown only in this response; store it now.",
-    }),
+    secret: signingSecret("`whsec_` + base64 of 32 random bytes: the Standard Webhooks signing secret. Shown only in this response; store it now."),
     createdAt: dateTime(),
+    description: z.string(),
+    rateLimitPerSecond: z.int().nullable().meta({ description: "Deliveries per second at most; null: no limit." }),
   })
   .meta({ id: "CreatedWebhook" });
 
@@ -83,8 +148,48 @@ export const Webhook = z
     disabled: z.boolean().meta({ description: "True when deliveries stopped (410 Gone, or continuous failure for 5 days). Re-enable explicitly." }),
     disabledAt: dateTime("Only when disabled.").optional(),
     disabledReason: z.string().optional().meta({ description: "Only when disabled." }),
+    description: z.string().meta({ description: "Free text; empty when none." }),
+    rateLimitPerSecond: z.int().nullable().meta({ description: "Deliveries per second at most; null: no limit." }),
+    previousSecretExpiresAt: dateTime(
+      "Only during the grace window after a secret rotation: until then every delivery is signed with the previous secret as well as the current one.",
+    ).optional(),
   })
   .meta({ id: "Webhook" });
+
+export const RotatedSecret = z
+  .object({
+    webhookId: uuid(),
+    secret: signingSecret("The new `whsec_` signing secret. Shown only in this response; store it now."),
+    previousSecretExpiresAt: nullableDateTime(
+      "Until then deliveries carry a signature with the previous secret too (`webhook-signature` holds both, space-separated), so receivers can switch without missing one; null when the deployment keeps no grace window.",
+    ),
+  })
+  .meta({ id: "RotatedSecret" });
+
+export const RecoveredDeliveries = z
+  .object({
+    webhookId: uuid(),
+    recovered: z.int().meta({ description: "Failed deliveries created in the window that are due again (one more attempt each, with their original `webhook-id`)." }),
+    since: dateTime(),
+    until: dateTime(),
+  })
+  .meta({ id: "RecoveredDeliveries" });
+
+export const EventTypeList = z
+  .object({
+    eventTypes: z.array(
+      z
+        .object({
+          type: z.string().meta({ examples: ["meeting.ended"] }),
+          description: z.string(),
+          schema: z.record(z.string(), z.unknown()).meta({
+            description: "JSON Schema (draft 2020-12) of the event's `data`: the same schema this document gives under `webhooks`.",
+          }),
+        })
+        .meta({ id: "EventType" }),
+    ),
+  })
+  .meta({ id: "EventTypeList" });
 
 export const WebhookList = z.object({ webhooks: z.array(Webhook) }).meta({ id: "WebhookList" });
 

@@ -1,10 +1,14 @@
 import type { RequestHandler } from "express";
+import { isWellFormedToken, MAX_TOKEN_LENGTH, readBearer } from "@svc/platform";
 import { unauthorized } from "./errors.ts";
 import type { SessionCookies } from "./session-cookie.ts";
 
-// Tokens are printable ASCII (RFC 6750 b64token); anything longer than this is not one of ours.
-const MAX_TOKEN_LENGTH = 512;
-const b64token = /^[A-Za-z0-9\-._~+/]+=*$/;
+/** What a request whose Authorization header is not a usable Bearer credential is told. */
+const refusals = {
+  "other-scheme": () => unauthorized("Authorization header must use the Bearer scheme", false),
+  empty: () => unauthorized("Missing bearer token", false),
+  malformed: () => unauthorized("Invalid token", true),
+} as const;
 
 /**
  * Refuses requests without a credential before any downstream call: a well-formed
@@ -19,18 +23,15 @@ export function requireCredential(cookies: SessionCookies): RequestHandler {
     if (!header) {
       const session = cookies.sessionOf(req);
       if (!session) return next(unauthorized("Missing Authorization header", false));
-      if (session.length > MAX_TOKEN_LENGTH || !b64token.test(session)) return next(unauthorized("Invalid session", true));
+      if (!isWellFormedToken(session)) return next(unauthorized("Invalid session", true));
       res.locals.authorization = `Bearer ${session}`;
       const csrf = req.get("x-csrf-token");
       if (csrf && csrf.length <= MAX_TOKEN_LENGTH) res.locals.csrfToken = csrf;
       return next();
     }
-    const match = /^Bearer +(.*)$/i.exec(header);
-    if (!match) return next(unauthorized("Authorization header must use the Bearer scheme", false));
-    const token = match[1]!.trim();
-    if (!token) return next(unauthorized("Missing bearer token", false));
-    if (token.length > MAX_TOKEN_LENGTH || !b64token.test(token)) return next(unauthorized("Invalid token", true));
-    res.locals.authorization = `Bearer ${token}`;
+    const credential = readBearer(header);
+    if (credential.kind !== "token") return next(credential.kind === "absent" ? refusals.empty() : refusals[credential.kind]());
+    res.locals.authorization = `Bearer ${credential.token}`;
     next();
   };
 }

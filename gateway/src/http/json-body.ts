@@ -1,7 +1,7 @@
 import express, { type RequestHandler } from "express";
 import { HttpError } from "./errors.ts";
 
-/** The largest request body the REST API accepts (DESIGN.md section 3). */
+/** The largest request body the REST API accepts (docs/decisions/0008-rest-contract-from-zod-schemas.md). */
 export const MAX_BODY = "100kb";
 
 /**

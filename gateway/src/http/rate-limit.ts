@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from "express";
 import type { Redis } from "ioredis";
 import { RateLimiterRes } from "rate-limiter-flexible";
-import { createRateLimiter, hashToken, type CredentialCache, type Logger } from "@svc/platform";
+import { bearerToken, createRateLimiter, hashToken, type CredentialCache, type Logger } from "@svc/platform";
 import { HttpError } from "./errors.ts";
 
 export interface RateLimitOptions {
@@ -16,8 +16,6 @@ export interface RateLimitOptions {
   credentialCache?: CredentialCache | undefined;
   logger: Logger;
 }
-
-const bearerToken = (authorization: string | undefined) => (authorization ? /^Bearer +(\S+)\s*$/i.exec(authorization)?.[1] : undefined);
 
 /**
  * Limits requests per verified credential or, for everything else, per client address (req.ip,

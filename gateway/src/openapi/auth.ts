@@ -1,7 +1,7 @@
 import { CredentialVerification } from "../contract/auth.ts";
 import { errorResponse, jsonResponse, tooManyRequestsResponse, unauthorizedResponse, type OpenApiFragment } from "./document.ts";
 
-/** POST /auth (spec 4.1; DESIGN.md section 3). */
+/** POST /auth (spec 4.1; docs/decisions/0002-callers-read-the-credential-cache.md). */
 export const authOpenApi: OpenApiFragment = {
   paths: {
     "/auth": {

@@ -190,7 +190,7 @@ export const dashboardOpenApi: OpenApiFragment = {
         requestBody: jsonRequestBody(contract.UpdateUserRequest),
         responses: {
           "200": json(contract.User, "The user."),
-          ...invalid("A wrong type or unknown role."),
+          ...invalid("Neither `role` nor `deactivated`, a wrong type or an unknown role."),
           ...notFound("user"),
           ...common,
           "409": errorResponse("You cannot demote or deactivate yourself."),

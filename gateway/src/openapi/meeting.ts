@@ -26,7 +26,7 @@ const tooManyRequests = tooManyRequestsResponse();
 const meetingResponse = (description: string) => jsonResponse(Meeting, description);
 const idempotencyKey = { header: z.object({ "Idempotency-Key": IdempotencyKeyHeader }) };
 
-/** POST /meeting (spec 4.2) and the extensions GET /meeting/{id}, POST /meeting/{id}/end (DESIGN.md section 3). */
+/** POST /meeting (spec 4.2) and the extensions: list, get, update, cancel, end and join (docs/decisions/0008-rest-contract-from-zod-schemas.md). */
 export const meetingOpenApi: OpenApiFragment = {
   paths: {
     "/meeting": {

@@ -3,7 +3,7 @@ import { AuthorizeQuery, OAuthError, RevocationRequest, TokenRequest, TokenRespo
 import type { OpenApiFragment } from "./document.ts";
 
 /**
- * The OAuth 2.0 endpoints (spec 4.6, 4.7; DESIGN.md section 4), served by identity's
+ * The OAuth 2.0 endpoints (spec 4.6, 4.7; docs/decisions/0005-oauth-token-lifetimes-and-rotation.md), served by identity's
  * authorization server through the gateway. Each is reachable under the API base and at the
  * site path of the specification's prose, hence the path-level `servers` (relative to the
  * origin that serves this document).

@@ -9,7 +9,12 @@ import {
   Delivery,
   DeliveryPage,
   DeliveryPath,
+  EventTypeList,
   ListDeliveriesQuery,
+  RecoveredDeliveries,
+  RecoverWebhookRequest,
+  RotatedSecret,
+  UpdateWebhookRequest,
   Webhook,
   WebhookList,
   WebhookPath,
@@ -38,7 +43,12 @@ const disabledConflict = errorResponse("The subscription is disabled; re-enable 
 const deliveryNotes =
   "Delivery is at least once and unordered: a receiver may get the same event twice (deduplicate on the `webhook-id` header) and events in any order.";
 
-/** POST/GET/DELETE /webhook (spec 4.3-4.5) and the delivery-log, redelivery, test and re-enable extensions. */
+const updateScope = "webhook.update";
+
+/**
+ * POST/GET/DELETE /webhook (spec 4.3-4.5) and the extensions: update, secret rotation, recovery,
+ * the delivery log, redelivery, test events, re-enabling and the event-type catalog.
+ */
 export const webhookOpenApi: OpenApiFragment = {
   paths: {
     "/webhook": {
@@ -57,7 +67,9 @@ export const webhookOpenApi: OpenApiFragment = {
         requestBody: jsonRequestBody(CreateWebhookRequest),
         responses: {
           "201": json(CreatedWebhook, "The subscription, with its signing secret (shown only here)."),
-          "400": errorResponse("Invalid body: not a JSON object, wrong JSON types, a missing, malformed, insecure or forbidden url, an empty or unknown event list. The message names each problem."),
+          "400": errorResponse(
+            "Invalid body: not a JSON object, wrong JSON types, a missing, malformed, insecure or forbidden url, an empty or unknown event list, a description too long or with control characters, a rate limit out of range. The message names each problem.",
+          ),
           ...common,
           "403": forbidden("webhook.create"),
           "413": errorResponse("Request body over 100 KB."),
@@ -96,6 +108,89 @@ export const webhookOpenApi: OpenApiFragment = {
         },
       },
     },
+    "/webhook/{webhookId}": {
+      patch: {
+        operationId: "updateWebhook",
+        summary: "Change a webhook endpoint",
+        description:
+          "Changes the fields present in the body and keeps the others, with the rules of registration: a new `url` passes the same checks (https, no credentials, and a host that is not and does not resolve to an address inside the platform's network: the same 400 as at registration); `events` replaces the list. " +
+          "`disabled: true` stops deliveries at once (pending ones fail and can be recovered after re-enabling; an attempt in flight may still arrive); `disabled: false` re-enables, like `POST /webhook/{webhookId}/enable`. `rateLimitPerSecond: null` removes the limit. The signing secret is unchanged (see `rotate-secret`).",
+        tags: ["Webhooks"],
+        security: [{ ApiKey: [] }, { OAuth2: [updateScope] }],
+        requestParams: { path: WebhookPath },
+        requestBody: jsonRequestBody(UpdateWebhookRequest),
+        responses: {
+          "200": json(Webhook, "The subscription as changed."),
+          "400": errorResponse("`webhookId` not a UUID, a body that is not a JSON object or names nothing to change, wrong JSON types, or a value registration would refuse. The message names each problem."),
+          ...common,
+          "403": forbidden(updateScope),
+          "404": webhookNotFound,
+          "413": errorResponse("Request body over 100 KB."),
+          "429": tooManyRequests(),
+        },
+      },
+    },
+    "/webhook/{webhookId}/rotate-secret": {
+      post: {
+        operationId: "rotateWebhookSecret",
+        summary: "Rotate a webhook endpoint's signing secret",
+        description:
+          "Replaces the signing secret and returns the new one, **once**. For a grace window (24 hours unless the deployment says otherwise; `previousSecretExpiresAt`) every delivery carries two signatures in `webhook-signature`, one with the previous secret and one with the new, space-separated as Standard Webhooks defines, so a receiver verifies with either while it switches; after the window only the new secret signs and the previous one is wiped. Rotating again within the window retires the secret being replaced: only the latest two ever sign. " +
+          "Send an `Idempotency-Key` to retry safely: a retry returns the same new secret instead of rotating again. No request body.",
+        tags: ["Webhooks"],
+        security: [{ ApiKey: [] }, { OAuth2: [updateScope] }],
+        requestParams: { path: WebhookPath, header: z.object({ "Idempotency-Key": IdempotencyKeyHeader }) },
+        responses: {
+          "200": json(RotatedSecret, "The new secret (shown only here) and the end of the grace window."),
+          "400": errorResponse("`webhookId` is not a UUID, or a body that is not JSON was sent."),
+          ...common,
+          "403": forbidden(updateScope),
+          "404": webhookNotFound,
+          "409": idempotencyResponses["409"],
+          "422": idempotencyResponses["422"],
+          "429": tooManyRequests(),
+        },
+      },
+    },
+    "/webhook/{webhookId}/recover": {
+      post: {
+        operationId: "recoverWebhookDeliveries",
+        summary: "Redeliver every failed delivery of a window",
+        description:
+          `Makes every \`failed\` delivery of this endpoint created in [\`since\`, \`until\`) due now, for one more attempt each, with its original \`webhook-id\` and body (freshly signed). \`since\` may be at most ${webhookLimits.recoverWindowDays} days ago; \`until\` defaults to now. Deliveries that are pending, succeeded or cancelled are left alone. ` +
+          "The endpoint's rate limit, if any, paces them. The results arrive asynchronously: read them from the delivery log (`status=failed` shows what is still failing).",
+        tags: ["Webhooks"],
+        security: [{ ApiKey: [] }, { OAuth2: [updateScope] }],
+        requestParams: { path: WebhookPath },
+        requestBody: jsonRequestBody(RecoverWebhookRequest),
+        responses: {
+          "202": json(RecoveredDeliveries, "How many deliveries are due again, and the window."),
+          "400": errorResponse(`\`webhookId\` not a UUID, a body that is not a JSON object, \`since\` missing, not an ISO 8601 date-time with an offset or more than ${webhookLimits.recoverWindowDays} days ago, \`until\` malformed or not after \`since\`.`),
+          ...common,
+          "403": forbidden(updateScope),
+          "404": webhookNotFound,
+          "409": disabledConflict,
+          "413": errorResponse("Request body over 100 KB."),
+          "429": tooManyRequests(),
+        },
+      },
+    },
+    "/event-types": {
+      get: {
+        operationId: "listEventTypes",
+        summary: "List the event types",
+        description:
+          "Every event type a subscription may list, with what it means and the JSON Schema of its `data` (generated from the same schemas as this document's `webhooks`). Every body is `{type, timestamp, data}`. `webhook.test` (sent on request only, never subscribed to) is not listed.",
+        tags: ["Webhooks"],
+        security: [{ ApiKey: [] }, { OAuth2: ["webhook.read"] }],
+        responses: {
+          "200": json(EventTypeList, "The catalog."),
+          ...common,
+          "403": forbidden("webhook.read"),
+          "429": tooManyRequests(),
+        },
+      },
+    },
     "/webhook/{webhookId}/enable": {
       post: {
         operationId: "enableWebhook",
@@ -119,13 +214,14 @@ export const webhookOpenApi: OpenApiFragment = {
       get: {
         operationId: "listWebhookDeliveries",
         summary: "List a webhook endpoint's deliveries",
-        description: "The subscription's deliveries, newest first, each with its attempts (the 50 most recent, oldest first). Paginate with `pageToken` = the previous page's `nextPageToken`.",
+        description:
+          "The subscription's deliveries, newest first, each with its attempts (the 50 most recent, oldest first). Narrow it with `status`, `statusClass` (of each delivery's most recent attempt) and a creation window (`since`, `until`); the filters combine. Paginate with `pageToken` = the previous page's `nextPageToken`, keeping the same filters.",
         tags: ["Webhooks"],
         security: [{ ApiKey: [] }, { OAuth2: ["webhook.read"] }],
         requestParams: { path: WebhookPath, query: ListDeliveriesQuery },
         responses: {
           "200": json(DeliveryPage, "One page of deliveries."),
-          "400": errorResponse("`webhookId` not a UUID, `pageSize` out of range, or a `pageToken` this API did not return."),
+          "400": errorResponse("`webhookId` not a UUID, `pageSize` out of range, an unknown `status` or `statusClass`, `since` or `until` not an ISO 8601 date-time with an offset, `until` not after `since`, or a `pageToken` this API did not return."),
           ...common,
           "403": forbidden("webhook.read"),
           "404": webhookNotFound,

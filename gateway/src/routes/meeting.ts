@@ -42,8 +42,8 @@ const meetingResource = (meeting: Meeting): z.input<typeof MeetingResource> => (
 });
 
 /**
- * POST /meeting (spec 4.2), and the extensions GET /meeting/:id and POST /meeting/:id/end
- * (DESIGN.md section 3). Mounted on the authenticated /api/v1 router; the meeting service
+ * POST /meeting (spec 4.2), and the extensions: list, get, update, cancel and end
+ * (docs/decisions/0007-meeting-status-follows-the-room.md). Mounted on the authenticated /api/v1 router; the meeting service
  * authenticates the forwarded credential and checks the OAuth scope.
  */
 export function meetingRoutes(clients: Clients, logger: Logger): Router {

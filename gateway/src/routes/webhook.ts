@@ -1,13 +1,20 @@
 import { Router } from "express";
 import type { z } from "zod";
-import { DeliveryStatus, type Delivery, type Subscription } from "@svc/proto/svc/webhook/v1/webhook_pb";
+import { DeliveryStatus, HttpStatusClass, type Delivery, type Subscription } from "@svc/proto/svc/webhook/v1/webhook_pb";
+import type { StatusClass, SubscribableEventType } from "@svc/platform/contract";
 import type { Clients } from "../clients.ts";
 import { forwardedCredential } from "../http/bearer.ts";
+import { dataJsonSchema } from "../contract/events.ts";
 import {
   CreateWebhookRequest,
   DeleteWebhookRequest,
   ListDeliveriesQuery,
+  RecoverWebhookRequest,
+  UpdateWebhookRequest,
   type CreatedWebhook,
+  type EventTypeList,
+  type RecoveredDeliveries,
+  type RotatedSecret,
   type DeletedWebhook,
   type Delivery as DeliveryResource,
   type DeliveryPage,
@@ -29,6 +36,9 @@ const webhookResource = (subscription: Subscription): z.input<typeof Webhook> =>
   createdAt: isoTime(subscription.createdAt),
   disabled: subscription.disabledAt !== undefined,
   ...(subscription.disabledAt ? { disabledAt: isoTime(subscription.disabledAt), disabledReason: subscription.disabledReason } : {}),
+  description: subscription.description,
+  rateLimitPerSecond: subscription.rateLimitPerSecond ?? null,
+  ...(subscription.previousSecretExpiresAt ? { previousSecretExpiresAt: isoTime(subscription.previousSecretExpiresAt) } : {}),
 });
 
 const statusNames: Partial<Record<DeliveryStatus, z.infer<typeof DeliveryStatusName>>> = {
@@ -36,6 +46,21 @@ const statusNames: Partial<Record<DeliveryStatus, z.infer<typeof DeliveryStatusN
   [DeliveryStatus.SUCCEEDED]: "succeeded",
   [DeliveryStatus.FAILED]: "failed",
   [DeliveryStatus.CANCELLED]: "cancelled",
+};
+
+const statusValues: Record<z.infer<typeof DeliveryStatusName>, DeliveryStatus> = {
+  pending: DeliveryStatus.PENDING,
+  succeeded: DeliveryStatus.SUCCEEDED,
+  failed: DeliveryStatus.FAILED,
+  cancelled: DeliveryStatus.CANCELLED,
+};
+
+const statusClassValues: Record<StatusClass, HttpStatusClass> = {
+  none: HttpStatusClass.NO_RESPONSE,
+  "2xx": HttpStatusClass.SUCCESSFUL,
+  "3xx": HttpStatusClass.REDIRECTION,
+  "4xx": HttpStatusClass.CLIENT_ERROR,
+  "5xx": HttpStatusClass.SERVER_ERROR,
 };
 
 const deliveryResource = (delivery: Delivery): z.input<typeof DeliveryResource> => ({
@@ -56,7 +81,7 @@ const deliveryResource = (delivery: Delivery): z.input<typeof DeliveryResource> 
 });
 
 /**
- * POST/GET/DELETE /webhook (spec 4.3-4.5, DESIGN.md section 3) and the extensions: the delivery
+ * POST/GET/DELETE /webhook (spec 4.3-4.5; docs/decisions/0010-webhook-signing-secrets-and-ssrf-guard.md) and the extensions: the delivery
  * log, redelivery, a test event and re-enabling. Mounted on the authenticated /api/v1 router;
  * the webhook service authenticates the forwarded credential, checks the scope and scopes every
  * call to the caller's organization.
@@ -67,11 +92,11 @@ export function webhookRoutes(clients: Clients): Router {
   const noStore = "no-store";
 
   router.post("/webhook", async (req, res) => {
-    const { url, events } = parseJsonBody(CreateWebhookRequest, req.body);
+    const { url, events, description, rateLimitPerSecond } = parseJsonBody(CreateWebhookRequest, req.body);
     const idempotency = idempotencyCall(req, res);
     const call = options(res.locals);
     const { subscription, secret } = await clients.webhook.createSubscription(
-      { url: url ?? "", events: events ?? [] },
+      { url: url ?? "", events: events ?? [], description: description ?? "", rateLimitPerSecond: rateLimitPerSecond ?? undefined },
       { ...call, headers: { ...call.headers, ...idempotency.headers }, onHeader: idempotency.onHeader },
     );
     res.set("Cache-Control", noStore);
@@ -81,6 +106,8 @@ export function webhookRoutes(clients: Clients): Router {
       events: subscription!.events,
       secret,
       createdAt: isoTime(subscription!.createdAt),
+      description: subscription!.description,
+      rateLimitPerSecond: subscription!.rateLimitPerSecond ?? null,
     };
     res.status(201).json(created);
   });
@@ -99,6 +126,61 @@ export function webhookRoutes(clients: Clients): Router {
     res.json(answer);
   });
 
+  router.patch("/webhook/:id", async (req, res) => {
+    const body = parseJsonBody(UpdateWebhookRequest, req.body);
+    const { subscription } = await clients.webhook.updateSubscription(
+      {
+        webhookId: req.params.id,
+        url: body.url,
+        events: body.events ? { types: body.events } : undefined,
+        description: body.description,
+        disabled: body.disabled,
+        // null removes the limit: a change without a value.
+        rateLimit: body.rateLimitPerSecond === undefined ? undefined : body.rateLimitPerSecond === null ? {} : { perSecond: body.rateLimitPerSecond },
+      },
+      options(res.locals),
+    );
+    res.set("Cache-Control", noStore);
+    res.json(webhookResource(subscription!));
+  });
+
+  router.post("/webhook/:id/rotate-secret", async (req, res) => {
+    const idempotency = idempotencyCall(req, res);
+    const call = options(res.locals);
+    const { subscription, secret } = await clients.webhook.rotateSecret(
+      { webhookId: req.params.id },
+      { ...call, headers: { ...call.headers, ...idempotency.headers }, onHeader: idempotency.onHeader },
+    );
+    res.set("Cache-Control", noStore);
+    const rotated: z.input<typeof RotatedSecret> = {
+      webhookId: subscription!.webhookId,
+      secret,
+      previousSecretExpiresAt: isoOrNull(subscription!.previousSecretExpiresAt),
+    };
+    res.json(rotated);
+  });
+
+  router.post("/webhook/:id/recover", async (req, res) => {
+    const { since, until } = parseJsonBody(RecoverWebhookRequest, req.body);
+    const recovered = await clients.webhook.recoverDeliveries({ webhookId: req.params.id, since: since ?? "", until }, options(res.locals));
+    const answer: z.input<typeof RecoveredDeliveries> = {
+      webhookId: recovered.webhookId,
+      recovered: recovered.recovered,
+      since: isoTime(recovered.since),
+      until: isoTime(recovered.until),
+    };
+    res.status(202).json(answer);
+  });
+
+  router.get("/event-types", async (_req, res) => {
+    const { eventTypes } = await clients.webhook.listEventTypes({}, options(res.locals));
+    const answer: z.input<typeof EventTypeList> = {
+      // The service says which types exist (it enforces them); the schemas are the contract's.
+      eventTypes: eventTypes.map(({ type, description }) => ({ type, description, schema: dataJsonSchema(type as SubscribableEventType) })),
+    };
+    res.json(answer);
+  });
+
   router.post("/webhook/:id/enable", async (req, res) => {
     const { subscription } = await clients.webhook.enableSubscription({ webhookId: req.params.id }, options(res.locals));
     res.json(webhookResource(subscription!));
@@ -107,7 +189,15 @@ export function webhookRoutes(clients: Clients): Router {
   router.get("/webhook/:id/deliveries", async (req, res) => {
     const query = parseQuery(ListDeliveriesQuery, req.query);
     const page = await clients.webhook.listDeliveries(
-      { webhookId: req.params.id, pageSize: query.pageSize ?? 0, pageToken: query.pageToken ?? "" },
+      {
+        webhookId: req.params.id,
+        pageSize: query.pageSize ?? 0,
+        pageToken: query.pageToken ?? "",
+        status: query.status ? statusValues[query.status] : DeliveryStatus.UNSPECIFIED,
+        statusClass: query.statusClass ? statusClassValues[query.statusClass] : HttpStatusClass.UNSPECIFIED,
+        since: query.since,
+        until: query.until,
+      },
       options(res.locals),
     );
     res.set("Cache-Control", noStore);

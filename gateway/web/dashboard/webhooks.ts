@@ -177,6 +177,54 @@ export function webhooksView({ main, user }: ViewContext) {
                         "button",
                         {
                           type: "button",
+                          class: "secondary",
+                          "aria-label": `Rotate the signing secret of ${webhook.url}`,
+                          onclick: async () => {
+                            const sure = await confirmAction({
+                              title: "Rotate the signing secret?",
+                              message: "You get a new secret now. For a grace window (24 hours unless your deployment says otherwise) deliveries are signed with both the old and the new secret, so switch your receiver to the new one before it ends.",
+                              action: "Rotate secret",
+                            });
+                            if (!sure) return;
+                            const result = await api<{ secret: string; previousSecretExpiresAt: string | null }>("POST", `/webhook/${webhook.webhookId}/rotate-secret`);
+                            if (!result.ok) return say(result, "");
+                            replace(
+                              notice,
+                              secretPanel({
+                                title: "New signing secret",
+                                label: "Signing secret",
+                                value: result.body.secret,
+                                extra: [h("p", {}, "The old secret keeps signing until ", time(result.body.previousSecretExpiresAt ?? undefined), "; after that only this one does.")],
+                              }),
+                            );
+                            await reload();
+                          },
+                        },
+                        "Rotate secret",
+                      )
+                    : null,
+                  admin && !webhook.disabled
+                    ? h(
+                        "button",
+                        {
+                          type: "button",
+                          class: "secondary",
+                          "aria-label": `Disable ${webhook.url}`,
+                          onclick: async () => {
+                            const sure = await confirmAction({ title: "Disable this webhook?", message: `${webhook.url} will receive no events until you enable it again; pending deliveries fail (you can recover them later).`, action: "Disable webhook" });
+                            if (!sure) return;
+                            say(await api("PATCH", `/webhook/${webhook.webhookId}`, { disabled: true }), "The webhook is disabled.");
+                            await reload();
+                          },
+                        },
+                        "Disable",
+                      )
+                    : null,
+                  admin
+                    ? h(
+                        "button",
+                        {
+                          type: "button",
                           class: "danger",
                           "aria-label": `Delete ${webhook.url}`,
                           onclick: async () => {

@@ -33,7 +33,7 @@ const stateTexts: Record<DeviceState, string> = {
 
 const usable = (state: DeviceState) => state === "on" || state === "off" || state === "pending";
 
-/** Room options shared by every join: see ../../shared/MEDIA.md for singlePeerConnection. */
+/** Room options shared by every join (docs/decisions/0006-join-url-capability-and-livekit.md). */
 export function createRoom(devices: { camera?: string; microphone?: string }): Room {
   return new Room({
     // livekit-server 1.8.4 has no /rtc/v1: without this the client tries it first and falls back.

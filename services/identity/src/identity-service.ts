@@ -1,8 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
-import { unauthenticated } from "@svc/platform";
+import { readBearer, unauthenticated } from "@svc/platform";
 import { CredentialKind, type IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
 import type { CredentialVerification } from "./credentials/verify-credential.ts";
-import { bearerTokenOf } from "./sessions/session-caller.ts";
 import { isSessionToken, type SessionStore } from "./sessions/session-store.ts";
 import { roleMessage } from "./sessions/session-service.ts";
 
@@ -16,11 +15,11 @@ const kinds = { api_key: CredentialKind.API_KEY, oauth: CredentialKind.OAUTH, se
 export function identityService(credentials: CredentialVerification, sessions: SessionStore): ServiceImpl<typeof IdentityService> {
   return {
     async verifyCredential(_request, context) {
-      const match = /^Bearer +(\S+) *$/i.exec(context.requestHeader.get("authorization") ?? "");
-      if (!match) throw unauthenticated("Missing bearer token");
-      // Tokens longer than any of ours are refused before any hashing or look-up.
-      const token = bearerTokenOf(context);
-      if (!token) throw unauthenticated("Invalid, expired or revoked token");
+      const bearer = readBearer(context.requestHeader.get("authorization"));
+      if (bearer.kind === "absent" || bearer.kind === "other-scheme" || bearer.kind === "empty") throw unauthenticated("Missing bearer token");
+      // A token that cannot be one of ours is refused before any hashing or look-up.
+      if (bearer.kind === "malformed") throw unauthenticated("Invalid, expired or revoked token");
+      const token = bearer.token;
       if (isSessionToken(token)) {
         const session = await sessions.verify(token, context.requestHeader.get("x-csrf-token") ?? undefined);
         return { userId: session.userId, orgId: session.orgId, kind: CredentialKind.SESSION, role: roleMessage(session.role), scopes: [], clientId: "" };

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 
 /**
- * A new meeting id: base64url of 16 random bytes, 128 bits from the CSPRNG (DESIGN.md asks for
- * ≥ 122). The join URL carries it and needs no password, so guessing one must be hopeless.
+ * A new meeting id: base64url of 16 random bytes, 128 bits from the CSPRNG. The join URL carries
+ * it and needs no password, so guessing one must be hopeless (docs/decisions/0006-join-url-capability-and-livekit.md).
  */
 export function newMeetingId(): string {
   return randomBytes(16).toString("base64url");

@@ -1,12 +1,15 @@
 import { invalidArgument } from "@svc/platform";
-import { EMAIL_ADDRESS, emailAddressMaxLength, LINE_BREAKING_OR_CONTROL, meetingLimits, OFFSET_DATE_TIME } from "@svc/platform/contract";
+import { EMAIL_ADDRESS, emailAddressMaxLength, LINE_BREAKING_OR_CONTROL, meetingLimits, parseOffsetDateTime } from "@svc/platform/contract";
+
+// The date-time rule is shared with the webhook service (its delivery-log windows).
+export { parseOffsetDateTime };
 
 export const MAX_TITLE_LENGTH = meetingLimits.titleMaxLength;
 export const MAX_ATTENDEES = meetingLimits.attendeesMax;
 export const MAX_DURATION_MINUTES = meetingLimits.durationMaxMinutes;
 
 
-/** A meeting request that passed every rule of DESIGN.md section 3. */
+/** A meeting request that passed every value rule (docs/decisions/0008-rest-contract-from-zod-schemas.md). */
 export interface ValidMeetingRequest {
   /** Trimmed. */
   title: string;
@@ -31,7 +34,6 @@ export interface MeetingRequestInput {
 export const UPDATABLE_FIELDS = ["title", "start", "end", "duration_minutes", "attendees"] as const;
 export type UpdatableField = (typeof UPDATABLE_FIELDS)[number];
 
-const START_EXAMPLE = "2025-06-01T09:00:00.000Z";
 
 /**
  * Applies the creation rules in the service, so gRPC callers meet them too. Every broken rule is
@@ -42,7 +44,7 @@ export function validateMeetingRequest(input: MeetingRequestInput): ValidMeeting
 
   const title = input.title.trim();
   if (title.length === 0) problems.push("title is required and must not be empty");
-  else if ([...title].length > MAX_TITLE_LENGTH) problems.push(`title must be at most ${MAX_TITLE_LENGTH} characters`);
+  else if ([...input.title].length > MAX_TITLE_LENGTH) problems.push(`title must be at most ${MAX_TITLE_LENGTH} characters`);
   else if (LINE_BREAKING_OR_CONTROL.test(title)) problems.push("title must be one line without control characters");
 
   let start: Date | null = null;
@@ -154,41 +156,3 @@ function quoteSome(values: string[]): string {
   return values.length > shown.length ? `${shown.join(", ")} and ${values.length - shown.length} more` : shown.join(", ");
 }
 
-type ParsedDateTime = { ok: true; date: Date } | { ok: false; problem: string };
-
-
-/**
- * Parses an ISO 8601 date-time that carries an offset ("Z" or ±hh:mm). A time without an offset
- * is ambiguous (whose 09:00?) and refused, as are impossible dates such as 2025-02-30, which
- * `Date.parse` would silently roll over into March.
- */
-export function parseOffsetDateTime(value: string): ParsedDateTime {
-  const match = OFFSET_DATE_TIME.exec(value);
-  if (!match) {
-    const offsetMissing = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value);
-    return {
-      ok: false,
-      problem: offsetMissing
-        ? `must include a UTC offset ("Z" or ±hh:mm), for example ${START_EXAMPLE}`
-        : `must be an ISO 8601 date-time with a UTC offset, for example ${START_EXAMPLE}`,
-    };
-  }
-  const [, year, month, day, hour, minute, second = "0", fraction = "", zulu, sign, offsetHours = "0", offsetMinutes = "0"] = match;
-  const [y, mo, d, h, mi, s] = [year, month, day, hour, minute, second].map(Number) as [number, number, number, number, number, number];
-  const [oh, om] = [Number(offsetHours), Number(offsetMinutes)];
-  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return { ok: false, problem: `is not a calendar date (${year}-${month}-${day} does not exist)` };
-  if (h > 23 || mi > 59 || s > 59) return { ok: false, problem: `has an impossible time of day (${hour}:${minute}:${second})` };
-  if (!zulu && (oh > 23 || om > 59)) return { ok: false, problem: "has an impossible UTC offset" };
-  const offsetMs = zulu ? 0 : (sign === "-" ? -1 : 1) * (oh * 60 + om) * 60_000;
-  const milliseconds = Number(fraction.padEnd(3, "0").slice(0, 3));
-  // setUTCFullYear rather than Date.UTC, which would read years 0-99 as 1900-1999.
-  const local = new Date(0);
-  local.setUTCFullYear(y, mo - 1, d);
-  local.setUTCHours(h, mi, s, milliseconds);
-  return { ok: true, date: new Date(local.getTime() - offsetMs) };
-}
-
-function daysInMonth(year: number, month: number): number {
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
-}

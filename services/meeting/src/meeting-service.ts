@@ -14,9 +14,9 @@ import {
 } from "@svc/platform";
 import {
   CreateMeetingRequestSchema,
-  MeetingPageService,
+  type MeetingPageService,
   MeetingSchema,
-  MeetingService,
+  type MeetingService,
   MeetingStatus,
   type Meeting,
 } from "@svc/proto/svc/meeting/v1/meeting_pb";

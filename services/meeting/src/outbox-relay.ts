@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { EventPublisher, Logger } from "@svc/platform";
+import { retryBackoffMs, type EventPublisher, type Logger } from "@svc/platform";
 import type { Outbox } from "./db/outbox.ts";
 
 export interface OutboxRelayOptions {
@@ -59,7 +59,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         await idle(options.pollIntervalMs);
       } catch (error) {
         failures += 1;
-        const delay = backoffMs(failures, options.maxBackoffMs);
+        const delay = retryBackoffMs(failures, { initialMs: 250, maxMs: options.maxBackoffMs });
         // Say so on the first failure and then now and again, not on every retry of a long outage.
         if (failures === 1 || failures % 10 === 0) logger.warn({ err: error, failures, retryInMs: Math.round(delay) }, "outbox relay cannot publish; retrying");
         await sleep(delay, undefined, { signal: stopping.signal }).catch(() => undefined);
@@ -80,10 +80,4 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       await running;
     },
   };
-}
-
-/** 250 ms doubling per failure up to `maxMs`, with jitter so replicas do not retry in step. */
-export function backoffMs(failures: number, maxMs: number): number {
-  const base = Math.min(maxMs, 250 * 2 ** Math.min(failures - 1, 16));
-  return base / 2 + Math.random() * (base / 2);
 }

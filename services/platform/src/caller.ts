@@ -2,6 +2,7 @@ import { Code, ConnectError, createClient, type HandlerContext, type Transport }
 import { CredentialKind, IdentityService, Role } from "@svc/proto/svc/identity/v1/identity_pb";
 import { createRedisCredentialCache, type CredentialCache } from "./credentials/credential-cache.ts";
 import { credentialCacheKeyOf } from "./credentials/credential-cache-key.ts";
+import { bearerToken } from "./credentials/bearer-token.ts";
 import { hashToken } from "./credentials/token-hash.ts";
 import { adminRoleRequired, insufficientScope, unauthenticated } from "./errors.ts";
 import { internalTransport } from "./grpc/internal-transport.ts";
@@ -48,8 +49,6 @@ export interface CallerResolverOptions {
   cache?: CredentialCache;
   now?: () => number;
 }
-
-const bearerToken = (authorization: string) => /^Bearer +(.+)$/i.exec(authorization)?.[1]?.trim() ?? "";
 
 /**
  * How any process learns who is calling: first the shared verification cache, then identity's
@@ -125,15 +124,14 @@ export function createAuthenticator(resolve: ResolveCaller): Authenticate {
 export async function connectCallerResolver(
   config: { IDENTITY_URL: string; REDIS_URL?: string | undefined; REDIS_KEY_PREFIX: string; CREDENTIAL_CACHE_KEY?: string | undefined },
   logger: Logger,
-): Promise<{ resolveCaller: ResolveCaller; redis: Redis | undefined; close: () => Promise<void> }> {
+): Promise<{ resolveCaller: ResolveCaller; redis: Redis | undefined; credentialCache: CredentialCache | undefined; close: () => Promise<void> }> {
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, logger) : undefined;
+  const credentialCache =
+    redis && createRedisCredentialCache(redis, { keyPrefix: config.REDIS_KEY_PREFIX, authenticationKey: credentialCacheKeyOf(config, logger), logger });
   return {
     redis,
-    resolveCaller: createCallerResolver({
-      identity: config.IDENTITY_URL,
-      cache:
-        redis && createRedisCredentialCache(redis, { keyPrefix: config.REDIS_KEY_PREFIX, authenticationKey: credentialCacheKeyOf(config, logger), logger }),
-    }),
+    credentialCache,
+    resolveCaller: createCallerResolver({ identity: config.IDENTITY_URL, cache: credentialCache }),
     close: async () => {
       await redis?.quit();
     },

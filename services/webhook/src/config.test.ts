@@ -14,6 +14,7 @@ describe("webhook configuration", () => {
     expect(config.WEBHOOK_DISABLE_AFTER_SECONDS).toBe(432_000);
     expect(config.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(false);
     expect(config.WEBHOOK_ALLOW_INSECURE).toBe(false);
+    expect(config.WEBHOOK_SECRET_ROTATION_GRACE_SECONDS).toBe(86_400);
   });
 
   it("accepts a compressed schedule with fractions of a second", () => {

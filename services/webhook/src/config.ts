@@ -2,7 +2,7 @@ import { z } from "zod";
 import { baseEnvSchema, checkKafkaSecurity, credentialCacheKeyDefaults, defaultAddresses, kafkaSecurityEnv, port, refuseDevelopmentDefaults, serviceUrl, type DevelopmentDefault } from "@svc/platform";
 import { DEFAULT_PENDING_CAPS } from "./db/deliveries.ts";
 
-/** The production retry schedule (DESIGN.md section 6): seconds before attempt 1, 2, ... 8. */
+/** The production retry schedule (docs/decisions/0011-webhook-retries-and-disabling.md): seconds before attempt 1, 2, ... 8. */
 export const DEFAULT_RETRY_SCHEDULE = "0,5,300,1800,7200,18000,36000,36000";
 
 /**
@@ -88,6 +88,8 @@ export const configSchema = baseEnvSchema
     /** Longest the dispatcher sleeps without a wake-up before it looks for due retries. */
     WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
     WEBHOOK_MAX_SUBSCRIPTIONS_PER_ORG: positiveInt(100, 10_000),
+    /** After a secret rotation the replaced secret keeps signing this long (default 24 h; 0: not at all). */
+    WEBHOOK_SECRET_ROTATION_GRACE_SECONDS: z.coerce.number().min(0).max(7 * 24 * 3600).default(24 * 3600),
   })
   .superRefine((config, context) => {
     checkKafkaSecurity(config, context);

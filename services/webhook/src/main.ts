@@ -19,15 +19,19 @@ import { webhookService } from "./api/webhook-service.ts";
 import { configSchema } from "./config.ts";
 import { meetingEventsSubscription } from "./consumer/meeting-events.ts";
 import { listenForDueDeliveries } from "./db/due-notifications.ts";
+import { wipeExpiredPreviousSecrets } from "./db/secret-rotation.ts";
 import { purgeWebhookHistory } from "./db/retention.ts";
 import { createDispatcher } from "./delivery/dispatcher.ts";
 import { createHttpSender } from "./delivery/http-sender.ts";
+import { createEndpointRateLimiter } from "./delivery/endpoint-rate-limiter.ts";
 import { createSecretBox } from "./signing/secret-box.ts";
 
 const SERVICE = "webhook";
 const SCHEMA = "webhook";
 /** Margin of a delivery lease beyond the request timeout, for recording the outcome. */
 const LEASE_MARGIN_MS = 10_000;
+/** How often rotated-out secrets past their grace window are wiped (they stop signing at once). */
+const SECRET_SWEEP_INTERVAL_MS = 60_000;
 
 const config = loadConfigOrExit(SERVICE, configSchema);
 const logger = createLogger(SERVICE, config.LOG_LEVEL);
@@ -66,12 +70,24 @@ runUntilSignalled(logger, async () => {
     },
     concurrency: config.WEBHOOK_CONCURRENCY,
     perEndpointConcurrency: config.WEBHOOK_PER_ENDPOINT_CONCURRENCY,
+    rateLimiter: createEndpointRateLimiter({ redis: callers.redis, keyPrefix: config.REDIS_KEY_PREFIX, logger: logger.child({ component: "endpoint-rate-limit" }) }),
     perOrganizationConcurrency: config.WEBHOOK_PER_ORG_CONCURRENCY,
     circuitBreaker: { consecutiveTimeouts: config.WEBHOOK_CIRCUIT_BREAKER_TIMEOUTS, openMs: config.WEBHOOK_CIRCUIT_BREAKER_OPEN_SECONDS * 1000 },
     leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
     pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
     disableAfterMs: config.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
   });
+  // Rotated-out secrets stop signing when their window ends; this wipes the ciphertext too. A short
+  // window (tests) is swept as often as it lasts, so nothing outlives it by much.
+  const secretSweep = startPeriodicTask(
+    "wipe expired signing secrets",
+    Math.max(1_000, Math.min(SECRET_SWEEP_INTERVAL_MS, config.WEBHOOK_SECRET_ROTATION_GRACE_SECONDS * 1000)),
+    async () => {
+      const wiped = await wipeExpiredPreviousSecrets(pool);
+      if (wiped > 0) logger.info({ wiped }, "wiped rotated-out signing secrets past their grace window");
+    },
+    logger,
+  );
   const pendingCaps = { perEndpoint: config.WEBHOOK_MAX_PENDING_PER_ENDPOINT, perOrganization: config.WEBHOOK_MAX_PENDING_PER_ORG };
   const notifications = listenForDueDeliveries({ databaseUrl: config.DATABASE_URL, logger, onDue: dispatcher.wake });
 
@@ -90,6 +106,7 @@ runUntilSignalled(logger, async () => {
           secretBox,
           targetPolicy,
           maxSubscriptionsPerOrg: config.WEBHOOK_MAX_SUBSCRIPTIONS_PER_ORG,
+          rotationGraceMs: config.WEBHOOK_SECRET_ROTATION_GRACE_SECONDS * 1000,
           pendingCaps,
           testEventLimiter: createRateLimiter({
             name: "webhook-test-events",
@@ -119,5 +136,5 @@ runUntilSignalled(logger, async () => {
   await bus.subscriber().start(meetingEventsSubscription({ pool, logger, pendingCaps, onDeliveriesStored: dispatcher.wake }));
 
   // Closed in reverse: stop serving and consuming first, then drain the dispatcher, pools last.
-  return [() => pool.end(), () => callers.close(), () => notifications.close(), () => sender.close(), () => dispatcher.stop(), () => retention.stop(), () => stopRetention.abort(), () => bus.close(), () => server.close()];
+  return [() => pool.end(), () => callers.close(), () => notifications.close(), () => secretSweep.stop(), () => sender.close(), () => dispatcher.stop(), () => retention.stop(), () => stopRetention.abort(), () => bus.close(), () => server.close()];
 });

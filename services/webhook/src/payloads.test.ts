@@ -11,7 +11,7 @@ import {
 } from "@svc/proto/svc/meeting/v1/events_pb";
 import { describe, expect, it } from "vitest";
 import { SUBSCRIBABLE_EVENT_TYPES } from "./event-types.ts";
-import { decodeMeetingEvent, meetingEndedBody, testEventBody } from "./payloads.ts";
+import { decodeMeetingEvent, meetingEndedBody, testEventBody, webhookDisabledBody } from "./payloads.ts";
 
 describe("event bodies", () => {
   it("maps MeetingEnded to {type, timestamp, data} with camelCase meeting fields", () => {
@@ -79,7 +79,8 @@ describe("event bodies", () => {
       return decoded.body.type;
     });
     expect(types).toEqual(["meeting.started", "meeting.ended", "meeting.updated", "meeting.cancelled", "participant.joined", "participant.left"]);
-    expect(new Set(types)).toEqual(new Set(SUBSCRIBABLE_EVENT_TYPES));
+    // Every subscribable type is a meeting event except the one the webhook service raises itself.
+    expect(new Set([...types, "webhook.disabled"])).toEqual(new Set(SUBSCRIBABLE_EVENT_TYPES));
     const joined = decodeMeetingEvent(ParticipantJoinedSchema.typeName, toBinary(ParticipantJoinedSchema, messages[4][1]))!;
     const updated = decodeMeetingEvent(MeetingUpdatedSchema.typeName, toBinary(MeetingUpdatedSchema, messages[2][1]))!;
     expect(updated.body.data).toEqual({
@@ -101,6 +102,31 @@ describe("event bodies", () => {
     const event = create(MeetingEndedSchema, { eventId: "e2", orgId: "o", meeting: { id: "m", title: "t", endedAt: timestampFromDate(new Date(0)) } });
     expect(meetingEndedBody(event).data.start).toBeNull();
     expect(() => meetingEndedBody(create(MeetingEndedSchema, { eventId: "e3", orgId: "o" }))).toThrow(/snapshot/);
+  });
+
+  it("builds the webhook.disabled body with the endpoint, the trigger and when its failures began", () => {
+    const body = webhookDisabledBody({
+      id: "w1",
+      orgId: "o1",
+      url: "https://example.com/hook",
+      disabledAt: new Date("2030-01-06T00:00:00Z"),
+      reason: "failing without a successful delivery since 2030-01-01T00:00:00.000Z",
+      trigger: "continuous_failure",
+      failingSince: new Date("2030-01-01T00:00:00Z"),
+    });
+    expect(body).toEqual({
+      type: "webhook.disabled",
+      timestamp: "2030-01-06T00:00:00.000Z",
+      data: {
+        webhookId: "w1",
+        orgId: "o1",
+        url: "https://example.com/hook",
+        disabledAt: "2030-01-06T00:00:00.000Z",
+        trigger: "continuous_failure",
+        reason: "failing without a successful delivery since 2030-01-01T00:00:00.000Z",
+        failingSince: "2030-01-01T00:00:00.000Z",
+      },
+    });
   });
 
   it("builds the webhook.test body", () => {

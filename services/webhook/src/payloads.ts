@@ -171,3 +171,28 @@ export function testEventBody(webhookId: string, orgId: string, now = new Date()
     data: { webhookId, orgId, message: "This is a test event sent on request; it carries no meeting data." },
   };
 }
+
+/** `webhook.disabled`: sent to the organization's other endpoints when one is disabled automatically. */
+export function webhookDisabledBody(disabled: {
+  id: string;
+  orgId: string;
+  url: string;
+  disabledAt: Date;
+  reason: string;
+  trigger: "gone" | "continuous_failure";
+  failingSince: Date | null;
+}): EventBody {
+  return {
+    type: "webhook.disabled",
+    timestamp: disabled.disabledAt.toISOString(),
+    data: {
+      webhookId: disabled.id,
+      orgId: disabled.orgId,
+      url: disabled.url,
+      disabledAt: disabled.disabledAt.toISOString(),
+      trigger: disabled.trigger,
+      reason: disabled.reason,
+      failingSince: disabled.failingSince?.toISOString() ?? null,
+    },
+  };
+}

@@ -18,14 +18,15 @@ export class RequestCheck {
   name(field: string, value: string, maxLength: number, fallback?: string): string {
     const name = value.trim() || fallback || "";
     if (!name) this.problems.push(`${field} is required`);
-    else if (lengthOf(name) > maxLength) this.problems.push(`${field} must be at most ${maxLength} characters`);
+    // Counted as sent, so the limit does not depend on how trimming is defined.
+    else if (lengthOf(value) > maxLength) this.problems.push(`${field} must be at most ${maxLength} characters`);
     else if (LINE_BREAKING_OR_CONTROL.test(name)) this.problems.push(`${field} must not contain control characters`);
     return name;
   }
 
   email(field: string, value: string): string {
     const email = value.trim();
-    if (email.length > emailAddressMaxLength || !SIGN_IN_EMAIL.test(email)) this.problems.push(`${field} must be an e-mail address`);
+    if (value.length > emailAddressMaxLength || !SIGN_IN_EMAIL.test(email)) this.problems.push(`${field} must be an e-mail address`);
     return email;
   }
 

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { HandlerContext } from "@connectrpc/connect";
-import { unauthenticated } from "@svc/platform";
+import { bearerToken, unauthenticated } from "@svc/platform";
 
 /**
  * The administrator token used when ADMIN_TOKEN is unset, so `npm start` and `npm run cli` work
@@ -16,8 +16,8 @@ export const DEVELOPMENT_ADMIN_TOKEN = "svc-dev-admin-token-do-not-use-in-produc
 export function requireAdminToken(adminToken: string) {
   const expected = sha256(adminToken);
   return (context: HandlerContext) => {
-    const match = /^Bearer +(\S+) *$/i.exec(context.requestHeader.get("authorization") ?? "");
-    if (!match || !timingSafeEqual(sha256(match[1]!), expected)) {
+    const token = bearerToken(context.requestHeader.get("authorization"));
+    if (token === undefined || !timingSafeEqual(sha256(token), expected)) {
       throw unauthenticated("The administrator token is missing or wrong");
     }
   };

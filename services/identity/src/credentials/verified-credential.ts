@@ -4,7 +4,7 @@ export type { VerifiedCredential };
 
 /**
  * Verifies one kind of token, recognised by its prefix. VerifyCredential picks the verifier with
- * the longest matching prefix, so `svc_oauth_` tokens (OAuth, added by the OAuth issue) never
+ * the longest matching prefix, so `svc_oauth_` tokens (OAuth access tokens) never
  * reach the API-key verifier registered for `svc_`.
  */
 export interface CredentialVerifier {

@@ -181,6 +181,7 @@ export function managementService(deps: ManagementDependencies): ServiceImpl<typ
       const caller = await adminSession(context);
       const userId = idOrRefuse("userId", request.userId);
       const role = roleFrom(request.role);
+      if (!role && request.deactivated === undefined) throw invalidArgument(["nothing to update: give role or deactivated"]);
       if (userId === caller.userId && (role === "member" || request.deactivated === true)) {
         // Keeps every organization with at least the admin who is acting: another admin may do it.
         throw new ConnectError("You cannot demote or deactivate yourself; ask another admin", Code.FailedPrecondition);

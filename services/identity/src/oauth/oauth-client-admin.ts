@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { invalidArgument, notFound, type Logger } from "@svc/platform";
-import { identityLimits, LINE_BREAKING_OR_CONTROL } from "@svc/platform/contract";
+import { identityLimits, LINE_BREAKING_OR_CONTROL, uriSyntaxProblem } from "@svc/platform/contract";
 import type { IdentityAdminService } from "@svc/proto/svc/identity/v1/identity_pb";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
 import type { OAuthClientQueries, OAuthClientRecord } from "../db/oauth-clients.ts";
@@ -86,7 +86,7 @@ export function checkClientFields(
 ) {
   const name = request.name.trim();
   if (!name) problems.push("name is required");
-  else if ([...name].length > identityLimits.nameMaxLength || LINE_BREAKING_OR_CONTROL.test(name)) {
+  else if ([...request.name].length > identityLimits.nameMaxLength || LINE_BREAKING_OR_CONTROL.test(name)) {
     problems.push(`name must be at most ${identityLimits.nameMaxLength} characters, without control characters`);
   }
   const redirectUris = [...new Set(request.redirectUris)];
@@ -126,8 +126,9 @@ export function redirectUriProblem(uri: string, policy: RedirectUriPolicy): stri
   if (uri.includes("#")) return "must not contain a fragment";
   if (url.username || url.password) return "must not contain credentials";
   if (/\s/.test(uri)) return "must not contain spaces";
-  if (/\p{Cc}/u.test(uri)) return "must not contain control characters";
-  return undefined;
+  // Compared exactly with what the browser sends: ASCII as RFC 3986 spells it, nothing the URL
+  // parser would rewrite.
+  return uriSyntaxProblem(uri);
 }
 
 export function toOAuthClientMessage(client: OAuthClientRecord) {

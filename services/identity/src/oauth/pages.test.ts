@@ -5,7 +5,7 @@ describe("OAuth pages", () => {
   const hostile = `"><script>alert('x')</script>&`;
 
   it("escape every interpolated value, in text and in attributes", () => {
-    expect(escapeHtml(hostile)).toBe("&#34;&#62;&#60;script&#62;alert(&#39;x&#39;)&#60;/script&#62;&#38;");
+    expect(escapeHtml(hostile)).toBe("&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;");
     const pages = [
       loginPage({ applicationName: hostile, action: "/a", csrfToken: hostile, email: hostile, error: hostile }),
       consentPage({ applicationName: hostile, userEmail: hostile, permissions: [hostile], action: "/a", csrfToken: hostile }),

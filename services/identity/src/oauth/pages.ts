@@ -1,3 +1,4 @@
+import escapeHtml from "escape-html";
 import { createHash } from "node:crypto";
 
 /**
@@ -34,9 +35,7 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   "x-content-type-options": "nosniff",
 };
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
+export { escapeHtml };
 
 function layout(title: string, content: string): string {
   return `<!DOCTYPE html>

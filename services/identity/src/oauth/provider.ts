@@ -16,7 +16,7 @@ import { shapeTokenEndpoints } from "./token-endpoint.ts";
 export const ACCESS_TOKEN_PREFIX = "svc_oauth_";
 export const REFRESH_TOKEN_PREFIX = "svc_rt_";
 
-/** Lifetimes, in seconds (specification section 8, DESIGN.md section 4). */
+/** Lifetimes, in seconds (specification section 8; docs/decisions/0005-oauth-token-lifetimes-and-rotation.md). */
 export const LIFETIMES = {
   authorizationCode: 10 * 60,
   accessToken: 60 * 60,

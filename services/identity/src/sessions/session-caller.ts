@@ -1,15 +1,10 @@
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
-import { unauthenticated } from "@svc/platform";
+import { bearerToken, unauthenticated } from "@svc/platform";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
 import type { SessionRecord } from "../db/sessions.ts";
 import { isSessionToken, type SessionStore } from "./session-store.ts";
 
-const MAX_TOKEN_LENGTH = 512;
-
-export const bearerTokenOf = (context: HandlerContext): string | undefined => {
-  const match = /^Bearer +(\S+) *$/i.exec(context.requestHeader.get("authorization") ?? "");
-  return match && match[1]!.length <= MAX_TOKEN_LENGTH ? match[1] : undefined;
-};
+export const bearerTokenOf = (context: HandlerContext): string | undefined => bearerToken(context.requestHeader.get("authorization"));
 
 /**
  * The dashboard session a call is made with. Credential management accepts nothing else: a valid

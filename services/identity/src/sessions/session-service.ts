@@ -11,7 +11,7 @@ import { insertUser } from "../db/users.ts";
 import { insertOrganization } from "../db/organizations.ts";
 import { throttledMessage } from "../oauth/interactions.ts";
 import type { PasswordSignIn } from "../sign-in/password-sign-in.ts";
-import { requireSession } from "./session-caller.ts";
+import { bearerTokenOf, requireSession } from "./session-caller.ts";
 import type { NewSession, SessionStore } from "./session-store.ts";
 
 export interface SessionServiceDependencies {
@@ -75,7 +75,7 @@ export function sessionService(deps: SessionServiceDependencies): ServiceImpl<ty
 
     async signOut(_request, context) {
       const session = await requireSession(context, sessions, deps.credentials);
-      await sessions.end(context.requestHeader.get("authorization")!.replace(/^Bearer +/i, "").trim());
+      await sessions.end(bearerTokenOf(context)!);
       logger.info({ userId: session.userId }, "dashboard sign-out");
       return {};
     },

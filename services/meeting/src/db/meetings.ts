@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from "@svc/platform";
 
-/** scheduled → live (someone entered the room) → ended, or cancelled before it ended. DESIGN.md section 8. */
+/** scheduled → live (someone entered the room) → ended, or cancelled before it ended. docs/decisions/0007-meeting-status-follows-the-room.md. */
 export type MeetingStatus = "scheduled" | "live" | "ended" | "cancelled";
 
 /** Nobody may enter, and nothing about it changes any more. */

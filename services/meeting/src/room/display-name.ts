@@ -10,9 +10,9 @@ export const MAX_DISPLAY_NAME_LENGTH = meetingLimits.displayNameMaxLength;
  */
 export function validateDisplayName(raw: string): string {
   const name = raw.trim();
-  const length = [...name].length;
-  if (length === 0) throw invalidArgument(["displayName is required"]);
-  if (length > MAX_DISPLAY_NAME_LENGTH) throw invalidArgument([`displayName must be at most ${MAX_DISPLAY_NAME_LENGTH} characters`]);
+  if (name.length === 0) throw invalidArgument(["displayName is required"]);
+  // Counted as sent (code points), so the limit does not depend on how trimming is defined.
+  if ([...raw].length > MAX_DISPLAY_NAME_LENGTH) throw invalidArgument([`displayName must be at most ${MAX_DISPLAY_NAME_LENGTH} characters`]);
   if (LINE_BREAKING_OR_CONTROL.test(name)) throw invalidArgument(["displayName must not contain control characters or line breaks"]);
   return name;
 }

@@ -70,7 +70,7 @@ const closedRefusal = (meeting: StoredMeeting, action: string) =>
   new ConnectError(`Meeting has ${meeting.status === "ended" ? "ended" : "been cancelled"} and cannot be ${action}`, Code.FailedPrecondition);
 
 /**
- * The rules of a meeting's life (DESIGN.md section 8): the first person to enter makes it live
+ * The rules of a meeting's life (docs/decisions/0007-meeting-status-follows-the-room.md): the first person to enter makes it live
  * (`meeting.started`); every entry and exit is an event; when the room empties, a grace period
  * starts, cancelled by anyone entering; when it runs out, or when the API ends the meeting, it
  * ends exactly once (`meeting.ended`, with every visit). Each change takes the meeting's row

@@ -33,7 +33,17 @@ export const webhookLimits = {
   /** Entries of an `events` list, before duplicates are removed. */
   eventsMax: 20,
   pageSizeMax: 100,
+  /** A subscription's free-text description, in characters. */
+  descriptionMaxLength: 500,
+  /** The per-endpoint delivery rate limit a subscriber may set, in deliveries per second. */
+  rateLimitPerSecondMax: 1000,
+  /** How far back `recover` reaches: its `since` may be at most this many days ago. */
+  recoverWindowDays: 14,
 } as const;
+
+/** The HTTP status classes the delivery log filters by (`none`: no response arrived). */
+export const STATUS_CLASSES = ["2xx", "3xx", "4xx", "5xx", "none"] as const;
+export type StatusClass = (typeof STATUS_CLASSES)[number];
 
 /** Names and credentials of the dashboard and admin APIs (identity), in code points after trimming. */
 export const identityLimits = {
@@ -77,3 +87,43 @@ export const idempotencyKeyMaxLength = 255;
  * hour, offset) after matching.
  */
 export const OFFSET_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
+
+const DATE_TIME_EXAMPLE = "2025-06-01T09:00:00.000Z";
+
+export type ParsedDateTime = { ok: true; date: Date } | { ok: false; problem: string };
+
+/**
+ * Parses an ISO 8601 date-time that carries an offset ("Z" or ±hh:mm). A time without an offset
+ * is ambiguous (whose 09:00?) and refused, as are impossible dates such as 2025-02-30, which
+ * `Date.parse` would silently roll over into March. A refusal's `problem` follows the field name.
+ */
+export function parseOffsetDateTime(value: string): ParsedDateTime {
+  const match = OFFSET_DATE_TIME.exec(value);
+  if (!match) {
+    const offsetMissing = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value);
+    return {
+      ok: false,
+      problem: offsetMissing
+        ? `must include a UTC offset ("Z" or ±hh:mm), for example ${DATE_TIME_EXAMPLE}`
+        : `must be an ISO 8601 date-time with a UTC offset, for example ${DATE_TIME_EXAMPLE}`,
+    };
+  }
+  const [, year, month, day, hour, minute, second = "0", fraction = "", zulu, sign, offsetHours = "0", offsetMinutes = "0"] = match;
+  const [y, mo, d, h, mi, s] = [year, month, day, hour, minute, second].map(Number) as [number, number, number, number, number, number];
+  const [oh, om] = [Number(offsetHours), Number(offsetMinutes)];
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return { ok: false, problem: `is not a calendar date (${year}-${month}-${day} does not exist)` };
+  if (h > 23 || mi > 59 || s > 59) return { ok: false, problem: `has an impossible time of day (${hour}:${minute}:${second})` };
+  if (!zulu && (oh > 23 || om > 59)) return { ok: false, problem: "has an impossible UTC offset" };
+  const offsetMs = zulu ? 0 : (sign === "-" ? -1 : 1) * (oh * 60 + om) * 60_000;
+  const milliseconds = Number(fraction.padEnd(3, "0").slice(0, 3));
+  // setUTCFullYear rather than Date.UTC, which would read years 0-99 as 1900-1999.
+  const local = new Date(0);
+  local.setUTCFullYear(y, mo - 1, d);
+  local.setUTCHours(h, mi, s, milliseconds);
+  return { ok: true, date: new Date(local.getTime() - offsetMs) };
+}
+
+function daysInMonth(year: number, month: number): number {
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+}

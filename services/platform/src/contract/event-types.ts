@@ -1,7 +1,7 @@
 /**
  * The event catalog: what subscribers may register for, each with what it means. Anything else
- * is refused at registration (by the webhook service); the gateway's OpenAPI document lists the
- * same types. `webhook.test` is not subscribable: it is only sent on request to one endpoint. The
+ * is refused at registration (by the webhook service); the gateway's OpenAPI document and
+ * `GET /event-types` list the same types. `webhook.test` is not subscribable: it is only sent on request to one endpoint. The
  * bodies are built in the webhook service (payloads.ts) and documented in the OpenAPI document.
  */
 export const EVENT_TYPE_DESCRIPTIONS = {
@@ -12,6 +12,8 @@ export const EVENT_TYPE_DESCRIPTIONS = {
   "meeting.cancelled": "The meeting was cancelled before it ended; no meeting.ended follows.",
   "participant.joined": "A participant entered the meeting room.",
   "participant.left": "A participant left the meeting room (or was disconnected, or removed when the meeting ended).",
+  "webhook.disabled":
+    "One of the organization's webhook endpoints was disabled after it answered 410 Gone or kept failing: sent to the organization's other endpoints that subscribe to it, so someone hears about it.",
 } as const;
 
 export type SubscribableEventType = keyof typeof EVENT_TYPE_DESCRIPTIONS;

@@ -1,3 +1,4 @@
 export * from "./api-rules.ts";
 export * from "./event-types.ts";
 export * from "./scopes.ts";
+export * from "./uri-syntax.ts";

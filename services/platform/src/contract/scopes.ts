@@ -1,7 +1,8 @@
 /**
  * The OAuth scopes of the API and what each lets an application do, in the words the consent
  * page shows and the API reference lists. The first four are the specification's; meeting.read, meeting.update and
- * meeting.delete cover the scheduling endpoints (list and get; update and end; cancel).
+ * meeting.delete cover the scheduling endpoints (list and get; update and end; cancel); webhook.update
+ * covers changing a subscription, rotating its secret and recovering its failed deliveries.
  */
 export const SCOPE_DESCRIPTIONS = {
   "meeting.create": "Create meetings for you",
@@ -10,6 +11,7 @@ export const SCOPE_DESCRIPTIONS = {
   "meeting.delete": "Cancel your meetings",
   "webhook.create": "Register webhooks that are called when your organization's meetings end",
   "webhook.read": "See your organization's webhooks",
+  "webhook.update": "Change your organization's webhooks: their address, events and limits, their signing secrets, and redelivering failed events",
   "webhook.delete": "Delete your organization's webhooks",
 } as const;
 

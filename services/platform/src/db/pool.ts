@@ -29,11 +29,16 @@ export function createPool(options: { databaseUrl: string; schema: string; logge
  * session dies while `work` awaits something else (no query in flight), the error is caught here
  * instead of crashing the process, and the broken connection is discarded, not pooled.
  */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+  options: { onSessionLost?: (error: Error) => void } = {},
+): Promise<T> {
   const client = await pool.connect();
   let lost: Error | undefined;
   const onLost = (error: Error) => {
     lost = error;
+    options.onSessionLost?.(error);
   };
   client.on("error", onLost);
   try {

@@ -123,7 +123,7 @@ function createKafkaSubscriber(kafka: Kafka, topics: TopicEnsurer, topicPrefix: 
       await consumer.subscribe({ topic, fromBeginning: true });
       await consumer.run({
         // Each assigned partition is handled by its own loop: order holds per key (partition),
-        // and one slow event no longer holds up the other partitions' events.
+        // and one slow event does not hold up the other partitions' events.
         partitionsConsumedConcurrently: partitions,
         // kafkajs commits an offset only after eachMessage resolves: at least once.
         eachMessage: async ({ message, partition }) => {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../logger.ts";
+import { retryBackoffMs } from "../retry-backoff.ts";
 import { migrate } from "../db/migrate.ts";
 import { createPool, inTransaction, type Pool, type PoolClient } from "../db/pool.ts";
 import type { EventBus, EventPublisher, EventSubscriber, EventSubscription, IncomingEvent, OutgoingEvent } from "./event-bus.ts";
@@ -124,71 +125,56 @@ function createSubscriber(context: SubscriberContext): EventSubscriber {
   const timers: NodeJS.Timeout[] = [];
   const stop = new AbortController();
 
-  const consumeOneBatch = async (subscription: EventSubscription, topic: string, groupId: string): Promise<BatchOutcome> => {
-    const client = await pool.connect();
-    // The session can die while a handler runs (no query in flight): without a listener the
-    // client's error event would crash the process. The claim is then rolled back by Postgres.
-    let lost: Error | undefined;
-    const onLost = (error: Error) => {
-      lost = error;
-      logger.warn({ err: error, topic, groupId }, "event bus session lost while handling a batch");
-    };
-    client.on("error", onLost);
-    try {
-      await client.query("BEGIN");
-      // Claim the least recently served partition of this group that has unread events; the
-      // row lock lasts until COMMIT, so no other consumer of the group reads that partition meanwhile.
-      const claimed = await client.query<{ partition: number; position: string }>(
-        `SELECT p.partition, p.position FROM consumer_positions p
-          WHERE p.group_id = $1 AND p.topic = $2
-            AND EXISTS (SELECT 1 FROM events e WHERE e.topic = p.topic AND e.partition = p.partition AND e.position > p.position)
-          ORDER BY p.updated_at
-          LIMIT 1
-          FOR UPDATE SKIP LOCKED`,
-        [groupId, topic],
-      );
-      const claim = claimed.rows[0];
-      if (!claim) {
-        await client.query("COMMIT");
-        return "idle";
-      }
-      const batch = await client.query<{ position: string; event_id: string; key: string; type: string; value: Buffer }>(
-        `SELECT position, event_id, key, type, value FROM events
-          WHERE topic = $1 AND partition = $2 AND position > $3
-          ORDER BY position LIMIT $4`,
-        [topic, claim.partition, claim.position, context.batchSize],
-      );
-      let committed = claim.position;
-      let failure: unknown;
-      for (const row of batch.rows) {
-        if (stop.signal.aborted) break;
-        const event: IncomingEvent = { topic: subscription.topic, key: row.key, id: row.event_id, type: row.type, value: new Uint8Array(row.value) };
-        try {
-          await subscription.handle(event);
-        } catch (error) {
-          failure = error;
-          logger.warn({ err: error, topic, groupId, partition: claim.partition, eventId: row.event_id }, "event handler failed; will retry");
-          break;
+  // The session can die while a handler runs (no query in flight): inTransaction keeps the
+  // client's error from crashing the process, and Postgres rolls the claim back.
+  const consumeOneBatch = (subscription: EventSubscription, topic: string, groupId: string): Promise<BatchOutcome> =>
+    inTransaction(
+      pool,
+      async (client): Promise<BatchOutcome> => {
+        // Claim the least recently served partition of this group that has unread events; the
+        // row lock lasts until COMMIT, so no other consumer of the group reads that partition meanwhile.
+        const claimed = await client.query<{ partition: number; position: string }>(
+          `SELECT p.partition, p.position FROM consumer_positions p
+            WHERE p.group_id = $1 AND p.topic = $2
+              AND EXISTS (SELECT 1 FROM events e WHERE e.topic = p.topic AND e.partition = p.partition AND e.position > p.position)
+            ORDER BY p.updated_at
+            LIMIT 1
+            FOR UPDATE SKIP LOCKED`,
+          [groupId, topic],
+        );
+        const claim = claimed.rows[0];
+        if (!claim) return "idle";
+        const batch = await client.query<{ position: string; event_id: string; key: string; type: string; value: Buffer }>(
+          `SELECT position, event_id, key, type, value FROM events
+            WHERE topic = $1 AND partition = $2 AND position > $3
+            ORDER BY position LIMIT $4`,
+          [topic, claim.partition, claim.position, context.batchSize],
+        );
+        let committed = claim.position;
+        let failure: unknown;
+        for (const row of batch.rows) {
+          if (stop.signal.aborted) break;
+          const event: IncomingEvent = { topic: subscription.topic, key: row.key, id: row.event_id, type: row.type, value: new Uint8Array(row.value) };
+          try {
+            await subscription.handle(event);
+          } catch (error) {
+            failure = error;
+            logger.warn({ err: error, topic, groupId, partition: claim.partition, eventId: row.event_id }, "event handler failed; will retry");
+            break;
+          }
+          committed = row.position;
         }
-        committed = row.position;
-      }
-      // Commit what was handled; a failed event stays unread, and stops its partition until it succeeds.
-      await client.query("UPDATE consumer_positions SET position = $4, updated_at = now() WHERE group_id = $1 AND topic = $2 AND partition = $3", [
-        groupId,
-        topic,
-        claim.partition,
-        committed,
-      ]);
-      await client.query("COMMIT");
-      return failure === undefined ? "progress" : "failed";
-    } catch (error) {
-      if (!lost) await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.off("error", onLost);
-      client.release(lost);
-    }
-  };
+        // Commit what was handled; a failed event stays unread, and stops its partition until it succeeds.
+        await client.query("UPDATE consumer_positions SET position = $4, updated_at = now() WHERE group_id = $1 AND topic = $2 AND partition = $3", [
+          groupId,
+          topic,
+          claim.partition,
+          committed,
+        ]);
+        return failure === undefined ? "progress" : "failed";
+      },
+      { onSessionLost: (error) => logger.warn({ err: error, topic, groupId }, "event bus session lost while handling a batch") },
+    );
 
   const run = async (subscription: EventSubscription, topic: string, groupId: string) => {
     let failures = 0;
@@ -206,7 +192,7 @@ function createSubscriber(context: SubscriberContext): EventSubscriber {
       }
       if (outcome === "failed") {
         failures += 1;
-        await sleep(backoffMs(failures), undefined, { signal: stop.signal }).catch(() => undefined);
+        await sleep(retryBackoffMs(failures, { initialMs: 500, maxMs: MAX_BACKOFF_MS }), undefined, { signal: stop.signal }).catch(() => undefined);
       } else {
         failures = 0;
         await notifications.wait(topic, context.pollIntervalMs, stop.signal);
@@ -252,11 +238,6 @@ async function deleteConsumedEvents(pool: Pool, retentionMs: number, logger: Log
   }
 }
 
-/** Exponential backoff with jitter: 0.5 s, 1 s, 2 s ... capped at 30 s. */
-function backoffMs(failures: number): number {
-  const base = Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(failures - 1, 10));
-  return base / 2 + Math.random() * (base / 2);
-}
 
 interface NotificationListener {
   /** Connects the LISTEN session on first use; idempotent. */

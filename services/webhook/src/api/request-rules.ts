@@ -1,5 +1,5 @@
 import { isSubscribableEventType, SUBSCRIBABLE_EVENT_TYPES } from "../event-types.ts";
-import { webhookLimits } from "@svc/platform/contract";
+import { parseOffsetDateTime, webhookLimits } from "@svc/platform/contract";
 import type { DeliveryCursor } from "../db/delivery-log.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -43,4 +43,50 @@ export function decodePageToken(token: string): DeliveryCursor | undefined {
   const match = /^(\d{1,20})\.([0-9a-f-]{36})$/i.exec(Buffer.from(token, "base64url").toString("utf8"));
   if (!match || !UUID.test(match[2]!)) return undefined;
   return { createdAtMicros: match[1]!, id: match[2]!.toLowerCase() };
+}
+
+// Control characters and line/paragraph separators other than newline and tab: a description is
+// text for people (and Postgres text cannot hold NUL).
+const DESCRIPTION_FORBIDDEN = /[\p{Cc}\p{Zl}\p{Zp}](?<![\n\t])/u;
+
+/** `description`: free text of at most `webhookLimits.descriptionMaxLength` characters, trimmed. */
+export function descriptionOrProblem(value: string): { description: string; problem?: string } {
+  const description = value.trim();
+  if ([...description].length > webhookLimits.descriptionMaxLength) {
+    return { description, problem: `description must be at most ${webhookLimits.descriptionMaxLength} characters` };
+  }
+  if (DESCRIPTION_FORBIDDEN.test(description)) return { description, problem: "description must not contain control characters other than newline and tab" };
+  return { description };
+}
+
+/** `rateLimitPerSecond`: an integer 1..max deliveries per second. */
+export function rateLimitProblem(value: number): string | undefined {
+  if (!Number.isInteger(value) || value < 1 || value > webhookLimits.rateLimitPerSecondMax) {
+    return `rateLimitPerSecond must be an integer between 1 and ${webhookLimits.rateLimitPerSecondMax} (or null for no limit)`;
+  }
+  return undefined;
+}
+
+/** An optional ISO 8601 date-time with an offset, named `field` in the problem. */
+export function dateTimeOrProblem(value: string | undefined, field: string): { date?: Date; problem?: string } {
+  if (value === undefined) return {};
+  const parsed = parseOffsetDateTime(value);
+  return parsed.ok ? { date: parsed.date } : { problem: `${field} ${parsed.problem}` };
+}
+
+/**
+ * The window of a recovery: `since` required and at most `recoverWindowDays` ago, `until`
+ * (default now) after it. Both are judged against `now`.
+ */
+export function recoveryWindowOrProblems(since: string, until: string | undefined, now: Date): { since?: Date; until?: Date; problems: string[] } {
+  if (since === "") return { problems: ["since is required (an ISO 8601 date-time with a UTC offset)"] };
+  const from = dateTimeOrProblem(since, "since");
+  const to = dateTimeOrProblem(until, "until");
+  const problems = [from.problem, to.problem].filter((p): p is string => p !== undefined);
+  if (problems.length > 0) return { problems };
+  const end = to.date ?? now;
+  const oldest = new Date(now.getTime() - webhookLimits.recoverWindowDays * 24 * 3600_000);
+  if (from.date! < oldest) problems.push(`since must be at most ${webhookLimits.recoverWindowDays} days ago`);
+  if (end <= from.date!) problems.push("until must be after since");
+  return problems.length > 0 ? { problems } : { since: from.date!, until: end, problems };
 }

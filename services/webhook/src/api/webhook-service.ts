@@ -19,28 +19,47 @@ import {
   CreateSubscriptionResponseSchema,
   DeliverySchema,
   DeliveryStatus,
+  HttpStatusClass,
+  RotateSecretRequestSchema,
+  RotateSecretResponseSchema,
   SubscriptionSchema,
   type CreateSubscriptionResponse,
   type Delivery,
+  type RotateSecretResponse,
   type Subscription,
   type WebhookService,
 } from "@svc/proto/svc/webhook/v1/webhook_pb";
-import { findDelivery, listDeliveries, scheduleRedelivery, type DeliveryView } from "../db/delivery-log.ts";
+import type { StatusClass } from "@svc/platform/contract";
+import { findDelivery, listDeliveries, scheduleRedelivery, type DeliveryFilter, type DeliveryView } from "../db/delivery-log.ts";
 import { storeSingleDelivery, type PendingCaps } from "../db/deliveries.ts";
+import { recoverFailedDeliveries } from "../db/recovery.ts";
+import { rotateSigningSecret } from "../db/secret-rotation.ts";
 import {
   deleteSubscription,
   enableSubscription,
   findSubscription,
   insertSubscription,
   listSubscriptions,
+  updateSubscription,
+  type SubscriptionChanges,
   type SubscriptionRecord,
 } from "../db/subscriptions.ts";
 import { checkTargetAddresses, urlProblems, type TargetPolicy } from "../delivery/target-policy.ts";
-import { TEST_EVENT_TYPE } from "../event-types.ts";
+import { EVENT_TYPE_DESCRIPTIONS, SUBSCRIBABLE_EVENT_TYPES, TEST_EVENT_TYPE } from "../event-types.ts";
 import { testEventBody } from "../payloads.ts";
 import type { SecretBox } from "../signing/secret-box.ts";
 import { generateSigningSecret } from "../signing/signing-secret.ts";
-import { decodePageToken, encodePageToken, eventsProblems, pageSizeOrProblem, uuidOrProblem } from "./request-rules.ts";
+import {
+  dateTimeOrProblem,
+  decodePageToken,
+  descriptionOrProblem,
+  encodePageToken,
+  eventsProblems,
+  pageSizeOrProblem,
+  rateLimitProblem,
+  recoveryWindowOrProblems,
+  uuidOrProblem,
+} from "./request-rules.ts";
 
 export interface WebhookServiceDependencies {
   pool: Pool;
@@ -48,6 +67,8 @@ export interface WebhookServiceDependencies {
   secretBox: SecretBox;
   targetPolicy: TargetPolicy;
   maxSubscriptionsPerOrg: number;
+  /** How long a rotated-out secret keeps signing beside the new one. */
+  rotationGraceMs: number;
   pendingCaps: PendingCaps;
   /** Test events per subscription (keyed by its id): a test event is an extra request to the endpoint. */
   testEventLimiter: ReturnType<typeof createRateLimiter>;
@@ -60,25 +81,45 @@ export const scopes = {
   create: "webhook.create",
   read: "webhook.read",
   delete: "webhook.delete",
+  update: "webhook.update",
 } as const;
+
+/** Why a subscription is disabled when its organization disables it (PATCH disabled: true). */
+export const DISABLED_BY_ORGANIZATION = "disabled by the organization";
 
 /** Changing subscriptions is for the organization's admins; members may read them and the log. */
 const adminOnly = { adminOnly: true } as const;
+
+/** Associated data of sealed idempotent replays, so they cannot be swapped with sealed signing secrets. */
+const REPLAY_BINDING = "idempotent-replay:CreateSubscription";
+const ROTATION_REPLAY_BINDING = "idempotent-replay:RotateSecret";
 
 /**
  * svc.webhook.v1.WebhookService: every operation authenticates the caller, checks its scope, and
  * touches only the caller's organization (another organization's subscription is NOT_FOUND, the
  * same answer as one that does not exist).
  */
-/** Associated data of sealed idempotent replays, so they cannot be swapped with sealed signing secrets. */
-const REPLAY_BINDING = "idempotent-replay:CreateSubscription";
-
 export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<typeof WebhookService> {
   const { pool, authenticate } = deps;
   // A registration's answer holds the signing secret: kept for idempotent replays only encrypted.
   const createdCodec = {
     encode: (response: CreateSubscriptionResponse) => deps.secretBox.seal(Buffer.from(toBinary(CreateSubscriptionResponseSchema, response)).toString("base64"), REPLAY_BINDING),
     decode: (stored: Uint8Array) => fromBinary(CreateSubscriptionResponseSchema, Buffer.from(deps.secretBox.open(Buffer.from(stored), REPLAY_BINDING), "base64")),
+  };
+  // A rotation's answer holds the new secret: the same care.
+  const rotatedCodec = {
+    encode: (response: RotateSecretResponse) => deps.secretBox.seal(Buffer.from(toBinary(RotateSecretResponseSchema, response)).toString("base64"), ROTATION_REPLAY_BINDING),
+    decode: (stored: Uint8Array) => fromBinary(RotateSecretResponseSchema, Buffer.from(deps.secretBox.open(Buffer.from(stored), ROTATION_REPLAY_BINDING), "base64")),
+  };
+
+  /** The URL rules of registration and the SSRF check of its host's addresses; throws INVALID_ARGUMENT. */
+  const checkedUrl = async (value: string, otherProblems: string[]): Promise<URL> => {
+    const problems = [...urlProblems(value, deps.targetPolicy), ...otherProblems];
+    if (problems.length > 0) throw invalidArgument(problems);
+    const url = new URL(value);
+    const refusal = await checkTargetAddresses(url, deps.targetPolicy);
+    if (refusal) throw invalidArgument([refusal]);
+    return url;
   };
 
   /** The caller's live subscription, or NOT_FOUND. */
@@ -112,11 +153,10 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
   return {
     async createSubscription(request, context: HandlerContext) {
       const caller = await authenticate(context, scopes.create, adminOnly);
-      const problems = [...urlProblems(request.url, deps.targetPolicy), ...eventsProblems(request.events)];
-      if (problems.length > 0) throw invalidArgument(problems);
-      const url = new URL(request.url);
-      const refusal = await checkTargetAddresses(url, deps.targetPolicy);
-      if (refusal) throw invalidArgument([refusal]);
+      const { description, problem: descriptionProblem } = descriptionOrProblem(request.description);
+      const limitProblem = request.rateLimitPerSecond === undefined ? undefined : rateLimitProblem(request.rateLimitPerSecond);
+      const otherProblems = [...eventsProblems(request.events), descriptionProblem, limitProblem].filter((p): p is string => p !== undefined);
+      const url = await checkedUrl(request.url, otherProblems);
 
       const key = idempotencyKeyOf(context);
       const idempotent = key && { orgId: caller.orgId, key, fingerprint: requestFingerprint("CreateSubscription", toBinary(CreateSubscriptionRequestSchema, request)) };
@@ -125,7 +165,15 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
         const secret = generateSigningSecret();
         const stored = await insertSubscription(
           client,
-          { id, orgId: caller.orgId, url: url.href, events: [...new Set(request.events)], secretSealed: deps.secretBox.seal(secret, id) },
+          {
+            id,
+            orgId: caller.orgId,
+            url: url.href,
+            events: [...new Set(request.events)],
+            secretSealed: deps.secretBox.seal(secret, id),
+            description,
+            rateLimitPerSecond: request.rateLimitPerSecond ?? null,
+          },
           deps.maxSubscriptionsPerOrg,
         );
         if (stored === "limit-reached") {
@@ -163,11 +211,95 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       const webhookId = webhookIdFrom(request.webhookId);
       const { size, problem } = pageSizeOrProblem(request.pageSize);
       const after = request.pageToken ? decodePageToken(request.pageToken) : undefined;
-      const problems = [problem, request.pageToken && !after ? "pageToken is not a token this API returned" : undefined].filter((p) => p !== undefined && p !== "");
+      const since = dateTimeOrProblem(request.since, "since");
+      const until = dateTimeOrProblem(request.until, "until");
+      const problems = [
+        problem,
+        request.pageToken && !after ? "pageToken is not a token this API returned" : undefined,
+        since.problem,
+        until.problem,
+        since.date && until.date && until.date <= since.date ? "until must be after since" : undefined,
+        request.status !== DeliveryStatus.UNSPECIFIED && !statusNameOf[request.status] ? "status is not a delivery status" : undefined,
+        request.statusClass !== HttpStatusClass.UNSPECIFIED && !statusClassOf[request.statusClass] ? "statusClass is not a status class" : undefined,
+      ].filter((p) => p !== undefined && p !== "");
       if (problems.length > 0) throw invalidArgument(problems as string[]);
       await subscriptionOf(caller.orgId, webhookId);
-      const page = await listDeliveries(pool, { orgId: caller.orgId, subscriptionId: webhookId, pageSize: size, ...(after ? { after } : {}) });
+      const filter: DeliveryFilter = {
+        ...(statusNameOf[request.status] ? { status: statusNameOf[request.status] } : {}),
+        ...(statusClassOf[request.statusClass] ? { statusClass: statusClassOf[request.statusClass] } : {}),
+        ...(since.date ? { since: since.date } : {}),
+        ...(until.date ? { until: until.date } : {}),
+      };
+      const page = await listDeliveries(pool, { orgId: caller.orgId, subscriptionId: webhookId, pageSize: size, filter, ...(after ? { after } : {}) });
       return { deliveries: page.deliveries.map(toDelivery), nextPageToken: page.next ? encodePageToken(page.next) : "" };
+    },
+
+    async updateSubscription(request, context) {
+      const caller = await authenticate(context, scopes.update, adminOnly);
+      const webhookId = webhookIdFrom(request.webhookId);
+      const changes: SubscriptionChanges = {};
+      const problems: string[] = [];
+      if (request.events) {
+        problems.push(...eventsProblems(request.events.types));
+        changes.events = [...new Set(request.events.types)];
+      }
+      if (request.description !== undefined) {
+        const { description, problem } = descriptionOrProblem(request.description);
+        if (problem) problems.push(problem);
+        changes.description = description;
+      }
+      if (request.rateLimit) {
+        const perSecond = request.rateLimit.perSecond;
+        const problem = perSecond === undefined ? undefined : rateLimitProblem(perSecond);
+        if (problem) problems.push(problem);
+        changes.rateLimitPerSecond = perSecond ?? null;
+      }
+      if (request.disabled !== undefined) changes.disabled = request.disabled ? { reason: DISABLED_BY_ORGANIZATION } : false;
+      // The URL exactly as at registration, SSRF check included.
+      if (request.url !== undefined) changes.url = (await checkedUrl(request.url, problems)).href;
+      else if (problems.length > 0) throw invalidArgument(problems);
+      if (Object.keys(changes).length === 0) {
+        throw invalidArgument(["nothing to change: set at least one of url, events, description, disabled, rateLimitPerSecond"]);
+      }
+      const updated = await updateSubscription(pool, caller.orgId, webhookId, changes);
+      if (!updated) throw notFound("Webhook");
+      return { subscription: toSubscription(updated) };
+    },
+
+    async rotateSecret(request, context) {
+      const caller = await authenticate(context, scopes.update, adminOnly);
+      const webhookId = webhookIdFrom(request.webhookId);
+      const key = idempotencyKeyOf(context);
+      const idempotent = key && { orgId: caller.orgId, key, fingerprint: requestFingerprint("RotateSecret", toBinary(RotateSecretRequestSchema, request)) };
+      const result = await runIdempotently(pool, idempotent || undefined, rotatedCodec, async (client) => {
+        const secret = generateSigningSecret();
+        const rotated = await rotateSigningSecret(client, {
+          orgId: caller.orgId,
+          id: webhookId,
+          newSecretSealed: deps.secretBox.seal(secret, webhookId),
+          graceMs: deps.rotationGraceMs,
+        });
+        if (!rotated) throw notFound("Webhook");
+        return create(RotateSecretResponseSchema, { subscription: toSubscription(rotated), secret });
+      });
+      if (result.replayed) context.responseHeader.set(IDEMPOTENT_REPLAYED_HEADER, "true");
+      return result.value;
+    },
+
+    async recoverDeliveries(request, context) {
+      const caller = await authenticate(context, scopes.update, adminOnly);
+      const webhookId = webhookIdFrom(request.webhookId);
+      const window = recoveryWindowOrProblems(request.since, request.until, new Date());
+      if (window.problems.length > 0) throw invalidArgument(window.problems);
+      requireEnabled(await subscriptionOf(caller.orgId, webhookId));
+      const recovered = await recoverFailedDeliveries(pool, { orgId: caller.orgId, subscriptionId: webhookId, since: window.since!, until: window.until! });
+      if (recovered > 0) deps.wakeDispatcher();
+      return { webhookId, recovered, since: timestampFromDate(window.since!), until: timestampFromDate(window.until!) };
+    },
+
+    async listEventTypes(_request, context) {
+      await authenticate(context, scopes.read);
+      return { eventTypes: SUBSCRIBABLE_EVENT_TYPES.map((type) => ({ type, description: EVENT_TYPE_DESCRIPTIONS[type] })) };
     },
 
     async retryDelivery(request, context) {
@@ -210,8 +342,26 @@ function toSubscription(record: SubscriptionRecord): Subscription {
     events: record.events,
     createdAt: timestampFromDate(record.createdAt),
     ...(record.disabledAt ? { disabledAt: timestampFromDate(record.disabledAt), disabledReason: record.disabledReason ?? "" } : {}),
+    description: record.description,
+    ...(record.rateLimitPerSecond !== null ? { rateLimitPerSecond: record.rateLimitPerSecond } : {}),
+    ...(record.previousSecretExpiresAt ? { previousSecretExpiresAt: timestampFromDate(record.previousSecretExpiresAt) } : {}),
   });
 }
+
+const statusNameOf: Partial<Record<DeliveryStatus, DeliveryView["status"]>> = {
+  [DeliveryStatus.PENDING]: "pending",
+  [DeliveryStatus.SUCCEEDED]: "succeeded",
+  [DeliveryStatus.FAILED]: "failed",
+  [DeliveryStatus.CANCELLED]: "cancelled",
+};
+
+const statusClassOf: Partial<Record<HttpStatusClass, StatusClass>> = {
+  [HttpStatusClass.NO_RESPONSE]: "none",
+  [HttpStatusClass.SUCCESSFUL]: "2xx",
+  [HttpStatusClass.REDIRECTION]: "3xx",
+  [HttpStatusClass.CLIENT_ERROR]: "4xx",
+  [HttpStatusClass.SERVER_ERROR]: "5xx",
+};
 
 const statusOf: Record<DeliveryView["status"], DeliveryStatus> = {
   pending: DeliveryStatus.PENDING,

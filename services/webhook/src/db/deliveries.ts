@@ -1,4 +1,5 @@
 import { inTransaction, type Pool } from "@svc/platform";
+import { storeWebhookDisabledEvent } from "./operational-events.ts";
 
 /** LISTEN/NOTIFY channel on which new or re-scheduled deliveries wake every dispatcher replica. */
 export const DUE_CHANNEL = "webhook_deliveries_due";
@@ -107,6 +108,10 @@ export interface ClaimedDelivery {
   singleAttempt: boolean;
   url: string;
   secretSealed: Buffer | null;
+  /** The rotated-out secret while its grace window lasts: it signs too. */
+  previousSecretSealed: Buffer | null;
+  /** The endpoint's delivery rate limit; null: none. */
+  rateLimitPerSecond: number | null;
   subscriptionGone: boolean;
   subscriptionDisabled: boolean;
   eventType: string;
@@ -154,6 +159,8 @@ export async function claimDueDeliveries(pool: Pool, options: ClaimOptions): Pro
     single_attempt: boolean;
     url: string;
     secret_sealed: Buffer | null;
+    previous_secret_sealed: Buffer | null;
+    rate_limit_per_second: number | null;
     deleted: boolean;
     disabled: boolean;
     type: string;
@@ -197,7 +204,8 @@ export async function claimDueDeliveries(pool: Pool, options: ClaimOptions): Pro
      FROM chosen c, subscriptions s, events e
      WHERE d.id = c.id AND s.id = d.subscription_id AND e.id = d.event_id
      RETURNING d.id, d.subscription_id, s.org_id, d.attempt_count, d.single_attempt, s.url, s.secret_sealed,
-               s.deleted_at IS NOT NULL AS deleted, s.disabled_at IS NOT NULL AS disabled, e.type, e.body`,
+               CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_sealed END AS previous_secret_sealed,
+               s.rate_limit_per_second, s.deleted_at IS NOT NULL AS deleted, s.disabled_at IS NOT NULL AS disabled, e.type, e.body`,
     [
       options.limit,
       options.leaseMs,
@@ -219,6 +227,8 @@ export async function claimDueDeliveries(pool: Pool, options: ClaimOptions): Pro
     singleAttempt: row.single_attempt,
     url: row.url,
     secretSealed: row.secret_sealed,
+    previousSecretSealed: row.previous_secret_sealed,
+    rateLimitPerSecond: row.rate_limit_per_second,
     subscriptionGone: row.deleted,
     subscriptionDisabled: row.disabled,
     eventType: row.type,
@@ -310,7 +320,8 @@ export interface FailureRecorded {
  * Logs a failed attempt and either re-schedules the delivery or fails it. Extends the
  * subscription's failure streak, and disables the subscription when the decision says so or the
  * streak has lasted `disableAfterMs`; disabling fails its other pending deliveries too (they can
- * be redelivered after re-enabling). Answers the reason when it disabled the subscription.
+ * be redelivered after re-enabling) and sends `webhook.disabled` to the organization's other
+ * endpoints that want it. Answers the reason when it disabled the subscription.
  */
 export async function recordFailure(pool: Pool, delivery: ClaimedDelivery, attempt: AttemptRecord, decision: FailureDecision): Promise<FailureRecorded> {
   return inTransaction(pool, async (client) => {
@@ -342,10 +353,15 @@ export async function recordFailure(pool: Pool, delivery: ClaimedDelivery, attem
     );
     const circuitOpened = streak?.circuit_opened ?? false;
     if (!disableReason || !streak || streak.disabled) return { circuitOpened };
-    await client.query("UPDATE subscriptions SET disabled_at = now(), disabled_reason = $2 WHERE id = $1 AND disabled_at IS NULL", [
-      delivery.subscriptionId,
-      disableReason,
-    ]);
+    const { rows: disabled } = await client.query<{ org_id: string; url: string; disabled_at: Date; failing_since: Date | null }>(
+      "UPDATE subscriptions SET disabled_at = now(), disabled_reason = $2 WHERE id = $1 AND disabled_at IS NULL RETURNING org_id, url, disabled_at, failing_since",
+      [delivery.subscriptionId, disableReason],
+    );
+    if (disabled[0]) {
+      const { org_id: orgId, url, disabled_at: disabledAt, failing_since: failingSince } = disabled[0];
+      const trigger = decision.disableReason ? "gone" : "continuous_failure";
+      await storeWebhookDisabledEvent(client, { id: delivery.subscriptionId, orgId, url, disabledAt, reason: disableReason, trigger, failingSince });
+    }
     await client.query(
       `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, lease_token = NULL, updated_at = now()
        WHERE subscription_id = $1 AND status = 'pending'`,

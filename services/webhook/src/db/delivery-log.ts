@@ -1,4 +1,5 @@
 import type { Pool } from "@svc/platform";
+import type { StatusClass } from "@svc/platform/contract";
 import { DUE_CHANNEL, type DeliveryStatus } from "./deliveries.ts";
 
 /** A delivery as its subscriber may see it, with its most recent attempts (oldest first). */
@@ -44,23 +45,56 @@ export interface DeliveryCursor {
   id: string;
 }
 
+/** Narrows the delivery log; every field is optional. */
+export interface DeliveryFilter {
+  status?: DeliveryStatus;
+  /** The class of the most recent attempt's response; `none`: no response arrived. */
+  statusClass?: StatusClass;
+  /** Created at or after. */
+  since?: Date;
+  /** Created before. */
+  until?: Date;
+}
+
 /**
  * One page of a subscription's deliveries, newest first (keyset pagination, stable while new
- * deliveries arrive). The caller has already checked the subscription belongs to the organization;
- * the organization is matched again here so the query alone cannot leak another's data.
+ * deliveries arrive), narrowed by `filter`. The caller has already checked the subscription
+ * belongs to the organization; the organization is matched again here so the query alone cannot
+ * leak another's data. The status class looks at each delivery's most recent attempt (what a
+ * person triaging failures asks: "which deliveries are failing with 5xx now?").
  */
 export async function listDeliveries(
   pool: Pool,
-  options: { orgId: string; subscriptionId: string; pageSize: number; after?: DeliveryCursor },
+  options: { orgId: string; subscriptionId: string; pageSize: number; after?: DeliveryCursor; filter?: DeliveryFilter },
 ): Promise<{ deliveries: DeliveryView[]; next?: DeliveryCursor }> {
+  const filter = options.filter ?? {};
+  const classBounds = filter.statusClass && filter.statusClass !== "none" ? Number(filter.statusClass[0]) * 100 : null;
   const { rows } = await pool.query<DeliveryRow>(
     `SELECT ${deliveryColumns}
      FROM deliveries d JOIN events e ON e.id = d.event_id JOIN subscriptions s ON s.id = d.subscription_id
      WHERE d.subscription_id = $1 AND s.org_id = $2
        AND ($3::bigint IS NULL OR (d.created_at, d.id) < ('epoch'::timestamptz + $3::bigint * interval '1 microsecond', $4::uuid))
+       AND ($6::text IS NULL OR d.status = $6)
+       AND ($7::timestamptz IS NULL OR d.created_at >= $7)
+       AND ($8::timestamptz IS NULL OR d.created_at < $8)
+       AND ($9::text IS NULL OR EXISTS (
+         SELECT 1 FROM (SELECT a.status_code FROM attempts a WHERE a.delivery_id = d.id ORDER BY a.attempted_at DESC, a.id DESC LIMIT 1) latest
+         WHERE CASE WHEN $10::int IS NULL THEN latest.status_code IS NULL ELSE latest.status_code >= $10 AND latest.status_code < $10 + 100 END
+       ))
      ORDER BY d.created_at DESC, d.id DESC
      LIMIT $5`,
-    [options.subscriptionId, options.orgId, options.after?.createdAtMicros ?? null, options.after?.id ?? null, options.pageSize + 1],
+    [
+      options.subscriptionId,
+      options.orgId,
+      options.after?.createdAtMicros ?? null,
+      options.after?.id ?? null,
+      options.pageSize + 1,
+      filter.status ?? null,
+      filter.since ?? null,
+      filter.until ?? null,
+      filter.statusClass ?? null,
+      classBounds,
+    ],
   );
   const page = rows.slice(0, options.pageSize);
   const deliveries = await withAttempts(pool, page);

@@ -9,9 +9,15 @@ export interface SubscriptionRecord {
   createdAt: Date;
   disabledAt: Date | null;
   disabledReason: string | null;
+  description: string;
+  rateLimitPerSecond: number | null;
+  /** While a rotated-out secret still signs beside the current one. */
+  previousSecretExpiresAt: Date | null;
 }
 
-const columns = "id, org_id, url, events, created_at, disabled_at, disabled_reason";
+// The previous secret's expiry only while it is in force (the sweep wipes it a little later).
+const columns = `id, org_id, url, events, created_at, disabled_at, disabled_reason, description, rate_limit_per_second,
+  CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS previous_secret_expires_at`;
 
 interface SubscriptionRow {
   id: string;
@@ -21,6 +27,9 @@ interface SubscriptionRow {
   created_at: Date;
   disabled_at: Date | null;
   disabled_reason: string | null;
+  description: string;
+  rate_limit_per_second: number | null;
+  previous_secret_expires_at: Date | null;
 }
 
 const toRecord = (row: SubscriptionRow): SubscriptionRecord => ({
@@ -31,6 +40,9 @@ const toRecord = (row: SubscriptionRow): SubscriptionRecord => ({
   createdAt: row.created_at,
   disabledAt: row.disabled_at,
   disabledReason: row.disabled_reason,
+  description: row.description,
+  rateLimitPerSecond: row.rate_limit_per_second,
+  previousSecretExpiresAt: row.previous_secret_expires_at,
 });
 
 /**
@@ -40,7 +52,7 @@ const toRecord = (row: SubscriptionRow): SubscriptionRecord => ({
  */
 export async function insertSubscription(
   client: PoolClient,
-  subscription: { id: string; orgId: string; url: string; events: string[]; secretSealed: Buffer },
+  subscription: { id: string; orgId: string; url: string; events: string[]; secretSealed: Buffer; description?: string; rateLimitPerSecond?: number | null },
   maxPerOrg: number,
 ): Promise<SubscriptionRecord | "limit-reached"> {
   await client.query("SELECT pg_advisory_xact_lock(hashtextextended('webhook.subscriptions:' || $1, 0))", [subscription.orgId]);
@@ -50,8 +62,9 @@ export async function insertSubscription(
   );
   if (counted[0]!.n >= maxPerOrg) return "limit-reached";
   const { rows } = await client.query<SubscriptionRow>(
-    `INSERT INTO subscriptions (id, org_id, url, events, secret_sealed) VALUES ($1, $2, $3, $4, $5) RETURNING ${columns}`,
-    [subscription.id, subscription.orgId, subscription.url, subscription.events, subscription.secretSealed],
+    `INSERT INTO subscriptions (id, org_id, url, events, secret_sealed, description, rate_limit_per_second)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${columns}`,
+    [subscription.id, subscription.orgId, subscription.url, subscription.events, subscription.secretSealed, subscription.description ?? "", subscription.rateLimitPerSecond ?? null],
   );
   return toRecord(rows[0]!);
 }
@@ -64,8 +77,11 @@ export async function listSubscriptions(pool: Pool, orgId: string): Promise<Subs
   return rows.map(toRecord);
 }
 
-export async function findSubscription(pool: Pool, orgId: string, id: string): Promise<SubscriptionRecord | undefined> {
-  const { rows } = await pool.query<SubscriptionRow>(
+export const findSubscription = (pool: Pool, orgId: string, id: string) => findSubscriptionWith(pool, orgId, id);
+
+/** The same, on a pool or inside a transaction. */
+export async function findSubscriptionWith(db: Pool | PoolClient, orgId: string, id: string): Promise<SubscriptionRecord | undefined> {
+  const { rows } = await db.query<SubscriptionRow>(
     `SELECT ${columns} FROM subscriptions WHERE id = $1 AND org_id = $2 AND deleted_at IS NULL`,
     [id, orgId],
   );
@@ -73,13 +89,14 @@ export async function findSubscription(pool: Pool, orgId: string, id: string): P
 }
 
 /**
- * Deletes a subscription of `orgId`: marks it deleted, wipes its signing secret and cancels its
- * pending deliveries, in one transaction. Answers false when there is no such subscription.
+ * Deletes a subscription of `orgId`: marks it deleted, wipes its signing secrets (a rotated-out one
+ * too) and cancels its pending deliveries, in one transaction. Answers false when there is no such subscription.
  */
 export async function deleteSubscription(pool: Pool, orgId: string, id: string): Promise<boolean> {
   return inTransaction(pool, async (client) => {
     const deleted = await client.query(
-      "UPDATE subscriptions SET deleted_at = now(), secret_sealed = NULL WHERE id = $1 AND org_id = $2 AND deleted_at IS NULL",
+      `UPDATE subscriptions SET deleted_at = now(), secret_sealed = NULL, previous_secret_sealed = NULL, previous_secret_expires_at = NULL
+       WHERE id = $1 AND org_id = $2 AND deleted_at IS NULL`,
       [id, orgId],
     );
     if (deleted.rowCount === 0) return false;
@@ -100,4 +117,57 @@ export async function enableSubscription(pool: Pool, orgId: string, id: string):
     [id, orgId],
   );
   return rows[0] && toRecord(rows[0]);
+}
+
+/** The changes of an update: each field present is set, the others are kept. */
+export interface SubscriptionChanges {
+  url?: string;
+  events?: string[];
+  description?: string;
+  /** true disables (with the reason), false enables. */
+  disabled?: { reason: string } | false;
+  /** null removes the limit. */
+  rateLimitPerSecond?: number | null;
+}
+
+/**
+ * Applies `changes` to a subscription of `orgId` in one transaction. Disabling fails its pending
+ * deliveries (as an automatic disable does; they can be recovered after re-enabling); enabling
+ * clears the failure streak. Disabling a disabled subscription keeps its original time and reason.
+ */
+export async function updateSubscription(pool: Pool, orgId: string, id: string, changes: SubscriptionChanges): Promise<SubscriptionRecord | undefined> {
+  return inTransaction(pool, async (client) => {
+    const disable = changes.disabled ? changes.disabled.reason : null;
+    const { rows } = await client.query<SubscriptionRow>(
+      `UPDATE subscriptions SET
+         url = coalesce($3, url),
+         events = coalesce($4, events),
+         description = coalesce($5, description),
+         rate_limit_per_second = CASE WHEN $6 THEN $7::int ELSE rate_limit_per_second END,
+         disabled_at = CASE WHEN $8::text IS NOT NULL THEN coalesce(disabled_at, now()) WHEN $9 THEN NULL ELSE disabled_at END,
+         disabled_reason = CASE WHEN $8::text IS NOT NULL THEN coalesce(disabled_reason, $8) WHEN $9 THEN NULL ELSE disabled_reason END,
+         failing_since = CASE WHEN $9 THEN NULL ELSE failing_since END
+       WHERE id = $1 AND org_id = $2 AND deleted_at IS NULL RETURNING ${columns}`,
+      [
+        id,
+        orgId,
+        changes.url ?? null,
+        changes.events ?? null,
+        changes.description ?? null,
+        changes.rateLimitPerSecond !== undefined,
+        changes.rateLimitPerSecond ?? null,
+        disable,
+        changes.disabled === false,
+      ],
+    );
+    if (!rows[0]) return undefined;
+    if (disable !== null) {
+      await client.query(
+        `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, lease_token = NULL, updated_at = now()
+         WHERE subscription_id = $1 AND status = 'pending'`,
+        [id],
+      );
+    }
+    return toRecord(rows[0]);
+  });
 }

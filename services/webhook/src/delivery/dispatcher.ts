@@ -10,10 +10,12 @@ import {
   type CircuitBreakerPolicy,
   type ClaimedDelivery,
 } from "../db/deliveries.ts";
+import { deferDelivery } from "../db/deferrals.ts";
 import type { SecretBox } from "../signing/secret-box.ts";
 import { signingKey } from "../signing/signing-secret.ts";
 import type { AttemptOutcome, HttpSender } from "./http-sender.ts";
 import { createBatcher } from "./batcher.ts";
+import { createEndpointRateLimiter, type EndpointRateLimiter } from "./endpoint-rate-limiter.ts";
 import { nextRetryDelayMs, type RetryPolicy } from "./retry-policy.ts";
 
 export interface DispatcherOptions {
@@ -26,6 +28,8 @@ export interface DispatcherOptions {
   concurrency: number;
   /** Attempts in flight at once to one subscription. */
   perEndpointConcurrency: number;
+  /** Each endpoint's own deliveries-per-second limit, shared by every replica (default: counted in this process). */
+  rateLimiter?: EndpointRateLimiter;
   /** Attempts in flight at once to one organization's endpoints, so one tenant cannot take every slot. */
   perOrganizationConcurrency: number;
   circuitBreaker: CircuitBreakerPolicy;
@@ -58,6 +62,7 @@ const CONTENDED_PAUSE_MS = 50;
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { pool, logger } = options;
+  const rateLimiter = options.rateLimiter ?? createEndpointRateLimiter({ keyPrefix: "", logger });
   const inFlight = new Map<string, ClaimedDelivery>();
   const inFlightBySubscription = new Map<string, number>();
   const inFlightByOrganization = new Map<string, number>();
@@ -111,7 +116,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           leaseToken: randomUUID(),
           perEndpoint: options.perEndpointConcurrency,
           perOrganization: options.perOrganizationConcurrency,
-          inFlight: inFlightBySubscription,
+          inFlight: withRateLimitedEndpointsFull(),
           inFlightByOrganization,
         });
       } catch (error) {
@@ -134,6 +139,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       backlogLikely = true;
       await sleep(inFlight.size > 0 ? options.pollIntervalMs : CONTENDED_PAUSE_MS);
     }
+  }
+
+  /** Endpoints out of rate-limit turns count as full, so their deliveries stay unclaimed until the next window. */
+  function withRateLimitedEndpointsFull(): ReadonlyMap<string, number> {
+    const paused = rateLimiter.pausedEndpoints();
+    if (paused.length === 0) return inFlightBySubscription;
+    const counts = new Map(inFlightBySubscription);
+    for (const id of paused) counts.set(id, options.perEndpointConcurrency);
+    return counts;
   }
 
   function atCapacity() {
@@ -182,16 +196,28 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (delivery.subscriptionGone || !delivery.secretSealed) return settleWithoutAttempt(pool, delivery, "cancelled");
     if (delivery.subscriptionDisabled) return settleWithoutAttempt(pool, delivery, "failed");
 
-    let key: Buffer;
+    if (delivery.rateLimitPerSecond !== null) {
+      const waitMs = await rateLimiter.take(delivery.subscriptionId, delivery.rateLimitPerSecond);
+      if (waitMs > 0) {
+        // Not an attempt: the delivery waits for the endpoint's next turn, for whichever replica has it then.
+        await deferDelivery(pool, delivery, waitMs);
+        setTimeout(wake, waitMs).unref();
+        return;
+      }
+    }
+
+    let keys: Buffer[];
     try {
-      key = signingKey(options.secretBox.open(delivery.secretSealed, delivery.subscriptionId));
+      keys = [signingKey(options.secretBox.open(delivery.secretSealed, delivery.subscriptionId))];
+      // During a rotation's grace window the replaced secret signs too, so receivers not yet switched verify.
+      if (delivery.previousSecretSealed) keys.push(signingKey(options.secretBox.open(delivery.previousSecretSealed, delivery.subscriptionId)));
     } catch {
       // Not retrying silently forever: the failure is logged as an attempt and follows the schedule.
       logger.error({ subscriptionId: delivery.subscriptionId }, "cannot decrypt a signing secret: was WEBHOOK_SECRET_KEY changed?");
       const error = "the signing secret could not be decrypted (server configuration); nothing was sent";
       return recordOutcomeOfFailure(delivery, { attemptedAt: new Date(), succeeded: false, latencyMs: 0, error, responseExcerpt: "", timedOut: false });
     }
-    const outcome = await options.sender.send({ url: delivery.url, messageId: delivery.id, body: delivery.body, signingKey: key }, abandon.signal);
+    const outcome = await options.sender.send({ url: delivery.url, messageId: delivery.id, body: delivery.body, signingKeys: keys }, abandon.signal);
     if (abandon.signal.aborted && !outcome.succeeded) {
       abandoned.push(delivery);
       return;

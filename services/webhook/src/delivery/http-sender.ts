@@ -25,8 +25,8 @@ export interface OutgoingMessage {
   messageId: string;
   /** The stored JSON body, sent byte for byte. */
   body: string;
-  /** The HMAC key (the decoded signing secret). */
-  signingKey: Buffer;
+  /** The HMAC keys (decoded signing secrets): the current one, and during a rotation's grace window the previous. */
+  signingKeys: readonly Buffer[];
 }
 
 export interface HttpSender {
@@ -90,7 +90,7 @@ export function createHttpSender(options: { timeoutMs: number; allowPrivateTarge
         dispatcher: agent,
         method: "POST",
         headers: {
-          ...signedHeaders(message.signingKey, message.messageId, message.body, attemptedAt),
+          ...signedHeaders(message.signingKeys, message.messageId, message.body, attemptedAt),
           "content-type": "application/json",
           "user-agent": USER_AGENT,
         },

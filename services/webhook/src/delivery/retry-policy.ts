@@ -1,5 +1,5 @@
 /**
- * When to try a failed delivery again (WEBHOOKS.md, "Our choices"). `scheduleSeconds[i]` is the
+ * When to try a failed delivery again (docs/decisions/0011-webhook-retries-and-disabling.md). `scheduleSeconds[i]` is the
  * delay before attempt i + 1, so the first entry (0) is the immediate first attempt and the
  * delivery is abandoned after `scheduleSeconds.length` attempts. Every delay gets ±20 % jitter so
  * retries of many deliveries that failed together do not arrive together.

@@ -1,6 +1,6 @@
 import dns from "node:dns";
 import net, { type LookupFunction } from "node:net";
-import { DNS_HOST_NAME, webhookLimits } from "@svc/platform/contract";
+import { DNS_HOST_NAME, uriSyntaxProblem, webhookLimits } from "@svc/platform/contract";
 
 /**
  * Where webhooks may be sent (the SSRF guard). A target URL must be absolute http(s) (https
@@ -17,7 +17,6 @@ export interface TargetPolicy {
 }
 
 export const MAX_URL_LENGTH = webhookLimits.urlMaxLength;
-const RFC_3986_CHARACTERS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
 
 export class TargetRefusedError extends Error {
   override readonly name = "TargetRefusedError";
@@ -121,11 +120,8 @@ function expandIPv6(address: string): number[] | undefined {
 export function urlProblems(value: string, policy: TargetPolicy): string[] {
   if (value.trim() === "") return ["url is required"];
   if (value.length > MAX_URL_LENGTH) return [`url must be at most ${MAX_URL_LENGTH} characters`];
-  // RFC 3986 characters only: the WHATWG parser would quietly rewrite anything else (backslashes,
-  // controls, spaces, Unicode), so what is stored and called could differ from what was checked.
-  if (!RFC_3986_CHARACTERS.test(value) || /%(?![0-9A-Fa-f]{2})/.test(value)) {
-    return ["url must be an RFC 3986 URI: ASCII letters, digits and URI punctuation only (an internationalised host in its punycode form)"];
-  }
+  const syntaxProblem = uriSyntaxProblem(value);
+  if (syntaxProblem) return [`url ${syntaxProblem}`];
   if (!URL.canParse(value)) return ["url must be an absolute http(s) URL"];
   const url = new URL(value);
   if (url.protocol !== "https:" && url.protocol !== "http:") return ["url must be an absolute http(s) URL"];

@@ -37,6 +37,16 @@ describe("signing secrets and signatures (Standard Webhooks)", () => {
     expect(new Webhook(secret).verify(body, { ...fresh })).toEqual({});
   });
 
+  it("signs with every key it is given, so a receiver holding either secret verifies (rotation)", () => {
+    const [current, previous, unrelated] = [generateSigningSecret(), generateSigningSecret(), generateSigningSecret()];
+    const body = '{"type":"meeting.ended"}';
+    const headers = signedHeaders([signingKey(current), signingKey(previous)], "msg-1", body);
+    expect(headers["webhook-signature"].split(" ")).toHaveLength(2);
+    expect(new Webhook(current).verify(body, { ...headers })).toEqual(JSON.parse(body));
+    expect(new Webhook(previous).verify(body, { ...headers })).toEqual(JSON.parse(body));
+    expect(() => new Webhook(unrelated).verify(body, { ...headers })).toThrow();
+  });
+
   it("refuses a secret without the whsec_ prefix", () => {
     expect(() => signingKey("abc")).toThrow(/whsec_/);
   });

@@ -28,9 +28,16 @@ export interface SignedHeaders {
   "webhook-signature": string;
 }
 
-/** Headers for one attempt; each attempt gets a fresh timestamp and so a fresh signature. */
-export function signedHeaders(key: Buffer, messageId: string, body: string, at: Date = new Date()): SignedHeaders {
+/**
+ * Headers for one attempt; each attempt gets a fresh timestamp and so a fresh signature. With
+ * several keys (during a rotation's grace window: the new secret first, then the previous) the
+ * header carries one `v1,` signature per key, space-separated, as Standard Webhooks defines: a
+ * receiver holding either secret verifies the message.
+ */
+export function signedHeaders(keys: Buffer | readonly Buffer[], messageId: string, body: string, at: Date = new Date()): SignedHeaders {
   const timestamp = Math.floor(at.getTime() / 1000).toString();
-  const signature = createHmac("sha256", key).update(`${messageId}.${timestamp}.${body}`).digest("base64");
-  return { "webhook-id": messageId, "webhook-timestamp": timestamp, "webhook-signature": `v1,${signature}` };
+  const signatures = (Array.isArray(keys) ? keys : [keys]).map(
+    (key: Buffer) => `v1,${createHmac("sha256", key).update(`${messageId}.${timestamp}.${body}`).digest("base64")}`,
+  );
+  return { "webhook-id": messageId, "webhook-timestamp": timestamp, "webhook-signature": signatures.join(" ") };
 }

@@ -46,6 +46,28 @@ export declare type Subscription = Message<"svc.webhook.v1.Subscription"> & {
    * @generated from field: string disabled_reason = 6;
    */
   disabledReason: string;
+
+  /**
+   * Free text for people (at most 500 characters); empty when none.
+   *
+   * @generated from field: string description = 7;
+   */
+  description: string;
+
+  /**
+   * Most deliveries per second to this endpoint (1-1000); absent: no limit.
+   *
+   * @generated from field: optional int32 rate_limit_per_second = 8;
+   */
+  rateLimitPerSecond?: number | undefined;
+
+  /**
+   * Set for the grace window after a rotation: until then deliveries carry a signature with the
+   * previous secret too.
+   *
+   * @generated from field: optional google.protobuf.Timestamp previous_secret_expires_at = 9;
+   */
+  previousSecretExpiresAt?: Timestamp | undefined;
 };
 
 /**
@@ -67,6 +89,18 @@ export declare type CreateSubscriptionRequest = Message<"svc.webhook.v1.CreateSu
    * @generated from field: repeated string events = 2;
    */
   events: string[];
+
+  /**
+   * @generated from field: string description = 3;
+   */
+  description: string;
+
+  /**
+   * 1-1000; absent: no limit.
+   *
+   * @generated from field: optional int32 rate_limit_per_second = 4;
+   */
+  rateLimitPerSecond?: number | undefined;
 };
 
 /**
@@ -269,6 +303,32 @@ export declare type ListDeliveriesRequest = Message<"svc.webhook.v1.ListDeliveri
    * @generated from field: string page_token = 3;
    */
   pageToken: string;
+
+  /**
+   * Only deliveries in this state; unspecified: all.
+   *
+   * @generated from field: svc.webhook.v1.DeliveryStatus status = 4;
+   */
+  status: DeliveryStatus;
+
+  /**
+   * Only deliveries whose most recent attempt's response falls in this class; unspecified: all.
+   *
+   * @generated from field: svc.webhook.v1.HttpStatusClass status_class = 5;
+   */
+  statusClass: HttpStatusClass;
+
+  /**
+   * Only deliveries created at or after / before these ISO 8601 date-times (with an offset).
+   *
+   * @generated from field: optional string since = 6;
+   */
+  since?: string | undefined;
+
+  /**
+   * @generated from field: optional string until = 7;
+   */
+  until?: string | undefined;
 };
 
 /**
@@ -400,6 +460,256 @@ export declare type EnableSubscriptionResponse = Message<"svc.webhook.v1.EnableS
 export declare const EnableSubscriptionResponseSchema: GenMessage<EnableSubscriptionResponse>;
 
 /**
+ * @generated from message svc.webhook.v1.EventTypeList
+ */
+export declare type EventTypeList = Message<"svc.webhook.v1.EventTypeList"> & {
+  /**
+   * @generated from field: repeated string types = 1;
+   */
+  types: string[];
+};
+
+/**
+ * Describes the message svc.webhook.v1.EventTypeList.
+ * Use `create(EventTypeListSchema)` to create a new message.
+ */
+export declare const EventTypeListSchema: GenMessage<EventTypeList>;
+
+/**
+ * @generated from message svc.webhook.v1.UpdateSubscriptionRequest
+ */
+export declare type UpdateSubscriptionRequest = Message<"svc.webhook.v1.UpdateSubscriptionRequest"> & {
+  /**
+   * @generated from field: string webhook_id = 1;
+   */
+  webhookId: string;
+
+  /**
+   * Each field that is set is changed; the others are kept.
+   *
+   * @generated from field: optional string url = 2;
+   */
+  url?: string | undefined;
+
+  /**
+   * Replaces the event list (non-empty, known types, duplicates removed).
+   *
+   * @generated from field: svc.webhook.v1.EventTypeList events = 3;
+   */
+  events?: EventTypeList | undefined;
+
+  /**
+   * @generated from field: optional string description = 4;
+   */
+  description?: string | undefined;
+
+  /**
+   * true disables (pending deliveries fail; no new events), false re-enables.
+   *
+   * @generated from field: optional bool disabled = 5;
+   */
+  disabled?: boolean | undefined;
+
+  /**
+   * Set to change the rate limit.
+   *
+   * @generated from field: svc.webhook.v1.RateLimitChange rate_limit = 6;
+   */
+  rateLimit?: RateLimitChange | undefined;
+};
+
+/**
+ * Describes the message svc.webhook.v1.UpdateSubscriptionRequest.
+ * Use `create(UpdateSubscriptionRequestSchema)` to create a new message.
+ */
+export declare const UpdateSubscriptionRequestSchema: GenMessage<UpdateSubscriptionRequest>;
+
+/**
+ * @generated from message svc.webhook.v1.RateLimitChange
+ */
+export declare type RateLimitChange = Message<"svc.webhook.v1.RateLimitChange"> & {
+  /**
+   * 1-1000 deliveries per second; absent removes the limit.
+   *
+   * @generated from field: optional int32 per_second = 1;
+   */
+  perSecond?: number | undefined;
+};
+
+/**
+ * Describes the message svc.webhook.v1.RateLimitChange.
+ * Use `create(RateLimitChangeSchema)` to create a new message.
+ */
+export declare const RateLimitChangeSchema: GenMessage<RateLimitChange>;
+
+/**
+ * @generated from message svc.webhook.v1.UpdateSubscriptionResponse
+ */
+export declare type UpdateSubscriptionResponse = Message<"svc.webhook.v1.UpdateSubscriptionResponse"> & {
+  /**
+   * @generated from field: svc.webhook.v1.Subscription subscription = 1;
+   */
+  subscription?: Subscription | undefined;
+};
+
+/**
+ * Describes the message svc.webhook.v1.UpdateSubscriptionResponse.
+ * Use `create(UpdateSubscriptionResponseSchema)` to create a new message.
+ */
+export declare const UpdateSubscriptionResponseSchema: GenMessage<UpdateSubscriptionResponse>;
+
+/**
+ * @generated from message svc.webhook.v1.RotateSecretRequest
+ */
+export declare type RotateSecretRequest = Message<"svc.webhook.v1.RotateSecretRequest"> & {
+  /**
+   * @generated from field: string webhook_id = 1;
+   */
+  webhookId: string;
+};
+
+/**
+ * Describes the message svc.webhook.v1.RotateSecretRequest.
+ * Use `create(RotateSecretRequestSchema)` to create a new message.
+ */
+export declare const RotateSecretRequestSchema: GenMessage<RotateSecretRequest>;
+
+/**
+ * @generated from message svc.webhook.v1.RotateSecretResponse
+ */
+export declare type RotateSecretResponse = Message<"svc.webhook.v1.RotateSecretResponse"> & {
+  /**
+   * @generated from field: svc.webhook.v1.Subscription subscription = 1;
+   */
+  subscription?: Subscription | undefined;
+
+  /**
+   * The new whsec_ secret: shown once.
+   *
+   * @generated from field: string secret = 2;
+   */
+  secret: string;
+};
+
+/**
+ * Describes the message svc.webhook.v1.RotateSecretResponse.
+ * Use `create(RotateSecretResponseSchema)` to create a new message.
+ */
+export declare const RotateSecretResponseSchema: GenMessage<RotateSecretResponse>;
+
+/**
+ * @generated from message svc.webhook.v1.RecoverDeliveriesRequest
+ */
+export declare type RecoverDeliveriesRequest = Message<"svc.webhook.v1.RecoverDeliveriesRequest"> & {
+  /**
+   * @generated from field: string webhook_id = 1;
+   */
+  webhookId: string;
+
+  /**
+   * ISO 8601 date-time with an offset, at most 14 days ago.
+   *
+   * @generated from field: string since = 2;
+   */
+  since: string;
+
+  /**
+   * ISO 8601 date-time with an offset after since; absent: now.
+   *
+   * @generated from field: optional string until = 3;
+   */
+  until?: string | undefined;
+};
+
+/**
+ * Describes the message svc.webhook.v1.RecoverDeliveriesRequest.
+ * Use `create(RecoverDeliveriesRequestSchema)` to create a new message.
+ */
+export declare const RecoverDeliveriesRequestSchema: GenMessage<RecoverDeliveriesRequest>;
+
+/**
+ * @generated from message svc.webhook.v1.RecoverDeliveriesResponse
+ */
+export declare type RecoverDeliveriesResponse = Message<"svc.webhook.v1.RecoverDeliveriesResponse"> & {
+  /**
+   * @generated from field: string webhook_id = 1;
+   */
+  webhookId: string;
+
+  /**
+   * Failed deliveries made due again.
+   *
+   * @generated from field: int32 recovered = 2;
+   */
+  recovered: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp since = 3;
+   */
+  since?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp until = 4;
+   */
+  until?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message svc.webhook.v1.RecoverDeliveriesResponse.
+ * Use `create(RecoverDeliveriesResponseSchema)` to create a new message.
+ */
+export declare const RecoverDeliveriesResponseSchema: GenMessage<RecoverDeliveriesResponse>;
+
+/**
+ * @generated from message svc.webhook.v1.ListEventTypesRequest
+ */
+export declare type ListEventTypesRequest = Message<"svc.webhook.v1.ListEventTypesRequest"> & {
+};
+
+/**
+ * Describes the message svc.webhook.v1.ListEventTypesRequest.
+ * Use `create(ListEventTypesRequestSchema)` to create a new message.
+ */
+export declare const ListEventTypesRequestSchema: GenMessage<ListEventTypesRequest>;
+
+/**
+ * @generated from message svc.webhook.v1.EventType
+ */
+export declare type EventType = Message<"svc.webhook.v1.EventType"> & {
+  /**
+   * @generated from field: string type = 1;
+   */
+  type: string;
+
+  /**
+   * @generated from field: string description = 2;
+   */
+  description: string;
+};
+
+/**
+ * Describes the message svc.webhook.v1.EventType.
+ * Use `create(EventTypeSchema)` to create a new message.
+ */
+export declare const EventTypeSchema: GenMessage<EventType>;
+
+/**
+ * @generated from message svc.webhook.v1.ListEventTypesResponse
+ */
+export declare type ListEventTypesResponse = Message<"svc.webhook.v1.ListEventTypesResponse"> & {
+  /**
+   * @generated from field: repeated svc.webhook.v1.EventType event_types = 1;
+   */
+  eventTypes: EventType[];
+};
+
+/**
+ * Describes the message svc.webhook.v1.ListEventTypesResponse.
+ * Use `create(ListEventTypesResponseSchema)` to create a new message.
+ */
+export declare const ListEventTypesResponseSchema: GenMessage<ListEventTypesResponse>;
+
+/**
  * @generated from enum svc.webhook.v1.DeliveryStatus
  */
 export enum DeliveryStatus {
@@ -433,6 +743,58 @@ export enum DeliveryStatus {
  * Describes the enum svc.webhook.v1.DeliveryStatus.
  */
 export declare const DeliveryStatusSchema: GenEnum<DeliveryStatus>;
+
+/**
+ * The HTTP status of a delivery's most recent attempt, by class.
+ *
+ * @generated from enum svc.webhook.v1.HttpStatusClass
+ */
+export enum HttpStatusClass {
+  /**
+   * @generated from enum value: HTTP_STATUS_CLASS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * No response arrived (timeout, connection error, refused target).
+   *
+   * @generated from enum value: HTTP_STATUS_CLASS_NO_RESPONSE = 1;
+   */
+  NO_RESPONSE = 1,
+
+  /**
+   * 2xx
+   *
+   * @generated from enum value: HTTP_STATUS_CLASS_SUCCESSFUL = 2;
+   */
+  SUCCESSFUL = 2,
+
+  /**
+   * 3xx (never followed: a failed attempt)
+   *
+   * @generated from enum value: HTTP_STATUS_CLASS_REDIRECTION = 3;
+   */
+  REDIRECTION = 3,
+
+  /**
+   * 4xx
+   *
+   * @generated from enum value: HTTP_STATUS_CLASS_CLIENT_ERROR = 4;
+   */
+  CLIENT_ERROR = 4,
+
+  /**
+   * 5xx
+   *
+   * @generated from enum value: HTTP_STATUS_CLASS_SERVER_ERROR = 5;
+   */
+  SERVER_ERROR = 5,
+}
+
+/**
+ * Describes the enum svc.webhook.v1.HttpStatusClass.
+ */
+export declare const HttpStatusClassSchema: GenEnum<HttpStatusClass>;
 
 /**
  * WebhookService manages an organization's subscriptions and their deliveries. Calls carry the
@@ -511,6 +873,49 @@ export declare const WebhookService: GenService<{
     methodKind: "unary";
     input: typeof EnableSubscriptionRequestSchema;
     output: typeof EnableSubscriptionResponseSchema;
+  },
+  /**
+   * Scope webhook.update. Changes the fields that are set, with the rules of registration (the
+   * SSRF check included); disabling or enabling is explicit.
+   *
+   * @generated from rpc svc.webhook.v1.WebhookService.UpdateSubscription
+   */
+  updateSubscription: {
+    methodKind: "unary";
+    input: typeof UpdateSubscriptionRequestSchema;
+    output: typeof UpdateSubscriptionResponseSchema;
+  },
+  /**
+   * Scope webhook.update. Returns the new signing secret once; the replaced one keeps signing
+   * beside it until previous_secret_expires_at, then it is wiped.
+   *
+   * @generated from rpc svc.webhook.v1.WebhookService.RotateSecret
+   */
+  rotateSecret: {
+    methodKind: "unary";
+    input: typeof RotateSecretRequestSchema;
+    output: typeof RotateSecretResponseSchema;
+  },
+  /**
+   * Scope webhook.update. Makes every failed delivery of the subscription created in the window
+   * due again (one more attempt each, with its original webhook-id).
+   *
+   * @generated from rpc svc.webhook.v1.WebhookService.RecoverDeliveries
+   */
+  recoverDeliveries: {
+    methodKind: "unary";
+    input: typeof RecoverDeliveriesRequestSchema;
+    output: typeof RecoverDeliveriesResponseSchema;
+  },
+  /**
+   * Scope webhook.read. The event types a subscription may list, with what each means.
+   *
+   * @generated from rpc svc.webhook.v1.WebhookService.ListEventTypes
+   */
+  listEventTypes: {
+    methodKind: "unary";
+    input: typeof ListEventTypesRequestSchema;
+    output: typeof ListEventTypesResponseSchema;
   },
 }>;
 

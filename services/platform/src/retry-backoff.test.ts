@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { backoffMs } from "./outbox-relay.ts";
+import { retryBackoffMs } from "./retry-backoff.ts";
 
-describe("outbox relay backoff", () => {
+const backoffMs = (failures: number, maxMs: number) => retryBackoffMs(failures, { initialMs: 250, maxMs });
+
+describe("retry backoff", () => {
   it("doubles from 250 ms per failure, jittered into the upper half", () => {
     for (const [failures, base] of [[1, 250], [2, 500], [3, 1_000], [6, 8_000]] as const) {
       for (let draw = 0; draw < 200; draw++) {

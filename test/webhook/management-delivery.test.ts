@@ -1,0 +1,205 @@
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createTenant, type Tenant } from "../support/tenants.ts";
+import { waitFor } from "../support/wait.ts";
+import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../support/webhook-receiver.ts";
+
+// Issue 15's acceptance, end to end with real receivers verifying with the `standardwebhooks`
+// library: secret rotation with a grace window, recovering a window of failed deliveries,
+// webhook.disabled, the delivery-log filters, and a per-endpoint rate limit shared through Redis.
+const GRACE_SECONDS = 4;
+let stack: Stack;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  [stack, receiver] = await Promise.all([
+    startStack({
+      env: {
+        WEBHOOK_RETRY_SCHEDULE: "0,0.3,0.3",
+        WEBHOOK_TIMEOUT_MS: "2000",
+        WEBHOOK_THROTTLED_MIN_DELAY_SECONDS: "0.2",
+        WEBHOOK_POLL_INTERVAL_MS: "200",
+        WEBHOOK_SECRET_ROTATION_GRACE_SECONDS: String(GRACE_SECONDS),
+      },
+    }),
+    startWebhookReceiver(),
+  ]);
+});
+afterAll(async () => {
+  await receiver?.close();
+  await stack?.stop();
+});
+
+function api(tenant: Tenant, method: string, path: string, body?: unknown) {
+  return fetch(`${stack.gatewayUrl}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+async function subscribe(tenant: Tenant, path: string, options: { events?: string[]; rateLimitPerSecond?: number } = {}) {
+  const response = await api(tenant, "POST", "/webhook", { url: `${receiver.baseUrl}${path}`, events: options.events ?? ["meeting.ended"], ...options });
+  expect(response.status).toBe(201);
+  const { webhookId, secret } = (await response.json()) as { webhookId: string; secret: string };
+  receiver.useSecret(path, secret);
+  return { webhookId, secret };
+}
+
+async function endMeeting(tenant: Tenant, title = "Sync") {
+  const created = await api(tenant, "POST", "/meeting", { title });
+  expect(created.status).toBe(200);
+  const { id } = (await created.json()) as { id: string };
+  expect((await api(tenant, "POST", `/meeting/${id}/end`)).status).toBe(200);
+}
+
+/** Runs `count` tasks with at most `parallel` at a time. */
+async function inParallel(count: number, parallel: number, task: (index: number) => Promise<void>) {
+  let next = 0;
+  await Promise.all(Array.from({ length: parallel }, async () => {
+    while (next < count) await task(next++);
+  }));
+}
+
+interface DeliveryJson {
+  deliveryId: string;
+  status: string;
+  attempts: { statusCode: number | null }[];
+}
+
+async function deliveries(tenant: Tenant, webhookId: string, query = ""): Promise<DeliveryJson[]> {
+  const response = await api(tenant, "GET", `/webhook/${webhookId}/deliveries?pageSize=100${query}`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { deliveries: DeliveryJson[] }).deliveries;
+}
+
+const verifies = (secret: string, request: ReceivedWebhook) => {
+  try {
+    new Webhook(secret).verify(request.rawBody, request.headers as Record<string, string>);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe("secret rotation", () => {
+  it("during the grace window receivers with the OLD and with the NEW secret both verify the same delivery; after it only the NEW one", { timeout: 60_000 }, async () => {
+    const tenant = await createTenant(stack);
+    const { webhookId, secret: oldSecret } = await subscribe(tenant, "/rotating");
+    const rotated = await api(tenant, "POST", `/webhook/${webhookId}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    const { secret: newSecret, previousSecretExpiresAt } = (await rotated.json()) as { secret: string; previousSecretExpiresAt: string };
+    receiver.useSecret("/rotating", newSecret);
+
+    expect((await api(tenant, "POST", `/webhook/${webhookId}/test`)).status).toBe(202);
+    await waitFor(() => receiver.on("/rotating").length >= 1, 10_000, "the test event did not arrive");
+    const during = receiver.on("/rotating")[0]!;
+    expect(String(during.headers["webhook-signature"]).split(" ")).toHaveLength(2);
+    expect(verifies(oldSecret, during)).toBe(true);
+    expect(verifies(newSecret, during)).toBe(true);
+
+    // After the window: only the new secret signs, and the old one is wiped from the database.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(previousSecretExpiresAt) - Date.now()) + 200));
+    expect((await api(tenant, "POST", `/webhook/${webhookId}/test`)).status).toBe(202);
+    await waitFor(() => receiver.on("/rotating").length >= 2, 10_000, "the second test event did not arrive");
+    const after = receiver.on("/rotating")[1]!;
+    expect(String(after.headers["webhook-signature"]).split(" ")).toHaveLength(1);
+    expect(verifies(newSecret, after)).toBe(true);
+    expect(verifies(oldSecret, after)).toBe(false);
+    await waitFor(
+      async () => (await stack.query("SELECT 1 FROM webhook.subscriptions WHERE id = $1 AND previous_secret_sealed IS NULL", [webhookId])).rowCount === 1,
+      GRACE_SECONDS * 1000 + 5_000,
+      "the previous secret was not wiped",
+    );
+  });
+});
+
+describe("recovering a window and the delivery-log filters", () => {
+  it("redelivers 20 failed deliveries once each with their original webhook-id; the filters find them before and after", { timeout: 120_000 }, async () => {
+    const tenant = await createTenant(stack);
+    const { webhookId } = await subscribe(tenant, "/recover");
+    let failing = true;
+    receiver.answer("/recover", () => (failing ? 503 : 204));
+    const since = new Date(Date.now() - 1_000).toISOString();
+    await inParallel(20, 5, () => endMeeting(tenant));
+    await waitFor(async () => (await deliveries(tenant, webhookId, "&status=failed")).length === 20, 60_000, "20 deliveries did not fail");
+
+    const failed = await deliveries(tenant, webhookId, "&status=failed&statusClass=5xx");
+    expect(failed).toHaveLength(20);
+    expect(failed.every((delivery) => delivery.attempts.at(-1)?.statusCode === 503)).toBe(true);
+    expect(await deliveries(tenant, webhookId, "&statusClass=2xx")).toEqual([]);
+    expect(await deliveries(tenant, webhookId, `&since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
+
+    // A window before them recovers nothing.
+    const before = await api(tenant, "POST", `/webhook/${webhookId}/recover`, { since: new Date(Date.now() - 3600_000).toISOString(), until: since });
+    expect((await before.json()).recovered).toBe(0);
+
+    failing = false;
+    const sentBefore = receiver.on("/recover").length;
+    const recovered = await api(tenant, "POST", `/webhook/${webhookId}/recover`, { since });
+    expect(recovered.status).toBe(202);
+    expect((await recovered.json()).recovered).toBe(20);
+    await waitFor(() => receiver.on("/recover").length >= sentBefore + 20, 30_000, "the recovered deliveries did not arrive");
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const redelivered = receiver.on("/recover").slice(sentBefore);
+    expect(redelivered).toHaveLength(20);
+    expect(redelivered.every((request) => request.payload?.type === "meeting.ended")).toBe(true);
+    expect(new Set(redelivered.map((request) => request.id))).toEqual(new Set(failed.map((delivery) => delivery.deliveryId)));
+
+    expect(await deliveries(tenant, webhookId, "&status=failed")).toEqual([]);
+    expect(await deliveries(tenant, webhookId, "&status=succeeded&statusClass=2xx")).toHaveLength(20);
+  });
+});
+
+describe("webhook.disabled", () => {
+  it("tells the organization's other endpoints subscribed to it when an endpoint is disabled, and nobody in another organization", async () => {
+    const tenant = await createTenant(stack);
+    const stranger = await createTenant(stack);
+    const dying = await subscribe(tenant, "/gone");
+    receiver.answer("/gone", () => 410);
+    await subscribe(tenant, "/ops", { events: ["webhook.disabled"] });
+    await subscribe(stranger, "/stranger-ops", { events: ["webhook.disabled"] });
+    await endMeeting(tenant);
+
+    await waitFor(() => receiver.on("/ops").length >= 1, 20_000, "webhook.disabled did not arrive");
+    const [notice] = receiver.on("/ops");
+    expect(notice!.verificationError).toBeUndefined();
+    expect(notice!.payload).toMatchObject({
+      type: "webhook.disabled",
+      data: { webhookId: dying.webhookId, orgId: tenant.orgId, url: `${receiver.baseUrl}/gone`, trigger: "gone", reason: "the endpoint answered 410 Gone" },
+    });
+    expect(receiver.on("/stranger-ops")).toHaveLength(0);
+  });
+});
+
+describe("per-endpoint rate limit", () => {
+  it("paces 100 deliveries at 5/s (at least 19 s) while another endpoint's flow at full speed", { timeout: 180_000 }, async () => {
+    const tenant = await createTenant(stack);
+    const limited = await subscribe(tenant, "/slow", { rateLimitPerSecond: 5 });
+    await subscribe(tenant, "/fast");
+    const started = Date.now();
+    await inParallel(100, 10, (index) => endMeeting(tenant, `Meeting ${index}`));
+    const producedMs = Date.now() - started;
+
+    await waitFor(() => receiver.on("/fast").length >= 100, 60_000, "the unlimited endpoint did not get 100");
+    await waitFor(() => receiver.on("/slow").length >= 100, 60_000, "the limited endpoint did not get 100");
+    const times = (path: string) => receiver.on(path).map((request) => request.receivedAt);
+    const slow = times("/slow");
+    const fast = times("/fast");
+    const slowMs = Math.max(...slow) - Math.min(...slow);
+    const fastDoneMs = Math.max(...fast) - started;
+    console.info(
+      `rate limit: 100 meetings ended in ${producedMs} ms; unlimited endpoint got all 100 by ${fastDoneMs} ms; limited (5/s) endpoint took ${slowMs} ms from first to last`,
+    );
+    expect(slowMs).toBeGreaterThanOrEqual(19_000);
+    // At full speed: the unlimited endpoint is done within moments of the last event, long before the limited one.
+    expect(fastDoneMs).toBeLessThan(producedMs + 5_000);
+    expect(Math.max(...fast)).toBeLessThan(Math.max(...slow) - 10_000);
+    // Every delivery arrived once, none was failed by the limit, and none was logged as an attempt it was not.
+    expect(new Set(receiver.on("/slow").map((request) => request.id)).size).toBe(100);
+    const log = await deliveries(tenant, limited.webhookId, "&status=succeeded");
+    expect(log).toHaveLength(100);
+    expect(log.every((delivery) => delivery.attempts.length === 1)).toBe(true);
+  });
+});
