@@ -21,7 +21,7 @@ export const DEMO_EMAIL = "demo@example.com";
  * Creates the demo tenant when the identity schema holds no organization yet, and returns it
  * (the only time its password and key are ever available); returns undefined otherwise.
  */
-export async function seedDemoTenant(options: { databaseUrl: string; identityUrl: string; adminToken: string }): Promise<DemoTenant | undefined> {
+export async function seedDemoTenant(options: { databaseUrl: string; identityAdminUrl: string; adminToken: string }): Promise<DemoTenant | undefined> {
   const db = new pg.Client({ connectionString: options.databaseUrl });
   await db.connect();
   try {
@@ -30,7 +30,7 @@ export async function seedDemoTenant(options: { databaseUrl: string; identityUrl
   } finally {
     await db.end();
   }
-  const admin = createClient(IdentityAdminService, createGrpcTransport({ baseUrl: options.identityUrl }));
+  const admin = createClient(IdentityAdminService, createGrpcTransport({ baseUrl: options.identityAdminUrl }));
   const call = { headers: { authorization: `Bearer ${options.adminToken}` }, timeoutMs: 15_000 };
   const password = randomBytes(12).toString("base64url");
   const { orgId } = await admin.createOrganization({ name: "Demo organization" }, call);

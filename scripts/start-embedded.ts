@@ -114,7 +114,7 @@ async function announceDemoTenant(databaseUrl: string, gatewayUrl: string, publi
   try {
     const demo = await seedDemoTenant({
       databaseUrl,
-      identityUrl: `http://127.0.0.1:${defaultAddresses.identity}`,
+      identityAdminUrl: `http://127.0.0.1:${defaultAddresses.identityAdmin}`,
       adminToken: process.env.ADMIN_TOKEN || DEVELOPMENT_ADMIN_TOKEN,
     });
     if (demo) {
@@ -156,7 +156,7 @@ try {
   const env = { ...signup, ...process.env, DATABASE_URL: databaseUrl, ...mediaEnv };
   // Each service listens on its default loopback port here; a port variable meant for one
   // process must not leak into the others.
-  const serviceEnv = { ...env, GRPC_PORT: undefined, OAUTH_PORT: undefined, LIVEKIT_WEBHOOK_PORT: undefined };
+  const serviceEnv = { ...env, GRPC_PORT: undefined, OAUTH_PORT: undefined, ADMIN_PORT: undefined, LIVEKIT_WEBHOOK_PORT: undefined };
   for (const service of services) spawnProcess(service, path.join(root, "services", service), serviceEnv);
   spawnProcess("gateway", path.join(root, "gateway"), env);
   const gatewayUrl = `http://127.0.0.1:${process.env.PORT ?? 8080}`;

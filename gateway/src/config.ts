@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { baseEnvSchema, defaultAddresses, port, requireCredentialCacheKeyInProduction, serviceUrl } from "@svc/platform";
+import { baseEnvSchema, credentialCacheKeyDefaults, defaultAddresses, port, refuseDevelopmentDefaults, serviceUrl } from "@svc/platform";
 
 export const configSchema = z.object({
   PORT: port(defaultAddresses.gateway),
-  HOST: z.string().default("127.0.0.1"),
+  HOST: baseEnvSchema.shape.HOST,
   /** The externally visible origin, used in join URLs and OAuth redirects. */
   PUBLIC_URL: z
     .string()
@@ -41,6 +41,6 @@ export const configSchema = z.object({
   NODE_ENV: z.string().default("development"),
   /** Requests per second allowed per credential (or per client address without one). */
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(50),
-}).superRefine((env, context) => requireCredentialCacheKeyInProduction(env, context));
+}).superRefine((env, context) => refuseDevelopmentDefaults(env, credentialCacheKeyDefaults(env), context));
 
 export type Config = z.output<typeof configSchema>;

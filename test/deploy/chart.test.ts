@@ -28,7 +28,13 @@ const nameOf = (component: string) => `svc-${component}`;
 const componentNames = Object.keys(components) as Component[];
 
 /** Which configuration variable holds the port each named container port must equal. */
-const portVariable: Record<string, string> = { grpc: "GRPC_PORT", oauth: "OAUTH_PORT", http: "PORT", "media-webhooks": "LIVEKIT_WEBHOOK_PORT" };
+const portVariable: Record<string, string> = {
+  grpc: "GRPC_PORT",
+  oauth: "OAUTH_PORT",
+  admin: "ADMIN_PORT",
+  http: "PORT",
+  "media-webhooks": "LIVEKIT_WEBHOOK_PORT",
+};
 
 /** Services that own a schema (a migrations folder) and so get a migration Job. */
 const servicesWithMigrations = readdirSync(path.join(root, "services")).filter((name) => existsSync(path.join(root, "services", name, "migrations")) && name !== "platform");
@@ -184,6 +190,27 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
       }
     }
     expect([...admitted].sort()).toEqual([...wired].sort());
+  });
+
+  it("identity's admin port is admitted by a NetworkPolicy of its own, to operator-configured peers only, never to a chart component", () => {
+    type Rule = { from?: { podSelector?: { matchLabels?: Record<string, string> } }[]; ports?: { port: string }[] };
+    const identityLabels = find(objects, "Deployment", nameOf("identity")).spec.selector.matchLabels as Record<string, string>;
+    const admin = find(objects, "NetworkPolicy", nameOf("identity-admin"));
+    expect(admin.spec.podSelector.matchLabels).toEqual(identityLabels);
+    expect(admin.spec.policyTypes).toEqual(["Ingress"]);
+    for (const rule of admin.spec.ingress as Rule[]) {
+      // A rule without peers would admit every source.
+      expect(rule.from?.length, "an admin rule names its peers").toBeGreaterThan(0);
+      expect(rule.ports).toEqual([{ port: "admin", protocol: "TCP" }]);
+      for (const peer of rule.from!) expect(peer.podSelector?.matchLabels?.["app.kubernetes.io/component"], "a chart component admitted to the admin port").toBeUndefined();
+    }
+    // No other policy opens the admin port (policies add up).
+    for (const policy of objects.filter((object) => object.kind === "NetworkPolicy" && object !== admin)) {
+      for (const rule of (policy.spec.ingress ?? []) as Rule[]) {
+        expect(rule.ports, `${policy.metadata.name} without ports admits every port`).toBeDefined();
+        expect(rule.ports!.map((port) => port.port), policy.metadata.name).not.toContain("admin");
+      }
+    }
   });
 
   it("migrates each service's schema in a pre-install/pre-upgrade Job with only the database URL", () => {

@@ -141,7 +141,7 @@ export function imageEnvironment(): Record<string, string> {
 export const credentialSamples: Record<string, string> = {
   DATABASE_URL: "postgres://svc:sample-password@postgres.example:5432/svc",
   REDIS_URL: "redis://:sample-password@redis.example:6379",
-  ADMIN_TOKEN: "sample-admin-token-0123456789",
+  ADMIN_TOKEN: "sample-admin-token-0123456789abcdef0123456789",
   WEBHOOK_SECRET_KEY: Buffer.alloc(32, 1).toString("base64"),
   OAUTH_COOKIE_KEYS: "sample-cookie-signing-key-0123456789abcdef",
   CREDENTIAL_CACHE_KEY: "sample-credential-cache-key-0123456789abcdef",

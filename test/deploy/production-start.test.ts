@@ -40,8 +40,8 @@ describe("production build started with the chart's commands", () => {
   let objects: K8sObject[];
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   const children = new Map<Process, { child: ChildProcess; output: string }>();
-  const ports = {} as Record<"identity" | "identityOAuth" | "meeting" | "meetingMediaWebhooks" | "webhook" | "gateway", number>;
-  const adminToken = `admin-${uniqueName("token")}`;
+  const ports = {} as Record<"identity" | "identityOAuth" | "identityAdmin" | "meeting" | "meetingMediaWebhooks" | "webhook" | "gateway", number>;
+  const adminToken = `admin-${uniqueName("token")}-${uniqueName("token")}`;
   const runId = uniqueName("deploy");
 
   /** Real values for the Secret references (the chart only names them). */
@@ -116,7 +116,7 @@ describe("production build started with the chart's commands", () => {
     app = path.join(scratch, imageWorkdir().replace(/^\//, ""));
     await execFileAsync("bash", [path.join(root, "scripts/build-production"), app], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
     database = await createTestDatabase();
-    const names = ["identity", "identityOAuth", "meeting", "meetingMediaWebhooks", "webhook", "gateway"] as const;
+    const names = ["identity", "identityOAuth", "identityAdmin", "meeting", "meetingMediaWebhooks", "webhook", "gateway"] as const;
     const chosen = await freePorts(names.length);
     names.forEach((name, index) => (ports[name] = chosen[index]!));
   }, 15 * 60_000);
@@ -176,7 +176,7 @@ describe("production build started with the chart's commands", () => {
   });
 
   it("every service answers the Kubernetes gRPC probe SERVING, and the gateway its HTTP probes", async () => {
-    await start("identity", { GRPC_PORT: ports.identity, OAUTH_PORT: ports.identityOAuth }, async () => (await healthOf(ports.identity)) === ServingStatus.SERVING);
+    await start("identity", { GRPC_PORT: ports.identity, OAUTH_PORT: ports.identityOAuth, ADMIN_PORT: ports.identityAdmin }, async () => (await healthOf(ports.identity)) === ServingStatus.SERVING);
     await start("meeting", { GRPC_PORT: ports.meeting, LIVEKIT_WEBHOOK_PORT: ports.meetingMediaWebhooks }, async () => (await healthOf(ports.meeting)) === ServingStatus.SERVING);
     await start("webhook", { GRPC_PORT: ports.webhook }, async () => (await healthOf(ports.webhook)) === ServingStatus.SERVING);
     const gateway = containerOf(objects, "Deployment", "svc-gateway");
@@ -193,7 +193,7 @@ describe("production build started with the chart's commands", () => {
     const cli = async (...args: string[]) => {
       const { stdout } = await execFileAsync(process.execPath, ["services/identity/dist/cli/main.js", ...args, "--json"], {
         cwd: app,
-        env: { PATH: process.env.PATH ?? "", SVC_IDENTITY_URL: `http://127.0.0.1:${ports.identity}`, SVC_ADMIN_TOKEN: adminToken },
+        env: { PATH: process.env.PATH ?? "", SVC_IDENTITY_ADMIN_URL: `http://127.0.0.1:${ports.identityAdmin}`, SVC_ADMIN_TOKEN: adminToken },
       });
       return JSON.parse(stdout) as Record<string, string>;
     };

@@ -11,8 +11,11 @@ import {
   HealthCheckResponseSchema,
 } from "@svc/proto/health/v1/health_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { READINESS_CACHE_MS } from "../../gateway/src/routes/health.ts";
 import { grpcJsClient } from "../support/grpc-js.ts";
 import { startStack, type Stack } from "../support/stack.ts";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let stack: Stack;
 beforeAll(async () => {
@@ -78,10 +81,13 @@ describe("gateway health", () => {
   it("GET /readyz answers 200 when every service is SERVING and 503 naming the one that is down", async () => {
     expect((await fetch(`${stack.gatewayUrl}/readyz`)).status).toBe(200);
     await stack.kill("webhook");
+    // An answer is reused for READINESS_CACHE_MS: the next fresh one must name the service.
+    await sleep(READINESS_CACHE_MS);
     const response = await fetch(`${stack.gatewayUrl}/readyz`);
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({ services: { webhook: "unreachable", identity: "serving" } });
     await stack.start("webhook");
+    await sleep(READINESS_CACHE_MS);
     expect((await fetch(`${stack.gatewayUrl}/readyz`)).status).toBe(200);
   });
 });

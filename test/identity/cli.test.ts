@@ -143,14 +143,20 @@ describe("CLI errors: one line on stderr and a non-zero exit", () => {
   });
 
   it("a wrong administrator token", async () => {
-    const result = await cliWith({ SVC_IDENTITY_URL: stack.urls.identity, SVC_ADMIN_TOKEN: "wrong-token-wrong-token" }, "orgs", "create", "--name", "x");
+    const result = await cliWith({ SVC_IDENTITY_ADMIN_URL: stack.urls.identityAdmin, SVC_ADMIN_TOKEN: "wrong-token-wrong-token-wrong-token" }, "orgs", "create", "--name", "x");
     expect(result.code).not.toBe(0);
     expect(result.stderr).toBe("error: The administrator token is missing or wrong\n");
   });
 
-  it("an identity service that cannot be reached", async () => {
-    const result = await cliWith({ SVC_IDENTITY_URL: "http://127.0.0.1:9", SVC_ADMIN_TOKEN: stack.env.ADMIN_TOKEN! }, "orgs", "create", "--name", "x");
+  it("an identity admin API that cannot be reached", async () => {
+    const result = await cliWith({ SVC_IDENTITY_ADMIN_URL: "http://127.0.0.1:9", SVC_ADMIN_TOKEN: stack.env.ADMIN_TOKEN! }, "orgs", "create", "--name", "x");
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^error: cannot reach the identity service at http:\/\/127\.0\.0\.1:9: .+\n$/);
+    expect(result.stderr).toMatch(/^error: cannot reach the identity admin API at http:\/\/127\.0\.0\.1:9: .+\n$/);
+  });
+
+  it("the old SVC_IDENTITY_URL (the admin API left the gRPC port), naming its replacement", async () => {
+    const result = await cliWith({ SVC_IDENTITY_URL: stack.urls.identity, SVC_ADMIN_TOKEN: stack.env.ADMIN_TOKEN! }, "orgs", "create", "--name", "x");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: SVC_IDENTITY_URL is no longer read: set SVC_IDENTITY_ADMIN_URL .+\n$/);
   });
 });

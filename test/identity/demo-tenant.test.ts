@@ -10,7 +10,7 @@ afterAll(async () => stack?.stop());
 
 describe("the demo tenant of the embedded default", () => {
   it("is created once, on an empty identity schema, with a working API key, and never again", async () => {
-    const options = { databaseUrl: stack.databaseUrl, identityUrl: stack.urls.identity, adminToken: stack.env.ADMIN_TOKEN! };
+    const options = { databaseUrl: stack.databaseUrl, identityAdminUrl: stack.urls.identityAdmin, adminToken: stack.env.ADMIN_TOKEN! };
     const demo = await seedDemoTenant(options);
     expect(demo).toMatchObject({ email: DEMO_EMAIL, apiKey: expect.stringMatching(/^svc_/) });
 

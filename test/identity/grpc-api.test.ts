@@ -14,13 +14,16 @@ import { createTenant, type Tenant } from "../support/tenants.ts";
 let stack: Stack;
 let tenant: Tenant;
 let client: ReturnType<typeof grpcJsClient>;
+let adminClient: ReturnType<typeof grpcJsClient>;
 beforeAll(async () => {
   stack = await startStack();
   tenant = await createTenant(stack);
   client = grpcJsClient(stack.urls.identity);
+  adminClient = grpcJsClient(stack.urls.identityAdmin);
 });
 afterAll(async () => {
   client?.close();
+  adminClient?.close();
   await stack?.stop();
 });
 
@@ -59,9 +62,9 @@ describe("VerifyCredential called directly by a @grpc/grpc-js client", () => {
   });
 });
 
-describe("IdentityAdminService needs the administrator token", () => {
-  const createOrganization = (metadata: Record<string, string>) =>
-    client.unary(
+describe("IdentityAdminService, on its own port, needs the administrator token", () => {
+  const createOrganization = (metadata: Record<string, string>, on = adminClient) =>
+    on.unary(
       "/svc.identity.v1.IdentityAdminService/CreateOrganization",
       CreateOrganizationRequestSchema,
       CreateOrganizationResponseSchema,
@@ -76,6 +79,21 @@ describe("IdentityAdminService needs the administrator token", () => {
     expect(await failureCode(createOrganization({ authorization: `Bearer ${tenant.apiKey}` }))).toBe(grpc.status.UNAUTHENTICATED);
     const after = await stack.query("SELECT count(*)::int AS n FROM identity.organizations");
     expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
+  });
+
+  it("is not served on the gRPC port the gateway, meeting and webhook call, not even with the right token", async () => {
+    expect(await failureCode(createOrganization({ authorization: `Bearer ${stack.env.ADMIN_TOKEN}` }, client))).toBe(grpc.status.UNIMPLEMENTED);
+  });
+
+  it("serves only the admin API (and health) on the admin port: VerifyCredential is not there", async () => {
+    const call = adminClient.unary(
+      "/svc.identity.v1.IdentityService/VerifyCredential",
+      VerifyCredentialRequestSchema,
+      VerifyCredentialResponseSchema,
+      {},
+      { authorization: `Bearer ${tenant.apiKey}` },
+    );
+    expect(await failureCode(call)).toBe(grpc.status.UNIMPLEMENTED);
   });
 
   it("accepts the configured token", async () => {

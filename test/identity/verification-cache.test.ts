@@ -51,7 +51,8 @@ async function startSecondReplicas(): Promise<{ gatewayUrl: string }> {
     const child = spawn(process.execPath, ["--conditions=source", "src/main.ts"], { cwd, env: { ...stack.env, ...env }, stdio: "ignore" });
     extras.push(child);
   };
-  launch(path.join(root, "services/identity"), { GRPC_PORT: String(identityPort) });
+  // Its OAuth and admin listeners are not used here: ports the kernel picks, never a default one.
+  launch(path.join(root, "services/identity"), { GRPC_PORT: String(identityPort), OAUTH_PORT: "0", ADMIN_PORT: "0" });
   launch(path.join(root, "gateway"), { PORT: String(gatewayPort), IDENTITY_URL: identityUrl });
   const health = grpcJsClient(identityUrl);
   for (let ready = false; !ready; await sleep(100)) {

@@ -19,7 +19,8 @@ export interface Stack {
   media?: RunningMediaServer & { apiKey: string; apiSecret: string; publicUrl: string };
   /** The meeting service's listener for media-server webhooks. */
   mediaWebhookUrl: string;
-  urls: Record<"identity" | "identityOAuth" | "meeting" | "webhook", string>;
+  /** identityAdmin: IdentityAdminService, on identity's ADMIN_PORT. */
+  urls: Record<"identity" | "identityOAuth" | "identityAdmin" | "meeting" | "webhook", string>;
   databaseUrl: string;
   env: Record<string, string>;
   /** A pg client on this stack's own database (all schemas). */
@@ -73,7 +74,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
 async function startStackOnce(options: StackOptions): Promise<Stack> {
   const database = await createTestDatabase();
-  const chosenPorts = await freePorts(9);
+  const chosenPorts = await freePorts(10);
   const ports = {
     identity: chosenPorts[0]!,
     identityOAuth: chosenPorts[1]!,
@@ -85,6 +86,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     mediaRtcTcp: chosenPorts[7]!,
     // A free TCP port number is very likely a free UDP one too.
     mediaRtcUdp: chosenPorts[8]!,
+    identityAdmin: chosenPorts[9]!,
   };
   const mediaWebhookUrl = `http://127.0.0.1:${ports.meetingMediaWebhooks}/livekit/webhook`;
   const mediaCredentials = { apiKey: `test-${randomBytes(4).toString("hex")}`, apiSecret: randomBytes(32).toString("base64url") };
@@ -109,6 +111,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
   const urls = {
     identity: `http://127.0.0.1:${ports.identity}`,
     identityOAuth: `http://127.0.0.1:${ports.identityOAuth}`,
+    identityAdmin: `http://127.0.0.1:${ports.identityAdmin}`,
     meeting: `http://127.0.0.1:${ports.meeting}`,
     webhook: `http://127.0.0.1:${ports.webhook}`,
   };
@@ -128,7 +131,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     IDENTITY_OAUTH_URL: urls.identityOAuth,
     MEETING_URL: urls.meeting,
     WEBHOOK_URL: urls.webhook,
-    ADMIN_TOKEN: `test-admin-${runId}`,
+    ADMIN_TOKEN: `test-admin-${randomBytes(24).toString("base64url")}`,
     WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString("base64"),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
     WEBHOOK_ALLOW_INSECURE: "true",
@@ -144,7 +147,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     ...options.env,
   };
   const portEnv: Record<ServiceName, Record<string, string>> = {
-    identity: { GRPC_PORT: String(ports.identity), OAUTH_PORT: String(ports.identityOAuth) },
+    identity: { GRPC_PORT: String(ports.identity), OAUTH_PORT: String(ports.identityOAuth), ADMIN_PORT: String(ports.identityAdmin) },
     meeting: { GRPC_PORT: String(ports.meeting), LIVEKIT_WEBHOOK_PORT: String(ports.meetingMediaWebhooks) },
     webhook: { GRPC_PORT: String(ports.webhook) },
     gateway: { PORT: String(ports.gateway) },
@@ -200,7 +203,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
   const cliRaw = (...args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, ["--conditions=source", path.join(root, "services/identity/src/cli/main.ts"), ...args], {
-        env: { ...env, SVC_IDENTITY_URL: urls.identity, SVC_ADMIN_TOKEN: env.ADMIN_TOKEN! },
+        env: { ...env, SVC_IDENTITY_ADMIN_URL: urls.identityAdmin, SVC_ADMIN_TOKEN: env.ADMIN_TOKEN! },
         stdio: ["ignore", "pipe", "pipe"],
       });
       let stdout = "";

@@ -18,16 +18,24 @@ describe("identity configuration", () => {
     );
   });
 
-  it("uses a configured ADMIN_TOKEN, and refuses a short one", () => {
+  it("uses a configured ADMIN_TOKEN of at least 32 characters, and refuses a shorter one", () => {
+    const token = "a".repeat(32);
     const config = parseConfig(configSchema, {
       DATABASE_URL,
       NODE_ENV: "production",
-      ADMIN_TOKEN: "a-long-enough-admin-token",
+      ADMIN_TOKEN: token,
       OAUTH_COOKIE_KEYS: "an-oauth-cookie-key-of-at-least-32-characters",
     });
-    expect(config.ADMIN_TOKEN).toBe("a-long-enough-admin-token");
+    expect(config.ADMIN_TOKEN).toBe(token);
     expect(config.usingDevelopmentAdminToken).toBe(false);
-    expect(() => parseConfig(configSchema, { DATABASE_URL, ADMIN_TOKEN: "short" })).toThrow(/ADMIN_TOKEN: must be at least 16 characters/);
+    expect(() => parseConfig(configSchema, { DATABASE_URL, ADMIN_TOKEN: "a".repeat(31) })).toThrow(/ADMIN_TOKEN: must be at least 32 characters/);
+  });
+
+  it("serves the admin API on its own port, ADMIN_PORT (default 50056), apart from the gRPC and OAuth ports", () => {
+    const config = parseConfig(configSchema, { DATABASE_URL });
+    expect(config.ADMIN_PORT).toBe(50056);
+    expect(new Set([config.ADMIN_PORT, config.GRPC_PORT, config.OAUTH_PORT]).size).toBe(3);
+    expect(parseConfig(configSchema, { DATABASE_URL, ADMIN_PORT: "6000" }).ADMIN_PORT).toBe(6000);
   });
 
   it("signs OAuth cookies with a random key unless OAUTH_COOKIE_KEYS is set, which production requires", () => {
@@ -41,7 +49,7 @@ describe("identity configuration", () => {
       "second-key-second-key-second-key-second",
     ]);
     expect(() => parseConfig(configSchema, { DATABASE_URL, OAUTH_COOKIE_KEYS: "short" })).toThrow(/OAUTH_COOKIE_KEYS: each key must be at least 32 characters/);
-    expect(() => parseConfig(configSchema, { DATABASE_URL, NODE_ENV: "production", ADMIN_TOKEN: "a-long-enough-admin-token" })).toThrow(
+    expect(() => parseConfig(configSchema, { DATABASE_URL, NODE_ENV: "production", ADMIN_TOKEN: "a-long-enough-admin-token-of-32-characters" })).toThrow(
       /OAUTH_COOKIE_KEYS: is required when NODE_ENV=production/,
     );
   });

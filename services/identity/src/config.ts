@@ -1,14 +1,22 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { baseEnvSchema, defaultAddresses, port, requireCredentialCacheKeyInProduction } from "@svc/platform";
+import { baseEnvSchema, credentialCacheKeyDefaults, defaultAddresses, port, refuseDevelopmentDefaults, type DevelopmentDefault } from "@svc/platform";
 import { DEVELOPMENT_ADMIN_TOKEN } from "./admin/admin-token.ts";
+
+/** Shorter tokens are refused: the admin API creates organizations, users and keys. */
+export const ADMIN_TOKEN_MIN_LENGTH = 32;
 
 export const configSchema = baseEnvSchema
   .extend({
     GRPC_PORT: port(defaultAddresses.identity),
     NODE_ENV: z.string().default("development"),
     /** Bearer token of IdentityAdminService (the CLI's SVC_ADMIN_TOKEN). Unset: a development default. */
-    ADMIN_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+    ADMIN_TOKEN: z.string().min(ADMIN_TOKEN_MIN_LENGTH, `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters (openssl rand -hex 32)`).optional(),
+    /**
+     * Port of IdentityAdminService alone, apart from GRPC_PORT (which every service calls), so a
+     * network policy can keep everyone but operators away from the admin API.
+     */
+    ADMIN_PORT: port(defaultAddresses.identityAdmin),
     /** How long a verified credential is cached (Redis, or in-process without REDIS_URL). */
     CREDENTIAL_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(60).default(60),
     /** How often recorded API-key uses are written to the database, in one batch. */
@@ -46,13 +54,11 @@ export const configSchema = baseEnvSchema
       .optional(),
   })
   .superRefine((env, context) => {
-    requireCredentialCacheKeyInProduction(env, context);
-    if (env.NODE_ENV === "production" && env.ADMIN_TOKEN === undefined) {
-      context.addIssue({ code: "custom", path: ["ADMIN_TOKEN"], message: "is required when NODE_ENV=production" });
-    }
-    if (env.NODE_ENV === "production" && env.OAUTH_COOKIE_KEYS === undefined) {
-      context.addIssue({ code: "custom", path: ["OAUTH_COOKIE_KEYS"], message: "is required when NODE_ENV=production" });
-    }
+    const defaults: DevelopmentDefault[] = [];
+    if (env.ADMIN_TOKEN === undefined) defaults.push({ variable: "ADMIN_TOKEN", howToSet: "openssl rand -hex 32" });
+    // Not public, but random per process: sign-ins would break on every restart and between replicas.
+    if (env.OAUTH_COOKIE_KEYS === undefined) defaults.push({ variable: "OAUTH_COOKIE_KEYS", howToSet: "the same for every replica: openssl rand -hex 32" });
+    refuseDevelopmentDefaults(env, [...defaults, ...credentialCacheKeyDefaults(env)], context);
   })
   .transform(({ ADMIN_TOKEN, OAUTH_COOKIE_KEYS, ...env }) => ({
     ...env,

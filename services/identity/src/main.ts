@@ -84,12 +84,13 @@ runUntilSignalled(logger, async () => {
   );
   // Production: https redirect URIs only (loopback excepted), for the CLI and the dashboard alike.
   const redirectUriPolicy = { requireHttps: config.NODE_ENV === "production" };
+  const isServing = () => pool.query("select 1").then(() => true, () => false);
   const server = await startServer({
     name: SERVICE,
     host: config.HOST,
     port: config.GRPC_PORT,
     logger,
-    services: [IdentityService, IdentityAdminService, SessionService, ManagementService],
+    services: [IdentityService, SessionService, ManagementService],
     routes: (router) => {
       router.service(IdentityService, identityService(credentials, sessions));
       router.service(SessionService, sessionService({ db: pool, sessions, signIn, credentials, signupEnabled: config.SIGNUP_ENABLED, logger }));
@@ -97,12 +98,24 @@ runUntilSignalled(logger, async () => {
         ManagementService,
         managementService({ db: pool, sessions, credentials, cache, clients: oauthClientQueries(pool), artifacts: oauthArtifactQueries(pool), redirectUriPolicy, logger }),
       );
+    },
+    isServing,
+  });
+  // The admin API on a port of its own: the gateway, meeting and webhook reach GRPC_PORT, and a
+  // network policy can admit only operators here (in Kubernetes: the CLI in the pod, on loopback).
+  const adminServer = await startServer({
+    name: `${SERVICE}-admin`,
+    host: config.HOST,
+    port: config.ADMIN_PORT,
+    logger,
+    services: [IdentityAdminService],
+    routes: (router) => {
       const oauthClients = oauthClientAdmin({ clients: oauthClientQueries(pool), credentials, redirectUriPolicy, logger });
       router.service(IdentityAdminService, { ...adminService({ db: pool, credentials, logger }), ...oauthClients }, {
         requestGate: requireAdminToken(config.ADMIN_TOKEN),
       });
     },
-    isServing: async () => pool.query("select 1").then(() => true, () => false),
+    isServing,
   });
   if (config.usingEphemeralOAuthCookieKeys) {
     logger.warn(
@@ -129,6 +142,7 @@ runUntilSignalled(logger, async () => {
     () => lastUsed.close(),
     () => sessions.close(),
     () => server.close(),
+    () => adminServer.close(),
     () => authorizationServer.close(),
   ];
 });

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { baseEnvSchema, checkKafkaSecurity, defaultAddresses, kafkaSecurityEnv, port, requireCredentialCacheKeyInProduction, serviceUrl } from "@svc/platform";
+import { baseEnvSchema, checkKafkaSecurity, credentialCacheKeyDefaults, defaultAddresses, kafkaSecurityEnv, port, refuseDevelopmentDefaults, serviceUrl, type DevelopmentDefault } from "@svc/platform";
 
 /**
  * Well-known LiveKit credentials so `npm start` works with nothing configured: the embedded media
  * server is started with the same pair. They are public (they are in this file), so anyone could
  * mint room tokens with them: main.ts warns loudly when they are used, and the configuration
- * refuses them when NODE_ENV=production.
+ * refuses them in production and on a non-loopback HOST (refuseDevelopmentDefaults).
  */
 export const DEVELOPMENT_LIVEKIT_API_KEY = "svc-development-key";
 export const DEVELOPMENT_LIVEKIT_API_SECRET = "svc-development-only-livekit-secret-not-for-production";
@@ -52,15 +52,14 @@ export const configSchema = baseEnvSchema
     ROOM_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   })
   .superRefine((env, context) => {
-    requireCredentialCacheKeyInProduction(env, context);
     checkKafkaSecurity(env, context);
     if ((env.LIVEKIT_API_KEY === undefined) !== (env.LIVEKIT_API_SECRET === undefined)) {
       const missing = env.LIVEKIT_API_KEY === undefined ? "LIVEKIT_API_KEY" : "LIVEKIT_API_SECRET";
       context.addIssue({ code: "custom", path: [missing], message: "LIVEKIT_API_KEY and LIVEKIT_API_SECRET are set together" });
     }
-    if (env.NODE_ENV === "production" && env.LIVEKIT_API_KEY === undefined) {
-      context.addIssue({ code: "custom", path: ["LIVEKIT_API_KEY"], message: "is required when NODE_ENV=production (with LIVEKIT_API_SECRET)" });
-    }
+    const defaults: DevelopmentDefault[] = [];
+    if (env.LIVEKIT_API_KEY === undefined) defaults.push({ variable: "LIVEKIT_API_KEY", howToSet: "with LIVEKIT_API_SECRET, the pair your LiveKit server has" });
+    refuseDevelopmentDefaults(env, [...defaults, ...credentialCacheKeyDefaults(env)], context);
   })
   .transform((env) => {
     const isDevelopmentDefault = env.LIVEKIT_API_KEY === undefined;

@@ -40,6 +40,8 @@ export const defaultAddresses = {
   gateway: 8080,
   identity: 50051,
   identityOAuth: 50052,
+  /** Identity's administrator API (IdentityAdminService), on a port of its own. */
+  identityAdmin: 50056,
   meeting: 50053,
   webhook: 50054,
   /** The meeting service's HTTP listener for the media server's webhooks. */

@@ -17,6 +17,7 @@ export * from "./credentials/token-hash.ts";
 export * from "./credentials/bearer-token.ts";
 export * from "./credentials/credential-cache.ts";
 export * from "./credentials/credential-cache-key.ts";
+export * from "./development-defaults.ts";
 export * from "./redis.ts";
 export * from "./grpc/internal-transport.ts";
 export * from "./rate-limiter.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseEnvSchema, checkKafkaSecurity, defaultAddresses, kafkaSecurityEnv, port, requireCredentialCacheKeyInProduction, serviceUrl } from "@svc/platform";
+import { baseEnvSchema, checkKafkaSecurity, credentialCacheKeyDefaults, defaultAddresses, kafkaSecurityEnv, port, refuseDevelopmentDefaults, serviceUrl, type DevelopmentDefault } from "@svc/platform";
 import { DEFAULT_PENDING_CAPS } from "./db/deliveries.ts";
 
 /** The production retry schedule (docs/decisions/0011-webhook-retries-and-disabling.md): seconds before attempt 1, 2, ... 8. */
@@ -8,7 +8,7 @@ export const DEFAULT_RETRY_SCHEDULE = "0,5,300,1800,7200,18000,36000,36000";
 /**
  * A well-known development key so `npm start` works with nothing configured. It is public (it is
  * in this file), so secrets encrypted with it are not protected: main.ts warns loudly when it is
- * used, and the configuration refuses it when NODE_ENV=production.
+ * used, and the configuration refuses it in production and on a non-loopback HOST.
  */
 export const DEVELOPMENT_SECRET_KEY = Buffer.alloc(32, "svc-development-only-webhook-key!").toString("base64");
 
@@ -92,11 +92,10 @@ export const configSchema = baseEnvSchema
     WEBHOOK_SECRET_ROTATION_GRACE_SECONDS: z.coerce.number().min(0).max(7 * 24 * 3600).default(24 * 3600),
   })
   .superRefine((config, context) => {
-    requireCredentialCacheKeyInProduction(config, context);
     checkKafkaSecurity(config, context);
-    if (config.NODE_ENV === "production" && config.WEBHOOK_SECRET_KEY.isDevelopmentDefault) {
-      context.addIssue({ code: "custom", path: ["WEBHOOK_SECRET_KEY"], message: "is required when NODE_ENV=production (openssl rand -base64 32)" });
-    }
+    const defaults: DevelopmentDefault[] = [];
+    if (config.WEBHOOK_SECRET_KEY.isDevelopmentDefault) defaults.push({ variable: "WEBHOOK_SECRET_KEY", howToSet: "openssl rand -base64 32" });
+    refuseDevelopmentDefaults(config, [...defaults, ...credentialCacheKeyDefaults(config)], context);
   });
 
 export type Config = z.output<typeof configSchema>;

@@ -1,5 +1,6 @@
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { CallOptions, Client } from "@connectrpc/connect";
+import { defaultAddresses } from "@svc/platform";
 import type { ApiKey, IdentityAdminService, OAuthClient } from "@svc/proto/svc/identity/v1/identity_pb";
 
 export class UsageError extends Error {}
@@ -165,7 +166,7 @@ export const usage = `usage: npm run cli -- <command> [--json]
 commands:
 ${commands.map((command) => `  ${command.summary}`).join("\n")}
 
---json prints one JSON object on one line. The CLI talks gRPC to the identity service at
-SVC_IDENTITY_URL (default http://127.0.0.1:50051) with the administrator token SVC_ADMIN_TOKEN
+--json prints one JSON object on one line. The CLI talks gRPC to the identity service's admin port at
+SVC_IDENTITY_ADMIN_URL (default http://127.0.0.1:${defaultAddresses.identityAdmin}) with the administrator token SVC_ADMIN_TOKEN
 (default: the development token, which identity accepts only when its ADMIN_TOKEN is unset).
 `;

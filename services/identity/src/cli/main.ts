@@ -1,16 +1,21 @@
 // The administration CLI: `npm run cli -- <command> [--json]`. It talks gRPC to identity's
-// IdentityAdminService at SVC_IDENTITY_URL with the token in SVC_ADMIN_TOKEN.
+// IdentityAdminService (on identity's ADMIN_PORT) at SVC_IDENTITY_ADMIN_URL with the token in SVC_ADMIN_TOKEN.
 import { parseArgs } from "node:util";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import { defaultAddresses } from "@svc/platform";
 import { IdentityAdminService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { DEVELOPMENT_ADMIN_TOKEN } from "../admin/admin-token.ts";
 import { commands, usage, UsageError } from "./commands.ts";
 
-const identityUrl = process.env.SVC_IDENTITY_URL || "http://127.0.0.1:50051";
+const identityAdminUrl = process.env.SVC_IDENTITY_ADMIN_URL || `http://127.0.0.1:${defaultAddresses.identityAdmin}`;
 const adminToken = process.env.SVC_ADMIN_TOKEN || DEVELOPMENT_ADMIN_TOKEN;
 
 async function main(argv: string[]): Promise<number> {
+  // The admin API moved off the gRPC port: an old setting would only meet "not implemented" there.
+  if (process.env.SVC_IDENTITY_URL) {
+    throw new UsageError("SVC_IDENTITY_URL is no longer read: set SVC_IDENTITY_ADMIN_URL to identity's admin port (ADMIN_PORT, default 50056)");
+  }
   const [group, action, ...rest] = argv;
   if (group === "help" || group === "--help" || group === "-h") {
     process.stdout.write(usage);
@@ -29,7 +34,7 @@ async function main(argv: string[]): Promise<number> {
   for (const [name, option] of Object.entries(command.options)) {
     if (option.required && !options[name]) throw new UsageError(`${group} ${action} needs --${name}`);
   }
-  const client = createClient(IdentityAdminService, createGrpcTransport({ baseUrl: identityUrl }));
+  const client = createClient(IdentityAdminService, createGrpcTransport({ baseUrl: identityAdminUrl }));
   const result = await command.run(client, options as Record<string, string>, {
     headers: { authorization: `Bearer ${adminToken}` },
     timeoutMs: 15_000,
@@ -42,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
 function describe(error: unknown): string {
   if (error instanceof UsageError) return `${error.message} (see: npm run cli -- help)`;
   if (error instanceof ConnectError) {
-    if (error.code === Code.Unavailable) return `cannot reach the identity service at ${identityUrl}: ${error.rawMessage}`;
+    if (error.code === Code.Unavailable) return `cannot reach the identity admin API at ${identityAdminUrl}: ${error.rawMessage}`;
     return error.rawMessage;
   }
   // parseArgs reports unknown or malformed options with a TypeError carrying a code.

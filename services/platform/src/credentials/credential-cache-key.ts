@@ -1,24 +1,23 @@
 import { z } from "zod";
+import type { DevelopmentDefault } from "../development-defaults.ts";
 import type { Logger } from "../logger.ts";
 
 /**
  * A well-known key so `npm start` and the tests work with nothing configured. It is public (it is
  * in this file): with it, anyone who can write Redis can still forge cache entries. Each process
- * warns loudly when it uses it with Redis, and the configuration refuses it in production.
+ * warns loudly when it uses it with Redis, and the configuration refuses it in production and on a
+ * non-loopback address (refuseDevelopmentDefaults).
  */
 export const DEVELOPMENT_CREDENTIAL_CACHE_KEY = "svc-development-only-credential-cache-key-PUBLIC";
 
 /** CREDENTIAL_CACHE_KEY: the HMAC key authenticating shared credential-cache entries. */
 export const credentialCacheKeyVariable = z.string().min(32, "must be at least 32 characters (openssl rand -hex 32)").optional();
 
-/** Adds the configuration problem of a production process that shares a Redis without its own key. */
-export function requireCredentialCacheKeyInProduction(
-  env: { NODE_ENV?: string; REDIS_URL?: string | undefined; CREDENTIAL_CACHE_KEY?: string | undefined },
-  context: z.RefinementCtx,
-) {
-  if (env.NODE_ENV === "production" && env.REDIS_URL !== undefined && env.CREDENTIAL_CACHE_KEY === undefined) {
-    context.addIssue({ code: "custom", path: ["CREDENTIAL_CACHE_KEY"], message: "is required when NODE_ENV=production and REDIS_URL is set (openssl rand -hex 32)" });
-  }
+/** The development key is in use only by a process that shares a Redis (without one there is no shared entry to forge). */
+export function credentialCacheKeyDefaults(env: { REDIS_URL?: string | undefined; CREDENTIAL_CACHE_KEY?: string | undefined }): DevelopmentDefault[] {
+  return env.REDIS_URL !== undefined && env.CREDENTIAL_CACHE_KEY === undefined
+    ? [{ variable: "CREDENTIAL_CACHE_KEY", howToSet: "the same for every process, with REDIS_URL: openssl rand -hex 32" }]
+    : [];
 }
 
 /** The configured key, or the public development key with a loud warning. */
