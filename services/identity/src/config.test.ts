@@ -31,6 +31,10 @@ describe("identity configuration", () => {
     expect(() => parseConfig(configSchema, { DATABASE_URL, ADMIN_TOKEN: "a".repeat(31) })).toThrow(/ADMIN_TOKEN: must be at least 32 characters/);
   });
 
+  it("refuses an ADMIN_TOKEN that cannot travel as a Bearer token", () => {
+    expect(() => parseConfig(configSchema, { DATABASE_URL, ADMIN_TOKEN: `${"a".repeat(32)} with spaces` })).toThrow(/ADMIN_TOKEN: must be letters, digits/);
+  });
+
   it("serves the admin API on its own port, ADMIN_PORT (default 50056), apart from the gRPC and OAuth ports", () => {
     const config = parseConfig(configSchema, { DATABASE_URL });
     expect(config.ADMIN_PORT).toBe(50056);

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { baseEnvSchema, credentialCacheKeyDefaults, defaultAddresses, port, refuseDevelopmentDefaults, type DevelopmentDefault } from "@svc/platform";
+import { baseEnvSchema, credentialCacheKeyDefaults, defaultAddresses, isWellFormedToken, port, refuseDevelopmentDefaults, type DevelopmentDefault } from "@svc/platform";
 import { DEVELOPMENT_ADMIN_TOKEN } from "./admin/admin-token.ts";
 
 /** Shorter tokens are refused: the admin API creates organizations, users and keys. */
@@ -11,7 +11,12 @@ export const configSchema = baseEnvSchema
     GRPC_PORT: port(defaultAddresses.identity),
     NODE_ENV: z.string().default("development"),
     /** Bearer token of IdentityAdminService (the CLI's SVC_ADMIN_TOKEN). Unset: a development default. */
-    ADMIN_TOKEN: z.string().min(ADMIN_TOKEN_MIN_LENGTH, `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters (openssl rand -hex 32)`).optional(),
+    ADMIN_TOKEN: z
+      .string()
+      .min(ADMIN_TOKEN_MIN_LENGTH, `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters (openssl rand -hex 32)`)
+      // It travels as a Bearer token, so it must be one (RFC 6750 b64token, at most 512 characters).
+      .refine(isWellFormedToken, "must be letters, digits and - . _ ~ + / (then = padding), at most 512 characters (openssl rand -hex 32)")
+      .optional(),
     /**
      * Port of IdentityAdminService alone, apart from GRPC_PORT (which every service calls), so a
      * network policy can keep everyone but operators away from the admin API.
