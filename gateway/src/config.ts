@@ -1,46 +1,48 @@
 import { z } from "zod";
 import { baseEnvSchema, credentialCacheKeyDefaults, defaultAddresses, port, refuseDevelopmentDefaults, serviceUrl } from "@svc/platform";
 
-export const configSchema = z.object({
-  PORT: port(defaultAddresses.gateway),
-  HOST: baseEnvSchema.shape.HOST,
-  /** The externally visible origin, used in join URLs and OAuth redirects. */
-  PUBLIC_URL: z
-    .string()
-    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: "must be an http(s):// origin" })
-    .default(`http://localhost:${defaultAddresses.gateway}`)
-    .transform((value) => value.replace(/\/+$/, "")),
-  /**
-   * The LiveKit server as browsers reach it (ws:// or wss://): the meeting page's CSP allows
-   * connections to it. The join grant names the same server; keep the two in agreement.
-   */
-  LIVEKIT_PUBLIC_URL: z
-    .string()
-    .refine(
-      (value) => {
-        if (!URL.canParse(value)) return false;
-        const url = new URL(value);
-        return /^wss?:$/.test(url.protocol) && !url.username && !url.password && !url.search && !url.hash;
-      },
-      { message: "must be a ws:// or wss:// URL without credentials, query or fragment" },
-    )
-    .default("ws://127.0.0.1:7880")
-    .transform((value) => value.replace(/\/+$/, "")),
-  IDENTITY_URL: serviceUrl(defaultAddresses.identity),
-  IDENTITY_OAUTH_URL: serviceUrl(defaultAddresses.identityOAuth),
-  MEETING_URL: serviceUrl(defaultAddresses.meeting),
-  WEBHOOK_URL: serviceUrl(defaultAddresses.webhook),
-  /** Number of reverse proxies in front of the gateway whose X-Forwarded-For can be trusted. */
-  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  /** Rate-limit buckets live in Redis when set, so every gateway replica counts together. */
-  REDIS_URL: baseEnvSchema.shape.REDIS_URL,
-  REDIS_KEY_PREFIX: baseEnvSchema.shape.REDIS_KEY_PREFIX,
-  /** Authenticates the credential-cache entries it reads from Redis (identity writes them). */
-  CREDENTIAL_CACHE_KEY: baseEnvSchema.shape.CREDENTIAL_CACHE_KEY,
-  NODE_ENV: z.string().default("development"),
-  /** Requests per second allowed per credential (or per client address without one). */
-  RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(50),
-}).superRefine((env, context) => refuseDevelopmentDefaults(env, credentialCacheKeyDefaults(env), context));
+export const configSchema = z
+  .object({
+    PORT: port(defaultAddresses.gateway),
+    HOST: baseEnvSchema.shape.HOST,
+    /** The externally visible origin, used in join URLs and OAuth redirects. */
+    PUBLIC_URL: z
+      .string()
+      .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: "must be an http(s):// origin" })
+      .default(`http://localhost:${defaultAddresses.gateway}`)
+      .transform((value) => value.replace(/\/+$/, "")),
+    /**
+     * The LiveKit server as browsers reach it (ws:// or wss://): the meeting page's CSP allows
+     * connections to it. The join grant names the same server; keep the two in agreement.
+     */
+    LIVEKIT_PUBLIC_URL: z
+      .string()
+      .refine(
+        (value) => {
+          if (!URL.canParse(value)) return false;
+          const url = new URL(value);
+          return /^wss?:$/.test(url.protocol) && !url.username && !url.password && !url.search && !url.hash;
+        },
+        { message: "must be a ws:// or wss:// URL without credentials, query or fragment" },
+      )
+      .default("ws://127.0.0.1:7880")
+      .transform((value) => value.replace(/\/+$/, "")),
+    IDENTITY_URL: serviceUrl(defaultAddresses.identity),
+    IDENTITY_OAUTH_URL: serviceUrl(defaultAddresses.identityOAuth),
+    MEETING_URL: serviceUrl(defaultAddresses.meeting),
+    WEBHOOK_URL: serviceUrl(defaultAddresses.webhook),
+    /** Number of reverse proxies in front of the gateway whose X-Forwarded-For can be trusted. */
+    TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    /** Rate-limit buckets live in Redis when set, so every gateway replica counts together. */
+    REDIS_URL: baseEnvSchema.shape.REDIS_URL,
+    REDIS_KEY_PREFIX: baseEnvSchema.shape.REDIS_KEY_PREFIX,
+    /** Authenticates the credential-cache entries it reads from Redis (identity writes them). */
+    CREDENTIAL_CACHE_KEY: baseEnvSchema.shape.CREDENTIAL_CACHE_KEY,
+    NODE_ENV: z.string().default("development"),
+    /** Requests per second allowed per credential (or per client address without one). */
+    RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(50),
+  })
+  .superRefine((env, context) => refuseDevelopmentDefaults(env, credentialCacheKeyDefaults(env), context));
 
 export type Config = z.output<typeof configSchema>;

@@ -31,18 +31,19 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     body: options.body,
     connections: options.connections,
     duration: options.durationSeconds,
-    requests: options.setupRequest || options.onResponse
-      ? [
-          {
-            setupRequest: options.setupRequest,
-            onResponse: options.onResponse
-              ? (status: number, body: string) => {
-                  if (!options.onResponse!(status, body)) rejected++;
-                }
-              : undefined,
-          } as autocannon.Request,
-        ]
-      : undefined,
+    requests:
+      options.setupRequest || options.onResponse
+        ? [
+            {
+              setupRequest: options.setupRequest,
+              onResponse: options.onResponse
+                ? (status: number, body: string) => {
+                    if (!options.onResponse!(status, body)) rejected++;
+                  }
+                : undefined,
+            } as autocannon.Request,
+          ]
+        : undefined,
   });
   return {
     requestsPerSecond: result.requests.average,

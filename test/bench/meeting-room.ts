@@ -29,7 +29,11 @@ export async function joinGrantLatency(stack: Stack, tenant: Tenant, durationSec
     await joinMeeting(browser, meeting.url, "Host");
     const body = JSON.stringify({ displayName: "Bench participant" });
     const grant = async () => {
-      const response = await fetch(`${stack.gatewayUrl}/api/v1/meeting/${meeting.id}/join`, { method: "POST", headers: { "content-type": "application/json" }, body });
+      const response = await fetch(`${stack.gatewayUrl}/api/v1/meeting/${meeting.id}/join`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
       await response.arrayBuffer();
       if (response.status !== 200) throw new Error(`join grant: ${response.status}`);
     };

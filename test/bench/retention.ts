@@ -29,7 +29,11 @@ const BACKLOG = 400;
 
 const log = (message: string) => process.stderr.write(`retention bench: ${message}\n`);
 const logger = createLogger("retention-bench", "silent");
-const config = parseConfig(configSchema, { DATABASE_URL: "postgres://unused@127.0.0.1/unused", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_ALLOW_INSECURE: "true" });
+const config = parseConfig(configSchema, {
+  DATABASE_URL: "postgres://unused@127.0.0.1/unused",
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+  WEBHOOK_ALLOW_INSECURE: "true",
+});
 
 const database = await createTestDatabase();
 const dir = path.resolve(import.meta.dirname, "../../services/webhook/migrations");
@@ -75,9 +79,7 @@ try {
      FROM generate_series(1, $1) g`,
     [ROWS, subscriptionId],
   );
-  await pool.query(
-    `INSERT INTO attempts (delivery_id, attempted_at, status_code, latency_ms) SELECT id, created_at, 204, 12 FROM deliveries`,
-  );
+  await pool.query(`INSERT INTO attempts (delivery_id, attempted_at, status_code, latency_ms) SELECT id, created_at, 204, 12 FROM deliveries`);
   await pool.query("VACUUM ANALYZE events, deliveries, attempts");
   log(`seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`);
 
@@ -107,7 +109,12 @@ try {
         await Promise.all(
           Array.from({ length: Math.min(8, missing - i) }, () => {
             const id = randomUUID();
-            return storeEventDeliveries(pool, { id, orgId: "org-bench", type: "meeting.ended", body: JSON.stringify({ type: "meeting.ended", data: { meetingId: id } }) });
+            return storeEventDeliveries(pool, {
+              id,
+              orgId: "org-bench",
+              type: "meeting.ended",
+              body: JSON.stringify({ type: "meeting.ended", data: { meetingId: id } }),
+            });
           }),
         );
       }

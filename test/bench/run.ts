@@ -47,7 +47,13 @@ function startCeiling(kind: "node" | "express", port: number): ChildProcess {
 
 async function waitForHttp(url: string) {
   for (let i = 0; i < 100; i++) {
-    if (await fetch(url).then(() => true, () => false)) return;
+    if (
+      await fetch(url).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${url} did not answer`);
@@ -81,8 +87,12 @@ async function ceilings() {
   const servers = [startCeiling("node", nodePort), startCeiling("express", expressPort)];
   await waitForHttp(`http://127.0.0.1:${nodePort}/`);
   await waitForHttp(`http://127.0.0.1:${expressPort}/`);
-  const bareNode = await measured("bare node http", () => twice({ url: `http://127.0.0.1:${nodePort}/`, method: "POST", connections: CONNECTIONS, durationSeconds: DURATION }));
-  const bareExpress = await measured("bare express", () => twice({ url: `http://127.0.0.1:${expressPort}/`, method: "POST", connections: CONNECTIONS, durationSeconds: DURATION }));
+  const bareNode = await measured("bare node http", () =>
+    twice({ url: `http://127.0.0.1:${nodePort}/`, method: "POST", connections: CONNECTIONS, durationSeconds: DURATION }),
+  );
+  const bareExpress = await measured("bare express", () =>
+    twice({ url: `http://127.0.0.1:${expressPort}/`, method: "POST", connections: CONNECTIONS, durationSeconds: DURATION }),
+  );
   for (const server of servers) server.kill();
   rows.push({ scenario: "ceiling: bare node http", ...bareNode }, { scenario: "ceiling: bare express", ...bareExpress });
   return { bareNode, bareExpress };
@@ -90,7 +100,9 @@ async function ceilings() {
 
 async function insertLoopCeiling(databaseUrl: string): Promise<LoadResult> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: CONNECTIONS });
-  await pool.query("CREATE TABLE IF NOT EXISTS public.bench_insert (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), title text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())");
+  await pool.query(
+    "CREATE TABLE IF NOT EXISTS public.bench_insert (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), title text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())",
+  );
   const insert = () => pool.query("INSERT INTO public.bench_insert (title) VALUES ($1)", ["Bench meeting"]);
   await loop(CONNECTIONS, WARMUP, insert);
   const result = await measured("raw INSERT loop", () => loop(CONNECTIONS, DURATION, insert));
@@ -235,12 +247,16 @@ async function main() {
     const tenant = await createTenant(stack);
     const auth = { authorization: `Bearer ${tenant.apiKey}`, "content-type": "application/json" };
 
-    const authResult = await measured("POST /auth (API key)", () => twice({ url: `${stack.gatewayUrl}/api/v1/auth`, method: "POST", headers: auth, connections: CONNECTIONS, durationSeconds: DURATION }));
+    const authResult = await measured("POST /auth (API key)", () =>
+      twice({ url: `${stack.gatewayUrl}/api/v1/auth`, method: "POST", headers: auth, connections: CONNECTIONS, durationSeconds: DURATION }),
+    );
     rows.push(ratioRow("POST /api/v1/auth (API key, cache warm)", authResult, "bare express", bareExpress, 0.5));
 
     const oauth = await authorizeChains(stack, tenant);
     const oauthAuth = { authorization: `Bearer ${oauth.accessToken}` };
-    const oauthAuthResult = await measured("POST /auth (OAuth)", () => twice({ url: `${stack.gatewayUrl}/api/v1/auth`, method: "POST", headers: oauthAuth, connections: CONNECTIONS, durationSeconds: DURATION }));
+    const oauthAuthResult = await measured("POST /auth (OAuth)", () =>
+      twice({ url: `${stack.gatewayUrl}/api/v1/auth`, method: "POST", headers: oauthAuth, connections: CONNECTIONS, durationSeconds: DURATION }),
+    );
     rows.push(ratioRow("POST /api/v1/auth (OAuth access token)", oauthAuthResult, "bare express", bareExpress, 0.5));
 
     log("OAuth refresh grants: straight to identity's OAuth listener, then through the gateway");
@@ -252,13 +268,28 @@ async function main() {
 
     const insertCeiling = await insertLoopCeiling(stack.databaseUrl);
     const meetingBody = JSON.stringify({ title: "Bench meeting", attendees: ["a@example.com", "b@example.com"] });
-    const meetingResult = await measured("POST /meeting", () => twice({ url: `${stack.gatewayUrl}/api/v1/meeting`, method: "POST", headers: auth, body: meetingBody, connections: CONNECTIONS, durationSeconds: DURATION }));
+    const meetingResult = await measured("POST /meeting", () =>
+      twice({
+        url: `${stack.gatewayUrl}/api/v1/meeting`,
+        method: "POST",
+        headers: auth,
+        body: meetingBody,
+        connections: CONNECTIONS,
+        durationSeconds: DURATION,
+      }),
+    );
     rows.push(ratioRow("POST /api/v1/meeting (2 attendees)", meetingResult, "pg INSERT loop", insertCeiling, 0.4));
 
     for (let i = 0; i < 20; i++) {
-      await fetch(`${stack.gatewayUrl}/api/v1/webhook`, { method: "POST", headers: auth, body: JSON.stringify({ url: `https://example.com/hook/${i}`, events: ["meeting.ended"] }) });
+      await fetch(`${stack.gatewayUrl}/api/v1/webhook`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ url: `https://example.com/hook/${i}`, events: ["meeting.ended"] }),
+      });
     }
-    const listResult = await measured("GET /webhook", () => twice({ url: `${stack.gatewayUrl}/api/v1/webhook`, headers: auth, connections: CONNECTIONS, durationSeconds: DURATION }));
+    const listResult = await measured("GET /webhook", () =>
+      twice({ url: `${stack.gatewayUrl}/api/v1/webhook`, headers: auth, connections: CONNECTIONS, durationSeconds: DURATION }),
+    );
     rows.push(ratioRow("GET /api/v1/webhook (20 subscriptions)", listResult, "bare express", bareExpress));
 
     const pipelineTenant = await createTenant(stack);

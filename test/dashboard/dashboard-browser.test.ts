@@ -153,7 +153,13 @@ describe("developer dashboard in Chromium: every action through the public API, 
     const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }));
     const client = { client_id: clientId };
     const authorize = new URL(as.authorization_endpoint!);
-    authorize.search = new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, scope: "meeting.create webhook.read", response_type: "code", state: "s1" }).toString();
+    authorize.search = new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      scope: "meeting.create webhook.read",
+      response_type: "code",
+      state: "s1",
+    }).toString();
     const consent = await context.newPage();
     await consent.goto(authorize.href);
     await consent.getByLabel("E-mail address").fill(admin.email);
@@ -163,7 +169,15 @@ describe("developer dashboard in Chromium: every action through the public API, 
     await consent.waitForURL((url) => url.href.startsWith(redirectUri));
     const parameters = oauth.validateAuthResponse(as, client, new URL(consent.url()), "s1");
     await consent.close();
-    const exchanged = await oauth.authorizationCodeGrantRequest(as, client, oauth.ClientSecretPost(clientSecret), parameters, redirectUri, oauth.nopkce, insecure);
+    const exchanged = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.ClientSecretPost(clientSecret),
+      parameters,
+      redirectUri,
+      oauth.nopkce,
+      insecure,
+    );
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, exchanged);
     expect((await verifyAtApi(stack, tokens.access_token)).status).toBe(200);
 
@@ -175,7 +189,12 @@ describe("developer dashboard in Chromium: every action through the public API, 
     await page.getByRole("dialog").getByRole("button", { name: "Revoke access" }).click();
     await page.getByText("You have not authorized any application.").waitFor();
     expect((await verifyAtApi(stack, tokens.access_token)).status).toBe(401);
-    const refreshed = await tokenRequest(stack, { grant_type: "refresh_token", refresh_token: tokens.refresh_token!, client_id: clientId, client_secret: clientSecret });
+    const refreshed = await tokenRequest(stack, {
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token!,
+      client_id: clientId,
+      client_secret: clientSecret,
+    });
     expect(refreshed.status).toBe(400);
     expect(refreshed.body.error).toBe("invalid_grant");
 
@@ -184,11 +203,21 @@ describe("developer dashboard in Chromium: every action through the public API, 
     await page.getByRole("dialog").getByRole("button", { name: "Rotate secret" }).click();
     await expect.poll(() => secretValue("Client secret")).not.toBe(clientSecret);
     const newSecret = await secretValue("Client secret");
-    const withOld = await tokenRequest(stack, { grant_type: "refresh_token", refresh_token: tokens.refresh_token!, client_id: clientId, client_secret: clientSecret });
+    const withOld = await tokenRequest(stack, {
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token!,
+      client_id: clientId,
+      client_secret: clientSecret,
+    });
     expect(withOld.status).toBe(401);
     expect(withOld.body.error).toBe("invalid_client");
     // The new secret authenticates the client (the grant itself is gone: invalid_grant, not invalid_client).
-    const withNew = await tokenRequest(stack, { grant_type: "refresh_token", refresh_token: tokens.refresh_token!, client_id: clientId, client_secret: newSecret });
+    const withNew = await tokenRequest(stack, {
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token!,
+      client_id: clientId,
+      client_secret: newSecret,
+    });
     expect(withNew.body.error).toBe("invalid_grant");
 
     await page.getByRole("button", { name: "Edit Cal Scheduler" }).click();
@@ -255,7 +284,10 @@ describe("developer dashboard in Chromium: every action through the public API, 
     await memberPage.screenshot({ path: `${SHOTS}/11-member-users-refused.png`, fullPage: true });
     // The API says the same when the page is bypassed (the browser's own cookie and CSRF token).
     const status = await memberPage.evaluate(async () => {
-      const csrf = document.cookie.split("; ").find((part) => part.startsWith("svc_csrf="))!.slice("svc_csrf=".length);
+      const csrf = document.cookie
+        .split("; ")
+        .find((part) => part.startsWith("svc_csrf="))!
+        .slice("svc_csrf=".length);
       const response = await fetch("/api/v1/oauth-clients", {
         method: "POST",
         headers: { "content-type": "application/json", "x-csrf-token": csrf },
@@ -272,9 +304,9 @@ describe("developer dashboard in Chromium: every action through the public API, 
     // Another site (localhost is not the same site as 127.0.0.1) with a form aimed at the API.
     const target = `${stack.gatewayUrl}/api/v1/api-keys`;
     const evil = http.createServer((_req, res) => {
-      res.writeHead(200, { "content-type": "text/html" }).end(
-        `<form method="post" action="${target}" enctype="text/plain"><input name='{"name":"evil","x":"' value='"}'><button>Win a prize</button></form>`,
-      );
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end(`<form method="post" action="${target}" enctype="text/plain"><input name='{"name":"evil","x":"' value='"}'><button>Win a prize</button></form>`);
     });
     await new Promise<void>((resolve) => evil.listen(0, "127.0.0.1", resolve));
     const evilPage = await context.newPage();
@@ -310,7 +342,13 @@ describe("developer dashboard in Chromium: every action through the public API, 
     await signUp.getByLabel("Password").fill("founder password");
     await signUp.getByRole("button", { name: "Create organization" }).click();
     await signUp.getByRole("navigation").waitFor();
-    expect(await signUp.getByRole("navigation").getByRole("link").allTextContents()).toEqual(["API keys", "OAuth clients", "Webhooks", "Authorized apps", "Users"]);
+    expect(await signUp.getByRole("navigation").getByRole("link").allTextContents()).toEqual([
+      "API keys",
+      "OAuth clients",
+      "Webhooks",
+      "Authorized apps",
+      "Users",
+    ]);
     expect(await signUp.getByRole("banner").textContent()).toContain("Newco");
     await signUp.close();
   });
@@ -331,7 +369,10 @@ describe("developer dashboard in Chromium: every action through the public API, 
       await oauthPage.goto(app.authorizeUrl({ scope: "meeting.create", state: "t" }));
       await oauthPage.getByLabel("E-mail address").fill(victim.email);
       await oauthPage.getByLabel("Password").fill(victim.password);
-      const [response] = await Promise.all([oauthPage.waitForResponse((r) => r.request().method() === "POST"), oauthPage.getByRole("button", { name: "Sign in" }).click()]);
+      const [response] = await Promise.all([
+        oauthPage.waitForResponse((r) => r.request().method() === "POST"),
+        oauthPage.getByRole("button", { name: "Sign in" }).click(),
+      ]);
       expect(response.status()).toBe(429);
       expect(await oauthPage.getByRole("alert").textContent()).toMatch(/^Too many failed sign-in attempts\. Try again in \d+ minutes?\.$/);
       await oauthPage.screenshot({ path: `${SHOTS}/14-oauth-sign-in-throttled.png`, fullPage: true });

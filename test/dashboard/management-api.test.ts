@@ -120,7 +120,11 @@ describe("dashboard management API: sessions, CSRF, roles, credential rules and 
     expect(bad.body.error).toContain("name is required");
     expect(bad.body.error).toContain("must be an absolute http(s) URL");
     expect(bad.body.error).toContain("scopes: unknown openid");
-    const created = await adminA.call("POST", "/oauth-clients", { name: "Cal", redirectUris: ["https://cal.example/cb"], scopes: ["meeting.create", "webhook.read"] });
+    const created = await adminA.call("POST", "/oauth-clients", {
+      name: "Cal",
+      redirectUris: ["https://cal.example/cb"],
+      scopes: ["meeting.create", "webhook.read"],
+    });
     expect(created.status).toBe(201);
     expect(created.body.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const listed = await adminA.call("GET", "/oauth-clients");

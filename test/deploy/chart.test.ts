@@ -37,7 +37,9 @@ const portVariable: Record<string, string> = {
 };
 
 /** Services that own a schema (a migrations folder) and so get a migration Job. */
-const servicesWithMigrations = readdirSync(path.join(root, "services")).filter((name) => existsSync(path.join(root, "services", name, "migrations")) && name !== "platform");
+const servicesWithMigrations = readdirSync(path.join(root, "services")).filter(
+  (name) => existsSync(path.join(root, "services", name, "migrations")) && name !== "platform",
+);
 
 function mainContainer(objects: K8sObject[], component: Component): Container {
   const containers = podSpecOf(find(objects, "Deployment", nameOf(component))).containers;
@@ -72,13 +74,19 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
     it("sets only environment variables the process reads (its configSchema)", () => {
       const { reads } = variablesOf(schema);
       const set = [...environmentOf(objects, mainContainer(objects, component)).keys()];
-      expect(set.filter((name) => !reads.includes(name)), `set by the chart but not read by ${component}`).toEqual([]);
+      expect(
+        set.filter((name) => !reads.includes(name)),
+        `set by the chart but not read by ${component}`,
+      ).toEqual([]);
     });
 
     it("sets every variable the process requires", () => {
       const { required } = variablesOf(schema);
       const set = new Set([...environmentOf(objects, mainContainer(objects, component)).keys(), ...Object.keys(imageEnvironment())]);
-      expect(required.filter((name) => !set.has(name)), `required by ${component} but not set`).toEqual([]);
+      expect(
+        required.filter((name) => !set.has(name)),
+        `required by ${component} but not set`,
+      ).toEqual([]);
     });
 
     it("passes every credential the process reads (a development default must never run in a cluster)", () => {
@@ -118,7 +126,10 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
       }
       const service = find(objects, "Service", nameOf(component));
       for (const servicePort of service.spec.ports as { name: string; targetPort: string }[]) {
-        expect(ports.map((port) => port.name), `Service port ${servicePort.name}`).toContain(servicePort.targetPort);
+        expect(
+          ports.map((port) => port.name),
+          `Service port ${servicePort.name}`,
+        ).toContain(servicePort.targetPort);
       }
     });
 
@@ -202,13 +213,17 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
       // A rule without peers would admit every source.
       expect(rule.from?.length, "an admin rule names its peers").toBeGreaterThan(0);
       expect(rule.ports).toEqual([{ port: "admin", protocol: "TCP" }]);
-      for (const peer of rule.from!) expect(peer.podSelector?.matchLabels?.["app.kubernetes.io/component"], "a chart component admitted to the admin port").toBeUndefined();
+      for (const peer of rule.from!)
+        expect(peer.podSelector?.matchLabels?.["app.kubernetes.io/component"], "a chart component admitted to the admin port").toBeUndefined();
     }
     // No other policy opens the admin port (policies add up).
     for (const policy of objects.filter((object) => object.kind === "NetworkPolicy" && object !== admin)) {
       for (const rule of (policy.spec.ingress ?? []) as Rule[]) {
         expect(rule.ports, `${policy.metadata.name} without ports admits every port`).toBeDefined();
-        expect(rule.ports!.map((port) => port.port), policy.metadata.name).not.toContain("admin");
+        expect(
+          rule.ports!.map((port) => port.port),
+          policy.metadata.name,
+        ).not.toContain("admin");
       }
     }
   });

@@ -8,11 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import {
-  HealthCheckRequestSchema,
-  HealthCheckResponse_ServingStatus as ServingStatus,
-  HealthCheckResponseSchema,
-} from "@svc/proto/health/v1/health_pb";
+import { HealthCheckRequestSchema, HealthCheckResponse_ServingStatus as ServingStatus, HealthCheckResponseSchema } from "@svc/proto/health/v1/health_pb";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grpcJsClient } from "../support/grpc-js.ts";
@@ -176,15 +172,31 @@ describe("production build started with the chart's commands", () => {
   });
 
   it("every service answers the Kubernetes gRPC probe SERVING, and the gateway its HTTP probes", async () => {
-    await start("identity", { GRPC_PORT: ports.identity, OAUTH_PORT: ports.identityOAuth, ADMIN_PORT: ports.identityAdmin }, async () => (await healthOf(ports.identity)) === ServingStatus.SERVING);
-    await start("meeting", { GRPC_PORT: ports.meeting, LIVEKIT_WEBHOOK_PORT: ports.meetingMediaWebhooks }, async () => (await healthOf(ports.meeting)) === ServingStatus.SERVING);
+    await start(
+      "identity",
+      { GRPC_PORT: ports.identity, OAUTH_PORT: ports.identityOAuth, ADMIN_PORT: ports.identityAdmin },
+      async () => (await healthOf(ports.identity)) === ServingStatus.SERVING,
+    );
+    await start(
+      "meeting",
+      { GRPC_PORT: ports.meeting, LIVEKIT_WEBHOOK_PORT: ports.meetingMediaWebhooks },
+      async () => (await healthOf(ports.meeting)) === ServingStatus.SERVING,
+    );
     await start("webhook", { GRPC_PORT: ports.webhook }, async () => (await healthOf(ports.webhook)) === ServingStatus.SERVING);
     const gateway = containerOf(objects, "Deployment", "svc-gateway");
     const probePath = (probe: Container["livenessProbe"]) => probe!.httpGet!.path;
-    const get = (pathname: string) => fetch(`http://127.0.0.1:${ports.gateway}${pathname}`).then((response) => response.status, () => 0);
+    const get = (pathname: string) =>
+      fetch(`http://127.0.0.1:${ports.gateway}${pathname}`).then(
+        (response) => response.status,
+        () => 0,
+      );
     await start("gateway", { PORT: ports.gateway }, async () => (await get(probePath(gateway.readinessProbe))) === 200);
     expect(await get(probePath(gateway.livenessProbe))).toBe(200);
-    for (const [service, port] of [["identity", ports.identity], ["meeting", ports.meeting], ["webhook", ports.webhook]] as const) {
+    for (const [service, port] of [
+      ["identity", ports.identity],
+      ["meeting", ports.meeting],
+      ["webhook", ports.webhook],
+    ] as const) {
       expect(await healthOf(port), service).toBe(ServingStatus.SERVING);
     }
   });

@@ -36,7 +36,12 @@ afterAll(async () => {
 /** An event bus built exactly as a service builds it: its configuration schema, then createEventBus. */
 async function busOf(service: "meeting" | "webhook", topicPrefix: string, sasl: Record<string, string>) {
   const schema = service === "meeting" ? meetingConfig : webhookConfig;
-  const config = parseConfig(schema, { DATABASE_URL: "postgres://svc@127.0.0.1:1/unused", KAFKA_BROKERS: broker.brokers, KAFKA_TOPIC_PREFIX: topicPrefix, ...sasl });
+  const config = parseConfig(schema, {
+    DATABASE_URL: "postgres://svc@127.0.0.1:1/unused",
+    KAFKA_BROKERS: broker.brokers,
+    KAFKA_TOPIC_PREFIX: topicPrefix,
+    ...sasl,
+  });
   const bus = await createEventBus(config, logger, service);
   buses.push(bus);
   expect(bus.transport).toBe("kafka");
@@ -72,14 +77,26 @@ describe.each(["scram-sha-512", "plain"] as const)("the Kafka event bus over SAS
 
   it("a wrong password is refused by the broker: nothing is published", async () => {
     const bus = await busOf("meeting", `${uniqueName("wrong")}.`, credentials(mechanism, { ...meetingUser, password: "not-the-password" }));
-    const error = await bus.publisher().publish([event("meeting-x")]).then(() => undefined, (failure: unknown) => failure);
+    const error = await bus
+      .publisher()
+      .publish([event("meeting-x")])
+      .then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
     expect(error).toBeInstanceOf(Error);
     expect(String((error as Error).message)).toMatch(/SASL .*authentication failed|Authentication failed|invalid credentials/i);
   }, 120_000);
 
   it("an unknown user is refused too", async () => {
     const bus = await busOf("meeting", `${uniqueName("unknown")}.`, credentials(mechanism, { username: "nobody", password: meetingUser.password }));
-    const error = await bus.publisher().publish([event("meeting-y")]).then(() => undefined, (failure: unknown) => failure);
+    const error = await bus
+      .publisher()
+      .publish([event("meeting-y")])
+      .then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
     expect(String((error as Error | undefined)?.message)).toMatch(/SASL .*authentication failed|Authentication failed|invalid credentials/i);
   }, 120_000);
 });
@@ -87,7 +104,13 @@ describe.each(["scram-sha-512", "plain"] as const)("the Kafka event bus over SAS
 describe("the broker really demands SASL", () => {
   it("a client without credentials gets no answer it can use (the connection is refused before any request)", async () => {
     const bus = await busOf("meeting", `${uniqueName("nosasl")}.`, {});
-    const error = await bus.publisher().publish([event("meeting-z")]).then(() => undefined, (failure: unknown) => failure);
+    const error = await bus
+      .publisher()
+      .publish([event("meeting-z")])
+      .then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
     expect(error).toBeInstanceOf(Error);
   }, 120_000);
 });

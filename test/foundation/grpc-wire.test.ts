@@ -1,15 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import * as grpc from "@grpc/grpc-js";
-import {
-  ServerReflectionRequestSchema,
-  ServerReflectionResponseSchema,
-  type ServerReflectionResponse,
-} from "@svc/proto/grpc/reflection/v1/reflection_pb";
-import {
-  HealthCheckRequestSchema,
-  HealthCheckResponse_ServingStatus,
-  HealthCheckResponseSchema,
-} from "@svc/proto/health/v1/health_pb";
+import { ServerReflectionRequestSchema, ServerReflectionResponseSchema, type ServerReflectionResponse } from "@svc/proto/grpc/reflection/v1/reflection_pb";
+import { HealthCheckRequestSchema, HealthCheckResponse_ServingStatus, HealthCheckResponseSchema } from "@svc/proto/health/v1/health_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { READINESS_CACHE_MS } from "../../gateway/src/routes/health.ts";
 import { grpcJsClient } from "../support/grpc-js.ts";

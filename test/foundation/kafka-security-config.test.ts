@@ -13,7 +13,13 @@ const schemas = { meeting: meetingConfig, webhook: webhookConfig };
 
 describe.each(Object.entries(schemas))("Kafka security settings of %s", (_service, schema) => {
   it("turns KAFKA_TLS and SCRAM-SHA-512 credentials into the kafkajs connection options", () => {
-    const config = parseConfig(schema, { ...base, KAFKA_TLS: "true", KAFKA_SASL_MECHANISM: "scram-sha-512", KAFKA_SASL_USERNAME: "meeting", KAFKA_SASL_PASSWORD: "s3cret" });
+    const config = parseConfig(schema, {
+      ...base,
+      KAFKA_TLS: "true",
+      KAFKA_SASL_MECHANISM: "scram-sha-512",
+      KAFKA_SASL_USERNAME: "meeting",
+      KAFKA_SASL_PASSWORD: "s3cret",
+    });
     expect(kafkaSecurityOptions(config)).toEqual({ ssl: true, sasl: { mechanism: "scram-sha-512", username: "meeting", password: "s3cret" } });
   });
 
@@ -30,7 +36,10 @@ describe.each(Object.entries(schemas))("Kafka security settings of %s", (_servic
 
   it.each([
     [{ KAFKA_SASL_MECHANISM: "scram-sha-512" }, /KAFKA_SASL_USERNAME: is required with KAFKA_SASL_MECHANISM=scram-sha-512; KAFKA_SASL_PASSWORD: is required/],
-    [{ KAFKA_SASL_USERNAME: "meeting", KAFKA_SASL_PASSWORD: "s3cret" }, /KAFKA_SASL_MECHANISM: is required when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is set/],
+    [
+      { KAFKA_SASL_USERNAME: "meeting", KAFKA_SASL_PASSWORD: "s3cret" },
+      /KAFKA_SASL_MECHANISM: is required when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is set/,
+    ],
     [{ KAFKA_SASL_MECHANISM: "gssapi" }, /KAFKA_SASL_MECHANISM: must be scram-sha-512 or plain/],
     [{ KAFKA_TLS: "yes" }, /KAFKA_TLS: must be true or false/],
     [{ KAFKA_TLS: "true", KAFKA_TLS_CA_FILE: "/nonexistent/ca.pem" }, /KAFKA_TLS_CA_FILE: cannot read \/nonexistent\/ca.pem/],

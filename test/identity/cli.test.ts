@@ -134,16 +134,20 @@ describe("CLI errors: one line on stderr and a non-zero exit", () => {
 
   it("an unknown organization, user or key", async () => {
     const missing = "00000000-0000-4000-8000-000000000000";
-    expect(await failure("users", "create", "--org", missing, "--email", "a@example.com", "--password", "password1")).toBe(
-      "error: Organization not found",
-    );
+    expect(await failure("users", "create", "--org", missing, "--email", "a@example.com", "--password", "password1")).toBe("error: Organization not found");
     expect(await failure("keys", "create", "--user", missing)).toBe("error: User not found");
     expect(await failure("keys", "list", "--user", missing)).toBe("error: User not found");
     expect(await failure("keys", "revoke", "--key-id", missing)).toBe("error: API key not found");
   });
 
   it("a wrong administrator token", async () => {
-    const result = await cliWith({ SVC_IDENTITY_ADMIN_URL: stack.urls.identityAdmin, SVC_ADMIN_TOKEN: "wrong-token-wrong-token-wrong-token" }, "orgs", "create", "--name", "x");
+    const result = await cliWith(
+      { SVC_IDENTITY_ADMIN_URL: stack.urls.identityAdmin, SVC_ADMIN_TOKEN: "wrong-token-wrong-token-wrong-token" },
+      "orgs",
+      "create",
+      "--name",
+      "x",
+    );
     expect(result.code).not.toBe(0);
     expect(result.stderr).toBe("error: The administrator token is missing or wrong\n");
   });

@@ -28,15 +28,13 @@ afterAll(async () => {
 });
 
 const verify = (metadata: Record<string, string>) =>
-  client.unary(
-    "/svc.identity.v1.IdentityService/VerifyCredential",
-    VerifyCredentialRequestSchema,
-    VerifyCredentialResponseSchema,
-    {},
-    metadata,
-  );
+  client.unary("/svc.identity.v1.IdentityService/VerifyCredential", VerifyCredentialRequestSchema, VerifyCredentialResponseSchema, {}, metadata);
 
-const failureCode = (call: Promise<unknown>) => call.then(() => "succeeded", (error: grpc.ServiceError) => error.code);
+const failureCode = (call: Promise<unknown>) =>
+  call.then(
+    () => "succeeded",
+    (error: grpc.ServiceError) => error.code,
+  );
 
 describe("VerifyCredential called directly by a @grpc/grpc-js client", () => {
   it("resolves an API key in the authorization metadata to its user and organization", async () => {

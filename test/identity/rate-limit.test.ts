@@ -19,8 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => stack?.stop());
 
-const auth = (authorization?: string) =>
-  fetch(`${stack.gatewayUrl}/api/v1/auth`, { method: "POST", headers: authorization ? { authorization } : {} });
+const auth = (authorization?: string) => fetch(`${stack.gatewayUrl}/api/v1/auth`, { method: "POST", headers: authorization ? { authorization } : {} });
 
 describe("rate limiting at the gateway (Redis-backed)", () => {
   it("answers 429 {error} with Retry-After once a credential exceeds its requests per second, without touching other credentials", async () => {

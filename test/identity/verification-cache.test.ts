@@ -27,8 +27,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const auth = (gatewayUrl: string, key: string) =>
-  fetch(`${gatewayUrl}/api/v1/auth`, { method: "POST", headers: { authorization: `Bearer ${key}` } });
+const auth = (gatewayUrl: string, key: string) => fetch(`${gatewayUrl}/api/v1/auth`, { method: "POST", headers: { authorization: `Bearer ${key}` } });
 const tokenHash = (key: string) => createHash("sha256").update(key).digest("hex");
 const cacheKey = (key: string) => `${stack.env.REDIS_KEY_PREFIX}cred:${tokenHash(key)}`;
 /** An entry as identity writes it: `<HMAC(key, tokenHash \n payload)>.<payload>`. */
@@ -63,7 +62,13 @@ async function startSecondReplicas(): Promise<{ gatewayUrl: string }> {
   }
   health.close();
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  while (!(await fetch(`${gatewayUrl}/healthz`).then((response) => response.ok, () => false))) await sleep(100);
+  while (
+    !(await fetch(`${gatewayUrl}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    ))
+  )
+    await sleep(100);
   return { gatewayUrl };
 }
 
@@ -109,7 +114,12 @@ describe("the verification cache in Redis", () => {
     await redis.set(cacheKey(plain), JSON.stringify(credential), "PX", 60_000);
     // Sealed with a key that is not the deployment's (for example the public development key).
     const wrongKey = madeUp();
-    await redis.set(cacheKey(wrongKey), sealed(tokenHash(wrongKey), JSON.stringify(credential), "svc-development-only-credential-cache-key-PUBLIC"), "PX", 60_000);
+    await redis.set(
+      cacheKey(wrongKey),
+      sealed(tokenHash(wrongKey), JSON.stringify(credential), "svc-development-only-credential-cache-key-PUBLIC"),
+      "PX",
+      60_000,
+    );
     // The victim's authentic entry, copied under the hash of a token the attacker knows.
     expect((await auth(stack.gatewayUrl, victim.apiKey)).status).toBe(200);
     const copied = madeUp();
@@ -127,7 +137,12 @@ describe("the verification cache in Redis", () => {
     const tenant = await createTenant(stack);
     const other = await createTenant(stack);
     // The attacker points a real key at another organization.
-    await redis.set(cacheKey(tenant.apiKey), JSON.stringify({ kind: "api_key", userId: other.userId, role: "admin", orgId: other.orgId, scopes: [], clientId: "" }), "PX", 60_000);
+    await redis.set(
+      cacheKey(tenant.apiKey),
+      JSON.stringify({ kind: "api_key", userId: other.userId, role: "admin", orgId: other.orgId, scopes: [], clientId: "" }),
+      "PX",
+      60_000,
+    );
     const response = await auth(stack.gatewayUrl, tenant.apiKey);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ userId: tenant.userId, orgId: tenant.orgId });

@@ -88,7 +88,9 @@ describe("the meeting page over plain HTTP: CSP, assets and server-rendered stat
     expect(html).toContain(`data-meeting-id="${id}"`);
     expect(html).toMatch(/data-status="(scheduled|live)"/);
     // Every script is an external module from /assets; no inline script, style, or event handler.
-    expect([...html.matchAll(/<script\b[^>]*>/g)].map((match) => match[0])).toEqual([expect.stringMatching(/^<script type="module" src="\/assets\/meeting-room-[A-Z0-9]+\.js">$/)]);
+    expect([...html.matchAll(/<script\b[^>]*>/g)].map((match) => match[0])).toEqual([
+      expect.stringMatching(/^<script type="module" src="\/assets\/meeting-room-[A-Z0-9]+\.js">$/),
+    ]);
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/);
     expect(html).not.toMatch(/<style\b/i);
     expect(html).not.toMatch(/\sstyle="/i);
@@ -186,7 +188,8 @@ describe("the meeting room in Chromium with a fake camera and microphone", () =>
 
     // Keyboard: Tab reaches the microphone toggle, Space turns it off, Enter on again; focus is visible.
     await page.locator("body").focus();
-    for (let presses = 0; presses < 10 && !(await microphone.evaluate((element) => element === document.activeElement)); presses++) await page.keyboard.press("Tab");
+    for (let presses = 0; presses < 10 && !(await microphone.evaluate((element) => element === document.activeElement)); presses++)
+      await page.keyboard.press("Tab");
     expect(await microphone.evaluate((element) => element === document.activeElement)).toBe(true);
     expect(await microphone.evaluate((element) => getComputedStyle(element).outlineStyle)).not.toBe("none");
     await page.keyboard.press("Space");
@@ -345,7 +348,12 @@ describe("the meeting room in Chromium with a fake camera and microphone", () =>
 
     await page.unroute("**/api/v1/meeting/*/join");
     await page.route("**/api/v1/meeting/*/join", (route) =>
-      route.fulfill({ status: 429, headers: { "retry-after": "2" }, contentType: "application/json", body: JSON.stringify({ error: "Too many join requests from this address; try again shortly", requestId: "r2" }) }),
+      route.fulfill({
+        status: 429,
+        headers: { "retry-after": "2" },
+        contentType: "application/json",
+        body: JSON.stringify({ error: "Too many join requests from this address; try again shortly", requestId: "r2" }),
+      }),
     );
     await join.click();
     await expect.poll(() => alert.textContent()).toContain("Too many join requests from this address; try again shortly");
@@ -397,9 +405,9 @@ describe("the meeting room when camera and microphone are refused", () => {
 
     // Turning the microphone on asks the browser again, which still refuses: said plainly.
     await microphone.click();
-    await expect.poll(() => page.getByRole("alert").filter({ hasText: "blocked" }).textContent()).toContain(
-      "Your browser blocked the microphone. Allow it for this site in the browser's settings, then try again.",
-    );
+    await expect
+      .poll(() => page.getByRole("alert").filter({ hasText: "blocked" }).textContent())
+      .toContain("Your browser blocked the microphone. Allow it for this site in the browser's settings, then try again.");
     expect(await microphone.getAttribute("aria-pressed")).toBe("false");
     expect(problems.filter((problem) => /Content Security Policy/i.test(problem))).toEqual([]);
     await page.close();

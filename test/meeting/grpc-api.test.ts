@@ -63,7 +63,13 @@ describe("MeetingService over gRPC (direct callers meet the same rules as REST o
       );
       expect(response.meeting).toMatchObject({ title: "From grpc-js", status: MeetingStatus.SCHEDULED, orgId: tenant.orgId, attendees: ["a@example.com"] });
       const refused = await client
-        .unary("/svc.meeting.v1.MeetingService/CreateMeeting", CreateMeetingRequestSchema, CreateMeetingResponseSchema, { title: "" }, { authorization: `Bearer ${tenant.apiKey}` })
+        .unary(
+          "/svc.meeting.v1.MeetingService/CreateMeeting",
+          CreateMeetingRequestSchema,
+          CreateMeetingResponseSchema,
+          { title: "" },
+          { authorization: `Bearer ${tenant.apiKey}` },
+        )
         .catch((error: grpc.ServiceError) => error);
       expect((refused as grpc.ServiceError).code).toBe(grpc.status.INVALID_ARGUMENT);
     } finally {

@@ -24,7 +24,8 @@ function post(path: string, body: unknown, key?: string, as: Tenant = tenant) {
   });
 }
 
-const countMeetings = async (orgId: string) => (await stack.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting.meetings WHERE org_id = $1", [orgId])).rows[0]!.n;
+const countMeetings = async (orgId: string) =>
+  (await stack.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting.meetings WHERE org_id = $1", [orgId])).rows[0]!.n;
 
 describe("Idempotency-Key on POST /api/v1/meeting", () => {
   it("replays the first response for the same key and body, creating one meeting", async () => {
@@ -108,7 +109,10 @@ describe("Idempotency-Key on POST /api/v1/webhook", () => {
     expect(again.status).toBe(201);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(await again.json()).toEqual(created);
-    const subscriptions = await stack.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook.subscriptions WHERE org_id = $1 AND url = $2", [tenant.orgId, body.url]);
+    const subscriptions = await stack.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook.subscriptions WHERE org_id = $1 AND url = $2", [
+      tenant.orgId,
+      body.url,
+    ]);
     expect(subscriptions.rows[0]!.n).toBe(1);
     const stored = await stack.query<{ response: Buffer }>("SELECT response FROM webhook.idempotency_keys WHERE org_id = $1 AND key = $2", [tenant.orgId, key]);
     expect(stored.rows[0]!.response.includes(Buffer.from(created.secret))).toBe(false);

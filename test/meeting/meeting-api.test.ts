@@ -99,9 +99,17 @@ describe("POST /api/v1/meeting refuses invalid bodies with 400 naming each field
     ["an empty title", { title: "" }, "title is required and must not be empty"],
     ["a title of spaces", { title: "   " }, "title is required and must not be empty"],
     ["a title of 256 characters", { title: "x".repeat(256) }, "title must be at most 255 characters"],
-    ["a start without offset", { title: "t", start: "2030-01-15T10:00:00" }, 'start must include a UTC offset ("Z" or ±hh:mm), for example 2025-06-01T09:00:00.000Z'],
+    [
+      "a start without offset",
+      { title: "t", start: "2030-01-15T10:00:00" },
+      'start must include a UTC offset ("Z" or ±hh:mm), for example 2025-06-01T09:00:00.000Z',
+    ],
     ["an impossible start date", { title: "t", start: "2030-02-30T10:00:00Z" }, "start is not a calendar date (2030-02-30 does not exist)"],
-    ["a start that is not a date-time", { title: "t", start: "next tuesday" }, "start must be an ISO 8601 date-time with a UTC offset, for example 2025-06-01T09:00:00.000Z"],
+    [
+      "a start that is not a date-time",
+      { title: "t", start: "next tuesday" },
+      "start must be an ISO 8601 date-time with a UTC offset, for example 2025-06-01T09:00:00.000Z",
+    ],
     ["an empty start string", { title: "t", start: "" }, "start must be an ISO 8601 date-time with a UTC offset, for example 2025-06-01T09:00:00.000Z"],
     ["an invalid single attendee", { title: "t", attendees: "not-an-email" }, 'attendees must be e-mail addresses; not valid: "not-an-email"'],
     ["an invalid attendee in a list", { title: "t", attendees: ["ok@example.com", "bad@"] }, 'attendees must be e-mail addresses; not valid: "bad@"'],
@@ -113,7 +121,11 @@ describe("POST /api/v1/meeting refuses invalid bodies with 400 naming each field
     ["a title that is a number", { title: 42 }, "title must be a string"],
     ["a start that is a number", { title: "t", start: 1735689600000 }, "start must be a string (an ISO 8601 date-time) or null"],
     ["attendees that is a number", { title: "t", attendees: 5 }, "attendees must be an e-mail address or an array of e-mail addresses"],
-    ["attendees with a non-string item", { title: "t", attendees: ["a@example.com", 7] }, "attendees must be an e-mail address or an array of e-mail addresses"],
+    [
+      "attendees with a non-string item",
+      { title: "t", attendees: ["a@example.com", 7] },
+      "attendees must be an e-mail address or an array of e-mail addresses",
+    ],
     ["an array body", [{ title: "t" }], "Request body must be a JSON object"],
     [
       "several invalid fields",
@@ -156,7 +168,7 @@ describe("POST /api/v1/meeting authentication", () => {
     expect((await response.json()).error).toEqual(expect.any(String));
   });
 
-  it("401 with error=\"invalid_token\" for an unknown key, and nothing is stored", async () => {
+  it('401 with error="invalid_token" for an unknown key, and nothing is stored', async () => {
     const before = await countMeetings();
     const response = await createMeeting({ title: "t" }, `svc_${"0".repeat(43)}`);
     expect(response.status).toBe(401);

@@ -74,10 +74,14 @@ describe("two outbox relays (two meeting-service replicas) against one outbox", 
     });
 
     try {
-      await waitFor(async () => {
-        const { rows } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox WHERE sent_at IS NULL");
-        return rows[0]!.n === 0;
-      }, 60_000, "the relays did not drain the outbox");
+      await waitFor(
+        async () => {
+          const { rows } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox WHERE sent_at IS NULL");
+          return rows[0]!.n === 0;
+        },
+        60_000,
+        "the relays did not drain the outbox",
+      );
       await waitFor(() => new Set(consumer.received.map((received) => received.event.eventId)).size === EVENTS, 30_000, "not every event arrived");
       await new Promise((resolve) => setTimeout(resolve, 2_000));
     } finally {
@@ -95,7 +99,9 @@ describe("two outbox relays (two meeting-service replicas) against one outbox", 
 
 describe("claiming outbox rows with a lease, publishing outside the transaction", () => {
   const write = (key: string) =>
-    inTransaction(pool, (client) => insertOutboxEvent(client, { id: randomUUID(), topic: "meeting.events", key, type: "svc.meeting.v1.MeetingEnded", value: new Uint8Array([1]) }));
+    inTransaction(pool, (client) =>
+      insertOutboxEvent(client, { id: randomUUID(), topic: "meeting.events", key, type: "svc.meeting.v1.MeetingEnded", value: new Uint8Array([1]) }),
+    );
   /** A publish the test finishes by hand: the broker is slow. */
   const stalledPublish = () => {
     let finish!: () => void;
@@ -108,7 +114,8 @@ describe("claiming outbox rows with a lease, publishing outside the transaction"
     return { published, finish, publish };
   };
   const idleInTransaction = async () =>
-    (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'")).rows[0]!.n;
+    (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'"))
+      .rows[0]!.n;
 
   it("holds no transaction open while a publish is slow, lets no other relay publish the leased rows, and marks them sent after", async () => {
     await pool.query("TRUNCATE outbox");

@@ -23,10 +23,10 @@ afterAll(async () => {
 describe("meeting retention", () => {
   it("removes sent outbox rows after 7 days, applied media-webhook ids after a day and idempotency keys after 24 hours, in batches; unsent rows stay", async () => {
     const outbox = (sentDaysAgo: number | null) =>
-      pool.query("INSERT INTO outbox (event_id, topic, key, type, payload, sent_at) VALUES ($1, 'meeting.events', 'm', 't', '\\x00', now() - make_interval(days => $2::int))", [
-        randomUUID(),
-        sentDaysAgo,
-      ]);
+      pool.query(
+        "INSERT INTO outbox (event_id, topic, key, type, payload, sent_at) VALUES ($1, 'meeting.events', 'm', 't', '\\x00', now() - make_interval(days => $2::int))",
+        [randomUUID(), sentDaysAgo],
+      );
     for (let i = 0; i < 12; i++) await outbox(8);
     await outbox(6);
     await outbox(null); // unsent, however old

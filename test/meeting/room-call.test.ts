@@ -25,7 +25,10 @@ beforeAll(async () => {
     launchChromium({ fakeMedia: true }),
   ]);
   tenant = await createTenant(stack);
-  const response = await api("POST", "/webhook", { url: `${receiver.baseUrl}/events`, events: ["meeting.started", "meeting.ended", "participant.joined", "participant.left"] });
+  const response = await api("POST", "/webhook", {
+    url: `${receiver.baseUrl}/events`,
+    events: ["meeting.started", "meeting.ended", "participant.joined", "participant.left"],
+  });
   receiver.useSecret("/events", ((await response.json()) as { secret: string }).secret);
   mkdirSync(screenshotDir, { recursive: true });
 }, 180_000);
@@ -51,7 +54,9 @@ const statusOf = async (id: string) => ((await (await api("GET", `/meeting/${id}
 const eventsOf = (meetingId: string, type: string) =>
   receiver.on("/events").filter((request) => !request.verificationError && request.payload?.type === type && request.payload.data.meetingId === meetingId);
 const participantNamesOf = (meetingId: string, type: string) =>
-  eventsOf(meetingId, type).map((request) => (request.payload!.data.participant as { displayName: string }).displayName).sort();
+  eventsOf(meetingId, type)
+    .map((request) => (request.payload!.data.participant as { displayName: string }).displayName)
+    .sort();
 
 /** Every page decodes video from each other person and receives audio, measured twice to see it flowing. */
 async function expectEveryoneSeesAndHearsEveryone(pages: Page[]) {
@@ -75,43 +80,47 @@ async function expectEveryoneSeesAndHearsEveryone(pages: Page[]) {
 }
 
 describe("a meeting held in real browsers", () => {
-  it("two, then three people meet; one leaves and the others drop them; the last leaves and the meeting ends once after the grace period", { timeout: 180_000 }, async () => {
-    const meeting = await createMeeting("Three people");
-    const alice = await joinMeeting(browser, meeting.url, "Alice");
-    const bob = await joinMeeting(browser, meeting.url, "Bob");
-    await expectEveryoneSeesAndHearsEveryone([alice, bob]);
-    expect(await statusOf(meeting.id)).toBe("live");
+  it(
+    "two, then three people meet; one leaves and the others drop them; the last leaves and the meeting ends once after the grace period",
+    { timeout: 180_000 },
+    async () => {
+      const meeting = await createMeeting("Three people");
+      const alice = await joinMeeting(browser, meeting.url, "Alice");
+      const bob = await joinMeeting(browser, meeting.url, "Bob");
+      await expectEveryoneSeesAndHearsEveryone([alice, bob]);
+      expect(await statusOf(meeting.id)).toBe("live");
 
-    const carol = await joinMeeting(browser, meeting.url, "Carol");
-    await expectEveryoneSeesAndHearsEveryone([alice, bob, carol]);
-    // Hold the call past 20 s: a client/server mismatch shows as a renegotiation failure at 15 s.
-    await new Promise((resolve) => setTimeout(resolve, 8_000));
-    await expectEveryoneSeesAndHearsEveryone([alice, bob, carol]);
-    for (const page of [alice, bob, carol]) await expect.poll(() => remoteTiles(page).count()).toBe(2);
-    await alice.screenshot({ path: path.join(screenshotDir, "three-person-room.png") });
+      const carol = await joinMeeting(browser, meeting.url, "Carol");
+      await expectEveryoneSeesAndHearsEveryone([alice, bob, carol]);
+      // Hold the call past 20 s: a client/server mismatch shows as a renegotiation failure at 15 s.
+      await new Promise((resolve) => setTimeout(resolve, 8_000));
+      await expectEveryoneSeesAndHearsEveryone([alice, bob, carol]);
+      for (const page of [alice, bob, carol]) await expect.poll(() => remoteTiles(page).count()).toBe(2);
+      await alice.screenshot({ path: path.join(screenshotDir, "three-person-room.png") });
 
-    await bob.getByRole("button", { name: "Leave" }).click();
-    for (const page of [alice, carol]) await expect.poll(() => remoteTiles(page).count(), { timeout: 10_000 }).toBe(1);
-    await waitFor(() => participantNamesOf(meeting.id, "participant.left").includes("Bob"), 15_000, "participant.left for Bob");
+      await bob.getByRole("button", { name: "Leave" }).click();
+      for (const page of [alice, carol]) await expect.poll(() => remoteTiles(page).count(), { timeout: 10_000 }).toBe(1);
+      await waitFor(() => participantNamesOf(meeting.id, "participant.left").includes("Bob"), 15_000, "participant.left for Bob");
 
-    await carol.close();
-    await alice.getByRole("button", { name: "Leave" }).click();
-    await waitFor(() => eventsOf(meeting.id, "meeting.ended").length === 1, 30_000, "meeting.ended after the grace period");
-    expect(await statusOf(meeting.id)).toBe("ended");
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    expect(eventsOf(meeting.id, "meeting.ended")).toHaveLength(1);
-    expect(eventsOf(meeting.id, "meeting.started")).toHaveLength(1);
-    expect(participantNamesOf(meeting.id, "participant.joined")).toEqual(["Alice", "Bob", "Carol"]);
-    expect(participantNamesOf(meeting.id, "participant.left")).toEqual(["Alice", "Bob", "Carol"]);
-    const ended = eventsOf(meeting.id, "meeting.ended")[0]!.payload!.data;
-    expect(ended.reason).toBe("empty");
-    expect((ended.participants as { displayName: string }[]).map((visit) => visit.displayName).sort()).toEqual(["Alice", "Bob", "Carol"]);
-    // The room page of an ended meeting says so and offers no join.
-    const late = await browser.newPage();
-    await late.goto(meeting.url);
-    await expect.poll(() => late.getByText(/meeting has ended/i).count()).toBeGreaterThan(0);
-    await late.close();
-  });
+      await carol.close();
+      await alice.getByRole("button", { name: "Leave" }).click();
+      await waitFor(() => eventsOf(meeting.id, "meeting.ended").length === 1, 30_000, "meeting.ended after the grace period");
+      expect(await statusOf(meeting.id)).toBe("ended");
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(eventsOf(meeting.id, "meeting.ended")).toHaveLength(1);
+      expect(eventsOf(meeting.id, "meeting.started")).toHaveLength(1);
+      expect(participantNamesOf(meeting.id, "participant.joined")).toEqual(["Alice", "Bob", "Carol"]);
+      expect(participantNamesOf(meeting.id, "participant.left")).toEqual(["Alice", "Bob", "Carol"]);
+      const ended = eventsOf(meeting.id, "meeting.ended")[0]!.payload!.data;
+      expect(ended.reason).toBe("empty");
+      expect((ended.participants as { displayName: string }[]).map((visit) => visit.displayName).sort()).toEqual(["Alice", "Bob", "Carol"]);
+      // The room page of an ended meeting says so and offers no join.
+      const late = await browser.newPage();
+      await late.goto(meeting.url);
+      await expect.poll(() => late.getByText(/meeting has ended/i).count()).toBeGreaterThan(0);
+      await late.close();
+    },
+  );
 
   it("a rejoin within the grace period keeps the meeting going: no meeting.ended", { timeout: 120_000 }, async () => {
     const meeting = await createMeeting("Rejoin");

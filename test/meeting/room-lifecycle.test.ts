@@ -48,7 +48,10 @@ async function createMeeting(title = "Room test"): Promise<string> {
 }
 
 /** Deliveries run concurrently, so receivers get events in any order (each carries its time): compare as sets. */
-const typesOf = (meetingId: string) => eventsOf(meetingId).map((event) => event.type).sort();
+const typesOf = (meetingId: string) =>
+  eventsOf(meetingId)
+    .map((event) => event.type)
+    .sort();
 
 const statusOf = async (id: string) => ((await (await api("GET", `/meeting/${id}`)).json()) as { status: string }).status;
 const join = (id: string, displayName: unknown) => api("POST", `/meeting/${id}/join`, { displayName }, {});
@@ -129,7 +132,11 @@ describe("presence and lifecycle from the media server's webhooks", () => {
     await waitFor(() => typesOf(id).length >= 6, 10_000, "all six events delivered");
     expect(typesOf(id)).toEqual(["meeting.ended", "meeting.started", "participant.joined", "participant.joined", "participant.left", "participant.left"]);
     const joined = eventsOf(id, "participant.joined").find((event) => (event.data.participant as { participantId: string }).participantId === bob.identity)!;
-    expect(joined.data).toEqual({ meetingId: id, orgId: tenant.orgId, participant: { participantId: bob.identity, displayName: "Bob <script>", joinedAt: expect.any(String), leftAt: null } });
+    expect(joined.data).toEqual({
+      meetingId: id,
+      orgId: tenant.orgId,
+      participant: { participantId: bob.identity, displayName: "Bob <script>", joinedAt: expect.any(String), leftAt: null },
+    });
     const ended = eventsOf(id, "meeting.ended")[0]!;
     expect(ended.data.reason).toBe("empty");
     expect((ended.data.participants as { displayName: string; leftAt: string }[]).map((visit) => visit.displayName).sort()).toEqual(["Alice", "Bob <script>"]);
@@ -165,12 +172,22 @@ describe("presence and lifecycle from the media server's webhooks", () => {
     const id = await createMeeting("Forged");
     const body = mediaWebhookBody({ event: "participant_joined", meetingId: id, participant: mediaParticipant("Mallory") });
     const post = (authorization: string | undefined, payload = body) =>
-      fetch(stack.mediaWebhookUrl, { method: "POST", headers: { "content-type": "application/webhook+json", ...(authorization ? { authorization } : {}) }, body: payload });
+      fetch(stack.mediaWebhookUrl, {
+        method: "POST",
+        headers: { "content-type": "application/webhook+json", ...(authorization ? { authorization } : {}) },
+        body: payload,
+      });
     const wrongSecret = await signMediaWebhook(body, stack.env.LIVEKIT_API_KEY!, "an-attacker-s-secret-of-thirty-two-chars!");
     const wrongKey = await signMediaWebhook(body, "another-key", stack.env.LIVEKIT_API_SECRET!);
     const rightSignature = await signMediaWebhook(body, stack.env.LIVEKIT_API_KEY!, stack.env.LIVEKIT_API_SECRET!);
     const tampered = body.replace("Mallory", "Mallorx");
-    for (const [authorization, payload] of [[undefined, body], [wrongSecret, body], [wrongKey, body], [rightSignature, tampered], ["garbage", body]] as const) {
+    for (const [authorization, payload] of [
+      [undefined, body],
+      [wrongSecret, body],
+      [wrongKey, body],
+      [rightSignature, tampered],
+      ["garbage", body],
+    ] as const) {
       expect((await post(authorization, payload)).status).toBe(401);
     }
     expect(await statusOf(id)).toBe("scheduled");
@@ -238,7 +255,8 @@ describe("the OpenAPI document", () => {
       const envelope = schemas[name];
       expectShape(envelope, delivered!.payload!, name);
       expectShape(envelope.properties.data, delivered!.payload!.data, `${name}.data`);
-      if (type.startsWith("participant.")) expectShape(schemas.ParticipantVisit, delivered!.payload!.data.participant as Record<string, unknown>, "ParticipantVisit");
+      if (type.startsWith("participant."))
+        expectShape(schemas.ParticipantVisit, delivered!.payload!.data.participant as Record<string, unknown>, "ParticipantVisit");
     }
   });
 });

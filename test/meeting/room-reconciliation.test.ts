@@ -58,7 +58,13 @@ describe("reconciliation with the media server", () => {
     const meeting = (await (await api("POST", "/meeting", { title: "Restart" })).json()) as { id: string; url: string };
     const alice = await joinMeeting(browser, meeting.url, "Alice");
     const bob = await joinMeeting(browser, meeting.url, "Bob");
-    await waitFor(async () => (await stack.query("SELECT count(*)::int AS n FROM meeting.room_participants WHERE meeting_id = $1 AND left_at IS NULL", [meeting.id])).rows[0]!.n === 2, 20_000, "both recorded as present");
+    await waitFor(
+      async () =>
+        (await stack.query("SELECT count(*)::int AS n FROM meeting.room_participants WHERE meeting_id = $1 AND left_at IS NULL", [meeting.id])).rows[0]!.n ===
+        2,
+      20_000,
+      "both recorded as present",
+    );
 
     // Bob leaves while the meeting service is down: LiveKit's notification finds nobody.
     await stack.kill("meeting");

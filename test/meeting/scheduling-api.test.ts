@@ -16,10 +16,7 @@ let other: Tenant;
 const EVENT_TYPES = ["meeting.started", "meeting.ended", "meeting.updated", "meeting.cancelled", "participant.joined", "participant.left"];
 
 beforeAll(async () => {
-  [stack, receiver] = await Promise.all([
-    startStack({ env: { MEETING_EMPTY_GRACE_SECONDS: "1", WEBHOOK_POLL_INTERVAL_MS: "200" } }),
-    startWebhookReceiver(),
-  ]);
+  [stack, receiver] = await Promise.all([startStack({ env: { MEETING_EMPTY_GRACE_SECONDS: "1", WEBHOOK_POLL_INTERVAL_MS: "200" } }), startWebhookReceiver()]);
   [tenant, other] = await Promise.all([createTenant(stack), createTenant(stack)]);
   const response = await api("POST", "/webhook", { url: `${receiver.baseUrl}/events`, events: EVENT_TYPES });
   receiver.useSecret("/events", ((await response.json()) as { secret: string }).secret);
@@ -121,7 +118,13 @@ describe("PATCH /api/v1/meeting/:id", () => {
     const response = await api("PATCH", `/meeting/${meeting.id}`, { start: "2031-04-02T14:00:00+02:00" });
     expect(response.status).toBe(200);
     const updated = (await response.json()) as MeetingJson;
-    expect(updated).toMatchObject({ id: meeting.id, start: "2031-04-02T12:00:00.000Z", end: "2031-04-02T12:30:00.000Z", title: "Sync", attendees: ["a@example.com"] });
+    expect(updated).toMatchObject({
+      id: meeting.id,
+      start: "2031-04-02T12:00:00.000Z",
+      end: "2031-04-02T12:30:00.000Z",
+      title: "Sync",
+      attendees: ["a@example.com"],
+    });
     expect(await get(meeting.id)).toEqual(updated);
     await waitFor(() => events(meeting.id, "meeting.updated").length === 1, 10_000, "meeting.updated");
     const data = events(meeting.id, "meeting.updated")[0]!.data;
@@ -132,14 +135,19 @@ describe("PATCH /api/v1/meeting/:id", () => {
 
   it("changes title and attendees with the creation rules; null clears start and end; an update that changes nothing emits nothing", async () => {
     const meeting = await create({ title: "Old", start: "2031-05-01T09:00:00Z", end: "2031-05-01T10:00:00Z" });
-    const changed = (await (await api("PATCH", `/meeting/${meeting.id}`, { title: "  New  ", attendees: ["B@example.com", "b@example.com", "c@example.com"] })).json()) as MeetingJson;
+    const changed = (await (
+      await api("PATCH", `/meeting/${meeting.id}`, { title: "  New  ", attendees: ["B@example.com", "b@example.com", "c@example.com"] })
+    ).json()) as MeetingJson;
     expect(changed).toMatchObject({ title: "New", attendees: ["B@example.com", "c@example.com"], start: "2031-05-01T09:00:00.000Z" });
     const cleared = (await (await api("PATCH", `/meeting/${meeting.id}`, { start: null })).json()) as MeetingJson;
     expect(cleared).toMatchObject({ start: null, end: null });
     expect((await api("PATCH", `/meeting/${meeting.id}`, { title: "New" })).status).toBe(200);
     await waitFor(() => events(meeting.id, "meeting.updated").length === 2, 10_000, "two meeting.updated");
     await new Promise((resolve) => setTimeout(resolve, 800));
-    expect(events(meeting.id, "meeting.updated").map((event) => event.data.changedFields)).toEqual([["title", "attendees"], ["start", "end"]]);
+    expect(events(meeting.id, "meeting.updated").map((event) => event.data.changedFields)).toEqual([
+      ["title", "attendees"],
+      ["start", "end"],
+    ]);
   });
 
   it.each([
@@ -181,7 +189,11 @@ describe("DELETE /api/v1/meeting/:id (cancel)", () => {
     expect(again.status).toBe(200);
     expect(((await again.json()) as MeetingJson).cancelledAt).toBe(cancelled.cancelledAt);
 
-    const join = await fetch(`${stack.gatewayUrl}/api/v1/meeting/${meeting.id}/join`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ displayName: "Late" }) });
+    const join = await fetch(`${stack.gatewayUrl}/api/v1/meeting/${meeting.id}/join`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ displayName: "Late" }),
+    });
     await expectError(join, 410, "This meeting was cancelled");
     await expectError(await api("POST", `/meeting/${meeting.id}/end`), 409, "Meeting has been cancelled and cannot be ended");
     const page = await (await fetch(meeting.url)).text();
@@ -191,7 +203,12 @@ describe("DELETE /api/v1/meeting/:id (cancel)", () => {
     await new Promise((resolve) => setTimeout(resolve, 2_500)); // past the grace period
     expect(events(meeting.id, "meeting.cancelled")).toHaveLength(1);
     expect(events(meeting.id, "meeting.ended")).toHaveLength(0);
-    expect(events(meeting.id, "meeting.cancelled")[0]!.data).toMatchObject({ meetingId: meeting.id, title: "Cancelled", attendees: ["a@example.com"], cancelledAt: cancelled.cancelledAt });
+    expect(events(meeting.id, "meeting.cancelled")[0]!.data).toMatchObject({
+      meetingId: meeting.id,
+      title: "Cancelled",
+      attendees: ["a@example.com"],
+      cancelledAt: cancelled.cancelledAt,
+    });
   });
 
   it("409 for an ended meeting, 404 for another organization's; nothing changes", async () => {
@@ -252,15 +269,29 @@ describe("a Cal.com-style adapter: createMeeting → updateMeeting → deleteMee
     expect(created).toMatchObject({ status: "scheduled", start: "2033-02-01T10:00:00.000Z", end: "2033-02-01T10:30:00.000Z", attendees: ["ada@example.com"] });
     // updateMeeting(booking, event): a reschedule to another day, with a second attendee.
     const rescheduled = (await (
-      await api("PATCH", `/meeting/${created.id}`, { start: "2033-02-03T15:00:00Z", end: "2033-02-03T15:30:00Z", attendees: ["ada@example.com", "bob@example.com"] })
+      await api("PATCH", `/meeting/${created.id}`, {
+        start: "2033-02-03T15:00:00Z",
+        end: "2033-02-03T15:30:00Z",
+        attendees: ["ada@example.com", "bob@example.com"],
+      })
     ).json()) as MeetingJson;
-    expect(rescheduled).toMatchObject({ id: created.id, url: created.url, start: "2033-02-03T15:00:00.000Z", end: "2033-02-03T15:30:00.000Z", attendees: ["ada@example.com", "bob@example.com"] });
+    expect(rescheduled).toMatchObject({
+      id: created.id,
+      url: created.url,
+      start: "2033-02-03T15:00:00.000Z",
+      end: "2033-02-03T15:30:00.000Z",
+      attendees: ["ada@example.com", "bob@example.com"],
+    });
     // deleteMeeting(uid): the booking was cancelled.
     expect((await api("DELETE", `/meeting/${created.id}`)).status).toBe(200);
     expect(await get(created.id)).toMatchObject({ status: "cancelled", start: "2033-02-03T15:00:00.000Z" });
 
     await waitFor(() => events(created.id).length === 2, 10_000, "updated and cancelled delivered");
-    expect(events(created.id).map((event) => event.type).sort()).toEqual(["meeting.cancelled", "meeting.updated"]);
+    expect(
+      events(created.id)
+        .map((event) => event.type)
+        .sort(),
+    ).toEqual(["meeting.cancelled", "meeting.updated"]);
     expect(events(created.id, "meeting.updated")[0]!.data.changedFields).toEqual(["start", "end", "attendees"]);
   });
 });
@@ -284,7 +315,10 @@ describe("the OpenAPI document", () => {
     await api("PATCH", `/meeting/${meeting.id}`, { title: "Documented again" });
     await api("DELETE", `/meeting/${meeting.id}`);
     await waitFor(() => events(meeting.id).length === 2, 10_000, "updated and cancelled delivered");
-    for (const [type, name] of [["meeting.updated", "MeetingUpdatedEvent"], ["meeting.cancelled", "MeetingCancelledEvent"]] as const) {
+    for (const [type, name] of [
+      ["meeting.updated", "MeetingUpdatedEvent"],
+      ["meeting.cancelled", "MeetingCancelledEvent"],
+    ] as const) {
       const payload = events(meeting.id, type)[0]!;
       expectShape(schemas[name], payload, name);
       expectShape(schemas[name].properties.data, payload.data, `${name}.data`);

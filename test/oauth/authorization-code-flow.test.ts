@@ -38,7 +38,16 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
     expect(app.as.revocation_endpoint).toBe(`${new URL(stack.gatewayUrl).origin}/api/oauth/revoke`);
     expect(app.as.grant_types_supported).toEqual(["authorization_code", "refresh_token"]);
     expect(app.as.response_types_supported).toEqual(["code"]);
-    expect(app.as.scopes_supported).toEqual(["meeting.create", "meeting.read", "meeting.update", "meeting.delete", "webhook.create", "webhook.read", "webhook.update", "webhook.delete"]);
+    expect(app.as.scopes_supported).toEqual([
+      "meeting.create",
+      "meeting.read",
+      "meeting.update",
+      "meeting.delete",
+      "webhook.create",
+      "webhook.read",
+      "webhook.update",
+      "webhook.delete",
+    ]);
     expect(app.as.token_endpoint_auth_methods_supported).toEqual(["client_secret_post", "client_secret_basic"]);
   });
 

@@ -57,7 +57,9 @@ try {
     await loop(CHAINS, WARMUP, refreshVia(baseUrl));
     const result = await loop(CHAINS, DURATION, refreshVia(baseUrl));
     results[name] = { ...result, requestsPerSecond: Math.round(result.requestsPerSecond) };
-    process.stderr.write(`${name}: ${Math.round(result.requestsPerSecond)} refresh grants/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, errors ${result.errors}\n`);
+    process.stderr.write(
+      `${name}: ${Math.round(result.requestsPerSecond)} refresh grants/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, errors ${result.errors}\n`,
+    );
   }
   process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   await app.close();

@@ -56,7 +56,18 @@ describe("admin CLI: oauth-clients create, list and delete (through IdentityAdmi
 
   it("list --org shows the organization's clients without any secret", async () => {
     const other = await createTenant(stack);
-    const mine = await stack.cli<{ clientId: string }>("oauth-clients", "create", "--org", other.orgId, "--name", "Zapier", "--redirect-uri", "https://z.example/cb", "--scopes", "webhook.read,webhook.delete");
+    const mine = await stack.cli<{ clientId: string }>(
+      "oauth-clients",
+      "create",
+      "--org",
+      other.orgId,
+      "--name",
+      "Zapier",
+      "--redirect-uri",
+      "https://z.example/cb",
+      "--scopes",
+      "webhook.read,webhook.delete",
+    );
     const listed = await stack.cli<{ clients: Record<string, unknown>[] }>("oauth-clients", "list", "--org", other.orgId);
     expect(listed.clients).toEqual([
       {
@@ -85,7 +96,18 @@ describe("admin CLI: oauth-clients create, list and delete (through IdentityAdmi
   });
 
   it("create for an unknown organization fails with 'Organization not found'; a missing option is a usage error", async () => {
-    const unknown = await stack.cliRaw("oauth-clients", "create", "--org", "00000000-0000-4000-8000-000000000000", "--name", "X", "--redirect-uri", "https://x.example/cb", "--scopes", "meeting.create");
+    const unknown = await stack.cliRaw(
+      "oauth-clients",
+      "create",
+      "--org",
+      "00000000-0000-4000-8000-000000000000",
+      "--name",
+      "X",
+      "--redirect-uri",
+      "https://x.example/cb",
+      "--scopes",
+      "meeting.create",
+    );
     expect(unknown).toMatchObject({ code: 1, stderr: "error: Organization not found\n" });
     const usage = await stack.cliRaw("oauth-clients", "create", "--org", tenant.orgId, "--name", "X", "--scopes", "meeting.create");
     expect(usage.code).toBe(2);
@@ -93,7 +115,18 @@ describe("admin CLI: oauth-clients create, list and delete (through IdentityAdmi
   });
 
   it("delete removes the client (a second delete finds nothing); list --org of an unknown organization fails", async () => {
-    const { clientId } = await stack.cli<{ clientId: string }>("oauth-clients", "create", "--org", tenant.orgId, "--name", "Temp", "--redirect-uri", "https://t.example/cb", "--scopes", "meeting.read");
+    const { clientId } = await stack.cli<{ clientId: string }>(
+      "oauth-clients",
+      "create",
+      "--org",
+      tenant.orgId,
+      "--name",
+      "Temp",
+      "--redirect-uri",
+      "https://t.example/cb",
+      "--scopes",
+      "meeting.read",
+    );
     expect(await stack.cli("oauth-clients", "delete", "--client-id", clientId)).toEqual({ clientId, deleted: true });
     const again = await stack.cliRaw("oauth-clients", "delete", "--client-id", clientId);
     expect(again).toMatchObject({ code: 1, stderr: "error: OAuth client not found\n" });

@@ -42,7 +42,10 @@ describe("password guessing: one throttle with exponential backoff for both sign
     const started = await fetch(app.authorizeUrl({ scope: "meeting.create", state: "guess" }), { redirect: "manual", headers: randomAuthorization() });
     expect(started.status).toBe(303);
     const path = started.headers.get("location")!;
-    const cookie = started.headers.getSetCookie().map((header) => header.split(";")[0]).join("; ");
+    const cookie = started.headers
+      .getSetCookie()
+      .map((header) => header.split(";")[0])
+      .join("; ");
     const html = await (await fetch(`${stack.gatewayUrl}${path}`, { headers: { cookie } })).text();
     return { path, cookie, csrf: /name="csrf" value="([^"]+)"/.exec(html)![1]! };
   }

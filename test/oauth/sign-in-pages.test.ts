@@ -140,7 +140,11 @@ describe("OAuth sign-in and consent pages: cookies, headers and CSRF-safe form p
   // Last: it stops identity.
   it("while the authorization server is down the gateway answers 503 JSON with Retry-After, and forwards again once it is back", async () => {
     await stack.kill("identity");
-    const down = await fetch(`${stack.gatewayUrl}/api/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token" });
+    const down = await fetch(`${stack.gatewayUrl}/api/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=refresh_token",
+    });
     expect(down.status).toBe(503);
     expect(down.headers.get("retry-after")).toBe("1");
     expect(await down.json()).toMatchObject({ error: "Service temporarily unavailable" });

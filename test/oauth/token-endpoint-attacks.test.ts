@@ -191,7 +191,13 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
   it.each(["password", "client_credentials", "implicit", "urn:ietf:params:oauth:grant-type:device_code", "made_up"])(
     "grant_type=%s gets 400 unsupported_grant_type",
     async (grantType) => {
-      const result = await tokenRequest(stack, { grant_type: grantType, client_id: app.clientId, client_secret: app.clientSecret, username: user.email, password: user.password });
+      const result = await tokenRequest(stack, {
+        grant_type: grantType,
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+        username: user.email,
+        password: user.password,
+      });
       expect(result).toMatchObject({ status: 400, body: { error: "unsupported_grant_type" } });
     },
   );
@@ -281,14 +287,25 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
 
   it("the database holds no plaintext authorization code, access or refresh token, client secret or session cookie, only their SHA-256", async () => {
     const code = await newCode();
-    const { rows: codeRows } = await stack.query("SELECT 1 FROM identity.oauth_artifacts WHERE model = 'AuthorizationCode' AND id_hash = $1", [sha256Hex(code)]);
+    const { rows: codeRows } = await stack.query("SELECT 1 FROM identity.oauth_artifacts WHERE model = 'AuthorizationCode' AND id_hash = $1", [
+      sha256Hex(code),
+    ]);
     expect(codeRows).toHaveLength(1);
     const issued = (await exchange(code)).body as { access_token: string; refresh_token: string };
     const rotated = (await refresh(issued.refresh_token)).body as { access_token: string; refresh_token: string };
     const sessionCookies = (await session.cookies()).filter((cookie) => cookie.name.startsWith("_session")).map((cookie) => cookie.value);
     expect(sessionCookies.length).toBeGreaterThan(0);
 
-    const secrets = [code, issued.access_token, issued.refresh_token, rotated.access_token, rotated.refresh_token, app.clientSecret, otherApp.clientSecret, ...sessionCookies];
+    const secrets = [
+      code,
+      issued.access_token,
+      issued.refresh_token,
+      rotated.access_token,
+      rotated.refresh_token,
+      app.clientSecret,
+      otherApp.clientSecret,
+      ...sessionCookies,
+    ];
     const { rows: tables } = await stack.query<{ table_name: string }>(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'identity' AND table_type = 'BASE TABLE'",
     );
@@ -309,7 +326,9 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
       const { rowCount } = await stack.query("SELECT 1 FROM identity.oauth_artifacts WHERE model = $1 AND id_hash = $2", [model, sha256Hex(value)]);
       expect(rowCount, `${model} stored by hash`).toBe(1);
     }
-    const { rows: clientRows } = await stack.query<{ secret_hash: string }>("SELECT secret_hash FROM identity.oauth_clients WHERE client_id = $1", [app.clientId]);
+    const { rows: clientRows } = await stack.query<{ secret_hash: string }>("SELECT secret_hash FROM identity.oauth_clients WHERE client_id = $1", [
+      app.clientId,
+    ]);
     expect(clientRows[0]!.secret_hash).toBe(sha256Hex(app.clientSecret));
   });
 });

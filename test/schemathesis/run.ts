@@ -36,7 +36,10 @@ try {
   const password = `pw-${tenant.orgId}`;
   await stack.cli("users", "create", "--org", tenant.orgId, "--email", email, "--password", password);
   const session = await openSession(stack, email, password);
-  const sessionCookie = session.cookieHeader.split("; ").find((pair) => pair.startsWith("svc_session="))!.slice("svc_session=".length);
+  const sessionCookie = session.cookieHeader
+    .split("; ")
+    .find((pair) => pair.startsWith("svc_session="))!
+    .slice("svc_session=".length);
   log(`stack at ${stack.gatewayUrl}, tenant ${tenant.orgId}`);
   const args = [
     "--config-file",
@@ -64,7 +67,14 @@ try {
     const child = spawn(path.join(root, "scripts/schemathesis"), args, {
       stdio: "inherit",
       cwd: workDir,
-      env: { ...process.env, SVC_API_KEY: tenant.apiKey, SVC_SESSION: sessionCookie, SVC_CSRF_TOKEN: session.csrfToken, SCHEMATHESIS_HOOKS: "request_hooks", PYTHONPATH: import.meta.dirname },
+      env: {
+        ...process.env,
+        SVC_API_KEY: tenant.apiKey,
+        SVC_SESSION: sessionCookie,
+        SVC_CSRF_TOKEN: session.csrfToken,
+        SCHEMATHESIS_HOOKS: "request_hooks",
+        PYTHONPATH: import.meta.dirname,
+      },
     });
     child.once("error", reject);
     child.once("exit", (exitCode) => resolve(exitCode ?? 1));

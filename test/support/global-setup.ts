@@ -3,8 +3,6 @@
 export default function setup() {
   const missing = ["DATABASE_URL", "REDIS_URL", "KAFKA_BROKERS"].filter((name) => !process.env[name]);
   if (missing.length > 0) {
-    throw new Error(
-      `integration tests need real infrastructure: ${missing.join(", ")} unset. Run: eval "$(scripts/infra up)"`,
-    );
+    throw new Error(`integration tests need real infrastructure: ${missing.join(", ")} unset. Run: eval "$(scripts/infra up)"`);
   }
 }

@@ -7,8 +7,14 @@ import { fromBinary, toBinary, create, type DescMessage, type MessageInitShape, 
  */
 export function grpcJsClient(url: string) {
   const client = new grpc.Client(new URL(url).host, grpc.credentials.createInsecure());
-  const serialize = <D extends DescMessage>(schema: D) => (message: MessageShape<D>) => Buffer.from(toBinary(schema, message));
-  const deserialize = <D extends DescMessage>(schema: D) => (bytes: Buffer) => fromBinary(schema, bytes);
+  const serialize =
+    <D extends DescMessage>(schema: D) =>
+    (message: MessageShape<D>) =>
+      Buffer.from(toBinary(schema, message));
+  const deserialize =
+    <D extends DescMessage>(schema: D) =>
+    (bytes: Buffer) =>
+      fromBinary(schema, bytes);
   return {
     unary<I extends DescMessage, O extends DescMessage>(
       path: string,

@@ -117,6 +117,8 @@ export async function checkResponse(method: string, url: URL, response: Response
   const body: unknown = await response.clone().json();
   const validate = validatorFor(schema);
   if (!validate(body)) {
-    violations.push(`${where}: body does not match the document: ${(validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message}${error.params && "additionalProperty" in error.params ? ` (${String(error.params.additionalProperty)})` : ""}`).join("; ")}`);
+    violations.push(
+      `${where}: body does not match the document: ${(validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message}${error.params && "additionalProperty" in error.params ? ` (${String(error.params.additionalProperty)})` : ""}`).join("; ")}`,
+    );
   }
 }

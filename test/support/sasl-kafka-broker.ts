@@ -72,15 +72,22 @@ export async function startSaslKafkaBroker(users: SaslUser[]): Promise<SaslKafka
   ];
   const propertiesFile = path.join(dir, "server.properties");
   writeFileSync(propertiesFile, `${properties.join("\n")}\n`);
-  writeFileSync(path.join(dir, "log4j2.properties"), "rootLogger.level = WARN\nrootLogger.appenderRef.stdout.ref = STDOUT\nappender.stdout.type = Console\nappender.stdout.name = STDOUT\nappender.stdout.layout.type = PatternLayout\nappender.stdout.layout.pattern = [%d] %p %m (%c)%n\n");
+  writeFileSync(
+    path.join(dir, "log4j2.properties"),
+    "rootLogger.level = WARN\nrootLogger.appenderRef.stdout.ref = STDOUT\nappender.stdout.type = Console\nappender.stdout.name = STDOUT\nappender.stdout.layout.type = PatternLayout\nappender.stdout.layout.pattern = [%d] %p %m (%c)%n\n",
+  );
   const java = (main: string, args: string[]) => ["-Dlog4j2.configurationFile=" + path.join(dir, "log4j2.properties"), "-cp", `${kafkaLibs}/*`, main, ...args];
 
   const formatStarted = performance.now();
   const scram = everyone.flatMap((user) => ["--add-scram", `SCRAM-SHA-512=[name=${user.username},password=${user.password}]`]);
-  const format = spawnSync("java", [...jvmOptions, ...java("kafka.tools.StorageTool", ["format", "-t", randomBytes(16).toString("base64url"), "-c", propertiesFile, ...scram])], {
-    encoding: "utf8",
-    timeout: 120_000,
-  });
+  const format = spawnSync(
+    "java",
+    [...jvmOptions, ...java("kafka.tools.StorageTool", ["format", "-t", randomBytes(16).toString("base64url"), "-c", propertiesFile, ...scram])],
+    {
+      encoding: "utf8",
+      timeout: 120_000,
+    },
+  );
   const formatMs = Math.round(performance.now() - formatStarted);
   if (format.status !== 0) {
     rmSync(dir, { recursive: true, force: true });

@@ -183,7 +183,13 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     while (Date.now() < deadline) {
       const child = processes.get(service)!;
       if (child.exitCode !== null) throw new Error(`${service} exited with ${child.exitCode}:\n${logsOf(service)}`);
-      const ok = service === "gateway" ? await fetch(url).then((response) => response.ok, () => false) : await reportsServing(urls[service]);
+      const ok =
+        service === "gateway"
+          ? await fetch(url).then(
+              (response) => response.ok,
+              () => false,
+            )
+          : await reportsServing(urls[service]);
       if (ok) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

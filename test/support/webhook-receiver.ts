@@ -49,7 +49,14 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       const path = new URL(req.url ?? "/", "http://receiver").pathname;
       const rawBody = Buffer.concat(chunks).toString("utf8");
       const header = (name: string) => String(req.headers[name] ?? "");
-      const request: ReceivedWebhook = { path, id: header("webhook-id"), timestamp: header("webhook-timestamp"), headers: req.headers, rawBody, receivedAt: Date.now() };
+      const request: ReceivedWebhook = {
+        path,
+        id: header("webhook-id"),
+        timestamp: header("webhook-timestamp"),
+        headers: req.headers,
+        rawBody,
+        receivedAt: Date.now(),
+      };
       const secret = secrets.get(path);
       try {
         if (!secret) throw new Error(`no secret registered for ${path}`);

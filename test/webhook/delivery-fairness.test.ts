@@ -26,7 +26,11 @@ let tarpit: Tarpit;
 const dispatchers: Dispatcher[] = [];
 
 /** The production settings, as the webhook service parses them with nothing configured. */
-const productionConfig = parseConfig(configSchema, { DATABASE_URL: "postgres://unused@127.0.0.1/unused", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_ALLOW_INSECURE: "true" });
+const productionConfig = parseConfig(configSchema, {
+  DATABASE_URL: "postgres://unused@127.0.0.1/unused",
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+  WEBHOOK_ALLOW_INSECURE: "true",
+});
 
 /** An endpoint that accepts connections and never answers; counts requests, now and at most at once. */
 interface Tarpit {
@@ -84,7 +88,9 @@ beforeEach(async () => {
 async function subscribe(orgId: string, url: string) {
   const id = randomUUID();
   const secret = generateSigningSecret();
-  const stored = await inTransaction(pool, (client) => insertSubscription(client, { id, orgId, url, events: ["meeting.ended"], secretSealed: secretBox.seal(secret, id) }, 100));
+  const stored = await inTransaction(pool, (client) =>
+    insertSubscription(client, { id, orgId, url, events: ["meeting.ended"], secretSealed: secretBox.seal(secret, id) }, 100),
+  );
   if (stored === "limit-reached") throw new Error("limit reached");
   return { id, secret };
 }
@@ -93,14 +99,24 @@ async function subscribe(orgId: string, url: string) {
 const queueTestEvent = (orgId: string, subscriptionId: string) =>
   storeSingleDelivery(
     pool,
-    { id: randomUUID(), orgId, type: "webhook.test", body: JSON.stringify({ type: "webhook.test", timestamp: new Date().toISOString(), data: { webhookId: subscriptionId, orgId } }) },
+    {
+      id: randomUUID(),
+      orgId,
+      type: "webhook.test",
+      body: JSON.stringify({ type: "webhook.test", timestamp: new Date().toISOString(), data: { webhookId: subscriptionId, orgId } }),
+    },
     subscriptionId,
     randomUUID(),
   );
 
 const meetingEnded = (orgId: string) => {
   const id = randomUUID();
-  return { id, orgId, type: "meeting.ended", body: JSON.stringify({ type: "meeting.ended", timestamp: new Date().toISOString(), data: { meetingId: id, orgId } }) };
+  return {
+    id,
+    orgId,
+    type: "meeting.ended",
+    body: JSON.stringify({ type: "meeting.ended", timestamp: new Date().toISOString(), data: { meetingId: id, orgId } }),
+  };
 };
 
 /** A dispatcher with the service's own settings (config defaults), and a request timeout of `timeoutMs`. */
@@ -144,7 +160,9 @@ describe("fair delivery across organizations", () => {
     dispatcher.wake();
     await waitFor(() => receiver.on("/b").length === 1, 5_000, "organization B's meeting.ended was not delivered within 5 s");
     const latencyMs = receiver.on("/b")[0]!.receivedAt - storedAt;
-    console.info(`fairness: organization B's meeting.ended delivered ${latencyMs} ms after it was stored; A had ${tarpit.open} attempts hanging (at most ${tarpit.mostOpenAtOnce} at once)`);
+    console.info(
+      `fairness: organization B's meeting.ended delivered ${latencyMs} ms after it was stored; A had ${tarpit.open} attempts hanging (at most ${tarpit.mostOpenAtOnce} at once)`,
+    );
     expect(receiver.on("/b")[0]!.payload?.type).toBe("meeting.ended");
     expect(latencyMs).toBeLessThan(5_000);
     // A never held more than its share of the process's attempts.
@@ -186,7 +204,10 @@ describe("caps on pending deliveries", () => {
     const capped = await subscribe("org-a", `${tarpit.url}/capped`);
     const cap = { perEndpoint: 3, perOrganization: 1_000 };
     for (let i = 0; i < 5; i++) await storeEventDeliveries(pool, meetingEnded("org-a"), cap);
-    const { rows } = await pool.query<{ status: string; count: number }>("SELECT status, count(*)::int AS count FROM deliveries WHERE subscription_id = $1 GROUP BY status ORDER BY status", [capped.id]);
+    const { rows } = await pool.query<{ status: string; count: number }>(
+      "SELECT status, count(*)::int AS count FROM deliveries WHERE subscription_id = $1 GROUP BY status ORDER BY status",
+      [capped.id],
+    );
     expect(rows).toEqual([
       { status: "failed", count: 2 },
       { status: "pending", count: 3 },
@@ -201,7 +222,9 @@ describe("caps on pending deliveries", () => {
     await subscribe("org-a", `${tarpit.url}/two`);
     const cap = { perEndpoint: 1_000, perOrganization: 4 };
     for (let i = 0; i < 3; i++) await storeEventDeliveries(pool, meetingEnded("org-a"), cap);
-    const { rows } = await pool.query<{ status: string; count: number }>("SELECT status, count(*)::int AS count FROM deliveries GROUP BY status ORDER BY status");
+    const { rows } = await pool.query<{ status: string; count: number }>(
+      "SELECT status, count(*)::int AS count FROM deliveries GROUP BY status ORDER BY status",
+    );
     expect(rows).toEqual([
       { status: "failed", count: 2 },
       { status: "pending", count: 4 },

@@ -6,13 +6,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLogger, createPool, inTransaction, migrate, type Pool } from "@svc/platform";
 import { scheduleRedelivery } from "../../services/webhook/src/db/delivery-log.ts";
-import {
-  claimDueDeliveries,
-  recordFailure,
-  recordSuccess,
-  storeEventDeliveries,
-  type ClaimedDelivery,
-} from "../../services/webhook/src/db/deliveries.ts";
+import { claimDueDeliveries, recordFailure, recordSuccess, storeEventDeliveries, type ClaimedDelivery } from "../../services/webhook/src/db/deliveries.ts";
 import { deleteSubscription, insertSubscription } from "../../services/webhook/src/db/subscriptions.ts";
 import { createDispatcher, type Dispatcher } from "../../services/webhook/src/delivery/dispatcher.ts";
 import { createHttpSender } from "../../services/webhook/src/delivery/http-sender.ts";
@@ -53,7 +47,12 @@ async function subscribe(orgId: string, url = "http://127.0.0.1:9/hook", events 
 }
 
 const storeEvent = (orgId: string, id = randomUUID()) =>
-  storeEventDeliveries(pool, { id, orgId, type: "meeting.ended", body: JSON.stringify({ type: "meeting.ended", timestamp: new Date().toISOString(), data: { eventId: id } }) });
+  storeEventDeliveries(pool, {
+    id,
+    orgId,
+    type: "meeting.ended",
+    body: JSON.stringify({ type: "meeting.ended", timestamp: new Date().toISOString(), data: { eventId: id } }),
+  });
 
 const claim = (from: Pool, limit = 100, options: { leaseMs?: number; perEndpoint?: number; inFlight?: Map<string, number> } = {}) =>
   claimDueDeliveries(from, {
@@ -72,7 +71,12 @@ const decision = (rest: { retryInMs: number | null; disableAfterMs: number; disa
   circuitBreaker: { consecutiveTimeouts: 1_000, openMs: 60_000 },
 });
 
-const attempt = (statusCode?: number) => ({ attemptedAt: new Date(), latencyMs: 5, responseExcerpt: "", ...(statusCode ? { statusCode, error: `HTTP ${statusCode}` } : {}) });
+const attempt = (statusCode?: number) => ({
+  attemptedAt: new Date(),
+  latencyMs: 5,
+  responseExcerpt: "",
+  ...(statusCode ? { statusCode, error: `HTTP ${statusCode}` } : {}),
+});
 
 const statusOf = async (deliveryId: string) =>
   (await pool.query<{ status: string; attempt_count: number }>("SELECT status, attempt_count FROM deliveries WHERE id = $1", [deliveryId])).rows[0]!;
@@ -186,7 +190,12 @@ describe("outcomes and the disable policy", () => {
     await storeEvent("org-a");
     await storeEvent("org-a");
     const [delivery] = await claim(pool, 1);
-    const { disabledFor: reason } = await recordFailure(pool, delivery!, attempt(410), decision({ retryInMs: 5_000, disableReason: "the endpoint answered 410 Gone", disableAfterMs: 1e12 }));
+    const { disabledFor: reason } = await recordFailure(
+      pool,
+      delivery!,
+      attempt(410),
+      decision({ retryInMs: 5_000, disableReason: "the endpoint answered 410 Gone", disableAfterMs: 1e12 }),
+    );
     expect(reason).toBe("the endpoint answered 410 Gone");
     const { rows } = await pool.query("SELECT disabled_reason, deleted_at FROM subscriptions WHERE id = $1", [subscription.id]);
     expect(rows[0]).toEqual({ disabled_reason: "the endpoint answered 410 Gone", deleted_at: null });
@@ -349,7 +358,9 @@ describe("a signing secret that cannot be decrypted", () => {
     otherKey.start();
     await waitFor(async () => (await pool.query("SELECT 1 FROM deliveries WHERE status = 'failed'")).rowCount === 1, 10_000, "delivery did not fail");
     await otherKey.stop();
-    const { rows } = await pool.query("SELECT a.status_code, a.error FROM attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.subscription_id = $1", [subscription.id]);
+    const { rows } = await pool.query("SELECT a.status_code, a.error FROM attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.subscription_id = $1", [
+      subscription.id,
+    ]);
     expect(rows).toHaveLength(2);
     expect(rows[0]).toEqual({ status_code: null, error: "the signing secret could not be decrypted (server configuration); nothing was sent" });
   });

@@ -192,10 +192,14 @@ describe("webhook delivery, end to end", () => {
     receiver.answer("/gone", () => (gone ? 410 : 204));
     const webhookId = await subscribe(tenant, "/gone");
     await endMeeting(tenant);
-    await waitFor(async () => {
-      const listed = (await (await api(tenant, "GET", "/webhook")).json()) as { webhooks: { disabled: boolean }[] };
-      return listed.webhooks[0]?.disabled === true;
-    }, 20_000, "the subscription was not disabled");
+    await waitFor(
+      async () => {
+        const listed = (await (await api(tenant, "GET", "/webhook")).json()) as { webhooks: { disabled: boolean }[] };
+        return listed.webhooks[0]?.disabled === true;
+      },
+      20_000,
+      "the subscription was not disabled",
+    );
     const { webhooks } = (await (await api(tenant, "GET", "/webhook")).json()) as { webhooks: Record<string, unknown>[] };
     expect(webhooks[0]).toMatchObject({ webhookId, disabled: true, disabledReason: "the endpoint answered 410 Gone", disabledAt: expect.any(String) });
     expect(receiver.on("/gone")).toHaveLength(1);
@@ -218,7 +222,13 @@ describe("webhook delivery, end to end", () => {
     const [limited, other] = [await subscribe(tenant, "/limited"), await subscribe(tenant, "/unlimited")];
     const client = grpcJsClient(stack.urls.webhook);
     const sendTest = (webhookId: string) =>
-      client.unary("/svc.webhook.v1.WebhookService/SendTestEvent", SendTestEventRequestSchema, SendTestEventResponseSchema, { webhookId }, { authorization: `Bearer ${tenant.apiKey}` });
+      client.unary(
+        "/svc.webhook.v1.WebhookService/SendTestEvent",
+        SendTestEventRequestSchema,
+        SendTestEventResponseSchema,
+        { webhookId },
+        { authorization: `Bearer ${tenant.apiKey}` },
+      );
     try {
       for (let i = 0; i < 10; i++) await sendTest(limited);
       const refused = (await sendTest(limited).catch((error: grpc.ServiceError) => error)) as grpc.ServiceError;
@@ -313,14 +323,19 @@ describe("the OpenAPI document", () => {
     let token: string | null = null;
     do {
       const query: string = token ? `?pageSize=2&pageToken=${encodeURIComponent(token)}` : "?pageSize=2";
-      const page = (await (await api(tenant, "GET", `/webhook/${webhookId}/deliveries${query}`)).json()) as { deliveries: DeliveryJson[]; nextPageToken: string | null };
+      const page = (await (await api(tenant, "GET", `/webhook/${webhookId}/deliveries${query}`)).json()) as {
+        deliveries: DeliveryJson[];
+        nextPageToken: string | null;
+      };
       expect(page.deliveries.length).toBeLessThanOrEqual(2);
       seen.push(...page.deliveries.map((delivery) => delivery.deliveryId));
       token = page.nextPageToken;
     } while (token);
     expect(seen).toHaveLength(5);
     expect(new Set(seen).size).toBe(5);
-    const { rows } = await stack.query<{ id: string }>("SELECT id FROM webhook.deliveries WHERE subscription_id = $1 ORDER BY created_at DESC, id DESC", [webhookId]);
+    const { rows } = await stack.query<{ id: string }>("SELECT id FROM webhook.deliveries WHERE subscription_id = $1 ORDER BY created_at DESC, id DESC", [
+      webhookId,
+    ]);
     expect(seen).toEqual(rows.map((row) => row.id));
   });
 });

@@ -57,9 +57,11 @@ async function endMeeting(tenant: Tenant, title = "Sync") {
 /** Runs `count` tasks with at most `parallel` at a time. */
 async function inParallel(count: number, parallel: number, task: (index: number) => Promise<void>) {
   let next = 0;
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    while (next < count) await task(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
 }
 
 interface DeliveryJson {
@@ -84,35 +86,39 @@ const verifies = (secret: string, request: ReceivedWebhook) => {
 };
 
 describe("secret rotation", () => {
-  it("during the grace window receivers with the OLD and with the NEW secret both verify the same delivery; after it only the NEW one", { timeout: 60_000 }, async () => {
-    const tenant = await createTenant(stack);
-    const { webhookId, secret: oldSecret } = await subscribe(tenant, "/rotating");
-    const rotated = await api(tenant, "POST", `/webhook/${webhookId}/rotate-secret`);
-    expect(rotated.status).toBe(200);
-    const { secret: newSecret, previousSecretExpiresAt } = (await rotated.json()) as { secret: string; previousSecretExpiresAt: string };
-    receiver.useSecret("/rotating", newSecret);
+  it(
+    "during the grace window receivers with the OLD and with the NEW secret both verify the same delivery; after it only the NEW one",
+    { timeout: 60_000 },
+    async () => {
+      const tenant = await createTenant(stack);
+      const { webhookId, secret: oldSecret } = await subscribe(tenant, "/rotating");
+      const rotated = await api(tenant, "POST", `/webhook/${webhookId}/rotate-secret`);
+      expect(rotated.status).toBe(200);
+      const { secret: newSecret, previousSecretExpiresAt } = (await rotated.json()) as { secret: string; previousSecretExpiresAt: string };
+      receiver.useSecret("/rotating", newSecret);
 
-    expect((await api(tenant, "POST", `/webhook/${webhookId}/test`)).status).toBe(202);
-    await waitFor(() => receiver.on("/rotating").length >= 1, 10_000, "the test event did not arrive");
-    const during = receiver.on("/rotating")[0]!;
-    expect(String(during.headers["webhook-signature"]).split(" ")).toHaveLength(2);
-    expect(verifies(oldSecret, during)).toBe(true);
-    expect(verifies(newSecret, during)).toBe(true);
+      expect((await api(tenant, "POST", `/webhook/${webhookId}/test`)).status).toBe(202);
+      await waitFor(() => receiver.on("/rotating").length >= 1, 10_000, "the test event did not arrive");
+      const during = receiver.on("/rotating")[0]!;
+      expect(String(during.headers["webhook-signature"]).split(" ")).toHaveLength(2);
+      expect(verifies(oldSecret, during)).toBe(true);
+      expect(verifies(newSecret, during)).toBe(true);
 
-    // After the window: only the new secret signs, and the old one is wiped from the database.
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(previousSecretExpiresAt) - Date.now()) + 200));
-    expect((await api(tenant, "POST", `/webhook/${webhookId}/test`)).status).toBe(202);
-    await waitFor(() => receiver.on("/rotating").length >= 2, 10_000, "the second test event did not arrive");
-    const after = receiver.on("/rotating")[1]!;
-    expect(String(after.headers["webhook-signature"]).split(" ")).toHaveLength(1);
-    expect(verifies(newSecret, after)).toBe(true);
-    expect(verifies(oldSecret, after)).toBe(false);
-    await waitFor(
-      async () => (await stack.query("SELECT 1 FROM webhook.subscriptions WHERE id = $1 AND previous_secret_sealed IS NULL", [webhookId])).rowCount === 1,
-      GRACE_SECONDS * 1000 + 5_000,
-      "the previous secret was not wiped",
-    );
-  });
+      // After the window: only the new secret signs, and the old one is wiped from the database.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(previousSecretExpiresAt) - Date.now()) + 200));
+      expect((await api(tenant, "POST", `/webhook/${webhookId}/test`)).status).toBe(202);
+      await waitFor(() => receiver.on("/rotating").length >= 2, 10_000, "the second test event did not arrive");
+      const after = receiver.on("/rotating")[1]!;
+      expect(String(after.headers["webhook-signature"]).split(" ")).toHaveLength(1);
+      expect(verifies(newSecret, after)).toBe(true);
+      expect(verifies(oldSecret, after)).toBe(false);
+      await waitFor(
+        async () => (await stack.query("SELECT 1 FROM webhook.subscriptions WHERE id = $1 AND previous_secret_sealed IS NULL", [webhookId])).rowCount === 1,
+        GRACE_SECONDS * 1000 + 5_000,
+        "the previous secret was not wiped",
+      );
+    },
+  );
 });
 
 describe("recovering a window and the delivery-log filters", () => {

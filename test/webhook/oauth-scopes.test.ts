@@ -77,28 +77,32 @@ describe("OAuth scopes of the webhook API", () => {
     expect((await (await call(user.apiKey, "GET", "/webhook")).json()).webhooks).toHaveLength(1);
   });
 
-  it("webhook.create registers, webhook.update changes, rotates and recovers, webhook.delete deletes, each only with its own scope", { timeout: 120_000 }, async () => {
-    const creator = await tokenWith("webhook.create");
-    const created = await call(creator, "POST", "/webhook", hook);
-    expect(created.status).toBe(201);
-    const { webhookId } = (await created.json()) as { webhookId: string };
-    await expectInsufficientScope(await call(creator, "GET", "/webhook"), "webhook.read");
-    await expectInsufficientScope(await call(creator, "DELETE", "/webhook", { webhookId }), "webhook.delete");
-    await expectInsufficientScope(await call(creator, "PATCH", `/webhook/${webhookId}`, { description: "x" }), "webhook.update");
-    await expectInsufficientScope(await call(creator, "POST", `/webhook/${webhookId}/rotate-secret`), "webhook.update");
-    await expectInsufficientScope(await call(creator, "GET", "/event-types"), "webhook.read");
+  it(
+    "webhook.create registers, webhook.update changes, rotates and recovers, webhook.delete deletes, each only with its own scope",
+    { timeout: 120_000 },
+    async () => {
+      const creator = await tokenWith("webhook.create");
+      const created = await call(creator, "POST", "/webhook", hook);
+      expect(created.status).toBe(201);
+      const { webhookId } = (await created.json()) as { webhookId: string };
+      await expectInsufficientScope(await call(creator, "GET", "/webhook"), "webhook.read");
+      await expectInsufficientScope(await call(creator, "DELETE", "/webhook", { webhookId }), "webhook.delete");
+      await expectInsufficientScope(await call(creator, "PATCH", `/webhook/${webhookId}`, { description: "x" }), "webhook.update");
+      await expectInsufficientScope(await call(creator, "POST", `/webhook/${webhookId}/rotate-secret`), "webhook.update");
+      await expectInsufficientScope(await call(creator, "GET", "/event-types"), "webhook.read");
 
-    const updater = await tokenWith("webhook.update");
-    const changed = await call(updater, "PATCH", `/webhook/${webhookId}`, { description: "Changed with webhook.update" });
-    expect(changed.status).toBe(200);
-    expect((await changed.json()).description).toBe("Changed with webhook.update");
-    expect((await call(updater, "POST", `/webhook/${webhookId}/rotate-secret`)).status).toBe(200);
-    expect((await call(updater, "POST", `/webhook/${webhookId}/recover`, { since: new Date(Date.now() - 60_000).toISOString() })).status).toBe(202);
-    await expectInsufficientScope(await call(updater, "DELETE", "/webhook", { webhookId }), "webhook.delete");
+      const updater = await tokenWith("webhook.update");
+      const changed = await call(updater, "PATCH", `/webhook/${webhookId}`, { description: "Changed with webhook.update" });
+      expect(changed.status).toBe(200);
+      expect((await changed.json()).description).toBe("Changed with webhook.update");
+      expect((await call(updater, "POST", `/webhook/${webhookId}/rotate-secret`)).status).toBe(200);
+      expect((await call(updater, "POST", `/webhook/${webhookId}/recover`, { since: new Date(Date.now() - 60_000).toISOString() })).status).toBe(202);
+      await expectInsufficientScope(await call(updater, "DELETE", "/webhook", { webhookId }), "webhook.delete");
 
-    const deleter = await tokenWith("webhook.delete");
-    const deleted = await call(deleter, "DELETE", "/webhook", { webhookId });
-    expect(deleted.status).toBe(200);
-    expect(await deleted.json()).toEqual({ webhookId, deleted: true });
-  });
+      const deleter = await tokenWith("webhook.delete");
+      const deleted = await call(deleter, "DELETE", "/webhook", { webhookId });
+      expect(deleted.status).toBe(200);
+      expect(await deleted.json()).toEqual({ webhookId, deleted: true });
+    },
+  );
 });

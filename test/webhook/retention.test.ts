@@ -29,7 +29,11 @@ afterAll(async () => {
 async function subscribe(orgId: string) {
   const id = randomUUID();
   const stored = await inTransaction(pool, (client) =>
-    insertSubscription(client, { id, orgId, url: "http://127.0.0.1:9/hook", events: ["meeting.ended"], secretSealed: secretBox.seal(generateSigningSecret(), id) }, 100),
+    insertSubscription(
+      client,
+      { id, orgId, url: "http://127.0.0.1:9/hook", events: ["meeting.ended"], secretSealed: secretBox.seal(generateSigningSecret(), id) },
+      100,
+    ),
   );
   if (stored === "limit-reached") throw new Error("limit reached");
   return id;

@@ -64,7 +64,10 @@ describe("POST /api/v1/webhook", () => {
 
   it("stores the secret encrypted: neither the secret nor its key bytes appear in the database", async () => {
     const { webhookId, secret } = await register();
-    const { rows } = await stack.query<{ row: string; sealed: Buffer }>("SELECT s::text AS row, secret_sealed AS sealed FROM webhook.subscriptions s WHERE id = $1", [webhookId]);
+    const { rows } = await stack.query<{ row: string; sealed: Buffer }>(
+      "SELECT s::text AS row, secret_sealed AS sealed FROM webhook.subscriptions s WHERE id = $1",
+      [webhookId],
+    );
     expect(rows[0]!.row).not.toContain(secret.slice(6));
     expect(rows[0]!.sealed.includes(Buffer.from(secret.slice(6), "base64"))).toBe(false);
     expect(rows[0]!.sealed.length).toBeGreaterThan(32);
@@ -79,7 +82,11 @@ describe("POST /api/v1/webhook", () => {
     ["a url with credentials", { url: "https://user:pw@example.com/x", events: ["meeting.ended"] }, "url must not contain credentials"],
     ["missing events", { url: PUBLIC_URL }, /^events must be a non-empty array of event types/],
     ["empty events", { url: PUBLIC_URL, events: [] }, /^events must be a non-empty array of event types/],
-    ["an unknown event type", { url: PUBLIC_URL, events: ["meeting.paused", "meeting.ended"] }, 'events contains unknown event types: "meeting.paused" (known: meeting.started, meeting.ended, meeting.updated, meeting.cancelled, participant.joined, participant.left, webhook.disabled)'],
+    [
+      "an unknown event type",
+      { url: PUBLIC_URL, events: ["meeting.paused", "meeting.ended"] },
+      'events contains unknown event types: "meeting.paused" (known: meeting.started, meeting.ended, meeting.updated, meeting.cancelled, participant.joined, participant.left, webhook.disabled)',
+    ],
     ["a url that is not a string", { url: 42, events: ["meeting.ended"] }, "url must be a string"],
     ["events that is not an array", { url: PUBLIC_URL, events: "meeting.ended" }, "events must be an array of strings"],
     ["events with a non-string", { url: PUBLIC_URL, events: [1] }, "events must be an array of strings"],
@@ -90,7 +97,11 @@ describe("POST /api/v1/webhook", () => {
   });
 
   it("names every problem at once", async () => {
-    await expectError(await call("POST", "/webhook", { body: { url: "nope", events: [] } }), 400, /url must be an absolute http\(s\) URL; events must be a non-empty array/);
+    await expectError(
+      await call("POST", "/webhook", { body: { url: "nope", events: [] } }),
+      400,
+      /url must be an absolute http\(s\) URL; events must be a non-empty array/,
+    );
   });
 
   it.each([
@@ -110,11 +121,19 @@ describe("POST /api/v1/webhook", () => {
   it("refuses bodies that are not a JSON object, malformed JSON and other content types", async () => {
     await expectError(await call("POST", "/webhook", { body: [PUBLIC_URL] }), 400, "Request body must be a JSON object");
     await expectError(await call("POST", "/webhook", { rawBody: '{"url": ' }), 400, "Malformed JSON in request body");
-    await expectError(await call("POST", "/webhook", { rawBody: "url=x", contentType: "application/x-www-form-urlencoded" }), 400, "Content-Type must be application/json");
+    await expectError(
+      await call("POST", "/webhook", { rawBody: "url=x", contentType: "application/x-www-form-urlencoded" }),
+      400,
+      "Content-Type must be application/json",
+    );
   });
 
   it("answers 401 without a valid token", async () => {
-    const response = await fetch(`${stack.gatewayUrl}/api/v1/webhook`, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer svc_not_a_real_key" }, body: "{}" });
+    const response = await fetch(`${stack.gatewayUrl}/api/v1/webhook`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer svc_not_a_real_key" },
+      body: "{}",
+    });
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toMatch(/Bearer/);
   });
@@ -124,7 +143,17 @@ describe("GET /api/v1/webhook", () => {
   it("lists the organization's subscriptions without secrets, and none of another organization's", async () => {
     const mine = await register(other);
     const listed = await list(other);
-    expect(listed).toEqual([{ webhookId: mine.webhookId, url: mine.url, events: ["meeting.ended"], createdAt: mine.createdAt, disabled: false, description: "", rateLimitPerSecond: null }]);
+    expect(listed).toEqual([
+      {
+        webhookId: mine.webhookId,
+        url: mine.url,
+        events: ["meeting.ended"],
+        createdAt: mine.createdAt,
+        disabled: false,
+        description: "",
+        rateLimitPerSecond: null,
+      },
+    ]);
     expect(JSON.stringify(listed)).not.toContain("whsec_");
     expect((await list(tenant)).map((webhook) => webhook.webhookId)).not.toContain(mine.webhookId);
   });
@@ -176,7 +205,11 @@ describe("limits and the extension routes", () => {
     const limited = await createTenant(stack);
     const created = [];
     for (let i = 0; i < 5; i++) created.push(await register(limited));
-    await expectError(await call("POST", "/webhook", { as: limited, body: { url: PUBLIC_URL, events: ["meeting.ended"] } }), 409, /at most 5 webhook subscriptions/);
+    await expectError(
+      await call("POST", "/webhook", { as: limited, body: { url: PUBLIC_URL, events: ["meeting.ended"] } }),
+      409,
+      /at most 5 webhook subscriptions/,
+    );
     await call("DELETE", "/webhook", { as: limited, body: { webhookId: created[0]!.webhookId } });
     await register(limited);
   });
@@ -201,7 +234,11 @@ describe("limits and the extension routes", () => {
     await expectError(await call("GET", `/webhook/${webhookId}/deliveries?pageSize=ten`, { as: other }), 400, "pageSize must be an integer between 1 and 100");
     await expectError(await call("GET", `/webhook/${webhookId}/deliveries?pageToken=forged`, { as: other }), 400, "pageToken is not a token this API returned");
     await expectError(await call("POST", `/webhook/${webhookId}/deliveries/nope/retry`, { as: other }), 400, "deliveryId must be a UUID");
-    await expectError(await call("POST", `/webhook/${webhookId}/deliveries/8f14e45f-ceea-467a-9575-6e2b7c1d5a2b/retry`, { as: other }), 404, "Delivery not found");
+    await expectError(
+      await call("POST", `/webhook/${webhookId}/deliveries/8f14e45f-ceea-467a-9575-6e2b7c1d5a2b/retry`, { as: other }),
+      404,
+      "Delivery not found",
+    );
   });
 });
 
@@ -218,7 +255,12 @@ describe("PATCH /api/v1/webhook/:webhookId", () => {
   it("changes only the fields sent: url, events (deduplicated), description, rate limit; null removes the limit", async () => {
     const { webhookId, createdAt } = await register();
     const response = await call("PATCH", `/webhook/${webhookId}`, {
-      body: { url: "https://93.184.215.15/v2", events: ["meeting.started", "meeting.started", "webhook.disabled"], description: "  Calendar sync  ", rateLimitPerSecond: 20 },
+      body: {
+        url: "https://93.184.215.15/v2",
+        events: ["meeting.started", "meeting.started", "webhook.disabled"],
+        description: "  Calendar sync  ",
+        rateLimitPerSecond: 20,
+      },
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
@@ -286,7 +328,11 @@ describe("PATCH /api/v1/webhook/:webhookId", () => {
     await expectError(await call("PATCH", "/webhook/8f14e45f-ceea-467a-9575-6e2b7c1d5a2b", { body: { description: "x" } }), 404, "Webhook not found");
     await expectError(await call("PATCH", `/webhook/${theirs.webhookId}`, { body: { description: "mine now" } }), 404, "Webhook not found");
     expect((await list(other)).find((webhook) => webhook.webhookId === theirs.webhookId)?.description).toBe("");
-    const anonymous = await fetch(`${stack.gatewayUrl}/api/v1/webhook/${theirs.webhookId}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: "{}" });
+    const anonymous = await fetch(`${stack.gatewayUrl}/api/v1/webhook/${theirs.webhookId}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(anonymous.status).toBe(401);
   });
 });

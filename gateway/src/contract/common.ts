@@ -19,7 +19,10 @@ export const ErrorBody = z
 
 /** A timestamp in a response: ISO 8601 in UTC with milliseconds. */
 export const dateTime = (description?: string) => z.string().meta({ format: "date-time", ...(description ? { description } : {}) });
-export const nullableDateTime = (description?: string) => dateTime().nullable().meta(description ? { description } : {});
+export const nullableDateTime = (description?: string) =>
+  dateTime()
+    .nullable()
+    .meta(description ? { description } : {});
 
 /**
  * An ISO 8601 date-time a client sends: a string for the service to judge (a UTC offset is

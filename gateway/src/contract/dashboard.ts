@@ -32,7 +32,9 @@ const redirectUri = z.string({ error: "redirectUris must be an array of strings"
 });
 
 /** Marks fields required in the document that the route lets through missing, for identity to refuse with every other problem. */
-const documentedRequired = (...fields: string[]) => ({ override: ({ jsonSchema }: { jsonSchema: { required?: string[] } }) => void (jsonSchema.required = fields) });
+const documentedRequired = (...fields: string[]) => ({
+  override: ({ jsonSchema }: { jsonSchema: { required?: string[] } }) => void (jsonSchema.required = fields),
+});
 
 export const SignInRequest = z
   .object({ email: text("email").optional(), password: text("password").optional() })
@@ -56,7 +58,11 @@ export const OAuthClientFields = z
       .meta({ minItems: 1, maxItems: identityLimits.redirectUrisMax, description: "Duplicates are dropped." })
       .optional(),
     scopes: textList("scopes")
-      .meta({ minItems: 1, description: "Duplicates are dropped.", override: ({ jsonSchema }) => void (jsonSchema.items = { type: "string", enum: ALL_SCOPES }) })
+      .meta({
+        minItems: 1,
+        description: "Duplicates are dropped.",
+        override: ({ jsonSchema }) => void (jsonSchema.items = { type: "string", enum: ALL_SCOPES }),
+      })
       .optional(),
   })
   .meta({ id: "OAuthClientFields", ...documentedRequired("name", "redirectUris", "scopes") });
@@ -119,7 +125,14 @@ export const OAuthClientList = z
 export const DeletedOAuthClient = z.object({ clientId: z.string(), deleted: z.literal(true) }).meta({ id: "DeletedOAuthClient" });
 
 export const User = z
-  .object({ userId: uuid(), email: z.string(), role: z.enum(["admin", "member"]), createdAt: dateTime(), deactivated: z.boolean(), deactivatedAt: nullableDateTime() })
+  .object({
+    userId: uuid(),
+    email: z.string(),
+    role: z.enum(["admin", "member"]),
+    createdAt: dateTime(),
+    deactivated: z.boolean(),
+    deactivatedAt: nullableDateTime(),
+  })
   .meta({ id: "User" });
 
 export const UserList = z.object({ users: z.array(User) }).meta({ id: "UserList" });

@@ -21,7 +21,9 @@ const emails = z.array(z.string().meta({ format: "email" }));
 export const ParticipantVisit = z
   .object({
     participantId: z.string().meta({ description: "The identity the join grant gave (new for every join)." }),
-    displayName: z.string().meta({ maxLength: meetingLimits.displayNameMaxLength, description: "As the person entered it: escape it before showing it in HTML." }),
+    displayName: z
+      .string()
+      .meta({ maxLength: meetingLimits.displayNameMaxLength, description: "As the person entered it: escape it before showing it in HTML." }),
     joinedAt: dateTime("When the participant entered the room."),
     leftAt: nullableDateTime("When they left; null while present."),
   })
@@ -53,13 +55,10 @@ export const meetingEvents = {
       z.object({
         ...meetingFields,
         endedAt: dateTime("When the meeting ended."),
-        reason: z
-          .enum(["empty", "ended_by_api", "end_passed"])
-          .nullable()
-          .meta({
-            description:
-              "`empty`: the room stayed empty for the grace period (or emptied after the planned end); `ended_by_api`: POST /meeting/{id}/end; `end_passed`: the planned end passed and nobody had come.",
-          }),
+        reason: z.enum(["empty", "ended_by_api", "end_passed"]).nullable().meta({
+          description:
+            "`empty`: the room stayed empty for the grace period (or emptied after the planned end); `ended_by_api`: POST /meeting/{id}/end; `end_passed`: the planned end passed and nobody had come.",
+        }),
         participants: z.array(ParticipantVisit).meta({ description: "Everyone who was in the room, one entry per visit (a rejoin is a second entry)." }),
       }),
       "MeetingEndedEvent",
@@ -86,7 +85,15 @@ export const meetingEvents = {
     summary: "The meeting was cancelled before it ended; no meeting.ended follows",
     schema: envelope(
       "meeting.cancelled",
-      z.object({ meetingId: z.string(), orgId: z.string(), title: z.string(), start: nullableDateTime(), end: nullableDateTime(), attendees: emails, cancelledAt: dateTime() }),
+      z.object({
+        meetingId: z.string(),
+        orgId: z.string(),
+        title: z.string(),
+        start: nullableDateTime(),
+        end: nullableDateTime(),
+        attendees: emails,
+        cancelledAt: dateTime(),
+      }),
       "MeetingCancelledEvent",
     ),
   },

@@ -9,11 +9,13 @@ const attendeeAddress = z.string().meta({ format: "email", pattern: EMAIL_ADDRES
 
 const offsetDateTime = { pattern: OFFSET_DATE_TIME.source };
 
-
 /** The fields of create and update: JSON types checked here, values by the meeting service. */
 const meetingFields = {
   title: oneLineText("title", meetingLimits.titleMaxLength, "The meeting's title."),
-  start: requestDateTime("start", "ISO 8601 date-time with a UTC offset (`Z` or `±hh:mm`), for example `2025-06-01T09:00:00.000Z`. Null or absent: no start time.")
+  start: requestDateTime(
+    "start",
+    "ISO 8601 date-time with a UTC offset (`Z` or `±hh:mm`), for example `2025-06-01T09:00:00.000Z`. Null or absent: no start time.",
+  )
     .meta(offsetDateTime)
     .nullable(),
   end: requestDateTime(
@@ -73,7 +75,8 @@ export const CreateMeetingRequest = meetingBody.meta({
 /** PATCH: the same fields, all optional; those present are the ones to change. */
 export const UpdateMeetingRequest = meetingBody.meta({
   id: "UpdateMeetingRequest",
-  description: "Any of the fields of CreateMeetingRequest, at least one; those present are changed. Unknown fields are ignored. The schema asks for `start` beside `end` or `duration`; the service also takes them alone when the meeting has a start already.",
+  description:
+    "Any of the fields of CreateMeetingRequest, at least one; those present are changed. Unknown fields are ignored. The schema asks for `start` beside `end` or `duration`; the service also takes them alone when the meeting has a start already.",
   examples: [{ start: "2031-02-03T15:00:00Z", end: "2031-02-03T15:30:00Z", attendees: ["ada@example.com", "bob@example.com"] }],
   override: ({ jsonSchema }) => {
     jsonSchema.anyOf = ["title", "start", "end", "duration", "attendees"].map((field) => ({ required: [field] }));
@@ -87,8 +90,14 @@ const pageSizeMessage = `pageSize must be a number from 1 to ${meetingLimits.pag
 
 export const ListMeetingsQuery = z.object({
   status: MeetingStatusName.optional().meta({ description: "Only meetings in this status." }),
-  startFrom: z.string().optional().meta({ format: "date-time", pattern: OFFSET_DATE_TIME.source, description: "Planned start at or after this ISO 8601 date-time (with a UTC offset)." }),
-  startBefore: z.string().optional().meta({ format: "date-time", pattern: OFFSET_DATE_TIME.source, description: "Planned start before this ISO 8601 date-time (with a UTC offset)." }),
+  startFrom: z
+    .string()
+    .optional()
+    .meta({ format: "date-time", pattern: OFFSET_DATE_TIME.source, description: "Planned start at or after this ISO 8601 date-time (with a UTC offset)." }),
+  startBefore: z
+    .string()
+    .optional()
+    .meta({ format: "date-time", pattern: OFFSET_DATE_TIME.source, description: "Planned start before this ISO 8601 date-time (with a UTC offset)." }),
   pageSize: z.coerce
     .number({ error: pageSizeMessage })
     .int(pageSizeMessage)

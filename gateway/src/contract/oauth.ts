@@ -13,10 +13,9 @@ export const AuthorizeQuery = z.object({
   state: z.string().optional().meta({ description: "Opaque value returned unchanged (recommended, against CSRF)." }),
   code_challenge: z.string().optional().meta({ description: "PKCE (RFC 7636), S256 only; optional for confidential clients." }),
   code_challenge_method: z.literal("S256").optional(),
-  response_mode: z
-    .literal("query")
-    .optional()
-    .meta({ description: "Only `query` (the default); `fragment` and `form_post` are answered with `error=unsupported_response_mode` in the redirect's query." }),
+  response_mode: z.literal("query").optional().meta({
+    description: "Only `query` (the default); `fragment` and `form_post` are answered with `error=unsupported_response_mode` in the redirect's query.",
+  }),
 });
 
 export const TokenRequest = z

@@ -65,14 +65,18 @@ export const UpdateWebhookRequest = z
     id: "UpdateWebhookRequest",
     description: "At least one field; those present are changed, the others kept. Unknown fields are ignored.",
     examples: [{ url: "https://cal.example/api/integrations/svc/webhook-v2", rateLimitPerSecond: 20 }, { disabled: true }],
-    override: ({ jsonSchema }) => void (jsonSchema.anyOf = ["url", "events", "description", "disabled", "rateLimitPerSecond"].map((field) => ({ required: [field] }))),
+    override: ({ jsonSchema }) =>
+      void (jsonSchema.anyOf = ["url", "events", "description", "disabled", "rateLimitPerSecond"].map((field) => ({ required: [field] }))),
   });
 
 const windowBound = (field: string, description: string) => requestDateTime(field, description).meta({ pattern: OFFSET_DATE_TIME.source });
 
 export const RecoverWebhookRequest = z
   .object({
-    since: windowBound("since", `Start of the window (inclusive): an ISO 8601 date-time with a UTC offset, at most ${webhookLimits.recoverWindowDays} days ago.`).optional(),
+    since: windowBound(
+      "since",
+      `Start of the window (inclusive): an ISO 8601 date-time with a UTC offset, at most ${webhookLimits.recoverWindowDays} days ago.`,
+    ).optional(),
     until: windowBound("until", "End of the window (exclusive), after `since`; absent: now.").optional(),
   })
   .meta({
@@ -96,7 +100,10 @@ export const ListDeliveriesQuery = z.object({
     .regex(/^[1-9]\d{0,3}$/, pageSizeMessage)
     .transform(Number)
     .optional()
-    .meta({ description: `1 to ${webhookLimits.pageSizeMax}; default 20.`, override: { type: "integer", minimum: 1, maximum: webhookLimits.pageSizeMax, default: 20 } }),
+    .meta({
+      description: `1 to ${webhookLimits.pageSizeMax}; default 20.`,
+      override: { type: "integer", minimum: 1, maximum: webhookLimits.pageSizeMax, default: 20 },
+    }),
   status: z
     .enum(["pending", "succeeded", "failed", "cancelled"], { error: "status must be one of pending, succeeded, failed, cancelled" })
     .optional()
@@ -104,23 +111,26 @@ export const ListDeliveriesQuery = z.object({
   statusClass: z
     .enum(STATUS_CLASSES, { error: `statusClass must be one of ${STATUS_CLASSES.join(", ")}` })
     .optional()
-    .meta({ description: "Only deliveries whose most recent attempt got a response of this class; `none`: no response arrived (timeout, connection error, refused target)." }),
-  since: z
-    .string({ error: "since must be a single string" })
-    .optional()
-    .meta({ format: "date-time", pattern: OFFSET_DATE_TIME.source, description: "Only deliveries created at or after this ISO 8601 date-time (with a UTC offset)." }),
-  until: z
-    .string({ error: "until must be a single string" })
-    .optional()
-    .meta({ format: "date-time", pattern: OFFSET_DATE_TIME.source, description: "Only deliveries created before this ISO 8601 date-time (with a UTC offset); after `since`." }),
-  pageToken: z
-    .string({ error: "pageToken must be a single string" })
-    .optional()
     .meta({
-      description: "`nextPageToken` of the previous page, unchanged: an opaque cursor (base64url); empty means the first page; any value this API did not return is 400.",
-      pattern: "^[A-Za-z0-9_-]*$",
-      maxLength: 200,
+      description:
+        "Only deliveries whose most recent attempt got a response of this class; `none`: no response arrived (timeout, connection error, refused target).",
     }),
+  since: z.string({ error: "since must be a single string" }).optional().meta({
+    format: "date-time",
+    pattern: OFFSET_DATE_TIME.source,
+    description: "Only deliveries created at or after this ISO 8601 date-time (with a UTC offset).",
+  }),
+  until: z.string({ error: "until must be a single string" }).optional().meta({
+    format: "date-time",
+    pattern: OFFSET_DATE_TIME.source,
+    description: "Only deliveries created before this ISO 8601 date-time (with a UTC offset); after `since`.",
+  }),
+  pageToken: z.string({ error: "pageToken must be a single string" }).optional().meta({
+    description:
+      "`nextPageToken` of the previous page, unchanged: an opaque cursor (base64url); empty means the first page; any value this API did not return is 400.",
+    pattern: "^[A-Za-z0-9_-]*$",
+    maxLength: 200,
+  }),
 });
 
 // ---- Responses ------------------------------------------------------------------------------
@@ -169,7 +179,9 @@ export const RotatedSecret = z
 export const RecoveredDeliveries = z
   .object({
     webhookId: uuid(),
-    recovered: z.int().meta({ description: "Failed deliveries created in the window that are due again (one more attempt each, with their original `webhook-id`)." }),
+    recovered: z
+      .int()
+      .meta({ description: "Failed deliveries created in the window that are due again (one more attempt each, with their original `webhook-id`)." }),
     since: dateTime(),
     until: dateTime(),
   })
@@ -214,7 +226,8 @@ export const Delivery = z
     eventId: z.string(),
     eventType: z.string().meta({ examples: ["meeting.ended", "webhook.test"] }),
     status: DeliveryStatusName.meta({
-      description: "`pending`: an attempt is due or in flight; `failed`: every retry failed (or the subscription was disabled); `cancelled`: the subscription was deleted first.",
+      description:
+        "`pending`: an attempt is due or in flight; `failed`: every retry failed (or the subscription was disabled); `cancelled`: the subscription was deleted first.",
     }),
     createdAt: dateTime(),
     nextAttemptAt: nullableDateTime("When pending: the next attempt (or the end of the current one)."),

@@ -27,7 +27,13 @@ export interface RateLimitOptions {
  * first verification fills the cache.
  */
 export function rateLimit(options: RateLimitOptions): RequestHandler {
-  const limiter = createRateLimiter({ name: "ratelimit", points: options.requestsPerSecond, durationSeconds: 1, redis: options.redis, keyPrefix: options.keyPrefix });
+  const limiter = createRateLimiter({
+    name: "ratelimit",
+    points: options.requestsPerSecond,
+    durationSeconds: 1,
+    redis: options.redis,
+    keyPrefix: options.keyPrefix,
+  });
 
   const verifiedCredentialKey = async (req: Request): Promise<string | undefined> => {
     const token = bearerToken(req.get("authorization"));

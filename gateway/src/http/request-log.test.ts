@@ -32,6 +32,8 @@ describe("the request log", () => {
 
   it("keeps paths, parameter names, error and iss readable", () => {
     expect(redactedLocation("/oauth/interaction/xyz")).toBe("/oauth/interaction/xyz");
-    expect(redactedLocation("https://app.example/cb?error=access_denied&state=s&flag")).toBe("https://app.example/cb?error=access_denied&state=[redacted]&flag=[redacted]");
+    expect(redactedLocation("https://app.example/cb?error=access_denied&state=s&flag")).toBe(
+      "https://app.example/cb?error=access_denied&state=[redacted]&flag=[redacted]",
+    );
   });
 });

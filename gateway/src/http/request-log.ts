@@ -14,7 +14,7 @@ const probes = new Set(["/healthz", "/readyz"]);
 export function requestLog(logger: Logger): RequestHandler {
   return pinoHttp({
     logger,
-    genReqId: (_req, res) => ((res as unknown as { locals?: { requestId?: string } }).locals?.requestId ?? randomUUID()),
+    genReqId: (_req, res) => (res as unknown as { locals?: { requestId?: string } }).locals?.requestId ?? randomUUID(),
     autoLogging: { ignore: (req) => probes.has(req.url ?? "") },
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
     // Query strings may carry OAuth codes and state: log the path only; and the Location of a

@@ -1,9 +1,15 @@
 import * as contract from "../contract/dashboard.ts";
-import { errorResponse, jsonRequestBody, jsonResponse as json, tooManyRequestsResponse as tooManyRequests, unauthorizedResponse as unauthorized, type OpenApiFragment } from "./document.ts";
+import {
+  errorResponse,
+  jsonRequestBody,
+  jsonResponse as json,
+  tooManyRequestsResponse as tooManyRequests,
+  unauthorizedResponse as unauthorized,
+  type OpenApiFragment,
+} from "./document.ts";
 
 const session = [{ DashboardSession: [] }];
-const sessionOnly =
-  " Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header.";
+const sessionOnly = " Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header.";
 const adminOnly = " The caller must be an admin of the organization (a member gets 403).";
 const common = {
   "401": unauthorized,
@@ -13,7 +19,6 @@ const common = {
 };
 const invalid = (what: string) => ({ "400": errorResponse(`${what} The message names each broken rule.`) });
 const notFound = (what: string) => ({ "404": errorResponse(`No such ${what} in the caller's organization (another organization's id gets the same answer).`) });
-
 
 /** The developer dashboard's endpoints: sessions, own API keys, OAuth clients, users, authorized apps. */
 export const dashboardOpenApi: OpenApiFragment = {
@@ -55,7 +60,8 @@ export const dashboardOpenApi: OpenApiFragment = {
       post: {
         operationId: "signUp",
         summary: "Create an organization and its first admin",
-        description: "Only when the installation enables sign-up (`SIGNUP_ENABLED=true`); starts a session like `POST /session`. Organization name 1-200 characters, e-mail address, password 8-1024 characters.",
+        description:
+          "Only when the installation enables sign-up (`SIGNUP_ENABLED=true`); starts a session like `POST /session`. Organization name 1-200 characters, e-mail address, password 8-1024 characters.",
         tags: ["Dashboard"],
         security: [],
         requestBody: jsonRequestBody(contract.SignUpRequest),
@@ -145,11 +151,19 @@ export const dashboardOpenApi: OpenApiFragment = {
       post: {
         operationId: "rotateOAuthClientSecret",
         summary: "Rotate an OAuth client's secret",
-        description: "A new secret, returned **once**; the old one is refused (`invalid_client`) at once. Existing tokens keep working; refreshing them needs the new secret." + sessionOnly + adminOnly,
+        description:
+          "A new secret, returned **once**; the old one is refused (`invalid_client`) at once. Existing tokens keep working; refreshing them needs the new secret." +
+          sessionOnly +
+          adminOnly,
         tags: ["Dashboard"],
         security: session,
         requestParams: { path: contract.ClientPath },
-        responses: { "200": json(contract.CreatedOAuthClient, "The client and its new secret."), ...invalid("clientId is not a UUID."), ...notFound("client"), ...common },
+        responses: {
+          "200": json(contract.CreatedOAuthClient, "The client and its new secret."),
+          ...invalid("clientId is not a UUID."),
+          ...notFound("client"),
+          ...common,
+        },
       },
     },
     "/users": {
@@ -215,7 +229,12 @@ export const dashboardOpenApi: OpenApiFragment = {
         tags: ["Dashboard"],
         security: session,
         requestParams: { path: contract.GrantPath },
-        responses: { "200": json(contract.RevokedAuthorizedApp, "Revoked."), ...invalid("Malformed grantId."), ...notFound("authorization of yours"), ...common },
+        responses: {
+          "200": json(contract.RevokedAuthorizedApp, "Revoked."),
+          ...invalid("Malformed grantId."),
+          ...notFound("authorization of yours"),
+          ...common,
+        },
       },
     },
   },

@@ -43,49 +43,53 @@ export const forbiddenResponse = (scope: string): ZodOpenApiResponseObject => ({
 });
 
 /** 429 from a rate limiter. */
-export const tooManyRequestsResponse = (what = "Too many requests for this credential, or from this client address for requests without a verified credential."): ZodOpenApiResponseObject => ({
+export const tooManyRequestsResponse = (
+  what = "Too many requests for this credential, or from this client address for requests without a verified credential.",
+): ZodOpenApiResponseObject => ({
   ...errorResponse(what),
   headers: z.object({ "Retry-After": z.string().meta({ description: "Seconds to wait.", override: { type: "integer" } }) }),
 });
 
 /** The answers an Idempotency-Key adds to an operation. */
 export const idempotencyResponses = {
-  "409": errorResponse("A request with the same Idempotency-Key is still being processed (or, for webhooks, the organization's subscription limit is reached)."),
-  "422": errorResponse('The Idempotency-Key was already used with a different request: `{"error": "This Idempotency-Key was already used with a different request"}`.'),
+  "409": errorResponse(
+    "A request with the same Idempotency-Key is still being processed (or, for webhooks, the organization's subscription limit is reached).",
+  ),
+  "422": errorResponse(
+    'The Idempotency-Key was already used with a different request: `{"error": "This Idempotency-Key was already used with a different request"}`.',
+  ),
 };
 
 export function buildOpenApiDocument(publicUrl: string, fragments: OpenApiFragment[]): ReturnType<typeof createDocument> {
-  return createDocument(
-    {
-      openapi: "3.1.0",
-      info: { title: "svc API", version: "1.0.0", description: apiIntroduction },
-      servers: [{ url: `${publicUrl}/api/v1` }],
-      security: [{ ApiKey: [] }, { OAuth2: [] }],
-      paths: Object.assign({}, ...fragments.map((fragment) => fragment.paths)),
-      webhooks: Object.assign({}, ...fragments.map((fragment) => fragment.webhooks ?? {})),
-      components: {
-        securitySchemes: {
-          ApiKey: { type: "http", scheme: "bearer", description: "An API key (prefix svc_): full access, no scopes." },
-          DashboardSession: {
-            type: "apiKey",
-            in: "cookie",
-            name: "svc_session",
-            description:
-              "A dashboard session (cookie `svc_session`, `__Host-svc_session` on https, set by `POST /session`). Every request made with it must also send the header `X-CSRF-Token` with the value of the `svc_csrf` (`__Host-svc_csrf`) cookie; without it: 403. Only a session may call the credential-management endpoints.",
-          },
-          OAuth2: {
-            type: "oauth2",
-            flows: {
-              authorizationCode: {
-                authorizationUrl: `${publicUrl}/api/v1/oauth/authorize`,
-                tokenUrl: `${publicUrl}/api/v1/oauth/token`,
-                refreshUrl: `${publicUrl}/api/v1/oauth/token`,
-                scopes: SCOPE_DESCRIPTIONS,
-              },
+  return createDocument({
+    openapi: "3.1.0",
+    info: { title: "svc API", version: "1.0.0", description: apiIntroduction },
+    servers: [{ url: `${publicUrl}/api/v1` }],
+    security: [{ ApiKey: [] }, { OAuth2: [] }],
+    paths: Object.assign({}, ...fragments.map((fragment) => fragment.paths)),
+    webhooks: Object.assign({}, ...fragments.map((fragment) => fragment.webhooks ?? {})),
+    components: {
+      securitySchemes: {
+        ApiKey: { type: "http", scheme: "bearer", description: "An API key (prefix svc_): full access, no scopes." },
+        DashboardSession: {
+          type: "apiKey",
+          in: "cookie",
+          name: "svc_session",
+          description:
+            "A dashboard session (cookie `svc_session`, `__Host-svc_session` on https, set by `POST /session`). Every request made with it must also send the header `X-CSRF-Token` with the value of the `svc_csrf` (`__Host-svc_csrf`) cookie; without it: 403. Only a session may call the credential-management endpoints.",
+        },
+        OAuth2: {
+          type: "oauth2",
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${publicUrl}/api/v1/oauth/authorize`,
+              tokenUrl: `${publicUrl}/api/v1/oauth/token`,
+              refreshUrl: `${publicUrl}/api/v1/oauth/token`,
+              scopes: SCOPE_DESCRIPTIONS,
             },
           },
         },
       },
     },
-  );
+  });
 }

@@ -117,7 +117,8 @@ export const meetingOpenApi: OpenApiFragment = {
       get: {
         operationId: "getMeeting",
         summary: "Get a meeting",
-        description: "The stored meeting of the caller's organization, with its status, start, end and attendees. A meeting of another organization is reported as not found.",
+        description:
+          "The stored meeting of the caller's organization, with its status, start, end and attendees. A meeting of another organization is reported as not found.",
         tags: ["Meetings"],
         security: [{ ApiKey: [] }, { OAuth2: ["meeting.read"] }],
         requestParams: { path: MeetingPath },
@@ -167,7 +168,9 @@ export const meetingOpenApi: OpenApiFragment = {
         requestBody: jsonRequestBody(JoinMeetingRequest),
         responses: {
           "200": jsonResponse(JoinGrant, "The grant: connect to `serverUrl` with `token`."),
-          "400": errorResponse("Not a JSON object, `displayName` missing or not a string, empty after trimming, over 64 characters, or containing control characters or line breaks."),
+          "400": errorResponse(
+            "Not a JSON object, `displayName` missing or not a string, empty after trimming, over 64 characters, or containing control characters or line breaks.",
+          ),
           "404": errorResponse('No such meeting: `{"error": "Meeting not found"}`.'),
           "409": errorResponse('The meeting room is full: `{"error": "This meeting is full (100 participants)"}`.'),
           "410": errorResponse('The meeting has ended: `{"error": "This meeting has ended"}`.'),

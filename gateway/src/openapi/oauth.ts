@@ -32,7 +32,10 @@ export const oauthOpenApi: OpenApiFragment = {
         requestParams: { query: AuthorizeQuery },
         responses: {
           "303": { description: "To the sign-in or consent page, or back to `redirect_uri` with `code` and `state` (or `error` and `state`)." },
-          "400": { description: "HTML error page: unknown client, unregistered redirect URI or a malformed request that cannot be redirected.", content: { "text/html": { schema: { type: "string" } } } },
+          "400": {
+            description: "HTML error page: unknown client, unregistered redirect URI or a malformed request that cannot be redirected.",
+            content: { "text/html": { schema: { type: "string" } } },
+          },
         },
       },
     },
@@ -48,7 +51,9 @@ export const oauthOpenApi: OpenApiFragment = {
         requestBody: tokenRequestBody,
         responses: {
           "200": { description: "Tokens issued.", content: { "application/json": { schema: TokenResponse } } },
-          "400": tokenError("`invalid_request` (missing or repeated parameters, malformed body), `invalid_grant` (code or refresh token invalid, expired, already used, or issued to another client or redirect URI), `unsupported_grant_type`, `invalid_scope`."),
+          "400": tokenError(
+            "`invalid_request` (missing or repeated parameters, malformed body), `invalid_grant` (code or refresh token invalid, expired, already used, or issued to another client or redirect URI), `unsupported_grant_type`, `invalid_scope`.",
+          ),
           "401": tokenError("`invalid_client`: unknown client or wrong secret."),
         },
       },

@@ -39,7 +39,6 @@ const common = {
 const webhookNotFound = errorResponse('No such subscription in the caller\'s organization (also a deleted one): `{"error": "Webhook not found"}`.');
 const disabledConflict = errorResponse("The subscription is disabled; re-enable it first (`POST /webhook/{webhookId}/enable`).");
 
-
 const deliveryNotes =
   "Delivery is at least once and unordered: a receiver may get the same event twice (deduplicate on the `webhook-id` header) and events in any order.";
 
@@ -80,7 +79,8 @@ export const webhookOpenApi: OpenApiFragment = {
       get: {
         operationId: "listWebhooks",
         summary: "List webhook endpoints",
-        description: "Every subscription of the caller's organization, oldest first, never with its secret. A disabled subscription says when and why it was disabled.",
+        description:
+          "Every subscription of the caller's organization, oldest first, never with its secret. A disabled subscription says when and why it was disabled.",
         tags: ["Webhooks"],
         security: [{ ApiKey: [] }, { OAuth2: ["webhook.read"] }],
         responses: {
@@ -93,7 +93,8 @@ export const webhookOpenApi: OpenApiFragment = {
       delete: {
         operationId: "deleteWebhook",
         summary: "Delete a webhook endpoint",
-        description: "Removes the subscription named in the body. Its pending deliveries are cancelled and never sent; an attempt already in flight at that moment may still arrive.",
+        description:
+          "Removes the subscription named in the body. Its pending deliveries are cancelled and never sent; an attempt already in flight at that moment may still arrive.",
         tags: ["Webhooks"],
         security: [{ ApiKey: [] }, { OAuth2: ["webhook.delete"] }],
         requestBody: jsonRequestBody(DeleteWebhookRequest),
@@ -121,7 +122,9 @@ export const webhookOpenApi: OpenApiFragment = {
         requestBody: jsonRequestBody(UpdateWebhookRequest),
         responses: {
           "200": json(Webhook, "The subscription as changed."),
-          "400": errorResponse("`webhookId` not a UUID, a body that is not a JSON object or names nothing to change, wrong JSON types, or a value registration would refuse. The message names each problem."),
+          "400": errorResponse(
+            "`webhookId` not a UUID, a body that is not a JSON object or names nothing to change, wrong JSON types, or a value registration would refuse. The message names each problem.",
+          ),
           ...common,
           "403": forbidden(updateScope),
           "404": webhookNotFound,
@@ -165,7 +168,9 @@ export const webhookOpenApi: OpenApiFragment = {
         requestBody: jsonRequestBody(RecoverWebhookRequest),
         responses: {
           "202": json(RecoveredDeliveries, "How many deliveries are due again, and the window."),
-          "400": errorResponse(`\`webhookId\` not a UUID, a body that is not a JSON object, \`since\` missing, not an ISO 8601 date-time with an offset or more than ${webhookLimits.recoverWindowDays} days ago, \`until\` malformed or not after \`since\`.`),
+          "400": errorResponse(
+            `\`webhookId\` not a UUID, a body that is not a JSON object, \`since\` missing, not an ISO 8601 date-time with an offset or more than ${webhookLimits.recoverWindowDays} days ago, \`until\` malformed or not after \`since\`.`,
+          ),
           ...common,
           "403": forbidden(updateScope),
           "404": webhookNotFound,
@@ -221,7 +226,9 @@ export const webhookOpenApi: OpenApiFragment = {
         requestParams: { path: WebhookPath, query: ListDeliveriesQuery },
         responses: {
           "200": json(DeliveryPage, "One page of deliveries."),
-          "400": errorResponse("`webhookId` not a UUID, `pageSize` out of range, an unknown `status` or `statusClass`, `since` or `until` not an ISO 8601 date-time with an offset, `until` not after `since`, or a `pageToken` this API did not return."),
+          "400": errorResponse(
+            "`webhookId` not a UUID, `pageSize` out of range, an unknown `status` or `statusClass`, `since` or `until` not an ISO 8601 date-time with an offset, `until` not after `since`, or a `pageToken` this API did not return.",
+          ),
           ...common,
           "403": forbidden("webhook.read"),
           "404": webhookNotFound,

@@ -51,7 +51,9 @@ describe("createAssets", () => {
   afterAll(() => void server.close());
 
   it("writes the entry's style sheet and module script tags, or only the style sheet", () => {
-    expect(assets.tags("room").value).toBe('<link rel="stylesheet" href="/assets/room-BBBB2222.css">\n<script type="module" src="/assets/room-AAAA1111.js"></script>');
+    expect(assets.tags("room").value).toBe(
+      '<link rel="stylesheet" href="/assets/room-BBBB2222.css">\n<script type="module" src="/assets/room-AAAA1111.js"></script>',
+    );
     expect(assets.tags("room", { styleOnly: true }).value).toBe('<link rel="stylesheet" href="/assets/room-BBBB2222.css">\n');
     expect(() => assets.tags("nope")).toThrow(/no browser asset entry "nope"/);
   });

@@ -30,8 +30,7 @@ interface StoredFile {
 /** Compresses `raw` once, at start or at the first request that wants it. */
 function compression(raw: Buffer, when: "at-start" | "on-first-request") {
   let result: { br: Buffer; gzip: Buffer } | undefined;
-  const compress = () =>
-    (result ??= { gzip: gzipSync(raw, { level: 9 }), br: brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } }) });
+  const compress = () => (result ??= { gzip: gzipSync(raw, { level: 9 }), br: brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } }) });
   if (when === "at-start") compress();
   return compress;
 }
@@ -50,11 +49,7 @@ export interface Assets {
  * is paid once before listening) or "on-first-request" (from source: the development bundles, with
  * source maps, are about 30 MB, which would take seconds to compress at every start of a test stack).
  */
-export function createAssets(
-  manifest: AssetManifest,
-  files: Map<string, Uint8Array>,
-  options: { compress?: "at-start" | "on-first-request" } = {},
-): Assets {
+export function createAssets(manifest: AssetManifest, files: Map<string, Uint8Array>, options: { compress?: "at-start" | "on-first-request" } = {}): Assets {
   const stored = new Map<string, StoredFile>();
   for (const [name, contents] of files) {
     const raw = Buffer.from(contents);
@@ -68,8 +63,10 @@ export function createAssets(
     tags(entry, options = {}) {
       const files = manifest[entry];
       if (!files) throw new Error(`no browser asset entry "${entry}" (gateway/web/${entry}/main.ts)`);
-      return html`${files.css.map((file) => html`<link rel="stylesheet" href="${url(file)}">
-`)}${options.styleOnly ? null : html`<script type="module" src="${url(files.js)}"></script>`}`;
+      return html`${files.css.map(
+        (file) => html`<link rel="stylesheet" href="${url(file)}">
+`,
+      )}${options.styleOnly ? null : html`<script type="module" src="${url(files.js)}"></script>`}`;
     },
     routes() {
       const router = Router();

@@ -5,7 +5,7 @@ describe("html template", () => {
   it("escapes interpolated text, including attribute quotes", () => {
     const title = `<script>alert("x")</script> & 'more'`;
     expect(html`<h1 title="${title}">${title}</h1>`.value).toBe(
-      "<h1 title=\"&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;more&#39;\">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;more&#39;</h1>",
+      '<h1 title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;more&#39;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;more&#39;</h1>',
     );
   });
 

@@ -46,7 +46,14 @@ export function meetingPageRoutes({ clients, logger, assets, livekitPublicUrl }:
     } catch (error) {
       const connectError = ConnectError.from(error);
       if (connectError.code === Code.NotFound) {
-        return sendPage(res, assets, { status: 404, title: "Meeting not found · svc", entry: ENTRY, styleOnly: true, bodyClass: "view-state", body: notFoundView() });
+        return sendPage(res, assets, {
+          status: 404,
+          title: "Meeting not found · svc",
+          entry: ENTRY,
+          styleOnly: true,
+          bodyClass: "view-state",
+          body: notFoundView(),
+        });
       }
       logger.error({ err: error, requestId: res.locals.requestId }, "meeting page: meeting service call failed");
       const unavailable = connectError.code === Code.Unavailable;

@@ -123,7 +123,8 @@ export function managementRoutes(clients: DashboardClients, cookies: SessionCook
   const router = Router();
   const options = (res: Response) => ({ headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS });
   /** Answers `body`, typed by its contract schema, never cached. */
-  const send = <T extends z.ZodType>(res: Response, _schema: T, body: z.input<T>, status = 200) => res.set("Cache-Control", "no-store").status(status).json(body);
+  const send = <T extends z.ZodType>(res: Response, _schema: T, body: z.input<T>, status = 200) =>
+    res.set("Cache-Control", "no-store").status(status).json(body);
 
   router.get("/session", async (_req, res) => {
     const { user, expiresAt } = await clients.sessions.getSession({}, options(res));
@@ -151,7 +152,10 @@ export function managementRoutes(clients: DashboardClients, cookies: SessionCook
 
   router.get("/oauth-clients", async (_req, res) => {
     const { clients: list, scopeCatalog } = await clients.management.listOrganizationOAuthClients({}, options(res));
-    send(res, contract.OAuthClientList, { clients: list.map(clientResource), scopeCatalog: scopeCatalog.map(({ scope, description }) => ({ scope, description })) });
+    send(res, contract.OAuthClientList, {
+      clients: list.map(clientResource),
+      scopeCatalog: scopeCatalog.map(({ scope, description }) => ({ scope, description })),
+    });
   });
   router.post("/oauth-clients", async (req, res) => {
     const body = parseJsonBody(contract.OAuthClientFields, req.body);

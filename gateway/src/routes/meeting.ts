@@ -8,7 +8,15 @@ import { forwardedCredential } from "../http/bearer.ts";
 import { fromConnectError } from "../http/errors.ts";
 import { idempotencyCall } from "../http/idempotency.ts";
 import { parseJsonBody, parseQuery } from "../http/parse-request.ts";
-import { CreateMeetingRequest, ListMeetingsQuery, UpdateMeetingRequest, type Meeting as MeetingResource, type MeetingJoinPayload, type MeetingList, type MeetingStatusName } from "../contract/meeting.ts";
+import {
+  CreateMeetingRequest,
+  ListMeetingsQuery,
+  UpdateMeetingRequest,
+  type Meeting as MeetingResource,
+  type MeetingJoinPayload,
+  type MeetingList,
+  type MeetingStatusName,
+} from "../contract/meeting.ts";
 import { enumName, isoOrNull, isoTime } from "./proto-to-json.ts";
 
 const CALL_TIMEOUT_MS = 10_000;
@@ -20,7 +28,10 @@ export const statusNames: Partial<Record<MeetingStatus, z.infer<typeof MeetingSt
   [MeetingStatus.CANCELLED]: "cancelled",
 };
 
-const statusValues = Object.fromEntries(Object.entries(statusNames).map(([value, name]) => [name, Number(value) as MeetingStatus])) as Record<string, MeetingStatus>;
+const statusValues = Object.fromEntries(Object.entries(statusNames).map(([value, name]) => [name, Number(value) as MeetingStatus])) as Record<
+  string,
+  MeetingStatus
+>;
 
 const attendeeList = (attendees: string | string[] | null | undefined) =>
   attendees === null || attendees === undefined ? [] : typeof attendees === "string" ? [attendees] : attendees;

@@ -60,7 +60,16 @@ export function oauthRoutes(options: { identityOAuthUrl: string; logger: Logger 
     headers["x-svc-client-address"] = req.ip ?? "";
 
     const upstreamRequest = transport.request(
-      { protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.originalUrl, headers, agent, timeout: UPSTREAM_TIMEOUT_MS },
+      {
+        protocol: upstream.protocol,
+        hostname: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.originalUrl,
+        headers,
+        agent,
+        timeout: UPSTREAM_TIMEOUT_MS,
+      },
       (upstreamResponse) => {
         res.status(upstreamResponse.statusCode ?? 502);
         for (const [name, value] of Object.entries(upstreamResponse.headers)) {

@@ -25,56 +25,74 @@ export function apiKeysView({ main }: ViewContext) {
     h("button", { type: "submit", class: "primary" }, "Create key"),
   );
   const reload = () =>
-    loadInto(list, () => api<{ apiKeys: ApiKey[] }>("GET", "/api-keys"), ({ apiKeys }) =>
-      apiKeys.length === 0
-        ? h("p", { class: "empty" }, "You have no API keys yet. Create one above; it acts as you, with everything your role allows.")
-        : h(
-            "table",
-            {},
-            h("caption", {}, "Your API keys"),
-            h("thead", {}, h("tr", {}, ["Name", "Key", "Created", "Last used", "Status", "Actions"].map((label) => h("th", { scope: "col" }, label)))),
-            h(
-              "tbody",
+    loadInto(
+      list,
+      () => api<{ apiKeys: ApiKey[] }>("GET", "/api-keys"),
+      ({ apiKeys }) =>
+        apiKeys.length === 0
+          ? h("p", { class: "empty" }, "You have no API keys yet. Create one above; it acts as you, with everything your role allows.")
+          : h(
+              "table",
               {},
-              apiKeys.map((key) =>
+              h("caption", {}, "Your API keys"),
+              h(
+                "thead",
+                {},
                 h(
                   "tr",
                   {},
-                  h("th", { scope: "row" }, key.name),
-                  h("td", {}, h("code", {}, `${key.prefix}…`)),
-                  h("td", {}, time(key.createdAt)),
-                  h("td", {}, time(key.lastUsedAt)),
-                  h("td", {}, key.revokedAt ? h("span", { class: "badge off" }, "Revoked ", time(key.revokedAt)) : h("span", { class: "badge on" }, "Active")),
+                  ["Name", "Key", "Created", "Last used", "Status", "Actions"].map((label) => h("th", { scope: "col" }, label)),
+                ),
+              ),
+              h(
+                "tbody",
+                {},
+                apiKeys.map((key) =>
                   h(
-                    "td",
+                    "tr",
                     {},
-                    key.revokedAt
-                      ? null
-                      : h(
-                          "button",
-                          {
-                            type: "button",
-                            class: "danger",
-                            "aria-label": `Revoke ${key.name}`,
-                            onclick: async () => {
-                              const sure = await confirmAction({
-                                title: `Revoke “${key.name}”?`,
-                                message: "Anything using this key stops working at once. This cannot be undone.",
-                                action: "Revoke key",
-                              });
-                              if (!sure) return;
-                              const result = await api("POST", `/api-keys/${key.keyId}/revoke`);
-                              replace(created, result.ok ? statusBox(`The key “${key.name}” is revoked.`) : h("p", { class: "notice error", role: "alert" }, result.error));
-                              await reload();
+                    h("th", { scope: "row" }, key.name),
+                    h("td", {}, h("code", {}, `${key.prefix}…`)),
+                    h("td", {}, time(key.createdAt)),
+                    h("td", {}, time(key.lastUsedAt)),
+                    h(
+                      "td",
+                      {},
+                      key.revokedAt ? h("span", { class: "badge off" }, "Revoked ", time(key.revokedAt)) : h("span", { class: "badge on" }, "Active"),
+                    ),
+                    h(
+                      "td",
+                      {},
+                      key.revokedAt
+                        ? null
+                        : h(
+                            "button",
+                            {
+                              type: "button",
+                              class: "danger",
+                              "aria-label": `Revoke ${key.name}`,
+                              onclick: async () => {
+                                const sure = await confirmAction({
+                                  title: `Revoke “${key.name}”?`,
+                                  message: "Anything using this key stops working at once. This cannot be undone.",
+                                  action: "Revoke key",
+                                });
+                                if (!sure) return;
+                                const result = await api("POST", `/api-keys/${key.keyId}/revoke`);
+                                replace(
+                                  created,
+                                  result.ok ? statusBox(`The key “${key.name}” is revoked.`) : h("p", { class: "notice error", role: "alert" }, result.error),
+                                );
+                                await reload();
+                              },
                             },
-                          },
-                          "Revoke",
-                        ),
+                            "Revoke",
+                          ),
+                    ),
                   ),
                 ),
               ),
             ),
-          ),
     );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();

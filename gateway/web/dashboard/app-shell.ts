@@ -30,7 +30,13 @@ export async function loadInto<T>(region: HTMLElement, load: () => Promise<ApiRe
   if (result.status === 403) {
     return replace(
       region,
-      h("div", { class: "refused" }, h("h2", {}, "Not available to you"), h("p", {}, result.error), h("p", {}, "Ask an admin of your organization if you need this.")),
+      h(
+        "div",
+        { class: "refused" },
+        h("h2", {}, "Not available to you"),
+        h("p", {}, result.error),
+        h("p", {}, "Ask an admin of your organization if you need this."),
+      ),
     );
   }
   replace(region, alertBox(result.error), h("button", { type: "button", class: "secondary", onclick: () => void loadInto(region, load, render) }, "Try again"));

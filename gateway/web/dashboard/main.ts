@@ -95,7 +95,15 @@ function renderShell(user: SessionUser, path: string) {
       "header",
       { class: "top" },
       h("p", { class: "brand" }, "svc developers"),
-      h("p", { class: "who" }, h("span", {}, user.email), " · ", h("span", {}, user.organizationName), " · ", h("span", { class: "role" }, user.role === "admin" ? "Admin" : "Member")),
+      h(
+        "p",
+        { class: "who" },
+        h("span", {}, user.email),
+        " · ",
+        h("span", {}, user.organizationName),
+        " · ",
+        h("span", { class: "role" }, user.role === "admin" ? "Admin" : "Member"),
+      ),
       signOut,
     ),
     h(
@@ -104,7 +112,18 @@ function renderShell(user: SessionUser, path: string) {
       h(
         "nav",
         { "aria-label": "Settings" },
-        groups.map(({ group, items }) => h("section", {}, h("h2", {}, group === "Developers" ? "Settings › Developers" : group), h("ul", {}, items.map(({ link }) => h("li", {}, link))))),
+        groups.map(({ group, items }) =>
+          h(
+            "section",
+            {},
+            h("h2", {}, group === "Developers" ? "Settings › Developers" : group),
+            h(
+              "ul",
+              {},
+              items.map(({ link }) => h("li", {}, link)),
+            ),
+          ),
+        ),
       ),
       main,
     ),

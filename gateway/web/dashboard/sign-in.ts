@@ -25,10 +25,13 @@ export function signInView(root: HTMLElement, mode: "sign-in" | "sign-up") {
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const result = await submitting(form, message, () =>
-      mode === "sign-in"
-        ? api("POST", "/session", { email: email.value, password: password.value })
-        : api("POST", "/signup", { organizationName: organization.value, email: email.value, password: password.value }),
+    const result = await submitting(
+      form,
+      message,
+      () =>
+        mode === "sign-in"
+          ? api("POST", "/session", { email: email.value, password: password.value })
+          : api("POST", "/signup", { organizationName: organization.value, email: email.value, password: password.value }),
       { signedOutOn401: false },
     );
     if (result.ok) window.location.href = "/dashboard";

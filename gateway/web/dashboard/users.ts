@@ -17,73 +17,90 @@ export function usersView({ main, user: me }: ViewContext) {
   const say = (result: { ok: boolean; error: string }, success: string) =>
     replace(notice, result.ok ? statusBox(success) : h("p", { class: "notice error", role: "alert" }, result.error));
   const reload = () =>
-    loadInto(region, () => api<{ users: User[] }>("GET", "/users"), ({ users }) =>
-      h(
-        "table",
-        {},
-        h("caption", {}, "People in your organization"),
-        h("thead", {}, h("tr", {}, ["E-mail address", "Role", "Status", "Added", "Actions"].map((label) => h("th", { scope: "col" }, label)))),
+    loadInto(
+      region,
+      () => api<{ users: User[] }>("GET", "/users"),
+      ({ users }) =>
         h(
-          "tbody",
+          "table",
           {},
-          users.map((user) => {
-            const self = user.userId === me.userId;
-            const otherRole = user.role === "admin" ? "member" : "admin";
-            return h(
+          h("caption", {}, "People in your organization"),
+          h(
+            "thead",
+            {},
+            h(
               "tr",
               {},
-              h("th", { scope: "row" }, user.email, self ? h("span", { class: "muted" }, " (you)") : null),
-              h("td", {}, user.role === "admin" ? "Admin" : "Member"),
-              h("td", {}, user.deactivated ? h("span", { class: "badge off" }, "Deactivated") : h("span", { class: "badge on" }, "Active")),
-              h("td", {}, time(user.createdAt)),
-              h(
-                "td",
+              ["E-mail address", "Role", "Status", "Added", "Actions"].map((label) => h("th", { scope: "col" }, label)),
+            ),
+          ),
+          h(
+            "tbody",
+            {},
+            users.map((user) => {
+              const self = user.userId === me.userId;
+              const otherRole = user.role === "admin" ? "member" : "admin";
+              return h(
+                "tr",
                 {},
-                self
-                  ? h("span", { class: "muted" }, "Another admin can change your account.")
-                  : h(
-                      "div",
-                      { class: "actions" },
-                      h(
-                        "button",
-                        {
-                          type: "button",
-                          class: "secondary",
-                          "aria-label": `Make ${user.email} ${otherRole === "admin" ? "an admin" : "a member"}`,
-                          onclick: async () => {
-                            say(await api("PATCH", `/users/${user.userId}`, { role: otherRole }), `${user.email} is now ${otherRole === "admin" ? "an admin" : "a member"}.`);
-                            await reload();
+                h("th", { scope: "row" }, user.email, self ? h("span", { class: "muted" }, " (you)") : null),
+                h("td", {}, user.role === "admin" ? "Admin" : "Member"),
+                h("td", {}, user.deactivated ? h("span", { class: "badge off" }, "Deactivated") : h("span", { class: "badge on" }, "Active")),
+                h("td", {}, time(user.createdAt)),
+                h(
+                  "td",
+                  {},
+                  self
+                    ? h("span", { class: "muted" }, "Another admin can change your account.")
+                    : h(
+                        "div",
+                        { class: "actions" },
+                        h(
+                          "button",
+                          {
+                            type: "button",
+                            class: "secondary",
+                            "aria-label": `Make ${user.email} ${otherRole === "admin" ? "an admin" : "a member"}`,
+                            onclick: async () => {
+                              say(
+                                await api("PATCH", `/users/${user.userId}`, { role: otherRole }),
+                                `${user.email} is now ${otherRole === "admin" ? "an admin" : "a member"}.`,
+                              );
+                              await reload();
+                            },
                           },
-                        },
-                        otherRole === "admin" ? "Make admin" : "Make member",
-                      ),
-                      h(
-                        "button",
-                        {
-                          type: "button",
-                          class: user.deactivated ? "secondary" : "danger",
-                          "aria-label": `${user.deactivated ? "Reactivate" : "Deactivate"} ${user.email}`,
-                          onclick: async () => {
-                            if (!user.deactivated) {
-                              const sure = await confirmAction({
-                                title: `Deactivate ${user.email}?`,
-                                message: "They are signed out at once, and their API keys and OAuth tokens stop working until they are reactivated.",
-                                action: "Deactivate",
-                              });
-                              if (!sure) return;
-                            }
-                            say(await api("PATCH", `/users/${user.userId}`, { deactivated: !user.deactivated }), `${user.email} is ${user.deactivated ? "reactivated" : "deactivated"}.`);
-                            await reload();
+                          otherRole === "admin" ? "Make admin" : "Make member",
+                        ),
+                        h(
+                          "button",
+                          {
+                            type: "button",
+                            class: user.deactivated ? "secondary" : "danger",
+                            "aria-label": `${user.deactivated ? "Reactivate" : "Deactivate"} ${user.email}`,
+                            onclick: async () => {
+                              if (!user.deactivated) {
+                                const sure = await confirmAction({
+                                  title: `Deactivate ${user.email}?`,
+                                  message: "They are signed out at once, and their API keys and OAuth tokens stop working until they are reactivated.",
+                                  action: "Deactivate",
+                                });
+                                if (!sure) return;
+                              }
+                              say(
+                                await api("PATCH", `/users/${user.userId}`, { deactivated: !user.deactivated }),
+                                `${user.email} is ${user.deactivated ? "reactivated" : "deactivated"}.`,
+                              );
+                              await reload();
+                            },
                           },
-                        },
-                        user.deactivated ? "Reactivate" : "Deactivate",
+                          user.deactivated ? "Reactivate" : "Deactivate",
+                        ),
                       ),
-                    ),
-              ),
-            );
-          }),
+                ),
+              );
+            }),
+          ),
         ),
-      ),
     );
   const message = h("div", { class: "form-message" });
   const email = h("input", { type: "email", name: "email", required: true, maxlength: "254", autocomplete: "off" });

@@ -46,23 +46,157 @@ export function webhooksView({ main, user }: ViewContext) {
 
   const deliveryLog = (webhook: Webhook, container: HTMLElement) => {
     const load = () =>
-      loadInto(container, () => api<{ deliveries: Delivery[] }>("GET", `/webhook/${webhook.webhookId}/deliveries?pageSize=20`), ({ deliveries }) =>
-        deliveries.length === 0
-          ? h("p", { class: "empty" }, "No deliveries yet. They appear here when an event is sent.")
+      loadInto(
+        container,
+        () => api<{ deliveries: Delivery[] }>("GET", `/webhook/${webhook.webhookId}/deliveries?pageSize=20`),
+        ({ deliveries }) =>
+          deliveries.length === 0
+            ? h("p", { class: "empty" }, "No deliveries yet. They appear here when an event is sent.")
+            : h(
+                "ol",
+                { class: "deliveries", "aria-label": `Deliveries to ${webhook.url}` },
+                deliveries.map((delivery) =>
+                  h(
+                    "li",
+                    { class: `delivery ${delivery.status}` },
+                    h(
+                      "div",
+                      { class: "delivery-head" },
+                      h("code", {}, delivery.eventType),
+                      h(
+                        "span",
+                        { class: `badge ${delivery.status === "succeeded" ? "on" : delivery.status === "pending" ? "wait" : "off"}` },
+                        statusLabel[delivery.status] ?? delivery.status,
+                      ),
+                      time(delivery.createdAt),
+                      h("span", { class: "muted" }, `webhook-id ${delivery.deliveryId}`),
+                      admin
+                        ? h(
+                            "button",
+                            {
+                              type: "button",
+                              class: "secondary",
+                              disabled: webhook.disabled,
+                              "aria-label": `Redeliver ${delivery.eventType} ${delivery.deliveryId}`,
+                              onclick: async () => {
+                                say(
+                                  await api("POST", `/webhook/${webhook.webhookId}/deliveries/${delivery.deliveryId}/retry`),
+                                  "Redelivery scheduled: it is sent now with the same webhook-id.",
+                                );
+                                await load();
+                              },
+                            },
+                            "Redeliver",
+                          )
+                        : null,
+                    ),
+                    h(
+                      "table",
+                      { class: "attempts" },
+                      h("caption", {}, `Attempts (${delivery.attempts.length})`),
+                      h(
+                        "thead",
+                        {},
+                        h(
+                          "tr",
+                          {},
+                          ["Time", "Response", "Latency", "Error"].map((label) => h("th", { scope: "col" }, label)),
+                        ),
+                      ),
+                      h(
+                        "tbody",
+                        {},
+                        delivery.attempts.map((attempt) =>
+                          h(
+                            "tr",
+                            {},
+                            h("td", {}, time(attempt.attemptedAt)),
+                            h("td", {}, attempt.statusCode === null ? "No response" : `HTTP ${attempt.statusCode}`),
+                            h("td", {}, `${attempt.latencyMs} ms`),
+                            h("td", {}, attempt.error ?? ""),
+                          ),
+                        ),
+                      ),
+                    ),
+                  ),
+                ),
+              ),
+      );
+    return load();
+  };
+
+  const reload = () =>
+    loadInto(
+      region,
+      () => api<{ webhooks: Webhook[] }>("GET", "/webhook"),
+      ({ webhooks }) =>
+        webhooks.length === 0
+          ? h(
+              "p",
+              { class: "empty" },
+              admin
+                ? "No webhooks yet. Register an endpoint above to be told about meetings as they start, end and change."
+                : "Your organization has no webhooks.",
+            )
           : h(
-              "ol",
-              { class: "deliveries", "aria-label": `Deliveries to ${webhook.url}` },
-              deliveries.map((delivery) =>
-                h(
+              "ul",
+              { class: "cards" },
+              webhooks.map((webhook) => {
+                const log = h("div", { class: "log" });
+                const lastDelivery = h("span", {}, "…");
+                void api<{ deliveries: Delivery[] }>("GET", `/webhook/${webhook.webhookId}/deliveries?pageSize=1`).then((result) => {
+                  const last = result.ok ? result.body.deliveries[0] : undefined;
+                  replace(lastDelivery, last ? [statusLabel[last.status] ?? last.status, " · ", time(last.createdAt)] : result.ok ? "None yet" : "Unknown");
+                });
+                return h(
                   "li",
-                  { class: `delivery ${delivery.status}` },
+                  { class: "card" },
+                  h("h2", {}, h("code", {}, webhook.url)),
+                  h(
+                    "dl",
+                    {},
+                    h("dt", {}, "State"),
+                    h(
+                      "dd",
+                      {},
+                      webhook.disabled
+                        ? [h("span", { class: "badge off" }, "Disabled"), " ", webhook.disabledReason ?? "", " ", time(webhook.disabledAt)]
+                        : h("span", { class: "badge on" }, "Enabled"),
+                    ),
+                    h("dt", {}, "Events"),
+                    h(
+                      "dd",
+                      {},
+                      webhook.events.map((event, index) => [index > 0 ? ", " : "", h("code", {}, event)]),
+                    ),
+                    h("dt", {}, "Last delivery"),
+                    h("dd", {}, lastDelivery),
+                    h("dt", {}, "Created"),
+                    h("dd", {}, time(webhook.createdAt)),
+                  ),
                   h(
                     "div",
-                    { class: "delivery-head" },
-                    h("code", {}, delivery.eventType),
-                    h("span", { class: `badge ${delivery.status === "succeeded" ? "on" : delivery.status === "pending" ? "wait" : "off"}` }, statusLabel[delivery.status] ?? delivery.status),
-                    time(delivery.createdAt),
-                    h("span", { class: "muted" }, `webhook-id ${delivery.deliveryId}`),
+                    { class: "actions" },
+                    h(
+                      "button",
+                      { type: "button", class: "secondary", "aria-label": `Delivery log of ${webhook.url}`, onclick: () => void deliveryLog(webhook, log) },
+                      "Delivery log",
+                    ),
+                    admin && webhook.disabled
+                      ? h(
+                          "button",
+                          {
+                            type: "button",
+                            class: "primary",
+                            "aria-label": `Enable ${webhook.url}`,
+                            onclick: async () => {
+                              say(await api("POST", `/webhook/${webhook.webhookId}/enable`), "The webhook is enabled again.");
+                              await reload();
+                            },
+                          },
+                          "Enable",
+                        )
+                      : null,
                     admin
                       ? h(
                           "button",
@@ -70,178 +204,105 @@ export function webhooksView({ main, user }: ViewContext) {
                             type: "button",
                             class: "secondary",
                             disabled: webhook.disabled,
-                            "aria-label": `Redeliver ${delivery.eventType} ${delivery.deliveryId}`,
+                            "aria-label": `Send a test event to ${webhook.url}`,
                             onclick: async () => {
-                              say(await api("POST", `/webhook/${webhook.webhookId}/deliveries/${delivery.deliveryId}/retry`), "Redelivery scheduled: it is sent now with the same webhook-id.");
-                              await load();
+                              say(await api("POST", `/webhook/${webhook.webhookId}/test`), "A webhook.test event is on its way; see the delivery log.");
+                              await deliveryLog(webhook, log);
                             },
                           },
-                          "Redeliver",
+                          "Send test event",
+                        )
+                      : null,
+                    admin
+                      ? h(
+                          "button",
+                          {
+                            type: "button",
+                            class: "secondary",
+                            "aria-label": `Rotate the signing secret of ${webhook.url}`,
+                            onclick: async () => {
+                              const sure = await confirmAction({
+                                title: "Rotate the signing secret?",
+                                message:
+                                  "You get a new secret now. For a grace window (24 hours unless your deployment says otherwise) deliveries are signed with both the old and the new secret, so switch your receiver to the new one before it ends.",
+                                action: "Rotate secret",
+                              });
+                              if (!sure) return;
+                              const result = await api<{ secret: string; previousSecretExpiresAt: string | null }>(
+                                "POST",
+                                `/webhook/${webhook.webhookId}/rotate-secret`,
+                              );
+                              if (!result.ok) return say(result, "");
+                              replace(
+                                notice,
+                                secretPanel({
+                                  title: "New signing secret",
+                                  label: "Signing secret",
+                                  value: result.body.secret,
+                                  extra: [
+                                    h(
+                                      "p",
+                                      {},
+                                      "The old secret keeps signing until ",
+                                      time(result.body.previousSecretExpiresAt ?? undefined),
+                                      "; after that only this one does.",
+                                    ),
+                                  ],
+                                }),
+                              );
+                              await reload();
+                            },
+                          },
+                          "Rotate secret",
+                        )
+                      : null,
+                    admin && !webhook.disabled
+                      ? h(
+                          "button",
+                          {
+                            type: "button",
+                            class: "secondary",
+                            "aria-label": `Disable ${webhook.url}`,
+                            onclick: async () => {
+                              const sure = await confirmAction({
+                                title: "Disable this webhook?",
+                                message: `${webhook.url} will receive no events until you enable it again; pending deliveries fail (you can recover them later).`,
+                                action: "Disable webhook",
+                              });
+                              if (!sure) return;
+                              say(await api("PATCH", `/webhook/${webhook.webhookId}`, { disabled: true }), "The webhook is disabled.");
+                              await reload();
+                            },
+                          },
+                          "Disable",
+                        )
+                      : null,
+                    admin
+                      ? h(
+                          "button",
+                          {
+                            type: "button",
+                            class: "danger",
+                            "aria-label": `Delete ${webhook.url}`,
+                            onclick: async () => {
+                              const sure = await confirmAction({
+                                title: "Delete this webhook?",
+                                message: `${webhook.url} will receive no more events; pending deliveries are cancelled.`,
+                                action: "Delete webhook",
+                              });
+                              if (!sure) return;
+                              say(await api("DELETE", "/webhook", { webhookId: webhook.webhookId }), "The webhook is deleted.");
+                              await reload();
+                            },
+                          },
+                          "Delete",
                         )
                       : null,
                   ),
-                  h(
-                    "table",
-                    { class: "attempts" },
-                    h("caption", {}, `Attempts (${delivery.attempts.length})`),
-                    h("thead", {}, h("tr", {}, ["Time", "Response", "Latency", "Error"].map((label) => h("th", { scope: "col" }, label)))),
-                    h(
-                      "tbody",
-                      {},
-                      delivery.attempts.map((attempt) =>
-                        h(
-                          "tr",
-                          {},
-                          h("td", {}, time(attempt.attemptedAt)),
-                          h("td", {}, attempt.statusCode === null ? "No response" : `HTTP ${attempt.statusCode}`),
-                          h("td", {}, `${attempt.latencyMs} ms`),
-                          h("td", {}, attempt.error ?? ""),
-                        ),
-                      ),
-                    ),
-                  ),
-                ),
-              ),
+                  log,
+                );
+              }),
             ),
-      );
-    return load();
-  };
-
-  const reload = () =>
-    loadInto(region, () => api<{ webhooks: Webhook[] }>("GET", "/webhook"), ({ webhooks }) =>
-      webhooks.length === 0
-        ? h("p", { class: "empty" }, admin ? "No webhooks yet. Register an endpoint above to be told about meetings as they start, end and change." : "Your organization has no webhooks.")
-        : h(
-            "ul",
-            { class: "cards" },
-            webhooks.map((webhook) => {
-              const log = h("div", { class: "log" });
-              const lastDelivery = h("span", {}, "…");
-              void api<{ deliveries: Delivery[] }>("GET", `/webhook/${webhook.webhookId}/deliveries?pageSize=1`).then((result) => {
-                const last = result.ok ? result.body.deliveries[0] : undefined;
-                replace(lastDelivery, last ? [statusLabel[last.status] ?? last.status, " · ", time(last.createdAt)] : result.ok ? "None yet" : "Unknown");
-              });
-              return h(
-                "li",
-                { class: "card" },
-                h("h2", {}, h("code", {}, webhook.url)),
-                h(
-                  "dl",
-                  {},
-                  h("dt", {}, "State"),
-                  h("dd", {}, webhook.disabled ? [h("span", { class: "badge off" }, "Disabled"), " ", webhook.disabledReason ?? "", " ", time(webhook.disabledAt)] : h("span", { class: "badge on" }, "Enabled")),
-                  h("dt", {}, "Events"),
-                  h("dd", {}, webhook.events.map((event, index) => [index > 0 ? ", " : "", h("code", {}, event)])),
-                  h("dt", {}, "Last delivery"),
-                  h("dd", {}, lastDelivery),
-                  h("dt", {}, "Created"),
-                  h("dd", {}, time(webhook.createdAt)),
-                ),
-                h(
-                  "div",
-                  { class: "actions" },
-                  h("button", { type: "button", class: "secondary", "aria-label": `Delivery log of ${webhook.url}`, onclick: () => void deliveryLog(webhook, log) }, "Delivery log"),
-                  admin && webhook.disabled
-                    ? h(
-                        "button",
-                        {
-                          type: "button",
-                          class: "primary",
-                          "aria-label": `Enable ${webhook.url}`,
-                          onclick: async () => {
-                            say(await api("POST", `/webhook/${webhook.webhookId}/enable`), "The webhook is enabled again.");
-                            await reload();
-                          },
-                        },
-                        "Enable",
-                      )
-                    : null,
-                  admin
-                    ? h(
-                        "button",
-                        {
-                          type: "button",
-                          class: "secondary",
-                          disabled: webhook.disabled,
-                          "aria-label": `Send a test event to ${webhook.url}`,
-                          onclick: async () => {
-                            say(await api("POST", `/webhook/${webhook.webhookId}/test`), "A webhook.test event is on its way; see the delivery log.");
-                            await deliveryLog(webhook, log);
-                          },
-                        },
-                        "Send test event",
-                      )
-                    : null,
-                  admin
-                    ? h(
-                        "button",
-                        {
-                          type: "button",
-                          class: "secondary",
-                          "aria-label": `Rotate the signing secret of ${webhook.url}`,
-                          onclick: async () => {
-                            const sure = await confirmAction({
-                              title: "Rotate the signing secret?",
-                              message: "You get a new secret now. For a grace window (24 hours unless your deployment says otherwise) deliveries are signed with both the old and the new secret, so switch your receiver to the new one before it ends.",
-                              action: "Rotate secret",
-                            });
-                            if (!sure) return;
-                            const result = await api<{ secret: string; previousSecretExpiresAt: string | null }>("POST", `/webhook/${webhook.webhookId}/rotate-secret`);
-                            if (!result.ok) return say(result, "");
-                            replace(
-                              notice,
-                              secretPanel({
-                                title: "New signing secret",
-                                label: "Signing secret",
-                                value: result.body.secret,
-                                extra: [h("p", {}, "The old secret keeps signing until ", time(result.body.previousSecretExpiresAt ?? undefined), "; after that only this one does.")],
-                              }),
-                            );
-                            await reload();
-                          },
-                        },
-                        "Rotate secret",
-                      )
-                    : null,
-                  admin && !webhook.disabled
-                    ? h(
-                        "button",
-                        {
-                          type: "button",
-                          class: "secondary",
-                          "aria-label": `Disable ${webhook.url}`,
-                          onclick: async () => {
-                            const sure = await confirmAction({ title: "Disable this webhook?", message: `${webhook.url} will receive no events until you enable it again; pending deliveries fail (you can recover them later).`, action: "Disable webhook" });
-                            if (!sure) return;
-                            say(await api("PATCH", `/webhook/${webhook.webhookId}`, { disabled: true }), "The webhook is disabled.");
-                            await reload();
-                          },
-                        },
-                        "Disable",
-                      )
-                    : null,
-                  admin
-                    ? h(
-                        "button",
-                        {
-                          type: "button",
-                          class: "danger",
-                          "aria-label": `Delete ${webhook.url}`,
-                          onclick: async () => {
-                            const sure = await confirmAction({ title: "Delete this webhook?", message: `${webhook.url} will receive no more events; pending deliveries are cancelled.`, action: "Delete webhook" });
-                            if (!sure) return;
-                            say(await api("DELETE", "/webhook", { webhookId: webhook.webhookId }), "The webhook is deleted.");
-                            await reload();
-                          },
-                        },
-                        "Delete",
-                      )
-                    : null,
-                ),
-                log,
-              );
-            }),
-          ),
     );
 
   const parts: Node[] = [];
@@ -249,14 +310,27 @@ export function webhooksView({ main, user }: ViewContext) {
     const message = h("div", { class: "form-message" });
     const url = h("input", { type: "url", name: "url", required: true, maxlength: "2048", placeholder: "https://example.com/hooks/svc", autocomplete: "off" });
     const events = h("fieldset", {}, h("legend", {}, "Events"), h("p", { class: "loading" }, "Loading…"));
-    const form = h("form", { class: "card inline-form", novalidate: true }, h("h2", {}, "Register an endpoint"), field("Endpoint URL", url, "An https URL that answers 2xx within 15 seconds."), events, message, h("button", { type: "submit", class: "primary" }, "Register webhook"));
+    const form = h(
+      "form",
+      { class: "card inline-form", novalidate: true },
+      h("h2", {}, "Register an endpoint"),
+      field("Endpoint URL", url, "An https URL that answers 2xx within 15 seconds."),
+      events,
+      message,
+      h("button", { type: "submit", class: "primary" }, "Register webhook"),
+    );
     void eventCatalog().then((catalog) =>
       replace(
         events,
         h("legend", {}, "Events"),
         catalog.map((event) => {
           const id = uniqueId("event");
-          return h("div", { class: "check" }, h("input", { type: "checkbox", id, name: "events", value: event, checked: catalog.length === 1 }), h("label", { for: id }, h("code", {}, event)));
+          return h(
+            "div",
+            { class: "check" },
+            h("input", { type: "checkbox", id, name: "events", value: event, checked: catalog.length === 1 }),
+            h("label", { for: id }, h("code", {}, event)),
+          );
         }),
       ),
     );
@@ -266,13 +340,29 @@ export function webhooksView({ main, user }: ViewContext) {
       const result = await submitting(form, message, () => api("POST", "/webhook", { url: url.value, events: chosen }));
       if (!result.ok) return;
       url.value = "";
-      replace(notice, secretPanel({ title: "Webhook registered: its signing secret", label: "Signing secret", value: result.body.secret, extra: [h("p", {}, "Verify every delivery with it (Standard Webhooks).")] }));
+      replace(
+        notice,
+        secretPanel({
+          title: "Webhook registered: its signing secret",
+          label: "Signing secret",
+          value: result.body.secret,
+          extra: [h("p", {}, "Verify every delivery with it (Standard Webhooks).")],
+        }),
+      );
       await reload();
     });
     parts.push(form);
   } else {
-    parts.push(h("p", { class: "notice info" }, "Only admins of your organization can register, change or delete webhooks. You can see them and their delivery logs."));
+    parts.push(
+      h("p", { class: "notice info" }, "Only admins of your organization can register, change or delete webhooks. You can see them and their delivery logs."),
+    );
   }
-  replace(main, pageHeading("Webhooks", "Endpoints we call when something happens in your organization's meetings (signed per Standard Webhooks)."), notice, parts, region);
+  replace(
+    main,
+    pageHeading("Webhooks", "Endpoints we call when something happens in your organization's meetings (signed per Standard Webhooks)."),
+    notice,
+    parts,
+    region,
+  );
   void reload();
 }

@@ -141,7 +141,13 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
   replaceChildren(container, section);
 
   function toggleButton(kind: DeviceKind) {
-    const button = h("button", { type: "button", class: "round-toggle", "aria-pressed": "false", "aria-describedby": "device-status", "aria-label": deviceLabels[kind] });
+    const button = h("button", {
+      type: "button",
+      class: "round-toggle",
+      "aria-pressed": "false",
+      "aria-describedby": "device-status",
+      "aria-label": deviceLabels[kind],
+    });
     button.addEventListener("click", () => void toggle(kind));
     return button;
   }
@@ -164,7 +170,11 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
       const button = toggles[kind];
       button.replaceChildren(icon(iconPaths(kind === "camera" ? "camera" : "microphone", state !== "on")));
       // aria-disabled, not disabled: a button that was just pressed keeps the keyboard focus.
-      setAttributes(button, { "aria-pressed": state === "on" ? "true" : "false", "aria-disabled": state === "on" || state === "off" ? null : "true", "data-state": state });
+      setAttributes(button, {
+        "aria-pressed": state === "on" ? "true" : "false",
+        "aria-disabled": state === "on" || state === "off" ? null : "true",
+        "data-state": state,
+      });
     }
     deviceStatus.textContent = `${deviceLabels.camera} ${stateTexts[states.camera]} · ${deviceLabels.microphone} ${stateTexts[states.microphone]}`;
 
@@ -185,7 +195,11 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
     }
     if (!joining) {
       joinButton.textContent =
-        blocked.length === 2 ? "Join without camera and microphone" : blocked.length === 1 ? `Join without ${deviceLabels[blocked[0]!].toLowerCase()}` : "Join meeting";
+        blocked.length === 2
+          ? "Join without camera and microphone"
+          : blocked.length === 1
+            ? `Join without ${deviceLabels[blocked[0]!].toLowerCase()}`
+            : "Join meeting";
     }
   }
 
@@ -331,7 +345,13 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
         "div",
         { class: "notice notice-error" },
         h("div", { class: "notice-icon" }, icon(iconPaths("warning"))),
-        h("div", {}, h("p", { class: "notice-title" }, heading), h("p", {}, message), requestId ? h("p", { class: "reference" }, "Reference: ", h("code", {}, requestId)) : null),
+        h(
+          "div",
+          {},
+          h("p", { class: "notice-title" }, heading),
+          h("p", {}, message),
+          requestId ? h("p", { class: "reference" }, "Reference: ", h("code", {}, requestId)) : null,
+        ),
       ),
     );
   }

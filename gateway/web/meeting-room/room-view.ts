@@ -1,12 +1,4 @@
-import {
-  DisconnectReason,
-  MediaDeviceFailure,
-  RoomEvent,
-  Track,
-  type Participant,
-  type RemoteParticipant,
-  type RemoteTrack,
-} from "livekit-client";
+import { DisconnectReason, MediaDeviceFailure, RoomEvent, Track, type Participant, type RemoteParticipant, type RemoteTrack } from "livekit-client";
 import { createAnnouncer, h, icon, setAttributes } from "../shared/dom.ts";
 import { iconPaths } from "./icons.ts";
 import type { JoinedSession, Navigation, Outcome } from "./meeting.ts";
@@ -65,7 +57,12 @@ export function mountRoom(container: HTMLElement, session: JoinedSession, naviga
   const startAudio = h("button", { type: "button", class: "button secondary start-audio", hidden: true }, "Turn on sound");
 
   const controlButton = (control: Control, label: string) => {
-    const button = h("button", { type: "button", class: `control control-${control}`, "aria-pressed": "false" }, h("span", { class: "control-icon" }), h("span", { class: "control-label" }, label));
+    const button = h(
+      "button",
+      { type: "button", class: `control control-${control}`, "aria-pressed": "false" },
+      h("span", { class: "control-icon" }),
+      h("span", { class: "control-label" }, label),
+    );
     button.addEventListener("click", () => void toggle(control));
     return button;
   };
@@ -74,7 +71,12 @@ export function mountRoom(container: HTMLElement, session: JoinedSession, naviga
     camera: controlButton("camera", "Camera"),
     screen: controlButton("screen", "Share screen"),
   };
-  const leave = h("button", { type: "button", class: "control control-leave" }, h("span", { class: "control-icon" }, icon(iconPaths("leave"))), h("span", { class: "control-label" }, "Leave"));
+  const leave = h(
+    "button",
+    { type: "button", class: "control control-leave" },
+    h("span", { class: "control-icon" }, icon(iconPaths("leave"))),
+    h("span", { class: "control-label" }, "Leave"),
+  );
   // Browsers without screen capture (most phones) get no button for it.
   const canShareScreen = typeof navigator.mediaDevices?.getDisplayMedia === "function";
 
@@ -88,7 +90,14 @@ export function mountRoom(container: HTMLElement, session: JoinedSession, naviga
       "div",
       { class: "room-bar" },
       count,
-      h("div", { class: "controls", role: "group", "aria-label": "Meeting controls" }, controls.microphone, controls.camera, canShareScreen ? controls.screen : null, leave),
+      h(
+        "div",
+        { class: "controls", role: "group", "aria-label": "Meeting controls" },
+        controls.microphone,
+        controls.camera,
+        canShareScreen ? controls.screen : null,
+        leave,
+      ),
       h("div", { class: "room-bar-end" }, startAudio),
     ),
     problem,

@@ -13,9 +13,7 @@ describe("identity configuration", () => {
   });
 
   it("refuses to start in production without ADMIN_TOKEN, naming it", () => {
-    expect(() => parseConfig(configSchema, { DATABASE_URL, NODE_ENV: "production" })).toThrow(
-      /ADMIN_TOKEN: is required when NODE_ENV=production/,
-    );
+    expect(() => parseConfig(configSchema, { DATABASE_URL, NODE_ENV: "production" })).toThrow(/ADMIN_TOKEN: is required when NODE_ENV=production/);
   });
 
   it("uses a configured ADMIN_TOKEN of at least 32 characters, and refuses a shorter one", () => {

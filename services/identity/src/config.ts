@@ -1,6 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { baseEnvSchema, credentialCacheKeyDefaults, defaultAddresses, isWellFormedToken, port, refuseDevelopmentDefaults, type DevelopmentDefault } from "@svc/platform";
+import {
+  baseEnvSchema,
+  credentialCacheKeyDefaults,
+  defaultAddresses,
+  isWellFormedToken,
+  port,
+  refuseDevelopmentDefaults,
+  type DevelopmentDefault,
+} from "@svc/platform";
 import { DEVELOPMENT_ADMIN_TOKEN } from "./admin/admin-token.ts";
 
 /** Shorter tokens are refused: the admin API creates organizations, users and keys. */
@@ -41,17 +49,32 @@ export const configSchema = baseEnvSchema
     /** A dashboard session ends after this long without a request... */
     SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(60).max(86_400).default(1800),
     /** ...and this long after sign-in, whatever the activity. */
-    SESSION_ABSOLUTE_TIMEOUT_SECONDS: z.coerce.number().int().min(300).max(30 * 86_400).default(43_200),
+    SESSION_ABSOLUTE_TIMEOUT_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(300)
+      .max(30 * 86_400)
+      .default(43_200),
     /** Failed sign-ins (OAuth page and dashboard together) per account, and per client address, before backoff starts. */
     SIGNIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(10),
     SIGNIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(100),
     /** How long failures are remembered, from the first one (a success forgets an account's). */
-    SIGNIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(7 * 86_400).default(86_400),
+    SIGNIN_THROTTLE_WINDOW_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 86_400)
+      .default(86_400),
     /** The first wait once the allowance is used up; it doubles with every further failure, up to the maximum. */
     SIGNIN_BACKOFF_BASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     SIGNIN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
     /** How long an OAuth authorization lasts, however often its refresh tokens are rotated (default 1 year). */
-    OAUTH_GRANT_LIFETIME_SECONDS: z.coerce.number().int().min(3600).max(5 * 365 * 86_400).default(365 * 86_400),
+    OAUTH_GRANT_LIFETIME_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(3600)
+      .max(5 * 365 * 86_400)
+      .default(365 * 86_400),
     /** Comma-separated secrets signing the OAuth sign-in cookies (the first signs). Unset: random per process. */
     OAUTH_COOKIE_KEYS: z
       .string()

@@ -84,7 +84,11 @@ runUntilSignalled(logger, async () => {
   );
   // Production: https redirect URIs only (loopback excepted), for the CLI and the dashboard alike.
   const redirectUriPolicy = { requireHttps: config.NODE_ENV === "production" };
-  const isServing = () => pool.query("select 1").then(() => true, () => false);
+  const isServing = () =>
+    pool.query("select 1").then(
+      () => true,
+      () => false,
+    );
   const server = await startServer({
     name: SERVICE,
     host: config.HOST,
@@ -96,7 +100,16 @@ runUntilSignalled(logger, async () => {
       router.service(SessionService, sessionService({ db: pool, sessions, signIn, credentials, signupEnabled: config.SIGNUP_ENABLED, logger }));
       router.service(
         ManagementService,
-        managementService({ db: pool, sessions, credentials, cache, clients: oauthClientQueries(pool), artifacts: oauthArtifactQueries(pool), redirectUriPolicy, logger }),
+        managementService({
+          db: pool,
+          sessions,
+          credentials,
+          cache,
+          clients: oauthClientQueries(pool),
+          artifacts: oauthArtifactQueries(pool),
+          redirectUriPolicy,
+          logger,
+        }),
       );
     },
     isServing,
@@ -111,9 +124,13 @@ runUntilSignalled(logger, async () => {
     services: [IdentityAdminService],
     routes: (router) => {
       const oauthClients = oauthClientAdmin({ clients: oauthClientQueries(pool), credentials, redirectUriPolicy, logger });
-      router.service(IdentityAdminService, { ...adminService({ db: pool, credentials, logger }), ...oauthClients }, {
-        requestGate: requireAdminToken(config.ADMIN_TOKEN),
-      });
+      router.service(
+        IdentityAdminService,
+        { ...adminService({ db: pool, credentials, logger }), ...oauthClients },
+        {
+          requestGate: requireAdminToken(config.ADMIN_TOKEN),
+        },
+      );
     },
     isServing,
   });

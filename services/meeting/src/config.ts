@@ -1,5 +1,15 @@
 import { z } from "zod";
-import { baseEnvSchema, checkKafkaSecurity, credentialCacheKeyDefaults, defaultAddresses, kafkaSecurityEnv, port, refuseDevelopmentDefaults, serviceUrl, type DevelopmentDefault } from "@svc/platform";
+import {
+  baseEnvSchema,
+  checkKafkaSecurity,
+  credentialCacheKeyDefaults,
+  defaultAddresses,
+  kafkaSecurityEnv,
+  port,
+  refuseDevelopmentDefaults,
+  serviceUrl,
+  type DevelopmentDefault,
+} from "@svc/platform";
 
 /**
  * Well-known LiveKit credentials so `npm start` works with nothing configured: the embedded media
@@ -58,7 +68,8 @@ export const configSchema = baseEnvSchema
       context.addIssue({ code: "custom", path: [missing], message: "LIVEKIT_API_KEY and LIVEKIT_API_SECRET are set together" });
     }
     const defaults: DevelopmentDefault[] = [];
-    if (env.LIVEKIT_API_KEY === undefined) defaults.push({ variable: "LIVEKIT_API_KEY", howToSet: "with LIVEKIT_API_SECRET, the pair your LiveKit server has" });
+    if (env.LIVEKIT_API_KEY === undefined)
+      defaults.push({ variable: "LIVEKIT_API_KEY", howToSet: "with LIVEKIT_API_SECRET, the pair your LiveKit server has" });
     refuseDevelopmentDefaults(env, [...defaults, ...credentialCacheKeyDefaults(env)], context);
   })
   .transform((env) => {

@@ -78,7 +78,12 @@ runUntilSignalled(logger, async () => {
   });
   // Meetings that are over (emptied past the grace period, or past their planned end) are looked
   // for often (cheap: indexed queries); the grace period is the delay that matters, not this interval.
-  const sweeper = startPeriodicTask("end-due-meetings", Math.min(1_000, Math.max(100, config.MEETING_EMPTY_GRACE_SECONDS * 250)), lifecycle.endDueMeetings, roomLogger);
+  const sweeper = startPeriodicTask(
+    "end-due-meetings",
+    Math.min(1_000, Math.max(100, config.MEETING_EMPTY_GRACE_SECONDS * 250)),
+    lifecycle.endDueMeetings,
+    roomLogger,
+  );
   const reconciler = startPeriodicTask(
     "reconcile-rooms",
     config.ROOM_RECONCILE_INTERVAL_MS,
@@ -100,13 +105,20 @@ runUntilSignalled(logger, async () => {
     media: livekit,
     maxParticipants: config.MEETING_MAX_PARTICIPANTS,
     tokenTtlSeconds: config.JOIN_TOKEN_TTL_SECONDS,
-    limiter: createRateLimiter({ name: "join-grants", points: config.JOIN_GRANTS_PER_MINUTE, durationSeconds: 60, redis: callers.redis, keyPrefix: config.REDIS_KEY_PREFIX }),
+    limiter: createRateLimiter({
+      name: "join-grants",
+      points: config.JOIN_GRANTS_PER_MINUTE,
+      durationSeconds: 60,
+      redis: callers.redis,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+    }),
     // Without the media server nobody can join anyway; the grant still answers, and the browser
     // reports that it cannot connect.
     openRoom: (meetingId, maxParticipants) =>
       rooms.createRoom({ name: meetingId, maxParticipants }).then(
         () => undefined,
-        (error: unknown) => roomLogger.warn({ err: error, meetingId }, "could not open the media room; the first participant's connection will open it without the cap"),
+        (error: unknown) =>
+          roomLogger.warn({ err: error, meetingId }, "could not open the media room; the first participant's connection will open it without the cap"),
       ),
   });
 
@@ -131,7 +143,11 @@ runUntilSignalled(logger, async () => {
       );
       router.service(MeetingPageService, meetingPageService({ pool, grantJoin }));
     },
-    isServing: async () => pool.query("select 1").then(() => true, () => false),
+    isServing: async () =>
+      pool.query("select 1").then(
+        () => true,
+        () => false,
+      ),
   });
   // Closed in reverse: stop taking calls and webhooks, finish the periodic tasks and the relay's
   // batch, then the bus and the pool.

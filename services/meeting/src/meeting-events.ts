@@ -23,11 +23,7 @@ export const MEETING_EVENTS_TOPIC = "meeting.events";
  * Wraps one event message for the outbox: keyed by meeting id so one meeting's events stay in
  * order, typed by the message's full name, with a fresh event id consumers deduplicate on.
  */
-function outboxEvent<Desc extends DescMessage>(
-  schema: Desc,
-  meetingId: string,
-  build: (eventId: string) => MessageInitShape<Desc>,
-): OutboxEvent {
+function outboxEvent<Desc extends DescMessage>(schema: Desc, meetingId: string, build: (eventId: string) => MessageInitShape<Desc>): OutboxEvent {
   const eventId = randomUUID();
   return {
     topic: MEETING_EVENTS_TOPIC,

@@ -110,9 +110,7 @@ describe("attendees", () => {
 
   it("shows at most five invalid addresses and counts the rest", () => {
     const bad = Array.from({ length: 8 }, (_, index) => `bad${index}`);
-    expect(problemsOf({ ...valid, attendees: bad })).toBe(
-      'attendees must be e-mail addresses; not valid: "bad0", "bad1", "bad2", "bad3", "bad4" and 3 more',
-    );
+    expect(problemsOf({ ...valid, attendees: bad })).toBe('attendees must be e-mail addresses; not valid: "bad0", "bad1", "bad2", "bad3", "bad4" and 3 more');
   });
 });
 

@@ -8,7 +8,6 @@ export const MAX_TITLE_LENGTH = meetingLimits.titleMaxLength;
 export const MAX_ATTENDEES = meetingLimits.attendeesMax;
 export const MAX_DURATION_MINUTES = meetingLimits.durationMaxMinutes;
 
-
 /** A meeting request that passed every value rule (docs/decisions/0008-rest-contract-from-zod-schemas.md). */
 export interface ValidMeetingRequest {
   /** Trimmed. */
@@ -33,7 +32,6 @@ export interface MeetingRequestInput {
 /** The fields an update may name (UpdateMeeting's update_mask paths). */
 export const UPDATABLE_FIELDS = ["title", "start", "end", "duration_minutes", "attendees"] as const;
 export type UpdatableField = (typeof UPDATABLE_FIELDS)[number];
-
 
 /**
  * Applies the creation rules in the service, so gRPC callers meet them too. Every broken rule is
@@ -65,7 +63,8 @@ export function validateMeetingRequest(input: MeetingRequestInput): ValidMeeting
     else end = parsed.date;
   } else if (input.durationMinutes !== undefined) {
     const minutes = input.durationMinutes;
-    if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_DURATION_MINUTES) problems.push(`duration must be a whole number of minutes from 1 to ${MAX_DURATION_MINUTES}`);
+    if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_DURATION_MINUTES)
+      problems.push(`duration must be a whole number of minutes from 1 to ${MAX_DURATION_MINUTES}`);
     else if (input.start === undefined) problems.push("duration needs a start");
     else if (start) end = new Date(start.getTime() + minutes * 60_000);
   }
@@ -108,7 +107,11 @@ export interface CurrentDetails {
  * Moving the start of a meeting with a planned end keeps its length, as calendars do; clearing
  * the start clears the end.
  */
-export function validateMeetingUpdate(fields: string[], input: Omit<MeetingRequestInput, "title"> & { title: string }, current: CurrentDetails): ValidMeetingRequest {
+export function validateMeetingUpdate(
+  fields: string[],
+  input: Omit<MeetingRequestInput, "title"> & { title: string },
+  current: CurrentDetails,
+): ValidMeetingRequest {
   const unknown = fields.filter((field) => !(UPDATABLE_FIELDS as readonly string[]).includes(field));
   if (fields.length === 0) throw invalidArgument(["nothing to update: name at least one of title, start, end, duration, attendees"]);
   if (unknown.length > 0) throw invalidArgument([`unknown fields to update: ${unknown.join(", ")}`]);
@@ -155,4 +158,3 @@ function quoteSome(values: string[]): string {
   const shown = values.slice(0, 5).map((value) => JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value));
   return values.length > shown.length ? `${shown.join(", ")} and ${values.length - shown.length} more` : shown.join(", ");
 }
-

@@ -6,11 +6,9 @@ import { credentialCacheKeyVariable } from "./credentials/credential-cache-key.t
  * Configuration is environment variables only, parsed once at start.
  */
 export const baseEnvSchema = z.object({
-  DATABASE_URL: z
-    .string()
-    .refine((value) => /^postgres(ql)?:\/\/[^\s]+$/.test(value) && URL.canParse(value), {
-      message: "must be a postgres:// URL, for example postgres://svc:svc@127.0.0.1:5432/svc",
-    }),
+  DATABASE_URL: z.string().refine((value) => /^postgres(ql)?:\/\/[^\s]+$/.test(value) && URL.canParse(value), {
+    message: "must be a postgres:// URL, for example postgres://svc:svc@127.0.0.1:5432/svc",
+  }),
   /** Connections each process may open to Postgres; a service picks its own default when unset. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).optional(),
   REDIS_URL: z
@@ -28,7 +26,10 @@ export const baseEnvSchema = z.object({
   /** Prefix of every Redis key this deployment writes, so several deployments can share one Redis. */
   REDIS_KEY_PREFIX: z.string().default("svc:"),
   /** Prefix of every Kafka topic and consumer group, so several deployments can share one cluster. */
-  KAFKA_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9._-]*$/, "only letters, digits, '.', '_' and '-'").default(""),
+  KAFKA_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]*$/, "only letters, digits, '.', '_' and '-'")
+    .default(""),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   HOST: z.string().default("127.0.0.1"),
 });

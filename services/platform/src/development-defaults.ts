@@ -40,11 +40,7 @@ export function developmentDefaultsRefusal(env: { NODE_ENV?: string | undefined;
 }
 
 /** Adds one configuration problem per development default in use where they are refused (for a schema's superRefine). */
-export function refuseDevelopmentDefaults(
-  env: { NODE_ENV?: string | undefined; HOST: string },
-  inUse: DevelopmentDefault[],
-  context: z.RefinementCtx,
-): void {
+export function refuseDevelopmentDefaults(env: { NODE_ENV?: string | undefined; HOST: string }, inUse: DevelopmentDefault[], context: z.RefinementCtx): void {
   const refusal = developmentDefaultsRefusal(env);
   if (refusal === undefined) return;
   for (const { variable, howToSet } of inUse) {

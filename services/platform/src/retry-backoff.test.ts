@@ -5,7 +5,12 @@ const backoffMs = (failures: number, maxMs: number) => retryBackoffMs(failures, 
 
 describe("retry backoff", () => {
   it("doubles from 250 ms per failure, jittered into the upper half", () => {
-    for (const [failures, base] of [[1, 250], [2, 500], [3, 1_000], [6, 8_000]] as const) {
+    for (const [failures, base] of [
+      [1, 250],
+      [2, 500],
+      [3, 1_000],
+      [6, 8_000],
+    ] as const) {
       for (let draw = 0; draw < 200; draw++) {
         const delay = backoffMs(failures, 30_000);
         expect(delay).toBeGreaterThanOrEqual(base / 2);

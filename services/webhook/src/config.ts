@@ -1,5 +1,15 @@
 import { z } from "zod";
-import { baseEnvSchema, checkKafkaSecurity, credentialCacheKeyDefaults, defaultAddresses, kafkaSecurityEnv, port, refuseDevelopmentDefaults, serviceUrl, type DevelopmentDefault } from "@svc/platform";
+import {
+  baseEnvSchema,
+  checkKafkaSecurity,
+  credentialCacheKeyDefaults,
+  defaultAddresses,
+  kafkaSecurityEnv,
+  port,
+  refuseDevelopmentDefaults,
+  serviceUrl,
+  type DevelopmentDefault,
+} from "@svc/platform";
 import { DEFAULT_PENDING_CAPS } from "./db/deliveries.ts";
 
 /** The production retry schedule (docs/decisions/0011-webhook-retries-and-disabling.md): seconds before attempt 1, 2, ... 8. */
@@ -66,7 +76,10 @@ export const configSchema = baseEnvSchema
     /** Least delay before the next attempt after a timeout or a 429 (production: 60 s). */
     WEBHOOK_THROTTLED_MIN_DELAY_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
     /** An endpoint failing without a single success for this long is disabled (default 5 days). */
-    WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce.number().min(0).default(5 * 24 * 3600),
+    WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce
+      .number()
+      .min(0)
+      .default(5 * 24 * 3600),
     /** Attempts in flight at once in this process, over all endpoints. */
     WEBHOOK_CONCURRENCY: positiveInt(256, 10_000),
     /** Attempts in flight at once to one subscription, so a slow endpoint cannot starve the others. */
@@ -89,7 +102,11 @@ export const configSchema = baseEnvSchema
     WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
     WEBHOOK_MAX_SUBSCRIPTIONS_PER_ORG: positiveInt(100, 10_000),
     /** After a secret rotation the replaced secret keeps signing this long (default 24 h; 0: not at all). */
-    WEBHOOK_SECRET_ROTATION_GRACE_SECONDS: z.coerce.number().min(0).max(7 * 24 * 3600).default(24 * 3600),
+    WEBHOOK_SECRET_ROTATION_GRACE_SECONDS: z.coerce
+      .number()
+      .min(0)
+      .max(7 * 24 * 3600)
+      .default(24 * 3600),
   })
   .superRefine((config, context) => {
     checkKafkaSecurity(config, context);

@@ -70,7 +70,11 @@ runUntilSignalled(logger, async () => {
     },
     concurrency: config.WEBHOOK_CONCURRENCY,
     perEndpointConcurrency: config.WEBHOOK_PER_ENDPOINT_CONCURRENCY,
-    rateLimiter: createEndpointRateLimiter({ redis: callers.redis, keyPrefix: config.REDIS_KEY_PREFIX, logger: logger.child({ component: "endpoint-rate-limit" }) }),
+    rateLimiter: createEndpointRateLimiter({
+      redis: callers.redis,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      logger: logger.child({ component: "endpoint-rate-limit" }),
+    }),
     perOrganizationConcurrency: config.WEBHOOK_PER_ORG_CONCURRENCY,
     circuitBreaker: { consecutiveTimeouts: config.WEBHOOK_CIRCUIT_BREAKER_TIMEOUTS, openMs: config.WEBHOOK_CIRCUIT_BREAKER_OPEN_SECONDS * 1000 },
     leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
@@ -118,7 +122,11 @@ runUntilSignalled(logger, async () => {
           wakeDispatcher: dispatcher.wake,
         }),
       ),
-    isServing: async () => pool.query("select 1").then(() => true, () => false),
+    isServing: async () =>
+      pool.query("select 1").then(
+        () => true,
+        () => false,
+      ),
   });
 
   dispatcher.start();
@@ -128,7 +136,8 @@ runUntilSignalled(logger, async () => {
     RETENTION_INTERVAL_MS,
     async () => {
       const removed = await purgeWebhookHistory(pool, config.WEBHOOK_RETENTION_DAYS, { ...RETENTION_BATCH, signal: stopRetention.signal });
-      if (Object.values(removed).some((count) => count > 0)) logger.info({ removed, retentionDays: config.WEBHOOK_RETENTION_DAYS }, "retention: old delivery history removed");
+      if (Object.values(removed).some((count) => count > 0))
+        logger.info({ removed, retentionDays: config.WEBHOOK_RETENTION_DAYS }, "retention: old delivery history removed");
     },
     logger,
   );
@@ -136,5 +145,16 @@ runUntilSignalled(logger, async () => {
   await bus.subscriber().start(meetingEventsSubscription({ pool, logger, pendingCaps, onDeliveriesStored: dispatcher.wake }));
 
   // Closed in reverse: stop serving and consuming first, then drain the dispatcher, pools last.
-  return [() => pool.end(), () => callers.close(), () => notifications.close(), () => secretSweep.stop(), () => sender.close(), () => dispatcher.stop(), () => retention.stop(), () => stopRetention.abort(), () => bus.close(), () => server.close()];
+  return [
+    () => pool.end(),
+    () => callers.close(),
+    () => notifications.close(),
+    () => secretSweep.stop(),
+    () => sender.close(),
+    () => dispatcher.stop(),
+    () => retention.stop(),
+    () => stopRetention.abort(),
+    () => bus.close(),
+    () => server.close(),
+  ];
 });

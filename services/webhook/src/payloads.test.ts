@@ -51,7 +51,12 @@ describe("event bodies", () => {
       reason: MeetingEndReason.EMPTY,
       meeting: { id: "m1", title: "Sync", endedAt: timestampFromDate(new Date("2030-01-02T04:00:00Z")) },
       participants: [
-        { participantId: "p_a", displayName: "Ada", joinedAt: timestampFromDate(new Date("2030-01-02T03:00:00Z")), leftAt: timestampFromDate(new Date("2030-01-02T03:30:00Z")) },
+        {
+          participantId: "p_a",
+          displayName: "Ada",
+          joinedAt: timestampFromDate(new Date("2030-01-02T03:00:00Z")),
+          leftAt: timestampFromDate(new Date("2030-01-02T03:30:00Z")),
+        },
       ],
     });
     const { data } = meetingEndedBody(event);
@@ -67,11 +72,21 @@ describe("event bodies", () => {
       [MeetingEndedSchema, create(MeetingEndedSchema, { eventId: "e2", orgId: "o", occurredAt: at, meeting: { id: "m", title: "t", endedAt: at } })],
       [
         MeetingUpdatedSchema,
-        create(MeetingUpdatedSchema, { eventId: "e5", orgId: "o", occurredAt: at, meeting: { id: "m", title: "New", start: at }, previous: { id: "m", title: "Old" }, changedFields: ["title", "start"] }),
+        create(MeetingUpdatedSchema, {
+          eventId: "e5",
+          orgId: "o",
+          occurredAt: at,
+          meeting: { id: "m", title: "New", start: at },
+          previous: { id: "m", title: "Old" },
+          changedFields: ["title", "start"],
+        }),
       ],
       [MeetingCancelledSchema, create(MeetingCancelledSchema, { eventId: "e6", orgId: "o", occurredAt: at, meeting: { id: "m", title: "t" } })],
       [ParticipantJoinedSchema, create(ParticipantJoinedSchema, { eventId: "e3", orgId: "o", occurredAt: at, meetingId: "m", participant })],
-      [ParticipantLeftSchema, create(ParticipantLeftSchema, { eventId: "e4", orgId: "o", occurredAt: at, meetingId: "m", participant: { ...participant, leftAt: at } })],
+      [
+        ParticipantLeftSchema,
+        create(ParticipantLeftSchema, { eventId: "e4", orgId: "o", occurredAt: at, meetingId: "m", participant: { ...participant, leftAt: at } }),
+      ],
     ] as const;
     const types = messages.map(([schema, message]) => {
       const decoded = decodeMeetingEvent(schema.typeName, toBinary(schema, message))!;
@@ -93,9 +108,15 @@ describe("event bodies", () => {
       changedFields: ["title", "start"],
       previous: { title: "Old", start: null, end: null, attendees: [] },
     });
-    expect(joined.body.data).toEqual({ meetingId: "m", orgId: "o", participant: { participantId: "p_b", displayName: "Bob <b>", joinedAt: "2030-01-02T03:00:00.000Z", leftAt: null } });
+    expect(joined.body.data).toEqual({
+      meetingId: "m",
+      orgId: "o",
+      participant: { participantId: "p_b", displayName: "Bob <b>", joinedAt: "2030-01-02T03:00:00.000Z", leftAt: null },
+    });
     expect(decodeMeetingEvent("svc.meeting.v1.SomethingElse", new Uint8Array())).toBeUndefined();
-    expect(() => decodeMeetingEvent(ParticipantJoinedSchema.typeName, toBinary(ParticipantJoinedSchema, create(ParticipantJoinedSchema, { eventId: "e" })))).toThrow(/participant/);
+    expect(() =>
+      decodeMeetingEvent(ParticipantJoinedSchema.typeName, toBinary(ParticipantJoinedSchema, create(ParticipantJoinedSchema, { eventId: "e" }))),
+    ).toThrow(/participant/);
   });
 
   it("gives null for a meeting without a start and refuses an event without a snapshot", () => {

@@ -37,7 +37,11 @@ export function sessionFrom(stack: Stack, headers: Headers, body: Record<string,
       const csrf = options.csrf ?? true;
       if (csrf !== false) headers["x-csrf-token"] = csrf === true ? csrfToken : csrf;
       if (payload !== undefined) headers["content-type"] = "application/json";
-      const response = await fetch(`${stack.gatewayUrl}/api/v1${path}`, { method, headers, ...(payload === undefined ? {} : { body: JSON.stringify(payload) }) });
+      const response = await fetch(`${stack.gatewayUrl}/api/v1${path}`, {
+        method,
+        headers,
+        ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
+      });
       const text = await response.text();
       return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
     },

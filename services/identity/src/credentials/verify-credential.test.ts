@@ -38,7 +38,11 @@ function setUp(options: { cache?: CredentialCache; now?: () => number; cacheTtlM
   return { verification, apiKeys, oauth, used };
 }
 
-const codeOf = (promise: Promise<unknown>) => promise.then(() => "ok", (error: unknown) => ConnectError.from(error).code);
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "ok",
+    (error: unknown) => ConnectError.from(error).code,
+  );
 
 describe("credential verification", () => {
   it("hands each token to the verifier of its longest matching prefix", async () => {

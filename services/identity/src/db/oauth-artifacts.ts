@@ -74,10 +74,10 @@ export function oauthArtifactQueries(pool: Pool) {
 
     /** Deletes one kind of artifact of a grant; returns the hashes of what was deleted. */
     async destroyByGrant(model: string, grantId: string): Promise<string[]> {
-      const { rows } = await pool.query<{ id_hash: string }>(
-        "DELETE FROM oauth_artifacts WHERE model = $1 AND grant_id = $2 RETURNING id_hash",
-        [model, grantId],
-      );
+      const { rows } = await pool.query<{ id_hash: string }>("DELETE FROM oauth_artifacts WHERE model = $1 AND grant_id = $2 RETURNING id_hash", [
+        model,
+        grantId,
+      ]);
       return rows.map((row) => row.id_hash);
     },
 
@@ -96,7 +96,14 @@ export function oauthArtifactQueries(pool: Pool) {
      * still exist: revoking a grant or deleting a client ends every token issued under it.
      */
     async findAccessToken(idHash: string): Promise<AccessTokenRecord | undefined> {
-      const { rows } = await pool.query<{ user_id: string; org_id: string; role: "admin" | "member"; client_id: string; scope: string | null; expires_at: Date }>(
+      const { rows } = await pool.query<{
+        user_id: string;
+        org_id: string;
+        role: "admin" | "member";
+        client_id: string;
+        scope: string | null;
+        expires_at: Date;
+      }>(
         `SELECT u.id AS user_id, u.org_id, u.role, c.client_id, t.payload->>'scope' AS scope, t.expires_at
            FROM oauth_artifacts t
            JOIN oauth_artifacts g ON g.model = 'Grant' AND g.grant_id = t.grant_id AND g.expires_at > now()

@@ -55,10 +55,7 @@ export function oauthClientQueries(pool: Pool) {
     },
 
     async listByOrg(orgId: string): Promise<OAuthClientRecord[]> {
-      const { rows } = await pool.query<OAuthClientRow>(
-        `SELECT ${COLUMNS} FROM oauth_clients WHERE org_id = $1 ORDER BY created_at, client_id`,
-        [orgId],
-      );
+      const { rows } = await pool.query<OAuthClientRow>(`SELECT ${COLUMNS} FROM oauth_clients WHERE org_id = $1 ORDER BY created_at, client_id`, [orgId]);
       return rows.map(fromRow);
     },
 
@@ -103,10 +100,11 @@ export function oauthClientQueries(pool: Pool) {
 
     /** Replaces the secret hash of the organization's client: the old secret stops working at once. */
     async rotateSecretInOrg(orgId: string, clientId: string, secretHash: string): Promise<OAuthClientRecord | undefined> {
-      const { rows } = await pool.query<OAuthClientRow>(
-        `UPDATE oauth_clients SET secret_hash = $3 WHERE client_id = $1 AND org_id = $2 RETURNING ${COLUMNS}`,
-        [clientId, orgId, secretHash],
-      );
+      const { rows } = await pool.query<OAuthClientRow>(`UPDATE oauth_clients SET secret_hash = $3 WHERE client_id = $1 AND org_id = $2 RETURNING ${COLUMNS}`, [
+        clientId,
+        orgId,
+        secretHash,
+      ]);
       return rows[0] && fromRow(rows[0]);
     },
 
@@ -122,10 +120,7 @@ export function oauthClientQueries(pool: Pool) {
      */
     async delete(clientId: string, orgId?: string): Promise<string[] | undefined> {
       return inTransaction(pool, async (client) => {
-        const deleted = await client.query("DELETE FROM oauth_clients WHERE client_id = $1 AND ($2::uuid IS NULL OR org_id = $2)", [
-          clientId,
-          orgId ?? null,
-        ]);
+        const deleted = await client.query("DELETE FROM oauth_clients WHERE client_id = $1 AND ($2::uuid IS NULL OR org_id = $2)", [clientId, orgId ?? null]);
         if (deleted.rowCount !== 1) return undefined;
         const { rows } = await client.query<{ id_hash: string }>(
           "DELETE FROM oauth_artifacts WHERE client_id = $1 RETURNING CASE WHEN model = 'AccessToken' THEN id_hash END AS id_hash",

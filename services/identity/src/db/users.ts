@@ -36,10 +36,7 @@ const toRecord = (row: UserRow): UserRecord => ({
 
 type Queryable = Pick<Pool, "query">;
 
-export async function insertUser(
-  db: Queryable,
-  user: { orgId: string; email: string; passwordHash: string; role: UserRole },
-): Promise<InsertUserResult> {
+export async function insertUser(db: Queryable, user: { orgId: string; email: string; passwordHash: string; role: UserRole }): Promise<InsertUserResult> {
   const id = randomUUID();
   try {
     await db.query("INSERT INTO users (id, org_id, email, password_hash, role) VALUES ($1, $2, $3, $4, $5)", [

@@ -75,7 +75,10 @@ export function managementService(deps: ManagementDependencies): ServiceImpl<typ
       await Promise.all(tokenHashes.map((tokenHash) => credentials.revoke(tokenHash)));
     } catch (error) {
       logger.error({ err: error, count: tokenHashes.length }, `${what}: the verification cache could not be invalidated`);
-      throw new ConnectError(`${what}, but the verification cache could not be invalidated (it expires within 60 s); retry to invalidate it now`, Code.Unavailable);
+      throw new ConnectError(
+        `${what}, but the verification cache could not be invalidated (it expires within 60 s); retry to invalidate it now`,
+        Code.Unavailable,
+      );
     }
   };
 

@@ -66,7 +66,8 @@ export function interactionRoutes(deps: InteractionDependencies): Middleware {
 
     const form = await readForm(ctx);
     if (!form) return renderError(ctx, 400, "invalid_request", "The form could not be read.");
-    if (!deps.csrf.isValid(uid, form.get("csrf"))) return renderError(ctx, 403, "invalid_request", "The form has expired. Return to the application and start again.");
+    if (!deps.csrf.isValid(uid, form.get("csrf")))
+      return renderError(ctx, 403, "invalid_request", "The form has expired. Return to the application and start again.");
     if (interaction.prompt.name !== step) return renderError(ctx, 400, "invalid_request", EXPIRED);
 
     if (step === "login") {
@@ -76,7 +77,10 @@ export function interactionRoutes(deps: InteractionDependencies): Middleware {
       if (!user) {
         if (await deps.signInAttempts.recordFailure(uid)) {
           // The request has had its guesses: end it, so the browser must start a new one at the application.
-          deps.logger.warn({ clientId: client.clientId, clientAddress: clientAddressOf(ctx) }, "OAuth sign-in attempts of an authorization request used up; request ended");
+          deps.logger.warn(
+            { clientId: client.clientId, clientAddress: clientAddressOf(ctx) },
+            "OAuth sign-in attempts of an authorization request used up; request ended",
+          );
           return finish(ctx, deps.provider, { error: "access_denied", error_description: "Too many failed sign-in attempts" }, false);
         }
         return renderPage(ctx, 401, loginPage({ ...page, action, email, error: "The e-mail address or password is incorrect." }));
@@ -132,11 +136,7 @@ async function showConsent(
   const permissions = parseScopeParameter(String(interaction.params.scope ?? ""))
     .filter(isKnownScope)
     .map((scope) => SCOPE_DESCRIPTIONS[scope]);
-  return renderPage(
-    ctx,
-    200,
-    consentPage({ ...page, userEmail: account.email, permissions, action: `${OAUTH_PATHS.interaction}/${page.uid}/consent` }),
-  );
+  return renderPage(ctx, 200, consentPage({ ...page, userEmail: account.email, permissions, action: `${OAUTH_PATHS.interaction}/${page.uid}/consent` }));
 }
 
 /** Records the interaction's result and sends the browser back to oidc-provider to resume. */

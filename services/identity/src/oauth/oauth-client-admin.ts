@@ -64,10 +64,7 @@ export function oauthClientAdmin(deps: {
       } catch (error) {
         // The tokens are gone from the database; a cached answer may accept one for up to a minute.
         logger.error({ err: error, clientId }, "OAuth client deleted but the verification cache could not be invalidated");
-        throw new ConnectError(
-          "The client is deleted, but the verification cache could not be invalidated (it expires within 60 s)",
-          Code.Unavailable,
-        );
+        throw new ConnectError("The client is deleted, but the verification cache could not be invalidated (it expires within 60 s)", Code.Unavailable);
       }
       logger.info({ clientId, revokedAccessTokens: revokedAccessTokens.length }, "OAuth client deleted");
       return { clientId };
@@ -79,11 +76,7 @@ export function oauthClientAdmin(deps: {
  * The rules of a client's name, redirect URIs and scopes (CLI and dashboard alike): appends each
  * broken rule to `problems` and returns the normalised fields.
  */
-export function checkClientFields(
-  request: { name: string; redirectUris: string[]; scopes: string[] },
-  problems: string[],
-  policy: RedirectUriPolicy,
-) {
+export function checkClientFields(request: { name: string; redirectUris: string[]; scopes: string[] }, problems: string[], policy: RedirectUriPolicy) {
   const name = request.name.trim();
   if (!name) problems.push("name is required");
   else if ([...request.name].length > identityLimits.nameMaxLength || LINE_BREAKING_OR_CONTROL.test(name)) {

@@ -4,10 +4,7 @@ import { hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from "../credential
 import { findUserByEmail, type UserSignInRecord } from "../db/user-accounts.ts";
 import type { SignInThrottle } from "./sign-in-throttle.ts";
 
-export type SignInResult =
-  | { outcome: "signed_in"; user: UserSignInRecord }
-  | { outcome: "refused" }
-  | { outcome: "throttled"; retryAfterSeconds: number };
+export type SignInResult = { outcome: "signed_in"; user: UserSignInRecord } | { outcome: "refused" } | { outcome: "throttled"; retryAfterSeconds: number };
 
 export type PasswordSignIn = (email: string, password: string, clientAddress: string) => Promise<SignInResult>;
 

@@ -77,7 +77,10 @@ export function createSignInThrottle(options: SignInThrottleOptions): SignInThro
         await byAccount.release();
         return refuse(account, clientAddress, "address", byAddress.retryAfterMs);
       }
-      for (const [by, reservation] of [["account", byAccount], ["address", byAddress]] as const) {
+      for (const [by, reservation] of [
+        ["account", byAccount],
+        ["address", byAddress],
+      ] as const) {
         if (reservation.backoffSeconds !== undefined) {
           logger.warn(
             { account: account.slice(0, 16), clientAddress, by, failures: reservation.failures, backoffSeconds: reservation.backoffSeconds },
@@ -104,8 +107,7 @@ function backoffDimension(name: "account" | "address", allowance: number, option
   const gate = limiter("gate", options.backoffMaxSeconds);
   const backoffSeconds = (failuresBeyondAllowance: number) =>
     Math.min(options.backoffMaxSeconds, options.backoffBaseSeconds * 2 ** Math.min(failuresBeyondAllowance, 30));
-  const quietly = (operation: Promise<unknown>) =>
-    operation.catch((error: unknown) => options.logger.warn({ err: error }, "sign-in throttle write failed"));
+  const quietly = (operation: Promise<unknown>) => operation.catch((error: unknown) => options.logger.warn({ err: error }, "sign-in throttle write failed"));
 
   return {
     async reserve(key) {

@@ -174,13 +174,19 @@ export async function markEmpty(client: PoolClient, id: string, since: Date): Pr
 
 /** → ended; false when it had already ended. */
 export async function markEnded(client: PoolClient, id: string): Promise<boolean> {
-  const result = await client.query("UPDATE meetings SET status = 'ended', ended_at = now(), empty_since = NULL WHERE id = $1 AND status IN ('scheduled', 'live')", [id]);
+  const result = await client.query(
+    "UPDATE meetings SET status = 'ended', ended_at = now(), empty_since = NULL WHERE id = $1 AND status IN ('scheduled', 'live')",
+    [id],
+  );
   return result.rowCount === 1;
 }
 
 /** → cancelled; false when it was not scheduled or live. */
 export async function markCancelled(client: PoolClient, id: string): Promise<boolean> {
-  const result = await client.query("UPDATE meetings SET status = 'cancelled', cancelled_at = now(), empty_since = NULL WHERE id = $1 AND status IN ('scheduled', 'live')", [id]);
+  const result = await client.query(
+    "UPDATE meetings SET status = 'cancelled', cancelled_at = now(), empty_since = NULL WHERE id = $1 AND status IN ('scheduled', 'live')",
+    [id],
+  );
   return result.rowCount === 1;
 }
 

@@ -77,7 +77,9 @@ export async function presentVisits(db: Pool | PoolClient, meetingId: string): P
 }
 
 export async function countPresent(db: Pool | PoolClient, meetingId: string): Promise<number> {
-  const { rows } = await db.query<{ count: number }>("SELECT count(*)::int AS count FROM room_participants WHERE meeting_id = $1 AND left_at IS NULL", [meetingId]);
+  const { rows } = await db.query<{ count: number }>("SELECT count(*)::int AS count FROM room_participants WHERE meeting_id = $1 AND left_at IS NULL", [
+    meetingId,
+  ]);
   return rows[0]!.count;
 }
 

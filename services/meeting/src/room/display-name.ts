@@ -3,7 +3,6 @@ import { LINE_BREAKING_OR_CONTROL, meetingLimits } from "@svc/platform/contract"
 
 export const MAX_DISPLAY_NAME_LENGTH = meetingLimits.displayNameMaxLength;
 
-
 /**
  * The rule for the name a participant shows in a meeting room: 1-64 characters (code points)
  * after trimming, one line, no control characters. Returns the trimmed name.

@@ -84,7 +84,10 @@ export function startMediaWebhookListener(options: MediaWebhookDependencies & { 
     try {
       event = await receiver.receive(Buffer.concat(chunks).toString("utf8"), req.headers.authorization);
     } catch (error) {
-      logger.warn({ reason: error instanceof Error ? error.message : String(error), remote: req.socket.remoteAddress }, "refused a media-server webhook with a bad signature");
+      logger.warn(
+        { reason: error instanceof Error ? error.message : String(error), remote: req.socket.remoteAddress },
+        "refused a media-server webhook with a bad signature",
+      );
       return reply(401, "Invalid webhook signature");
     }
     try {

@@ -81,7 +81,11 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
   const { pool, graceSeconds, logger } = deps;
 
   /** Runs `change` in a transaction, once per webhook id, and publishes the events it returns. */
-  async function apply<T>(webhookId: string | undefined, fallback: T, change: (client: PoolClient, emit: (event: OutboxEvent) => void) => Promise<T>): Promise<T> {
+  async function apply<T>(
+    webhookId: string | undefined,
+    fallback: T,
+    change: (client: PoolClient, emit: (event: OutboxEvent) => void) => Promise<T>,
+  ): Promise<T> {
     const events: OutboxEvent[] = [];
     const result = await inTransaction(pool, async (client) => {
       if (webhookId !== undefined && !(await markWebhookApplied(client, webhookId))) return fallback;

@@ -4,7 +4,12 @@ import { refuseDevelopmentDefaults } from "../development-defaults.ts";
 import { credentialCacheKeyDefaults, credentialCacheKeyVariable } from "./credential-cache-key.ts";
 
 const schema = z
-  .object({ NODE_ENV: z.string().default("development"), HOST: z.string().default("127.0.0.1"), REDIS_URL: z.string().optional(), CREDENTIAL_CACHE_KEY: credentialCacheKeyVariable })
+  .object({
+    NODE_ENV: z.string().default("development"),
+    HOST: z.string().default("127.0.0.1"),
+    REDIS_URL: z.string().optional(),
+    CREDENTIAL_CACHE_KEY: credentialCacheKeyVariable,
+  })
   .superRefine((env, context) => refuseDevelopmentDefaults(env, credentialCacheKeyDefaults(env), context));
 
 describe("CREDENTIAL_CACHE_KEY", () => {
@@ -16,7 +21,10 @@ describe("CREDENTIAL_CACHE_KEY", () => {
 
   it("is required on a non-loopback address whenever the process shares a Redis", () => {
     const result = schema.safeParse({ HOST: "0.0.0.0", REDIS_URL: "redis://redis:6379" });
-    expect(result.error?.issues[0]).toMatchObject({ path: ["CREDENTIAL_CACHE_KEY"], message: expect.stringMatching(/is required when HOST=0.0.0.0 is not a loopback address/) });
+    expect(result.error?.issues[0]).toMatchObject({
+      path: ["CREDENTIAL_CACHE_KEY"],
+      message: expect.stringMatching(/is required when HOST=0.0.0.0 is not a loopback address/),
+    });
     expect(schema.safeParse({ HOST: "0.0.0.0" }).success).toBe(true);
   });
 

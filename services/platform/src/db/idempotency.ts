@@ -64,18 +64,23 @@ export async function runIdempotently<T>(
   return inTransaction(pool, async (client) => {
     // A second request with the same key while the first runs must not wait for it (and then
     // replay): the draft answers it with 409 at once.
-    const { rows: locked } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_xact_lock(hashtextextended('idempotency:' || $1 || ':' || $2, 0)) AS locked", [
-      request.orgId,
-      request.key,
-    ]);
+    const { rows: locked } = await client.query<{ locked: boolean }>(
+      "SELECT pg_try_advisory_xact_lock(hashtextextended('idempotency:' || $1 || ':' || $2, 0)) AS locked",
+      [request.orgId, request.key],
+    );
     if (!locked[0]!.locked) {
-      throw new ConnectError("A request with this Idempotency-Key is still being processed; retry later", Code.Aborted, { [IDEMPOTENCY_REFUSAL]: "in-progress" });
+      throw new ConnectError("A request with this Idempotency-Key is still being processed; retry later", Code.Aborted, {
+        [IDEMPOTENCY_REFUSAL]: "in-progress",
+      });
     }
-    await client.query("DELETE FROM idempotency_keys WHERE org_id = $1 AND created_at < now() - make_interval(hours => $2)", [request.orgId, IDEMPOTENCY_RETENTION_HOURS]);
-    const { rows } = await client.query<{ fingerprint: string; response: Buffer }>("SELECT fingerprint, response FROM idempotency_keys WHERE org_id = $1 AND key = $2", [
+    await client.query("DELETE FROM idempotency_keys WHERE org_id = $1 AND created_at < now() - make_interval(hours => $2)", [
       request.orgId,
-      request.key,
+      IDEMPOTENCY_RETENTION_HOURS,
     ]);
+    const { rows } = await client.query<{ fingerprint: string; response: Buffer }>(
+      "SELECT fingerprint, response FROM idempotency_keys WHERE org_id = $1 AND key = $2",
+      [request.orgId, request.key],
+    );
     const stored = rows[0];
     if (stored) {
       if (stored.fingerprint !== request.fingerprint) {

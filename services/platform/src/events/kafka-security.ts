@@ -57,7 +57,8 @@ export function checkKafkaSecurity(env: KafkaSecuritySettings & { NODE_ENV?: str
 export function kafkaSecurityOptions(env: KafkaSecuritySettings): Pick<KafkaConfig, "ssl" | "sasl"> {
   const options: Pick<KafkaConfig, "ssl" | "sasl"> = {};
   if (env.KAFKA_TLS) options.ssl = env.KAFKA_TLS_CA_FILE ? { ca: [readFileSync(env.KAFKA_TLS_CA_FILE, "utf8")], rejectUnauthorized: true } : true;
-  const credentials = env.KAFKA_SASL_USERNAME !== undefined && env.KAFKA_SASL_PASSWORD !== undefined && { username: env.KAFKA_SASL_USERNAME, password: env.KAFKA_SASL_PASSWORD };
+  const credentials = env.KAFKA_SASL_USERNAME !== undefined &&
+    env.KAFKA_SASL_PASSWORD !== undefined && { username: env.KAFKA_SASL_USERNAME, password: env.KAFKA_SASL_PASSWORD };
   if (credentials && env.KAFKA_SASL_MECHANISM === "scram-sha-512") options.sasl = { mechanism: "scram-sha-512", ...credentials };
   if (credentials && env.KAFKA_SASL_MECHANISM === "plain") options.sasl = { mechanism: "plain", ...credentials };
   return options;

@@ -238,7 +238,6 @@ async function deleteConsumedEvents(pool: Pool, retentionMs: number, logger: Log
   }
 }
 
-
 interface NotificationListener {
   /** Connects the LISTEN session on first use; idempotent. */
   start(): void;

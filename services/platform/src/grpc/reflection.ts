@@ -1,11 +1,7 @@
 import { create, createRegistry, toBinary, type DescFile, type MessageInitShape } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter } from "@connectrpc/connect";
-import {
-  ServerReflection,
-  ServerReflectionResponseSchema,
-  type ServerReflectionRequest,
-} from "@svc/proto/grpc/reflection/v1/reflection_pb";
+import { ServerReflection, ServerReflectionResponseSchema, type ServerReflectionRequest } from "@svc/proto/grpc/reflection/v1/reflection_pb";
 
 /**
  * grpc.reflection.v1 from the descriptors protoc-gen-es embedded in the generated code, so

@@ -10,7 +10,15 @@ import { READ_MAX_BYTES, startServer, type RunningServer } from "./server.ts";
 let server: RunningServer;
 let client: http2.ClientHttp2Session;
 beforeAll(async () => {
-  server = await startServer({ name: "test", host: "127.0.0.1", port: 0, logger: createLogger("test", "silent"), services: [], routes: () => undefined, isServing: async () => true });
+  server = await startServer({
+    name: "test",
+    host: "127.0.0.1",
+    port: 0,
+    logger: createLogger("test", "silent"),
+    services: [],
+    routes: () => undefined,
+    isServing: async () => true,
+  });
   client = http2.connect(`http://127.0.0.1:${server.port}`);
 });
 afterAll(async () => {

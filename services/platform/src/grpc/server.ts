@@ -38,11 +38,7 @@ export interface RunningServer {
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const serviceNames = options.services.map((service) => service.typeName);
-  const files = new Set<DescFile>([
-    ...options.services.map((service) => service.file),
-    file_health_v1_health,
-    file_grpc_reflection_v1_reflection,
-  ]);
+  const files = new Set<DescFile>([...options.services.map((service) => service.file), file_health_v1_health, file_grpc_reflection_v1_reflection]);
   const handler = connectNodeAdapter({
     grpc: true,
     grpcWeb: true,

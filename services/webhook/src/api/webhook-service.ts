@@ -103,13 +103,17 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
   const { pool, authenticate } = deps;
   // A registration's answer holds the signing secret: kept for idempotent replays only encrypted.
   const createdCodec = {
-    encode: (response: CreateSubscriptionResponse) => deps.secretBox.seal(Buffer.from(toBinary(CreateSubscriptionResponseSchema, response)).toString("base64"), REPLAY_BINDING),
-    decode: (stored: Uint8Array) => fromBinary(CreateSubscriptionResponseSchema, Buffer.from(deps.secretBox.open(Buffer.from(stored), REPLAY_BINDING), "base64")),
+    encode: (response: CreateSubscriptionResponse) =>
+      deps.secretBox.seal(Buffer.from(toBinary(CreateSubscriptionResponseSchema, response)).toString("base64"), REPLAY_BINDING),
+    decode: (stored: Uint8Array) =>
+      fromBinary(CreateSubscriptionResponseSchema, Buffer.from(deps.secretBox.open(Buffer.from(stored), REPLAY_BINDING), "base64")),
   };
   // A rotation's answer holds the new secret: the same care.
   const rotatedCodec = {
-    encode: (response: RotateSecretResponse) => deps.secretBox.seal(Buffer.from(toBinary(RotateSecretResponseSchema, response)).toString("base64"), ROTATION_REPLAY_BINDING),
-    decode: (stored: Uint8Array) => fromBinary(RotateSecretResponseSchema, Buffer.from(deps.secretBox.open(Buffer.from(stored), ROTATION_REPLAY_BINDING), "base64")),
+    encode: (response: RotateSecretResponse) =>
+      deps.secretBox.seal(Buffer.from(toBinary(RotateSecretResponseSchema, response)).toString("base64"), ROTATION_REPLAY_BINDING),
+    decode: (stored: Uint8Array) =>
+      fromBinary(RotateSecretResponseSchema, Buffer.from(deps.secretBox.open(Buffer.from(stored), ROTATION_REPLAY_BINDING), "base64")),
   };
 
   /** The URL rules of registration and the SSRF check of its host's addresses; throws INVALID_ARGUMENT. */
@@ -141,7 +145,9 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       // The limiter rejects with an Error when it fails, and with its verdict when the limit is reached.
       if (refusal instanceof Error) throw refusal;
       const retryAfter = Math.max(1, Math.ceil(((refusal as { msBeforeNext?: number }).msBeforeNext ?? 1_000) / 1_000));
-      throw new ConnectError(`Too many test events for this webhook. Try again in ${retryAfter} seconds`, Code.ResourceExhausted, { "retry-after": String(retryAfter) });
+      throw new ConnectError(`Too many test events for this webhook. Try again in ${retryAfter} seconds`, Code.ResourceExhausted, {
+        "retry-after": String(retryAfter),
+      });
     }
   };
   const webhookIdFrom = (value: string, field = "webhookId") => {
@@ -159,7 +165,11 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       const url = await checkedUrl(request.url, otherProblems);
 
       const key = idempotencyKeyOf(context);
-      const idempotent = key && { orgId: caller.orgId, key, fingerprint: requestFingerprint("CreateSubscription", toBinary(CreateSubscriptionRequestSchema, request)) };
+      const idempotent = key && {
+        orgId: caller.orgId,
+        key,
+        fingerprint: requestFingerprint("CreateSubscription", toBinary(CreateSubscriptionRequestSchema, request)),
+      };
       const result = await runIdempotently(pool, idempotent || undefined, createdCodec, async (client) => {
         const id = randomUUID();
         const secret = generateSigningSecret();
@@ -178,7 +188,10 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
         );
         if (stored === "limit-reached") {
           // A quota the caller fixes by deleting, not by waiting: FAILED_PRECONDITION (409), not 429.
-          throw new ConnectError(`An organization may have at most ${deps.maxSubscriptionsPerOrg} webhook subscriptions; delete one first`, Code.FailedPrecondition);
+          throw new ConnectError(
+            `An organization may have at most ${deps.maxSubscriptionsPerOrg} webhook subscriptions; delete one first`,
+            Code.FailedPrecondition,
+          );
         }
         return create(CreateSubscriptionResponseSchema, { subscription: toSubscription(stored), secret });
       });

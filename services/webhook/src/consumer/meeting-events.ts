@@ -12,7 +12,12 @@ export const CONSUMER_GROUP = "webhook";
  * bus commits the event's position only after that, so a crash in between redelivers the event;
  * storing it again creates nothing (unique on event and subscription).
  */
-export function meetingEventsSubscription(options: { pool: Pool; logger: Logger; pendingCaps: PendingCaps; onDeliveriesStored: () => void }): EventSubscription {
+export function meetingEventsSubscription(options: {
+  pool: Pool;
+  logger: Logger;
+  pendingCaps: PendingCaps;
+  onDeliveriesStored: () => void;
+}): EventSubscription {
   return {
     topic: MEETING_EVENTS_TOPIC,
     groupId: CONSUMER_GROUP,
@@ -32,7 +37,11 @@ export function meetingEventsSubscription(options: { pool: Pool; logger: Logger;
         options.logger.error({ eventId: event.id, key: event.key }, "skipping a meeting event without an event id or organization");
         return;
       }
-      const created = await storeEventDeliveries(options.pool, { id, orgId: decoded.orgId, type: decoded.body.type, body: JSON.stringify(decoded.body) }, options.pendingCaps);
+      const created = await storeEventDeliveries(
+        options.pool,
+        { id, orgId: decoded.orgId, type: decoded.body.type, body: JSON.stringify(decoded.body) },
+        options.pendingCaps,
+      );
       if (created > 0) options.onDeliveriesStored();
     },
   };

@@ -373,10 +373,11 @@ export async function recordFailure(pool: Pool, delivery: ClaimedDelivery, attem
 
 /** Ends a claimed delivery without an attempt: its subscription was deleted or disabled meanwhile. */
 export async function settleWithoutAttempt(pool: Pool, delivery: ClaimedDelivery, status: "cancelled" | "failed"): Promise<void> {
-  await pool.query(
-    "UPDATE deliveries SET status = $3, next_attempt_at = NULL, lease_token = NULL, updated_at = now() WHERE id = $1 AND lease_token = $2",
-    [delivery.id, delivery.leaseToken, status],
-  );
+  await pool.query("UPDATE deliveries SET status = $3, next_attempt_at = NULL, lease_token = NULL, updated_at = now() WHERE id = $1 AND lease_token = $2", [
+    delivery.id,
+    delivery.leaseToken,
+    status,
+  ]);
 }
 
 /** Gives leases back unused (shutdown): the deliveries are due again at once, for any replica. */

@@ -9,10 +9,7 @@ import { DUE_CHANNEL } from "./deliveries.ts";
  * The caller has checked the subscription is the organization's and enabled; both are matched
  * again here. Answers how many deliveries were re-queued; other replicas are woken on commit.
  */
-export async function recoverFailedDeliveries(
-  pool: Pool,
-  options: { orgId: string; subscriptionId: string; since: Date; until: Date },
-): Promise<number> {
+export async function recoverFailedDeliveries(pool: Pool, options: { orgId: string; subscriptionId: string; since: Date; until: Date }): Promise<number> {
   const { rows } = await pool.query<{ recovered: number }>(
     `WITH recovered AS (
        UPDATE deliveries d

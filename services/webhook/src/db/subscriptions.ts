@@ -56,24 +56,30 @@ export async function insertSubscription(
   maxPerOrg: number,
 ): Promise<SubscriptionRecord | "limit-reached"> {
   await client.query("SELECT pg_advisory_xact_lock(hashtextextended('webhook.subscriptions:' || $1, 0))", [subscription.orgId]);
-  const { rows: counted } = await client.query<{ n: number }>(
-    "SELECT count(*)::int AS n FROM subscriptions WHERE org_id = $1 AND deleted_at IS NULL",
-    [subscription.orgId],
-  );
+  const { rows: counted } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM subscriptions WHERE org_id = $1 AND deleted_at IS NULL", [
+    subscription.orgId,
+  ]);
   if (counted[0]!.n >= maxPerOrg) return "limit-reached";
   const { rows } = await client.query<SubscriptionRow>(
     `INSERT INTO subscriptions (id, org_id, url, events, secret_sealed, description, rate_limit_per_second)
      VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${columns}`,
-    [subscription.id, subscription.orgId, subscription.url, subscription.events, subscription.secretSealed, subscription.description ?? "", subscription.rateLimitPerSecond ?? null],
+    [
+      subscription.id,
+      subscription.orgId,
+      subscription.url,
+      subscription.events,
+      subscription.secretSealed,
+      subscription.description ?? "",
+      subscription.rateLimitPerSecond ?? null,
+    ],
   );
   return toRecord(rows[0]!);
 }
 
 export async function listSubscriptions(pool: Pool, orgId: string): Promise<SubscriptionRecord[]> {
-  const { rows } = await pool.query<SubscriptionRow>(
-    `SELECT ${columns} FROM subscriptions WHERE org_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`,
-    [orgId],
-  );
+  const { rows } = await pool.query<SubscriptionRow>(`SELECT ${columns} FROM subscriptions WHERE org_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`, [
+    orgId,
+  ]);
   return rows.map(toRecord);
 }
 
@@ -81,10 +87,7 @@ export const findSubscription = (pool: Pool, orgId: string, id: string) => findS
 
 /** The same, on a pool or inside a transaction. */
 export async function findSubscriptionWith(db: Pool | PoolClient, orgId: string, id: string): Promise<SubscriptionRecord | undefined> {
-  const { rows } = await db.query<SubscriptionRow>(
-    `SELECT ${columns} FROM subscriptions WHERE id = $1 AND org_id = $2 AND deleted_at IS NULL`,
-    [id, orgId],
-  );
+  const { rows } = await db.query<SubscriptionRow>(`SELECT ${columns} FROM subscriptions WHERE id = $1 AND org_id = $2 AND deleted_at IS NULL`, [id, orgId]);
   return rows[0] && toRecord(rows[0]);
 }
 

@@ -16,7 +16,10 @@ describe("batcher", () => {
     expect(batches).toEqual([[1, 2, 3]]); // 4 and 5 wait for the running flush
     release();
     await Promise.all([...first, ...second]);
-    expect(batches).toEqual([[1, 2, 3], [4, 5]]);
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
   });
 
   it("caps a batch at maxBatch", async () => {

@@ -241,11 +241,22 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       circuitBreaker: options.circuitBreaker,
     });
     logger.info(
-      { deliveryId: delivery.id, subscriptionId: delivery.subscriptionId, attempt: attemptsMade, status: outcome.statusCode, error: outcome.error, latencyMs: outcome.latencyMs, retryInMs },
+      {
+        deliveryId: delivery.id,
+        subscriptionId: delivery.subscriptionId,
+        attempt: attemptsMade,
+        status: outcome.statusCode,
+        error: outcome.error,
+        latencyMs: outcome.latencyMs,
+        retryInMs,
+      },
       "delivery attempt failed",
     );
     if (circuitOpened) {
-      logger.warn({ subscriptionId: delivery.subscriptionId, orgId: delivery.orgId, openMs: options.circuitBreaker.openMs }, "endpoint keeps timing out: circuit open, no attempts to it for a while");
+      logger.warn(
+        { subscriptionId: delivery.subscriptionId, orgId: delivery.orgId, openMs: options.circuitBreaker.openMs },
+        "endpoint keeps timing out: circuit open, no attempts to it for a while",
+      );
     }
     if (disabledFor) logger.warn({ subscriptionId: delivery.subscriptionId, reason: disabledFor }, "subscription disabled");
     // A retry due before the next poll would otherwise wait for it.

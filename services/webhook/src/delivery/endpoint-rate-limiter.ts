@@ -23,7 +23,13 @@ export function createEndpointRateLimiter(options: { redis?: Redis | undefined; 
   const limiterFor = (perSecond: number) => {
     let limiter = limiters.get(perSecond);
     if (!limiter) {
-      limiter = createRateLimiter({ name: `webhook-endpoint-rate-${perSecond}:`, points: perSecond, durationSeconds: 1, redis: options.redis, keyPrefix: options.keyPrefix });
+      limiter = createRateLimiter({
+        name: `webhook-endpoint-rate-${perSecond}:`,
+        points: perSecond,
+        durationSeconds: 1,
+        redis: options.redis,
+        keyPrefix: options.keyPrefix,
+      });
       limiters.set(perSecond, limiter);
     }
     return limiter;

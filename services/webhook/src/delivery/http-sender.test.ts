@@ -60,7 +60,12 @@ afterAll(async () => {
 });
 
 const secret = generateSigningSecret();
-const message = (path: string) => ({ url: `${base}${path}`, messageId: "0b8e5c1e-2f7a-4c55-9d0e-8a4f1b2c3d4e", body: '{"type":"webhook.test","timestamp":"2030-01-01T00:00:00.000Z","data":{}}', signingKeys: [signingKey(secret)] });
+const message = (path: string) => ({
+  url: `${base}${path}`,
+  messageId: "0b8e5c1e-2f7a-4c55-9d0e-8a4f1b2c3d4e",
+  body: '{"type":"webhook.test","timestamp":"2030-01-01T00:00:00.000Z","data":{}}',
+  signingKeys: [signingKey(secret)],
+});
 
 describe("HTTP sender", () => {
   const sender = createHttpSender({ timeoutMs: 800, allowPrivateTargets: true });

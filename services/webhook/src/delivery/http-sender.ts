@@ -150,7 +150,10 @@ async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): unknown })
 
 /** At most EXCERPT_BYTES of UTF-8 text, without a broken last character or NUL bytes (Postgres text refuses them). */
 export function excerptText(bytes: Buffer): string {
-  let text = bytes.subarray(0, EXCERPT_BYTES).toString("utf8").replace(/\u0000/g, "");
+  let text = bytes
+    .subarray(0, EXCERPT_BYTES)
+    .toString("utf8")
+    .replace(/\u0000/g, "");
   // A multi-byte character cut at the limit decodes as U+FFFD; drop it rather than store it.
   if (bytes.length >= EXCERPT_BYTES) text = text.replace(/\uFFFD+$/, "");
   while (Buffer.byteLength(text) > EXCERPT_BYTES) text = text.slice(0, -1);
@@ -166,7 +169,13 @@ function causes(error: unknown): unknown[] {
 function isTimeout(error: unknown): boolean {
   return causes(error).some((e) => {
     const code = (e as { code?: string }).code;
-    return code === "UND_ERR_CONNECT_TIMEOUT" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "ETIMEDOUT" || (e as Error).name === "TimeoutError";
+    return (
+      code === "UND_ERR_CONNECT_TIMEOUT" ||
+      code === "UND_ERR_HEADERS_TIMEOUT" ||
+      code === "UND_ERR_BODY_TIMEOUT" ||
+      code === "ETIMEDOUT" ||
+      (e as Error).name === "TimeoutError"
+    );
   });
 }
 

@@ -35,9 +35,12 @@ describe("SSRF guard: which addresses may receive webhooks", () => {
     expect(refusalFor(address, false)).toContain(label);
   });
 
-  it.each(["93.184.215.14", "8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "2a00:1450:4001:80b::200e", "::ffff:8.8.8.8"])("allows public address %s", (address) => {
-    expect(refusalFor(address, false)).toBeUndefined();
-  });
+  it.each(["93.184.215.14", "8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "2a00:1450:4001:80b::200e", "::ffff:8.8.8.8"])(
+    "allows public address %s",
+    (address) => {
+      expect(refusalFor(address, false)).toBeUndefined();
+    },
+  );
 
   it("allows private targets when configured, but never cloud metadata", () => {
     expect(refusalFor("127.0.0.1", true)).toBeUndefined();
@@ -65,7 +68,14 @@ describe("target URL rules", () => {
 
   it("accepts only RFC 3986 URIs (the WHATWG parser would silently rewrite the rest)", () => {
     const refusal = ["url must be an RFC 3986 URI: ASCII letters, digits and URI punctuation only (an internationalised host in its punycode form)"];
-    for (const bad of ["HTTPS://0#\\\u001b", "https://\u00e1\u00a5/?\u0086", "https://example.com/a b", "https://example.com/<x>", "https://example.com/%zz", "https://example.com\\evil"]) {
+    for (const bad of [
+      "HTTPS://0#\\\u001b",
+      "https://\u00e1\u00a5/?\u0086",
+      "https://example.com/a b",
+      "https://example.com/<x>",
+      "https://example.com/%zz",
+      "https://example.com\\evil",
+    ]) {
       expect(urlProblems(bad, strict), JSON.stringify(bad)).toEqual(refusal);
     }
     expect(urlProblems("https://xn--bcher-kva.example/hook?x=%C3%A4&y=%5B1%5D", strict)).toEqual([]);
