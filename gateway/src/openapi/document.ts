@@ -39,7 +39,13 @@ export const unauthorizedResponse: ZodOpenApiResponseObject = {
 /** 403 for an OAuth token without `scope` (spec 5.5). */
 export const forbiddenResponse = (scope: string): ZodOpenApiResponseObject => ({
   ...errorResponse(`An OAuth access token without the scope \`${scope}\`: \`{"error": "Insufficient scope: ${scope}"}\`. API keys need no scope.`),
-  headers: z.object({ "WWW-Authenticate": z.string().meta({ description: `\`Bearer realm="svc", error="insufficient_scope", scope="${scope}"\`` }) }),
+  // Only the scope refusal carries the challenge; a member calling an admin operation gets a plain 403.
+  headers: z.object({
+    "WWW-Authenticate": z
+      .string()
+      .optional()
+      .meta({ description: `\`Bearer realm="svc", error="insufficient_scope", scope="${scope}"\`, on the scope refusal only` }),
+  }),
 });
 
 /** 429 from a rate limiter. */
