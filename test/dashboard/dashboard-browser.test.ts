@@ -260,6 +260,44 @@ describe("developer dashboard in Chromium: every action through the public API, 
     await shot("08-webhooks-delivery-log");
   });
 
+  it("Webhooks: rotating the signing secret shows the new one once and keeps deliveries verifiable; disabling asks first and stops deliveries until enabled", async () => {
+    const url = `${receiver.baseUrl}/hooks/dashboard`;
+    const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: url }) });
+    const webhookState = async () => {
+      const listed = await fetch(`${stack.gatewayUrl}/api/v1/webhook`, { headers: { authorization: `Bearer ${admin.apiKey}` } });
+      const { webhooks } = (await listed.json()) as { webhooks: { url: string; disabled: boolean }[] };
+      return webhooks.find((webhook) => webhook.url === url)!.disabled ? "disabled" : "enabled";
+    };
+
+    await page.getByRole("button", { name: `Rotate the signing secret of ${url}` }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Rotate secret" }).click();
+    const rotated = await secretValue("Signing secret");
+    expect(rotated).toMatch(/^whsec_/);
+    await page.getByText("The old secret keeps signing until", { exact: false }).waitFor();
+    // A signing secret is kept encrypted (we sign with it), not hashed: the warning says so.
+    expect(await page.getByText("we keep it encrypted, only to sign deliveries", { exact: false }).isVisible()).toBe(true);
+    await shot("08b-webhooks-secret-rotated");
+    // The receiver now knows only the new secret: the next delivery must verify with it.
+    receiver.useSecret("/hooks/dashboard", rotated);
+    const before = receiver.on("/hooks/dashboard").length;
+    await page.getByRole("button", { name: `Send a test event to ${url}` }).click();
+    await waitFor(() => receiver.on("/hooks/dashboard").length === before + 1, 20_000, "the test event signed with the new secret did not arrive");
+
+    // Cancel leaves it enabled; confirming disables it.
+    await page.getByRole("button", { name: `Disable ${url}` }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+    expect(await webhookState()).toBe("enabled");
+    await page.getByRole("button", { name: `Disable ${url}` }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Disable webhook" }).click();
+    await card.getByText("Disabled", { exact: true }).waitFor();
+    expect(await webhookState()).toBe("disabled");
+    await shot("08c-webhooks-disabled");
+
+    await page.getByRole("button", { name: `Enable ${url}` }).click();
+    await card.getByText("Enabled", { exact: true }).waitFor();
+    expect(await webhookState()).toBe("enabled");
+  });
+
   it("Users: an admin adds a member; the member's dashboard offers neither OAuth clients, users nor webhook changes, and the API refuses them", async () => {
     await open("Users");
     await page.getByLabel("E-mail address").fill("member@acme.example");

@@ -1,5 +1,5 @@
 import { api, loadInto, pageHeading, submitting, type ViewContext } from "./app-shell.ts";
-import { confirmAction, field, h, replace, secretPanel, statusBox, time } from "./dom.ts";
+import { confirmedButton, field, h, replace, resultBox, secretPanel, time } from "./dom.ts";
 
 interface ApiKey {
   keyId: string;
@@ -65,29 +65,20 @@ export function apiKeysView({ main }: ViewContext) {
                       {},
                       key.revokedAt
                         ? null
-                        : h(
-                            "button",
-                            {
-                              type: "button",
-                              class: "danger",
-                              "aria-label": `Revoke ${key.name}`,
-                              onclick: async () => {
-                                const sure = await confirmAction({
-                                  title: `Revoke “${key.name}”?`,
-                                  message: "Anything using this key stops working at once. This cannot be undone.",
-                                  action: "Revoke key",
-                                });
-                                if (!sure) return;
-                                const result = await api("POST", `/api-keys/${key.keyId}/revoke`);
-                                replace(
-                                  created,
-                                  result.ok ? statusBox(`The key “${key.name}” is revoked.`) : h("p", { class: "notice error", role: "alert" }, result.error),
-                                );
-                                await reload();
-                              },
+                        : confirmedButton({
+                            label: "Revoke",
+                            ariaLabel: `Revoke ${key.name}`,
+                            tone: "danger",
+                            confirm: {
+                              title: `Revoke “${key.name}”?`,
+                              message: "Anything using this key stops working at once. This cannot be undone.",
+                              action: "Revoke key",
                             },
-                            "Revoke",
-                          ),
+                            onConfirmed: async () => {
+                              replace(created, resultBox(await api("POST", `/api-keys/${key.keyId}/revoke`), `The key “${key.name}” is revoked.`));
+                              await reload();
+                            },
+                          }),
                     ),
                   ),
                 ),
@@ -99,7 +90,7 @@ export function apiKeysView({ main }: ViewContext) {
     const result = await submitting(form, message, () => api("POST", "/api-keys", { name: name.value }));
     if (!result.ok) return;
     form.reset();
-    replace(created, secretPanel({ title: `Your new key “${result.body.name}”`, label: "API key", value: result.body.key }));
+    replace(created, secretPanel({ stored: "hashed", title: `Your new key “${result.body.name}”`, label: "API key", value: result.body.key }));
     await reload();
   });
   replace(main, pageHeading("API keys", "Keys authenticate your scripts and servers as you (Authorization: Bearer …)."), created, form, list);

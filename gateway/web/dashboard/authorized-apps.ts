@@ -1,5 +1,5 @@
 import { api, loadInto, pageHeading, type ViewContext } from "./app-shell.ts";
-import { confirmAction, h, replace, statusBox, time } from "./dom.ts";
+import { confirmedButton, h, replace, resultBox, time } from "./dom.ts";
 
 interface App {
   grantId: string;
@@ -35,29 +35,23 @@ export function authorizedAppsView({ main }: ViewContext) {
                     "Can: ",
                     app.scopes.map((scope, index) => [index > 0 ? ", " : "", h("code", {}, scope)]),
                   ),
-                  h(
-                    "button",
-                    {
-                      type: "button",
-                      class: "danger",
-                      "aria-label": `Revoke access of ${app.name}`,
-                      onclick: async () => {
-                        const sure = await confirmAction({
-                          title: `Revoke access of ${app.name}?`,
-                          message: "Its access and refresh tokens stop working at once. The application has to ask you again.",
-                          action: "Revoke access",
-                        });
-                        if (!sure) return;
-                        const result = await api("DELETE", `/authorized-apps/${encodeURIComponent(app.grantId)}`);
-                        replace(
-                          notice,
-                          result.ok ? statusBox(`${app.name} no longer has access.`) : h("p", { class: "notice error", role: "alert" }, result.error),
-                        );
-                        await reload();
-                      },
+                  confirmedButton({
+                    label: "Revoke access",
+                    ariaLabel: `Revoke access of ${app.name}`,
+                    tone: "danger",
+                    confirm: {
+                      title: `Revoke access of ${app.name}?`,
+                      message: "Its access and refresh tokens stop working at once. The application has to ask you again.",
+                      action: "Revoke access",
                     },
-                    "Revoke access",
-                  ),
+                    onConfirmed: async () => {
+                      replace(
+                        notice,
+                        resultBox(await api("DELETE", `/authorized-apps/${encodeURIComponent(app.grantId)}`), `${app.name} no longer has access.`),
+                      );
+                      await reload();
+                    },
+                  }),
                 ),
               ),
             ),

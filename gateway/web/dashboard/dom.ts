@@ -52,6 +52,9 @@ export function field(label: string, input: HTMLInputElement | HTMLTextAreaEleme
 export const alertBox = (message: string) => h("p", { class: "notice error", role: "alert" }, message);
 export const statusBox = (message: string) => h("p", { class: "notice success", role: "status" }, message);
 
+/** The notice for an API answer: the success message, or the API's own error. */
+export const resultBox = (result: { ok: boolean; error: string }, success: string) => (result.ok ? statusBox(success) : alertBox(result.error));
+
 /**
  * A confirmation for a destructive action, as a modal <dialog> (focus is trapped and Escape
  * cancels natively). Resolves true only when the person chose the action.
@@ -81,8 +84,37 @@ export function confirmAction(options: { title: string; message: string; action:
   });
 }
 
-/** A secret shown exactly once: the value, a copy button and a plain warning. */
-export function secretPanel(options: { title: string; label: string; value: string; extra?: Node[] }) {
+/**
+ * A button for an action that needs a second thought: it opens confirmAction and runs the
+ * action only when the person chose it.
+ */
+export function confirmedButton(options: {
+  label: string;
+  ariaLabel: string;
+  tone: "danger" | "secondary";
+  confirm: { title: string; message: string; action: string };
+  onConfirmed: () => Promise<void>;
+}) {
+  return h(
+    "button",
+    {
+      type: "button",
+      class: options.tone,
+      "aria-label": options.ariaLabel,
+      onclick: async () => {
+        if (await confirmAction(options.confirm)) await options.onConfirmed();
+      },
+    },
+    options.label,
+  );
+}
+
+/**
+ * A secret shown exactly once: the value, a copy button and a plain warning. `stored` says how we
+ * keep it, so the warning tells the truth: API keys and client secrets are hashed, webhook signing
+ * secrets encrypted (we need them to sign).
+ */
+export function secretPanel(options: { title: string; label: string; value: string; stored: "hashed" | "encrypted"; extra?: Node[] }) {
   const valueId = uniqueId("secret");
   const copyStatus = h("span", { class: "copy-status", role: "status" });
   const copy = h(
@@ -107,7 +139,14 @@ export function secretPanel(options: { title: string; label: string; value: stri
     "section",
     { class: "secret", "aria-labelledby": `${valueId}-title` },
     h("h3", { id: `${valueId}-title` }, options.title),
-    h("p", { class: "warning" }, h("strong", {}, "Copy it now. "), "It is shown only this once: we store only a hash and cannot show it again."),
+    h(
+      "p",
+      { class: "warning" },
+      h("strong", {}, "Copy it now. "),
+      options.stored === "hashed"
+        ? "It is shown only this once: we store only a hash and cannot show it again."
+        : "It is shown only this once: we keep it encrypted, only to sign deliveries, and never show it again.",
+    ),
     options.extra ?? [],
     h(
       "div",

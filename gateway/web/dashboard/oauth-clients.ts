@@ -1,5 +1,5 @@
 import { api, loadInto, pageHeading, submitting, type ViewContext } from "./app-shell.ts";
-import { confirmAction, field, h, replace, secretPanel, statusBox, time, uniqueId } from "./dom.ts";
+import { alertBox, confirmAction, confirmedButton, field, h, replace, resultBox, secretPanel, statusBox, time, uniqueId } from "./dom.ts";
 
 interface Client {
   clientId: string;
@@ -72,6 +72,7 @@ export function oauthClientsView({ main }: ViewContext) {
     replace(
       notice,
       secretPanel({
+        stored: "hashed",
         title,
         label: "Client secret",
         value: client.clientSecret,
@@ -190,49 +191,35 @@ export function oauthClientsView({ main }: ViewContext) {
                           },
                           "Edit",
                         ),
-                        h(
-                          "button",
-                          {
-                            type: "button",
-                            class: "secondary",
-                            "aria-label": `Rotate the secret of ${client.name}`,
-                            onclick: async () => {
-                              const sure = await confirmAction({
-                                title: `Rotate the secret of ${client.name}?`,
-                                message: "The current secret stops working at once. Update the application with the new one.",
-                                action: "Rotate secret",
-                              });
-                              if (!sure) return;
-                              const result = await api("POST", `/oauth-clients/${client.clientId}/secret`);
-                              if (result.ok) showSecret(`New secret for “${client.name}”`, result.body);
-                              else replace(notice, h("p", { class: "notice error", role: "alert" }, result.error));
-                            },
+                        confirmedButton({
+                          label: "Rotate secret",
+                          ariaLabel: `Rotate the secret of ${client.name}`,
+                          tone: "secondary",
+                          confirm: {
+                            title: `Rotate the secret of ${client.name}?`,
+                            message: "The current secret stops working at once. Update the application with the new one.",
+                            action: "Rotate secret",
                           },
-                          "Rotate secret",
-                        ),
-                        h(
-                          "button",
-                          {
-                            type: "button",
-                            class: "danger",
-                            "aria-label": `Delete ${client.name}`,
-                            onclick: async () => {
-                              const sure = await confirmAction({
-                                title: `Delete ${client.name}?`,
-                                message: "Every authorization of this application ends at once and its tokens stop working. This cannot be undone.",
-                                action: "Delete application",
-                              });
-                              if (!sure) return;
-                              const result = await api("DELETE", `/oauth-clients/${client.clientId}`);
-                              replace(
-                                notice,
-                                result.ok ? statusBox(`“${client.name}” is deleted.`) : h("p", { class: "notice error", role: "alert" }, result.error),
-                              );
-                              await reload();
-                            },
+                          onConfirmed: async () => {
+                            const result = await api("POST", `/oauth-clients/${client.clientId}/secret`);
+                            if (result.ok) showSecret(`New secret for “${client.name}”`, result.body);
+                            else replace(notice, alertBox(result.error));
                           },
-                          "Delete",
-                        ),
+                        }),
+                        confirmedButton({
+                          label: "Delete",
+                          ariaLabel: `Delete ${client.name}`,
+                          tone: "danger",
+                          confirm: {
+                            title: `Delete ${client.name}?`,
+                            message: "Every authorization of this application ends at once and its tokens stop working. This cannot be undone.",
+                            action: "Delete application",
+                          },
+                          onConfirmed: async () => {
+                            replace(notice, resultBox(await api("DELETE", `/oauth-clients/${client.clientId}`), `“${client.name}” is deleted.`));
+                            await reload();
+                          },
+                        }),
                       ),
                     );
                   render();

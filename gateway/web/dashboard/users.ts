@@ -1,5 +1,5 @@
 import { api, loadInto, pageHeading, submitting, type ViewContext } from "./app-shell.ts";
-import { confirmAction, field, h, replace, statusBox, time } from "./dom.ts";
+import { confirmAction, field, h, replace, resultBox, time } from "./dom.ts";
 
 interface User {
   userId: string;
@@ -14,8 +14,7 @@ interface User {
 export function usersView({ main, user: me }: ViewContext) {
   const region = h("div", { class: "region" });
   const notice = h("div", {});
-  const say = (result: { ok: boolean; error: string }, success: string) =>
-    replace(notice, result.ok ? statusBox(success) : h("p", { class: "notice error", role: "alert" }, result.error));
+  const say = (result: { ok: boolean; error: string }, success: string) => replace(notice, resultBox(result, success));
   const reload = () =>
     loadInto(
       region,

@@ -1,5 +1,5 @@
 import { api, loadInto, pageHeading, submitting, type ViewContext } from "./app-shell.ts";
-import { confirmAction, field, h, replace, secretPanel, statusBox, time, uniqueId } from "./dom.ts";
+import { confirmedButton, field, h, replace, resultBox, secretPanel, time, uniqueId } from "./dom.ts";
 
 interface Webhook {
   webhookId: string;
@@ -41,8 +41,7 @@ export function webhooksView({ main, user }: ViewContext) {
   const admin = user.role === "admin";
   const region = h("div", { class: "region" });
   const notice = h("div", {});
-  const say = (result: { ok: boolean; error: string }, success: string) =>
-    replace(notice, result.ok ? statusBox(success) : h("p", { class: "notice error", role: "alert" }, result.error));
+  const say = (result: { ok: boolean; error: string }, success: string) => replace(notice, resultBox(result, success));
 
   const deliveryLog = (webhook: Webhook, container: HTMLElement) => {
     const load = () =>
@@ -214,89 +213,75 @@ export function webhooksView({ main, user }: ViewContext) {
                         )
                       : null,
                     admin
-                      ? h(
-                          "button",
-                          {
-                            type: "button",
-                            class: "secondary",
-                            "aria-label": `Rotate the signing secret of ${webhook.url}`,
-                            onclick: async () => {
-                              const sure = await confirmAction({
-                                title: "Rotate the signing secret?",
-                                message:
-                                  "You get a new secret now. For a grace window (24 hours unless your deployment says otherwise) deliveries are signed with both the old and the new secret, so switch your receiver to the new one before it ends.",
-                                action: "Rotate secret",
-                              });
-                              if (!sure) return;
-                              const result = await api<{ secret: string; previousSecretExpiresAt: string | null }>(
-                                "POST",
-                                `/webhook/${webhook.webhookId}/rotate-secret`,
-                              );
-                              if (!result.ok) return say(result, "");
-                              replace(
-                                notice,
-                                secretPanel({
-                                  title: "New signing secret",
-                                  label: "Signing secret",
-                                  value: result.body.secret,
-                                  extra: [
-                                    h(
-                                      "p",
-                                      {},
-                                      "The old secret keeps signing until ",
-                                      time(result.body.previousSecretExpiresAt ?? undefined),
-                                      "; after that only this one does.",
-                                    ),
-                                  ],
-                                }),
-                              );
-                              await reload();
-                            },
+                      ? confirmedButton({
+                          label: "Rotate secret",
+                          ariaLabel: `Rotate the signing secret of ${webhook.url}`,
+                          tone: "secondary",
+                          confirm: {
+                            title: "Rotate the signing secret?",
+                            message:
+                              "You get a new secret now. For a grace window (24 hours unless your deployment says otherwise) deliveries are signed with both the old and the new secret, so switch your receiver to the new one before it ends.",
+                            action: "Rotate secret",
                           },
-                          "Rotate secret",
-                        )
+                          onConfirmed: async () => {
+                            const result = await api<{ secret: string; previousSecretExpiresAt: string | null }>(
+                              "POST",
+                              `/webhook/${webhook.webhookId}/rotate-secret`,
+                            );
+                            if (!result.ok) return say(result, "");
+                            replace(
+                              notice,
+                              secretPanel({
+                                stored: "encrypted",
+                                title: "New signing secret",
+                                label: "Signing secret",
+                                value: result.body.secret,
+                                extra: [
+                                  h(
+                                    "p",
+                                    {},
+                                    "The old secret keeps signing until ",
+                                    time(result.body.previousSecretExpiresAt ?? undefined),
+                                    "; after that only this one does.",
+                                  ),
+                                ],
+                              }),
+                            );
+                            await reload();
+                          },
+                        })
                       : null,
                     admin && !webhook.disabled
-                      ? h(
-                          "button",
-                          {
-                            type: "button",
-                            class: "secondary",
-                            "aria-label": `Disable ${webhook.url}`,
-                            onclick: async () => {
-                              const sure = await confirmAction({
-                                title: "Disable this webhook?",
-                                message: `${webhook.url} will receive no events until you enable it again; pending deliveries fail (you can recover them later).`,
-                                action: "Disable webhook",
-                              });
-                              if (!sure) return;
-                              say(await api("PATCH", `/webhook/${webhook.webhookId}`, { disabled: true }), "The webhook is disabled.");
-                              await reload();
-                            },
+                      ? confirmedButton({
+                          label: "Disable",
+                          ariaLabel: `Disable ${webhook.url}`,
+                          tone: "secondary",
+                          confirm: {
+                            title: "Disable this webhook?",
+                            message: `${webhook.url} will receive no events until you enable it again; pending deliveries fail (you can recover them later).`,
+                            action: "Disable webhook",
                           },
-                          "Disable",
-                        )
+                          onConfirmed: async () => {
+                            say(await api("PATCH", `/webhook/${webhook.webhookId}`, { disabled: true }), "The webhook is disabled.");
+                            await reload();
+                          },
+                        })
                       : null,
                     admin
-                      ? h(
-                          "button",
-                          {
-                            type: "button",
-                            class: "danger",
-                            "aria-label": `Delete ${webhook.url}`,
-                            onclick: async () => {
-                              const sure = await confirmAction({
-                                title: "Delete this webhook?",
-                                message: `${webhook.url} will receive no more events; pending deliveries are cancelled.`,
-                                action: "Delete webhook",
-                              });
-                              if (!sure) return;
-                              say(await api("DELETE", "/webhook", { webhookId: webhook.webhookId }), "The webhook is deleted.");
-                              await reload();
-                            },
+                      ? confirmedButton({
+                          label: "Delete",
+                          ariaLabel: `Delete ${webhook.url}`,
+                          tone: "danger",
+                          confirm: {
+                            title: "Delete this webhook?",
+                            message: `${webhook.url} will receive no more events; pending deliveries are cancelled.`,
+                            action: "Delete webhook",
                           },
-                          "Delete",
-                        )
+                          onConfirmed: async () => {
+                            say(await api("DELETE", "/webhook", { webhookId: webhook.webhookId }), "The webhook is deleted.");
+                            await reload();
+                          },
+                        })
                       : null,
                   ),
                   log,
@@ -343,6 +328,7 @@ export function webhooksView({ main, user }: ViewContext) {
       replace(
         notice,
         secretPanel({
+          stored: "encrypted",
           title: "Webhook registered: its signing secret",
           label: "Signing secret",
           value: result.body.secret,
