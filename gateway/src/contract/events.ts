@@ -38,6 +38,8 @@ interface EventEntry {
 }
 
 const meetingFields = { meetingId: z.string(), orgId: z.string(), title: z.string(), start: nullableDateTime(), attendees: emails };
+/** A planned meeting's fields, for the events about its plan (changed, cancelled). */
+const plannedMeetingFields = { ...meetingFields, end: nullableDateTime() };
 
 export const MeetingDetails = z
   .object({ title: z.string(), start: nullableDateTime(), end: nullableDateTime("The planned end."), attendees: emails })
@@ -69,12 +71,7 @@ export const meetingEvents = {
     schema: envelope(
       "meeting.updated",
       z.object({
-        meetingId: z.string(),
-        orgId: z.string(),
-        title: z.string(),
-        start: nullableDateTime(),
-        end: nullableDateTime(),
-        attendees: emails,
+        ...plannedMeetingFields,
         changedFields: z.array(z.enum(["title", "start", "end", "attendees"])),
         previous: MeetingDetails,
       }),
@@ -86,12 +83,7 @@ export const meetingEvents = {
     schema: envelope(
       "meeting.cancelled",
       z.object({
-        meetingId: z.string(),
-        orgId: z.string(),
-        title: z.string(),
-        start: nullableDateTime(),
-        end: nullableDateTime(),
-        attendees: emails,
+        ...plannedMeetingFields,
         cancelledAt: dateTime(),
       }),
       "MeetingCancelledEvent",

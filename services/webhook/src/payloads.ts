@@ -172,8 +172,8 @@ export function testEventBody(webhookId: string, orgId: string, now = new Date()
   };
 }
 
-/** `webhook.disabled`: sent to the organization's other endpoints when one is disabled automatically. */
-export function webhookDisabledBody(disabled: {
+/** The subscription that was just disabled, as its `webhook.disabled` event describes it. */
+export interface DisabledSubscription {
   id: string;
   orgId: string;
   url: string;
@@ -181,7 +181,10 @@ export function webhookDisabledBody(disabled: {
   reason: string;
   trigger: "gone" | "continuous_failure";
   failingSince: Date | null;
-}): EventBody {
+}
+
+/** `webhook.disabled`: sent to the organization's other endpoints when one is disabled automatically. */
+export function webhookDisabledBody(disabled: DisabledSubscription): EventBody {
   return {
     type: "webhook.disabled",
     timestamp: disabled.disabledAt.toISOString(),

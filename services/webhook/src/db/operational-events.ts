@@ -1,18 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { PoolClient } from "@svc/platform";
-import { webhookDisabledBody } from "../payloads.ts";
+import { webhookDisabledBody, type DisabledSubscription } from "../payloads.ts";
 import { DUE_CHANNEL } from "./deliveries.ts";
-
-/** The subscription that was just disabled, as its `webhook.disabled` event describes it. */
-export interface DisabledSubscription {
-  id: string;
-  orgId: string;
-  url: string;
-  disabledAt: Date;
-  reason: string;
-  trigger: "gone" | "continuous_failure";
-  failingSince: Date | null;
-}
 
 /**
  * Tells the organization that one of its endpoints stopped receiving: stores a `webhook.disabled`
