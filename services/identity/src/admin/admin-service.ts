@@ -17,7 +17,7 @@ export interface AdminDependencies {
   logger: Logger;
 }
 
-/** The parts of IdentityAdminService this module implements; the OAuth-client RPCs are in ../oauth/oauth-client-admin.ts. */
+/** The parts of IdentityAdminService this module implements; the OAuth-client RPCs are in ../oauth/clients/oauth-client-admin.ts. */
 export type AdminServiceImpl = Pick<
   ServiceImpl<typeof IdentityAdminService>,
   "createOrganization" | "createUser" | "createApiKey" | "listApiKeys" | "revokeApiKey"

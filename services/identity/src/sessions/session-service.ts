@@ -9,7 +9,7 @@ import type { CredentialVerification } from "../credentials/verify-credential.ts
 import { findUserProfile } from "../db/user-accounts.ts";
 import { insertUser } from "../db/users.ts";
 import { insertOrganization } from "../db/organizations.ts";
-import { throttledMessage } from "../oauth/interactions.ts";
+import { throttledMessage } from "../oauth/interaction/interaction-routes.ts";
 import type { PasswordSignIn } from "../sign-in/password-sign-in.ts";
 import { bearerTokenOf, requireSession } from "./session-caller.ts";
 import type { NewSession, SessionStore } from "./session-store.ts";

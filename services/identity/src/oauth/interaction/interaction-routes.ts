@@ -3,10 +3,10 @@ import type Provider from "oidc-provider";
 import type { Interaction } from "oidc-provider";
 import type { Logger } from "@svc/platform";
 import type { CsrfTokens } from "./csrf.ts";
-import type { InteractionSignInAttempts } from "./interaction-sign-in-attempts.ts";
+import type { InteractionSignInAttempts } from "./sign-in-attempts.ts";
 import { consentPage, errorPage, loginPage, PAGE_HEADERS } from "./pages.ts";
-import { OAUTH_PATHS } from "./paths.ts";
-import { parseScopeParameter, SCOPE_DESCRIPTIONS, isKnownScope } from "./scopes.ts";
+import { OAUTH_PATHS } from "../provider/oauth-paths.ts";
+import { parseScopeParameter, SCOPE_DESCRIPTIONS, isKnownScope } from "../provider/scopes.ts";
 
 /** The users the authorization server signs in: identity's own, with their scrypt passwords. */
 export interface AccountDirectory {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redirectUriProblem } from "./oauth-client-admin.ts";
+import { redirectUriProblem } from "./redirect-uri.ts";
 
 describe("redirect URI rules", () => {
   const production = { requireHttps: true };

@@ -1,7 +1,7 @@
 import type { Pool } from "@svc/platform";
-import { findUserProfile } from "../db/user-accounts.ts";
-import type { PasswordSignIn } from "../sign-in/password-sign-in.ts";
-import type { AccountDirectory } from "./interactions.ts";
+import { findUserProfile } from "../../db/user-accounts.ts";
+import type { PasswordSignIn } from "../../sign-in/password-sign-in.ts";
+import type { AccountDirectory } from "./interaction-routes.ts";
 
 /**
  * Signs users in with identity's own accounts (e-mail and scrypt password), through the same

@@ -1,15 +1,16 @@
 import { generateKeyPairSync } from "node:crypto";
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import type { Logger } from "@svc/platform";
-import { createArtifactAdapterFactory, type ArtifactAdapterDependencies } from "./artifact-adapter.ts";
-import { ALLOWED_SCOPES_METADATA, allowedScopesOf } from "./client-metadata.ts";
-import { clientSecretMatches } from "./client-secret.ts";
-import { csrfTokens } from "./csrf.ts";
-import type { InteractionSignInAttempts } from "./interaction-sign-in-attempts.ts";
-import { interactionRoutes, renderError, type AccountDirectory } from "./interactions.ts";
+import { createArtifactAdapterFactory, type ArtifactAdapterDependencies } from "../storage/artifact-adapter.ts";
+import { ALLOWED_SCOPES_METADATA, allowedScopesOf } from "../clients/client-metadata.ts";
+import { clientSecretMatches } from "../clients/client-secret.ts";
+import { csrfTokens } from "../interaction/csrf.ts";
+import type { InteractionSignInAttempts } from "../interaction/sign-in-attempts.ts";
+import { interactionRoutes, renderError, type AccountDirectory } from "../interaction/interaction-routes.ts";
 import { shapeMetadata } from "./metadata.ts";
 import { allowOnlyQueryResponseMode } from "./response-modes.ts";
-import { OAUTH_PATHS, rewriteAliases } from "./paths.ts";
+import { OAUTH_PATHS } from "./oauth-paths.ts";
+import { rewriteAliases } from "./rewrite-path-aliases.ts";
 import { assertScopesAllowed } from "./scope-allowance.ts";
 import { shapeTokenEndpoints } from "./token-endpoint.ts";
 

@@ -1,8 +1,8 @@
 import { errors, type Adapter, type AdapterPayload } from "oidc-provider";
-import type { OAuthArtifactQueries } from "../db/oauth-artifacts.ts";
-import type { OAuthClientQueries } from "../db/oauth-clients.ts";
+import type { OAuthArtifactQueries } from "../../db/oauth-artifacts.ts";
+import type { OAuthClientQueries } from "../../db/oauth-clients.ts";
 import { hashToken } from "@svc/platform";
-import { clientMetadata } from "./client-metadata.ts";
+import { clientMetadata } from "../clients/client-metadata.ts";
 
 export interface ArtifactAdapterDependencies {
   artifacts: OAuthArtifactQueries;

@@ -1,6 +1,6 @@
-import type { OAuthArtifactQueries } from "../db/oauth-artifacts.ts";
-import type { CredentialVerifier } from "../credentials/verified-credential.ts";
-import { ACCESS_TOKEN_PREFIX } from "./provider.ts";
+import type { OAuthArtifactQueries } from "../../db/oauth-artifacts.ts";
+import type { CredentialVerifier } from "../../credentials/verified-credential.ts";
+import { ACCESS_TOKEN_PREFIX } from "./provider-configuration.ts";
 
 /** Opaque access tokens: the prefix and 256 random bits in base64url (43 characters). */
 const ACCESS_TOKEN_SHAPE = /^svc_oauth_[A-Za-z0-9_-]{43}$/;

@@ -4,10 +4,10 @@ import type { CredentialVerification } from "../credentials/verify-credential.ts
 import { oauthArtifactQueries, type OAuthArtifactQueries } from "../db/oauth-artifacts.ts";
 import { oauthClientQueries } from "../db/oauth-clients.ts";
 import type { PasswordSignIn } from "../sign-in/password-sign-in.ts";
-import { userAccountDirectory } from "./account-directory.ts";
-import { interactionSignInAttempts } from "./interaction-sign-in-attempts.ts";
-import { createOAuthProvider, LIFETIMES } from "./provider.ts";
-import { startOAuthServer } from "./server.ts";
+import { userAccountDirectory } from "./interaction/account-directory.ts";
+import { interactionSignInAttempts } from "./interaction/sign-in-attempts.ts";
+import { createOAuthProvider, LIFETIMES } from "./provider/provider-configuration.ts";
+import { startOAuthHttpListener } from "./http-listener.ts";
 
 export interface AuthorizationServerOptions {
   pool: Pool;
@@ -53,14 +53,14 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
       });
     },
   });
-  const server = await startOAuthServer({ provider, host: options.host, port: options.port, logger });
+  const listener = await startOAuthHttpListener({ provider, host: options.host, port: options.port, logger });
   const purge = setInterval(() => void purgeExpired(artifacts, logger), PURGE_INTERVAL_MS);
   purge.unref();
   return {
-    port: server.port,
+    port: listener.port,
     async close() {
       clearInterval(purge);
-      await server.close();
+      await listener.close();
     },
   };
 }

@@ -2,7 +2,7 @@ import http from "node:http";
 import type Provider from "oidc-provider";
 import type { Logger } from "@svc/platform";
 
-export interface RunningOAuthServer {
+export interface RunningOAuthHttpListener {
   port: number;
   close(): Promise<void>;
 }
@@ -11,7 +11,7 @@ export interface RunningOAuthServer {
  * The authorization server's own HTTP/1.1 listener (OAUTH_PORT). Only the gateway is meant to
  * reach it: it forwards the public OAuth paths here with the browser's Host and X-Forwarded-*.
  */
-export async function startOAuthServer(options: { provider: Provider; host: string; port: number; logger: Logger }): Promise<RunningOAuthServer> {
+export async function startOAuthHttpListener(options: { provider: Provider; host: string; port: number; logger: Logger }): Promise<RunningOAuthHttpListener> {
   const server = http.createServer(options.provider.callback());
   // Sign-in pages are short requests; do not let idle keep-alive sockets hold shutdown.
   server.keepAliveTimeout = 5_000;
