@@ -22,7 +22,7 @@ const newPassword = text("password").meta({
 const name = oneLineText("name", identityLimits.nameMaxLength, "A name people recognise.");
 const idOf = (what: string) => z.string().meta({ format: "uuid", description: `The ${what}'s id (UUID).` });
 
-// A redirect URI as identity accepts it (oauth-client-admin.ts): absolute http(s) as RFC 3986
+// A redirect URI as identity accepts it (services/identity/src/oauth/clients/redirect-uri.ts): absolute http(s) as RFC 3986
 // spells it, no fragment or credentials; https in production except loopback.
 const redirectUri = z.string({ error: "redirectUris must be an array of strings" }).meta({
   format: "uri",

@@ -15,23 +15,23 @@ import {
 } from "@svc/platform";
 import { IdentityAdminService, IdentityService, ManagementService, SessionService } from "@svc/proto/svc/identity/v1/identity_pb";
 import type { Redis } from "ioredis";
-import { adminService } from "./admin/admin-service.ts";
+import { adminService } from "./handlers/admin-service.ts";
 import { requireAdminToken } from "./admin/admin-token.ts";
 import { configSchema, type Config } from "./config.ts";
 import { apiKeyVerifier } from "./credentials/api-key-verifier.ts";
 import { createLastUsedRecorder } from "./credentials/last-used-recorder.ts";
 import { createCredentialVerification } from "./credentials/verify-credential.ts";
 import { recordApiKeyUses } from "./db/api-keys.ts";
-import { identityService } from "./identity-service.ts";
+import { identityService } from "./handlers/identity-service.ts";
 import { oauthArtifactQueries } from "./db/oauth-artifacts.ts";
 import { oauthClientQueries } from "./db/oauth-clients.ts";
 import { oauthAccessTokenVerifier } from "./oauth/provider/access-token-verifier.ts";
 import { startAuthorizationServer } from "./oauth/start-authorization-server.ts";
-import { oauthClientAdmin } from "./oauth/clients/oauth-client-admin.ts";
+import { oauthClientAdmin } from "./handlers/oauth-client-admin.ts";
 import { sessionQueries } from "./db/sessions.ts";
-import { managementService } from "./management/management-service.ts";
+import { managementService } from "./handlers/management-service.ts";
 import { createSessionStore } from "./sessions/session-store.ts";
-import { sessionService } from "./sessions/session-service.ts";
+import { sessionService } from "./handlers/session-service.ts";
 import { createPasswordSignIn } from "./sign-in/password-sign-in.ts";
 import { createSignInThrottle } from "./sign-in/sign-in-throttle.ts";
 

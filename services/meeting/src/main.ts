@@ -19,7 +19,7 @@ import { MeetingPageService, MeetingService } from "@svc/proto/svc/meeting/v1/me
 import { configSchema } from "./config.ts";
 import { createOutbox } from "./db/outbox.ts";
 import { purgeMeetingHistory } from "./db/retention.ts";
-import { meetingPageService, meetingService } from "./meeting-service.ts";
+import { meetingPageService, meetingService } from "./handlers/meeting-service.ts";
 import { startOutboxRelay } from "./outbox-relay.ts";
 import { createJoinGrants } from "./room/join-grants.ts";
 import { startMediaWebhookListener } from "./room/media-webhooks.ts";

@@ -15,7 +15,7 @@ import {
   startServer,
 } from "@svc/platform";
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
-import { webhookService } from "./api/webhook-service.ts";
+import { webhookService } from "./handlers/webhook-service.ts";
 import { configSchema } from "./config.ts";
 import { meetingEventsSubscription } from "./consumer/meeting-events.ts";
 import { listenForDueDeliveries } from "./db/due-notifications.ts";

@@ -1,9 +1,9 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { readBearer, unauthenticated } from "@svc/platform";
 import { CredentialKind, type IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
-import type { CredentialVerification } from "./credentials/verify-credential.ts";
-import { isSessionToken, type SessionStore } from "./sessions/session-store.ts";
-import { roleMessage } from "./sessions/session-service.ts";
+import type { CredentialVerification } from "../credentials/verify-credential.ts";
+import { isSessionToken, type SessionStore } from "../sessions/session-store.ts";
+import { roleMessage } from "./session-service.ts";
 
 const kinds = { api_key: CredentialKind.API_KEY, oauth: CredentialKind.OAUTH, session: CredentialKind.SESSION } as const;
 

@@ -20,12 +20,12 @@ import {
   MeetingStatus,
   type Meeting,
 } from "@svc/proto/svc/meeting/v1/meeting_pb";
-import { getMeeting, getMeetingOfOrg, insertMeeting, listMeetings, type MeetingStatus as StoredStatus, type StoredMeeting } from "./db/meetings.ts";
+import { getMeeting, getMeetingOfOrg, insertMeeting, listMeetings, type MeetingStatus as StoredStatus, type StoredMeeting } from "../db/meetings.ts";
 import { meetingLimits } from "@svc/platform/contract";
-import { isMeetingId, newMeetingId } from "./meeting-id.ts";
-import { parseOffsetDateTime, validateMeetingRequest, validateMeetingUpdate } from "./meeting-request.ts";
-import type { GrantJoin } from "./room/join-grants.ts";
-import type { MeetingLifecycle } from "./room/meeting-lifecycle.ts";
+import { isMeetingId, newMeetingId } from "../meeting-id.ts";
+import { parseOffsetDateTime, validateMeetingRequest, validateMeetingUpdate } from "../meeting-request.ts";
+import type { GrantJoin } from "../room/join-grants.ts";
+import type { MeetingLifecycle } from "../room/meeting-lifecycle.ts";
 
 /** OAuth scopes of each operation; API keys need none. */
 export const scopes = {

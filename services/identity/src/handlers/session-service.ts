@@ -11,8 +11,8 @@ import { insertUser } from "../db/users.ts";
 import { insertOrganization } from "../db/organizations.ts";
 import { throttledMessage } from "../oauth/interaction/interaction-routes.ts";
 import type { PasswordSignIn } from "../sign-in/password-sign-in.ts";
-import { bearerTokenOf, requireSession } from "./session-caller.ts";
-import type { NewSession, SessionStore } from "./session-store.ts";
+import { bearerTokenOf, requireSession } from "../sessions/session-caller.ts";
+import type { NewSession, SessionStore } from "../sessions/session-store.ts";
 
 export interface SessionServiceDependencies {
   db: Pool;

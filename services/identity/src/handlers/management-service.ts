@@ -4,7 +4,7 @@ import { adminRoleRequired, invalidArgument, notFound, type CredentialCache, typ
 import { GRANT_ID, identityLimits } from "@svc/platform/contract";
 import { Role, type ManagementService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { RequestCheck } from "../admin/admin-requests.ts";
-import { toApiKeyMessage } from "../admin/admin-service.ts";
+import { toApiKeyMessage } from "./admin-service.ts";
 import { generateApiKey } from "../credentials/api-key.ts";
 import { hashPassword } from "../credentials/password.ts";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
@@ -19,7 +19,7 @@ import type { RedirectUriPolicy } from "../oauth/clients/redirect-uri.ts";
 import { SCOPE_DESCRIPTIONS } from "../oauth/provider/scopes.ts";
 import { requireSession } from "../sessions/session-caller.ts";
 import type { SessionStore } from "../sessions/session-store.ts";
-import { roleMessage } from "../sessions/session-service.ts";
+import { roleMessage } from "./session-service.ts";
 
 export interface ManagementDependencies {
   db: Pool;

@@ -9,7 +9,7 @@ import type { CredentialVerification } from "../credentials/verify-credential.ts
 import { insertApiKey, listApiKeysOfUser, revokeApiKey, type ApiKeyRecord } from "../db/api-keys.ts";
 import { insertOrganization } from "../db/organizations.ts";
 import { findUser, insertUser } from "../db/users.ts";
-import { RequestCheck } from "./admin-requests.ts";
+import { RequestCheck } from "../admin/admin-requests.ts";
 
 export interface AdminDependencies {
   db: Pool;
@@ -17,7 +17,7 @@ export interface AdminDependencies {
   logger: Logger;
 }
 
-/** The parts of IdentityAdminService this module implements; the OAuth-client RPCs are in ../oauth/clients/oauth-client-admin.ts. */
+/** The parts of IdentityAdminService this module implements; the OAuth-client RPCs are in oauth-client-admin.ts. */
 export type AdminServiceImpl = Pick<
   ServiceImpl<typeof IdentityAdminService>,
   "createOrganization" | "createUser" | "createApiKey" | "listApiKeys" | "revokeApiKey"

@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { invalidArgument, notFound, type Logger } from "@svc/platform";
 import type { IdentityAdminService } from "@svc/proto/svc/identity/v1/identity_pb";
-import type { CredentialVerification } from "../../credentials/verify-credential.ts";
-import type { OAuthClientQueries } from "../../db/oauth-clients.ts";
-import { generateClientSecret, hashClientSecret } from "./client-secret.ts";
-import { checkClientFields, toOAuthClientMessage } from "./client-fields.ts";
-import type { RedirectUriPolicy } from "./redirect-uri.ts";
+import type { CredentialVerification } from "../credentials/verify-credential.ts";
+import type { OAuthClientQueries } from "../db/oauth-clients.ts";
+import { generateClientSecret, hashClientSecret } from "../oauth/clients/client-secret.ts";
+import { checkClientFields, toOAuthClientMessage } from "../oauth/clients/client-fields.ts";
+import type { RedirectUriPolicy } from "../oauth/clients/redirect-uri.ts";
 
 export type OAuthClientAdminImpl = Pick<ServiceImpl<typeof IdentityAdminService>, "createOAuthClient" | "listOAuthClients" | "deleteOAuthClient">;
 

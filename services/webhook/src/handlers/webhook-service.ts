@@ -59,7 +59,7 @@ import {
   rateLimitProblem,
   recoveryWindowOrProblems,
   uuidOrProblem,
-} from "./request-rules.ts";
+} from "../api/request-rules.ts";
 
 export interface WebhookServiceDependencies {
   pool: Pool;
