@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuthenticator, createCallerResolver, createLogger, createPool, migrate, type Pool } from "@svc/platform";
 import { CredentialKind, IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { MeetingService, MeetingStatus } from "@svc/proto/svc/meeting/v1/meeting_pb";
+import { pgMeetingStore } from "../../services/meeting/src/db/pg-meeting-store.ts";
 import { meetingService } from "../../services/meeting/src/handlers/meeting-service.ts";
 import { createMeetingLifecycle } from "../../services/meeting/src/room/meeting-lifecycle.ts";
 import { createTestDatabase } from "../support/infra.ts";
@@ -44,7 +45,7 @@ beforeAll(async () => {
       MeetingService,
       meetingService({
         authenticate: createAuthenticator(createCallerResolver({ identity })),
-        pool,
+        meetings: pgMeetingStore(pool),
         lifecycle: createMeetingLifecycle({ pool, graceSeconds: 60, outboxWritten: () => undefined, logger }),
         publicUrl: "https://meet.example.com",
         logger,

@@ -18,6 +18,7 @@ import {
 import { MeetingPageService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { configSchema } from "./config.ts";
 import { createOutbox } from "./db/outbox.ts";
+import { pgMeetingStore } from "./db/pg-meeting-store.ts";
 import { purgeMeetingHistory } from "./db/retention.ts";
 import { meetingPageService, meetingService } from "./handlers/meeting-service.ts";
 import { startOutboxRelay } from "./outbox-relay.ts";
@@ -122,6 +123,7 @@ runUntilSignalled(logger, async () => {
       ),
   });
 
+  const meetings = pgMeetingStore(pool);
   const server = await startServer({
     name: SERVICE,
     host: config.HOST,
@@ -133,7 +135,7 @@ runUntilSignalled(logger, async () => {
         MeetingService,
         meetingService({
           authenticate: createAuthenticator(callers.resolveCaller),
-          pool,
+          meetings,
           lifecycle,
           publicUrl: config.PUBLIC_URL,
           logger,
@@ -141,7 +143,7 @@ runUntilSignalled(logger, async () => {
           roomClosed: (meetingId) => void closeRoom(meetingId),
         }),
       );
-      router.service(MeetingPageService, meetingPageService({ pool, grantJoin }));
+      router.service(MeetingPageService, meetingPageService({ meetings, grantJoin }));
     },
     isServing: async () =>
       pool.query("select 1").then(

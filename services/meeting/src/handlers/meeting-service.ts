@@ -1,17 +1,7 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import {
-  IDEMPOTENT_REPLAYED_HEADER,
-  idempotencyKeyOf,
-  invalidArgument,
-  notFound,
-  requestFingerprint,
-  runIdempotently,
-  type Authenticate,
-  type Logger,
-  type Pool,
-} from "@svc/platform";
+import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, invalidArgument, notFound, requestFingerprint, type Authenticate, type Logger } from "@svc/platform";
 import {
   CreateMeetingRequestSchema,
   type MeetingPageService,
@@ -20,9 +10,10 @@ import {
   MeetingStatus,
   type Meeting,
 } from "@svc/proto/svc/meeting/v1/meeting_pb";
-import { getMeeting, getMeetingOfOrg, insertMeeting, listMeetings, type MeetingStatus as StoredStatus, type StoredMeeting } from "../db/meetings.ts";
+import type { MeetingStatus as StoredStatus, StoredMeeting } from "../db/meetings.ts";
 import { meetingLimits } from "@svc/platform/contract";
 import { isMeetingId, newMeetingId } from "../meeting-id.ts";
+import type { MeetingStore } from "../meeting-store.ts";
 import { parseOffsetDateTime, validateMeetingRequest, validateMeetingUpdate } from "../meeting-request.ts";
 import type { GrantJoin } from "../room/join-grants.ts";
 import type { MeetingLifecycle } from "../room/meeting-lifecycle.ts";
@@ -40,7 +31,7 @@ const MAX_PAGE_SIZE = meetingLimits.pageSizeMax;
 
 export interface MeetingServiceDependencies {
   authenticate: Authenticate;
-  pool: Pool;
+  meetings: MeetingStore;
   lifecycle: MeetingLifecycle;
   /** The externally visible origin of the join page, without a trailing slash. */
   publicUrl: string;
@@ -56,7 +47,7 @@ export const joinUrl = (publicUrl: string, id: string) => `${publicUrl}/meeting/
  * its OAuth scope first; every query is limited to the caller's organization.
  */
 export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<typeof MeetingService> {
-  const { authenticate, pool, lifecycle, publicUrl, logger } = deps;
+  const { authenticate, meetings, lifecycle, publicUrl, logger } = deps;
   const toProto = (meeting: StoredMeeting) => toProtoMeeting(meeting, publicUrl);
 
   return {
@@ -73,16 +64,15 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
       const idempotent = key && { orgId: caller.orgId, key, fingerprint: requestFingerprint("CreateMeeting", toBinary(CreateMeetingRequestSchema, request)) };
       let result: { value: Meeting; replayed: boolean };
       try {
-        result = await runIdempotently(pool, idempotent || undefined, meetingCodec, async (client) =>
-          toProto(
-            await insertMeeting(client, {
-              id: newMeetingId(),
-              orgId: caller.orgId,
-              createdByUserId: caller.userId,
-              createdByClientId: caller.kind === "oauth" && caller.clientId ? caller.clientId : null,
-              ...valid,
-            }),
-          ),
+        result = await meetings.create(
+          {
+            id: newMeetingId(),
+            orgId: caller.orgId,
+            createdByUserId: caller.userId,
+            createdByClientId: caller.kind === "oauth" && caller.clientId ? caller.clientId : null,
+            ...valid,
+          },
+          { request: idempotent || undefined, codec: meetingCodec, answer: toProto },
         );
       } catch (error) {
         if (error instanceof ConnectError) throw error; // an idempotency refusal
@@ -96,7 +86,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
 
     async getMeeting(request, context) {
       const caller = await authenticate(context, scopes.read);
-      const meeting = isMeetingId(request.id) ? await getMeetingOfOrg(pool, caller.orgId, request.id) : undefined;
+      const meeting = isMeetingId(request.id) ? await meetings.getOfOrg(caller.orgId, request.id) : undefined;
       if (!meeting) throw notFound("Meeting");
       return { meeting: toProto(meeting) };
     },
@@ -114,7 +104,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
       if (request.pageSize < 0) throw invalidArgument(["page_size must not be negative"]);
       const limit = request.pageSize === 0 ? DEFAULT_PAGE_SIZE : Math.min(request.pageSize, MAX_PAGE_SIZE);
       const afterSeq = request.pageToken ? decodePageToken(request.pageToken) : null;
-      const page = await listMeetings(pool, caller.orgId, { limit, afterSeq, filter: listFilter(request) });
+      const page = await meetings.list(caller.orgId, { limit, afterSeq, filter: listFilter(request) });
       return { meetings: page.meetings.map(toProto), nextPageToken: page.nextAfterSeq ? encodePageToken(page.nextAfterSeq) : "" };
     },
 
@@ -180,7 +170,7 @@ function listFilter(request: { status: MeetingStatus; startFrom?: string | undef
  * holding the unguessable id is the permission. It tells only what a participant needs (no
  * attendee list).
  */
-export function meetingPageService(deps: { pool: Pool; grantJoin: GrantJoin }): ServiceImpl<typeof MeetingPageService> {
+export function meetingPageService(deps: { meetings: MeetingStore; grantJoin: GrantJoin }): ServiceImpl<typeof MeetingPageService> {
   return {
     async joinMeeting(request) {
       if (!isMeetingId(request.meetingId)) throw notFound("Meeting");
@@ -197,7 +187,7 @@ export function meetingPageService(deps: { pool: Pool; grantJoin: GrantJoin }): 
     },
 
     async getJoinInfo(request) {
-      const meeting = isMeetingId(request.id) ? await getMeeting(deps.pool, request.id) : undefined;
+      const meeting = isMeetingId(request.id) ? await deps.meetings.get(request.id) : undefined;
       if (!meeting) throw notFound("Meeting");
       return {
         id: meeting.id,
