@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { READINESS_CACHE_MS } from "../../gateway/src/routes/health.ts";
 import { grpcJsClient } from "../support/grpc-js.ts";
 import { startStack, type Stack } from "../support/stack.ts";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { waitFor } from "../support/wait.ts";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -71,15 +70,15 @@ describe("gateway health", () => {
   });
 
   it("GET /readyz answers 200 when every service is SERVING and 503 naming the one that is down", async () => {
-    expect((await fetch(`${stack.gatewayUrl}/readyz`)).status).toBe(200);
+    const readyzStatus = async () => (await fetch(`${stack.gatewayUrl}/readyz`)).status;
+    expect(await readyzStatus()).toBe(200);
     await stack.kill("webhook");
-    // An answer is reused for READINESS_CACHE_MS: the next fresh one must name the service.
-    await sleep(READINESS_CACHE_MS);
+    // An answer is reused for READINESS_CACHE_MS: the first fresh one must say 503 and name the service.
+    await waitFor(async () => (await readyzStatus()) !== 200, READINESS_CACHE_MS + 5_000, "/readyz still answered 200 after its cache time");
     const response = await fetch(`${stack.gatewayUrl}/readyz`);
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({ services: { webhook: "unreachable", identity: "serving" } });
     await stack.start("webhook");
-    await sleep(READINESS_CACHE_MS);
-    expect((await fetch(`${stack.gatewayUrl}/readyz`)).status).toBe(200);
+    await waitFor(async () => (await readyzStatus()) === 200, READINESS_CACHE_MS + 5_000, "/readyz did not answer 200 again after the restart");
   });
 });

@@ -3,6 +3,7 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
+import { apiBase, callApi, type CallOptions } from "../support/rest-client.ts";
 
 let stack: Stack;
 let tenant: Tenant;
@@ -12,12 +13,9 @@ beforeAll(async () => {
 });
 afterAll(async () => stack?.stop());
 
-const auth = (authorization?: string, init: RequestInit = {}) =>
-  fetch(`${stack.gatewayUrl}/api/v1/auth`, {
-    method: "POST",
-    ...init,
-    headers: { ...(authorization === undefined ? {} : { authorization }), ...(init.headers as Record<string, string>) },
-  });
+/** Takes the whole Authorization value: these tests send malformed ones too. */
+const auth = (authorization?: string, options: Pick<CallOptions, "rawBody" | "contentType"> = {}) =>
+  callApi(apiBase(stack), "POST", "/auth", { ...options, headers: authorization === undefined ? {} : { authorization } });
 
 /** Sends raw bytes (fetch refuses non-ASCII header values) with `Connection: close`; returns status, head and body. */
 async function rawRequest(request: Buffer): Promise<{ status: number; headers: string; body: string }> {
@@ -59,7 +57,7 @@ describe("POST /api/v1/auth with a valid API key", () => {
   });
 
   it("accepts the scheme name in any case (RFC 7235) and an empty JSON body", async () => {
-    const response = await auth(`bearer ${tenant.apiKey}`, { body: "{}", headers: { "content-type": "application/json" } });
+    const response = await auth(`bearer ${tenant.apiKey}`, { rawBody: "{}" });
     expect(response.status).toBe(200);
   });
 
@@ -81,7 +79,7 @@ describe("POST /api/v1/auth with a valid API key", () => {
 
 describe("the OpenAPI document describes POST /auth as it answers", () => {
   it("lists the 200 body's fields as required and the 401 and 429 statuses", async () => {
-    const document = await (await fetch(`${stack.gatewayUrl}/api/v1/openapi.json`)).json();
+    const document = await (await callApi(apiBase(stack), "GET", "/openapi.json")).json();
     const operation = document.paths["/auth"].post;
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(["200", "401", "429"]));
     const schema = document.components.schemas.CredentialVerification;
@@ -179,26 +177,26 @@ describe("the key is shown once and never stored", () => {
 
 describe("request bodies of the REST API", () => {
   it("a body that is not JSON is refused with 400 naming the content type", async () => {
-    const response = await auth(`Bearer ${tenant.apiKey}`, { body: "hello", headers: { "content-type": "text/plain" } });
+    const response = await auth(`Bearer ${tenant.apiKey}`, { rawBody: "hello", contentType: "text/plain" });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: "Content-Type must be application/json" });
   });
 
   it("malformed JSON is refused with 400", async () => {
-    const response = await auth(`Bearer ${tenant.apiKey}`, { body: "{nope", headers: { "content-type": "application/json" } });
+    const response = await auth(`Bearer ${tenant.apiKey}`, { rawBody: "{nope" });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: "Malformed JSON in request body" });
   });
 
   it("a body over 100 KB is refused with 413", async () => {
     const body = JSON.stringify({ padding: "x".repeat(101 * 1024) });
-    const response = await auth(`Bearer ${tenant.apiKey}`, { body, headers: { "content-type": "application/json" } });
+    const response = await auth(`Bearer ${tenant.apiKey}`, { rawBody: body });
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ error: expect.stringContaining("100 KB") });
   });
 
   it("an unauthenticated request is refused before its body is read", async () => {
-    const response = await auth(undefined, { body: "{nope", headers: { "content-type": "application/json" } });
+    const response = await auth(undefined, { rawBody: "{nope" });
     expect(response.status).toBe(401);
   });
 });

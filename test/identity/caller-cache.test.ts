@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
 
 // Callers (the gateway, meeting, webhook) read identity's shared verification cache before they
 // call VerifyCredential, so a warm credential costs one Redis GET instead of an RPC. These tests
@@ -11,13 +12,8 @@ let warm: Tenant;
 let revoked: Tenant;
 let cold: Tenant;
 
-const auth = (key: string) => fetch(`${stack.gatewayUrl}/api/v1/auth`, { method: "POST", headers: { authorization: `Bearer ${key}` } });
-const createMeeting = (key: string) =>
-  fetch(`${stack.gatewayUrl}/api/v1/meeting`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: JSON.stringify({ title: "Cache" }),
-  });
+const auth = (key: string) => callApi(apiBase(stack), "POST", "/auth", { key });
+const createMeeting = (key: string) => callApi(apiBase(stack), "POST", "/meeting", { key, body: { title: "Cache" } });
 
 beforeAll(async () => {
   stack = await startStack();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_EMAIL, describeDemoTenant, seedDemoTenant } from "../../scripts/demo-tenant.ts";
 import { startStack, type Stack } from "../support/stack.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -14,7 +15,7 @@ describe("the demo tenant of the embedded default", () => {
     const demo = await seedDemoTenant(options);
     expect(demo).toMatchObject({ email: DEMO_EMAIL, apiKey: expect.stringMatching(/^svc_/) });
 
-    const response = await fetch(`${stack.gatewayUrl}/api/v1/auth`, { method: "POST", headers: { authorization: `Bearer ${demo!.apiKey}` } });
+    const response = await callApi(apiBase(stack), "POST", "/auth", { key: demo!.apiKey });
     expect(await response.json()).toMatchObject({ valid: true, userId: demo!.userId, orgId: demo!.orgId });
 
     const announcement = describeDemoTenant(demo!, "http://localhost:8080");

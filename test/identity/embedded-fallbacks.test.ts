@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant } from "../support/tenants.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
 
 // The embedded default runs without Redis: identity caches verifications in-process and the
 // gateway counts rate limits in-process. Both must keep the same rules.
@@ -10,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(async () => stack?.stop());
 
-const auth = (key: string) => fetch(`${stack.gatewayUrl}/api/v1/auth`, { method: "POST", headers: { authorization: `Bearer ${key}` } });
+const auth = (key: string) => callApi(apiBase(stack), "POST", "/auth", { key });
 
 describe("without Redis", () => {
   it("verifies keys and refuses a revoked one on the next request although its verification is cached in-process", async () => {

@@ -8,6 +8,8 @@ import { grpcJsClient } from "../support/grpc-js.ts";
 import { freePort } from "../support/infra.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant } from "../support/tenants.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
+import { waitFor } from "../support/wait.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const FLUSH_MS = 200;
@@ -27,19 +29,13 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const auth = (gatewayUrl: string, key: string) => fetch(`${gatewayUrl}/api/v1/auth`, { method: "POST", headers: { authorization: `Bearer ${key}` } });
+const auth = (gatewayUrl: string, key: string) => callApi(apiBase({ gatewayUrl }), "POST", "/auth", { key });
 const tokenHash = (key: string) => createHash("sha256").update(key).digest("hex");
 const cacheKey = (key: string) => `${stack.env.REDIS_KEY_PREFIX}cred:${tokenHash(key)}`;
 /** An entry as identity writes it: `<HMAC(key, tokenHash \n payload)>.<payload>`. */
 const sealed = (hash: string, payload: string, key = CACHE_KEY) => `${createHmac("sha256", key).update(`${hash}\n${payload}`).digest("base64url")}.${payload}`;
 const payloadOf = (value: string) => value.slice(value.indexOf(".") + 1);
-const createMeeting = (key: string) =>
-  fetch(`${stack.gatewayUrl}/api/v1/meeting`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: JSON.stringify({ title: "Forged?" }),
-  });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const createMeeting = (key: string) => callApi(apiBase(stack), "POST", "/meeting", { key, body: { title: "Forged?" } });
 
 /** A second replica of identity and of the gateway, sharing the stack's database and Redis. */
 async function startSecondReplicas(): Promise<{ gatewayUrl: string }> {
@@ -54,21 +50,26 @@ async function startSecondReplicas(): Promise<{ gatewayUrl: string }> {
   launch(path.join(root, "services/identity"), { GRPC_PORT: String(identityPort), OAUTH_PORT: "0", ADMIN_PORT: "0" });
   launch(path.join(root, "gateway"), { PORT: String(gatewayPort), IDENTITY_URL: identityUrl });
   const health = grpcJsClient(identityUrl);
-  for (let ready = false; !ready; await sleep(100)) {
-    ready = await health.unary("/grpc.health.v1.Health/Check", HealthCheckRequestSchema, HealthCheckResponseSchema, {}).then(
-      () => true,
-      () => false,
-    );
-  }
+  await waitFor(
+    () =>
+      health.unary("/grpc.health.v1.Health/Check", HealthCheckRequestSchema, HealthCheckResponseSchema, {}).then(
+        () => true,
+        () => false,
+      ),
+    60_000,
+    "the second identity did not become ready",
+  );
   health.close();
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  while (
-    !(await fetch(`${gatewayUrl}/healthz`).then(
-      (response) => response.ok,
-      () => false,
-    ))
-  )
-    await sleep(100);
+  await waitFor(
+    () =>
+      fetch(`${gatewayUrl}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      ),
+    60_000,
+    "the second gateway did not become ready",
+  );
   return { gatewayUrl };
 }
 
@@ -178,7 +179,8 @@ describe("last used", () => {
     `);
     const started = Date.now();
     for (let i = 0; i < 30; i += 1) expect((await auth(stack.gatewayUrl, tenant.apiKey)).status).toBe(200);
-    await sleep(FLUSH_MS * 5);
+    // A negative: five flush intervals in which a second write, were there one, would have been made.
+    await new Promise((resolve) => setTimeout(resolve, FLUSH_MS * 5));
     const { rows: writes } = await stack.query("SELECT last_used_at FROM public.api_key_writes WHERE key_id = $1", [tenant.keyId]);
     expect(writes).toHaveLength(1);
     const { rows } = await stack.query("SELECT last_used_at FROM identity.api_keys WHERE id = $1", [tenant.keyId]);

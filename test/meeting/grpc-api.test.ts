@@ -1,4 +1,4 @@
-import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { Code, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +12,7 @@ import {
 import { grpcJsClient } from "../support/grpc-js.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
+import { bearer, refusal } from "../support/connect-refusal.ts";
 
 let stack: Stack;
 let tenant: Tenant;
@@ -27,16 +28,7 @@ beforeAll(async () => {
 });
 afterAll(async () => stack?.stop());
 
-const as = (t: Tenant) => ({ headers: { authorization: `Bearer ${t.apiKey}` } });
-
-async function refusal(call: Promise<unknown>): Promise<ConnectError> {
-  const error = await call.then(
-    () => undefined,
-    (failure: unknown) => ConnectError.from(failure),
-  );
-  if (!error) throw new Error("expected the call to be refused");
-  return error;
-}
+const as = (t: Tenant) => bearer(t.apiKey);
 
 describe("MeetingService over gRPC (direct callers meet the same rules as REST ones)", () => {
   it("refuses invalid requests with one INVALID_ARGUMENT naming each field", async () => {

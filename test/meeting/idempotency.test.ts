@@ -3,6 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
 
 // Idempotency-Key (draft-ietf-httpapi-idempotency-key-header) on POST /meeting and POST /webhook,
 // through the gateway to the services' own tables.
@@ -16,13 +17,8 @@ beforeAll(async () => {
 });
 afterAll(async () => stack?.stop());
 
-function post(path: string, body: unknown, key?: string, as: Tenant = tenant) {
-  return fetch(`${stack.gatewayUrl}/api/v1${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${as.apiKey}`, "content-type": "application/json", ...(key === undefined ? {} : { "idempotency-key": key }) },
-    body: JSON.stringify(body),
-  });
-}
+const post = (path: string, body: unknown, key?: string, as: Tenant = tenant) =>
+  callApi(apiBase(stack), "POST", path, { key: as.apiKey, body, headers: key === undefined ? {} : { "idempotency-key": key } });
 
 const countMeetings = async (orgId: string) =>
   (await stack.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting.meetings WHERE org_id = $1", [orgId])).rows[0]!.n;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
+import { apiBase, callApi, type CallOptions } from "../support/rest-client.ts";
 
 let stack: Stack;
 let tenant: Tenant;
@@ -13,17 +14,9 @@ afterAll(async () => stack?.stop());
 
 const MEETING_ID = /^[A-Za-z0-9_-]{22}$/;
 
-function api(path: string, init: { method?: string; body?: unknown; rawBody?: string; contentType?: string; key?: string | null } = {}) {
-  const headers: Record<string, string> = {};
-  const key = init.key === undefined ? tenant.apiKey : init.key;
-  if (key !== null) headers.authorization = `Bearer ${key}`;
-  let body: string | undefined;
-  if (init.rawBody !== undefined || init.body !== undefined) {
-    headers["content-type"] = init.contentType ?? "application/json";
-    body = init.rawBody ?? JSON.stringify(init.body);
-  }
-  return fetch(`${stack.gatewayUrl}/api/v1${path}`, { method: init.method ?? "POST", headers, body });
-}
+/** POST with the tenant's key unless told otherwise; `key: null` sends no Authorization header. */
+const api = (path: string, { method = "POST", key, ...options }: { method?: string; key?: string | null } & Omit<CallOptions, "key"> = {}) =>
+  callApi(apiBase(stack), method, path, { ...options, ...(key === null ? {} : { key: key ?? tenant.apiKey }) });
 
 const createMeeting = (body: unknown, key?: string | null) => api("/meeting", { body, key });
 

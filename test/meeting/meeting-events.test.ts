@@ -4,6 +4,7 @@ import { consumeMeetingEvents, type ReceivedEvent } from "../support/meeting-eve
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
 
 let stack: Stack;
 let tenant: Tenant;
@@ -19,11 +20,7 @@ afterAll(async () => {
 });
 
 async function call(path: string, body?: unknown) {
-  const response = await fetch(`${stack.gatewayUrl}/api/v1${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  const response = await callApi(apiBase(stack), "POST", path, { key: tenant.apiKey, body });
   expect(response.status).toBe(200);
   return response.json();
 }
@@ -68,7 +65,7 @@ describe("ending a meeting publishes meeting.ended to Kafka (topic meeting.event
     const { id: marker } = await call("/meeting", { title: "Marker" });
     await call(`/meeting/${marker}/end`);
     await waitFor(() => eventsFor(id).length >= 1 && eventsFor(marker).length >= 1, 20_000, "events did not arrive");
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await consumer.readAll();
     expect(eventsFor(id)).toHaveLength(1);
   });
 });

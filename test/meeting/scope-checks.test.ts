@@ -8,6 +8,7 @@ import { pgMeetingStore } from "../../services/meeting/src/db/pg-meeting-store.t
 import { meetingService } from "../../services/meeting/src/handlers/meeting-service.ts";
 import { createMeetingLifecycle } from "../../services/meeting/src/room/meeting-lifecycle.ts";
 import { createTestDatabase } from "../support/infra.ts";
+import { bearer, refusal } from "../support/connect-refusal.ts";
 
 // The OAuth scope checks of the meeting service, through its real gRPC handlers, the real
 // platform authenticator and a real database. Identity here is an in-memory stand-in that
@@ -60,17 +61,6 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
-
-async function refusal(call: Promise<unknown>): Promise<ConnectError> {
-  const error = await call.then(
-    () => undefined,
-    (failure: unknown) => ConnectError.from(failure),
-  );
-  if (!error) throw new Error("expected the call to be refused");
-  return error;
-}
-
 async function count(sql: string): Promise<number> {
   return (await pool.query<{ n: number }>(sql)).rows[0]!.n;
 }
@@ -78,7 +68,7 @@ async function count(sql: string): Promise<number> {
 describe("OAuth scope checks in the meeting service", () => {
   it("CreateMeeting without meeting.create: PERMISSION_DENIED 'Insufficient scope: meeting.create', nothing stored", async () => {
     const before = await count("SELECT count(*)::int AS n FROM meetings");
-    const error = await refusal(meetings.createMeeting({ title: "t" }, as("oauth:meeting.read,meeting.update,webhook.create")));
+    const error = await refusal(meetings.createMeeting({ title: "t" }, bearer("oauth:meeting.read,meeting.update,webhook.create")));
     expect(error.code).toBe(Code.PermissionDenied);
     expect(error.rawMessage).toBe("Insufficient scope: meeting.create");
     expect(error.metadata.get("x-required-scope")).toBe("meeting.create");
@@ -86,53 +76,53 @@ describe("OAuth scope checks in the meeting service", () => {
   });
 
   it("CreateMeeting with meeting.create succeeds and records the OAuth client", async () => {
-    const { meeting } = await meetings.createMeeting({ title: "By an app" }, as("oauth:meeting.create"));
+    const { meeting } = await meetings.createMeeting({ title: "By an app" }, bearer("oauth:meeting.create"));
     expect(meeting!.createdByClientId).toBe("client-1");
     expect(meeting!.joinUrl).toBe(`https://meet.example.com/meeting/${meeting!.id}`);
   });
 
   it("the scope check comes before validation: an invalid request without the scope is 403, not 400", async () => {
-    const error = await refusal(meetings.createMeeting({ title: "" }, as("oauth:")));
+    const error = await refusal(meetings.createMeeting({ title: "" }, bearer("oauth:")));
     expect(error.code).toBe(Code.PermissionDenied);
   });
 
   it("GetMeeting and ListMeetings need meeting.read", async () => {
-    const { meeting } = await meetings.createMeeting({ title: "t" }, as("key"));
-    for (const call of [meetings.getMeeting({ id: meeting!.id }, as("oauth:meeting.create")), meetings.listMeetings({}, as("oauth:meeting.create"))]) {
+    const { meeting } = await meetings.createMeeting({ title: "t" }, bearer("key"));
+    for (const call of [meetings.getMeeting({ id: meeting!.id }, bearer("oauth:meeting.create")), meetings.listMeetings({}, bearer("oauth:meeting.create"))]) {
       const error = await refusal(call);
       expect(error.code).toBe(Code.PermissionDenied);
       expect(error.rawMessage).toBe("Insufficient scope: meeting.read");
     }
-    expect((await meetings.getMeeting({ id: meeting!.id }, as("oauth:meeting.read"))).meeting!.id).toBe(meeting!.id);
+    expect((await meetings.getMeeting({ id: meeting!.id }, bearer("oauth:meeting.read"))).meeting!.id).toBe(meeting!.id);
   });
 
   it("EndMeeting needs meeting.update, and a refused end changes nothing", async () => {
-    const { meeting } = await meetings.createMeeting({ title: "t" }, as("key"));
-    const error = await refusal(meetings.endMeeting({ id: meeting!.id }, as("oauth:meeting.create,meeting.read")));
+    const { meeting } = await meetings.createMeeting({ title: "t" }, bearer("key"));
+    const error = await refusal(meetings.endMeeting({ id: meeting!.id }, bearer("oauth:meeting.create,meeting.read")));
     expect(error.code).toBe(Code.PermissionDenied);
     expect(error.rawMessage).toBe("Insufficient scope: meeting.update");
     expect(await count(`SELECT count(*)::int AS n FROM outbox WHERE key = '${meeting!.id}'`)).toBe(0);
-    const ended = await meetings.endMeeting({ id: meeting!.id }, as("oauth:meeting.update"));
+    const ended = await meetings.endMeeting({ id: meeting!.id }, bearer("oauth:meeting.update"));
     expect(ended.endedNow).toBe(true);
   });
 
   it("UpdateMeeting needs meeting.update and CancelMeeting meeting.delete; refused calls change nothing", async () => {
-    const { meeting } = await meetings.createMeeting({ title: "Before" }, as("key"));
+    const { meeting } = await meetings.createMeeting({ title: "Before" }, bearer("key"));
     const update = { id: meeting!.id, updateMask: { paths: ["title"] }, title: "After" };
-    const updateError = await refusal(meetings.updateMeeting(update, as("oauth:meeting.read,meeting.delete")));
+    const updateError = await refusal(meetings.updateMeeting(update, bearer("oauth:meeting.read,meeting.delete")));
     expect(updateError.rawMessage).toBe("Insufficient scope: meeting.update");
-    const cancelError = await refusal(meetings.cancelMeeting({ id: meeting!.id }, as("oauth:meeting.update")));
+    const cancelError = await refusal(meetings.cancelMeeting({ id: meeting!.id }, bearer("oauth:meeting.update")));
     expect(cancelError.rawMessage).toBe("Insufficient scope: meeting.delete");
-    expect((await meetings.getMeeting({ id: meeting!.id }, as("key"))).meeting).toMatchObject({ title: "Before", status: MeetingStatus.SCHEDULED });
-    expect((await meetings.updateMeeting(update, as("oauth:meeting.update"))).changedFields).toEqual(["title"]);
-    expect((await meetings.cancelMeeting({ id: meeting!.id }, as("oauth:meeting.delete"))).cancelledNow).toBe(true);
+    expect((await meetings.getMeeting({ id: meeting!.id }, bearer("key"))).meeting).toMatchObject({ title: "Before", status: MeetingStatus.SCHEDULED });
+    expect((await meetings.updateMeeting(update, bearer("oauth:meeting.update"))).changedFields).toEqual(["title"]);
+    expect((await meetings.cancelMeeting({ id: meeting!.id }, bearer("oauth:meeting.delete"))).cancelledNow).toBe(true);
   });
 
   it("an API key needs no scope for any operation", async () => {
-    const { meeting } = await meetings.createMeeting({ title: "t" }, as("key"));
-    await meetings.getMeeting({ id: meeting!.id }, as("key"));
-    await meetings.listMeetings({}, as("key"));
-    expect((await meetings.endMeeting({ id: meeting!.id }, as("key"))).endedNow).toBe(true);
+    const { meeting } = await meetings.createMeeting({ title: "t" }, bearer("key"));
+    await meetings.getMeeting({ id: meeting!.id }, bearer("key"));
+    await meetings.listMeetings({}, bearer("key"));
+    expect((await meetings.endMeeting({ id: meeting!.id }, bearer("key"))).endedNow).toBe(true);
   });
 
   it("a call without credential is UNAUTHENTICATED", async () => {

@@ -138,8 +138,8 @@ describe("claiming due deliveries", () => {
     const [first] = await claim(pool, 10, { leaseMs: 400 });
     expect(first).toBeDefined();
     expect(await claim(replicaPool)).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const [second] = await claim(replicaPool);
+    let second: ClaimedDelivery | undefined;
+    await waitFor(async () => ([second] = await claim(replicaPool)).length > 0, 5_000, "the delivery was not claimable after its lease");
     expect(second!.id).toBe(first!.id);
     expect(second!.leaseToken).not.toBe(first!.leaseToken);
 
@@ -327,7 +327,7 @@ describe("dispatchers sharing one queue", () => {
     secret = subscription.secret;
     const dispatcher = dispatcherOn(pool, { pollIntervalMs: 60_000 });
     dispatcher.start();
-    await new Promise((resolve) => setTimeout(resolve, 200)); // now asleep for a minute
+    await new Promise((resolve) => setTimeout(resolve, 200)); // now asleep for a minute (its first, empty poll is not observable)
     const stored = Date.now();
     await storeEvent("org-a");
     dispatcher.wake();

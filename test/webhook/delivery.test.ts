@@ -6,6 +6,8 @@ import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
+import { subscribeReceiver } from "../support/webhook-fixtures.ts";
 
 // End to end: meetings ended through the REST API travel meeting outbox → Kafka → webhook
 // consumer → dispatcher → a real local receiver that verifies every request with the
@@ -31,22 +33,10 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-function api(tenant: Tenant, method: string, path: string, body?: unknown) {
-  return fetch(`${stack.gatewayUrl}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const api = (tenant: Tenant, method: string, path: string, body?: unknown) => callApi(apiBase(stack), method, path, { key: tenant.apiKey, body });
 
 /** Registers `path` on the receiver for `tenant` and tells the receiver the secret to verify with. */
-async function subscribe(tenant: Tenant, path: string): Promise<string> {
-  const response = await api(tenant, "POST", "/webhook", { url: `${receiver.baseUrl}${path}`, events: ["meeting.ended"] });
-  expect(response.status).toBe(201);
-  const { webhookId, secret } = (await response.json()) as { webhookId: string; secret: string };
-  receiver.useSecret(path, secret);
-  return webhookId;
-}
+const subscribe = async (tenant: Tenant, path: string) => (await subscribeReceiver(stack, receiver, tenant.apiKey, path)).webhookId;
 
 async function endMeeting(tenant: Tenant, meeting: { title: string; start?: string; attendees?: string[] } = { title: "Weekly sync" }) {
   const created = await api(tenant, "POST", "/meeting", meeting);
@@ -70,6 +60,10 @@ async function deliveries(tenant: Tenant, webhookId: string): Promise<DeliveryJs
   return ((await response.json()) as { deliveries: DeliveryJson[] }).deliveries;
 }
 
+/**
+ * Proves a negative (no further, duplicate or cancelled delivery arrives): nothing can be waited
+ * for, so it gives the dispatcher (polling every 200 ms, retrying after 0.4 s) time to send one.
+ */
 const settle = (ms = 1_500) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("webhook delivery, end to end", () => {

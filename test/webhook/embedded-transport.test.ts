@@ -3,6 +3,8 @@ import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
+import { subscribeReceiver } from "../support/webhook-fixtures.ts";
 
 // The embedded default: no KAFKA_BROKERS, so meeting.events travels over the Postgres-backed bus
 // and the webhook consumer reads it there, with the same result.
@@ -19,22 +21,17 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const api = (method: string, path: string, body?: unknown) =>
-  fetch(`${stack.gatewayUrl}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const api = (method: string, path: string, body?: unknown) => callApi(apiBase(stack), method, path, { key: tenant.apiKey, body });
 
 describe("webhooks over the Postgres-backed event bus (no Kafka)", () => {
   it("ending a meeting delivers one signed meeting.ended", async () => {
     expect(stack.env.KAFKA_BROKERS).toBeUndefined();
-    const created = await api("POST", "/webhook", { url: `${receiver.baseUrl}/embedded`, events: ["meeting.ended"] });
-    receiver.useSecret("/embedded", ((await created.json()) as { secret: string }).secret);
+    await subscribeReceiver(stack, receiver, tenant.apiKey, "/embedded");
     const meeting = (await (await api("POST", "/meeting", { title: "No Kafka here" })).json()) as { id: string };
     expect((await api("POST", `/meeting/${meeting.id}/end`)).status).toBe(200);
 
     await waitFor(() => receiver.on("/embedded").length >= 1, 20_000, "meeting.ended did not arrive");
+    // A negative (no duplicate arrives): time for one to be sent, there is nothing to wait for.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const requests = receiver.on("/embedded");
     expect(requests).toHaveLength(1);

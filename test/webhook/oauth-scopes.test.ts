@@ -5,6 +5,7 @@ import { authorizeInBrowser } from "../oauth/support/browser.ts";
 import { createOAuthApp, exchangeCode, type OAuthApp } from "../oauth/support/oauth-app.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
 
 // The webhook operations' OAuth scopes with real access tokens: a user grants an application some
 // webhook scopes in Chromium, the application exchanges the code with oauth4webapi, then calls the
@@ -38,13 +39,7 @@ async function tokenWith(scope: string): Promise<string> {
   }
 }
 
-function call(token: string, method: string, path: string, body?: unknown) {
-  return fetch(`${stack.gatewayUrl}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const call = (token: string, method: string, path: string, body?: unknown) => callApi(apiBase(stack), method, path, { key: token, body });
 
 async function expectInsufficientScope(response: Response, scope: string) {
   expect(response.status).toBe(403);

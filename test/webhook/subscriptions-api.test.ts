@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { grpcJsClient } from "../support/grpc-js.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
+import { apiBase, callApi, type CallOptions } from "../support/rest-client.ts";
 
 // The REST contract of POST/GET/DELETE /api/v1/webhook (docs/decisions/0010-webhook-signing-secrets-and-ssrf-guard.md) with the production
 // target rules: https only, private and loopback targets refused.
@@ -20,15 +21,8 @@ afterAll(async () => stack?.stop());
 // A public literal address: accepted without DNS, and nothing in these tests sends to it.
 const PUBLIC_URL = "https://93.184.215.14/hooks/svc";
 
-function call(method: string, path: string, options: { as?: Tenant; body?: unknown; rawBody?: string; contentType?: string } = {}) {
-  const as = options.as ?? tenant;
-  const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-  return fetch(`${stack.gatewayUrl}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${as.apiKey}`, ...(body !== undefined ? { "content-type": options.contentType ?? "application/json" } : {}) },
-    body,
-  });
-}
+const call = (method: string, path: string, { as = tenant, ...options }: { as?: Tenant } & Omit<CallOptions, "key"> = {}) =>
+  callApi(apiBase(stack), method, path, { key: as.apiKey, ...options });
 
 async function register(as: Tenant = tenant, url = PUBLIC_URL) {
   const response = await call("POST", "/webhook", { as, body: { url, events: ["meeting.ended"] } });
@@ -129,11 +123,7 @@ describe("POST /api/v1/webhook", () => {
   });
 
   it("answers 401 without a valid token", async () => {
-    const response = await fetch(`${stack.gatewayUrl}/api/v1/webhook`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: "Bearer svc_not_a_real_key" },
-      body: "{}",
-    });
+    const response = await callApi(apiBase(stack), "POST", "/webhook", { key: "svc_not_a_real_key", rawBody: "{}" });
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toMatch(/Bearer/);
   });
@@ -328,11 +318,7 @@ describe("PATCH /api/v1/webhook/:webhookId", () => {
     await expectError(await call("PATCH", "/webhook/8f14e45f-ceea-467a-9575-6e2b7c1d5a2b", { body: { description: "x" } }), 404, "Webhook not found");
     await expectError(await call("PATCH", `/webhook/${theirs.webhookId}`, { body: { description: "mine now" } }), 404, "Webhook not found");
     expect((await list(other)).find((webhook) => webhook.webhookId === theirs.webhookId)?.description).toBe("");
-    const anonymous = await fetch(`${stack.gatewayUrl}/api/v1/webhook/${theirs.webhookId}`, {
-      method: "PATCH",
-      headers: { "content-type": "application/json" },
-      body: "{}",
-    });
+    const anonymous = await callApi(apiBase(stack), "PATCH", `/webhook/${theirs.webhookId}`, { rawBody: "{}" });
     expect(anonymous.status).toBe(401);
   });
 });
@@ -356,9 +342,9 @@ describe("POST /api/v1/webhook/:webhookId/rotate-secret", () => {
     const { rows } = await stack.query<{ row: string }>("SELECT s::text AS row FROM webhook.subscriptions s WHERE id = $1", [webhookId]);
     for (const clear of [secret, rotated.secret]) expect(rows[0]!.row).not.toContain(Buffer.from(clear.slice(6), "base64").toString("hex"));
 
-    const headers = { authorization: `Bearer ${tenant.apiKey}`, "idempotency-key": `rotate-${webhookId}` };
-    const first = await fetch(`${stack.gatewayUrl}/api/v1/webhook/${webhookId}/rotate-secret`, { method: "POST", headers });
-    const again = await fetch(`${stack.gatewayUrl}/api/v1/webhook/${webhookId}/rotate-secret`, { method: "POST", headers });
+    const headers = { "idempotency-key": `rotate-${webhookId}` };
+    const first = await call("POST", `/webhook/${webhookId}/rotate-secret`, { headers });
+    const again = await call("POST", `/webhook/${webhookId}/rotate-secret`, { headers });
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect((await again.json()).secret).toBe((await first.json()).secret);
   });

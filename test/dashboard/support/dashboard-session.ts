@@ -1,4 +1,5 @@
 import type { Stack } from "../../support/stack.ts";
+import { apiBase, callApi, readResponse } from "../../support/rest-client.ts";
 
 /**
  * A dashboard session as a browser holds it: the cookies the gateway set at sign-in, and the
@@ -14,11 +15,7 @@ export interface DashboardSession {
 }
 
 export async function signInApi(stack: Stack, email: string, password: string, path = "/api/v1/session", extra: Record<string, string> = {}) {
-  const response = await fetch(`${stack.gatewayUrl}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password, ...extra }),
-  });
+  const response = await callApi(stack.gatewayUrl, "POST", path, { body: { email, password, ...extra } });
   return { status: response.status, body: (await response.json()) as any, headers: response.headers };
 }
 
@@ -32,18 +29,10 @@ export function sessionFrom(stack: Stack, headers: Headers, body: Record<string,
     csrfToken,
     setCookies,
     body,
-    async call(method, path, payload, options = {}) {
-      const headers: Record<string, string> = { cookie: cookieHeader };
+    async call(method, path, body, options = {}) {
       const csrf = options.csrf ?? true;
-      if (csrf !== false) headers["x-csrf-token"] = csrf === true ? csrfToken : csrf;
-      if (payload !== undefined) headers["content-type"] = "application/json";
-      const response = await fetch(`${stack.gatewayUrl}/api/v1${path}`, {
-        method,
-        headers,
-        ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+      const headers: Record<string, string> = csrf === false ? {} : { "x-csrf-token": csrf === true ? csrfToken : csrf };
+      return readResponse(await callApi(apiBase(stack), method, path, { cookie: cookieHeader, headers, body }));
     },
   };
 }
@@ -55,10 +44,7 @@ export async function openSession(stack: Stack, email: string, password: string)
 }
 
 /** A call with a Bearer token (API key or OAuth access token) instead of a session. */
-export async function bearerCall(stack: Stack, token: string, method: string, path: string, payload?: unknown) {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-  if (payload !== undefined) headers["content-type"] = "application/json";
-  const response = await fetch(`${stack.gatewayUrl}/api/v1${path}`, { method, headers, ...(payload === undefined ? {} : { body: JSON.stringify(payload) }) });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+export async function bearerCall(stack: Stack, token: string, method: string, path: string, body?: unknown) {
+  const { status, body: answer } = await readResponse(await callApi(apiBase(stack), method, path, { key: token, body }));
+  return { status, body: answer };
 }
