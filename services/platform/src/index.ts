@@ -27,3 +27,4 @@ export * from "./db/purge.ts";
 export * from "./periodic-task.ts";
 export * from "./telemetry/request-context.ts";
 export * from "./telemetry/tracing-config.ts";
+export * from "./telemetry/event-context.ts";
