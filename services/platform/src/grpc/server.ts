@@ -6,6 +6,7 @@ import { file_grpc_reflection_v1_reflection, ServerReflection } from "@svc/proto
 import { file_health_v1_health, Health } from "@svc/proto/health/v1/health_pb";
 import type { Logger } from "../logger.ts";
 import { requestIdServerInterceptor } from "../telemetry/request-id-interceptors.ts";
+import { rpcDebugLog } from "../telemetry/rpc-debug-log.ts";
 import { tracingInterceptors } from "../telemetry/tracing-interceptors.ts";
 import { registerHealth } from "./health.ts";
 import { registerReflection } from "./reflection.ts";
@@ -47,7 +48,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     connect: true,
     readMaxBytes: READ_MAX_BYTES,
     // Outermost first: the request id and the span are in place for everything after them.
-    interceptors: [requestIdServerInterceptor, ...tracingInterceptors("server"), hideInternalErrors(options.logger)],
+    interceptors: [requestIdServerInterceptor, ...tracingInterceptors("server"), rpcDebugLog(options.logger), hideInternalErrors(options.logger)],
     routes(router) {
       options.routes(router);
       registerHealth(router, serviceNames, options.isServing);
