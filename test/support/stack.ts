@@ -3,6 +3,7 @@ import http2 from "node:http2";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { tracingLaunch } from "@svc/platform";
 import { startMediaServer, type RunningMediaServer } from "../../scripts/media-server.ts";
 import { createTestDatabase, freePorts, infra, uniqueName } from "./infra.ts";
 import { checkResponsesOf } from "./openapi-responses.ts";
@@ -159,9 +160,10 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
   const dir = (service: ServiceName) => (service === "gateway" ? path.join(root, "gateway") : path.join(root, "services", service));
 
   const start = async (service: ServiceName) => {
-    const child = spawn(process.execPath, ["--conditions=source", "src/main.ts"], {
+    const tracing = tracingLaunch(service, env);
+    const child = spawn(process.execPath, ["--conditions=source", ...tracing.nodeArguments, "src/main.ts"], {
       cwd: dir(service),
-      env: { ...env, ...portEnv[service] },
+      env: { ...env, ...portEnv[service], ...tracing.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     const chunks = output.get(service)!;

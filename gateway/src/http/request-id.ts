@@ -1,13 +1,16 @@
 import { randomUUID } from "node:crypto";
+import { isAcceptableRequestId, REQUEST_ID_HEADER, withRequestId } from "@svc/platform";
 import type { RequestHandler } from "express";
 
-const acceptable = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** Every response carries X-Request-Id: the caller's own if it is sane, otherwise a fresh UUID. */
+/**
+ * Every response carries X-Request-Id: the caller's own if it is sane, otherwise a fresh UUID. The
+ * rest of the request runs with it as the current request id, so every downstream call and log
+ * line carries it.
+ */
 export const requestId: RequestHandler = (req, res, next) => {
-  const incoming = req.get("x-request-id");
-  const id = incoming && acceptable.test(incoming) ? incoming : randomUUID();
+  const incoming = req.get(REQUEST_ID_HEADER);
+  const id = isAcceptableRequestId(incoming) ? incoming : randomUUID();
   res.locals.requestId = id;
   res.set("X-Request-Id", id);
-  next();
+  withRequestId(id, next);
 };

@@ -25,3 +25,6 @@ export * from "./retry-backoff.ts";
 export * from "./db/idempotency.ts";
 export * from "./db/purge.ts";
 export * from "./periodic-task.ts";
+export * from "./telemetry/request-context.ts";
+export * from "./telemetry/tracing-config.ts";
+export * from "./telemetry/event-context.ts";

@@ -1,17 +1,22 @@
 import { randomUUID } from "node:crypto";
-import { inTransaction, type BatchedPurge, type OutgoingEvent, type Pool, type PoolClient } from "@svc/platform";
+import { captureEventContext, inTransaction, type BatchedPurge, type EventContextHeaders, type OutgoingEvent, type Pool, type PoolClient } from "@svc/platform";
 
 /** An event on its way to the bus; `id` is the event id consumers deduplicate on. */
 export type OutboxEvent = OutgoingEvent;
 
-/** Called by the transaction that changes the meeting, so the event commits with the change. */
+/**
+ * Called by the transaction that changes the meeting, so the event commits with the change. The
+ * request id and trace of that transaction go with it (see captureEventContext).
+ */
 export async function insertOutboxEvent(client: PoolClient, event: OutboxEvent): Promise<void> {
-  await client.query("INSERT INTO outbox (event_id, topic, key, type, payload) VALUES ($1, $2, $3, $4, $5)", [
+  const context = captureEventContext();
+  await client.query("INSERT INTO outbox (event_id, topic, key, type, payload, context_headers) VALUES ($1, $2, $3, $4, $5, $6)", [
     event.id,
     event.topic,
     event.key,
     event.type,
     Buffer.from(event.value),
+    Object.keys(context).length > 0 ? context : null,
   ]);
 }
 
@@ -36,6 +41,7 @@ interface OutboxRow {
   key: string;
   type: string;
   payload: Buffer;
+  context_headers: EventContextHeaders | null;
 }
 
 export function createOutbox(pool: Pool, options: { leaseMs?: number } = {}): Outbox {
@@ -60,7 +66,7 @@ export function createOutbox(pool: Pool, options: { leaseMs?: number } = {}): Ou
          )
          UPDATE outbox o SET lease_token = $2, leased_until = now() + $3::int * interval '1 millisecond'
          FROM claimable c WHERE o.id = c.id
-         RETURNING o.id, o.event_id, o.topic, o.key, o.type, o.payload`,
+         RETURNING o.id, o.event_id, o.topic, o.key, o.type, o.payload, o.context_headers`,
         [limit, leaseToken, leaseMs],
       );
       return rows.sort((a, b) => Number(BigInt(a.id) - BigInt(b.id)));
@@ -73,7 +79,16 @@ export function createOutbox(pool: Pool, options: { leaseMs?: number } = {}): Ou
       if (rows.length === 0) return 0;
       const ids = rows.map((row) => row.id);
       try {
-        await publish(rows.map((row) => ({ id: row.event_id, topic: row.topic, key: row.key, type: row.type, value: new Uint8Array(row.payload) })));
+        await publish(
+          rows.map((row) => ({
+            id: row.event_id,
+            topic: row.topic,
+            key: row.key,
+            type: row.type,
+            value: new Uint8Array(row.payload),
+            ...(row.context_headers ? { context: row.context_headers } : {}),
+          })),
+        );
       } catch (error) {
         // Give the rows back at once, so this or another relay retries them after its backoff.
         await pool

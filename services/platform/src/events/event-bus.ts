@@ -1,3 +1,5 @@
+import type { EventContextHeaders } from "../telemetry/event-context.ts";
+
 /**
  * The one interface through which services exchange domain events, with two implementations
  * chosen by configuration: Kafka (KAFKA_BROKERS set) and a durable Postgres-backed bus (the
@@ -15,6 +17,8 @@ export interface OutgoingEvent {
   value: Uint8Array;
   /** The protobuf message type name, sent as the `content-type` header ("application/x-protobuf; messageType=..."). */
   type: string;
+  /** The request and trace that caused the event (see captureEventContext), sent as headers. */
+  context?: EventContextHeaders;
 }
 
 export interface IncomingEvent {
@@ -23,6 +27,8 @@ export interface IncomingEvent {
   id: string;
   value: Uint8Array;
   type: string;
+  /** The context the event was published with; empty when it carried none. */
+  context: EventContextHeaders;
 }
 
 export interface EventPublisher {

@@ -1,5 +1,6 @@
-import { Kafka, logLevel, type Admin, type Consumer, type KafkaConfig, type LogEntry, type Producer } from "kafkajs";
+import { Kafka, logLevel, type Admin, type Consumer, type IHeaders, type KafkaConfig, type LogEntry, type Producer } from "kafkajs";
 import type { Logger } from "../logger.ts";
+import { withEventRequestId, withEventTrace, type EventContextHeaders } from "../telemetry/event-context.ts";
 import {
   eventContentType,
   eventTypeFromContentType,
@@ -84,19 +85,26 @@ function createKafkaPublisher(kafka: Kafka, topics: TopicEnsurer, topicPrefix: s
     async publish(events: OutgoingEvent[]) {
       if (events.length === 0) return;
       await connect();
-      const byTopic = Map.groupBy(events, (event) => topicPrefix + event.topic);
-      for (const topic of byTopic.keys()) await topics.ensure(topic);
-      await producer.sendBatch({
-        acks: -1,
-        topicMessages: [...byTopic].map(([topic, batch]) => ({
-          topic,
-          messages: batch.map((event) => ({
-            key: event.key,
-            value: Buffer.from(event.value),
-            headers: { "event-id": event.id, "content-type": eventContentType(event.type) },
-          })),
-        })),
-      });
+      for (const topic of new Set(events.map((event) => topicPrefix + event.topic))) await topics.ensure(topic);
+      // Each run of events from one trace is sent inside that trace, so the Kafka instrumentation's
+      // producer span (and the traceparent it writes into the headers) continues it. Without
+      // tracing no event has a traceparent: one run, one batch.
+      for (const run of runsOfOneTrace(events)) {
+        const byTopic = Map.groupBy(run, (event) => topicPrefix + event.topic);
+        const send = () =>
+          producer.sendBatch({
+            acks: -1,
+            topicMessages: [...byTopic].map(([topic, batch]) => ({
+              topic,
+              messages: batch.map((event) => ({
+                key: event.key,
+                value: Buffer.from(event.value),
+                headers: { ...event.context, "event-id": event.id, "content-type": eventContentType(event.type) },
+              })),
+            })),
+          });
+        await withEventTrace(run[0]!.context, send);
+      }
     },
     async close() {
       if (connected) await producer.disconnect();
@@ -133,9 +141,11 @@ function createKafkaSubscriber(kafka: Kafka, topics: TopicEnsurer, topicPrefix: 
             id: message.headers?.["event-id"]?.toString() ?? "",
             type: eventTypeFromContentType(message.headers?.["content-type"]?.toString()),
             value: new Uint8Array(message.value ?? Buffer.alloc(0)),
+            context: stringHeaders(message.headers),
           };
           try {
-            await subscription.handle(event);
+            // The Kafka instrumentation has already made the message's trace current.
+            await withEventRequestId(event.context, () => subscription.handle(event));
           } catch (error) {
             logger.warn({ err: error, topic, partition, offset: message.offset, eventId: event.id }, "event handler failed; will retry");
             // kafkajs gives up at once on errors it deems programming errors (TypeError and the
@@ -151,6 +161,26 @@ function createKafkaSubscriber(kafka: Kafka, topics: TopicEnsurer, topicPrefix: 
       consumers.length = 0;
     },
   };
+}
+
+/** Consecutive events with the same traceparent, in order (so each key keeps its order). */
+function runsOfOneTrace(events: OutgoingEvent[]): OutgoingEvent[][] {
+  const runs: OutgoingEvent[][] = [];
+  for (const event of events) {
+    const last = runs.at(-1);
+    if (last && last[0]!.context?.traceparent === event.context?.traceparent) last.push(event);
+    else runs.push([event]);
+  }
+  return runs;
+}
+
+function stringHeaders(headers: IHeaders | undefined): EventContextHeaders {
+  const result: EventContextHeaders = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined) result[name] = first.toString();
+  }
+  return result;
 }
 
 interface TopicEnsurer {

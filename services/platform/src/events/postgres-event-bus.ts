@@ -5,6 +5,7 @@ import type { Logger } from "../logger.ts";
 import { retryBackoffMs } from "../retry-backoff.ts";
 import { migrate } from "../db/migrate.ts";
 import { createPool, inTransaction, type Pool, type PoolClient } from "../db/pool.ts";
+import { withEventContext, type EventContextHeaders } from "../telemetry/event-context.ts";
 import type { EventBus, EventPublisher, EventSubscriber, EventSubscription, IncomingEvent, OutgoingEvent } from "./event-bus.ts";
 
 export interface PostgresEventBusOptions {
@@ -86,8 +87,8 @@ function createPublisher(pool: Pool, topicPrefix: string, partitions: number): E
         // (sorted, so two publishers of several topics cannot deadlock).
         for (const topic of topics) await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [PUBLISH_LOCK_CLASS, topic]);
         await client.query(
-          `INSERT INTO events (topic, partition, event_id, key, type, value)
-           SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::bytea[])
+          `INSERT INTO events (topic, partition, event_id, key, type, value, context)
+           SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::bytea[], $7::jsonb[])
            ON CONFLICT ON CONSTRAINT events_topic_event_id_key DO NOTHING`,
           [
             events.map((event) => topicPrefix + event.topic),
@@ -96,6 +97,7 @@ function createPublisher(pool: Pool, topicPrefix: string, partitions: number): E
             events.map((event) => event.key),
             events.map((event) => event.type),
             events.map((event) => Buffer.from(event.value)),
+            events.map((event) => (event.context && Object.keys(event.context).length > 0 ? JSON.stringify(event.context) : null)),
           ],
         );
         // Delivered at commit.
@@ -144,8 +146,8 @@ function createSubscriber(context: SubscriberContext): EventSubscriber {
         );
         const claim = claimed.rows[0];
         if (!claim) return "idle";
-        const batch = await client.query<{ position: string; event_id: string; key: string; type: string; value: Buffer }>(
-          `SELECT position, event_id, key, type, value FROM events
+        const batch = await client.query<{ position: string; event_id: string; key: string; type: string; value: Buffer; context: EventContextHeaders | null }>(
+          `SELECT position, event_id, key, type, value, context FROM events
             WHERE topic = $1 AND partition = $2 AND position > $3
             ORDER BY position LIMIT $4`,
           [topic, claim.partition, claim.position, context.batchSize],
@@ -154,9 +156,16 @@ function createSubscriber(context: SubscriberContext): EventSubscriber {
         let failure: unknown;
         for (const row of batch.rows) {
           if (stop.signal.aborted) break;
-          const event: IncomingEvent = { topic: subscription.topic, key: row.key, id: row.event_id, type: row.type, value: new Uint8Array(row.value) };
+          const event: IncomingEvent = {
+            topic: subscription.topic,
+            key: row.key,
+            id: row.event_id,
+            type: row.type,
+            value: new Uint8Array(row.value),
+            context: row.context ?? {},
+          };
           try {
-            await subscription.handle(event);
+            await withEventContext(event.context, () => subscription.handle(event));
           } catch (error) {
             failure = error;
             logger.warn({ err: error, topic, groupId, partition: claim.partition, eventId: row.event_id }, "event handler failed; will retry");

@@ -5,6 +5,9 @@ import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { file_grpc_reflection_v1_reflection, ServerReflection } from "@svc/proto/grpc/reflection/v1/reflection_pb";
 import { file_health_v1_health, Health } from "@svc/proto/health/v1/health_pb";
 import type { Logger } from "../logger.ts";
+import { requestIdServerInterceptor } from "../telemetry/request-id-interceptors.ts";
+import { rpcDebugLog } from "../telemetry/rpc-debug-log.ts";
+import { tracingInterceptors } from "../telemetry/tracing-interceptors.ts";
 import { registerHealth } from "./health.ts";
 import { registerReflection } from "./reflection.ts";
 
@@ -44,7 +47,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     grpcWeb: true,
     connect: true,
     readMaxBytes: READ_MAX_BYTES,
-    interceptors: [hideInternalErrors(options.logger)],
+    // Outermost first: the request id and the span are in place for everything after them.
+    interceptors: [requestIdServerInterceptor, ...tracingInterceptors("server"), rpcDebugLog(options.logger), hideInternalErrors(options.logger)],
     routes(router) {
       options.routes(router);
       registerHealth(router, serviceNames, options.isServing);

@@ -1,4 +1,4 @@
-import type { EventSubscription, IncomingEvent, Logger, Pool } from "@svc/platform";
+import { captureEventContext, type EventSubscription, type IncomingEvent, type Logger, type Pool } from "@svc/platform";
 import { MeetingEndedSchema } from "@svc/proto/svc/meeting/v1/events_pb";
 import { storeEventDeliveries, type PendingCaps } from "../db/deliveries.ts";
 import { decodeMeetingEvent, type DecodedEvent } from "../payloads.ts";
@@ -39,7 +39,9 @@ export function meetingEventsSubscription(options: {
       }
       const created = await storeEventDeliveries(
         options.pool,
-        { id, orgId: decoded.orgId, type: decoded.body.type, body: JSON.stringify(decoded.body) },
+        // The consumer's own context (the bus made the event's trace and request current), so
+        // the attempts are children of this consumption.
+        { id, orgId: decoded.orgId, type: decoded.body.type, body: JSON.stringify(decoded.body), context: captureEventContext() },
         options.pendingCaps,
       );
       if (created > 0) options.onDeliveriesStored();

@@ -1,4 +1,4 @@
-import { inTransaction, type Pool } from "@svc/platform";
+import { inTransaction, type EventContextHeaders, type Pool } from "@svc/platform";
 import { storeWebhookDisabledEvent } from "./operational-events.ts";
 
 /** LISTEN/NOTIFY channel on which new or re-scheduled deliveries wake every dispatcher replica. */
@@ -12,6 +12,8 @@ export interface StoredEvent {
   type: string;
   /** The exact JSON body every delivery of this event sends. */
   body: string;
+  /** The request and trace the event arrived in, for its delivery attempts (see captureEventContext). */
+  context?: EventContextHeaders;
 }
 
 /** Most pending deliveries an endpoint, and an organization over all its endpoints, may have. */
@@ -55,7 +57,7 @@ export async function storeDeliveries(
        SELECT count(*) AS pending FROM deliveries d JOIN subscriptions s ON s.id = d.subscription_id
        WHERE s.org_id = $2 AND d.status = 'pending'
      ), stored_event AS (
-       INSERT INTO events (id, org_id, type, body) SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM matching)
+       INSERT INTO events (id, org_id, type, body, context_headers) SELECT $1, $2, $3, $4, $10 WHERE EXISTS (SELECT 1 FROM matching)
        ON CONFLICT (id) DO NOTHING
      ), created AS (
        INSERT INTO deliveries (id, subscription_id, event_id, status, next_attempt_at, single_attempt)
@@ -80,6 +82,7 @@ export async function storeDeliveries(
       caps.perEndpoint,
       caps.perOrganization,
       `not sent: the endpoint already had ${caps.perEndpoint} deliveries pending, or the organization ${caps.perOrganization}; redeliver it once they are done`,
+      event.context && Object.keys(event.context).length > 0 ? event.context : null,
     ],
   );
   return rows[0]!.created;
@@ -116,6 +119,8 @@ export interface ClaimedDelivery {
   subscriptionDisabled: boolean;
   eventType: string;
   body: string;
+  /** The request and trace the event arrived in; null when it carried none. */
+  context: EventContextHeaders | null;
 }
 
 export interface ClaimOptions {
@@ -165,6 +170,7 @@ export async function claimDueDeliveries(pool: Pool, options: ClaimOptions): Pro
     disabled: boolean;
     type: string;
     body: string;
+    context_headers: EventContextHeaders | null;
   }>(
     `WITH endpoint_busy AS (
        SELECT * FROM unnest($5::uuid[], $6::int[]) AS b (subscription_id, in_flight)
@@ -205,7 +211,7 @@ export async function claimDueDeliveries(pool: Pool, options: ClaimOptions): Pro
      WHERE d.id = c.id AND s.id = d.subscription_id AND e.id = d.event_id
      RETURNING d.id, d.subscription_id, s.org_id, d.attempt_count, d.single_attempt, s.url, s.secret_sealed,
                CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_sealed END AS previous_secret_sealed,
-               s.rate_limit_per_second, s.deleted_at IS NOT NULL AS deleted, s.disabled_at IS NOT NULL AS disabled, e.type, e.body`,
+               s.rate_limit_per_second, s.deleted_at IS NOT NULL AS deleted, s.disabled_at IS NOT NULL AS disabled, e.type, e.body, e.context_headers`,
     [
       options.limit,
       options.leaseMs,
@@ -233,6 +239,7 @@ export async function claimDueDeliveries(pool: Pool, options: ClaimOptions): Pro
     subscriptionDisabled: row.disabled,
     eventType: row.type,
     body: row.body,
+    context: row.context_headers,
   }));
 }
 

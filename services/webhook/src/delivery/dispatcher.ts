@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Logger, Pool } from "@svc/platform";
+import { withEventContext, type Logger, type Pool } from "@svc/platform";
 import {
   claimDueDeliveries,
   nextDueAt,
@@ -14,6 +14,7 @@ import { deferDelivery } from "../db/deferrals.ts";
 import type { SecretBox } from "../signing/secret-box.ts";
 import { signingKey } from "../signing/signing-secret.ts";
 import type { AttemptOutcome, HttpSender } from "./http-sender.ts";
+import { tracedAttempt } from "./attempt-span.ts";
 import { createBatcher } from "./batcher.ts";
 import { createEndpointRateLimiter, type EndpointRateLimiter } from "./endpoint-rate-limiter.ts";
 import { nextRetryDelayMs, type RetryPolicy } from "./retry-policy.ts";
@@ -176,7 +177,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     inFlight.set(delivery.id, delivery);
     countUp(inFlightBySubscription, delivery.subscriptionId);
     countUp(inFlightByOrganization, delivery.orgId);
-    const attempt = deliver(delivery)
+    // In the request and trace the event came from: its log lines and attempt span name them.
+    const attempt = withEventContext(delivery.context, () => deliver(delivery))
       .catch((error: unknown) => {
         // The lease will expire and the delivery will be sent again: at least once.
         logger.error({ err: error, deliveryId: delivery.id }, "could not record a delivery attempt");
@@ -217,7 +219,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       const error = "the signing secret could not be decrypted (server configuration); nothing was sent";
       return recordOutcomeOfFailure(delivery, { attemptedAt: new Date(), succeeded: false, latencyMs: 0, error, responseExcerpt: "", timedOut: false });
     }
-    const outcome = await options.sender.send({ url: delivery.url, messageId: delivery.id, body: delivery.body, signingKeys: keys }, abandon.signal);
+    const outcome = await tracedAttempt(delivery, () =>
+      options.sender.send({ url: delivery.url, messageId: delivery.id, body: delivery.body, signingKeys: keys }, abandon.signal),
+    );
     if (abandon.signal.aborted && !outcome.succeeded) {
       abandoned.push(delivery);
       return;

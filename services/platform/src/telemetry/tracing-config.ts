@@ -1,0 +1,24 @@
+/**
+ * Whether this process exports traces: only when the standard OpenTelemetry variables ask for it
+ * (an OTLP endpoint or a traces exporter other than "none") and OTEL_SDK_DISABLED is not "true".
+ * Read once by the register hook and by whatever installs tracing-only interceptors, so both agree.
+ */
+export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return false;
+  const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
+  if (exporter === "none") return false;
+  return Boolean(exporter || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
+}
+
+/** The module a launcher preloads (`node --import`) so a process traces. */
+export const TRACING_REGISTER_MODULE = "@svc/platform/telemetry/register";
+
+/**
+ * How a launcher (npm start, the test stack) starts one of our processes: with the tracing hook
+ * preloaded and a service name of its own (`svc-<name>` unless OTEL_SERVICE_NAME is given) when
+ * tracing is configured, exactly as before otherwise.
+ */
+export function tracingLaunch(service: string, env: NodeJS.ProcessEnv): { nodeArguments: string[]; env: Record<string, string> } {
+  if (!tracingConfigured(env)) return { nodeArguments: [], env: {} };
+  return { nodeArguments: [`--import=${TRACING_REGISTER_MODULE}`], env: { OTEL_SERVICE_NAME: env.OTEL_SERVICE_NAME ?? `svc-${service}` } };
+}

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startOtlpReceiver, tracingEnv, type OtlpReceiver, type ReceivedSpan } from "../support/otlp-receiver.ts";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createTenant, type Tenant } from "../support/tenants.ts";
+import { waitFor } from "../support/wait.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+
+// Every process exports its spans to a local OTLP/HTTP receiver; ending a meeting that has a
+// webhook subscriber must leave one trace from the REST call to the delivery attempt.
+let otlp: OtlpReceiver;
+let stack: Stack;
+let receiver: WebhookReceiver;
+let tenant: Tenant;
+
+beforeAll(async () => {
+  otlp = await startOtlpReceiver();
+  [stack, receiver] = await Promise.all([startStack({ env: tracingEnv(otlp) }), startWebhookReceiver()]);
+  tenant = await createTenant(stack);
+}, 120_000);
+afterAll(async () => {
+  await receiver?.close();
+  await stack?.stop();
+  await otlp?.close();
+});
+
+function api(method: string, path: string, body?: unknown) {
+  return fetch(`${stack.gatewayUrl}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+const describeSpans = (spans: ReceivedSpan[]) =>
+  spans.map((span) => `${span.service} ${span.kind} ${span.name} ${span.spanId}<-${span.parentSpanId}`).join("\n");
+
+describe("tracing", () => {
+  it("one trace covers POST /meeting/:id/end from the gateway to the webhook delivery attempt", { timeout: 90_000 }, async () => {
+    const created = await api("POST", "/webhook", { url: `${receiver.baseUrl}/traced`, events: ["meeting.ended"] });
+    expect(created.status).toBe(201);
+    receiver.useSecret("/traced", ((await created.json()) as { secret: string }).secret);
+    const meeting = (await (await api("POST", "/meeting", { title: "Traced" })).json()) as { id: string };
+
+    const ended = await api("POST", `/meeting/${meeting.id}/end`);
+    expect(ended.status).toBe(200);
+    await waitFor(() => receiver.on("/traced").length >= 1, 30_000, "the webhook was not delivered");
+
+    // The trace is the one whose gateway server span is the end call.
+    const endSpan = () =>
+      otlp.spans().find((span) => span.service === "svc-gateway" && span.kind === 2 && span.attributes["http.route"] === "/api/v1/meeting/:id/end");
+    const traceSpans = () => otlp.spans().filter((span) => span.traceId === endSpan()?.traceId);
+    const attemptSpan = () => traceSpans().find((span) => span.service === "svc-webhook" && span.name === "webhook delivery attempt");
+    await waitFor(() => attemptSpan() !== undefined, 30_000, `no delivery attempt span in the trace:\n${describeSpans(traceSpans())}`);
+
+    const spans = traceSpans();
+    const has = (service: string, kind: number, name: (name: string) => boolean) =>
+      spans.some((span) => span.service === service && span.kind === kind && name(span.name));
+    const why = describeSpans(spans);
+    expect(
+      has("svc-gateway", 2, (name) => name.startsWith("POST")),
+      why,
+    ).toBe(true);
+    expect(
+      has("svc-gateway", 3, (name) => name === "svc.meeting.v1.MeetingService/EndMeeting"),
+      why,
+    ).toBe(true);
+    expect(
+      has("svc-meeting", 2, (name) => name === "svc.meeting.v1.MeetingService/EndMeeting"),
+      why,
+    ).toBe(true);
+    expect(
+      spans.some((span) => span.service === "svc-meeting" && span.attributes["db.system"] === "postgresql") ||
+        spans.some((span) => span.service === "svc-meeting" && span.attributes["db.system.name"] === "postgresql"),
+      why,
+    ).toBe(true);
+    expect(
+      has("svc-meeting", 4, (name) => name.includes("meeting.events")),
+      why,
+    ).toBe(true);
+    expect(
+      has("svc-webhook", 5, (name) => name.includes("meeting.events")),
+      why,
+    ).toBe(true);
+    const attempt = attemptSpan()!;
+    expect(attempt.attributes["http.response.status_code"]).toBe(204);
+    expect(typeof attempt.attributes["svc.webhook.latency_ms"]).toBe("number");
+
+    // A tree: one root (the gateway's server span), every other span's parent in the same trace.
+    const ids = new Set(spans.map((span) => span.spanId));
+    const roots = spans.filter((span) => !span.parentSpanId);
+    expect(
+      roots.map((span) => span.spanId),
+      why,
+    ).toEqual([endSpan()!.spanId]);
+    expect(
+      spans.filter((span) => span.parentSpanId && !ids.has(span.parentSpanId)),
+      why,
+    ).toEqual([]);
+  });
+});
