@@ -5,6 +5,8 @@ import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { file_grpc_reflection_v1_reflection, ServerReflection } from "@svc/proto/grpc/reflection/v1/reflection_pb";
 import { file_health_v1_health, Health } from "@svc/proto/health/v1/health_pb";
 import type { Logger } from "../logger.ts";
+import type { Registry } from "../telemetry/metrics-registry.ts";
+import { rpcMetrics } from "../telemetry/rpc-metrics.ts";
 import { registerHealth } from "./health.ts";
 import { registerReflection } from "./reflection.ts";
 
@@ -18,6 +20,8 @@ export interface ServerOptions {
   routes: (router: ConnectRouter) => void;
   /** Asked by every health check. */
   isServing: () => Promise<boolean>;
+  /** The process's metrics registry: every RPC answered is recorded in it (rpc_server_duration_seconds). */
+  metrics?: Registry;
 }
 
 /**
@@ -44,7 +48,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     grpcWeb: true,
     connect: true,
     readMaxBytes: READ_MAX_BYTES,
-    interceptors: [hideInternalErrors(options.logger)],
+    interceptors: [...(options.metrics ? [rpcMetrics(options.metrics)] : []), hideInternalErrors(options.logger)],
     routes(router) {
       options.routes(router);
       registerHealth(router, serviceNames, options.isServing);

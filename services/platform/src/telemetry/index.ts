@@ -1,0 +1,5 @@
+// Metrics: one Prometheus registry per process and the pieces every service shares.
+export * from "./metrics-registry.ts";
+export * from "./metrics-server.ts";
+export * from "./rpc-metrics.ts";
+export * from "./scrape-gauge.ts";
