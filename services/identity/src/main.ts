@@ -13,6 +13,7 @@ import {
   type CredentialCache,
   type Logger,
 } from "@svc/platform";
+import { countingCacheLookups, createMetricsRegistry, serveMetricsIfConfigured } from "@svc/platform/telemetry";
 import { IdentityAdminService, IdentityService, ManagementService, SessionService } from "@svc/proto/svc/identity/v1/identity_pb";
 import type { Redis } from "ioredis";
 import { adminService } from "./admin/admin-service.ts";
@@ -40,6 +41,7 @@ const SCHEMA = "identity";
 
 const config = loadConfigOrExit(SERVICE, configSchema);
 const logger = createLogger(SERVICE, config.LOG_LEVEL);
+const metrics = createMetricsRegistry(SERVICE);
 
 runUntilSignalled(logger, async () => {
   if (config.usingDevelopmentAdminToken) {
@@ -50,7 +52,7 @@ runUntilSignalled(logger, async () => {
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
   const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger, max: config.DATABASE_POOL_SIZE ?? 10 });
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, logger) : undefined;
-  const cache = createCredentialCache(config, redis, logger);
+  const cache = countingCacheLookups(createCredentialCache(config, redis, logger), metrics);
   const lastUsed = createLastUsedRecorder({
     write: (uses) => recordApiKeyUses(pool, uses),
     flushIntervalMs: config.LAST_USED_FLUSH_INTERVAL_MS,
@@ -94,6 +96,7 @@ runUntilSignalled(logger, async () => {
     host: config.HOST,
     port: config.GRPC_PORT,
     logger,
+    metrics,
     services: [IdentityService, SessionService, ManagementService],
     routes: (router) => {
       router.service(IdentityService, identityService(credentials, sessions));
@@ -121,6 +124,7 @@ runUntilSignalled(logger, async () => {
     host: config.HOST,
     port: config.ADMIN_PORT,
     logger,
+    metrics,
     services: [IdentityAdminService],
     routes: (router) => {
       const oauthClients = oauthClientAdmin({ clients: oauthClientQueries(pool), credentials, redirectUriPolicy, logger });
@@ -152,6 +156,7 @@ runUntilSignalled(logger, async () => {
     keyPrefix: config.REDIS_KEY_PREFIX,
     logger,
   });
+  const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
   // Closed in reverse: stop serving, then write the last uses, then close the cache and the pool.
   return [
     () => pool.end(),
@@ -161,6 +166,7 @@ runUntilSignalled(logger, async () => {
     () => server.close(),
     () => adminServer.close(),
     () => authorizationServer.close(),
+    closeMetrics,
   ];
 });
 

@@ -15,6 +15,7 @@ import {
   startPeriodicTask,
   startServer,
 } from "@svc/platform";
+import { createMetricsRegistry, serveMetricsIfConfigured } from "@svc/platform/telemetry";
 import { MeetingPageService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { configSchema } from "./config.ts";
 import { createOutbox } from "./db/outbox.ts";
@@ -31,6 +32,7 @@ const SCHEMA = "meeting";
 
 const config = loadConfigOrExit(SERVICE, configSchema);
 const logger = createLogger(SERVICE, config.LOG_LEVEL);
+const metrics = createMetricsRegistry(SERVICE);
 
 if (config.livekit.isDevelopmentDefault) {
   logger.warn(
@@ -42,7 +44,7 @@ if (config.livekit.isDevelopmentDefault) {
 runUntilSignalled(logger, async () => {
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
   const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger, max: config.DATABASE_POOL_SIZE ?? 20 });
-  const callers = await connectCallerResolver(config, logger);
+  const callers = await connectCallerResolver(config, logger, metrics);
   const bus = await createEventBus(config, logger, SERVICE);
   const relay = startOutboxRelay({
     outbox: createOutbox(pool),
@@ -127,6 +129,7 @@ runUntilSignalled(logger, async () => {
     host: config.HOST,
     port: config.GRPC_PORT,
     logger,
+    metrics,
     services: [MeetingService, MeetingPageService],
     routes: (router) => {
       router.service(
@@ -149,6 +152,7 @@ runUntilSignalled(logger, async () => {
         () => false,
       ),
   });
+  const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
   // Closed in reverse: stop taking calls and webhooks, finish the periodic tasks and the relay's
   // batch, then the bus and the pool.
   return [
@@ -162,5 +166,6 @@ runUntilSignalled(logger, async () => {
     () => sweeper.stop(),
     () => new Promise<void>((resolve) => webhookListener.close(() => resolve())),
     () => server.close(),
+    closeMetrics,
   ];
 });

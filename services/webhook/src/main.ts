@@ -14,6 +14,7 @@ import {
   startPeriodicTask,
   startServer,
 } from "@svc/platform";
+import { createMetricsRegistry, serveMetricsIfConfigured } from "@svc/platform/telemetry";
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import { webhookService } from "./api/webhook-service.ts";
 import { configSchema } from "./config.ts";
@@ -35,6 +36,7 @@ const SECRET_SWEEP_INTERVAL_MS = 60_000;
 
 const config = loadConfigOrExit(SERVICE, configSchema);
 const logger = createLogger(SERVICE, config.LOG_LEVEL);
+const metrics = createMetricsRegistry(SERVICE);
 
 runUntilSignalled(logger, async () => {
   if (config.WEBHOOK_SECRET_KEY.isDevelopmentDefault) {
@@ -52,7 +54,7 @@ runUntilSignalled(logger, async () => {
 
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
   const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger, max: config.DATABASE_POOL_SIZE ?? 20 });
-  const callers = await connectCallerResolver(config, logger);
+  const callers = await connectCallerResolver(config, logger, metrics);
   const { resolveCaller } = callers;
   const secretBox = createSecretBox(config.WEBHOOK_SECRET_KEY.key);
   const targetPolicy = { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, allowInsecure: config.WEBHOOK_ALLOW_INSECURE };
@@ -100,6 +102,7 @@ runUntilSignalled(logger, async () => {
     host: config.HOST,
     port: config.GRPC_PORT,
     logger,
+    metrics,
     services: [WebhookService],
     routes: (router) =>
       router.service(
@@ -144,6 +147,7 @@ runUntilSignalled(logger, async () => {
   const bus = await createEventBus(config, logger, SERVICE);
   await bus.subscriber().start(meetingEventsSubscription({ pool, logger, pendingCaps, onDeliveriesStored: dispatcher.wake }));
 
+  const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
   // Closed in reverse: stop serving and consuming first, then drain the dispatcher, pools last.
   return [
     () => pool.end(),
@@ -156,5 +160,6 @@ runUntilSignalled(logger, async () => {
     () => stopRetention.abort(),
     () => bus.close(),
     () => server.close(),
+    closeMetrics,
   ];
 });

@@ -3,3 +3,4 @@ export * from "./metrics-registry.ts";
 export * from "./metrics-server.ts";
 export * from "./rpc-metrics.ts";
 export * from "./scrape-gauge.ts";
+export * from "./credential-cache-metrics.ts";
