@@ -34,6 +34,7 @@ import { managementService } from "./management/management-service.ts";
 import { createSessionStore } from "./sessions/session-store.ts";
 import { sessionService } from "./sessions/session-service.ts";
 import { createPasswordSignIn } from "./sign-in/password-sign-in.ts";
+import { countThrottledSignIns } from "./sign-in/sign-in-metrics.ts";
 import { createSignInThrottle } from "./sign-in/sign-in-throttle.ts";
 
 const SERVICE = "identity";
@@ -82,6 +83,7 @@ runUntilSignalled(logger, async () => {
       redis,
       keyPrefix: config.REDIS_KEY_PREFIX,
       logger,
+      onThrottled: countThrottledSignIns(metrics),
     }),
   );
   // Production: https redirect URIs only (loopback excepted), for the CLI and the dashboard alike.

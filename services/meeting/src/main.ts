@@ -21,6 +21,7 @@ import { configSchema } from "./config.ts";
 import { createOutbox } from "./db/outbox.ts";
 import { purgeMeetingHistory } from "./db/retention.ts";
 import { meetingPageService, meetingService } from "./meeting-service.ts";
+import { outboxLagGauges } from "./outbox-metrics.ts";
 import { startOutboxRelay } from "./outbox-relay.ts";
 import { createJoinGrants } from "./room/join-grants.ts";
 import { startMediaWebhookListener } from "./room/media-webhooks.ts";
@@ -46,6 +47,7 @@ runUntilSignalled(logger, async () => {
   const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger, max: config.DATABASE_POOL_SIZE ?? 20 });
   const callers = await connectCallerResolver(config, logger, metrics);
   const bus = await createEventBus(config, logger, SERVICE);
+  outboxLagGauges(metrics, pool, logger);
   const relay = startOutboxRelay({
     outbox: createOutbox(pool),
     publisher: bus.publisher(),

@@ -23,6 +23,7 @@ import { listenForDueDeliveries } from "./db/due-notifications.ts";
 import { wipeExpiredPreviousSecrets } from "./db/secret-rotation.ts";
 import { purgeWebhookHistory } from "./db/retention.ts";
 import { createDispatcher } from "./delivery/dispatcher.ts";
+import { deliveryBacklogGauges, measuredSender } from "./delivery/delivery-metrics.ts";
 import { createHttpSender } from "./delivery/http-sender.ts";
 import { createEndpointRateLimiter } from "./delivery/endpoint-rate-limiter.ts";
 import { createSecretBox } from "./signing/secret-box.ts";
@@ -59,7 +60,8 @@ runUntilSignalled(logger, async () => {
   const secretBox = createSecretBox(config.WEBHOOK_SECRET_KEY.key);
   const targetPolicy = { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, allowInsecure: config.WEBHOOK_ALLOW_INSECURE };
 
-  const sender = createHttpSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });
+  const sender = measuredSender(createHttpSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS }), metrics);
+  deliveryBacklogGauges(metrics, pool, logger);
   const dispatcher = createDispatcher({
     pool,
     sender,
