@@ -14,7 +14,7 @@ import {
   startPeriodicTask,
   startServer,
 } from "@svc/platform";
-import { createMetricsRegistry, serveMetricsIfConfigured } from "@svc/platform/telemetry";
+import { consumerLagGauge, createMetricsRegistry, serveMetricsIfConfigured } from "@svc/platform/telemetry";
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import { webhookService } from "./api/webhook-service.ts";
 import { configSchema } from "./config.ts";
@@ -147,7 +147,9 @@ runUntilSignalled(logger, async () => {
     logger,
   );
   const bus = await createEventBus(config, logger, SERVICE);
-  await bus.subscriber().start(meetingEventsSubscription({ pool, logger, pendingCaps, onDeliveriesStored: dispatcher.wake }));
+  const meetingEvents = meetingEventsSubscription({ pool, logger, pendingCaps, onDeliveriesStored: dispatcher.wake });
+  await bus.subscriber().start(meetingEvents);
+  consumerLagGauge(metrics, bus, [meetingEvents], logger);
 
   const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
   // Closed in reverse: stop serving and consuming first, then drain the dispatcher, pools last.

@@ -4,3 +4,4 @@ export * from "./metrics-server.ts";
 export * from "./rpc-metrics.ts";
 export * from "./scrape-gauge.ts";
 export * from "./credential-cache-metrics.ts";
+export * from "./consumer-lag-metrics.ts";

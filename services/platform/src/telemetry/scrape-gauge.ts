@@ -38,7 +38,8 @@ export function scrapeGauges<K extends string>(options: {
   }
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+/** Rejects when `promise` has not settled within `ms`. */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no reading within ${ms} ms`)), ms);
     promise.then(resolve, reject).finally(() => clearTimeout(timer));
