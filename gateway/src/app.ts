@@ -2,11 +2,13 @@ import express, { type Express } from "express";
 import helmet from "helmet";
 import type { Redis } from "ioredis";
 import type { CredentialCache, Logger, ResolveCaller } from "@svc/platform";
+import type { Registry } from "@svc/platform/telemetry";
 import type { Clients } from "./clients.ts";
 import type { Config } from "./config.ts";
 import { requireCredential } from "./http/bearer.ts";
 import { sessionCookies } from "./http/session-cookie.ts";
 import { errorHandler, HttpError } from "./http/errors.ts";
+import { httpMetrics } from "./http/http-metrics.ts";
 import { jsonBody } from "./http/json-body.ts";
 import { methodNotAllowed } from "./http/method-not-allowed.ts";
 import { rateLimit } from "./http/rate-limit.ts";
@@ -38,6 +40,8 @@ export interface GatewayDependencies {
   config: Config;
   clients: Clients;
   logger: Logger;
+  /** Records http_server_request_duration_seconds when given. */
+  metrics?: Registry;
   /** Shared rate-limit buckets; absent when REDIS_URL is unset. */
   redis?: Redis;
   /** identity's shared verification cache (with Redis): verified credentials get their own rate-limit bucket. */
@@ -49,12 +53,13 @@ export interface GatewayDependencies {
 }
 
 /** Builds the gateway: the only public HTTP surface. It holds no business rules and no database. */
-export function buildApp({ config, clients, logger, redis, credentialCache, resolveCaller, assets }: GatewayDependencies): Express {
+export function buildApp({ config, clients, logger, metrics, redis, credentialCache, resolveCaller, assets }: GatewayDependencies): Express {
   const app = express();
   app.disable("x-powered-by");
   // req.ip (rate limits, sign-in throttling, join grants) is the address TRUST_PROXY_HOPS proxies
   // in front of us reported; 0 (the default) trusts no X-Forwarded-For at all.
   app.set("trust proxy", config.TRUST_PROXY_HOPS);
+  if (metrics) app.use(httpMetrics(metrics));
   app.use(requestId);
   app.use(requestLog(logger));
   app.use(helmet());

@@ -5,6 +5,7 @@ export const configSchema = z
   .object({
     PORT: port(defaultAddresses.gateway),
     HOST: baseEnvSchema.shape.HOST,
+    METRICS_PORT: baseEnvSchema.shape.METRICS_PORT,
     /** The externally visible origin, used in join URLs and OAuth redirects. */
     PUBLIC_URL: z
       .string()

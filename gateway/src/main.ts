@@ -1,4 +1,5 @@
 import { connectCallerResolver, createLogger, loadConfigOrExit, runUntilSignalled } from "@svc/platform";
+import { createMetricsRegistry, serveMetricsIfConfigured } from "@svc/platform/telemetry";
 import { buildApp } from "./app.ts";
 import { createClients } from "./clients.ts";
 import { configSchema } from "./config.ts";
@@ -6,15 +7,17 @@ import { loadAssets } from "./pages/assets.ts";
 
 const config = loadConfigOrExit("gateway", configSchema);
 const logger = createLogger("gateway", config.LOG_LEVEL);
+const metrics = createMetricsRegistry("gateway");
 
 runUntilSignalled(logger, async () => {
   // Redis holds the shared rate-limit buckets and identity's verification cache; without it the
   // limiter counts in-process and every credential is resolved by identity.
-  const { redis, credentialCache, resolveCaller, close } = await connectCallerResolver(config, logger);
+  const { redis, credentialCache, resolveCaller, close } = await connectCallerResolver(config, logger, metrics);
   const assets = await loadAssets(logger);
-  const app = buildApp({ config, clients: createClients(config), logger, redis, credentialCache, resolveCaller, assets });
+  const app = buildApp({ config, clients: createClients(config), logger, metrics, redis, credentialCache, resolveCaller, assets });
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
   logger.info({ port: config.PORT, publicUrl: config.PUBLIC_URL }, "gateway listening");
-  return [close, () => new Promise((resolve) => server.close(resolve))];
+  const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
+  return [close, () => new Promise((resolve) => server.close(resolve)), closeMetrics];
 });

@@ -22,6 +22,8 @@ export interface Stack {
   mediaWebhookUrl: string;
   /** identityAdmin: IdentityAdminService, on identity's ADMIN_PORT. */
   urls: Record<"identity" | "identityOAuth" | "identityAdmin" | "meeting" | "webhook", string>;
+  /** Each process's `GET /metrics` URL, with `metrics: true`. */
+  metricsUrls?: Record<ServiceName, string>;
   databaseUrl: string;
   env: Record<string, string>;
   /** A pg client on this stack's own database (all schemas). */
@@ -49,6 +51,8 @@ export interface StackOptions {
   redis?: boolean;
   /** Start a media server (LiveKit) of its own for this stack (default false). */
   media?: boolean;
+  /** Give every process a METRICS_PORT of its own (default false: metrics off, as when unset). */
+  metrics?: boolean;
   /**
    * Where the media server posts its webhooks, given the meeting service's listener URL (default:
    * straight to it). Tests that lose webhooks on purpose put a proxy in between.
@@ -75,7 +79,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
 async function startStackOnce(options: StackOptions): Promise<Stack> {
   const database = await createTestDatabase();
-  const chosenPorts = await freePorts(10);
+  const chosenPorts = await freePorts(options.metrics ? 10 + serviceNames.length : 10);
   const ports = {
     identity: chosenPorts[0]!,
     identityOAuth: chosenPorts[1]!,
@@ -147,11 +151,18 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     LIVEKIT_API_SECRET: mediaCredentials.apiSecret,
     ...options.env,
   };
+  const metricsPorts = options.metrics ? Object.fromEntries(serviceNames.map((service, index) => [service, chosenPorts[10 + index]!])) : undefined;
+  const metricsEnv = (service: ServiceName): Record<string, string> => (metricsPorts ? { METRICS_PORT: String(metricsPorts[service]) } : {});
   const portEnv: Record<ServiceName, Record<string, string>> = {
-    identity: { GRPC_PORT: String(ports.identity), OAUTH_PORT: String(ports.identityOAuth), ADMIN_PORT: String(ports.identityAdmin) },
-    meeting: { GRPC_PORT: String(ports.meeting), LIVEKIT_WEBHOOK_PORT: String(ports.meetingMediaWebhooks) },
-    webhook: { GRPC_PORT: String(ports.webhook) },
-    gateway: { PORT: String(ports.gateway) },
+    identity: {
+      GRPC_PORT: String(ports.identity),
+      OAUTH_PORT: String(ports.identityOAuth),
+      ADMIN_PORT: String(ports.identityAdmin),
+      ...metricsEnv("identity"),
+    },
+    meeting: { GRPC_PORT: String(ports.meeting), LIVEKIT_WEBHOOK_PORT: String(ports.meetingMediaWebhooks), ...metricsEnv("meeting") },
+    webhook: { GRPC_PORT: String(ports.webhook), ...metricsEnv("webhook") },
+    gateway: { PORT: String(ports.gateway), ...metricsEnv("gateway") },
   };
   const processes = new Map<ServiceName, ChildProcess>();
   // Each process's recent output as chunks, at most LOG_LIMIT characters (oldest dropped first).
@@ -226,6 +237,14 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     ...(media ? { media } : {}),
     mediaWebhookUrl,
     urls,
+    ...(metricsPorts
+      ? {
+          metricsUrls: Object.fromEntries(serviceNames.map((service) => [service, `http://127.0.0.1:${metricsPorts[service]}/metrics`])) as Record<
+            ServiceName,
+            string
+          >,
+        }
+      : {}),
     databaseUrl: database.url,
     env,
     query: (sql, values) => pool.query(sql, values),

@@ -13,6 +13,7 @@ import {
   type CredentialCache,
   type Logger,
 } from "@svc/platform";
+import { countingCacheLookups, createMetricsRegistry, serveMetricsIfConfigured } from "@svc/platform/telemetry";
 import { IdentityAdminService, IdentityService, ManagementService, SessionService } from "@svc/proto/svc/identity/v1/identity_pb";
 import type { Redis } from "ioredis";
 import { adminService } from "./handlers/admin-service.ts";
@@ -33,6 +34,7 @@ import { managementService } from "./handlers/management-service.ts";
 import { createSessionStore } from "./sessions/session-store.ts";
 import { sessionService } from "./handlers/session-service.ts";
 import { createPasswordSignIn } from "./sign-in/password-sign-in.ts";
+import { countThrottledSignIns } from "./sign-in/sign-in-metrics.ts";
 import { createSignInThrottle } from "./sign-in/sign-in-throttle.ts";
 
 const SERVICE = "identity";
@@ -40,6 +42,7 @@ const SCHEMA = "identity";
 
 const config = loadConfigOrExit(SERVICE, configSchema);
 const logger = createLogger(SERVICE, config.LOG_LEVEL);
+const metrics = createMetricsRegistry(SERVICE);
 
 runUntilSignalled(logger, async () => {
   if (config.usingDevelopmentAdminToken) {
@@ -50,7 +53,7 @@ runUntilSignalled(logger, async () => {
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
   const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger, max: config.DATABASE_POOL_SIZE ?? 10 });
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, logger) : undefined;
-  const cache = createCredentialCache(config, redis, logger);
+  const cache = countingCacheLookups(createCredentialCache(config, redis, logger), metrics);
   const lastUsed = createLastUsedRecorder({
     write: (uses) => recordApiKeyUses(pool, uses),
     flushIntervalMs: config.LAST_USED_FLUSH_INTERVAL_MS,
@@ -80,6 +83,7 @@ runUntilSignalled(logger, async () => {
       redis,
       keyPrefix: config.REDIS_KEY_PREFIX,
       logger,
+      onThrottled: countThrottledSignIns(metrics),
     }),
   );
   // Production: https redirect URIs only (loopback excepted), for the CLI and the dashboard alike.
@@ -94,6 +98,7 @@ runUntilSignalled(logger, async () => {
     host: config.HOST,
     port: config.GRPC_PORT,
     logger,
+    metrics,
     services: [IdentityService, SessionService, ManagementService],
     routes: (router) => {
       router.service(IdentityService, identityService(credentials, sessions));
@@ -121,6 +126,7 @@ runUntilSignalled(logger, async () => {
     host: config.HOST,
     port: config.ADMIN_PORT,
     logger,
+    metrics,
     services: [IdentityAdminService],
     routes: (router) => {
       const oauthClients = oauthClientAdmin({ clients: oauthClientQueries(pool), credentials, redirectUriPolicy, logger });
@@ -152,6 +158,7 @@ runUntilSignalled(logger, async () => {
     keyPrefix: config.REDIS_KEY_PREFIX,
     logger,
   });
+  const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
   // Closed in reverse: stop serving, then write the last uses, then close the cache and the pool.
   return [
     () => pool.end(),
@@ -161,6 +168,7 @@ runUntilSignalled(logger, async () => {
     () => server.close(),
     () => adminServer.close(),
     () => authorizationServer.close(),
+    closeMetrics,
   ];
 });
 

@@ -15,12 +15,14 @@ import {
   startPeriodicTask,
   startServer,
 } from "@svc/platform";
+import { createMetricsRegistry, serveMetricsIfConfigured } from "@svc/platform/telemetry";
 import { MeetingPageService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { configSchema } from "./config.ts";
 import { createOutbox } from "./db/outbox.ts";
 import { pgMeetingStore } from "./db/pg-meeting-store.ts";
 import { purgeMeetingHistory } from "./db/retention.ts";
 import { meetingPageService, meetingService } from "./handlers/meeting-service.ts";
+import { outboxLagGauges } from "./outbox-metrics.ts";
 import { startOutboxRelay } from "./outbox-relay.ts";
 import { createJoinGrants } from "./room/join-grants.ts";
 import { startMediaWebhookListener } from "./room/media-webhooks.ts";
@@ -32,6 +34,7 @@ const SCHEMA = "meeting";
 
 const config = loadConfigOrExit(SERVICE, configSchema);
 const logger = createLogger(SERVICE, config.LOG_LEVEL);
+const metrics = createMetricsRegistry(SERVICE);
 
 if (config.livekit.isDevelopmentDefault) {
   logger.warn(
@@ -43,8 +46,9 @@ if (config.livekit.isDevelopmentDefault) {
 runUntilSignalled(logger, async () => {
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
   const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger, max: config.DATABASE_POOL_SIZE ?? 20 });
-  const callers = await connectCallerResolver(config, logger);
+  const callers = await connectCallerResolver(config, logger, metrics);
   const bus = await createEventBus(config, logger, SERVICE);
+  outboxLagGauges(metrics, pool, logger);
   const relay = startOutboxRelay({
     outbox: createOutbox(pool),
     publisher: bus.publisher(),
@@ -129,6 +133,7 @@ runUntilSignalled(logger, async () => {
     host: config.HOST,
     port: config.GRPC_PORT,
     logger,
+    metrics,
     services: [MeetingService, MeetingPageService],
     routes: (router) => {
       router.service(
@@ -151,6 +156,7 @@ runUntilSignalled(logger, async () => {
         () => false,
       ),
   });
+  const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
   // Closed in reverse: stop taking calls and webhooks, finish the periodic tasks and the relay's
   // batch, then the bus and the pool.
   return [
@@ -164,5 +170,6 @@ runUntilSignalled(logger, async () => {
     () => sweeper.stop(),
     () => new Promise<void>((resolve) => webhookListener.close(() => resolve())),
     () => server.close(),
+    closeMetrics,
   ];
 });

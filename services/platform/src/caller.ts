@@ -1,6 +1,8 @@
 import { Code, ConnectError, createClient, type HandlerContext, type Transport } from "@connectrpc/connect";
 import { CredentialKind, IdentityService, Role } from "@svc/proto/svc/identity/v1/identity_pb";
 import { createRedisCredentialCache, type CredentialCache } from "./credentials/credential-cache.ts";
+import { countingCacheLookups } from "./telemetry/credential-cache-metrics.ts";
+import type { Registry } from "./telemetry/metrics-registry.ts";
 import { credentialCacheKeyOf } from "./credentials/credential-cache-key.ts";
 import { bearerToken } from "./credentials/bearer-token.ts";
 import { hashToken } from "./credentials/token-hash.ts";
@@ -124,10 +126,13 @@ export function createAuthenticator(resolve: ResolveCaller): Authenticate {
 export async function connectCallerResolver(
   config: { IDENTITY_URL: string; REDIS_URL?: string | undefined; REDIS_KEY_PREFIX: string; CREDENTIAL_CACHE_KEY?: string | undefined },
   logger: Logger,
+  /** Counts the cache's lookups (credential_cache_lookups_total) in this registry. */
+  metrics?: Registry,
 ): Promise<{ resolveCaller: ResolveCaller; redis: Redis | undefined; credentialCache: CredentialCache | undefined; close: () => Promise<void> }> {
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, logger) : undefined;
-  const credentialCache =
+  const redisCache =
     redis && createRedisCredentialCache(redis, { keyPrefix: config.REDIS_KEY_PREFIX, authenticationKey: credentialCacheKeyOf(config, logger), logger });
+  const credentialCache = redisCache && metrics ? countingCacheLookups(redisCache, metrics) : redisCache;
   return {
     redis,
     credentialCache,

@@ -32,6 +32,8 @@ export const baseEnvSchema = z.object({
     .default(""),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   HOST: z.string().default("127.0.0.1"),
+  /** Port of the process's Prometheus `GET /metrics` listener (on HOST); metrics are off when unset. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
 
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);

@@ -14,6 +14,7 @@ import {
   startPeriodicTask,
   startServer,
 } from "@svc/platform";
+import { consumerLagGauge, createMetricsRegistry, serveMetricsIfConfigured } from "@svc/platform/telemetry";
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import { webhookService } from "./handlers/webhook-service.ts";
 import { configSchema } from "./config.ts";
@@ -22,6 +23,7 @@ import { listenForDueDeliveries } from "./db/due-notifications.ts";
 import { wipeExpiredPreviousSecrets } from "./db/secret-rotation.ts";
 import { purgeWebhookHistory } from "./db/retention.ts";
 import { createDispatcher } from "./delivery/dispatcher.ts";
+import { deliveryBacklogGauges, measuredSender } from "./delivery/delivery-metrics.ts";
 import { createHttpSender } from "./delivery/http-sender.ts";
 import { createEndpointRateLimiter } from "./delivery/endpoint-rate-limiter.ts";
 import { createSecretBox } from "./signing/secret-box.ts";
@@ -35,6 +37,7 @@ const SECRET_SWEEP_INTERVAL_MS = 60_000;
 
 const config = loadConfigOrExit(SERVICE, configSchema);
 const logger = createLogger(SERVICE, config.LOG_LEVEL);
+const metrics = createMetricsRegistry(SERVICE);
 
 runUntilSignalled(logger, async () => {
   if (config.WEBHOOK_SECRET_KEY.isDevelopmentDefault) {
@@ -52,12 +55,13 @@ runUntilSignalled(logger, async () => {
 
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
   const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger, max: config.DATABASE_POOL_SIZE ?? 20 });
-  const callers = await connectCallerResolver(config, logger);
+  const callers = await connectCallerResolver(config, logger, metrics);
   const { resolveCaller } = callers;
   const secretBox = createSecretBox(config.WEBHOOK_SECRET_KEY.key);
   const targetPolicy = { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, allowInsecure: config.WEBHOOK_ALLOW_INSECURE };
 
-  const sender = createHttpSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });
+  const sender = measuredSender(createHttpSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS }), metrics);
+  deliveryBacklogGauges(metrics, pool, logger);
   const dispatcher = createDispatcher({
     pool,
     sender,
@@ -100,6 +104,7 @@ runUntilSignalled(logger, async () => {
     host: config.HOST,
     port: config.GRPC_PORT,
     logger,
+    metrics,
     services: [WebhookService],
     routes: (router) =>
       router.service(
@@ -142,8 +147,11 @@ runUntilSignalled(logger, async () => {
     logger,
   );
   const bus = await createEventBus(config, logger, SERVICE);
-  await bus.subscriber().start(meetingEventsSubscription({ pool, logger, pendingCaps, onDeliveriesStored: dispatcher.wake }));
+  const meetingEvents = meetingEventsSubscription({ pool, logger, pendingCaps, onDeliveriesStored: dispatcher.wake });
+  await bus.subscriber().start(meetingEvents);
+  consumerLagGauge(metrics, bus, [meetingEvents], logger);
 
+  const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
   // Closed in reverse: stop serving and consuming first, then drain the dispatcher, pools last.
   return [
     () => pool.end(),
@@ -156,5 +164,6 @@ runUntilSignalled(logger, async () => {
     () => stopRetention.abort(),
     () => bus.close(),
     () => server.close(),
+    closeMetrics,
   ];
 });

@@ -18,6 +18,8 @@ export interface SignInThrottleOptions {
   redis?: Redis | undefined;
   keyPrefix: string;
   logger: Logger;
+  /** Told of every refused attempt (for the metrics). */
+  onThrottled?: (by: "account" | "address") => void;
 }
 
 export type ThrottleDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -62,6 +64,7 @@ export function createSignInThrottle(options: SignInThrottleOptions): SignInThro
 
   const refuse = (account: string, clientAddress: string, by: "account" | "address", retryAfterMs: number): ThrottleDecision => {
     const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    options.onThrottled?.(by);
     // The account hash (a prefix), never the address typed, so the log holds no e-mail address.
     logger.warn({ account: account.slice(0, 16), clientAddress, by, retryAfterSeconds }, "sign-in throttled");
     return { allowed: false, retryAfterSeconds };

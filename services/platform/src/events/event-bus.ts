@@ -62,6 +62,8 @@ export interface EventBus {
   readonly transport: "kafka" | "postgres";
   publisher(): EventPublisher;
   subscriber(): EventSubscriber;
+  /** Events on the topic the group has not yet consumed (committed), summed over partitions. */
+  consumerLag(subscription: Pick<EventSubscription, "topic" | "groupId">): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -60,6 +60,20 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
       closers.add(subscriber.close);
       return subscriber;
     },
+    async consumerLag(subscription) {
+      const topic = topicPrefix + subscription.topic;
+      const admin = await topics.admin();
+      const [ends, [committed]] = await Promise.all([
+        admin.fetchTopicOffsets(topic),
+        admin.fetchOffsets({ groupId: topicPrefix + subscription.groupId, topics: [topic] }),
+      ]);
+      const committedOf = new Map((committed?.partitions ?? []).map((partition) => [partition.partition, Number(partition.offset)]));
+      // A partition the group never committed on counts from its low watermark (the group reads from the beginning).
+      return ends.reduce((lag, end) => {
+        const position = committedOf.get(end.partition) ?? -1;
+        return lag + Math.max(0, Number(end.high) - (position < 0 ? Number(end.low) : position));
+      }, 0);
+    },
     async close() {
       await Promise.allSettled([...closers].map((close) => close()));
       closers.clear();
@@ -185,6 +199,8 @@ function stringHeaders(headers: IHeaders | undefined): EventContextHeaders {
 
 interface TopicEnsurer {
   ensure(topic: string): Promise<void>;
+  /** The connected admin client it uses (also for reading offsets). */
+  admin(): Promise<Admin>;
   close(): Promise<void>;
 }
 
@@ -193,16 +209,21 @@ function createTopicEnsurer(kafka: Kafka, partitions: number): TopicEnsurer {
   let admin: Admin | undefined;
   let connected: Promise<void> | undefined;
   const known = new Set<string>();
+  const connectedAdmin = async () => {
+    admin ??= kafka.admin();
+    const client = admin;
+    connected ??= client.connect().catch((error: unknown) => {
+      connected = undefined;
+      throw error;
+    });
+    await connected;
+    return client;
+  };
   return {
+    admin: connectedAdmin,
     async ensure(topic) {
       if (known.has(topic)) return;
-      admin ??= kafka.admin();
-      const client = admin;
-      connected ??= client.connect().catch((error: unknown) => {
-        connected = undefined;
-        throw error;
-      });
-      await connected;
+      const client = await connectedAdmin();
       await client.createTopics({ topics: [{ topic, numPartitions: partitions }], waitForLeaders: true });
       known.add(topic);
     },

@@ -63,6 +63,16 @@ export async function createPostgresEventBus(options: PostgresEventBusOptions): 
       closers.add(subscriber.close);
       return subscriber;
     },
+    async consumerLag(subscription) {
+      // Positions are per partition, like Kafka offsets: the events after the group's position.
+      const { rows } = await pool.query<{ lag: string }>(
+        `SELECT count(*) AS lag FROM events e
+           LEFT JOIN consumer_positions p ON p.group_id = $1 AND p.topic = e.topic AND p.partition = e.partition
+          WHERE e.topic = $2 AND e.position > coalesce(p.position, 0)`,
+        [topicPrefix + subscription.groupId, topicPrefix + subscription.topic],
+      );
+      return Number(rows[0]!.lag);
+    },
     async close() {
       await Promise.allSettled([...closers].map((close) => close()));
       closers.clear();

@@ -8,6 +8,8 @@ import type { Logger } from "../logger.ts";
 import { requestIdServerInterceptor } from "../telemetry/request-id-interceptors.ts";
 import { rpcDebugLog } from "../telemetry/rpc-debug-log.ts";
 import { tracingInterceptors } from "../telemetry/tracing-interceptors.ts";
+import type { Registry } from "../telemetry/metrics-registry.ts";
+import { rpcMetrics } from "../telemetry/rpc-metrics.ts";
 import { registerHealth } from "./health.ts";
 import { registerReflection } from "./reflection.ts";
 
@@ -21,6 +23,8 @@ export interface ServerOptions {
   routes: (router: ConnectRouter) => void;
   /** Asked by every health check. */
   isServing: () => Promise<boolean>;
+  /** The process's metrics registry: every RPC answered is recorded in it (rpc_server_duration_seconds). */
+  metrics?: Registry;
 }
 
 /**
@@ -48,7 +52,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     connect: true,
     readMaxBytes: READ_MAX_BYTES,
     // Outermost first: the request id and the span are in place for everything after them.
-    interceptors: [requestIdServerInterceptor, ...tracingInterceptors("server"), rpcDebugLog(options.logger), hideInternalErrors(options.logger)],
+    interceptors: [
+      requestIdServerInterceptor,
+      ...tracingInterceptors("server"),
+      ...(options.metrics ? [rpcMetrics(options.metrics)] : []),
+      rpcDebugLog(options.logger),
+      hideInternalErrors(options.logger),
+    ],
     routes(router) {
       options.routes(router);
       registerHealth(router, serviceNames, options.isServing);

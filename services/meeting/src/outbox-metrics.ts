@@ -1,0 +1,16 @@
+import type { Logger, Pool } from "@svc/platform";
+import { scrapeGauges, type Registry } from "@svc/platform/telemetry";
+import { readOutboxLag } from "./db/outbox-lag.ts";
+
+/** Outbox lag, read from the database at scrape time: events written but not yet on the bus. */
+export function outboxLagGauges(registry: Registry, pool: Pool, logger: Logger): void {
+  scrapeGauges({
+    registry,
+    logger,
+    gauges: {
+      unsentEvents: { name: "meeting_outbox_unsent_events", help: "Meeting events written to the outbox and not yet published to the event bus." },
+      oldestUnsentAgeSeconds: { name: "meeting_outbox_oldest_unsent_age_seconds", help: "Age of the oldest unpublished outbox event (0 when none waits)." },
+    },
+    read: () => readOutboxLag(pool),
+  });
+}

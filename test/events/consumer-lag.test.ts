@@ -1,0 +1,65 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createKafkaEventBus, createLogger, createPostgresEventBus, type EventBus, type OutgoingEvent } from "@svc/platform";
+import { consumerLagGauge, createMetricsRegistry } from "@svc/platform/telemetry";
+import { createTestDatabase, infra, uniqueName } from "../support/infra.ts";
+import { waitFor } from "../support/wait.ts";
+
+// The consumer-lag gauge against both real transports: events published and not yet consumed
+// count, and the count falls to zero once a consumer has handled (and committed) them.
+const logger = createLogger("consumer-lag-test", "silent");
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+const buses: EventBus[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterEach(async () => {
+  await Promise.all(buses.splice(0).map((bus) => bus.close()));
+});
+afterAll(async () => database?.drop());
+
+const event = (key: string): OutgoingEvent => ({
+  topic: "meeting.events",
+  key,
+  id: randomUUID(),
+  value: new TextEncoder().encode(key),
+  type: "svc.test.v1.Probe",
+});
+
+const transports: Record<string, (prefix: string) => Promise<EventBus>> = {
+  kafka: async (prefix) => createKafkaEventBus({ brokers: infra.kafkaBrokers().split(","), topicPrefix: prefix, clientId: "consumer-lag-test", logger }),
+  postgres: (prefix) => createPostgresEventBus({ databaseUrl: database.url, topicPrefix: prefix, logger, pollIntervalMs: 200 }),
+};
+
+describe.each(Object.keys(transports))("consumer lag on the %s bus", (transport) => {
+  it("counts the events a group has not consumed, in event_consumer_lag_messages, and falls to zero as it consumes", async () => {
+    const bus = await transports[transport]!(`${uniqueName("lag")}.`);
+    buses.push(bus);
+    const subscription = { topic: "meeting.events", groupId: "webhook-delivery" };
+    const registry = createMetricsRegistry("webhook");
+    consumerLagGauge(registry, bus, [subscription], logger);
+    const scrapedLag = async () => {
+      const text = await registry.metrics();
+      const line = text.split("\n").find((candidate) => candidate.startsWith("event_consumer_lag_messages{"));
+      return line === undefined ? undefined : { line, value: Number(line.slice(line.lastIndexOf(" ") + 1)) };
+    };
+
+    await bus.publisher().publish(["a", "b", "c", "a", "b"].map(event));
+    expect(await bus.consumerLag(subscription)).toBe(5);
+    const before = await scrapedLag();
+    expect(before?.value).toBe(5);
+    // Logical names only: neither the deployment's prefix nor any id reaches a label.
+    expect(before?.line).toMatch(/^event_consumer_lag_messages\{topic="meeting\.events",consumer_group="webhook-delivery",service="webhook"\} 5$/);
+
+    let handled = 0;
+    await bus.subscriber().start({ ...subscription, handle: async () => void handled++ });
+    await waitFor(() => handled >= 5, 30_000, "the consumer did not handle the events");
+    await waitFor(async () => (await bus.consumerLag(subscription)) === 0, 30_000, "the lag did not fall to zero");
+    expect((await scrapedLag())?.value).toBe(0);
+
+    await bus.publisher().publish([event("d")]);
+    await waitFor(() => handled >= 6, 30_000, "the consumer did not handle the new event");
+    await waitFor(async () => (await scrapedLag())?.value === 0, 30_000, "the lag did not return to zero");
+  });
+});
