@@ -53,6 +53,8 @@ export interface StackOptions {
    * straight to it). Tests that lose webhooks on purpose put a proxy in between.
    */
   mediaWebhookTarget?: (meetingListenerUrl: string) => string;
+  /** Extra Node flags for every service process (the bench passes `--cpu-prof` here). */
+  nodeFlags?: string[];
 }
 
 /**
@@ -159,7 +161,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
   const dir = (service: ServiceName) => (service === "gateway" ? path.join(root, "gateway") : path.join(root, "services", service));
 
   const start = async (service: ServiceName) => {
-    const child = spawn(process.execPath, ["--conditions=source", "src/main.ts"], {
+    const child = spawn(process.execPath, ["--conditions=source", ...(options.nodeFlags ?? []), "src/main.ts"], {
       cwd: dir(service),
       env: { ...env, ...portEnv[service] },
       stdio: ["ignore", "pipe", "pipe"],
