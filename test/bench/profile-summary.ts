@@ -31,39 +31,33 @@ function location(url: string): string {
   return url.replace(/^node:/, "node:");
 }
 
-/** Self time per frame (function and where it lives), largest first. */
-export function topFrames(profile: CpuProfile, count: number): FrameShare[] {
+type CallFrame = CpuProfileNode["callFrame"];
+
+/** Self time grouped by `keyOf(frame)`, largest first: each sample counts for the frame it was taken in. */
+function selfShares(profile: CpuProfile, keyOf: (frame: CallFrame) => string, count: number): FrameShare[] {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const selfByFrame = new Map<string, number>();
+  const samplesByKey = new Map<string, number>();
   for (const sample of profile.samples) {
-    const node = byId.get(sample)!;
-    const name = node.callFrame.functionName || "(anonymous)";
-    const frame = `${name} ${location(node.callFrame.url)}${node.callFrame.url ? `:${node.callFrame.lineNumber + 1}` : ""}`;
-    selfByFrame.set(frame, (selfByFrame.get(frame) ?? 0) + 1);
+    const key = keyOf(byId.get(sample)!.callFrame);
+    samplesByKey.set(key, (samplesByKey.get(key) ?? 0) + 1);
   }
-  const total = profile.samples.length;
-  return [...selfByFrame]
-    .map(([frame, samples]) => ({ frame, self: samples / total }))
+  return [...samplesByKey]
+    .map(([frame, samples]) => ({ frame, self: samples / profile.samples.length }))
     .sort((a, b) => b.self - a.self)
     .slice(0, count);
 }
 
+/** Self time per frame (function and where it lives), largest first. */
+export const topFrames = (profile: CpuProfile, count: number) =>
+  selfShares(profile, (frame) => `${frame.functionName || "(anonymous)"} ${location(frame.url)}${frame.url ? `:${frame.lineNumber + 1}` : ""}`, count);
+
 /** Self time per package or folder: where the CPU goes at a glance. */
-export function topLocations(profile: CpuProfile, count: number): FrameShare[] {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const selfByLocation = new Map<string, number>();
-  for (const sample of profile.samples) {
-    const node = byId.get(sample)!;
-    const name = node.callFrame.functionName;
-    const where = node.callFrame.url ? location(node.callFrame.url).replace(/\/[^/]+$/, "") : name.startsWith("(") ? name : "(native)";
-    selfByLocation.set(where, (selfByLocation.get(where) ?? 0) + 1);
-  }
-  const total = profile.samples.length;
-  return [...selfByLocation]
-    .map(([frame, samples]) => ({ frame, self: samples / total }))
-    .sort((a, b) => b.self - a.self)
-    .slice(0, count);
-}
+export const topLocations = (profile: CpuProfile, count: number) =>
+  selfShares(
+    profile,
+    (frame) => (frame.url ? location(frame.url).replace(/\/[^/]+$/, "") : frame.functionName.startsWith("(") ? frame.functionName : "(native)"),
+    count,
+  );
 
 function main() {
   const dir = process.argv[2];
