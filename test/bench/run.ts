@@ -1,9 +1,12 @@
 // `npm run bench`: the platform in full mode (real Postgres, Redis, Kafka from scripts/infra),
 // measured side by side with its own ceilings in one run, because absolute numbers on a shared
 // machine drift while ratios hold. Prints one table and writes test/bench/results.json.
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+// `--quick` runs every throughput scenario briefly (under a minute, no meeting-room browser runs);
+// BENCH_PROFILE_DIR=<dir> writes a CPU profile of every service process there and summarises it.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { freePort } from "../support/infra.ts";
@@ -14,13 +17,17 @@ import { authorizeInBrowser } from "../oauth/support/browser.ts";
 import { createOAuthApp, tokenRequest } from "../oauth/support/oauth-app.ts";
 import { load, loop, percentiles, type LoadResult } from "./load.ts";
 import { firstRemoteFrame, JOIN_CONCURRENCY, joinGrantLatency } from "./meeting-room.ts";
+import { withCpuPerRequest } from "./process-cpu.ts";
+import { topFrames, topLocations } from "./profile-summary.ts";
 
-const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 8);
-const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const QUICK = process.argv.includes("--quick");
+const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? (QUICK ? 3 : 8));
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? (QUICK ? 1 : 2));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const PIPELINE_MEETINGS = Number(process.env.BENCH_PIPELINE_MEETINGS ?? 1000);
+const PIPELINE_MEETINGS = Number(process.env.BENCH_PIPELINE_MEETINGS ?? (QUICK ? 300 : 1000));
 /** Independent OAuth authorizations: a refresh chain is sequential, so this is the concurrency. */
-const REFRESH_CHAINS = Number(process.env.BENCH_REFRESH_CHAINS ?? 16);
+const REFRESH_CHAINS = Number(process.env.BENCH_REFRESH_CHAINS ?? (QUICK ? 2 : 16));
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ? path.resolve(process.env.BENCH_PROFILE_DIR) : undefined;
 
 interface Row extends Partial<LoadResult> {
   scenario: string;
@@ -29,14 +36,19 @@ interface Row extends Partial<LoadResult> {
   goal?: string;
   met?: boolean;
   note?: string;
+  /** CPU microseconds each process spent per request in this scenario. */
+  cpuMicrosPerRequest?: Record<string, number>;
 }
 
 const rows: Row[] = [];
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 
-async function measured(name: string, run: () => Promise<LoadResult>): Promise<LoadResult> {
+/** The processes whose CPU per request is recorded: the stack's, once it runs. */
+let measuredPids: Record<string, number | undefined> = {};
+
+async function measured(name: string, run: () => Promise<LoadResult>): Promise<LoadResult & { cpuMicrosPerRequest?: Record<string, number> }> {
   log(`${name}: warm-up ${WARMUP}s, then ${DURATION}s at ${CONNECTIONS} connections`);
-  return run();
+  return withCpuPerRequest(measuredPids, run);
 }
 
 function startCeiling(kind: "node" | "express", port: number): ChildProcess {
@@ -237,10 +249,15 @@ async function main() {
   }
   const { bareExpress } = await ceilings();
 
+  if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
+  // The production configuration: request logging at its default level (info), rate limiting on
+  // (limits raised so that the load generator's one credential is not refused).
   const stack = await startStack({
-    media: true,
-    env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_SECOND: "1000000", JOIN_GRANTS_PER_MINUTE: "1000000" },
+    media: !QUICK,
+    env: { LOG_LEVEL: "info", RATE_LIMIT_PER_SECOND: "1000000", JOIN_GRANTS_PER_MINUTE: "1000000" },
+    nodeFlags: PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [],
   });
+  measuredPids = Object.fromEntries(serviceNames.map((name) => [name, stack.pid(name)]));
   try {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const idle = Object.fromEntries(serviceNames.map((name) => [name, rssMb(stack.pid(name))]));
@@ -295,15 +312,7 @@ async function main() {
     const pipelineTenant = await createTenant(stack);
     await webhookPipeline(stack, pipelineTenant);
 
-    log(`meeting room: join grants at ${JOIN_CONCURRENCY} concurrent requests, then page load → first remote video frame`);
-    const grants = await joinGrantLatency(stack, tenant, DURATION);
-    rows.push({ scenario: `POST /api/v1/meeting/:id/join (${JOIN_CONCURRENCY} concurrent)`, ...grants, note: "join-grant latency" });
-    const firstFrame = await firstRemoteFrame(stack, tenant);
-    rows.push({
-      scenario: "meeting room: page load → first remote video frame",
-      p50Ms: firstFrame.medianMs,
-      note: `median of ${firstFrame.samplesMs.length}: ${firstFrame.samplesMs.map((ms) => ms.toFixed(0)).join(", ")} ms`,
-    });
+    if (!QUICK) await meetingRoom(stack, tenant);
 
     const end = Object.fromEntries(serviceNames.map((name) => [name, rssMb(stack.pid(name))]));
     for (const name of serviceNames) {
@@ -318,7 +327,43 @@ async function main() {
     await stack.stop();
   }
   print();
+  if (PROFILE_DIR) summariseProfiles(PROFILE_DIR);
 }
+
+async function meetingRoom(stack: Stack, tenant: Tenant) {
+  log(`meeting room: join grants at ${JOIN_CONCURRENCY} concurrent requests, then page load → first remote video frame`);
+  const grants = await joinGrantLatency(stack, tenant, DURATION);
+  rows.push({ scenario: `POST /api/v1/meeting/:id/join (${JOIN_CONCURRENCY} concurrent)`, ...grants, note: "join-grant latency" });
+  const firstFrame = await firstRemoteFrame(stack, tenant);
+  rows.push({
+    scenario: "meeting room: page load → first remote video frame",
+    p50Ms: firstFrame.medianMs,
+    note: `median of ${firstFrame.samplesMs.length}: ${firstFrame.samplesMs.map((ms) => ms.toFixed(0)).join(", ")} ms`,
+  });
+}
+
+/** The profiles' top frames, per process (the profile files are named by process id). */
+function summariseProfiles(dir: string) {
+  for (const file of readdirSync(dir).filter((name) => name.endsWith(".cpuprofile"))) {
+    const pid = Number(file.split(".")[3]);
+    const service = Object.entries(measuredPids).find(([, candidate]) => candidate === pid)?.[0] ?? `pid ${pid}`;
+    const profile = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as Parameters<typeof topFrames>[0];
+    console.log(`\n${service} (${file})`);
+    console.log(
+      `  by package: ${topLocations(profile, 8)
+        .map((share) => `${share.frame} ${(share.self * 100).toFixed(1)}%`)
+        .join(", ")}`,
+    );
+    for (const share of topFrames(profile, 12)) console.log(`  ${(share.self * 100).toFixed(1).padStart(5)}%  ${share.frame}`);
+  }
+}
+
+/** "gateway 95 · identity 0 · …": the processes that did work for the scenario. */
+const cpuSummary = (perRequest: Record<string, number>) =>
+  Object.entries(perRequest)
+    .filter(([, micros]) => micros >= 1)
+    .map(([name, micros]) => `${name} ${micros.toFixed(0)}`)
+    .join(" · ");
 
 function print() {
   const format = (value: number | undefined, digits = 0) => (value === undefined || Number.isNaN(value) ? "" : value.toFixed(digits));
@@ -331,10 +376,22 @@ function print() {
     ratio: row.ratio === undefined ? "" : `${row.ratio.toFixed(2)} of ${row.ceiling}`,
     goal: row.goal ?? "",
     met: row.met === undefined ? "" : row.met ? "yes" : "NO",
+    "CPU µs/req": row.cpuMicrosPerRequest ? cpuSummary(row.cpuMicrosPerRequest) : "",
     note: row.note ?? "",
   }));
   console.table(table);
-  writeFileSync(path.join(import.meta.dirname, "results.json"), JSON.stringify({ measuredAt: new Date().toISOString(), rows }, null, 2));
+  const machine = {
+    cores: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model ?? "unknown",
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+  };
+  const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+  const settings = { quick: QUICK, durationSeconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS };
+  writeFileSync(
+    path.join(import.meta.dirname, "results.json"),
+    JSON.stringify({ measuredAt: new Date().toISOString(), commit, machine, settings, rows }, null, 2),
+  );
   const failed = rows.filter((row) => (row.errors ?? 0) > 0);
   if (failed.length > 0) {
     log(`errors in: ${failed.map((row) => row.scenario).join(", ")}`);

@@ -58,6 +58,8 @@ export interface StackOptions {
    * straight to it). Tests that lose webhooks on purpose put a proxy in between.
    */
   mediaWebhookTarget?: (meetingListenerUrl: string) => string;
+  /** Extra Node flags for every service process (the bench passes `--cpu-prof` here). */
+  nodeFlags?: string[];
 }
 
 /**
@@ -172,7 +174,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
 
   const start = async (service: ServiceName) => {
     const tracing = tracingLaunch(service, env);
-    const child = spawn(process.execPath, ["--conditions=source", ...tracing.nodeArguments, "src/main.ts"], {
+    const child = spawn(process.execPath, ["--conditions=source", ...(options.nodeFlags ?? []), ...tracing.nodeArguments, "src/main.ts"], {
       cwd: dir(service),
       env: { ...env, ...portEnv[service], ...tracing.env },
       stdio: ["ignore", "pipe", "pipe"],

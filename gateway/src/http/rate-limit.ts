@@ -1,8 +1,9 @@
-import type { Request, RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import type { Redis } from "ioredis";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { bearerToken, createRateLimiter, hashToken, type CredentialCache, type Logger } from "@svc/platform";
 import { HttpError } from "./errors.ts";
+import "./locals.ts";
 
 export interface RateLimitOptions {
   requestsPerSecond: number;
@@ -35,17 +36,19 @@ export function rateLimit(options: RateLimitOptions): RequestHandler {
     keyPrefix: options.keyPrefix,
   });
 
-  const verifiedCredentialKey = async (req: Request): Promise<string | undefined> => {
+  /** The bucket of a verified credential; what the cache held is kept for the request (see CacheRead). */
+  const verifiedCredentialKey = async (req: Request, res: Response): Promise<string | undefined> => {
     const token = bearerToken(req.get("authorization"));
     if (!token || !options.credentialCache) return undefined;
     const tokenHash = hashToken(token);
     const entry = await options.credentialCache.get(tokenHash).catch(() => undefined);
+    res.locals.credentialCacheRead = { entry };
     const verified = typeof entry === "object" && (entry.expiresAt === undefined || entry.expiresAt > Date.now());
     return verified ? `cred:${tokenHash}` : undefined;
   };
 
   return async (req, res, next) => {
-    const key = (await verifiedCredentialKey(req)) ?? `ip:${req.ip ?? "unknown"}`;
+    const key = (await verifiedCredentialKey(req, res)) ?? `ip:${req.ip ?? "unknown"}`;
     try {
       const state = await limiter.consume(key);
       res.set("RateLimit-Limit", String(options.requestsPerSecond));

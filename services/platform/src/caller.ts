@@ -1,6 +1,6 @@
 import { Code, ConnectError, createClient, type HandlerContext, type Transport } from "@connectrpc/connect";
 import { CredentialKind, IdentityService, Role } from "@svc/proto/svc/identity/v1/identity_pb";
-import { createRedisCredentialCache, type CredentialCache } from "./credentials/credential-cache.ts";
+import { createRedisCredentialCache, type CacheEntry, type CredentialCache } from "./credentials/credential-cache.ts";
 import { countingCacheLookups } from "./telemetry/credential-cache-metrics.ts";
 import type { Registry } from "./telemetry/metrics-registry.ts";
 import { credentialCacheKeyOf } from "./credentials/credential-cache-key.ts";
@@ -28,7 +28,15 @@ export interface Caller {
  * Resolves an `Authorization: Bearer ...` header to its caller; UNAUTHENTICATED when it is not
  * valid. A dashboard session also needs its CSRF token (`x-csrf-token`), which identity checks.
  */
-export type ResolveCaller = (authorization: string, signal?: AbortSignal, csrfToken?: string) => Promise<Caller>;
+export type ResolveCaller = (authorization: string, signal?: AbortSignal, csrfToken?: string, cacheRead?: CacheRead) => Promise<Caller>;
+
+/**
+ * What the shared cache held for this request's token, when the caller has already read it (the
+ * gateway's rate limiter does, to key its bucket): resolving then costs no second round trip.
+ */
+export interface CacheRead {
+  entry: CacheEntry | undefined;
+}
 
 export interface AuthenticateOptions {
   /** The operation changes what the organization administers (webhooks, OAuth clients, users). */
@@ -63,18 +71,18 @@ export function createCallerResolver(options: CallerResolverOptions): ResolveCal
   const now = options.now ?? Date.now;
 
   /** The cached caller, "revoked" for any cached refusal (revoked or unknown token), or undefined. */
-  const fromCache = async (authorization: string): Promise<Caller | "revoked" | undefined> => {
+  const fromCache = async (authorization: string, cacheRead: CacheRead | undefined): Promise<Caller | "revoked" | undefined> => {
     const token = bearerToken(authorization);
     if (!options.cache || !token || token.startsWith(SESSION_TOKEN_PREFIX)) return undefined;
-    const entry = await options.cache.get(hashToken(token)).catch(() => undefined);
+    const entry = cacheRead ? cacheRead.entry : await options.cache.get(hashToken(token)).catch(() => undefined);
     if (entry === "revoked" || entry === "unknown") return "revoked";
     if (!entry || (entry.expiresAt !== undefined && entry.expiresAt <= now())) return undefined;
     // An entry written before roles existed counts as a member's: never more rights than verified.
     return { userId: entry.userId, orgId: entry.orgId, kind: entry.kind, role: entry.role ?? "member", scopes: entry.scopes, clientId: entry.clientId };
   };
 
-  return async (authorization, signal, csrfToken) => {
-    const cached = await fromCache(authorization);
+  return async (authorization, signal, csrfToken, cacheRead) => {
+    const cached = await fromCache(authorization, cacheRead);
     if (cached === "revoked") throw unauthenticated("Invalid, expired or revoked token");
     if (cached) return cached;
     let verified;

@@ -1,0 +1,32 @@
+// CPU time each process spent on a scenario, per request. Throughput on a shared 2-core machine
+// moves with whatever else runs; the CPU a process spends per request moves much less, so it is
+// the figure to compare between commits (next to the same-run ratios).
+import { readFileSync } from "node:fs";
+
+/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
+const TICKS_PER_SECOND = 100;
+
+/** User + system CPU milliseconds the process has used so far (NaN when it is gone). */
+export function cpuMs(pid: number | undefined): number {
+  if (!pid) return NaN;
+  try {
+    // Fields after the command name (which may contain spaces, so split after its closing paren).
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Runs `work`, returning its result and the microseconds of CPU each named process spent per request. */
+export async function withCpuPerRequest<T extends { requests: number }>(
+  pids: Record<string, number | undefined>,
+  work: () => Promise<T>,
+): Promise<T & { cpuMicrosPerRequest: Record<string, number> }> {
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+  const result = await work();
+  const cpuMicrosPerRequest = Object.fromEntries(
+    Object.entries(pids).map(([name, pid]) => [name, result.requests > 0 ? ((cpuMs(pid) - before[name]!) * 1000) / result.requests : NaN]),
+  );
+  return { ...result, cpuMicrosPerRequest };
+}
