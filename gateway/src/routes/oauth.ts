@@ -2,28 +2,8 @@ import http from "node:http";
 import https from "node:https";
 import type { RequestHandler } from "express";
 import type { Logger } from "@svc/platform";
+import { isOAuthPath } from "@svc/platform/contract";
 import { HttpError } from "../http/errors.ts";
-
-/**
- * The OAuth 2.0 endpoints are served by identity's authorization server on its own HTTP port
- * (IDENTITY_OAUTH_URL); the gateway forwards them as they are, streaming, with no rules of its
- * own. These paths take no Bearer token: browsers and applications authenticate to the
- * authorization server itself (session cookie, client secret).
- */
-const EXACT_PATHS = new Set([
-  "/oauth/authorize",
-  "/api/v1/oauth/authorize",
-  "/api/oauth/token",
-  "/api/v1/oauth/token",
-  "/api/oauth/revoke",
-  "/api/v1/oauth/revoke",
-  "/oauth/revoke",
-  "/.well-known/oauth-authorization-server",
-]);
-/** The sign-in and consent pages, and oidc-provider's resume step after them. */
-const PATH_PREFIXES = ["/oauth/interaction/", "/oauth/authorize/"];
-
-const isOAuthPath = (path: string) => EXACT_PATHS.has(path) || PATH_PREFIXES.some((prefix) => path.startsWith(prefix));
 
 // Connection-scoped headers (RFC 9110 §7.6.1) are not forwarded in either direction.
 const HOP_BY_HOP = new Set([
@@ -40,6 +20,13 @@ const HOP_BY_HOP = new Set([
 
 const UPSTREAM_TIMEOUT_MS = 30_000;
 
+/**
+ * The OAuth 2.0 endpoints are served by identity's authorization server on its own HTTP port
+ * (IDENTITY_OAUTH_URL); the gateway forwards them as they are, streaming, with no rules of its
+ * own (which paths: `isOAuthPath` in the platform contract). These paths take no Bearer token:
+ * browsers and applications authenticate to the authorization server itself (session cookie,
+ * client secret).
+ */
 export function oauthRoutes(options: { identityOAuthUrl: string; logger: Logger }): RequestHandler {
   const upstream = new URL(options.identityOAuthUrl);
   // Plain http inside the cluster by default; https when IDENTITY_OAUTH_URL says so.

@@ -2,3 +2,4 @@ export * from "./api-rules.ts";
 export * from "./event-types.ts";
 export * from "./scopes.ts";
 export * from "./uri-syntax.ts";
+export * from "./oauth-paths.ts";

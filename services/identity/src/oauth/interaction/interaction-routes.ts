@@ -5,7 +5,7 @@ import type { Logger } from "@svc/platform";
 import type { CsrfTokens } from "./csrf.ts";
 import type { InteractionSignInAttempts } from "./sign-in-attempts.ts";
 import { consentPage, errorPage, loginPage, PAGE_HEADERS } from "./pages.ts";
-import { OAUTH_PATHS } from "../provider/oauth-paths.ts";
+import { OAUTH_PATHS } from "@svc/platform/contract";
 import { parseScopeParameter, SCOPE_DESCRIPTIONS, isKnownScope } from "../provider/scopes.ts";
 
 /** The users the authorization server signs in: identity's own, with their scrypt passwords. */

@@ -1,5 +1,5 @@
 import type { Middleware } from "koa";
-import { OAUTH_PATHS } from "./oauth-paths.ts";
+import { OAUTH_PATHS } from "@svc/platform/contract";
 import { ALL_SCOPES } from "./scopes.ts";
 
 /** The RFC 8414 members that describe this server; oidc-provider's OpenID Connect extras are dropped. */

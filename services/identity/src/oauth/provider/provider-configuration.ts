@@ -9,7 +9,7 @@ import type { InteractionSignInAttempts } from "../interaction/sign-in-attempts.
 import { interactionRoutes, renderError, type AccountDirectory } from "../interaction/interaction-routes.ts";
 import { shapeMetadata } from "./metadata.ts";
 import { allowOnlyQueryResponseMode } from "./response-modes.ts";
-import { OAUTH_PATHS } from "./oauth-paths.ts";
+import { OAUTH_PATHS } from "@svc/platform/contract";
 import { rewriteAliases } from "./rewrite-path-aliases.ts";
 import { assertScopesAllowed } from "./scope-allowance.ts";
 import { shapeTokenEndpoints } from "./token-endpoint.ts";

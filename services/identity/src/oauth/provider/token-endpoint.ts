@@ -1,6 +1,6 @@
 import { IncomingMessage } from "node:http";
 import type { Middleware } from "koa";
-import { OAUTH_PATHS } from "./oauth-paths.ts";
+import { OAUTH_PATHS } from "@svc/platform/contract";
 
 /** oidc-provider's own limit for form bodies, kept for JSON ones. */
 const BODY_LIMIT_BYTES = 56 * 1024;
