@@ -163,7 +163,10 @@ try {
   // Each service listens on its default loopback port here; a port variable meant for one
   // process must not leak into the others.
   const serviceEnv = { ...env, GRPC_PORT: undefined, OAUTH_PORT: undefined, ADMIN_PORT: undefined, LIVEKIT_WEBHOOK_PORT: undefined };
-  for (const service of services) spawnProcess(service, path.join(root, "services", service), serviceEnv);
+  // METRICS_PORT, when set, is the gateway's metrics port; the services take the next ones in
+  // order (one process per port). Unset: metrics stay off.
+  const metricsPort = (offset: number) => (process.env.METRICS_PORT ? { METRICS_PORT: String(Number(process.env.METRICS_PORT) + offset) } : {});
+  services.forEach((service, index) => spawnProcess(service, path.join(root, "services", service), { ...serviceEnv, ...metricsPort(index + 1) }));
   spawnProcess("gateway", path.join(root, "gateway"), env);
   const gatewayUrl = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
   await waitForReady(`${gatewayUrl}/readyz`, 60_000);

@@ -34,6 +34,7 @@ const portVariable: Record<string, string> = {
   admin: "ADMIN_PORT",
   http: "PORT",
   "media-webhooks": "LIVEKIT_WEBHOOK_PORT",
+  metrics: "METRICS_PORT",
 };
 
 /** Services that own a schema (a migrations folder) and so get a migration Job. */

@@ -36,7 +36,12 @@ describe("production build started with the chart's commands", () => {
   let objects: K8sObject[];
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   const children = new Map<Process, { child: ChildProcess; output: string }>();
-  const ports = {} as Record<"identity" | "identityOAuth" | "identityAdmin" | "meeting" | "meetingMediaWebhooks" | "webhook" | "gateway", number>;
+  // Each process's METRICS_PORT (the chart gives them all one port, each in its own pod).
+  const metricsPortNames = ["identityMetrics", "meetingMetrics", "webhookMetrics", "gatewayMetrics"] as const;
+  const ports = {} as Record<
+    "identity" | "identityOAuth" | "identityAdmin" | "meeting" | "meetingMediaWebhooks" | "webhook" | "gateway" | (typeof metricsPortNames)[number],
+    number
+  >;
   const adminToken = `admin-${uniqueName("token")}-${uniqueName("token")}`;
   const runId = uniqueName("deploy");
 
@@ -112,7 +117,7 @@ describe("production build started with the chart's commands", () => {
     app = path.join(scratch, imageWorkdir().replace(/^\//, ""));
     await execFileAsync("bash", [path.join(root, "scripts/build-production"), app], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
     database = await createTestDatabase();
-    const names = ["identity", "identityOAuth", "identityAdmin", "meeting", "meetingMediaWebhooks", "webhook", "gateway"] as const;
+    const names = ["identity", "identityOAuth", "identityAdmin", "meeting", "meetingMediaWebhooks", "webhook", "gateway", ...metricsPortNames] as const;
     const chosen = await freePorts(names.length);
     names.forEach((name, index) => (ports[name] = chosen[index]!));
   }, 15 * 60_000);
@@ -174,15 +179,19 @@ describe("production build started with the chart's commands", () => {
   it("every service answers the Kubernetes gRPC probe SERVING, and the gateway its HTTP probes", async () => {
     await start(
       "identity",
-      { GRPC_PORT: ports.identity, OAUTH_PORT: ports.identityOAuth, ADMIN_PORT: ports.identityAdmin },
+      { GRPC_PORT: ports.identity, OAUTH_PORT: ports.identityOAuth, ADMIN_PORT: ports.identityAdmin, METRICS_PORT: ports.identityMetrics },
       async () => (await healthOf(ports.identity)) === ServingStatus.SERVING,
     );
     await start(
       "meeting",
-      { GRPC_PORT: ports.meeting, LIVEKIT_WEBHOOK_PORT: ports.meetingMediaWebhooks },
+      { GRPC_PORT: ports.meeting, LIVEKIT_WEBHOOK_PORT: ports.meetingMediaWebhooks, METRICS_PORT: ports.meetingMetrics },
       async () => (await healthOf(ports.meeting)) === ServingStatus.SERVING,
     );
-    await start("webhook", { GRPC_PORT: ports.webhook }, async () => (await healthOf(ports.webhook)) === ServingStatus.SERVING);
+    await start(
+      "webhook",
+      { GRPC_PORT: ports.webhook, METRICS_PORT: ports.webhookMetrics },
+      async () => (await healthOf(ports.webhook)) === ServingStatus.SERVING,
+    );
     const gateway = containerOf(objects, "Deployment", "svc-gateway");
     const probePath = (probe: Container["livenessProbe"]) => probe!.httpGet!.path;
     const get = (pathname: string) =>
@@ -190,7 +199,7 @@ describe("production build started with the chart's commands", () => {
         (response) => response.status,
         () => 0,
       );
-    await start("gateway", { PORT: ports.gateway }, async () => (await get(probePath(gateway.readinessProbe))) === 200);
+    await start("gateway", { PORT: ports.gateway, METRICS_PORT: ports.gatewayMetrics }, async () => (await get(probePath(gateway.readinessProbe))) === 200);
     expect(await get(probePath(gateway.livenessProbe))).toBe(200);
     for (const [service, port] of [
       ["identity", ports.identity],
@@ -198,6 +207,19 @@ describe("production build started with the chart's commands", () => {
       ["webhook", ports.webhook],
     ] as const) {
       expect(await healthOf(port), service).toBe(ServingStatus.SERVING);
+    }
+  });
+
+  it("every process serves its Prometheus metrics on METRICS_PORT (the chart's `metrics` port)", async () => {
+    for (const [service, port] of [
+      ["identity", ports.identityMetrics],
+      ["meeting", ports.meetingMetrics],
+      ["webhook", ports.webhookMetrics],
+      ["gateway", ports.gatewayMetrics],
+    ] as const) {
+      const response = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(response.status, service).toBe(200);
+      expect(await response.text(), service).toMatch(new RegExp(`^process_cpu_user_seconds_total\\{service="${service}"\\} `, "m"));
     }
   });
 

@@ -219,3 +219,42 @@ lifecycle:
       {{- include "svc.selectorLabels" (dict "root" $root "component" .) | nindent 6 }}
 {{- end }}
 {{- end }}
+
+{{/*
+Metrics (metrics.enabled): METRICS_PORT in a component's ConfigMap, its named container port and
+its Service port. Scraping is admitted by templates/metrics.yaml.
+*/}}
+{{- define "svc.metricsConfig" -}}
+{{- if .Values.metrics.enabled }}
+METRICS_PORT: {{ .Values.metrics.port | quote }}
+{{- end }}
+{{- end }}
+
+{{- define "svc.metricsContainerPort" -}}
+{{- if .Values.metrics.enabled }}
+- name: metrics
+  containerPort: {{ .Values.metrics.port }}
+  protocol: TCP
+{{- end }}
+{{- end }}
+
+{{- define "svc.metricsServicePort" -}}
+{{- if .Values.metrics.enabled }}
+- name: metrics
+  port: {{ .Values.metrics.port }}
+  targetPort: metrics
+  protocol: TCP
+  appProtocol: http
+{{- end }}
+{{- end }}
+
+{{/* Selects the pods of every component of this release (not the migration Jobs). */}}
+{{- define "svc.componentsSelector" -}}
+matchLabels:
+  app.kubernetes.io/name: {{ include "svc.name" . }}
+  app.kubernetes.io/instance: {{ .Release.Name }}
+matchExpressions:
+  - key: app.kubernetes.io/component
+    operator: In
+    values: [gateway, identity, meeting, webhook]
+{{- end }}
