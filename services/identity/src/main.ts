@@ -23,6 +23,7 @@ import { apiKeyVerifier } from "./credentials/api-key-verifier.ts";
 import { createLastUsedRecorder } from "./credentials/last-used-recorder.ts";
 import { createCredentialVerification } from "./credentials/verify-credential.ts";
 import { recordApiKeyUses } from "./db/api-keys.ts";
+import { pgAccountStores } from "./db/pg-account-stores.ts";
 import { identityService } from "./handlers/identity-service.ts";
 import { oauthArtifactQueries } from "./db/oauth-artifacts.ts";
 import { oauthClientQueries } from "./db/oauth-clients.ts";
@@ -88,6 +89,7 @@ runUntilSignalled(logger, async () => {
   );
   // Production: https redirect URIs only (loopback excepted), for the CLI and the dashboard alike.
   const redirectUriPolicy = { requireHttps: config.NODE_ENV === "production" };
+  const accounts = pgAccountStores(pool);
   const isServing = () =>
     pool.query("select 1").then(
       () => true,
@@ -106,7 +108,7 @@ runUntilSignalled(logger, async () => {
       router.service(
         ManagementService,
         managementService({
-          db: pool,
+          accounts,
           sessions,
           credentials,
           cache,
@@ -132,7 +134,7 @@ runUntilSignalled(logger, async () => {
       const oauthClients = oauthClientAdmin({ clients: oauthClientQueries(pool), credentials, redirectUriPolicy, logger });
       router.service(
         IdentityAdminService,
-        { ...adminService({ db: pool, credentials, logger }), ...oauthClients },
+        { ...adminService({ accounts, credentials, logger }), ...oauthClients },
         {
           requestGate: requireAdminToken(config.ADMIN_TOKEN),
         },

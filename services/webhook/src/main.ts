@@ -20,6 +20,7 @@ import { webhookService } from "./handlers/webhook-service.ts";
 import { configSchema } from "./config.ts";
 import { meetingEventsSubscription } from "./consumer/meeting-events.ts";
 import { listenForDueDeliveries } from "./db/due-notifications.ts";
+import { pgDeliveryLog, pgSubscriptionStore } from "./db/pg-subscription-store.ts";
 import { wipeExpiredPreviousSecrets } from "./db/secret-rotation.ts";
 import { purgeWebhookHistory } from "./db/retention.ts";
 import { createDispatcher } from "./delivery/dispatcher.ts";
@@ -110,7 +111,8 @@ runUntilSignalled(logger, async () => {
       router.service(
         WebhookService,
         webhookService({
-          pool,
+          subscriptions: pgSubscriptionStore(pool),
+          deliveries: pgDeliveryLog(pool),
           authenticate: createAuthenticator(resolveCaller),
           secretBox,
           targetPolicy,

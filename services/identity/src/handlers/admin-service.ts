@@ -1,18 +1,17 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import { notFound, type Logger, type Pool } from "@svc/platform";
+import { notFound, type Logger } from "@svc/platform";
 import { identityLimits } from "@svc/platform/contract";
 import { Role, type IdentityAdminService } from "@svc/proto/svc/identity/v1/identity_pb";
+import type { AccountStores } from "../account-stores.ts";
 import { generateApiKey } from "../credentials/api-key.ts";
 import { hashPassword } from "../credentials/password.ts";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
-import { insertApiKey, listApiKeysOfUser, revokeApiKey, type ApiKeyRecord } from "../db/api-keys.ts";
-import { insertOrganization } from "../db/organizations.ts";
-import { findUser, insertUser } from "../db/users.ts";
+import type { ApiKeyRecord } from "../db/api-keys.ts";
 import { RequestCheck } from "../admin/admin-requests.ts";
 
 export interface AdminDependencies {
-  db: Pool;
+  accounts: AccountStores;
   credentials: CredentialVerification;
   logger: Logger;
 }
@@ -28,13 +27,13 @@ export type AdminServiceImpl = Pick<
  * admin token), so these calls are not confined to one organization; every record they create
  * is, and an API key always belongs to its user's organization.
  */
-export function adminService({ db, credentials, logger }: AdminDependencies): AdminServiceImpl {
+export function adminService({ accounts, credentials, logger }: AdminDependencies): AdminServiceImpl {
   return {
     async createOrganization(request) {
       const check = new RequestCheck();
       const name = check.name("name", request.name, identityLimits.organizationNameMaxLength);
       check.done();
-      const orgId = await insertOrganization(db, name);
+      const orgId = await accounts.organizations.create(name);
       logger.info({ orgId }, "organization created");
       return { orgId };
     },
@@ -47,7 +46,7 @@ export function adminService({ db, credentials, logger }: AdminDependencies): Ad
       check.done();
       // The operator creates the people who run an organization: admins unless told otherwise.
       const role = request.role === Role.MEMBER ? "member" : "admin";
-      const result = await insertUser(db, { orgId, email, passwordHash: await hashPassword(password), role });
+      const result = await accounts.users.insert({ orgId, email, passwordHash: await hashPassword(password), role });
       if ("problem" in result) {
         if (result.problem === "organization_not_found") throw notFound("Organization");
         throw new ConnectError("A user with this e-mail address already exists", Code.AlreadyExists);
@@ -61,10 +60,10 @@ export function adminService({ db, credentials, logger }: AdminDependencies): Ad
       const userId = check.id("userId", request.userId);
       const name = check.name("name", request.name, identityLimits.nameMaxLength, "default");
       check.done();
-      const user = await findUser(db, userId);
+      const user = await accounts.users.find(userId);
       if (!user) throw notFound("User");
       const { key, keyHash, displayPrefix } = generateApiKey();
-      const record = await insertApiKey(db, { userId, orgId: user.orgId, name, displayPrefix, keyHash });
+      const record = await accounts.apiKeys.insert({ userId, orgId: user.orgId, name, displayPrefix, keyHash });
       logger.info({ keyId: record.keyId, userId, orgId: user.orgId }, "API key created");
       return { apiKey: toApiKeyMessage(record), key };
     },
@@ -73,15 +72,15 @@ export function adminService({ db, credentials, logger }: AdminDependencies): Ad
       const check = new RequestCheck();
       const userId = check.id("userId", request.userId);
       check.done();
-      if (!(await findUser(db, userId))) throw notFound("User");
-      return { apiKeys: (await listApiKeysOfUser(db, userId)).map(toApiKeyMessage) };
+      if (!(await accounts.users.find(userId))) throw notFound("User");
+      return { apiKeys: (await accounts.apiKeys.listOfUser(userId)).map(toApiKeyMessage) };
     },
 
     async revokeApiKey(request) {
       const check = new RequestCheck();
       const keyId = check.id("keyId", request.keyId);
       check.done();
-      const revoked = await revokeApiKey(db, keyId);
+      const revoked = await accounts.apiKeys.revoke(keyId);
       if (!revoked) throw notFound("API key");
       try {
         await credentials.revoke(revoked.keyHash);

@@ -1,18 +1,18 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
-import { adminRoleRequired, invalidArgument, notFound, type CredentialCache, type Logger, type Pool } from "@svc/platform";
+import { adminRoleRequired, invalidArgument, notFound, type CredentialCache, type Logger } from "@svc/platform";
 import { GRANT_ID, identityLimits } from "@svc/platform/contract";
 import { Role, type ManagementService } from "@svc/proto/svc/identity/v1/identity_pb";
+import type { AccountStores } from "../account-stores.ts";
 import { RequestCheck } from "../admin/admin-requests.ts";
 import { toApiKeyMessage } from "./admin-service.ts";
 import { generateApiKey } from "../credentials/api-key.ts";
 import { hashPassword } from "../credentials/password.ts";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
-import { findApiKeyOfUser, insertApiKey, listApiKeysOfUser, revokeApiKey } from "../db/api-keys.ts";
 import type { OAuthArtifactQueries } from "../db/oauth-artifacts.ts";
 import type { OAuthClientQueries } from "../db/oauth-clients.ts";
 import type { SessionRecord } from "../db/sessions.ts";
-import { cachedCredentialHashesOfUser, findUserInOrg, insertUser, listUsersOfOrg, updateUserInOrg, type UserRecord, type UserRole } from "../db/users.ts";
+import type { UserRecord, UserRole } from "../db/users.ts";
 import { generateClientSecret, hashClientSecret } from "../oauth/clients/client-secret.ts";
 import { checkClientFields, toOAuthClientMessage } from "../oauth/clients/client-fields.ts";
 import type { RedirectUriPolicy } from "../oauth/clients/redirect-uri.ts";
@@ -22,7 +22,7 @@ import type { SessionStore } from "../sessions/session-store.ts";
 import { roleMessage } from "./session-service.ts";
 
 export interface ManagementDependencies {
-  db: Pool;
+  accounts: AccountStores;
   sessions: SessionStore;
   credentials: CredentialVerification;
   /** The verification cache, to forget a user's cached credentials when their role changes. */
@@ -63,7 +63,7 @@ const userMessage = (user: UserRecord) => ({
  * apps; OAuth clients and users are the admins'.
  */
 export function managementService(deps: ManagementDependencies): ServiceImpl<typeof ManagementService> {
-  const { db, sessions, credentials, clients, artifacts, logger } = deps;
+  const { accounts, sessions, credentials, clients, artifacts, logger } = deps;
   const session = (context: HandlerContext) => requireSession(context, sessions, credentials);
   const adminSession = async (context: HandlerContext) => {
     const caller = await session(context);
@@ -86,7 +86,7 @@ export function managementService(deps: ManagementDependencies): ServiceImpl<typ
   return {
     async listMyApiKeys(_request, context) {
       const caller = await session(context);
-      return { apiKeys: (await listApiKeysOfUser(db, caller.userId)).map(toApiKeyMessage) };
+      return { apiKeys: (await accounts.apiKeys.listOfUser(caller.userId)).map(toApiKeyMessage) };
     },
 
     async createMyApiKey(request, context) {
@@ -95,7 +95,7 @@ export function managementService(deps: ManagementDependencies): ServiceImpl<typ
       const name = check.name("name", request.name, identityLimits.nameMaxLength);
       check.done();
       const { key, keyHash, displayPrefix } = generateApiKey();
-      const record = await insertApiKey(db, { userId: caller.userId, orgId: caller.orgId, name, displayPrefix, keyHash });
+      const record = await accounts.apiKeys.insert({ userId: caller.userId, orgId: caller.orgId, name, displayPrefix, keyHash });
       logger.info({ keyId: record.keyId, userId: caller.userId, orgId: caller.orgId }, "API key created in the dashboard");
       return { apiKey: toApiKeyMessage(record), key };
     },
@@ -103,11 +103,11 @@ export function managementService(deps: ManagementDependencies): ServiceImpl<typ
     async revokeMyApiKey(request, context) {
       const caller = await session(context);
       const keyId = idOrRefuse("keyId", request.keyId);
-      const revoked = await revokeApiKey(db, keyId, caller.userId);
+      const revoked = await accounts.apiKeys.revoke(keyId, caller.userId);
       if (!revoked) throw notFound("API key");
       await revokeCached([revoked.keyHash], "The key is revoked");
       logger.info({ keyId, userId: caller.userId }, "API key revoked in the dashboard");
-      return { apiKey: toApiKeyMessage((await findApiKeyOfUser(db, caller.userId, keyId))!) };
+      return { apiKey: toApiKeyMessage((await accounts.apiKeys.findOfUser(caller.userId, keyId))!) };
     },
 
     async listOrganizationOAuthClients(_request, context) {
@@ -165,7 +165,7 @@ export function managementService(deps: ManagementDependencies): ServiceImpl<typ
 
     async listOrganizationUsers(_request, context) {
       const caller = await adminSession(context);
-      return { users: (await listUsersOfOrg(db, caller.orgId)).map(userMessage) };
+      return { users: (await accounts.users.listOfOrg(caller.orgId)).map(userMessage) };
     },
 
     async createOrganizationUser(request, context) {
@@ -175,10 +175,10 @@ export function managementService(deps: ManagementDependencies): ServiceImpl<typ
       const password = check.password("password", request.password);
       check.done();
       const role = roleFrom(request.role) ?? "member";
-      const result = await insertUser(db, { orgId: caller.orgId, email, passwordHash: await hashPassword(password), role });
+      const result = await accounts.users.insert({ orgId: caller.orgId, email, passwordHash: await hashPassword(password), role });
       if ("problem" in result) throw new ConnectError("A user with this e-mail address already exists", Code.AlreadyExists);
       logger.info({ orgId: caller.orgId, userId: result.userId, role, by: caller.userId }, "user created in the dashboard");
-      return { user: userMessage((await findUserInOrg(db, caller.orgId, result.userId))!) };
+      return { user: userMessage((await accounts.users.findInOrg(caller.orgId, result.userId))!) };
     },
 
     async updateOrganizationUser(request, context) {
@@ -190,12 +190,12 @@ export function managementService(deps: ManagementDependencies): ServiceImpl<typ
         // Keeps every organization with at least the admin who is acting: another admin may do it.
         throw new ConnectError("You cannot demote or deactivate yourself; ask another admin", Code.FailedPrecondition);
       }
-      const updated = await updateUserInOrg(db, caller.orgId, userId, {
+      const updated = await accounts.users.updateInOrg(caller.orgId, userId, {
         ...(role ? { role } : {}),
         ...(request.deactivated === undefined ? {} : { deactivated: request.deactivated }),
       });
       if (!updated) throw notFound("User");
-      const hashes = await cachedCredentialHashesOfUser(db, userId);
+      const hashes = await accounts.users.cachedCredentialHashes(userId);
       if (updated.deactivatedAt) {
         // Sessions end now; keys and tokens are refused by the database and, through the markers, by every cache.
         await sessions.endAllOf(userId);

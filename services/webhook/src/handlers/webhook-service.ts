@@ -8,10 +8,8 @@ import {
   invalidArgument,
   notFound,
   requestFingerprint,
-  runIdempotently,
   type Authenticate,
   type createRateLimiter,
-  type Pool,
 } from "@svc/platform";
 import {
   AttemptSchema,
@@ -30,25 +28,15 @@ import {
   type WebhookService,
 } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import type { StatusClass } from "@svc/platform/contract";
-import { findDelivery, listDeliveries, scheduleRedelivery, type DeliveryFilter, type DeliveryView } from "../db/delivery-log.ts";
-import { storeSingleDelivery, type PendingCaps } from "../db/deliveries.ts";
-import { recoverFailedDeliveries } from "../db/recovery.ts";
-import { rotateSigningSecret } from "../db/secret-rotation.ts";
-import {
-  deleteSubscription,
-  enableSubscription,
-  findSubscription,
-  insertSubscription,
-  listSubscriptions,
-  updateSubscription,
-  type SubscriptionChanges,
-  type SubscriptionRecord,
-} from "../db/subscriptions.ts";
+import type { DeliveryFilter, DeliveryView } from "../db/delivery-log.ts";
+import type { PendingCaps } from "../db/deliveries.ts";
+import type { SubscriptionChanges, SubscriptionRecord } from "../db/subscriptions.ts";
 import { checkTargetAddresses, urlProblems, type TargetPolicy } from "../delivery/target-policy.ts";
 import { EVENT_TYPE_DESCRIPTIONS, SUBSCRIBABLE_EVENT_TYPES, TEST_EVENT_TYPE } from "../event-types.ts";
 import { testEventBody } from "../payloads.ts";
 import type { SecretBox } from "../signing/secret-box.ts";
 import { generateSigningSecret } from "../signing/signing-secret.ts";
+import type { DeliveryLog, SubscriptionStore } from "../subscription-store.ts";
 import {
   dateTimeOrProblem,
   decodePageToken,
@@ -62,7 +50,8 @@ import {
 } from "../api/request-rules.ts";
 
 export interface WebhookServiceDependencies {
-  pool: Pool;
+  subscriptions: SubscriptionStore;
+  deliveries: DeliveryLog;
   authenticate: Authenticate;
   secretBox: SecretBox;
   targetPolicy: TargetPolicy;
@@ -100,7 +89,7 @@ const ROTATION_REPLAY_BINDING = "idempotent-replay:RotateSecret";
  * same answer as one that does not exist).
  */
 export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<typeof WebhookService> {
-  const { pool, authenticate } = deps;
+  const { subscriptions, deliveries, authenticate } = deps;
   // A registration's answer holds the signing secret: kept for idempotent replays only encrypted.
   const createdCodec = {
     encode: (response: CreateSubscriptionResponse) =>
@@ -128,7 +117,7 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
 
   /** The caller's live subscription, or NOT_FOUND. */
   const subscriptionOf = async (orgId: string, webhookId: string) => {
-    const subscription = await findSubscription(pool, orgId, webhookId);
+    const subscription = await subscriptions.find(orgId, webhookId);
     if (!subscription) throw notFound("Webhook");
     return subscription;
   };
@@ -170,11 +159,10 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
         key,
         fingerprint: requestFingerprint("CreateSubscription", toBinary(CreateSubscriptionRequestSchema, request)),
       };
-      const result = await runIdempotently(pool, idempotent || undefined, createdCodec, async (client) => {
+      const result = await subscriptions.issuingSecret(idempotent || undefined, createdCodec, async (writes) => {
         const id = randomUUID();
         const secret = generateSigningSecret();
-        const stored = await insertSubscription(
-          client,
+        const stored = await writes.insert(
           {
             id,
             orgId: caller.orgId,
@@ -201,20 +189,20 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
 
     async listSubscriptions(_request, context) {
       const caller = await authenticate(context, scopes.read);
-      return { subscriptions: (await listSubscriptions(pool, caller.orgId)).map(toSubscription) };
+      return { subscriptions: (await subscriptions.list(caller.orgId)).map(toSubscription) };
     },
 
     async deleteSubscription(request, context) {
       const caller = await authenticate(context, scopes.delete, adminOnly);
       const webhookId = webhookIdFrom(request.webhookId);
-      if (!(await deleteSubscription(pool, caller.orgId, webhookId))) throw notFound("Webhook");
+      if (!(await subscriptions.delete(caller.orgId, webhookId))) throw notFound("Webhook");
       return { webhookId };
     },
 
     async enableSubscription(request, context) {
       const caller = await authenticate(context, scopes.create, adminOnly);
       const webhookId = webhookIdFrom(request.webhookId);
-      const enabled = await enableSubscription(pool, caller.orgId, webhookId);
+      const enabled = await subscriptions.enable(caller.orgId, webhookId);
       if (!enabled) throw notFound("Webhook");
       return { subscription: toSubscription(enabled) };
     },
@@ -243,7 +231,7 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
         ...(since.date ? { since: since.date } : {}),
         ...(until.date ? { until: until.date } : {}),
       };
-      const page = await listDeliveries(pool, { orgId: caller.orgId, subscriptionId: webhookId, pageSize: size, filter, ...(after ? { after } : {}) });
+      const page = await deliveries.list({ orgId: caller.orgId, subscriptionId: webhookId, pageSize: size, filter, ...(after ? { after } : {}) });
       return { deliveries: page.deliveries.map(toDelivery), nextPageToken: page.next ? encodePageToken(page.next) : "" };
     },
 
@@ -274,7 +262,7 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       if (Object.keys(changes).length === 0) {
         throw invalidArgument(["nothing to change: set at least one of url, events, description, disabled, rateLimitPerSecond"]);
       }
-      const updated = await updateSubscription(pool, caller.orgId, webhookId, changes);
+      const updated = await subscriptions.update(caller.orgId, webhookId, changes);
       if (!updated) throw notFound("Webhook");
       return { subscription: toSubscription(updated) };
     },
@@ -284,9 +272,9 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       const webhookId = webhookIdFrom(request.webhookId);
       const key = idempotencyKeyOf(context);
       const idempotent = key && { orgId: caller.orgId, key, fingerprint: requestFingerprint("RotateSecret", toBinary(RotateSecretRequestSchema, request)) };
-      const result = await runIdempotently(pool, idempotent || undefined, rotatedCodec, async (client) => {
+      const result = await subscriptions.issuingSecret(idempotent || undefined, rotatedCodec, async (writes) => {
         const secret = generateSigningSecret();
-        const rotated = await rotateSigningSecret(client, {
+        const rotated = await writes.rotateSecret({
           orgId: caller.orgId,
           id: webhookId,
           newSecretSealed: deps.secretBox.seal(secret, webhookId),
@@ -305,7 +293,7 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       const window = recoveryWindowOrProblems(request.since, request.until, new Date());
       if (window.problems.length > 0) throw invalidArgument(window.problems);
       requireEnabled(await subscriptionOf(caller.orgId, webhookId));
-      const recovered = await recoverFailedDeliveries(pool, { orgId: caller.orgId, subscriptionId: webhookId, since: window.since!, until: window.until! });
+      const recovered = await deliveries.recoverFailed({ orgId: caller.orgId, subscriptionId: webhookId, since: window.since!, until: window.until! });
       if (recovered > 0) deps.wakeDispatcher();
       return { webhookId, recovered, since: timestampFromDate(window.since!), until: timestampFromDate(window.until!) };
     },
@@ -321,10 +309,10 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       const deliveryId = webhookIdFrom(request.deliveryId, "deliveryId");
       const subscription = await subscriptionOf(caller.orgId, webhookId);
       requireEnabled(subscription);
-      if (!(await findDelivery(pool, caller.orgId, webhookId, deliveryId))) throw notFound("Delivery");
-      const scheduled = await scheduleRedelivery(pool, caller.orgId, webhookId, deliveryId);
+      if (!(await deliveries.find(caller.orgId, webhookId, deliveryId))) throw notFound("Delivery");
+      const scheduled = await deliveries.scheduleRedelivery(caller.orgId, webhookId, deliveryId);
       // Read before waking the dispatcher: the answer is the delivery as scheduled, not a race with the attempt.
-      const delivery = toDelivery((await findDelivery(pool, caller.orgId, webhookId, deliveryId))!);
+      const delivery = toDelivery((await deliveries.find(caller.orgId, webhookId, deliveryId))!);
       if (scheduled) deps.wakeDispatcher();
       return { delivery };
     },
@@ -338,9 +326,9 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       const eventId = randomUUID();
       const deliveryId = randomUUID();
       const body = JSON.stringify(testEventBody(webhookId, caller.orgId));
-      await storeSingleDelivery(pool, { id: eventId, orgId: caller.orgId, type: TEST_EVENT_TYPE, body }, webhookId, deliveryId, deps.pendingCaps);
+      await deliveries.storeSingle({ id: eventId, orgId: caller.orgId, type: TEST_EVENT_TYPE, body }, webhookId, deliveryId, deps.pendingCaps);
       // Read before waking the dispatcher: the answer is the delivery as scheduled, not a race with the attempt.
-      const stored = await findDelivery(pool, caller.orgId, webhookId, deliveryId);
+      const stored = await deliveries.find(caller.orgId, webhookId, deliveryId);
       if (!stored) throw notFound("Webhook"); // deleted or disabled in the meantime
       deps.wakeDispatcher();
       return { delivery: toDelivery(stored) };

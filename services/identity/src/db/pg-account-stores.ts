@@ -1,0 +1,26 @@
+import type { Pool } from "@svc/platform";
+import type { AccountStores } from "../account-stores.ts";
+import { findApiKeyOfUser, insertApiKey, listApiKeysOfUser, revokeApiKey } from "./api-keys.ts";
+import { insertOrganization } from "./organizations.ts";
+import { cachedCredentialHashesOfUser, findUser, findUserInOrg, insertUser, listUsersOfOrg, updateUserInOrg } from "./users.ts";
+
+/** AccountStores on the identity schema. */
+export function pgAccountStores(pool: Pool): AccountStores {
+  return {
+    organizations: { create: (name) => insertOrganization(pool, name) },
+    users: {
+      insert: (user) => insertUser(pool, user),
+      find: (userId) => findUser(pool, userId),
+      findInOrg: (orgId, userId) => findUserInOrg(pool, orgId, userId),
+      listOfOrg: (orgId) => listUsersOfOrg(pool, orgId),
+      updateInOrg: (orgId, userId, change) => updateUserInOrg(pool, orgId, userId, change),
+      cachedCredentialHashes: (userId) => cachedCredentialHashesOfUser(pool, userId),
+    },
+    apiKeys: {
+      insert: (key) => insertApiKey(pool, key),
+      listOfUser: (userId) => listApiKeysOfUser(pool, userId),
+      findOfUser: (userId, keyId) => findApiKeyOfUser(pool, userId, keyId),
+      revoke: (keyId, ownerId) => revokeApiKey(pool, keyId, ownerId),
+    },
+  };
+}
