@@ -4,17 +4,14 @@ import type { Stack } from "../support/stack.ts";
 import type { Tenant } from "../support/tenants.ts";
 import { launchChromium } from "../support/chromium.ts";
 import { inboundMedia, joinMeeting } from "../support/meeting-room-browser.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
 import { loop, percentiles, type LoadResult } from "./load.ts";
 
 export const JOIN_CONCURRENCY = 50;
 const FIRST_FRAME_SAMPLES = 5;
 
 async function createMeeting(stack: Stack, tenant: Tenant, title: string): Promise<{ id: string; url: string }> {
-  const response = await fetch(`${stack.gatewayUrl}/api/v1/meeting`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${tenant.apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify({ title }),
-  });
+  const response = await callApi(apiBase(stack), "POST", "/meeting", { key: tenant.apiKey, body: { title } });
   return (await response.json()) as { id: string; url: string };
 }
 

@@ -12,21 +12,18 @@ import pg from "pg";
 import { freePort } from "../support/infra.ts";
 import { serviceNames, startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
-import { launchChromium } from "../support/chromium.ts";
-import { authorizeInBrowser } from "../oauth/support/browser.ts";
-import { createOAuthApp, tokenRequest } from "../oauth/support/oauth-app.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
 import { load, loop, percentiles, type LoadResult } from "./load.ts";
 import { firstRemoteFrame, JOIN_CONCURRENCY, joinGrantLatency } from "./meeting-room.ts";
 import { withCpuPerRequest } from "./process-cpu.ts";
 import { topFrames, topLocations } from "./profile-summary.ts";
+import { authorizeChains, REFRESH_CHAINS, refreshGrants } from "./refresh-grants.ts";
 
 const QUICK = process.argv.includes("--quick");
 const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? (QUICK ? 3 : 8));
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? (QUICK ? 1 : 2));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const PIPELINE_MEETINGS = Number(process.env.BENCH_PIPELINE_MEETINGS ?? (QUICK ? 300 : 1000));
-/** Independent OAuth authorizations: a refresh chain is sequential, so this is the concurrency. */
-const REFRESH_CHAINS = Number(process.env.BENCH_REFRESH_CHAINS ?? (QUICK ? 2 : 16));
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ? path.resolve(process.env.BENCH_PROFILE_DIR) : undefined;
 
 interface Row extends Partial<LoadResult> {
@@ -123,56 +120,7 @@ async function insertLoopCeiling(databaseUrl: string): Promise<LoadResult> {
   return result;
 }
 
-/**
- * OAuth: one authorization per refresh chain, obtained through sign-in and consent in Chromium
- * exactly as a user would. Returns an access token for the /auth scenario and the chains.
- */
-async function authorizeChains(stack: Stack, tenant: Tenant) {
-  const scope = "meeting.create webhook.read";
-  const app = await createOAuthApp(stack, tenant, { scopes: scope });
-  const browser = await launchChromium();
-  const session = await browser.newContext();
-  const refreshTokens: string[] = [];
-  let accessToken = "";
-  for (let i = 0; i < REFRESH_CHAINS; i++) {
-    const { callbackUrl } = await authorizeInBrowser(session, app, app.authorizeUrl({ scope, state: `bench${i}` }), tenant);
-    const { status, body } = await tokenRequest(stack, {
-      grant_type: "authorization_code",
-      code: new URL(callbackUrl).searchParams.get("code")!,
-      redirect_uri: app.redirectUri,
-      client_id: app.clientId,
-      client_secret: app.clientSecret,
-    });
-    if (status !== 200) throw new Error(`code exchange failed: ${JSON.stringify(body)}`);
-    refreshTokens.push(body.refresh_token as string);
-    accessToken = body.access_token as string;
-  }
-  await browser.close();
-  return { app, accessToken, refreshTokens };
-}
-
-/** Refresh grants per second: each grant consumes its token and continues the chain with the new one. */
-async function refreshGrants(baseUrl: string, client: { clientId: string; clientSecret: string }, refreshTokens: string[]) {
-  const refresh = async () => {
-    const refreshToken = refreshTokens.shift()!;
-    const response = await fetch(`${baseUrl}/api/oauth/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: client.clientId, client_secret: client.clientSecret }),
-    });
-    const body = (await response.json()) as { refresh_token?: string };
-    if (response.status !== 200 || !body.refresh_token) {
-      refreshTokens.push(refreshToken);
-      throw new Error(`refresh failed: ${response.status}`);
-    }
-    refreshTokens.push(body.refresh_token);
-  };
-  await loop(REFRESH_CHAINS, WARMUP, refresh);
-  return loop(REFRESH_CHAINS, DURATION, refresh);
-}
-
 async function webhookPipeline(stack: Stack, tenant: Tenant) {
-  const auth = { authorization: `Bearer ${tenant.apiKey}`, "content-type": "application/json" };
   const receivedAt = new Map<string, number>();
   let done: () => void = () => undefined;
   const allReceived = new Promise<void>((resolve) => (done = resolve));
@@ -189,10 +137,9 @@ async function webhookPipeline(stack: Stack, tenant: Tenant) {
   });
   const port = await freePort();
   await new Promise<void>((resolve) => receiver.listen(port, "127.0.0.1", resolve));
-  const created = await fetch(`${stack.gatewayUrl}/api/v1/webhook`, {
-    method: "POST",
-    headers: auth,
-    body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook`, events: ["meeting.ended"] }),
+  const created = await callApi(apiBase(stack), "POST", "/webhook", {
+    key: tenant.apiKey,
+    body: { url: `http://127.0.0.1:${port}/hook`, events: ["meeting.ended"] },
   });
   if (created.status !== 201) throw new Error(`webhook registration failed: ${created.status} ${await created.text()}`);
 
@@ -201,7 +148,7 @@ async function webhookPipeline(stack: Stack, tenant: Tenant) {
   await Promise.all(
     Array.from({ length: 16 }, async () => {
       while (ids.length < PIPELINE_MEETINGS) {
-        const response = await fetch(`${stack.gatewayUrl}/api/v1/meeting`, { method: "POST", headers: auth, body: JSON.stringify({ title: "Pipeline" }) });
+        const response = await callApi(apiBase(stack), "POST", "/meeting", { key: tenant.apiKey, body: { title: "Pipeline" } });
         ids.push(((await response.json()) as { id: string }).id);
       }
     }),
@@ -217,7 +164,7 @@ async function webhookPipeline(stack: Stack, tenant: Tenant) {
     Array.from({ length: CONNECTIONS }, async () => {
       for (let id = queue.shift(); id; id = queue.shift()) {
         endedAt.set(id, performance.now());
-        const response = await fetch(`${stack.gatewayUrl}/api/v1/meeting/${id}/end`, { method: "POST", headers: auth });
+        const response = await callApi(apiBase(stack), "POST", `/meeting/${id}/end`, { key: tenant.apiKey });
         if (!response.ok) errors++;
         await response.arrayBuffer();
       }
@@ -277,8 +224,9 @@ async function main() {
     rows.push(ratioRow("POST /api/v1/auth (OAuth access token)", oauthAuthResult, "bare express", bareExpress, 0.5));
 
     log("OAuth refresh grants: straight to identity's OAuth listener, then through the gateway");
-    const directRefresh = await refreshGrants(stack.urls.identityOAuth, oauth.app, oauth.refreshTokens);
-    const gatewayRefresh = await refreshGrants(stack.gatewayUrl, oauth.app, oauth.refreshTokens);
+    const timing = { warmupSeconds: WARMUP, durationSeconds: DURATION };
+    const directRefresh = await refreshGrants(stack.urls.identityOAuth, oauth.app, oauth.refreshTokens, timing);
+    const gatewayRefresh = await refreshGrants(stack.gatewayUrl, oauth.app, oauth.refreshTokens, timing);
     await oauth.app.close();
     rows.push({ scenario: `ceiling: refresh grants at identity (${REFRESH_CHAINS} chains)`, ...directRefresh });
     rows.push(ratioRow(`OAuth refresh grants via gateway (${REFRESH_CHAINS} chains)`, gatewayRefresh, "identity direct", directRefresh));
@@ -298,11 +246,7 @@ async function main() {
     rows.push(ratioRow("POST /api/v1/meeting (2 attendees)", meetingResult, "pg INSERT loop", insertCeiling, 0.4));
 
     for (let i = 0; i < 20; i++) {
-      await fetch(`${stack.gatewayUrl}/api/v1/webhook`, {
-        method: "POST",
-        headers: auth,
-        body: JSON.stringify({ url: `https://example.com/hook/${i}`, events: ["meeting.ended"] }),
-      });
+      await callApi(apiBase(stack), "POST", "/webhook", { key: tenant.apiKey, body: { url: `https://example.com/hook/${i}`, events: ["meeting.ended"] } });
     }
     const listResult = await measured("GET /webhook", () =>
       twice({ url: `${stack.gatewayUrl}/api/v1/webhook`, headers: auth, connections: CONNECTIONS, durationSeconds: DURATION }),

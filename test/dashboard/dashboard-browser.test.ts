@@ -11,6 +11,7 @@ import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
 
 const SHOTS = process.env.DASHBOARD_SHOTS_DIR ?? "/tmp/dash-shots";
 
@@ -238,12 +239,11 @@ describe("developer dashboard in Chromium: every action through the public API, 
     expect(secret).toMatch(/^whsec_/);
     receiver.useSecret("/hooks/dashboard", secret);
 
-    const meeting = await fetch(`${stack.gatewayUrl}/api/v1/meeting`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${admin.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ title: "Dashboard check", attendees: ["ada@example.com"] }),
+    const meeting = await callApi(apiBase(stack), "POST", "/meeting", {
+      key: admin.apiKey,
+      body: { title: "Dashboard check", attendees: ["ada@example.com"] },
     }).then((response) => response.json() as Promise<{ id: string }>);
-    const ended = await fetch(`${stack.gatewayUrl}/api/v1/meeting/${meeting.id}/end`, { method: "POST", headers: { authorization: `Bearer ${admin.apiKey}` } });
+    const ended = await callApi(apiBase(stack), "POST", `/meeting/${meeting.id}/end`, { key: admin.apiKey });
     expect(ended.status).toBe(200);
     await waitFor(() => receiver.on("/hooks/dashboard").length === 1, 20_000, "the meeting.ended delivery did not arrive");
     const first = receiver.on("/hooks/dashboard")[0]!;
@@ -264,7 +264,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
     const url = `${receiver.baseUrl}/hooks/dashboard`;
     const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: url }) });
     const webhookState = async () => {
-      const listed = await fetch(`${stack.gatewayUrl}/api/v1/webhook`, { headers: { authorization: `Bearer ${admin.apiKey}` } });
+      const listed = await callApi(apiBase(stack), "GET", "/webhook", { key: admin.apiKey });
       const { webhooks } = (await listed.json()) as { webhooks: { url: string; disabled: boolean }[] };
       return webhooks.find((webhook) => webhook.url === url)!.disabled ? "disabled" : "enabled";
     };
@@ -358,7 +358,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
     const cookies = await context.cookies();
     const cookieHeader = cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join("; ");
     const csrf = cookies.find((cookie) => cookie.name === "svc_csrf")!.value;
-    const call = () => fetch(`${stack.gatewayUrl}/api/v1/api-keys`, { headers: { cookie: cookieHeader, "x-csrf-token": csrf } });
+    const call = () => callApi(apiBase(stack), "GET", "/api-keys", { cookie: cookieHeader, headers: { "x-csrf-token": csrf } });
     expect((await call()).status).toBe(200);
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL(/\/dashboard\/sign-in$/);

@@ -78,6 +78,7 @@ describe("the Postgres-backed event bus (embedded default)", () => {
     await busA.publisher().publish(sent);
 
     await waitFor(() => handledBy.size === 200, 20_000);
+    // A negative (no event handled twice): time for a second handling to happen.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect([...handledBy.values()].every((names) => names.length === 1)).toBe(true);
     const byA = [...handledBy.values()].filter(([name]) => name === "a").length;

@@ -4,6 +4,7 @@ import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { launchChromium } from "../support/chromium.ts";
 import { joinAs, openRoomPage } from "./support/room-browser.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
 
 /**
  * The meeting room page at PUBLIC_URL/meeting/:id: what the server sends (CSP, assets, the
@@ -20,13 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => stack?.stop());
 
-async function api(method: string, path: string, body?: unknown) {
-  return fetch(`${stack.gatewayUrl}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const api = (method: string, path: string, body?: unknown) => callApi(apiBase(stack), method, path, { key: tenant.apiKey, body });
 
 async function createMeeting(body: Record<string, unknown> = {}): Promise<{ id: string; url: string }> {
   const response = await api("POST", "/meeting", { title: "Room page test", ...body });

@@ -5,6 +5,7 @@ import { MeetingEndedSchema } from "@svc/proto/svc/meeting/v1/events_pb";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
 
 // The embedded default: no KAFKA_BROKERS, so the meeting service's outbox feeds the durable
 // Postgres-backed bus, which consumers read through the same EventSubscriber interface.
@@ -25,11 +26,7 @@ afterAll(async () => {
 });
 
 async function call(path: string, body?: unknown) {
-  const response = await fetch(`${stack.gatewayUrl}/api/v1${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  const response = await callApi(apiBase(stack), "POST", path, { key: tenant.apiKey, body });
   expect(response.status).toBe(200);
   return response.json();
 }
@@ -42,6 +39,7 @@ describe("without Kafka, meeting.ended travels over the Postgres-backed event bu
     await call(`/meeting/${id}/end`);
     await call(`/meeting/${id}/end`);
     await waitFor(() => eventsFor(id).length === 1, 15_000, "MeetingEnded did not arrive");
+    // A negative (the second end publishes nothing): time for a duplicate to arrive at a 200 ms poll.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(eventsFor(id)).toHaveLength(1);
     const [event] = eventsFor(id) as [IncomingEvent];

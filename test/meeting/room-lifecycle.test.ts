@@ -5,6 +5,8 @@ import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
+import { subscribeReceiver } from "../support/webhook-fixtures.ts";
 
 // The meeting lifecycle driven by presence, through the real services: join grants over REST, the
 // media server's signed webhooks (sent here exactly as LiveKit sends them, so every ordering and
@@ -21,25 +23,16 @@ beforeAll(async () => {
     startWebhookReceiver(),
   ]);
   tenant = await createTenant(stack);
-  const response = await api("POST", "/webhook", {
-    url: `${receiver.baseUrl}/events`,
+  await subscribeReceiver(stack, receiver, tenant.apiKey, "/events", {
     events: ["meeting.started", "meeting.ended", "participant.joined", "participant.left"],
   });
-  expect(response.status).toBe(201);
-  receiver.useSecret("/events", ((await response.json()) as { secret: string }).secret);
 });
 afterAll(async () => {
   await receiver?.close();
   await stack?.stop();
 });
 
-function api(method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: `Bearer ${tenant.apiKey}` }) {
-  return fetch(`${stack.gatewayUrl}/api/v1${path}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const api = (method: string, path: string, body?: unknown) => callApi(apiBase(stack), method, path, { key: tenant.apiKey, body });
 
 async function createMeeting(title = "Room test"): Promise<string> {
   const response = await api("POST", "/meeting", { title });
@@ -54,7 +47,8 @@ const typesOf = (meetingId: string) =>
     .sort();
 
 const statusOf = async (id: string) => ((await (await api("GET", `/meeting/${id}`)).json()) as { status: string }).status;
-const join = (id: string, displayName: unknown) => api("POST", `/meeting/${id}/join`, { displayName }, {});
+/** Joining needs no credential: the join URL is the capability. */
+const join = (id: string, displayName: unknown) => callApi(apiBase(stack), "POST", `/meeting/${id}/join`, { body: { displayName } });
 const eventsOf = (meetingId: string, type?: string) =>
   receiver
     .on("/events")
@@ -127,6 +121,7 @@ describe("presence and lifecycle from the media server's webhooks", () => {
 
     await waitFor(() => eventsOf(id, "meeting.ended").length === 1, 15_000, "meeting.ended after the grace period");
     expect(await statusOf(id)).toBe("ended");
+    // A negative (no second meeting.ended): another grace period in which one would be sent.
     await new Promise((resolve) => setTimeout(resolve, GRACE_SECONDS * 1_000 + 500));
     expect(eventsOf(id, "meeting.ended")).toHaveLength(1);
     await waitFor(() => typesOf(id).length >= 6, 10_000, "all six events delivered");
@@ -149,6 +144,7 @@ describe("presence and lifecycle from the media server's webhooks", () => {
     await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: first });
     await sendMediaWebhook(stack, { event: "participant_left", meetingId: id, participant: first });
     await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: mediaParticipant("Carol") });
+    // A negative (the meeting does not end): twice the grace period in which it would.
     await new Promise((resolve) => setTimeout(resolve, GRACE_SECONDS * 1_000 * 2 + 1_000));
     expect(await statusOf(id)).toBe("live");
     await waitFor(() => eventsOf(id, "participant.joined").length === 2, 10_000, "both joins delivered");
@@ -162,6 +158,7 @@ describe("presence and lifecycle from the media server's webhooks", () => {
     const body = mediaWebhookBody({ event: "participant_joined", meetingId: id, participant: dave, id: "EV_replayed_once" + id.slice(0, 6) });
     for (let index = 0; index < 3; index++) expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id }, body)).toBe(200);
     await waitFor(() => eventsOf(id, "participant.joined").length >= 1, 10_000);
+    // A negative (the replays change nothing): time for a duplicate event to be delivered.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(eventsOf(id, "participant.joined")).toHaveLength(1);
     const visits = await stack.query("SELECT count(*)::int AS n FROM meeting.room_participants WHERE meeting_id = $1", [id]);
@@ -215,6 +212,7 @@ describe("presence and lifecycle from the media server's webhooks", () => {
     // The media server's own leave notifications arrive afterwards and change nothing.
     await sendMediaWebhook(stack, { event: "participant_left", meetingId: id, participant: frankLater });
     await waitFor(() => eventsOf(id, "meeting.ended").length === 1, 15_000, "meeting.ended");
+    // A negative (the replays change nothing): time for a duplicate event to be delivered.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(typesOf(id)).toEqual(["meeting.ended", "meeting.started", "participant.joined", "participant.joined", "participant.left", "participant.left"]);
     expect(eventsOf(id, "meeting.ended")[0]!.data.reason).toBe("ended_by_api");

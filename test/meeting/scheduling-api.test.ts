@@ -4,6 +4,8 @@ import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
+import { subscribeReceiver } from "../support/webhook-fixtures.ts";
 
 // What a scheduling tool needs (Cal.com's VideoApiAdapter: createMeeting, updateMeeting,
 // deleteMeeting): update, cancel and list meetings, and a planned end, over REST, with the events
@@ -18,21 +20,14 @@ const EVENT_TYPES = ["meeting.started", "meeting.ended", "meeting.updated", "mee
 beforeAll(async () => {
   [stack, receiver] = await Promise.all([startStack({ env: { MEETING_EMPTY_GRACE_SECONDS: "1", WEBHOOK_POLL_INTERVAL_MS: "200" } }), startWebhookReceiver()]);
   [tenant, other] = await Promise.all([createTenant(stack), createTenant(stack)]);
-  const response = await api("POST", "/webhook", { url: `${receiver.baseUrl}/events`, events: EVENT_TYPES });
-  receiver.useSecret("/events", ((await response.json()) as { secret: string }).secret);
+  await subscribeReceiver(stack, receiver, tenant.apiKey, "/events", { events: EVENT_TYPES });
 });
 afterAll(async () => {
   await receiver?.close();
   await stack?.stop();
 });
 
-function api(method: string, path: string, body?: unknown, as: Tenant = tenant) {
-  return fetch(`${stack.gatewayUrl}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${as.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const api = (method: string, path: string, body?: unknown, as: Tenant = tenant) => callApi(apiBase(stack), method, path, { key: as.apiKey, body });
 
 interface MeetingJson {
   id: string;
@@ -103,6 +98,7 @@ describe("a planned end on POST /meeting", () => {
     const meeting = await create({ title: "Overrun", start: new Date(Date.now() - 60_000).toISOString(), end: new Date(Date.now() + 500).toISOString() });
     const ada = mediaParticipant("Ada");
     await sendMediaWebhook(stack, { event: "participant_joined", meetingId: meeting.id, participant: ada });
+    // A negative (an occupied meeting is not ended at its planned end): well past that end.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect((await get(meeting.id)).status).toBe("live");
     await sendMediaWebhook(stack, { event: "participant_left", meetingId: meeting.id, participant: ada });
@@ -143,6 +139,7 @@ describe("PATCH /api/v1/meeting/:id", () => {
     expect(cleared).toMatchObject({ start: null, end: null });
     expect((await api("PATCH", `/meeting/${meeting.id}`, { title: "New" })).status).toBe(200);
     await waitFor(() => events(meeting.id, "meeting.updated").length === 2, 10_000, "two meeting.updated");
+    // A negative (no third meeting.updated): time for one to be delivered at a 200 ms poll.
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(events(meeting.id, "meeting.updated").map((event) => event.data.changedFields)).toEqual([
       ["title", "attendees"],
@@ -189,18 +186,14 @@ describe("DELETE /api/v1/meeting/:id (cancel)", () => {
     expect(again.status).toBe(200);
     expect(((await again.json()) as MeetingJson).cancelledAt).toBe(cancelled.cancelledAt);
 
-    const join = await fetch(`${stack.gatewayUrl}/api/v1/meeting/${meeting.id}/join`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ displayName: "Late" }),
-    });
+    const join = await callApi(apiBase(stack), "POST", `/meeting/${meeting.id}/join`, { body: { displayName: "Late" } });
     await expectError(join, 410, "This meeting was cancelled");
     await expectError(await api("POST", `/meeting/${meeting.id}/end`), 409, "Meeting has been cancelled and cannot be ended");
     const page = await (await fetch(meeting.url)).text();
     expect(page).toContain('data-status="cancelled"');
 
     await waitFor(() => events(meeting.id, "meeting.cancelled").length === 1 && events(meeting.id, "participant.left").length === 1, 10_000, "cancel events");
-    await new Promise((resolve) => setTimeout(resolve, 2_500)); // past the grace period
+    await new Promise((resolve) => setTimeout(resolve, 2_500)); // a negative: past the grace period, no meeting.ended
     expect(events(meeting.id, "meeting.cancelled")).toHaveLength(1);
     expect(events(meeting.id, "meeting.ended")).toHaveLength(0);
     expect(events(meeting.id, "meeting.cancelled")[0]!.data).toMatchObject({

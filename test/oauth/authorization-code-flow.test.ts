@@ -6,6 +6,7 @@ import { createTenant, type Tenant } from "../support/tenants.ts";
 import { launchChromium } from "../support/chromium.ts";
 import { authorizeInBrowser, signIn, unlabelledControls } from "./support/browser.ts";
 import { createOAuthApp, exchangeCode, insecure, tokenRequest, verifyAtApi, type OAuthApp } from "./support/oauth-app.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
 
 describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, with oauth4webapi", () => {
   let stack: Stack;
@@ -186,11 +187,7 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
       const state = "narrow";
       const { callbackUrl } = await authorizeInBrowser(session, readOnly, readOnly.authorizeUrl({ scope: "webhook.read", state }), user);
       const { tokens } = await exchangeCode(readOnly, callbackUrl, state);
-      const refused = await fetch(`${stack.gatewayUrl}/api/v1/meeting`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${tokens.access_token}`, "content-type": "application/json" },
-        body: JSON.stringify({ title: "Not allowed" }),
-      });
+      const refused = await callApi(apiBase(stack), "POST", "/meeting", { key: tokens.access_token, body: { title: "Not allowed" } });
       expect(refused.status).toBe(403);
       expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="svc", error="insufficient_scope", scope="meeting.create"');
       expect(await refused.json()).toMatchObject({ error: "Insufficient scope: meeting.create" });
@@ -201,11 +198,7 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
     const state = "create";
     const { callbackUrl } = await authorizeInBrowser(session, app, app.authorizeUrl({ scope: "meeting.create", state }), user);
     const { tokens } = await exchangeCode(app, callbackUrl, state);
-    const created = await fetch(`${stack.gatewayUrl}/api/v1/meeting`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${tokens.access_token}`, "content-type": "application/json" },
-      body: JSON.stringify({ title: "Planned through OAuth" }),
-    });
+    const created = await callApi(apiBase(stack), "POST", "/meeting", { key: tokens.access_token, body: { title: "Planned through OAuth" } });
     expect(created.status).toBe(200);
     expect(await created.json()).toMatchObject({ type: "svc_video", password: "" });
   });

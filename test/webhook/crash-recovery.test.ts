@@ -3,6 +3,8 @@ import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
+import { subscribeReceiver } from "../support/webhook-fixtures.ts";
 
 // kill -9 of the webhook service in the middle of 200 deliveries: claims it held expire (lease =
 // timeout + 10 s), events it had not stored are consumed again from the last committed offset,
@@ -32,13 +34,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-function api(method: string, path: string, body?: unknown) {
-  return fetch(`${stack.gatewayUrl}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const api = (method: string, path: string, body?: unknown) => callApi(apiBase(stack), method, path, { key: tenant.apiKey, body });
 
 async function inParallel<T>(count: number, width: number, task: (index: number) => Promise<T>): Promise<T[]> {
   const results: T[] = [];
@@ -53,9 +49,7 @@ async function inParallel<T>(count: number, width: number, task: (index: number)
 
 describe("crash recovery of the webhook service", () => {
   it(`kill -9 while ${EVENTS} deliveries are in flight loses none: every event arrives at least once`, { timeout: 240_000 }, async () => {
-    const created = await api("POST", "/webhook", { url: `${receiver.baseUrl}/crash`, events: ["meeting.ended"] });
-    expect(created.status).toBe(201);
-    receiver.useSecret("/crash", ((await created.json()) as { secret: string }).secret);
+    await subscribeReceiver(stack, receiver, tenant.apiKey, "/crash");
     // Answer nothing until the crash, so every delivery sent is still in flight when the process dies.
     receiver.answer("/crash", () => "hang");
 

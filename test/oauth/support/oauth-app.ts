@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import * as oauth from "oauth4webapi";
 import type { Stack } from "../../support/stack.ts";
 import type { Tenant } from "../../support/tenants.ts";
+import { apiBase, callApi } from "../../support/rest-client.ts";
 
 /**
  * A third-party application as the tests play it: a registered OAuth client, a redirect URI
@@ -92,7 +93,7 @@ export async function tokenRequest(
 
 /** POST /api/v1/auth with a Bearer token: what the API says about it. */
 export async function verifyAtApi(stack: Stack, token: string) {
-  const response = await fetch(`${stack.gatewayUrl}/api/v1/auth`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
+  const response = await callApi(apiBase(stack), "POST", "/auth", { key: token });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
