@@ -5,6 +5,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { TRACING_DEPLOYMENT_VARIABLES, TRACING_REGISTER_MODULE, tracingConfigured } from "@svc/platform";
 import {
   components,
   environmentOf,
@@ -72,8 +73,8 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
   describe.each(componentNames)("%s", (component) => {
     const { schema, workspace } = components[component];
 
-    it("sets only environment variables the process reads (its configSchema)", () => {
-      const { reads } = variablesOf(schema);
+    it("sets only environment variables the process reads (its configSchema, or the tracing hook)", () => {
+      const reads = [...variablesOf(schema).reads, ...TRACING_DEPLOYMENT_VARIABLES];
       const set = [...environmentOf(objects, mainContainer(objects, component)).keys()];
       expect(
         set.filter((name) => !reads.includes(name)),
@@ -103,6 +104,20 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
       const parsed = schema.safeParse(env);
       expect(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`)).toEqual([]);
       expect((parsed.data as Record<string, unknown>).HOST).toBe("0.0.0.0");
+    });
+
+    it("traces exactly when otel.enabled: the hook preloaded, the OTLP endpoint and a service name of its own", () => {
+      const env = startEnvironment(objects, mainContainer(objects, component));
+      const enabled = valuesFile === "ci/production-values.yaml";
+      expect(tracingConfigured(env)).toBe(enabled);
+      if (!enabled) {
+        expect(Object.keys(env).filter((name) => (TRACING_DEPLOYMENT_VARIABLES as readonly string[]).includes(name))).toEqual([]);
+        return;
+      }
+      expect(env.NODE_OPTIONS).toBe(`--import=${TRACING_REGISTER_MODULE}`);
+      expect(env.OTEL_EXPORTER_OTLP_ENDPOINT).toBe("http://otel-collector.observability:4318");
+      expect(env.OTEL_SERVICE_NAME).toBe(`svc-${component}`);
+      expect(env.OTEL_TRACES_SAMPLER_ARG).toBe("0.1");
     });
 
     it("declares the ports the process listens on, and probes them", () => {

@@ -91,6 +91,20 @@ KAFKA_SASL_MECHANISM: {{ .sasl.mechanism | quote }}
 {{- end }}
 {{- end }}
 
+{{/* OpenTelemetry tracing of one component; call with (dict "root" $ "component" "meeting"). */}}
+{{- define "svc.otelConfig" -}}
+{{- with .root.Values.otel }}
+{{- if .enabled }}
+NODE_OPTIONS: "--import=@svc/platform/telemetry/register"
+OTEL_EXPORTER_OTLP_ENDPOINT: {{ .endpoint | quote }}
+OTEL_EXPORTER_OTLP_PROTOCOL: {{ .protocol | quote }}
+OTEL_SERVICE_NAME: {{ printf "%s%s" .serviceNamePrefix $.component | quote }}
+OTEL_TRACES_SAMPLER: "parentbased_traceidratio"
+OTEL_TRACES_SAMPLER_ARG: {{ .samplerRatio | toString | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
+
 {{/* Kafka SASL credentials, only from externalKafka.sasl.existingSecret. */}}
 {{- define "svc.kafkaSecretEnv" -}}
 {{- with .Values.externalKafka }}

@@ -22,3 +22,16 @@ export function tracingLaunch(service: string, env: NodeJS.ProcessEnv): { nodeAr
   if (!tracingConfigured(env)) return { nodeArguments: [], env: {} };
   return { nodeArguments: [`--import=${TRACING_REGISTER_MODULE}`], env: { OTEL_SERVICE_NAME: env.OTEL_SERVICE_NAME ?? `svc-${service}` } };
 }
+
+/**
+ * What a deployment sets to trace a process: the preload (NODE_OPTIONS) and the standard OTEL_*
+ * variables. The tracing hook and the SDK read them, not a process's configuration schema.
+ */
+export const TRACING_DEPLOYMENT_VARIABLES = [
+  "NODE_OPTIONS",
+  "OTEL_EXPORTER_OTLP_ENDPOINT",
+  "OTEL_EXPORTER_OTLP_PROTOCOL",
+  "OTEL_SERVICE_NAME",
+  "OTEL_TRACES_SAMPLER",
+  "OTEL_TRACES_SAMPLER_ARG",
+] as const;
