@@ -148,6 +148,31 @@ describe("GET /api/v1/webhook", () => {
     expect((await list(tenant)).map((webhook) => webhook.webhookId)).not.toContain(mine.webhookId);
   });
 
+  it("lists every subscription without paging parameters, and pages oldest first with pageSize and pageToken", async () => {
+    const own = await createTenant(stack);
+    const registered = [];
+    for (let i = 0; i < 3; i++) registered.push((await register(own)).webhookId);
+    const everything = (await (await call("GET", "/webhook", { as: own })).json()) as { webhooks: { webhookId: string }[]; nextPageToken: string | null };
+    expect(everything.webhooks.map((webhook) => webhook.webhookId)).toEqual(registered);
+    expect(everything.nextPageToken).toBeNull();
+
+    const first = (await (await call("GET", "/webhook?pageSize=2", { as: own })).json()) as typeof everything;
+    expect(first.webhooks.map((webhook) => webhook.webhookId)).toEqual(registered.slice(0, 2));
+    expect(first.nextPageToken).toMatch(/^[A-Za-z0-9_-]+$/);
+    const second = (await (await call("GET", `/webhook?pageSize=2&pageToken=${first.nextPageToken}`, { as: own })).json()) as typeof everything;
+    expect(second.webhooks.map((webhook) => webhook.webhookId)).toEqual(registered.slice(2));
+    expect(second.nextPageToken).toBeNull();
+    // Another organization's listing, continued with this token, still shows only its own.
+    const elsewhere = (await (await call("GET", `/webhook?pageToken=${first.nextPageToken}`, { as: tenant })).json()) as typeof everything;
+    expect(elsewhere.webhooks.map((webhook) => webhook.webhookId)).not.toContain(registered[2]);
+  });
+
+  it("answers 400 for a page size out of range and a page token it never issued", async () => {
+    await expectError(await call("GET", "/webhook?pageSize=0"), 400, /pageSize must be an integer between 1 and 100/);
+    await expectError(await call("GET", "/webhook?pageSize=101"), 400, /pageSize must be between 1 and 100/);
+    await expectError(await call("GET", "/webhook?pageToken=bm90LWEtY3Vyc29y"), 400, /pageToken is not a token this API returned/);
+  });
+
   it("serves the same organization-scoped list to a plain gRPC client with the same credential", async () => {
     const client = grpcJsClient(stack.urls.webhook);
     const response = await client.unary(

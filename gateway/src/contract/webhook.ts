@@ -93,7 +93,8 @@ export const DeliveryPath = WebhookPath.extend({ deliveryId: z.string().meta({ f
 
 const pageSizeMessage = `pageSize must be an integer between 1 and ${webhookLimits.pageSizeMax}`;
 
-export const ListDeliveriesQuery = z.object({
+/** `pageSize` and `pageToken`, as every paged listing takes them; `whenUnset` says what no pageSize means. */
+const pageQuery = (whenUnset: string, defaultSize?: number) => ({
   // 0 means "unset" on the wire, so an explicit 0 is refused here.
   pageSize: z
     .string({ error: pageSizeMessage })
@@ -101,9 +102,22 @@ export const ListDeliveriesQuery = z.object({
     .transform(Number)
     .optional()
     .meta({
-      description: `1 to ${webhookLimits.pageSizeMax}; default 20.`,
-      override: { type: "integer", minimum: 1, maximum: webhookLimits.pageSizeMax, default: 20 },
+      description: `1 to ${webhookLimits.pageSizeMax}; ${whenUnset}`,
+      override: { type: "integer", minimum: 1, maximum: webhookLimits.pageSizeMax, ...(defaultSize ? { default: defaultSize } : {}) },
     }),
+  pageToken: z.string({ error: "pageToken must be a single string" }).optional().meta({
+    description:
+      "`nextPageToken` of the previous page, unchanged: an opaque cursor (base64url); empty means the first page; any value this API did not return is 400.",
+    pattern: "^[A-Za-z0-9_-]*$",
+    maxLength: 200,
+  }),
+});
+
+/** GET /webhook: without `pageSize` and `pageToken`, every subscription (spec 4.4). */
+export const ListWebhooksQuery = z.object(pageQuery("without pageSize and pageToken every subscription is listed, with pageToken only 20 a page."));
+
+export const ListDeliveriesQuery = z.object({
+  ...pageQuery("default 20.", 20),
   status: z
     .enum(["pending", "succeeded", "failed", "cancelled"], { error: "status must be one of pending, succeeded, failed, cancelled" })
     .optional()
@@ -124,12 +138,6 @@ export const ListDeliveriesQuery = z.object({
     format: "date-time",
     pattern: OFFSET_DATE_TIME.source,
     description: "Only deliveries created before this ISO 8601 date-time (with a UTC offset); after `since`.",
-  }),
-  pageToken: z.string({ error: "pageToken must be a single string" }).optional().meta({
-    description:
-      "`nextPageToken` of the previous page, unchanged: an opaque cursor (base64url); empty means the first page; any value this API did not return is 400.",
-    pattern: "^[A-Za-z0-9_-]*$",
-    maxLength: 200,
   }),
 });
 
@@ -203,7 +211,15 @@ export const EventTypeList = z
   })
   .meta({ id: "EventTypeList" });
 
-export const WebhookList = z.object({ webhooks: z.array(Webhook) }).meta({ id: "WebhookList" });
+export const WebhookList = z
+  .object({
+    webhooks: z.array(Webhook),
+    nextPageToken: z
+      .string()
+      .nullable()
+      .meta({ description: "Pass as `pageToken` for the next page; null on the last page and when every subscription was listed." }),
+  })
+  .meta({ id: "WebhookList" });
 
 export const DeletedWebhook = z.object({ webhookId: uuid(), deleted: z.literal(true) }).meta({ id: "DeletedWebhook" });
 

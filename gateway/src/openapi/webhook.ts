@@ -11,6 +11,7 @@ import {
   DeliveryPath,
   EventTypeList,
   ListDeliveriesQuery,
+  ListWebhooksQuery,
   RecoveredDeliveries,
   RecoverWebhookRequest,
   RotatedSecret,
@@ -80,11 +81,13 @@ export const webhookOpenApi: OpenApiFragment = {
         operationId: "listWebhooks",
         summary: "List webhook endpoints",
         description:
-          "Every subscription of the caller's organization, oldest first, never with its secret. A disabled subscription says when and why it was disabled.",
+          "Every subscription of the caller's organization, oldest first, never with its secret. A disabled subscription says when and why it was disabled. Without `pageSize` and `pageToken` the answer lists them all (at most the per-organization limit, 100 by default); with them, one page, and `nextPageToken` continues.",
         tags: ["Webhooks"],
+        requestParams: { query: ListWebhooksQuery },
         security: [{ ApiKey: [] }, { OAuth2: ["webhook.read"] }],
         responses: {
           "200": json(WebhookList, "The organization's subscriptions."),
+          "400": errorResponse("`pageSize` out of range, or a `pageToken` this API did not return."),
           ...common,
           "403": forbidden("webhook.read"),
           "429": tooManyRequests(),

@@ -9,6 +9,7 @@ import {
   CreateWebhookRequest,
   DeleteWebhookRequest,
   ListDeliveriesQuery,
+  ListWebhooksQuery,
   RecoverWebhookRequest,
   UpdateWebhookRequest,
   type CreatedWebhook,
@@ -112,10 +113,11 @@ export function webhookRoutes(clients: Clients): Router {
     res.status(201).json(created);
   });
 
-  router.get("/webhook", async (_req, res) => {
-    const { subscriptions } = await clients.webhook.listSubscriptions({}, options(res.locals));
+  router.get("/webhook", async (req, res) => {
+    const query = parseQuery(ListWebhooksQuery, req.query);
+    const page = await clients.webhook.listSubscriptions({ pageSize: query.pageSize ?? 0, pageToken: query.pageToken ?? "" }, options(res.locals));
     res.set("Cache-Control", noStore);
-    const list: z.input<typeof WebhookList> = { webhooks: subscriptions.map(webhookResource) };
+    const list: z.input<typeof WebhookList> = { webhooks: page.subscriptions.map(webhookResource), nextPageToken: page.nextPageToken || null };
     res.json(list);
   });
 

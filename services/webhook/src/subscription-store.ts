@@ -1,5 +1,6 @@
 import type { IdempotentRequest, ResponseCodec } from "@svc/platform";
-import type { DeliveryCursor, DeliveryFilter, DeliveryView } from "./db/delivery-log.ts";
+import type { CreationCursor } from "./db/creation-cursor.ts";
+import type { DeliveryFilter, DeliveryView } from "./db/delivery-log.ts";
 import type { PendingCaps, StoredEvent } from "./db/deliveries.ts";
 import type { SubscriptionChanges, SubscriptionRecord } from "./db/subscriptions.ts";
 
@@ -36,7 +37,10 @@ export interface SubscriptionStore {
     codec: ResponseCodec<T>,
     work: (writes: SecretIssuingWrites) => Promise<T>,
   ): Promise<{ value: T; replayed: boolean }>;
+  /** Every subscription of the organization, oldest first. */
   list(orgId: string): Promise<SubscriptionRecord[]>;
+  /** One page of them, oldest first; `next` continues the listing. */
+  listPage(orgId: string, page: { size: number; after?: CreationCursor }): Promise<{ subscriptions: SubscriptionRecord[]; next?: CreationCursor }>;
   find(orgId: string, id: string): Promise<SubscriptionRecord | undefined>;
   /** False when there is no such subscription. */
   delete(orgId: string, id: string): Promise<boolean>;
@@ -47,9 +51,9 @@ export interface SubscriptionStore {
 /** A subscription's deliveries as its organization sees and steers them. Postgres: db/pg-subscription-store.ts. */
 export interface DeliveryLog {
   /** Newest first, narrowed by `filter`; `next` continues the listing. */
-  list(query: { orgId: string; subscriptionId: string; pageSize: number; after?: DeliveryCursor; filter?: DeliveryFilter }): Promise<{
+  list(query: { orgId: string; subscriptionId: string; pageSize: number; after?: CreationCursor; filter?: DeliveryFilter }): Promise<{
     deliveries: DeliveryView[];
-    next?: DeliveryCursor;
+    next?: CreationCursor;
   }>;
   find(orgId: string, subscriptionId: string, deliveryId: string): Promise<DeliveryView | undefined>;
   /** Makes the delivery due now (a finished one gets one more attempt); false when it was not re-scheduled (its attempt is in flight). */

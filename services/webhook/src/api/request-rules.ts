@@ -1,6 +1,6 @@
 import { isSubscribableEventType, SUBSCRIBABLE_EVENT_TYPES } from "../event-types.ts";
 import { parseOffsetDateTime, webhookLimits } from "@svc/platform/contract";
-import type { DeliveryCursor } from "../db/delivery-log.ts";
+import type { CreationCursor } from "../db/creation-cursor.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -34,11 +34,11 @@ export function pageSizeOrProblem(requested: number): { size: number; problem?: 
 }
 
 /** Page tokens are opaque to callers: base64url of `<created-at microseconds>.<delivery id>`. */
-export function encodePageToken(cursor: DeliveryCursor): string {
+export function encodePageToken(cursor: CreationCursor): string {
   return Buffer.from(`${cursor.createdAtMicros}.${cursor.id}`).toString("base64url");
 }
 
-export function decodePageToken(token: string): DeliveryCursor | undefined {
+export function decodePageToken(token: string): CreationCursor | undefined {
   if (token.length > 200) return undefined;
   const match = /^(\d{1,20})\.([0-9a-f-]{36})$/i.exec(Buffer.from(token, "base64url").toString("utf8"));
   if (!match || !UUID.test(match[2]!)) return undefined;

@@ -1,6 +1,7 @@
 import type { Pool } from "@svc/platform";
 import type { StatusClass } from "@svc/platform/contract";
 import { DUE_CHANNEL, type DeliveryStatus } from "./deliveries.ts";
+import { cursorMicrosOf, timestampOfMicros, type CreationCursor } from "./creation-cursor.ts";
 
 /** A delivery as its subscriber may see it, with its most recent attempts (oldest first). */
 export interface DeliveryView {
@@ -37,13 +38,7 @@ interface DeliveryRow {
 }
 
 const deliveryColumns = `d.id, d.subscription_id, d.event_id, e.type, d.status, d.created_at, d.next_attempt_at,
-  (extract(epoch FROM d.created_at) * 1000000)::bigint::text AS cursor`;
-
-/** Position in the newest-first listing: creation time in microseconds and id, both exact. */
-export interface DeliveryCursor {
-  createdAtMicros: string;
-  id: string;
-}
+  ${cursorMicrosOf("d.created_at")} AS cursor`;
 
 /** Narrows the delivery log; every field is optional. */
 export interface DeliveryFilter {
@@ -65,15 +60,15 @@ export interface DeliveryFilter {
  */
 export async function listDeliveries(
   pool: Pool,
-  options: { orgId: string; subscriptionId: string; pageSize: number; after?: DeliveryCursor; filter?: DeliveryFilter },
-): Promise<{ deliveries: DeliveryView[]; next?: DeliveryCursor }> {
+  options: { orgId: string; subscriptionId: string; pageSize: number; after?: CreationCursor; filter?: DeliveryFilter },
+): Promise<{ deliveries: DeliveryView[]; next?: CreationCursor }> {
   const filter = options.filter ?? {};
   const classBounds = filter.statusClass && filter.statusClass !== "none" ? Number(filter.statusClass[0]) * 100 : null;
   const { rows } = await pool.query<DeliveryRow>(
     `SELECT ${deliveryColumns}
      FROM deliveries d JOIN events e ON e.id = d.event_id JOIN subscriptions s ON s.id = d.subscription_id
      WHERE d.subscription_id = $1 AND s.org_id = $2
-       AND ($3::bigint IS NULL OR (d.created_at, d.id) < ('epoch'::timestamptz + $3::bigint * interval '1 microsecond', $4::uuid))
+       AND ($3::bigint IS NULL OR (d.created_at, d.id) < (${timestampOfMicros("$3")}, $4::uuid))
        AND ($6::text IS NULL OR d.status = $6)
        AND ($7::timestamptz IS NULL OR d.created_at >= $7)
        AND ($8::timestamptz IS NULL OR d.created_at < $8)

@@ -4,7 +4,15 @@ import { findDelivery, listDeliveries, scheduleRedelivery } from "./delivery-log
 import { storeSingleDelivery } from "./deliveries.ts";
 import { recoverFailedDeliveries } from "./recovery.ts";
 import { rotateSigningSecret } from "./secret-rotation.ts";
-import { deleteSubscription, enableSubscription, findSubscription, insertSubscription, listSubscriptions, updateSubscription } from "./subscriptions.ts";
+import {
+  deleteSubscription,
+  enableSubscription,
+  findSubscription,
+  insertSubscription,
+  listSubscriptions,
+  listSubscriptionsPage,
+  updateSubscription,
+} from "./subscriptions.ts";
 
 /** SubscriptionStore on the service's Postgres schema; secret-issuing writes and their idempotency key share one transaction. */
 export function pgSubscriptionStore(pool: Pool): SubscriptionStore {
@@ -17,6 +25,7 @@ export function pgSubscriptionStore(pool: Pool): SubscriptionStore {
         }),
       ),
     list: (orgId) => listSubscriptions(pool, orgId),
+    listPage: (orgId, page) => listSubscriptionsPage(pool, orgId, page),
     find: (orgId, id) => findSubscription(pool, orgId, id),
     delete: (orgId, id) => deleteSubscription(pool, orgId, id),
     enable: (orgId, id) => enableSubscription(pool, orgId, id),

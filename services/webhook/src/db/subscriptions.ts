@@ -1,4 +1,5 @@
 import { inTransaction, type Pool, type PoolClient } from "@svc/platform";
+import { cursorMicrosOf, timestampOfMicros, type CreationCursor } from "./creation-cursor.ts";
 
 /** A subscription as callers may see it: never the secret. */
 export interface SubscriptionRecord {
@@ -81,6 +82,28 @@ export async function listSubscriptions(pool: Pool, orgId: string): Promise<Subs
     orgId,
   ]);
   return rows.map(toRecord);
+}
+
+/**
+ * One page of the organization's subscriptions, oldest first, after `after` (keyset pagination on
+ * the `subscriptions_by_org` index, so a page costs the same however many there are).
+ */
+export async function listSubscriptionsPage(
+  pool: Pool,
+  orgId: string,
+  page: { size: number; after?: CreationCursor },
+): Promise<{ subscriptions: SubscriptionRecord[]; next?: CreationCursor }> {
+  const { rows } = await pool.query<SubscriptionRow & { cursor: string }>(
+    `SELECT ${columns}, ${cursorMicrosOf("created_at")} AS cursor FROM subscriptions
+     WHERE org_id = $1 AND deleted_at IS NULL
+       AND ($2::bigint IS NULL OR (created_at, id) > (${timestampOfMicros("$2")}, $3::uuid))
+     ORDER BY created_at, id
+     LIMIT $4`,
+    [orgId, page.after?.createdAtMicros ?? null, page.after?.id ?? null, page.size + 1],
+  );
+  const shown = rows.slice(0, page.size);
+  const last = shown.at(-1);
+  return { subscriptions: shown.map(toRecord), ...(rows.length > page.size && last ? { next: { createdAtMicros: last.cursor, id: last.id } } : {}) };
 }
 
 export const findSubscription = (pool: Pool, orgId: string, id: string) => findSubscriptionWith(pool, orgId, id);

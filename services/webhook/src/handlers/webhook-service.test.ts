@@ -46,6 +46,15 @@ function inMemorySubscriptionStore(): SubscriptionStore & { all: SubscriptionRec
       return { value, replayed: false };
     },
     list: async (orgId) => all.filter((record) => record.orgId === orgId),
+    async listPage(orgId, { size, after }) {
+      const cursorOf = (record: SubscriptionRecord) => ({ createdAtMicros: String(record.createdAt.getTime() * 1000), id: record.id });
+      const key = (cursor: { createdAtMicros: string; id: string }) => `${cursor.createdAtMicros.padStart(20, "0")}/${cursor.id}`;
+      const rest = all
+        .filter((record) => record.orgId === orgId && (!after || key(cursorOf(record)) > key(after)))
+        .sort((a, b) => key(cursorOf(a)).localeCompare(key(cursorOf(b))));
+      const shown = rest.slice(0, size);
+      return { subscriptions: shown, ...(rest.length > size ? { next: cursorOf(shown.at(-1)!) } : {}) };
+    },
     find,
     async delete(orgId, id) {
       const record = await find(orgId, id);
@@ -216,6 +225,36 @@ describe("organization isolation", () => {
     await register();
     await expect(webhooks.deleteSubscription({ webhookId: "42" }, as("admin-a"))).rejects.toMatchObject({ code: Code.InvalidArgument });
     await expect(webhooks.sendTestEvent({ webhookId: randomUUID() }, as("admin-a"))).rejects.toMatchObject({ code: Code.NotFound });
+  });
+});
+
+describe("ListSubscriptions", () => {
+  it("answers every subscription when no page is asked for, and pages through them with pageSize and pageToken", async () => {
+    const { webhooks, register } = setUp();
+    const first = await register();
+    const second = await register();
+    const everything = await webhooks.listSubscriptions({}, as("member-a"));
+    expect(everything.subscriptions.map((subscription) => subscription.webhookId).sort()).toEqual(
+      [first.subscription!.webhookId, second.subscription!.webhookId].sort(),
+    );
+    expect(everything.nextPageToken).toBe("");
+
+    const pageOne = await webhooks.listSubscriptions({ pageSize: 1 }, as("member-a"));
+    expect(pageOne.subscriptions).toHaveLength(1);
+    expect(pageOne.nextPageToken).not.toBe("");
+    const pageTwo = await webhooks.listSubscriptions({ pageSize: 1, pageToken: pageOne.nextPageToken }, as("member-a"));
+    expect(pageTwo.subscriptions).toHaveLength(1);
+    expect(pageTwo.nextPageToken).toBe("");
+    expect(new Set([...pageOne.subscriptions, ...pageTwo.subscriptions].map((subscription) => subscription.webhookId)).size).toBe(2);
+    expect((await webhooks.listSubscriptions({ pageSize: 5 }, as("admin-b"))).subscriptions).toEqual([]);
+  });
+
+  it("names a page size out of range and a page token it never issued in one INVALID_ARGUMENT", async () => {
+    const { webhooks } = setUp();
+    await expect(webhooks.listSubscriptions({ pageSize: 101, pageToken: "bm90LWEtY3Vyc29y" }, as("admin-a"))).rejects.toMatchObject({
+      code: Code.InvalidArgument,
+      rawMessage: expect.stringMatching(/pageSize must be between 1 and 100.*pageToken is not a token this API returned/),
+    });
   });
 });
 

@@ -187,9 +187,18 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       return result.value;
     },
 
-    async listSubscriptions(_request, context) {
+    async listSubscriptions(request, context) {
       const caller = await authenticate(context, scopes.read);
-      return { subscriptions: (await subscriptions.list(caller.orgId)).map(toSubscription) };
+      // No page asked for: every subscription (GET /webhook "returns all", spec 4.4); the
+      // per-organization cap bounds the answer.
+      if (request.pageSize === 0 && !request.pageToken)
+        return { subscriptions: (await subscriptions.list(caller.orgId)).map(toSubscription), nextPageToken: "" };
+      const { size, problem } = pageSizeOrProblem(request.pageSize);
+      const after = request.pageToken ? decodePageToken(request.pageToken) : undefined;
+      const problems = [problem, request.pageToken && !after ? "pageToken is not a token this API returned" : undefined].filter((p) => p !== undefined);
+      if (problems.length > 0) throw invalidArgument(problems);
+      const page = await subscriptions.listPage(caller.orgId, { size, ...(after ? { after } : {}) });
+      return { subscriptions: page.subscriptions.map(toSubscription), nextPageToken: page.next ? encodePageToken(page.next) : "" };
     },
 
     async deleteSubscription(request, context) {

@@ -136,6 +136,20 @@ export declare const CreateSubscriptionResponseSchema: GenMessage<CreateSubscrip
  * @generated from message svc.webhook.v1.ListSubscriptionsRequest
  */
 export declare type ListSubscriptionsRequest = Message<"svc.webhook.v1.ListSubscriptionsRequest"> & {
+  /**
+   * Unset (0) with no page_token: every subscription of the organization, as the REST contract's
+   * GET /webhook promises. Otherwise one page of 1..100 (default 20 when only page_token is set).
+   *
+   * @generated from field: int32 page_size = 1;
+   */
+  pageSize: number;
+
+  /**
+   * next_page_token of the previous page, unchanged.
+   *
+   * @generated from field: string page_token = 2;
+   */
+  pageToken: string;
 };
 
 /**
@@ -149,9 +163,18 @@ export declare const ListSubscriptionsRequestSchema: GenMessage<ListSubscription
  */
 export declare type ListSubscriptionsResponse = Message<"svc.webhook.v1.ListSubscriptionsResponse"> & {
   /**
+   * Oldest first.
+   *
    * @generated from field: repeated svc.webhook.v1.Subscription subscriptions = 1;
    */
   subscriptions: Subscription[];
+
+  /**
+   * Empty on the last page, and when every subscription was asked for.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
 };
 
 /**
