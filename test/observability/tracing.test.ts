@@ -14,7 +14,7 @@ let tenant: Tenant;
 
 beforeAll(async () => {
   otlp = await startOtlpReceiver();
-  [stack, receiver] = await Promise.all([startStack({ env: tracingEnv(otlp) }), startWebhookReceiver()]);
+  [stack, receiver] = await Promise.all([startStack({ env: { ...tracingEnv(otlp), LOG_LEVEL: "debug" } }), startWebhookReceiver()]);
   tenant = await createTenant(stack);
 }, 120_000);
 afterAll(async () => {
@@ -84,6 +84,16 @@ describe("tracing", () => {
     const attempt = attemptSpan()!;
     expect(attempt.attributes["http.response.status_code"]).toBe(204);
     expect(typeof attempt.attributes["svc.webhook.latency_ms"]).toBe("number");
+
+    // The delivery attempt's log line names the same trace (and the request).
+    const delivered = stack
+      .logs("webhook")
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { msg?: string; traceId?: string; requestId?: string })
+      .find((line) => line.msg === "delivered");
+    expect(delivered?.traceId).toBe(attempt.traceId);
+    expect(delivered?.requestId).toBe(ended.headers.get("x-request-id"));
 
     // A tree: one root (the gateway's server span), every other span's parent in the same trace.
     const ids = new Set(spans.map((span) => span.spanId));
