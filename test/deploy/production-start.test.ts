@@ -13,6 +13,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grpcJsClient } from "../support/grpc-js.ts";
 import { createTestDatabase, freePorts, infra, uniqueName } from "../support/infra.ts";
+import { startOtlpReceiver, type OtlpReceiver } from "../support/otlp-receiver.ts";
+import { waitFor } from "../support/wait.ts";
 import { dockerfile, find, podSpecOf, renderChart, root, startEnvironment, type Container, type K8sObject } from "./chart.ts";
 
 const execFileAsync = promisify(execFile);
@@ -44,6 +46,8 @@ describe("production build started with the chart's commands", () => {
   >;
   const adminToken = `admin-${uniqueName("token")}-${uniqueName("token")}`;
   const runId = uniqueName("deploy");
+  /** The collector the production values point the traces at, moved to this machine. */
+  let otlp: OtlpReceiver;
 
   /** Real values for the Secret references (the chart only names them). */
   const secrets = () => ({
@@ -70,8 +74,13 @@ describe("production build started with the chart's commands", () => {
       KAFKA_BROKERS: infra.kafkaBrokers(),
       KAFKA_TOPIC_PREFIX: `${runId}.`,
       LOG_LEVEL: "warn",
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_TRACES_SAMPLER_ARG: "1",
+      OTEL_BSP_SCHEDULE_DELAY: "100",
     };
-    for (const [name, value] of Object.entries(local)) if (name in env) env[name] = value;
+    // Only what the chart set is moved (OTEL_BSP_SCHEDULE_DELAY is added only where tracing is on).
+    for (const [name, value] of Object.entries(local)) if (name in env || (name === "OTEL_BSP_SCHEDULE_DELAY" && "NODE_OPTIONS" in env)) env[name] = value;
     return { PATH: process.env.PATH ?? "", ...env };
   }
 
@@ -117,6 +126,7 @@ describe("production build started with the chart's commands", () => {
     app = path.join(scratch, imageWorkdir().replace(/^\//, ""));
     await execFileAsync("bash", [path.join(root, "scripts/build-production"), app], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
     database = await createTestDatabase();
+    otlp = await startOtlpReceiver();
     const names = ["identity", "identityOAuth", "identityAdmin", "meeting", "meetingMediaWebhooks", "webhook", "gateway", ...metricsPortNames] as const;
     const chosen = await freePorts(names.length);
     names.forEach((name, index) => (ports[name] = chosen[index]!));
@@ -134,6 +144,7 @@ describe("production build started with the chart's commands", () => {
       ),
     );
     await database?.drop();
+    await otlp?.close();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -237,5 +248,17 @@ describe("production build started with the chart's commands", () => {
     const response = await fetch(`http://127.0.0.1:${ports.gateway}/api/v1/auth`, { method: "POST", headers: { authorization: `Bearer ${key}` } });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ valid: true, userId, orgId });
+  });
+
+  it("traces as the production values ask (otel.enabled): the gateway's POST /api/v1/auth above and its Connect call to identity in one trace", async () => {
+    const serverSpan = () => otlp.spans().find((span) => span.service === "svc-gateway" && span.kind === 2 && span.attributes["http.route"] === "/api/v1/auth");
+    const identitySpan = () =>
+      otlp
+        .spans()
+        .find(
+          (span) =>
+            span.service === "svc-identity" && span.kind === 2 && span.traceId === serverSpan()?.traceId && span.attributes["rpc.system"] === "connect_rpc",
+        );
+    await waitFor(() => identitySpan() !== undefined, 20_000, "no identity server span in the gateway request's trace");
   });
 });

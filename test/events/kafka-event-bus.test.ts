@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Kafka, logLevel } from "kafkajs";
 import { afterEach, describe, expect, it } from "vitest";
-import { createKafkaEventBus, createLogger, type EventBus, type IncomingEvent, type OutgoingEvent } from "@svc/platform";
+import { createKafkaEventBus, createLogger, currentRequestId, type EventBus, type IncomingEvent, type OutgoingEvent } from "@svc/platform";
 import { infra, uniqueName } from "../support/infra.ts";
 import { waitFor } from "../support/wait.ts";
 
@@ -102,5 +102,20 @@ describe("the Kafka event bus", () => {
     await waitFor(() => seen.first.length === 2 && seen.second.length === 2, 20_000);
     expect(seen.first.sort()).toEqual(sent.map((outgoing) => outgoing.id).sort());
     expect(seen.second.sort()).toEqual(sent.map((outgoing) => outgoing.id).sort());
+  });
+
+  it("carries an event's context to its handler, which runs as part of the request that published it", async () => {
+    const prefix = `${uniqueName("k")}.`;
+    const bus = openBus(prefix);
+    const handled: { context: Record<string, string>; requestId: string | undefined }[] = [];
+    await bus.subscriber().start({
+      topic: "meeting.events",
+      groupId: "g",
+      handle: async (incoming) => void handled.push({ context: incoming.context, requestId: currentRequestId() }),
+    });
+    await bus.publisher().publish([{ ...event("m1"), context: { "x-request-id": "req-kafka-1" } }, event("m2")]);
+    await waitFor(() => handled.length === 2, 20_000);
+    expect(handled.find((entry) => entry.requestId !== undefined)).toMatchObject({ context: { "x-request-id": "req-kafka-1" }, requestId: "req-kafka-1" });
+    expect(handled.filter((entry) => entry.requestId === undefined)).toHaveLength(1);
   });
 });

@@ -10,6 +10,8 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
 let stack: Stack;
 let receiver: WebhookReceiver;
 let tenant: Tenant;
+/** The subscription the first test creates. */
+let webhookId: string;
 
 beforeAll(async () => {
   [stack, receiver] = await Promise.all([startStack({ env: { LOG_LEVEL: "debug" } }), startWebhookReceiver()]);
@@ -42,7 +44,9 @@ describe("log correlation", () => {
   it("the request id of POST /meeting/:id/end is on the log lines of the gateway, the meeting service and the delivery attempt", async () => {
     const created = await api("POST", "/webhook", {}, { url: `${receiver.baseUrl}/correlated`, events: ["meeting.ended"] });
     expect(created.status).toBe(201);
-    receiver.useSecret("/correlated", ((await created.json()) as { secret: string }).secret);
+    const { secret, webhookId: id } = (await created.json()) as { secret: string; webhookId: string };
+    receiver.useSecret("/correlated", secret);
+    webhookId = id;
     const meeting = (await (await api("POST", "/meeting", {}, { title: "Correlated" })).json()) as { id: string };
 
     const requestId = `corr-${randomBytes(8).toString("hex")}`;
@@ -57,5 +61,12 @@ describe("log correlation", () => {
     expect(
       [...linesOf("gateway", requestId), ...linesOf("meeting", requestId), ...linesOf("webhook", requestId)].every((line) => line.traceId === undefined),
     ).toBe(true);
+  });
+
+  it("the request id of POST /webhook/:id/test is on the log line of the test event's delivery attempt", async () => {
+    const requestId = `test-${randomBytes(8).toString("hex")}`;
+    const tested = await api("POST", `/webhook/${webhookId}/test`, { "x-request-id": requestId });
+    expect(tested.status).toBe(202);
+    await waitFor(() => linesOf("webhook", requestId).some((line) => line.msg === "delivered"), 30_000, "no test delivery logged with the request id");
   });
 });

@@ -5,36 +5,39 @@ import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
-// Every process exports its spans to a local OTLP/HTTP receiver; ending a meeting that has a
-// webhook subscriber must leave one trace from the REST call to the delivery attempt.
-let otlp: OtlpReceiver;
-let stack: Stack;
-let receiver: WebhookReceiver;
-let tenant: Tenant;
-
-beforeAll(async () => {
-  otlp = await startOtlpReceiver();
-  [stack, receiver] = await Promise.all([startStack({ env: tracingEnv(otlp) }), startWebhookReceiver()]);
-  tenant = await createTenant(stack);
-}, 120_000);
-afterAll(async () => {
-  await receiver?.close();
-  await stack?.stop();
-  await otlp?.close();
-});
-
-function api(method: string, path: string, body?: unknown) {
-  return fetch(`${stack.gatewayUrl}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
-
 const describeSpans = (spans: ReceivedSpan[]) =>
   spans.map((span) => `${span.service} ${span.kind} ${span.name} ${span.spanId}<-${span.parentSpanId}`).join("\n");
 
-describe("tracing", () => {
+// Every process exports its spans to a local OTLP/HTTP receiver; ending a meeting that has a
+// webhook subscriber must leave one trace from the REST call to the delivery attempt, over Kafka
+// and over the embedded Postgres event bus.
+describe.each([
+  { transport: "kafka", kafka: true },
+  { transport: "the Postgres event bus", kafka: false },
+])("tracing over $transport", ({ kafka }) => {
+  let otlp: OtlpReceiver;
+  let stack: Stack;
+  let receiver: WebhookReceiver;
+  let tenant: Tenant;
+
+  beforeAll(async () => {
+    otlp = await startOtlpReceiver();
+    [stack, receiver] = await Promise.all([startStack({ kafka, env: { ...tracingEnv(otlp), LOG_LEVEL: "debug" } }), startWebhookReceiver()]);
+    tenant = await createTenant(stack);
+  }, 120_000);
+  afterAll(async () => {
+    await receiver?.close();
+    await stack?.stop();
+    await otlp?.close();
+  });
+
+  const api = (method: string, path: string, body?: unknown) =>
+    fetch(`${stack.gatewayUrl}/api/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
   it("one trace covers POST /meeting/:id/end from the gateway to the webhook delivery attempt", { timeout: 90_000 }, async () => {
     const created = await api("POST", "/webhook", { url: `${receiver.baseUrl}/traced`, events: ["meeting.ended"] });
     expect(created.status).toBe(201);
@@ -73,17 +76,33 @@ describe("tracing", () => {
         spans.some((span) => span.service === "svc-meeting" && span.attributes["db.system.name"] === "postgresql"),
       why,
     ).toBe(true);
+    // Kafka: the produce and consume spans; the Postgres bus has none of its own (its queries are pg spans).
     expect(
       has("svc-meeting", 4, (name) => name.includes("meeting.events")),
       why,
-    ).toBe(true);
+    ).toBe(kafka);
     expect(
       has("svc-webhook", 5, (name) => name.includes("meeting.events")),
+      why,
+    ).toBe(kafka);
+    // The webhook service stored the deliveries inside the trace, whichever bus carried the event.
+    expect(
+      spans.some((span) => span.service === "svc-webhook" && span.name.startsWith("pg.query")),
       why,
     ).toBe(true);
     const attempt = attemptSpan()!;
     expect(attempt.attributes["http.response.status_code"]).toBe(204);
     expect(typeof attempt.attributes["svc.webhook.latency_ms"]).toBe("number");
+
+    // The delivery attempt's log line names the same trace (and the request).
+    const delivered = stack
+      .logs("webhook")
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { msg?: string; traceId?: string; requestId?: string })
+      .find((line) => line.msg === "delivered");
+    expect(delivered?.traceId).toBe(attempt.traceId);
+    expect(delivered?.requestId).toBe(ended.headers.get("x-request-id"));
 
     // A tree: one root (the gateway's server span), every other span's parent in the same trace.
     const ids = new Set(spans.map((span) => span.spanId));

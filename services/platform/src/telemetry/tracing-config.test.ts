@@ -2,17 +2,18 @@ import { describe, expect, it } from "vitest";
 import { TRACING_REGISTER_MODULE, tracingConfigured, tracingLaunch } from "./tracing-config.ts";
 
 describe("tracingConfigured", () => {
-  it("is off without OTEL_* variables, and on with an OTLP endpoint or a traces exporter", () => {
+  it("is off without OTEL_* variables, and on with an OTLP endpoint or the otlp traces exporter", () => {
     expect(tracingConfigured({})).toBe(false);
     expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" })).toBe(true);
     expect(tracingConfigured({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://collector:4318/v1/traces" })).toBe(true);
-    expect(tracingConfigured({ OTEL_TRACES_EXPORTER: "console" })).toBe(true);
+    expect(tracingConfigured({ OTEL_TRACES_EXPORTER: "otlp" })).toBe(true);
     expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: " " })).toBe(false);
   });
 
-  it("is off when OTEL_SDK_DISABLED is true or the traces exporter is none, whatever else is set", () => {
+  it("is off when OTEL_SDK_DISABLED is true or the traces exporter is none (or one not supported), whatever else is set", () => {
     expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_SDK_DISABLED: "TRUE" })).toBe(false);
     expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_TRACES_EXPORTER: "none" })).toBe(false);
+    expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_TRACES_EXPORTER: "console" })).toBe(false);
     expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_SDK_DISABLED: "false" })).toBe(true);
   });
 });

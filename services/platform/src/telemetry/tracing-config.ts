@@ -1,12 +1,13 @@
 /**
  * Whether this process exports traces: only when the standard OpenTelemetry variables ask for it
- * (an OTLP endpoint or a traces exporter other than "none") and OTEL_SDK_DISABLED is not "true".
- * Read once by the register hook and by whatever installs tracing-only interceptors, so both agree.
+ * (an OTLP endpoint, or OTEL_TRACES_EXPORTER=otlp for the default one; OTLP is the one exporter
+ * supported) and OTEL_SDK_DISABLED is not "true". Read by the register hook and by whatever
+ * installs tracing-only interceptors, so both agree.
  */
 export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return false;
   const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
-  if (exporter === "none") return false;
+  if (exporter !== undefined && exporter !== "otlp") return false;
   return Boolean(exporter || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
 }
 

@@ -3,6 +3,7 @@ import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import {
+  captureEventContext,
   IDEMPOTENT_REPLAYED_HEADER,
   idempotencyKeyOf,
   invalidArgument,
@@ -335,7 +336,9 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       const eventId = randomUUID();
       const deliveryId = randomUUID();
       const body = JSON.stringify(testEventBody(webhookId, caller.orgId));
-      await deliveries.storeSingle({ id: eventId, orgId: caller.orgId, type: TEST_EVENT_TYPE, body }, webhookId, deliveryId, deps.pendingCaps);
+      // The attempt belongs to this request: its span and log lines name it.
+      const event = { id: eventId, orgId: caller.orgId, type: TEST_EVENT_TYPE, body, context: captureEventContext() };
+      await deliveries.storeSingle(event, webhookId, deliveryId, deps.pendingCaps);
       // Read before waking the dispatcher: the answer is the delivery as scheduled, not a race with the attempt.
       const stored = await deliveries.find(caller.orgId, webhookId, deliveryId);
       if (!stored) throw notFound("Webhook"); // deleted or disabled in the meantime
