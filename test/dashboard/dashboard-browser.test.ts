@@ -181,6 +181,9 @@ describe("developer dashboard in Chromium: every action through the public API, 
     );
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, exchanged);
     expect((await verifyAtApi(stack, tokens.access_token)).status).toBe(200);
+    /** The grant's refresh token presented with `secret`: its answer tells the grant check from the client check. */
+    const refreshWith = (secret: string) =>
+      tokenRequest(stack, { grant_type: "refresh_token", refresh_token: tokens.refresh_token!, client_id: clientId, client_secret: secret });
 
     await open("Authorized apps");
     await page.getByRole("heading", { name: "Cal Scheduler" }).waitFor();
@@ -190,12 +193,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
     await page.getByRole("dialog").getByRole("button", { name: "Revoke access" }).click();
     await page.getByText("You have not authorized any application.").waitFor();
     expect((await verifyAtApi(stack, tokens.access_token)).status).toBe(401);
-    const refreshed = await tokenRequest(stack, {
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token!,
-      client_id: clientId,
-      client_secret: clientSecret,
-    });
+    const refreshed = await refreshWith(clientSecret);
     expect(refreshed.status).toBe(400);
     expect(refreshed.body.error).toBe("invalid_grant");
 
@@ -204,21 +202,11 @@ describe("developer dashboard in Chromium: every action through the public API, 
     await page.getByRole("dialog").getByRole("button", { name: "Rotate secret" }).click();
     await expect.poll(() => secretValue("Client secret")).not.toBe(clientSecret);
     const newSecret = await secretValue("Client secret");
-    const withOld = await tokenRequest(stack, {
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token!,
-      client_id: clientId,
-      client_secret: clientSecret,
-    });
+    const withOld = await refreshWith(clientSecret);
     expect(withOld.status).toBe(401);
     expect(withOld.body.error).toBe("invalid_client");
     // The new secret authenticates the client (the grant itself is gone: invalid_grant, not invalid_client).
-    const withNew = await tokenRequest(stack, {
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token!,
-      client_id: clientId,
-      client_secret: newSecret,
-    });
+    const withNew = await refreshWith(newSecret);
     expect(withNew.body.error).toBe("invalid_grant");
 
     await page.getByRole("button", { name: "Edit Cal Scheduler" }).click();

@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createKafkaEventBus, createLogger, createPostgresEventBus, type EventBus, type OutgoingEvent } from "@svc/platform";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKafkaEventBus, createLogger, createPostgresEventBus, type EventBus } from "@svc/platform";
 import { consumerLagGauge, createMetricsRegistry } from "@svc/platform/telemetry";
+import { closeBusesAfterEach, probeEvent as event } from "../support/event-bus-fixtures.ts";
 import { createTestDatabase, infra, uniqueName } from "../support/infra.ts";
 import { waitFor } from "../support/wait.ts";
 
@@ -9,23 +9,12 @@ import { waitFor } from "../support/wait.ts";
 // count, and the count falls to zero once a consumer has handled (and committed) them.
 const logger = createLogger("consumer-lag-test", "silent");
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
-const buses: EventBus[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
 });
-afterEach(async () => {
-  await Promise.all(buses.splice(0).map((bus) => bus.close()));
-});
 afterAll(async () => database?.drop());
-
-const event = (key: string): OutgoingEvent => ({
-  topic: "meeting.events",
-  key,
-  id: randomUUID(),
-  value: new TextEncoder().encode(key),
-  type: "svc.test.v1.Probe",
-});
+const closedAfterTest = closeBusesAfterEach();
 
 const transports: Record<string, (prefix: string) => Promise<EventBus>> = {
   kafka: async (prefix) => createKafkaEventBus({ brokers: infra.kafkaBrokers().split(","), topicPrefix: prefix, clientId: "consumer-lag-test", logger }),
@@ -34,8 +23,7 @@ const transports: Record<string, (prefix: string) => Promise<EventBus>> = {
 
 describe.each(Object.keys(transports))("consumer lag on the %s bus", (transport) => {
   it("counts the events a group has not consumed, in event_consumer_lag_messages, and falls to zero as it consumes", async () => {
-    const bus = await transports[transport]!(`${uniqueName("lag")}.`);
-    buses.push(bus);
+    const bus = closedAfterTest(await transports[transport]!(`${uniqueName("lag")}.`));
     const subscription = { topic: "meeting.events", groupId: "webhook-delivery" };
     const registry = createMetricsRegistry("webhook");
     consumerLagGauge(registry, bus, [subscription], logger);
@@ -45,7 +33,7 @@ describe.each(Object.keys(transports))("consumer lag on the %s bus", (transport)
       return line === undefined ? undefined : { line, value: Number(line.slice(line.lastIndexOf(" ") + 1)) };
     };
 
-    await bus.publisher().publish(["a", "b", "c", "a", "b"].map(event));
+    await bus.publisher().publish(["a", "b", "c", "a", "b"].map((key) => event(key)));
     expect(await bus.consumerLag(subscription)).toBe(5);
     const before = await scrapedLag();
     expect(before?.value).toBe(5);

@@ -1,29 +1,16 @@
-import { randomUUID } from "node:crypto";
 import { Kafka, logLevel } from "kafkajs";
-import { afterEach, describe, expect, it } from "vitest";
-import { createKafkaEventBus, createLogger, currentRequestId, type EventBus, type IncomingEvent, type OutgoingEvent } from "@svc/platform";
+import { describe, expect, it } from "vitest";
+import { createKafkaEventBus, createLogger, currentRequestId, type IncomingEvent } from "@svc/platform";
+import { closeBusesAfterEach, probeEvent as event, probeText } from "../support/event-bus-fixtures.ts";
 import { infra, uniqueName } from "../support/infra.ts";
 import { waitFor } from "../support/wait.ts";
 
 const logger = createLogger("event-bus-test", "silent");
-const buses: EventBus[] = [];
-afterEach(async () => {
-  await Promise.all(buses.splice(0).map((bus) => bus.close()));
-});
+const closedAfterTest = closeBusesAfterEach();
 
 function openBus(topicPrefix: string) {
-  const bus = createKafkaEventBus({ brokers: infra.kafkaBrokers().split(","), topicPrefix, clientId: "event-bus-test", logger });
-  buses.push(bus);
-  return bus;
+  return closedAfterTest(createKafkaEventBus({ brokers: infra.kafkaBrokers().split(","), topicPrefix, clientId: "event-bus-test", logger }));
 }
-
-const event = (key: string, body = key): OutgoingEvent => ({
-  topic: "meeting.events",
-  key,
-  id: randomUUID(),
-  value: new TextEncoder().encode(body),
-  type: "svc.test.v1.Probe",
-});
 
 describe("the Kafka event bus", () => {
   it("creates the prefixed topic and writes key, protobuf bytes and the event-id and content-type headers", async () => {
@@ -69,7 +56,7 @@ describe("the Kafka event bus", () => {
     await waitFor(() => received.length === 3, 20_000);
     const first = received.find((incoming) => incoming.id === sent[0]!.id)!;
     expect(first).toMatchObject({ topic: "meeting.events", key: "m1", type: "svc.test.v1.Probe" });
-    expect(received.filter((incoming) => incoming.key === "m1").map((incoming) => new TextDecoder().decode(incoming.value))).toEqual(["first", "second"]);
+    expect(received.filter((incoming) => incoming.key === "m1").map(probeText)).toEqual(["first", "second"]);
   });
 
   it("redelivers an event whose handler failed until it succeeds", async () => {

@@ -3,10 +3,11 @@
 // credentials are refused by the broker. The broker is this file's own (test/support/sasl-kafka-broker.ts),
 // never the shared one on 9092.
 import { randomUUID } from "node:crypto";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEventBus, createLogger, parseConfig, type EventBus, type IncomingEvent, type OutgoingEvent } from "@svc/platform";
 import { configSchema as meetingConfig } from "../../services/meeting/src/config.ts";
 import { configSchema as webhookConfig } from "../../services/webhook/src/config.ts";
+import { closeBusesAfterEach } from "../support/event-bus-fixtures.ts";
 import { uniqueName } from "../support/infra.ts";
 import { startSaslKafkaBroker, type SaslKafkaBroker } from "../support/sasl-kafka-broker.ts";
 import { waitFor } from "../support/wait.ts";
@@ -17,7 +18,6 @@ const meetingUser = { username: "svc-meeting", password: `meeting-${randomUUID()
 const webhookUser = { username: "svc-webhook", password: `webhook-${randomUUID()}` };
 
 let broker: SaslKafkaBroker;
-const buses: EventBus[] = [];
 
 beforeAll(async () => {
   broker = await startSaslKafkaBroker([meetingUser, webhookUser]);
@@ -25,9 +25,7 @@ beforeAll(async () => {
   console.info(`SASL test broker: storage format with SCRAM users ${broker.formatMs} ms, start until listening ${broker.startMs} ms`);
 }, 240_000);
 
-afterEach(async () => {
-  await Promise.all(buses.splice(0).map((bus) => bus.close()));
-});
+const closedAfterTest = closeBusesAfterEach();
 
 afterAll(async () => {
   await broker?.stop();
@@ -42,8 +40,7 @@ async function busOf(service: "meeting" | "webhook", topicPrefix: string, sasl: 
     KAFKA_TOPIC_PREFIX: topicPrefix,
     ...sasl,
   });
-  const bus = await createEventBus(config, logger, service);
-  buses.push(bus);
+  const bus = closedAfterTest(await createEventBus(config, logger, service));
   expect(bus.transport).toBe("kafka");
   return bus;
 }
@@ -62,6 +59,16 @@ const event = (key: string): OutgoingEvent => ({
   type: "svc.meeting.v1.MeetingEnded",
 });
 
+/** The error one publish of a probe event fails with; undefined when it is published. */
+const publishFailure = (bus: EventBus, key: string): Promise<unknown> =>
+  bus
+    .publisher()
+    .publish([event(key)])
+    .then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+
 describe.each(["scram-sha-512", "plain"] as const)("the Kafka event bus over SASL %s", (mechanism) => {
   it("meeting's configuration publishes and webhook's consumes through the broker that demands it", async () => {
     const prefix = `${uniqueName(mechanism.replace(/-/g, ""))}.`;
@@ -77,26 +84,14 @@ describe.each(["scram-sha-512", "plain"] as const)("the Kafka event bus over SAS
 
   it("a wrong password is refused by the broker: nothing is published", async () => {
     const bus = await busOf("meeting", `${uniqueName("wrong")}.`, credentials(mechanism, { ...meetingUser, password: "not-the-password" }));
-    const error = await bus
-      .publisher()
-      .publish([event("meeting-x")])
-      .then(
-        () => undefined,
-        (failure: unknown) => failure,
-      );
+    const error = await publishFailure(bus, "meeting-x");
     expect(error).toBeInstanceOf(Error);
     expect(String((error as Error).message)).toMatch(/SASL .*authentication failed|Authentication failed|invalid credentials/i);
   }, 120_000);
 
   it("an unknown user is refused too", async () => {
     const bus = await busOf("meeting", `${uniqueName("unknown")}.`, credentials(mechanism, { username: "nobody", password: meetingUser.password }));
-    const error = await bus
-      .publisher()
-      .publish([event("meeting-y")])
-      .then(
-        () => undefined,
-        (failure: unknown) => failure,
-      );
+    const error = await publishFailure(bus, "meeting-y");
     expect(String((error as Error | undefined)?.message)).toMatch(/SASL .*authentication failed|Authentication failed|invalid credentials/i);
   }, 120_000);
 });
@@ -104,13 +99,7 @@ describe.each(["scram-sha-512", "plain"] as const)("the Kafka event bus over SAS
 describe("the broker really demands SASL", () => {
   it("a client without credentials gets no answer it can use (the connection is refused before any request)", async () => {
     const bus = await busOf("meeting", `${uniqueName("nosasl")}.`, {});
-    const error = await bus
-      .publisher()
-      .publish([event("meeting-z")])
-      .then(
-        () => undefined,
-        (failure: unknown) => failure,
-      );
+    const error = await publishFailure(bus, "meeting-z");
     expect(error).toBeInstanceOf(Error);
   }, 120_000);
 });

@@ -1,38 +1,23 @@
-import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createLogger, createPostgresEventBus, currentRequestId, type EventBus, type IncomingEvent, type OutgoingEvent } from "@svc/platform";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger, createPostgresEventBus, currentRequestId, type IncomingEvent } from "@svc/platform";
+import { closeBusesAfterEach, probeEvent as event, probeText as text } from "../support/event-bus-fixtures.ts";
 import { createTestDatabase, uniqueName } from "../support/infra.ts";
 import { waitFor } from "../support/wait.ts";
 
 const logger = createLogger("event-bus-test", "silent");
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
-const buses: EventBus[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
 });
-afterEach(async () => {
-  await Promise.all(buses.splice(0).map((bus) => bus.close()));
-});
 afterAll(async () => database?.drop());
+const closedAfterTest = closeBusesAfterEach();
 
 /** A bus on this file's database with its own topic prefix, polling fast so tests do not wait. */
 async function openBus(topicPrefix: string, options: { pollIntervalMs?: number } = {}) {
-  const bus = await createPostgresEventBus({ databaseUrl: database.url, topicPrefix, logger, pollIntervalMs: options.pollIntervalMs ?? 200 });
-  buses.push(bus);
-  return bus;
+  return closedAfterTest(await createPostgresEventBus({ databaseUrl: database.url, topicPrefix, logger, pollIntervalMs: options.pollIntervalMs ?? 200 }));
 }
-
-const event = (key: string, body = key): OutgoingEvent => ({
-  topic: "meeting.events",
-  key,
-  id: randomUUID(),
-  value: new TextEncoder().encode(body),
-  type: "svc.test.v1.Probe",
-});
-
-const text = (incoming: IncomingEvent) => new TextDecoder().decode(incoming.value);
 
 describe("the Postgres-backed event bus (embedded default)", () => {
   it("delivers each published event with its id, key, type and value, in order per key", async () => {

@@ -5,7 +5,7 @@ import { MeetingEndedSchema } from "@svc/proto/svc/meeting/v1/events_pb";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
-import { apiBase, callApi } from "../support/rest-client.ts";
+import { apiBase, postOk } from "../support/rest-client.ts";
 
 // The embedded default: no KAFKA_BROKERS, so the meeting service's outbox feeds the durable
 // Postgres-backed bus, which consumers read through the same EventSubscriber interface.
@@ -25,11 +25,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function call(path: string, body?: unknown) {
-  const response = await callApi(apiBase(stack), "POST", path, { key: tenant.apiKey, body });
-  expect(response.status).toBe(200);
-  return response.json();
-}
+const call = (path: string, body?: unknown) => postOk(apiBase(stack), path, tenant.apiKey, body);
 
 const eventsFor = (id: string) => received.filter((event) => event.key === id);
 

@@ -4,7 +4,7 @@ import { consumeMeetingEvents, type ReceivedEvent } from "../support/meeting-eve
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
-import { apiBase, callApi } from "../support/rest-client.ts";
+import { apiBase, postOk } from "../support/rest-client.ts";
 
 let stack: Stack;
 let tenant: Tenant;
@@ -19,11 +19,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function call(path: string, body?: unknown) {
-  const response = await callApi(apiBase(stack), "POST", path, { key: tenant.apiKey, body });
-  expect(response.status).toBe(200);
-  return response.json();
-}
+const call = (path: string, body?: unknown) => postOk(apiBase(stack), path, tenant.apiKey, body);
 
 const eventsFor = (id: string): ReceivedEvent[] => consumer.received.filter((received) => received.event.meeting?.id === id);
 

@@ -1,31 +1,29 @@
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKafkaEventBus, createLogger, createPool, inTransaction, migrate, type EventBus, type OutgoingEvent, type Pool } from "@svc/platform";
+import { createKafkaEventBus, createLogger, inTransaction, type EventBus, type OutgoingEvent, type Pool } from "@svc/platform";
 import { insertMeeting } from "../../services/meeting/src/db/meetings.ts";
 import { createMeetingLifecycle } from "../../services/meeting/src/room/meeting-lifecycle.ts";
 import { randomUUID } from "node:crypto";
 import { createOutbox, insertOutboxEvent, type OutboxEvent } from "../../services/meeting/src/db/outbox.ts";
 import { newMeetingId } from "../../services/meeting/src/meeting-id.ts";
 import { startOutboxRelay } from "../../services/meeting/src/outbox-relay.ts";
-import { createTestDatabase, infra, uniqueName } from "../support/infra.ts";
+import { createServiceDatabase, type ServiceDatabase } from "../support/service-database.ts";
+import { infra, uniqueName } from "../support/infra.ts";
 import { consumeMeetingEvents } from "../support/meeting-events.ts";
 import { waitFor } from "../support/wait.ts";
 
 const logger = createLogger("outbox-relay-test", "silent");
 const EVENTS = 300;
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: ServiceDatabase;
 let pool: Pool;
 const buses: EventBus[] = [];
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await migrate({ databaseUrl: database.url, schema: "meeting", dir: path.resolve(import.meta.dirname, "../../services/meeting/migrations"), logger });
-  pool = createPool({ databaseUrl: database.url, schema: "meeting", logger });
+  database = await createServiceDatabase("meeting", logger);
+  pool = database.pool;
 });
 afterAll(async () => {
   await Promise.all(buses.map((bus) => bus.close()));
-  await pool?.end();
   await database?.drop();
 });
 

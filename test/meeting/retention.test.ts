@@ -1,22 +1,19 @@
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger, createPool, migrate, type Pool } from "@svc/platform";
+import { createLogger, type Pool } from "@svc/platform";
 import { purgeMeetingHistory } from "../../services/meeting/src/db/retention.ts";
-import { createTestDatabase } from "../support/infra.ts";
+import { createServiceDatabase, type ServiceDatabase } from "../support/service-database.ts";
 
 // Retention of the meeting schema's machinery tables against the real Postgres.
 const logger = createLogger("meeting-retention-test", "silent");
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: ServiceDatabase;
 let pool: Pool;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await migrate({ databaseUrl: database.url, schema: "meeting", dir: path.resolve(import.meta.dirname, "../../services/meeting/migrations"), logger });
-  pool = createPool({ databaseUrl: database.url, schema: "meeting", logger, max: 4 });
+  database = await createServiceDatabase("meeting", logger, { max: 4 });
+  pool = database.pool;
 });
 afterAll(async () => {
-  await pool?.end();
   await database?.drop();
 });
 

@@ -1,13 +1,12 @@
-import path from "node:path";
 import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuthenticator, createCallerResolver, createLogger, createPool, migrate, type Pool } from "@svc/platform";
+import { createAuthenticator, createCallerResolver, createLogger, type Pool } from "@svc/platform";
 import { CredentialKind, IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { MeetingService, MeetingStatus } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { pgMeetingStore } from "../../services/meeting/src/db/pg-meeting-store.ts";
 import { meetingService } from "../../services/meeting/src/handlers/meeting-service.ts";
 import { createMeetingLifecycle } from "../../services/meeting/src/room/meeting-lifecycle.ts";
-import { createTestDatabase } from "../support/infra.ts";
+import { createServiceDatabase, type ServiceDatabase } from "../support/service-database.ts";
 import { bearer, refusal } from "../support/connect-refusal.ts";
 
 // The OAuth scope checks of the meeting service, through its real gRPC handlers, the real
@@ -17,7 +16,7 @@ import { bearer, refusal } from "../support/connect-refusal.ts";
 // OAuth token is in test/oauth/authorization-code-flow.test.ts and test/webhook/oauth-scopes.test.ts.
 
 const logger = createLogger("scope-checks-test", "silent");
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: ServiceDatabase;
 let pool: Pool;
 
 /** Token "oauth:<scope>,<scope>" is an OAuth token with those scopes; "key" is an API key. */
@@ -38,9 +37,8 @@ const identity = createRouterTransport((router) =>
 let meetings: ReturnType<typeof createClient<typeof MeetingService>>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await migrate({ databaseUrl: database.url, schema: "meeting", dir: path.resolve(import.meta.dirname, "../../services/meeting/migrations"), logger });
-  pool = createPool({ databaseUrl: database.url, schema: "meeting", logger });
+  database = await createServiceDatabase("meeting", logger);
+  pool = database.pool;
   const transport = createRouterTransport((router) =>
     router.service(
       MeetingService,
@@ -57,7 +55,6 @@ beforeAll(async () => {
   meetings = createClient(MeetingService, transport);
 });
 afterAll(async () => {
-  await pool?.end();
   await database?.drop();
 });
 

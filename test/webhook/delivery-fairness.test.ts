@@ -1,9 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createLogger, createPool, inTransaction, migrate, parseConfig, type Pool } from "@svc/platform";
+import { createLogger, inTransaction, parseConfig, type Pool } from "@svc/platform";
 import { configSchema } from "../../services/webhook/src/config.ts";
 import { storeEventDeliveries, storeSingleDelivery } from "../../services/webhook/src/db/deliveries.ts";
 import { insertSubscription } from "../../services/webhook/src/db/subscriptions.ts";
@@ -11,7 +10,7 @@ import { createDispatcher, type Dispatcher, type DispatcherOptions } from "../..
 import { createHttpSender } from "../../services/webhook/src/delivery/http-sender.ts";
 import { createSecretBox } from "../../services/webhook/src/signing/secret-box.ts";
 import { generateSigningSecret } from "../../services/webhook/src/signing/signing-secret.ts";
-import { createTestDatabase } from "../support/infra.ts";
+import { createServiceDatabase, type ServiceDatabase } from "../support/service-database.ts";
 import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
@@ -19,7 +18,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
 // organization's slow (tarpit) endpoints must not hold up another organization's deliveries.
 const logger = createLogger("webhook-fairness-test", "silent");
 const secretBox = createSecretBox(randomBytes(32));
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: ServiceDatabase;
 let pool: Pool;
 let receiver: WebhookReceiver;
 let tarpit: Tarpit;
@@ -67,16 +66,14 @@ async function startTarpit(): Promise<Tarpit> {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await migrate({ databaseUrl: database.url, schema: "webhook", dir: path.resolve(import.meta.dirname, "../../services/webhook/migrations"), logger });
-  pool = createPool({ databaseUrl: database.url, schema: "webhook", logger, max: 10 });
+  database = await createServiceDatabase("webhook", logger, { max: 10 });
+  pool = database.pool;
   [receiver, tarpit] = await Promise.all([startWebhookReceiver(), startTarpit()]);
 });
 afterAll(async () => {
   await Promise.all(dispatchers.map((dispatcher) => dispatcher.stop()));
   await tarpit?.close();
   await receiver?.close();
-  await pool?.end();
   await database?.drop();
 });
 beforeEach(async () => {

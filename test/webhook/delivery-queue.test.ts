@@ -1,10 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createLogger, createPool, inTransaction, migrate, type Pool } from "@svc/platform";
+import { createLogger, createPool, inTransaction, type Pool } from "@svc/platform";
 import { scheduleRedelivery } from "../../services/webhook/src/db/delivery-log.ts";
 import { claimDueDeliveries, recordFailure, recordSuccess, storeEventDeliveries, type ClaimedDelivery } from "../../services/webhook/src/db/deliveries.ts";
 import { deleteSubscription, insertSubscription } from "../../services/webhook/src/db/subscriptions.ts";
@@ -12,25 +11,23 @@ import { createDispatcher, type Dispatcher } from "../../services/webhook/src/de
 import { createHttpSender } from "../../services/webhook/src/delivery/http-sender.ts";
 import { createSecretBox } from "../../services/webhook/src/signing/secret-box.ts";
 import { generateSigningSecret } from "../../services/webhook/src/signing/signing-secret.ts";
-import { createTestDatabase } from "../support/infra.ts";
+import { createServiceDatabase, type ServiceDatabase } from "../support/service-database.ts";
 import { waitFor } from "../support/wait.ts";
 
 // The delivery queue against the real Postgres: claims with FOR UPDATE SKIP LOCKED and leases,
 // outcomes, the disable policy, cancellation, and dispatchers sharing one queue.
 const logger = createLogger("webhook-queue-test", "silent");
 const secretBox = createSecretBox(randomBytes(32));
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: ServiceDatabase;
 let pool: Pool;
 let replicaPool: Pool;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await migrate({ databaseUrl: database.url, schema: "webhook", dir: path.resolve(import.meta.dirname, "../../services/webhook/migrations"), logger });
-  pool = createPool({ databaseUrl: database.url, schema: "webhook", logger, max: 10 });
+  database = await createServiceDatabase("webhook", logger, { max: 10 });
+  pool = database.pool;
   replicaPool = createPool({ databaseUrl: database.url, schema: "webhook", logger, max: 10 });
 });
 afterAll(async () => {
-  await pool?.end();
   await replicaPool?.end();
   await database?.drop();
 });

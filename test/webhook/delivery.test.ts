@@ -1,6 +1,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { SendTestEventRequestSchema, SendTestEventResponseSchema } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectDocumentedShape, fetchOpenApiDocument } from "../support/openapi-document.ts";
 import { grpcJsClient } from "../support/grpc-js.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
@@ -265,14 +266,8 @@ describe("webhook delivery, end to end", () => {
 });
 
 describe("the OpenAPI document", () => {
-  /** Shallow check: every required field is present and no field is undocumented. */
-  function expectShape(schema: { required: string[]; properties: Record<string, unknown> }, body: Record<string, unknown>) {
-    expect(Object.keys(body)).toEqual(expect.arrayContaining(schema.required));
-    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(Object.keys(body)));
-  }
-
   it("lists every webhook route, and the bodies they answer have the documented fields", async () => {
-    const document = await (await fetch(`${stack.gatewayUrl}/api/v1/openapi.json`)).json();
+    const document = await fetchOpenApiDocument(stack);
     expect(Object.keys(document.paths["/webhook"]).sort()).toEqual(["delete", "get", "post"]);
     for (const path of ["/webhook/{webhookId}/enable", "/webhook/{webhookId}/test", "/webhook/{webhookId}/deliveries/{deliveryId}/retry"]) {
       expect(Object.keys(document.paths[path])).toEqual(["post"]);
@@ -285,28 +280,28 @@ describe("the OpenAPI document", () => {
     const created = await api(tenant, "POST", "/webhook", { url: `${receiver.baseUrl}/documented`, events: ["meeting.ended"] });
     const createdBody = await created.json();
     receiver.useSecret("/documented", createdBody.secret);
-    expectShape(schemas.CreatedWebhook, createdBody);
+    expectDocumentedShape(schemas.CreatedWebhook, createdBody);
     expect(Object.keys(schemas.CreatedWebhook.properties).sort()).toEqual(Object.keys(createdBody).sort());
 
     const listed = await (await api(tenant, "GET", "/webhook")).json();
-    expectShape(schemas.WebhookList, listed);
-    expectShape(schemas.Webhook, listed.webhooks[0]);
+    expectDocumentedShape(schemas.WebhookList, listed);
+    expectDocumentedShape(schemas.Webhook, listed.webhooks[0]);
 
     const tested = await (await api(tenant, "POST", `/webhook/${createdBody.webhookId}/test`)).json();
-    expectShape(schemas.Delivery, tested);
+    expectDocumentedShape(schemas.Delivery, tested);
     // A test event is one attempt: the 503 fails it; a redelivery then succeeds.
     await waitFor(async () => (await deliveries(tenant, createdBody.webhookId))[0]?.status === "failed", 10_000, "test delivery not failed");
     const redelivered = await api(tenant, "POST", `/webhook/${createdBody.webhookId}/deliveries/${tested.deliveryId}/retry`);
-    expectShape(schemas.Delivery, await redelivered.json());
+    expectDocumentedShape(schemas.Delivery, await redelivered.json());
     await waitFor(async () => (await deliveries(tenant, createdBody.webhookId))[0]?.status === "succeeded", 10_000, "test delivery not done");
     const page = await (await api(tenant, "GET", `/webhook/${createdBody.webhookId}/deliveries?pageSize=1`)).json();
-    expectShape(schemas.DeliveryPage, page);
-    expectShape(schemas.Delivery, page.deliveries[0]);
+    expectDocumentedShape(schemas.DeliveryPage, page);
+    expectDocumentedShape(schemas.Delivery, page.deliveries[0]);
     expect(page.deliveries[0].attempts).toHaveLength(2);
-    for (const attempt of page.deliveries[0].attempts) expectShape(schemas.DeliveryAttempt, attempt);
+    for (const attempt of page.deliveries[0].attempts) expectDocumentedShape(schemas.DeliveryAttempt, attempt);
 
     const deleted = await (await api(tenant, "DELETE", "/webhook", { webhookId: createdBody.webhookId })).json();
-    expectShape(schemas.DeletedWebhook, deleted);
+    expectDocumentedShape(schemas.DeletedWebhook, deleted);
   });
 
   it("pages through deliveries newest first without gaps or repeats", async () => {

@@ -87,18 +87,21 @@ describe("secret rotation", () => {
       const { secret: newSecret, previousSecretExpiresAt } = (await rotated.json()) as { secret: string; previousSecretExpiresAt: string };
       receiver.useSecret("/rotating", newSecret);
 
-      expect((await api(tenant, "POST", `/webhook/${webhookId}/test`)).status).toBe(202);
-      await waitFor(() => receiver.on("/rotating").length >= 1, 10_000, "the test event did not arrive");
-      const during = receiver.on("/rotating")[0]!;
+      /** Sends a test event and returns it as the receiver got it: the `nth` on the path. */
+      const sendTestEvent = async (nth: number) => {
+        expect((await api(tenant, "POST", `/webhook/${webhookId}/test`)).status).toBe(202);
+        await waitFor(() => receiver.on("/rotating").length >= nth, 10_000, `test event ${nth} did not arrive`);
+        return receiver.on("/rotating")[nth - 1]!;
+      };
+
+      const during = await sendTestEvent(1);
       expect(String(during.headers["webhook-signature"]).split(" ")).toHaveLength(2);
       expect(verifies(oldSecret, during)).toBe(true);
       expect(verifies(newSecret, during)).toBe(true);
 
       // After the window: only the new secret signs, and the old one is wiped from the database.
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(previousSecretExpiresAt) - Date.now()) + 200));
-      expect((await api(tenant, "POST", `/webhook/${webhookId}/test`)).status).toBe(202);
-      await waitFor(() => receiver.on("/rotating").length >= 2, 10_000, "the second test event did not arrive");
-      const after = receiver.on("/rotating")[1]!;
+      const after = await sendTestEvent(2);
       expect(String(after.headers["webhook-signature"]).split(" ")).toHaveLength(1);
       expect(verifies(newSecret, after)).toBe(true);
       expect(verifies(oldSecret, after)).toBe(false);

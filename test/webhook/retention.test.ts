@@ -1,28 +1,25 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger, createPool, inTransaction, migrate, type Pool } from "@svc/platform";
+import { createLogger, inTransaction, type Pool } from "@svc/platform";
 import { storeEventDeliveries } from "../../services/webhook/src/db/deliveries.ts";
 import { purgeWebhookHistory } from "../../services/webhook/src/db/retention.ts";
 import { insertSubscription } from "../../services/webhook/src/db/subscriptions.ts";
 import { createSecretBox } from "../../services/webhook/src/signing/secret-box.ts";
 import { generateSigningSecret } from "../../services/webhook/src/signing/signing-secret.ts";
-import { createTestDatabase } from "../support/infra.ts";
+import { createServiceDatabase, type ServiceDatabase } from "../support/service-database.ts";
 
 // Retention of the webhook schema against the real Postgres: what is old and finished goes, in
 // batches; what is pending, recent or still referred to stays.
 const logger = createLogger("webhook-retention-test", "silent");
 const secretBox = createSecretBox(randomBytes(32));
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: ServiceDatabase;
 let pool: Pool;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await migrate({ databaseUrl: database.url, schema: "webhook", dir: path.resolve(import.meta.dirname, "../../services/webhook/migrations"), logger });
-  pool = createPool({ databaseUrl: database.url, schema: "webhook", logger, max: 4 });
+  database = await createServiceDatabase("webhook", logger, { max: 4 });
+  pool = database.pool;
 });
 afterAll(async () => {
-  await pool?.end();
   await database?.drop();
 });
 

@@ -32,6 +32,9 @@ export interface EventBody {
 
 const iso = (timestamp: Timestamp | undefined) => (timestamp ? timestampDate(timestamp).toISOString() : null);
 
+/** When the event happened; an event from a producer that did not stamp it counts as happening now. */
+const occurredAt = (event: { occurredAt?: Timestamp | undefined }) => iso(event.occurredAt) ?? new Date().toISOString();
+
 function requireSnapshot(meeting: MeetingSnapshot | undefined, what: string): MeetingSnapshot {
   if (!meeting) throw new Error(`${what} without a meeting snapshot`);
   return meeting;
@@ -58,7 +61,7 @@ const endReasons: Record<MeetingEndReason, string | null> = {
 
 export function meetingEndedBody(event: MeetingEnded): EventBody {
   const meeting = requireSnapshot(event.meeting, "MeetingEnded");
-  const endedAt = iso(meeting.endedAt) ?? iso(event.occurredAt) ?? new Date().toISOString();
+  const endedAt = iso(meeting.endedAt) ?? occurredAt(event);
   return {
     type: "meeting.ended",
     timestamp: iso(event.occurredAt) ?? endedAt,
@@ -77,7 +80,7 @@ export function meetingEndedBody(event: MeetingEnded): EventBody {
 
 export function meetingStartedBody(event: MeetingStarted): EventBody {
   const meeting = requireSnapshot(event.meeting, "MeetingStarted");
-  const startedAt = iso(event.occurredAt) ?? new Date().toISOString();
+  const startedAt = occurredAt(event);
   return {
     type: "meeting.started",
     timestamp: startedAt,
@@ -96,7 +99,7 @@ export function meetingUpdatedBody(event: MeetingUpdated): EventBody {
   const meeting = requireSnapshot(event.meeting, "MeetingUpdated");
   return {
     type: "meeting.updated",
-    timestamp: iso(event.occurredAt) ?? new Date().toISOString(),
+    timestamp: occurredAt(event),
     data: {
       meetingId: meeting.id,
       orgId: event.orgId,
@@ -109,7 +112,7 @@ export function meetingUpdatedBody(event: MeetingUpdated): EventBody {
 
 export function meetingCancelledBody(event: MeetingCancelled): EventBody {
   const meeting = requireSnapshot(event.meeting, "MeetingCancelled");
-  const cancelledAt = iso(event.occurredAt) ?? new Date().toISOString();
+  const cancelledAt = occurredAt(event);
   return {
     type: "meeting.cancelled",
     timestamp: cancelledAt,
@@ -121,7 +124,7 @@ function participantBody(type: "participant.joined" | "participant.left", event:
   const participant = requireVisit(event.participant, type);
   return {
     type,
-    timestamp: iso(event.occurredAt) ?? new Date().toISOString(),
+    timestamp: occurredAt(event),
     data: { meetingId: event.meetingId, orgId: event.orgId, participant: participantData(participant) },
   };
 }

@@ -21,6 +21,16 @@ export interface AccessTokenRecord {
   expiresAt: Date;
 }
 
+/** The one read of a single artifact: by one of its lookup columns, and only while it has not expired. */
+async function findUnexpired(pool: Pool, model: string, column: "id_hash" | "session_uid", value: string): Promise<StoredArtifact | undefined> {
+  const { rows } = await pool.query<{ payload: Record<string, unknown>; consumed_at: Date | null }>(
+    `SELECT payload, consumed_at FROM oauth_artifacts WHERE model = $1 AND ${column} = $2 AND expires_at > now()`,
+    [model, value],
+  );
+  const row = rows[0];
+  return row && { payload: row.payload, consumedAt: row.consumed_at };
+}
+
 /**
  * SQL for identity.oauth_artifacts: what oidc-provider persists, keyed by the SHA-256 of each
  * artifact's id. Callers pass hashes, never ids. Expired rows are invisible to every read.
@@ -38,23 +48,9 @@ export function oauthArtifactQueries(pool: Pool) {
       );
     },
 
-    async find(model: string, idHash: string): Promise<StoredArtifact | undefined> {
-      const { rows } = await pool.query<{ payload: Record<string, unknown>; consumed_at: Date | null }>(
-        "SELECT payload, consumed_at FROM oauth_artifacts WHERE model = $1 AND id_hash = $2 AND expires_at > now()",
-        [model, idHash],
-      );
-      const row = rows[0];
-      return row && { payload: row.payload, consumedAt: row.consumed_at };
-    },
+    find: (model: string, idHash: string) => findUnexpired(pool, model, "id_hash", idHash),
 
-    async findBySessionUid(model: string, sessionUid: string): Promise<StoredArtifact | undefined> {
-      const { rows } = await pool.query<{ payload: Record<string, unknown>; consumed_at: Date | null }>(
-        "SELECT payload, consumed_at FROM oauth_artifacts WHERE model = $1 AND session_uid = $2 AND expires_at > now()",
-        [model, sessionUid],
-      );
-      const row = rows[0];
-      return row && { payload: row.payload, consumedAt: row.consumed_at };
-    },
+    findBySessionUid: (model: string, sessionUid: string) => findUnexpired(pool, model, "session_uid", sessionUid),
 
     /**
      * Marks a code or refresh token used. The update is conditional, so of two concurrent

@@ -1,0 +1,33 @@
+import path from "node:path";
+import { createPool, migrate, type Logger, type Pool } from "@svc/platform";
+import { createTestDatabase } from "./infra.ts";
+
+/** A service that owns a schema and its migrations under services/<service>/migrations. */
+export type SchemaOwner = "meeting" | "webhook";
+
+export interface ServiceDatabase {
+  url: string;
+  /** A pool on the service's schema, as the service opens it. */
+  pool: Pool;
+  /** Ends the pool, then drops the database. */
+  drop: () => Promise<void>;
+}
+
+/**
+ * A fresh database with `service`'s schema migrated exactly as the service migrates it at start, so
+ * its queries can be tested against real Postgres without starting the service.
+ */
+export async function createServiceDatabase(service: SchemaOwner, logger: Logger, poolOptions: { max?: number } = {}): Promise<ServiceDatabase> {
+  const database = await createTestDatabase();
+  const dir = path.resolve(import.meta.dirname, `../../services/${service}/migrations`);
+  await migrate({ databaseUrl: database.url, schema: service, dir, logger });
+  const pool = createPool({ databaseUrl: database.url, schema: service, logger, ...poolOptions });
+  return {
+    url: database.url,
+    pool,
+    drop: async () => {
+      await pool.end();
+      await database.drop();
+    },
+  };
+}
