@@ -15,10 +15,11 @@ import { createTenant, type Tenant } from "../support/tenants.ts";
 import { launchChromium } from "../support/chromium.ts";
 import { authorizeInBrowser } from "../oauth/support/browser.ts";
 import { createOAuthApp, tokenRequest } from "../oauth/support/oauth-app.ts";
-import { load, loop, percentiles, type LoadResult } from "./load.ts";
+import { load, loop, percentiles, type LoadOptions, type LoadResult } from "./load.ts";
 import { firstRemoteFrame, JOIN_CONCURRENCY, joinGrantLatency } from "./meeting-room.ts";
 import { withCpuPerRequest } from "./process-cpu.ts";
 import { dispatcherBacklog } from "./dispatcher-backlog.ts";
+import { growth } from "./growth.ts";
 import type { Row } from "./row.ts";
 import { topFrames, topLocations } from "./profile-summary.ts";
 
@@ -30,6 +31,8 @@ const PIPELINE_MEETINGS = Number(process.env.BENCH_PIPELINE_MEETINGS ?? (QUICK ?
 /** Independent OAuth authorizations: a refresh chain is sequential, so this is the concurrency. */
 const REFRESH_CHAINS = Number(process.env.BENCH_REFRESH_CHAINS ?? (QUICK ? 2 : 16));
 const BACKLOG_DELIVERIES = Number(process.env.BENCH_BACKLOG_DELIVERIES ?? (QUICK ? 2_000 : 10_000));
+/** Stored meetings and deliveries at the largest growth step; the smallest is a hundredth of it. */
+const GROWTH_MAX_ROWS = Number(process.env.BENCH_GROWTH_MAX_ROWS ?? (QUICK ? 10_000 : 1_000_000));
 /** `--only=backlog,growth`: just those sections (and no results.json), to measure one change without the whole run. */
 const ONLY = process.argv
   .find((arg) => arg.startsWith("--only="))
@@ -301,7 +304,7 @@ async function main() {
 
     const pipelineTenant = await createTenant(stack);
     await webhookPipeline(stack, pipelineTenant);
-    await dataSections(stack, ["backlog"]);
+    await dataSections(stack, ["backlog", "growth"]);
 
     if (!QUICK) await meetingRoom(stack, tenant);
 
@@ -339,6 +342,22 @@ async function dataSections(stack: Stack, sections: string[]) {
   if (sections.includes("backlog")) {
     log(`dispatcher backlog: ${BACKLOG_DELIVERIES} due deliveries queued at once`);
     rows.push(await dispatcherBacklog(stack, await createTenant(stack), BACKLOG_DELIVERIES, Math.ceil(BACKLOG_DELIVERIES / 10)));
+  }
+  if (sections.includes("growth")) {
+    const measure = (name: string, options: Omit<LoadOptions, "connections" | "durationSeconds">) =>
+      measured(name, () => twice({ ...options, connections: CONNECTIONS, durationSeconds: DURATION }));
+    rows.push(
+      ...(await growth({
+        stack,
+        tenant: await createTenant(stack),
+        measure,
+        subscriptionCounts: QUICK ? [1, 100] : [1, 100, 1_000],
+        rowCounts: [GROWTH_MAX_ROWS / 100, GROWTH_MAX_ROWS],
+        warmupSeconds: WARMUP,
+        durationSeconds: DURATION,
+        log,
+      })),
+    );
   }
 }
 
