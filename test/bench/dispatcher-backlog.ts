@@ -100,8 +100,8 @@ export async function dispatcherBacklog(stack: Stack, tenant: Tenant, size: numb
       const { lastAt, missing, duplicates } = await receiver.allReceived(count, timeoutMs);
       return { seconds: (lastAt - queuedAt) / 1000, missing, duplicates };
     };
-    await drain(warmupSize, "backlog-warmup");
-    const { seconds, missing, duplicates } = await drain(size, "backlog");
+    await drain(warmupSize, `warmup-${webhookId}`);
+    const { seconds, missing, duplicates } = await drain(size, `backlog-${webhookId}`);
     const perSecond = (size - missing) / seconds;
     return {
       scenario: `webhook dispatcher: drain a queued backlog of ${size.toLocaleString("en")} due deliveries`,
