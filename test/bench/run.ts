@@ -3,6 +3,7 @@
 // machine drift while ratios hold. Prints one table and writes test/bench/results.json.
 // `--quick` runs every throughput scenario briefly (under a minute, no meeting-room browser runs);
 // BENCH_PROFILE_DIR=<dir> writes a CPU profile of every service process there and summarises it.
+// `--only=backlog,growth` runs just the data sections (a queued webhook backlog, how cost grows with data).
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
