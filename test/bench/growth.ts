@@ -15,9 +15,7 @@ import type { Stack } from "../support/stack.ts";
 import type { Tenant } from "../support/tenants.ts";
 import { loop, type LoadOptions, type LoadResult } from "./load.ts";
 import type { Row } from "./row.ts";
-
-/** The largest size's p99 may be at most this many times the smallest size's. */
-export const FLAT_WITHIN = 2;
+import { flatRows, scansIn, seqScansOn, sizeName, type PlanNode } from "./growth-goals.ts";
 
 export interface GrowthOptions {
   stack: Stack;
@@ -30,19 +28,6 @@ export interface GrowthOptions {
   warmupSeconds: number;
   durationSeconds: number;
   log: (message: string) => void;
-}
-
-const sizeName = (size: number) => size.toLocaleString("en");
-
-/** The rows of one measurement at every size, the largest judged against the smallest. */
-function flatRows(measurements: { row: Row; size: number }[]): Row[] {
-  const smallest = measurements[0]!;
-  const largest = measurements.at(-1)!;
-  const within = largest.row.p99Ms! / Math.max(smallest.row.p99Ms!, Number.EPSILON);
-  largest.row.goal = [largest.row.goal, `p99 ≤ ${FLAT_WITHIN}× the ${sizeName(smallest.size)} row's`].filter(Boolean).join("; ");
-  largest.row.met = within <= FLAT_WITHIN && (largest.row.met ?? true) && measurements.every(({ row }) => row.errors === 0);
-  largest.row.note = [`${within.toFixed(2)}× the ${sizeName(smallest.size)} row's p99`, largest.row.note].filter(Boolean).join("; ");
-  return measurements.map(({ row }) => row);
 }
 
 export async function growth(options: GrowthOptions): Promise<Row[]> {
@@ -121,15 +106,6 @@ const SUBSCRIPTIONS = 100;
 /** The tables that grow with deliveries: a Seq Scan on either would make the claim grow too. */
 const BIG_TABLES = ["deliveries", "events", "attempts"];
 
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  Plans?: PlanNode[];
-}
-
-const planNodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(planNodes)];
-
 /**
  * The dispatcher's claim as it runs in the service (claimDueDeliveries, on a schema of its own in
  * the stack's database so the running dispatcher does not take the due rows), timed one at a time
@@ -189,14 +165,13 @@ async function dueDeliveryClaim({ stack, rowCounts, warmupSeconds, durationSecon
       await loop(1, warmupSeconds, claimOnce);
       const result = await loop(1, durationSeconds, claimOnce);
       const scans = await planScans(pool, sql);
-      const seqScans = scans.filter((scan) => scan.type === "Seq Scan" && BIG_TABLES.includes(scan.relation));
       measurements.push({
         size,
         row: {
           scenario: `growth: due-delivery claim, ${sizeName(size)} deliveries stored (${DUE} due)`,
           ...result,
           goal: "no Seq Scan on a big table",
-          met: seqScans.length === 0,
+          met: seqScansOn(scans, BIG_TABLES).length === 0,
           note: `plan: ${scans.map((scan) => `${scan.type} ${scan.index ?? ""} on ${scan.relation}`.replace("  ", " ")).join(", ")}`,
         },
       });
@@ -236,9 +211,7 @@ async function planScans(pool: Pool, sql: { text: string; values: unknown[] }) {
   try {
     await client.query("BEGIN");
     const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql.text}`, sql.values);
-    return planNodes(rows[0]!["QUERY PLAN"][0].Plan)
-      .filter((node) => node["Relation Name"])
-      .map((node) => ({ type: node["Node Type"], relation: node["Relation Name"]!, index: node["Index Name"] }));
+    return scansIn(rows[0]!["QUERY PLAN"][0].Plan);
   } finally {
     await client.query("ROLLBACK");
     client.release();
