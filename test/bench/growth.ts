@@ -1,6 +1,6 @@
 // How cost grows with stored data: each measurement at a small and a large amount of data in the
 // same run, the largest compared with the smallest ("flat within 2×" on p99). Rows are seeded with
-// one INSERT … SELECT generate_series per step, as retention.ts does, so 10⁶ rows take seconds.
+// INSERT … SELECT generate_series statements, as retention.ts does: 10⁶ rows in under a minute.
 //
 // - GET /api/v1/webhook at 1, 100 and 1,000 subscriptions of one organization;
 // - POST /api/v1/meeting with 10⁴ and 10⁶ meetings (two participants each) already stored;
@@ -35,7 +35,7 @@ export async function growth(options: GrowthOptions): Promise<Row[]> {
 }
 
 /** GET /api/v1/webhook as an organization's subscriptions grow; each response must list them all. */
-async function webhookList({ stack, tenant, measure, subscriptionCounts, log }: GrowthOptions): Promise<Row[]> {
+async function webhookList({ stack, tenant, measure, subscriptionCounts }: GrowthOptions): Promise<Row[]> {
   const measurements: { row: Row; size: number }[] = [];
   let stored = 0;
   for (const size of subscriptionCounts) {
@@ -47,16 +47,16 @@ async function webhookList({ stack, tenant, measure, subscriptionCounts, log }: 
     );
     stored = size;
     // The list is not paginated (no pageSize on GET /webhook yet): a full page is every subscription.
-    const result = await measure(`GET /webhook (${size} subscriptions)`, {
+    const scenario = `GET /api/v1/webhook, ${sizeName(size)} subscription${size === 1 ? "" : "s"}`;
+    const result = await measure(scenario, {
       url: `${stack.gatewayUrl}/api/v1/webhook`,
       headers: { authorization: `Bearer ${tenant.apiKey}` },
       onResponse: (status, body) => status === 200 && body.split('"webhookId"').length - 1 === size,
     });
-    log(`GET /webhook at ${size} subscriptions: p99 ${result.p99Ms} ms`);
     measurements.push({
       size,
       row: {
-        scenario: `growth: GET /api/v1/webhook, ${sizeName(size)} subscription${size === 1 ? "" : "s"}`,
+        scenario: `growth: ${scenario}`,
         ...result,
         note: "unpaginated: the whole list is one page",
       },
@@ -72,7 +72,7 @@ async function meetingCreate({ stack, tenant, measure, rowCounts, log }: GrowthO
   for (const size of rowCounts) {
     const started = performance.now();
     // Ids in ascending order (zero-padded sequence numbers), so every index is appended to at its
-    // right edge rather than split at random: 10⁶ rows seed in seconds, not minutes.
+    // right edge rather than split at random (random ids made 10⁶ meetings take minutes).
     await stack.query(
       `INSERT INTO meeting.meetings (id, org_id, created_by_user_id, title, status, created_at, ended_at)
        SELECT 'growth' || lpad(g::text, 16, '0'), 'org-growth-' || g % 1000, 'user-growth', 'Seeded meeting', 'ended',
