@@ -34,13 +34,16 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     requests:
       options.setupRequest || options.onResponse
         ? [
+            // autocannon calls any setupRequest or onResponse key present, so an absent one must be left out.
             {
-              setupRequest: options.setupRequest,
-              onResponse: options.onResponse
-                ? (status: number, body: string) => {
-                    if (!options.onResponse!(status, body)) rejected++;
+              ...(options.setupRequest ? { setupRequest: options.setupRequest } : {}),
+              ...(options.onResponse
+                ? {
+                    onResponse: (status: number, body: string) => {
+                      if (!options.onResponse!(status, body)) rejected++;
+                    },
                   }
-                : undefined,
+                : {}),
             } as autocannon.Request,
           ]
         : undefined,

@@ -3,6 +3,7 @@
 // machine drift while ratios hold. Prints one table and writes test/bench/results.json.
 // `--quick` runs every throughput scenario briefly (under a minute, no meeting-room browser runs);
 // BENCH_PROFILE_DIR=<dir> writes a CPU profile of every service process there and summarises it.
+// `--only=backlog,growth` runs just the data sections (a queued webhook backlog, how cost grows with data).
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
@@ -13,9 +14,12 @@ import { freePort } from "../support/infra.ts";
 import { serviceNames, startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
-import { load, loop, percentiles, type LoadResult } from "./load.ts";
+import { load, loop, percentiles, type LoadOptions, type LoadResult } from "./load.ts";
 import { firstRemoteFrame, JOIN_CONCURRENCY, joinGrantLatency } from "./meeting-room.ts";
 import { withCpuPerRequest } from "./process-cpu.ts";
+import { dispatcherBacklog } from "./dispatcher-backlog.ts";
+import { growth } from "./growth.ts";
+import type { Row } from "./row.ts";
 import { topFrames, topLocations } from "./profile-summary.ts";
 import { authorizeChains, REFRESH_CHAINS, refreshGrants } from "./refresh-grants.ts";
 
@@ -24,18 +28,15 @@ const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? (QUICK ? 3 : 8));
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? (QUICK ? 1 : 2));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const PIPELINE_MEETINGS = Number(process.env.BENCH_PIPELINE_MEETINGS ?? (QUICK ? 300 : 1000));
+const BACKLOG_DELIVERIES = Number(process.env.BENCH_BACKLOG_DELIVERIES ?? (QUICK ? 2_000 : 10_000));
+/** Stored meetings and deliveries at the largest growth step; the smallest is a hundredth of it. */
+const GROWTH_MAX_ROWS = Number(process.env.BENCH_GROWTH_MAX_ROWS ?? (QUICK ? 10_000 : 1_000_000));
+/** `--only=backlog,growth`: just those sections (and no results.json), to measure one change without the whole run. */
+const ONLY = process.argv
+  .find((arg) => arg.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",");
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ? path.resolve(process.env.BENCH_PROFILE_DIR) : undefined;
-
-interface Row extends Partial<LoadResult> {
-  scenario: string;
-  ceiling?: string;
-  ratio?: number;
-  goal?: string;
-  met?: boolean;
-  note?: string;
-  /** CPU microseconds each process spent per request in this scenario. */
-  cpuMicrosPerRequest?: Record<string, number>;
-}
 
 const rows: Row[] = [];
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
@@ -194,17 +195,10 @@ async function main() {
   for (const name of ["DATABASE_URL", "REDIS_URL", "KAFKA_BROKERS"]) {
     if (!process.env[name]) throw new Error(`${name} is unset: run eval "$(scripts/infra up)" first (npm run bench does)`);
   }
+  if (ONLY) return onlySections(ONLY);
   const { bareExpress } = await ceilings();
 
-  if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
-  // The production configuration: request logging at its default level (info), rate limiting on
-  // (limits raised so that the load generator's one credential is not refused).
-  const stack = await startStack({
-    media: !QUICK,
-    env: { LOG_LEVEL: "info", RATE_LIMIT_PER_SECOND: "1000000", JOIN_GRANTS_PER_MINUTE: "1000000" },
-    nodeFlags: PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [],
-  });
-  measuredPids = Object.fromEntries(serviceNames.map((name) => [name, stack.pid(name)]));
+  const stack = await startBenchStack(!QUICK);
   try {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const idle = Object.fromEntries(serviceNames.map((name) => [name, rssMb(stack.pid(name))]));
@@ -255,6 +249,7 @@ async function main() {
 
     const pipelineTenant = await createTenant(stack);
     await webhookPipeline(stack, pipelineTenant);
+    await dataSections(stack, ["backlog", "growth"]);
 
     if (!QUICK) await meetingRoom(stack, tenant);
 
@@ -267,6 +262,54 @@ async function main() {
         met: name === "gateway" ? undefined : idle[name]! <= 150,
       });
     }
+  } finally {
+    await stack.stop();
+  }
+  print();
+  if (PROFILE_DIR) summariseProfiles(PROFILE_DIR);
+}
+
+async function startBenchStack(media: boolean) {
+  if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
+  // The production configuration: request logging at its default level (info), rate limiting on
+  // (limits raised so that the load generator's one credential is not refused).
+  const stack = await startStack({
+    media,
+    env: { LOG_LEVEL: "info", RATE_LIMIT_PER_SECOND: "1000000", JOIN_GRANTS_PER_MINUTE: "1000000" },
+    nodeFlags: PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [],
+  });
+  measuredPids = Object.fromEntries(serviceNames.map((name) => [name, stack.pid(name)]));
+  return stack;
+}
+
+/** The sections that measure how the platform copes with stored data: a queued backlog, and growth. */
+async function dataSections(stack: Stack, sections: string[]) {
+  if (sections.includes("backlog")) {
+    log(`dispatcher backlog: ${BACKLOG_DELIVERIES} due deliveries queued at once`);
+    rows.push(await dispatcherBacklog(stack, await createTenant(stack), BACKLOG_DELIVERIES, Math.ceil(BACKLOG_DELIVERIES / 10)));
+  }
+  if (sections.includes("growth")) {
+    const measure = (name: string, options: Omit<LoadOptions, "connections" | "durationSeconds">) =>
+      measured(name, () => twice({ ...options, connections: CONNECTIONS, durationSeconds: DURATION }));
+    rows.push(
+      ...(await growth({
+        stack,
+        tenant: await createTenant(stack),
+        measure,
+        subscriptionCounts: QUICK ? [1, 100] : [1, 100, 1_000],
+        rowCounts: [GROWTH_MAX_ROWS / 100, GROWTH_MAX_ROWS],
+        warmupSeconds: WARMUP,
+        durationSeconds: DURATION,
+        log,
+      })),
+    );
+  }
+}
+
+async function onlySections(sections: string[]) {
+  const stack = await startBenchStack(false);
+  try {
+    await dataSections(stack, sections);
   } finally {
     await stack.stop();
   }
@@ -332,10 +375,13 @@ function print() {
   };
   const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
   const settings = { quick: QUICK, durationSeconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS };
-  writeFileSync(
-    path.join(import.meta.dirname, "results.json"),
-    JSON.stringify({ measuredAt: new Date().toISOString(), commit, machine, settings, rows }, null, 2),
-  );
+  // A partial run (--only) must not replace the record of the full one.
+  if (!ONLY) {
+    writeFileSync(
+      path.join(import.meta.dirname, "results.json"),
+      JSON.stringify({ measuredAt: new Date().toISOString(), commit, machine, settings, rows }, null, 2),
+    );
+  }
   const failed = rows.filter((row) => (row.errors ?? 0) > 0);
   if (failed.length > 0) {
     log(`errors in: ${failed.map((row) => row.scenario).join(", ")}`);
