@@ -1,5 +1,5 @@
 import { connectCallerResolver, createLogger, loadConfigOrExit, runUntilSignalled } from "@svc/platform";
-import { createMetricsRegistry, serveMetricsIfConfigured } from "@svc/platform/telemetry";
+import { metricsRegistryIfServed, serveMetricsIfConfigured } from "@svc/platform/telemetry";
 import { buildApp } from "./app.ts";
 import { createClients } from "./clients.ts";
 import { configSchema } from "./config.ts";
@@ -7,7 +7,7 @@ import { loadAssets } from "./pages/assets.ts";
 
 const config = loadConfigOrExit("gateway", configSchema);
 const logger = createLogger("gateway", config.LOG_LEVEL);
-const metrics = createMetricsRegistry("gateway");
+const metrics = metricsRegistryIfServed("gateway", config);
 
 runUntilSignalled(logger, async () => {
   // Redis holds the shared rate-limit buckets and identity's verification cache; without it the

@@ -13,7 +13,7 @@ import {
   type CredentialCache,
   type Logger,
 } from "@svc/platform";
-import { countingCacheLookups, createMetricsRegistry, serveMetricsIfConfigured } from "@svc/platform/telemetry";
+import { countingCacheLookups, metricsRegistryIfServed, serveMetricsIfConfigured } from "@svc/platform/telemetry";
 import { IdentityAdminService, IdentityService, ManagementService, SessionService } from "@svc/proto/svc/identity/v1/identity_pb";
 import type { Redis } from "ioredis";
 import { adminService } from "./handlers/admin-service.ts";
@@ -43,7 +43,7 @@ const SCHEMA = "identity";
 
 const config = loadConfigOrExit(SERVICE, configSchema);
 const logger = createLogger(SERVICE, config.LOG_LEVEL);
-const metrics = createMetricsRegistry(SERVICE);
+const metrics = metricsRegistryIfServed(SERVICE, config);
 
 runUntilSignalled(logger, async () => {
   if (config.usingDevelopmentAdminToken) {

@@ -15,7 +15,7 @@ import {
   startPeriodicTask,
   startServer,
 } from "@svc/platform";
-import { createMetricsRegistry, serveMetricsIfConfigured } from "@svc/platform/telemetry";
+import { metricsRegistryIfServed, serveMetricsIfConfigured } from "@svc/platform/telemetry";
 import { MeetingPageService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { configSchema } from "./config.ts";
 import { createOutbox } from "./db/outbox.ts";
@@ -34,7 +34,7 @@ const SCHEMA = "meeting";
 
 const config = loadConfigOrExit(SERVICE, configSchema);
 const logger = createLogger(SERVICE, config.LOG_LEVEL);
-const metrics = createMetricsRegistry(SERVICE);
+const metrics = metricsRegistryIfServed(SERVICE, config);
 
 if (config.livekit.isDevelopmentDefault) {
   logger.warn(

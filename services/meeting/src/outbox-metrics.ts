@@ -3,7 +3,8 @@ import { scrapeGauges, type Registry } from "@svc/platform/telemetry";
 import { readOutboxLag } from "./db/outbox-lag.ts";
 
 /** Outbox lag, read from the database at scrape time: events written but not yet on the bus. */
-export function outboxLagGauges(registry: Registry, pool: Pool, logger: Logger): void {
+export function outboxLagGauges(registry: Registry | undefined, pool: Pool, logger: Logger): void {
+  if (!registry) return;
   scrapeGauges({
     registry,
     logger,

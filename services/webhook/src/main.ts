@@ -14,7 +14,7 @@ import {
   startPeriodicTask,
   startServer,
 } from "@svc/platform";
-import { consumerLagGauge, createMetricsRegistry, serveMetricsIfConfigured } from "@svc/platform/telemetry";
+import { consumerLagGauge, metricsRegistryIfServed, serveMetricsIfConfigured } from "@svc/platform/telemetry";
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import { webhookService } from "./handlers/webhook-service.ts";
 import { configSchema } from "./config.ts";
@@ -38,7 +38,7 @@ const SECRET_SWEEP_INTERVAL_MS = 60_000;
 
 const config = loadConfigOrExit(SERVICE, configSchema);
 const logger = createLogger(SERVICE, config.LOG_LEVEL);
-const metrics = createMetricsRegistry(SERVICE);
+const metrics = metricsRegistryIfServed(SERVICE, config);
 
 runUntilSignalled(logger, async () => {
   if (config.WEBHOOK_SECRET_KEY.isDevelopmentDefault) {

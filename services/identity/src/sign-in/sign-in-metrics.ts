@@ -1,7 +1,8 @@
 import { counterIn, type Registry } from "@svc/platform/telemetry";
 
 /** identity_sign_in_throttled_total{by}: sign-in attempts refused by the throttle, per account or per client address. */
-export function countThrottledSignIns(registry: Registry): (by: "account" | "address") => void {
+export function countThrottledSignIns(registry: Registry | undefined): ((by: "account" | "address") => void) | undefined {
+  if (!registry) return undefined;
   const throttled = counterIn(
     registry,
     "identity_sign_in_throttled_total",

@@ -10,7 +10,13 @@ import { SCRAPE_READ_TIMEOUT_MS, withTimeout } from "./scrape-gauge.ts";
  * positions). Topic and group are the logical names, without KAFKA_TOPIC_PREFIX. A reading that
  * fails or times out is NaN.
  */
-export function consumerLagGauge(registry: Registry, bus: EventBus, subscriptions: Pick<EventSubscription, "topic" | "groupId">[], logger: Logger): void {
+export function consumerLagGauge(
+  registry: Registry | undefined,
+  bus: EventBus,
+  subscriptions: Pick<EventSubscription, "topic" | "groupId">[],
+  logger: Logger,
+): void {
+  if (!registry) return;
   gaugeIn(
     registry,
     "event_consumer_lag_messages",

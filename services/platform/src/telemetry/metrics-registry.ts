@@ -14,6 +14,15 @@ export function createMetricsRegistry(service: string): Registry {
 }
 
 /**
+ * The registry when the process serves metrics (METRICS_PORT set), else undefined: with metrics
+ * off no metric is registered and no hook is installed on a hot path (request, RPC, cache lookup,
+ * delivery attempt), so they cost nothing.
+ */
+export function metricsRegistryIfServed(service: string, config: { METRICS_PORT?: number | undefined }): Registry | undefined {
+  return config.METRICS_PORT === undefined ? undefined : createMetricsRegistry(service);
+}
+
+/**
  * A metric is registered once per registry; a second server or component in the same process asks
  * for the same name and shares it (prom-client refuses a duplicate registration).
  */

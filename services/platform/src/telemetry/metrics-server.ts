@@ -49,10 +49,10 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
 /** Starts the metrics server when METRICS_PORT is set; metrics are off otherwise. Returns its closer. */
 export async function serveMetricsIfConfigured(
   config: { METRICS_PORT?: number | undefined; HOST: string },
-  registry: Registry,
+  registry: Registry | undefined,
   logger: Logger,
 ): Promise<() => Promise<void>> {
-  if (config.METRICS_PORT === undefined) return async () => undefined;
+  if (config.METRICS_PORT === undefined || !registry) return async () => undefined;
   const server = await startMetricsServer({ registry, host: config.HOST, port: config.METRICS_PORT, logger });
   return server.close;
 }

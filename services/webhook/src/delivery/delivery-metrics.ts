@@ -19,7 +19,8 @@ export function statusClassLabel(statusCode: number | undefined): string {
  * The sender, recording every attempt it makes: webhook_delivery_attempts_total{outcome,
  * status_class} and webhook_delivery_attempt_duration_seconds{outcome}.
  */
-export function measuredSender(sender: HttpSender, registry: Registry): HttpSender {
+export function measuredSender(sender: HttpSender, registry: Registry | undefined): HttpSender {
+  if (!registry) return sender;
   const attempts = counterIn(registry, "webhook_delivery_attempts_total", "Webhook delivery attempts, by outcome and response status class.", [
     "outcome",
     "status_class",
@@ -40,7 +41,8 @@ export function measuredSender(sender: HttpSender, registry: Registry): HttpSend
 }
 
 /** The delivery backlog, read from the database at scrape time (so every replica reports the same numbers). */
-export function deliveryBacklogGauges(registry: Registry, pool: Pool, logger: Logger): void {
+export function deliveryBacklogGauges(registry: Registry | undefined, pool: Pool, logger: Logger): void {
+  if (!registry) return;
   scrapeGauges({
     registry,
     logger,
