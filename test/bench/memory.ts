@@ -22,7 +22,10 @@ interface Usage {
   heapTotal: number;
   external: number;
   arrayBuffers: number;
-  codeSpace: number;
+  /** heapUsed right after a full collection. */
+  liveHeap: number;
+  /** MB per V8 heap space (new_space, old_space, code_space, …). */
+  spaces: Record<string, number>;
 }
 
 /** Each process's usage at one moment, by asking its probe (SIGUSR2) and reading what it wrote. */
@@ -50,6 +53,8 @@ export interface MemoryRow {
   idleRssMb: number;
   loadedRssMb: number;
   heapUsedMb: number;
+  /** Of heapUsed, what a full collection keeps (the rest is garbage V8 has not collected yet). */
+  liveHeapMb: number;
   externalMb: number;
   /** RSS not in the V8 heap nor external: code, native libraries, thread stacks, allocator slack. */
   otherMb: number;
@@ -60,7 +65,7 @@ export async function memoryRows(options: { loadSeconds?: number; connections?: 
   const dir = mkdtempSync(path.join(os.tmpdir(), "memory-probe-"));
   const stack = await startStack({
     env: { LOG_LEVEL: "info", RATE_LIMIT_PER_SECOND: "1000000", MEMORY_PROBE_DIR: dir },
-    nodeFlags: ["--import", path.join(import.meta.dirname, "memory-probe.ts"), ...(options.nodeFlags ?? [])],
+    nodeFlags: ["--expose-gc", "--import", path.join(import.meta.dirname, "memory-probe.ts"), ...(options.nodeFlags ?? [])],
   });
   try {
     await new Promise((resolve) => setTimeout(resolve, 3_000));
@@ -77,14 +82,19 @@ export async function memoryRows(options: { loadSeconds?: number; connections?: 
       await load({ url: `${stack.gatewayUrl}/api/v1/meeting`, method: "POST", headers, body, connections, durationSeconds }),
       await load({ url: `${stack.gatewayUrl}/api/v1/webhook`, headers, connections, durationSeconds }),
     ];
+    process.stderr.write(
+      `memory: load POST /meeting ${results[0]!.requestsPerSecond.toFixed(0)} req/s, GET /webhook ${results[1]!.requestsPerSecond.toFixed(0)} req/s\n`,
+    );
     const errors = results.reduce((total, result) => total + result.errors, 0);
     if (errors > 0) throw new Error(`the load had ${errors} errors`);
     const loaded = await snapshot(stack, dir);
+    if (process.env.MEMORY_DEBUG) console.error(JSON.stringify({ idle, loaded }));
     return serviceNames.map((name) => ({
       process: name,
       idleRssMb: idle[name].rss / MB,
       loadedRssMb: loaded[name].rss / MB,
       heapUsedMb: loaded[name].heapUsed / MB,
+      liveHeapMb: loaded[name].liveHeap / MB,
       externalMb: loaded[name].external / MB,
       otherMb: (loaded[name].rss - loaded[name].heapTotal - loaded[name].external) / MB,
     }));
@@ -103,6 +113,7 @@ if (import.meta.main) {
       "idle RSS MB": mb(row.idleRssMb),
       "after load RSS MB": mb(row.loadedRssMb),
       "heapUsed MB": mb(row.heapUsedMb),
+      "live heap MB": mb(row.liveHeapMb),
       "external MB": mb(row.externalMb),
       "other MB": mb(row.otherMb),
       goal: row.process === "gateway" ? "≤ 250 after load" : "≤ 150 idle, ≤ 250 after load",
