@@ -3,7 +3,7 @@ import http2 from "node:http2";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { tracingLaunch } from "@svc/platform";
+import { SERVICE_NODE_FLAGS, tracingLaunch } from "@svc/platform";
 import { startMediaServer, type RunningMediaServer } from "../../scripts/media-server.ts";
 import { createTestDatabase, freePorts, infra, uniqueName } from "./infra.ts";
 import { checkResponsesOf } from "./openapi-responses.ts";
@@ -174,11 +174,15 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
 
   const start = async (service: ServiceName) => {
     const tracing = tracingLaunch(service, env);
-    const child = spawn(process.execPath, ["--conditions=source", ...(options.nodeFlags ?? []), ...tracing.nodeArguments, "src/main.ts"], {
-      cwd: dir(service),
-      env: { ...env, ...portEnv[service], ...tracing.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--conditions=source", ...SERVICE_NODE_FLAGS, ...(options.nodeFlags ?? []), ...tracing.nodeArguments, "src/main.ts"],
+      {
+        cwd: dir(service),
+        env: { ...env, ...portEnv[service], ...tracing.env },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     const chunks = output.get(service)!;
     let size = chunks.reduce((total, chunk) => total + chunk.length, 0);
     const append = (chunk: Buffer) => {
