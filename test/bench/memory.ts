@@ -3,6 +3,7 @@
 // for issue #18's goal (each service ≤ 150 MB RSS idle, ≤ 250 MB after load). Starts the stack as
 // the tests and `npm start` do (from source); MEMORY_LOAD_SECONDS (10) of POST /api/v1/meeting and
 // GET /api/v1/webhook at MEMORY_CONNECTIONS (32). Prints one table; `memoryRows` is the bench section.
+// MEMORY_PRODUCTION_TREE=<dir> (built by `scripts/build-production <dir>`) measures the compiled build instead.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,7 +16,7 @@ const LOAD_SECONDS = Number(process.env.MEMORY_LOAD_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.MEMORY_CONNECTIONS ?? 32);
 const MB = 1024 * 1024;
 
-/** What the preloaded probe (memory-probe.ts) reports, in bytes. */
+/** What the preloaded probe (memory-probe.mjs) reports, in bytes. */
 interface Usage {
   rss: number;
   heapUsed: number;
@@ -61,11 +62,14 @@ export interface MemoryRow {
 }
 
 /** Starts a stack with the probe preloaded, measures idle, loads it, measures again. */
-export async function memoryRows(options: { loadSeconds?: number; connections?: number; nodeFlags?: string[] } = {}): Promise<MemoryRow[]> {
+export async function memoryRows(
+  options: { loadSeconds?: number; connections?: number; nodeFlags?: string[]; productionTree?: string } = {},
+): Promise<MemoryRow[]> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "memory-probe-"));
   const stack = await startStack({
     env: { LOG_LEVEL: "info", RATE_LIMIT_PER_SECOND: "1000000", MEMORY_PROBE_DIR: dir },
-    nodeFlags: ["--expose-gc", "--import", path.join(import.meta.dirname, "memory-probe.ts"), ...(options.nodeFlags ?? [])],
+    nodeFlags: ["--expose-gc", "--import", path.join(import.meta.dirname, "memory-probe.mjs"), ...(options.nodeFlags ?? [])],
+    ...(options.productionTree ? { productionTree: options.productionTree } : {}),
   });
   try {
     await new Promise((resolve) => setTimeout(resolve, 3_000));
@@ -103,7 +107,8 @@ export async function memoryRows(options: { loadSeconds?: number; connections?: 
 }
 
 if (import.meta.main) {
-  const rows = await memoryRows({ nodeFlags: process.argv.slice(2) });
+  const productionTree = process.env.MEMORY_PRODUCTION_TREE;
+  const rows = await memoryRows({ nodeFlags: process.argv.slice(2), ...(productionTree ? { productionTree: path.resolve(productionTree) } : {}) });
   const mb = (value: number) => value.toFixed(0);
   console.table(
     rows.map((row) => ({

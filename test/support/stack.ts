@@ -60,6 +60,11 @@ export interface StackOptions {
   mediaWebhookTarget?: (meetingListenerUrl: string) => string;
   /** Extra Node flags for every service process (the bench passes `--cpu-prof` here). */
   nodeFlags?: string[];
+  /**
+   * A tree built by scripts/build-production: run its compiled JavaScript (`node dist/main.js`, as
+   * the image does) instead of the sources (the default), for comparing the two (test/bench/memory.ts).
+   */
+  productionTree?: string;
 }
 
 /**
@@ -170,19 +175,17 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
   // Each process's recent output as chunks, at most LOG_LIMIT characters (oldest dropped first).
   const output = new Map<ServiceName, string[]>(serviceNames.map((name) => [name, []]));
   const logsOf = (service: ServiceName) => (output.get(service) ?? []).join("");
-  const dir = (service: ServiceName) => (service === "gateway" ? path.join(root, "gateway") : path.join(root, "services", service));
+  const tree = options.productionTree ?? root;
+  const dir = (service: ServiceName) => (service === "gateway" ? path.join(tree, "gateway") : path.join(tree, "services", service));
+  const entry = options.productionTree ? ["dist/main.js"] : ["--conditions=source", "src/main.ts"];
 
   const start = async (service: ServiceName) => {
     const tracing = tracingLaunch(service, env);
-    const child = spawn(
-      process.execPath,
-      ["--conditions=source", ...SERVICE_NODE_FLAGS, ...(options.nodeFlags ?? []), ...tracing.nodeArguments, "src/main.ts"],
-      {
-        cwd: dir(service),
-        env: { ...env, ...portEnv[service], ...tracing.env },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...(options.nodeFlags ?? []), ...tracing.nodeArguments, ...entry], {
+      cwd: dir(service),
+      env: { ...env, ...portEnv[service], ...tracing.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const chunks = output.get(service)!;
     let size = chunks.reduce((total, chunk) => total + chunk.length, 0);
     const append = (chunk: Buffer) => {
