@@ -2,12 +2,13 @@
 // process requires is missing, the values parse with the process's own configuration schema, ports
 // and probes are the ones the process listens on, NetworkPolicies admit exactly the callers the
 // configuration wires up, and no credential is ever a plain value.
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { TRACING_DEPLOYMENT_VARIABLES, TRACING_REGISTER_MODULE, tracingConfigured } from "@svc/platform";
+import { SERVICE_NODE_FLAGS, TRACING_DEPLOYMENT_VARIABLES, TRACING_REGISTER_MODULE, tracingConfigured } from "@svc/platform";
 import {
   components,
+  dockerfile,
   environmentOf,
   isCredential,
   optionalCredentials,
@@ -151,7 +152,9 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
 
     it("runs the compiled entry point of its workspace, from the one image", () => {
       const container = mainContainer(objects, component);
-      expect(container.command).toEqual(["node", `${workspace}/dist/main.js`]);
+      expect(container.command).toEqual(["node", ...SERVICE_NODE_FLAGS, `${workspace}/dist/main.js`]);
+      // The image's default command (docker run without one) is the gateway's, flags included.
+      if (component === "gateway") expect(JSON.parse(/^CMD\s+(\[.*\])\s*$/m.exec(readFileSync(dockerfile, "utf8"))![1]!)).toEqual(container.command);
       expect(existsSync(path.join(root, workspace, "src/main.ts"))).toBe(true);
       const images = new Set(
         objects.filter((object) => object.kind === "Deployment" || object.kind === "Job").flatMap((object) => podSpecOf(object).containers.map((c) => c.image)),

@@ -3,7 +3,7 @@ import http2 from "node:http2";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { tracingLaunch } from "@svc/platform";
+import { SERVICE_NODE_FLAGS, tracingLaunch } from "@svc/platform";
 import { startMediaServer, type RunningMediaServer } from "../../scripts/media-server.ts";
 import { createTestDatabase, freePorts, infra, uniqueName } from "./infra.ts";
 import { checkResponsesOf } from "./openapi-responses.ts";
@@ -60,6 +60,11 @@ export interface StackOptions {
   mediaWebhookTarget?: (meetingListenerUrl: string) => string;
   /** Extra Node flags for every service process (the bench passes `--cpu-prof` here). */
   nodeFlags?: string[];
+  /**
+   * A tree built by scripts/build-production: run its compiled JavaScript (`node dist/main.js`, as
+   * the image does) instead of the sources (the default), for comparing the two (test/bench/memory.ts).
+   */
+  productionTree?: string;
 }
 
 /**
@@ -170,11 +175,13 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
   // Each process's recent output as chunks, at most LOG_LIMIT characters (oldest dropped first).
   const output = new Map<ServiceName, string[]>(serviceNames.map((name) => [name, []]));
   const logsOf = (service: ServiceName) => (output.get(service) ?? []).join("");
-  const dir = (service: ServiceName) => (service === "gateway" ? path.join(root, "gateway") : path.join(root, "services", service));
+  const tree = options.productionTree ?? root;
+  const dir = (service: ServiceName) => (service === "gateway" ? path.join(tree, "gateway") : path.join(tree, "services", service));
+  const entry = options.productionTree ? ["dist/main.js"] : ["--conditions=source", "src/main.ts"];
 
   const start = async (service: ServiceName) => {
     const tracing = tracingLaunch(service, env);
-    const child = spawn(process.execPath, ["--conditions=source", ...(options.nodeFlags ?? []), ...tracing.nodeArguments, "src/main.ts"], {
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...(options.nodeFlags ?? []), ...tracing.nodeArguments, ...entry], {
       cwd: dir(service),
       env: { ...env, ...portEnv[service], ...tracing.env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -38,10 +38,13 @@ export function entryNames(root = webRoot): string[] {
  */
 export async function bundleAssets(options: { production: boolean; root?: string }): Promise<AssetBundle> {
   const root = options.root ?? webRoot;
-  const { build } = await import("esbuild");
+  const { build, stop } = await import("esbuild");
   const entries = entryNames(root);
   if (entries.length === 0) throw new Error(`no page entries (<entry>/main.ts) under ${root}`);
-  // Output is kept in memory (write: false); outdir only anchors the relative names.
+  // Output is kept in memory (write: false); outdir only anchors the relative names. esbuild's
+  // service process (hundreds of MB after a build) and its read buffer in this process (about twice
+  // the output) would otherwise live as long as the gateway: stopped after the build (a later
+  // build starts it again).
   const outdir = path.join(root, ".bundle");
   const result = await build({
     absWorkingDir: root,
@@ -67,7 +70,7 @@ export async function bundleAssets(options: { production: boolean; root?: string
     metafile: true,
     logLevel: "silent",
     charset: "utf8",
-  });
+  }).finally(stop);
   const files = new Map<string, Uint8Array>();
   for (const file of result.outputFiles) files.set(path.relative(outdir, file.path), file.contents);
   const manifest: AssetManifest = {};

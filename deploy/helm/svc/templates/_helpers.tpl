@@ -272,3 +272,8 @@ matchExpressions:
     operator: In
     values: [gateway, identity, meeting, webhook]
 {{- end }}
+
+{{/* Node flags of every long-running process: services/platform/src/node-flags.ts says why. */}}
+{{- define "svc.nodeFlags" -}}
+"--max-semi-space-size=4"
+{{- end }}

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { runner } from "node-pg-migrate";
 import { baseEnvSchema, loadConfigOrExit } from "../config.ts";
 import { createLogger, type Logger } from "../logger.ts";
 
@@ -10,6 +9,9 @@ import { createLogger, type Logger } from "../logger.ts";
  * while different services migrate side by side.
  */
 export async function migrate(options: { databaseUrl: string; schema: string; dir: string; logger: Logger }): Promise<string[]> {
+  // Imported when migrating, not with the platform library: node-pg-migrate brings jiti and glob
+  // (about 15 MB resident), which the gateway, with no database, would otherwise load for nothing.
+  const { runner } = await import("node-pg-migrate");
   const applied = await runner({
     databaseUrl: options.databaseUrl,
     schema: options.schema,
