@@ -21,6 +21,7 @@ import { createHttpSender } from "../../services/webhook/src/delivery/http-sende
 import { createSecretBox } from "../../services/webhook/src/signing/secret-box.ts";
 import { generateSigningSecret } from "../../services/webhook/src/signing/signing-secret.ts";
 import { createTestDatabase } from "../support/infra.ts";
+import { dispatcherSettings } from "../../services/webhook/src/delivery/dispatcher-settings.ts";
 
 const ROWS = Number(process.env.BENCH_RETENTION_ROWS ?? 1_000_000);
 const BASELINE_SECONDS = Number(process.env.BENCH_RETENTION_BASELINE_SECONDS ?? 10);
@@ -88,14 +89,7 @@ try {
     sender: createHttpSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: true }),
     secretBox,
     logger,
-    retryPolicy: { scheduleSeconds: config.WEBHOOK_RETRY_SCHEDULE, throttledMinDelaySeconds: config.WEBHOOK_THROTTLED_MIN_DELAY_SECONDS, jitter: 0.2 },
-    concurrency: config.WEBHOOK_CONCURRENCY,
-    perEndpointConcurrency: config.WEBHOOK_PER_ENDPOINT_CONCURRENCY,
-    perOrganizationConcurrency: config.WEBHOOK_PER_ORG_CONCURRENCY,
-    circuitBreaker: { consecutiveTimeouts: config.WEBHOOK_CIRCUIT_BREAKER_TIMEOUTS, openMs: config.WEBHOOK_CIRCUIT_BREAKER_OPEN_SECONDS * 1000 },
-    leaseMs: config.WEBHOOK_TIMEOUT_MS + 10_000,
-    pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
-    disableAfterMs: config.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
+    ...dispatcherSettings(config),
   });
 
   // The feed: keeps about BACKLOG deliveries pending, as the consumer would during a burst.

@@ -13,6 +13,7 @@ import { generateSigningSecret } from "../../services/webhook/src/signing/signin
 import { createServiceDatabase, type ServiceDatabase } from "../support/service-database.ts";
 import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { dispatcherSettings } from "../../services/webhook/src/delivery/dispatcher-settings.ts";
 
 // Tenant fairness of the dispatcher against the real Postgres and real HTTP endpoints: one
 // organization's slow (tarpit) endpoints must not hold up another organization's deliveries.
@@ -124,14 +125,7 @@ function startDispatcher(timeoutMs: number, overrides: Partial<DispatcherOptions
     sender: createHttpSender({ timeoutMs, allowPrivateTargets: true }),
     secretBox,
     logger,
-    retryPolicy: { scheduleSeconds: config.WEBHOOK_RETRY_SCHEDULE, throttledMinDelaySeconds: config.WEBHOOK_THROTTLED_MIN_DELAY_SECONDS, jitter: 0.2 },
-    concurrency: config.WEBHOOK_CONCURRENCY,
-    perEndpointConcurrency: config.WEBHOOK_PER_ENDPOINT_CONCURRENCY,
-    perOrganizationConcurrency: config.WEBHOOK_PER_ORG_CONCURRENCY,
-    circuitBreaker: { consecutiveTimeouts: config.WEBHOOK_CIRCUIT_BREAKER_TIMEOUTS, openMs: config.WEBHOOK_CIRCUIT_BREAKER_OPEN_SECONDS * 1000 },
-    leaseMs: timeoutMs + 10_000,
-    pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
-    disableAfterMs: config.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
+    ...dispatcherSettings(config, timeoutMs),
     drainMs: 100,
     ...overrides,
   } as DispatcherOptions);

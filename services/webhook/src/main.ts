@@ -23,6 +23,7 @@ import { listenForDueDeliveries } from "./db/due-notifications.ts";
 import { pgDeliveryLog, pgSubscriptionStore } from "./db/pg-subscription-store.ts";
 import { wipeExpiredPreviousSecrets } from "./db/secret-rotation.ts";
 import { purgeWebhookHistory } from "./db/retention.ts";
+import { dispatcherSettings } from "./delivery/dispatcher-settings.ts";
 import { createDispatcher } from "./delivery/dispatcher.ts";
 import { deliveryBacklogGauges, measuredSender } from "./delivery/delivery-metrics.ts";
 import { createHttpSender } from "./delivery/http-sender.ts";
@@ -31,8 +32,6 @@ import { createSecretBox } from "./signing/secret-box.ts";
 
 const SERVICE = "webhook";
 const SCHEMA = "webhook";
-/** Margin of a delivery lease beyond the request timeout, for recording the outcome. */
-const LEASE_MARGIN_MS = 10_000;
 /** How often rotated-out secrets past their grace window are wiped (they stop signing at once). */
 const SECRET_SWEEP_INTERVAL_MS = 60_000;
 
@@ -68,23 +67,12 @@ runUntilSignalled(logger, async () => {
     sender,
     secretBox,
     logger: logger.child({ component: "dispatcher" }),
-    retryPolicy: {
-      scheduleSeconds: config.WEBHOOK_RETRY_SCHEDULE,
-      throttledMinDelaySeconds: config.WEBHOOK_THROTTLED_MIN_DELAY_SECONDS,
-      jitter: 0.2,
-    },
-    concurrency: config.WEBHOOK_CONCURRENCY,
-    perEndpointConcurrency: config.WEBHOOK_PER_ENDPOINT_CONCURRENCY,
+    ...dispatcherSettings(config),
     rateLimiter: createEndpointRateLimiter({
       redis: callers.redis,
       keyPrefix: config.REDIS_KEY_PREFIX,
       logger: logger.child({ component: "endpoint-rate-limit" }),
     }),
-    perOrganizationConcurrency: config.WEBHOOK_PER_ORG_CONCURRENCY,
-    circuitBreaker: { consecutiveTimeouts: config.WEBHOOK_CIRCUIT_BREAKER_TIMEOUTS, openMs: config.WEBHOOK_CIRCUIT_BREAKER_OPEN_SECONDS * 1000 },
-    leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
-    pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
-    disableAfterMs: config.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
   });
   // Rotated-out secrets stop signing when their window ends; this wipes the ciphertext too. A short
   // window (tests) is swept as often as it lasts, so nothing outlives it by much.
