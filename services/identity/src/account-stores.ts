@@ -1,14 +1,22 @@
 import type { ApiKeyRecord } from "./db/api-keys.ts";
+import type { UserProfile } from "./db/user-accounts.ts";
 import type { InsertUserResult, UserRecord, UserRole } from "./db/users.ts";
 
 export interface OrganizationStore {
   /** Creates an organization; answers its id. */
   create(name: string): Promise<string>;
+  /**
+   * Sign-up: the organization and its first admin together, so a taken e-mail address leaves no
+   * empty organization behind.
+   */
+  createWithAdmin(signUp: { name: string; email: string; passwordHash: string }): Promise<{ orgId: string; userId: string } | "email-taken">;
 }
 
 export interface UserStore {
   /** A user of an existing organization with an e-mail address nobody has yet (else the problem). */
   insert(user: { orgId: string; email: string; passwordHash: string; role: UserRole }): Promise<InsertUserResult>;
+  /** Who a user is, as the dashboard shows it (e-mail, organization name, role). */
+  profile(userId: string): Promise<UserProfile | undefined>;
   /** Any organization's user: for the operator's admin API only. */
   find(userId: string): Promise<{ userId: string; orgId: string } | undefined>;
   /** The user of this organization (another organization's user is undefined, like an unknown one). */
@@ -34,7 +42,7 @@ export interface ApiKeyStore {
 }
 
 /**
- * The accounts the admin and management handlers manage: organizations, their users and the
+ * The accounts the admin, management and session handlers manage: organizations, their users and the
  * users' API keys. Postgres: db/pg-account-stores.ts.
  */
 export interface AccountStores {

@@ -24,6 +24,14 @@ export function inMemoryAccountStores(): AccountStores & { held: InMemoryAccount
         held.organizations.set(id, name);
         return id;
       },
+      async createWithAdmin({ name, email, passwordHash }) {
+        if (held.users.some((other) => other.email.toLowerCase() === email.toLowerCase())) return "email-taken";
+        const orgId = randomUUID();
+        held.organizations.set(orgId, name);
+        const userId = randomUUID();
+        held.users.push({ orgId, email, passwordHash, role: "admin", userId, createdAt: new Date(), deactivatedAt: null });
+        return { orgId, userId };
+      },
     },
     users: {
       async insert(user) {
@@ -32,6 +40,12 @@ export function inMemoryAccountStores(): AccountStores & { held: InMemoryAccount
         const userId = randomUUID();
         held.users.push({ ...user, userId, createdAt: new Date(), deactivatedAt: null });
         return { userId };
+      },
+      profile: async (userId) => {
+        const user = held.users.find((candidate) => candidate.userId === userId);
+        return (
+          user && { userId: user.userId, orgId: user.orgId, email: user.email, organizationName: held.organizations.get(user.orgId) ?? "", role: user.role }
+        );
       },
       find: async (userId) => {
         const user = held.users.find((candidate) => candidate.userId === userId);

@@ -104,7 +104,7 @@ runUntilSignalled(logger, async () => {
     services: [IdentityService, SessionService, ManagementService],
     routes: (router) => {
       router.service(IdentityService, identityService(credentials, sessions));
-      router.service(SessionService, sessionService({ db: pool, sessions, signIn, credentials, signupEnabled: config.SIGNUP_ENABLED, logger }));
+      router.service(SessionService, sessionService({ accounts, sessions, signIn, credentials, signupEnabled: config.SIGNUP_ENABLED, logger }));
       router.service(
         ManagementService,
         managementService({

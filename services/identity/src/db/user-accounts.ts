@@ -30,10 +30,15 @@ export async function findUserByEmail(db: Pool, email: string): Promise<UserSign
 }
 
 /** Who a user is, as the consent page and the dashboard show it. */
-export async function findUserProfile(
-  db: Pool,
-  userId: string,
-): Promise<{ userId: string; orgId: string; email: string; organizationName: string; role: UserRole } | undefined> {
+export interface UserProfile {
+  userId: string;
+  orgId: string;
+  email: string;
+  organizationName: string;
+  role: UserRole;
+}
+
+export async function findUserProfile(db: Pool, userId: string): Promise<UserProfile | undefined> {
   const { rows } = await db.query<{ id: string; org_id: string; email: string; name: string; role: UserRole }>(
     "SELECT u.id, u.org_id, u.email, o.name, u.role FROM users u JOIN organizations o ON o.id = u.org_id WHERE u.id::text = $1",
     [userId],

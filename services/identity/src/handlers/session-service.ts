@@ -1,21 +1,19 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import { inTransaction, notFound, unauthenticated, type Logger, type Pool } from "@svc/platform";
+import { notFound, unauthenticated, type Logger } from "@svc/platform";
 import { identityLimits } from "@svc/platform/contract";
 import { Role, type SessionService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { RequestCheck } from "../admin/admin-requests.ts";
 import { hashPassword } from "../credentials/password.ts";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
-import { findUserProfile } from "../db/user-accounts.ts";
-import { insertUser } from "../db/users.ts";
-import { insertOrganization } from "../db/organizations.ts";
+import type { AccountStores } from "../account-stores.ts";
 import { throttledMessage } from "../oauth/interaction/interaction-routes.ts";
 import type { PasswordSignIn } from "../sign-in/password-sign-in.ts";
 import { bearerTokenOf, requireSession } from "../sessions/session-caller.ts";
 import type { NewSession, SessionStore } from "../sessions/session-store.ts";
 
 export interface SessionServiceDependencies {
-  db: Pool;
+  accounts: Pick<AccountStores, "organizations" | "users">;
   sessions: SessionStore;
   signIn: PasswordSignIn;
   credentials: CredentialVerification;
@@ -27,10 +25,10 @@ export const roleMessage = (role: "admin" | "member") => (role === "admin" ? Rol
 
 /** svc.identity.v1.SessionService: sign-in, sign-up, sign-out of the developer dashboard. */
 export function sessionService(deps: SessionServiceDependencies): ServiceImpl<typeof SessionService> {
-  const { db, sessions, logger } = deps;
+  const { accounts, sessions, logger } = deps;
 
   const sessionMessage = async (userId: string, session: NewSession) => {
-    const profile = await findUserProfile(db, userId);
+    const profile = await accounts.users.profile(userId);
     if (!profile) throw notFound("User");
     return {
       sessionToken: session.sessionToken,
@@ -61,13 +59,8 @@ export function sessionService(deps: SessionServiceDependencies): ServiceImpl<ty
       const password = check.password("password", request.password);
       check.done();
       const passwordHash = await hashPassword(password);
-      // Organization and first admin together: a taken e-mail address leaves no empty organization.
-      const created = await inTransaction(db, async (client) => {
-        const orgId = await insertOrganization(client, organizationName);
-        const user = await insertUser(client, { orgId, email, passwordHash, role: "admin" });
-        if ("problem" in user) throw new ConnectError("A user with this e-mail address already exists", Code.AlreadyExists);
-        return { orgId, userId: user.userId };
-      });
+      const created = await accounts.organizations.createWithAdmin({ name: organizationName, email, passwordHash });
+      if (created === "email-taken") throw new ConnectError("A user with this e-mail address already exists", Code.AlreadyExists);
       logger.info(created, "organization signed up");
       const session = await sessions.create(created);
       return { session: await sessionMessage(created.userId, session) };
@@ -82,7 +75,7 @@ export function sessionService(deps: SessionServiceDependencies): ServiceImpl<ty
 
     async getSession(_request, context) {
       const session = await requireSession(context, sessions, deps.credentials);
-      const profile = await findUserProfile(db, session.userId);
+      const profile = await accounts.users.profile(session.userId);
       if (!profile) throw unauthenticated();
       return { user: { ...profile, role: roleMessage(profile.role) }, expiresAt: timestampFromDate(session.expiresAt) };
     },
