@@ -1,7 +1,7 @@
 import { Kafka, logLevel } from "kafkajs";
 import { describe, expect, it } from "vitest";
-import { createKafkaEventBus, createLogger, currentRequestId, type IncomingEvent } from "@svc/platform";
-import { closeBusesAfterEach, probeEvent as event, probeText } from "../support/event-bus-fixtures.ts";
+import { createKafkaEventBus, createLogger, type IncomingEvent } from "@svc/platform";
+import { closeBusesAfterEach, expectContextReachesHandler, probeEvent as event, probeText } from "../support/event-bus-fixtures.ts";
 import { infra, uniqueName } from "../support/infra.ts";
 import { waitFor } from "../support/wait.ts";
 
@@ -92,17 +92,6 @@ describe("the Kafka event bus", () => {
   });
 
   it("carries an event's context to its handler, which runs as part of the request that published it", async () => {
-    const prefix = `${uniqueName("k")}.`;
-    const bus = openBus(prefix);
-    const handled: { context: Record<string, string>; requestId: string | undefined }[] = [];
-    await bus.subscriber().start({
-      topic: "meeting.events",
-      groupId: "g",
-      handle: async (incoming) => void handled.push({ context: incoming.context, requestId: currentRequestId() }),
-    });
-    await bus.publisher().publish([{ ...event("m1"), context: { "x-request-id": "req-kafka-1" } }, event("m2")]);
-    await waitFor(() => handled.length === 2, 20_000);
-    expect(handled.find((entry) => entry.requestId !== undefined)).toMatchObject({ context: { "x-request-id": "req-kafka-1" }, requestId: "req-kafka-1" });
-    expect(handled.filter((entry) => entry.requestId === undefined)).toHaveLength(1);
+    await expectContextReachesHandler(openBus(`${uniqueName("k")}.`), "req-kafka-1", 20_000);
   });
 });

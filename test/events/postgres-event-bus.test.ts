@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger, createPostgresEventBus, currentRequestId, type IncomingEvent } from "@svc/platform";
-import { closeBusesAfterEach, probeEvent as event, probeText as text } from "../support/event-bus-fixtures.ts";
+import { createLogger, createPostgresEventBus, type IncomingEvent } from "@svc/platform";
+import { closeBusesAfterEach, expectContextReachesHandler, probeEvent as event, probeText as text } from "../support/event-bus-fixtures.ts";
 import { createTestDatabase, uniqueName } from "../support/infra.ts";
 import { waitFor } from "../support/wait.ts";
 
@@ -164,20 +164,6 @@ describe("the Postgres-backed event bus (embedded default)", () => {
   });
 
   it("carries an event's context to its handler, which runs as part of the request that published it", async () => {
-    const prefix = `${uniqueName("p")}.`;
-    const bus = await openBus(prefix);
-    const handled: { context: Record<string, string>; requestId: string | undefined }[] = [];
-    await bus.subscriber().start({
-      topic: "meeting.events",
-      groupId: "g",
-      handle: async (incoming) => void handled.push({ context: incoming.context, requestId: currentRequestId() }),
-    });
-    await bus.publisher().publish([{ ...event("m1"), context: { "x-request-id": "req-postgres-1" } }, event("m2")]);
-    await waitFor(() => handled.length === 2, 5_000);
-    expect(handled.find((entry) => entry.requestId !== undefined)).toMatchObject({
-      context: { "x-request-id": "req-postgres-1" },
-      requestId: "req-postgres-1",
-    });
-    expect(handled.filter((entry) => entry.requestId === undefined)).toHaveLength(1);
+    await expectContextReachesHandler(await openBus(`${uniqueName("p")}.`), "req-postgres-1", 5_000);
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { afterEach } from "vitest";
-import type { EventBus, IncomingEvent, OutgoingEvent } from "@svc/platform";
+import { afterEach, expect } from "vitest";
+import { currentRequestId, type EventBus, type IncomingEvent, type OutgoingEvent } from "@svc/platform";
+import { waitFor } from "./wait.ts";
 
 /** A probe event on meeting.events carrying `body` as text, so a test tells events apart by key and value. */
 export const probeEvent = (key: string, body = key): OutgoingEvent => ({
@@ -27,4 +28,21 @@ export function closeBusesAfterEach(): <Bus extends EventBus>(bus: Bus) => Bus {
     buses.push(bus);
     return bus;
   };
+}
+
+/**
+ * What both transports promise: an event's context reaches its handler, which runs as part of the
+ * request that published it (its request id is current); an event without one runs with none.
+ */
+export async function expectContextReachesHandler(bus: EventBus, requestId: string, timeoutMs: number): Promise<void> {
+  const handled: { context: Record<string, string>; requestId: string | undefined }[] = [];
+  await bus.subscriber().start({
+    topic: "meeting.events",
+    groupId: "g",
+    handle: async (incoming) => void handled.push({ context: incoming.context, requestId: currentRequestId() }),
+  });
+  await bus.publisher().publish([{ ...probeEvent("m1"), context: { "x-request-id": requestId } }, probeEvent("m2")]);
+  await waitFor(() => handled.length === 2, timeoutMs);
+  expect(handled.find((entry) => entry.requestId !== undefined)).toMatchObject({ context: { "x-request-id": requestId }, requestId });
+  expect(handled.filter((entry) => entry.requestId === undefined)).toHaveLength(1);
 }
