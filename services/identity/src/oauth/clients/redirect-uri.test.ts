@@ -21,6 +21,9 @@ describe("redirect URI rules", () => {
       expect(redirectUriProblem("https://cal.example/cb#frag", policy)).toMatch(/fragment/);
       expect(redirectUriProblem("https://user:pw@cal.example/cb", policy)).toMatch(/credentials/);
       expect(redirectUriProblem("ftp://cal.example/cb", policy)).toMatch(/http\(s\)/);
+      // RFC 3986 allows `*` in a host; no browser can be redirected there (found by schemathesis).
+      expect(redirectUriProblem("https://wx.68.com*", policy)).toMatch(/host/);
+      expect(redirectUriProblem("https://cal.example!/cb", policy)).toMatch(/host/);
     }
   });
 });

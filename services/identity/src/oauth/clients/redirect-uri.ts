@@ -25,6 +25,9 @@ export function redirectUriProblem(uri: string, policy: RedirectUriPolicy): stri
   if (uri.includes("#")) return "must not contain a fragment";
   if (url.username || url.password) return "must not contain credentials";
   if (/\s/.test(uri)) return "must not contain spaces";
+  // A host name of DNS labels or an IP address: RFC 3986 would also allow sub-delimiters such as
+  // `*` in a host, which no browser can be sent to (and the OpenAPI pattern says so).
+  if (!/^(?:[A-Za-z0-9.-]+|\[::1\])$/.test(url.hostname)) return "must name its host with letters, digits, dots and hyphens, or an IP address";
   // Compared exactly with what the browser sends: ASCII as RFC 3986 spells it, nothing the URL
   // parser would rewrite.
   return uriSyntaxProblem(uri);
