@@ -216,7 +216,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
     await shot("06-oauth-clients-list");
   });
 
-  it("Webhooks: create → end a meeting → the delivery is in the log → redeliver sends it again with the same webhook-id", async () => {
+  it("Webhooks: create → end a meeting → the delivery is in the log → redeliver sends it again with the same webhook-id, and the open log follows it to its answer", async () => {
     await open("Webhooks");
     await page.getByText("No webhooks yet.", { exact: false }).waitFor();
     await shot("07-webhooks-empty");
@@ -241,10 +241,16 @@ describe("developer dashboard in Chromium: every action through the public API, 
     await log.waitFor();
     expect(await log.textContent()).toContain(`webhook-id ${first.id}`);
     expect(await log.textContent()).toContain("HTTP 204");
+    // The redelivery is answered slowly, so the log first shows it in flight and must follow it.
+    receiver.answer("/hooks/dashboard", (attempt) => (attempt === 2 ? { status: 204, delayMs: 2_000 } : 204));
     await page.getByRole("button", { name: `Redeliver meeting.ended ${first.id}` }).click();
     await waitFor(() => receiver.on("/hooks/dashboard").length === 2, 20_000, "the redelivery did not arrive");
     expect(receiver.on("/hooks/dashboard")[1]!.id).toBe(first.id);
+    await log.getByText("Pending").waitFor();
+    expect(await log.getByRole("table").first().getByRole("row").count()).toBe(2);
     await expect.poll(async () => (await log.getByRole("table").first().getByRole("row").count()) - 1, { timeout: 10_000 }).toBe(2);
+    await log.getByText("Delivered").waitFor();
+    receiver.answer("/hooks/dashboard", () => 204);
     await shot("08-webhooks-delivery-log");
   });
 

@@ -16,8 +16,11 @@ export interface ReceivedWebhook {
   receivedAt: number;
 }
 
-/** How the receiver answers a request: a status (and optional headers/body), or "hang" (never answers). */
-export type Answer = number | "hang" | { status: number; headers?: Record<string, string>; body?: string };
+/**
+ * How the receiver answers a request: a status (and optional headers/body, optionally after a
+ * delay), or "hang" (never answers).
+ */
+export type Answer = number | "hang" | { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
 
 export interface WebhookReceiver {
   baseUrl: string;
@@ -73,8 +76,12 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         res.once("close", () => hanging.delete(res));
         return;
       }
-      const { status, headers, body } = typeof answer === "number" ? { status: answer, headers: {}, body: "" } : answer;
-      res.writeHead(status, headers ?? {}).end(body ?? "");
+      const { status, headers, body, delayMs } = typeof answer === "number" ? { status: answer, headers: {}, body: "", delayMs: 0 } : answer;
+      const respond = () => void res.writeHead(status, headers ?? {}).end(body ?? "");
+      if (delayMs) {
+        hanging.add(res);
+        setTimeout(() => hanging.delete(res) && respond(), delayMs);
+      } else respond();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

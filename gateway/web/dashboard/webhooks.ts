@@ -34,6 +34,10 @@ async function eventCatalog(): Promise<string[]> {
   return Array.isArray(values) && values.length > 0 ? values : ["meeting.ended"];
 }
 
+/** How soon a pending delivery must be due for the open log to follow it, and how often it looks. */
+const FOLLOW_WINDOW_MS = 60_000;
+const FOLLOW_INTERVAL_MS = 1_500;
+
 const statusLabel: Record<string, string> = { pending: "Pending", succeeded: "Delivered", failed: "Failed", cancelled: "Cancelled" };
 
 /** Settings → Developers → Webhooks: admins change, members read. */
@@ -44,83 +48,97 @@ export function webhooksView({ main, user }: ViewContext) {
   const say = (result: { ok: boolean; error: string }, success: string) => replace(notice, resultBox(result, success));
 
   const deliveryLog = (webhook: Webhook, container: HTMLElement) => {
-    const load = () =>
-      loadInto(
-        container,
-        () => api<{ deliveries: Delivery[] }>("GET", `/webhook/${webhook.webhookId}/deliveries?pageSize=20`),
-        ({ deliveries }) =>
-          deliveries.length === 0
-            ? h("p", { class: "empty" }, "No deliveries yet. They appear here when an event is sent.")
-            : h(
-                "ol",
-                { class: "deliveries", "aria-label": `Deliveries to ${webhook.url}` },
-                deliveries.map((delivery) =>
+    const fetchLog = () => api<{ deliveries: Delivery[] }>("GET", `/webhook/${webhook.webhookId}/deliveries?pageSize=20`);
+    // A delivery sent within the minute (a redelivery, a retry coming up) changes this log
+    // on its own: follow it quietly, without the loading state, while the log is on screen.
+    let follow: ReturnType<typeof setTimeout> | undefined;
+    const followPending = (deliveries: Delivery[]) => {
+      clearTimeout(follow);
+      const dueSoon = deliveries.some(
+        (delivery) => delivery.status === "pending" && (delivery.nextAttemptAt === null || Date.parse(delivery.nextAttemptAt) - Date.now() < FOLLOW_WINDOW_MS),
+      );
+      if (!dueSoon) return;
+      follow = setTimeout(async () => {
+        if (!container.isConnected) return;
+        const result = await fetchLog();
+        if (result.ok && container.isConnected) replace(container, render(result.body));
+      }, FOLLOW_INTERVAL_MS);
+    };
+    const load = () => loadInto(container, fetchLog, render);
+    const render = ({ deliveries }: { deliveries: Delivery[] }) => {
+      followPending(deliveries);
+      return deliveries.length === 0
+        ? h("p", { class: "empty" }, "No deliveries yet. They appear here when an event is sent.")
+        : h(
+            "ol",
+            { class: "deliveries", "aria-label": `Deliveries to ${webhook.url}` },
+            deliveries.map((delivery) =>
+              h(
+                "li",
+                { class: `delivery ${delivery.status}` },
+                h(
+                  "div",
+                  { class: "delivery-head" },
+                  h("code", {}, delivery.eventType),
                   h(
-                    "li",
-                    { class: `delivery ${delivery.status}` },
+                    "span",
+                    { class: `badge ${delivery.status === "succeeded" ? "on" : delivery.status === "pending" ? "wait" : "off"}` },
+                    statusLabel[delivery.status] ?? delivery.status,
+                  ),
+                  time(delivery.createdAt),
+                  h("span", { class: "muted" }, `webhook-id ${delivery.deliveryId}`),
+                  admin
+                    ? h(
+                        "button",
+                        {
+                          type: "button",
+                          class: "secondary",
+                          disabled: webhook.disabled,
+                          "aria-label": `Redeliver ${delivery.eventType} ${delivery.deliveryId}`,
+                          onclick: async () => {
+                            say(
+                              await api("POST", `/webhook/${webhook.webhookId}/deliveries/${delivery.deliveryId}/retry`),
+                              "Redelivery scheduled: it is sent now with the same webhook-id.",
+                            );
+                            await load();
+                          },
+                        },
+                        "Redeliver",
+                      )
+                    : null,
+                ),
+                h(
+                  "table",
+                  { class: "attempts" },
+                  h("caption", {}, `Attempts (${delivery.attempts.length})`),
+                  h(
+                    "thead",
+                    {},
                     h(
-                      "div",
-                      { class: "delivery-head" },
-                      h("code", {}, delivery.eventType),
-                      h(
-                        "span",
-                        { class: `badge ${delivery.status === "succeeded" ? "on" : delivery.status === "pending" ? "wait" : "off"}` },
-                        statusLabel[delivery.status] ?? delivery.status,
-                      ),
-                      time(delivery.createdAt),
-                      h("span", { class: "muted" }, `webhook-id ${delivery.deliveryId}`),
-                      admin
-                        ? h(
-                            "button",
-                            {
-                              type: "button",
-                              class: "secondary",
-                              disabled: webhook.disabled,
-                              "aria-label": `Redeliver ${delivery.eventType} ${delivery.deliveryId}`,
-                              onclick: async () => {
-                                say(
-                                  await api("POST", `/webhook/${webhook.webhookId}/deliveries/${delivery.deliveryId}/retry`),
-                                  "Redelivery scheduled: it is sent now with the same webhook-id.",
-                                );
-                                await load();
-                              },
-                            },
-                            "Redeliver",
-                          )
-                        : null,
+                      "tr",
+                      {},
+                      ["Time", "Response", "Latency", "Error"].map((label) => h("th", { scope: "col" }, label)),
                     ),
-                    h(
-                      "table",
-                      { class: "attempts" },
-                      h("caption", {}, `Attempts (${delivery.attempts.length})`),
+                  ),
+                  h(
+                    "tbody",
+                    {},
+                    delivery.attempts.map((attempt) =>
                       h(
-                        "thead",
+                        "tr",
                         {},
-                        h(
-                          "tr",
-                          {},
-                          ["Time", "Response", "Latency", "Error"].map((label) => h("th", { scope: "col" }, label)),
-                        ),
-                      ),
-                      h(
-                        "tbody",
-                        {},
-                        delivery.attempts.map((attempt) =>
-                          h(
-                            "tr",
-                            {},
-                            h("td", {}, time(attempt.attemptedAt)),
-                            h("td", {}, attempt.statusCode === null ? "No response" : `HTTP ${attempt.statusCode}`),
-                            h("td", {}, `${attempt.latencyMs} ms`),
-                            h("td", {}, attempt.error ?? ""),
-                          ),
-                        ),
+                        h("td", {}, time(attempt.attemptedAt)),
+                        h("td", {}, attempt.statusCode === null ? "No response" : `HTTP ${attempt.statusCode}`),
+                        h("td", {}, `${attempt.latencyMs} ms`),
+                        h("td", {}, attempt.error ?? ""),
                       ),
                     ),
                   ),
                 ),
               ),
-      );
+            ),
+          );
+    };
     return load();
   };
 
