@@ -248,6 +248,8 @@ describe("dispatchers sharing one queue", () => {
   let url: string;
   const received: { id: string; at: number; verified: boolean }[] = [];
   let inFlight = 0;
+  let mostInFlight = 0;
+  let answerDelayMs = 5;
   let concurrentSameId = 0;
   const inFlightIds = new Set<string>();
   let secret = "";
@@ -261,6 +263,7 @@ describe("dispatchers sharing one queue", () => {
         if (inFlightIds.has(id)) concurrentSameId++;
         inFlightIds.add(id);
         inFlight++;
+        mostInFlight = Math.max(mostInFlight, inFlight);
         let verified = false;
         try {
           new Webhook(secret).verify(Buffer.concat(chunks).toString(), req.headers as Record<string, string>);
@@ -273,7 +276,7 @@ describe("dispatchers sharing one queue", () => {
           inFlightIds.delete(id);
           received.push({ id, at: Date.now(), verified });
           res.writeHead(204).end();
-        }, 5);
+        }, answerDelayMs);
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
@@ -296,6 +299,7 @@ describe("dispatchers sharing one queue", () => {
       perOrganizationConcurrency: 16,
       circuitBreaker: { consecutiveTimeouts: 5, openMs: 60_000 },
       leaseMs: 5_000,
+      queueWaitMs: 1_000,
       pollIntervalMs: 100,
       disableAfterMs: 1e12,
       ...overrides,
@@ -316,6 +320,56 @@ describe("dispatchers sharing one queue", () => {
     expect(received.every((r) => r.verified)).toBe(true);
     expect(concurrentSameId).toBe(0);
     expect(inFlight).toBe(0);
+  });
+
+  describe("with an endpoint that answers slowly", () => {
+    beforeEach(() => {
+      received.length = 0;
+      mostInFlight = 0;
+      answerDelayMs = 800;
+    });
+    afterAll(() => void (answerDelayMs = 5));
+
+    it("claims ahead but sends no more at once than the endpoint's limit; a delivery claimed ahead goes back to the queue after queueWaitMs", async () => {
+      const subscription = await subscribe("org-a", url);
+      secret = subscription.secret;
+      for (let i = 0; i < 6; i++) await storeEvent("org-a");
+      const dispatcher = dispatcherOn(pool, { perEndpointConcurrency: 2, queueWaitMs: 150 });
+      dispatcher.start();
+      await waitFor(() => inFlight === 2, 5_000, "the first two were not sent");
+      // Two on the wire, two claimed ahead (leased by this dispatcher), two due.
+      const leasesAhead = async () =>
+        (
+          await pool.query<{ lease_token: string }>("SELECT lease_token FROM deliveries WHERE status = 'pending' AND lease_token IS NOT NULL ORDER BY id")
+        ).rows.map((row) => row.lease_token);
+      const first = await leasesAhead();
+      expect(first).toHaveLength(4);
+      // Past queueWaitMs the two waiting are given back and claimed again: new leases, the two on the wire keep theirs.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const later = await leasesAhead();
+      expect(later.filter((token) => first.includes(token))).toHaveLength(2);
+      await waitFor(() => received.length === 6, 10_000, "not all delivered");
+      await dispatcher.stop();
+      expect(mostInFlight).toBe(2);
+      expect(new Set(received.map((r) => r.id)).size).toBe(6);
+    });
+
+    it("gives back what it claimed ahead when stopped, so another replica sends it at once rather than when the lease ends", async () => {
+      const subscription = await subscribe("org-a", url);
+      secret = subscription.secret;
+      for (let i = 0; i < 4; i++) await storeEvent("org-a");
+      const stopped = dispatcherOn(pool, { perEndpointConcurrency: 2, queueWaitMs: 60_000, leaseMs: 60_000, drainMs: 5_000 });
+      stopped.start();
+      await waitFor(() => inFlight === 2, 5_000, "the first two were not sent");
+      await stopped.stop();
+      const stoppedAt = Date.now();
+      const replica = dispatcherOn(replicaPool, { perEndpointConcurrency: 2 });
+      replica.start();
+      await waitFor(() => received.length === 4, 5_000, "the replica did not send what the stopped dispatcher had claimed ahead");
+      await replica.stop();
+      expect(received.at(-1)!.at - stoppedAt).toBeLessThan(3_000);
+      expect(new Set(received.map((r) => r.id)).size).toBe(4);
+    });
   });
 
   it("wakes at once when woken instead of waiting for its poll", async () => {
@@ -349,6 +403,7 @@ describe("a signing secret that cannot be decrypted", () => {
       perOrganizationConcurrency: 4,
       circuitBreaker: { consecutiveTimeouts: 5, openMs: 60_000 },
       leaseMs: 5_000,
+      queueWaitMs: 1_000,
       pollIntervalMs: 50,
       disableAfterMs: 1e12,
     });

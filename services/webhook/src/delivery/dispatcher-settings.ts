@@ -4,12 +4,23 @@ import type { DispatcherOptions } from "./dispatcher.ts";
 /** A claim's lease outlives the request timeout by this much, for recording the outcome (so a slow answer is not sent twice). */
 const LEASE_MARGIN_MS = 10_000;
 
+/** How long a delivery claimed ahead may wait in a replica for its endpoint's slot (the lease covers it too). */
+const QUEUE_WAIT_MS = 2_000;
+
 /** Fraction of each retry delay added or removed at random (docs/decisions/0011-webhook-retries-and-disabling.md). */
 const RETRY_JITTER = 0.2;
 
 export type DispatcherSettings = Pick<
   DispatcherOptions,
-  "retryPolicy" | "concurrency" | "perEndpointConcurrency" | "perOrganizationConcurrency" | "circuitBreaker" | "leaseMs" | "pollIntervalMs" | "disableAfterMs"
+  | "retryPolicy"
+  | "concurrency"
+  | "perEndpointConcurrency"
+  | "perOrganizationConcurrency"
+  | "circuitBreaker"
+  | "leaseMs"
+  | "queueWaitMs"
+  | "pollIntervalMs"
+  | "disableAfterMs"
 >;
 
 /**
@@ -25,7 +36,8 @@ export function dispatcherSettings(config: Config, timeoutMs = config.WEBHOOK_TI
     perEndpointConcurrency: config.WEBHOOK_PER_ENDPOINT_CONCURRENCY,
     perOrganizationConcurrency: config.WEBHOOK_PER_ORG_CONCURRENCY,
     circuitBreaker: { consecutiveTimeouts: config.WEBHOOK_CIRCUIT_BREAKER_TIMEOUTS, openMs: config.WEBHOOK_CIRCUIT_BREAKER_OPEN_SECONDS * 1000 },
-    leaseMs: timeoutMs + LEASE_MARGIN_MS,
+    leaseMs: QUEUE_WAIT_MS + timeoutMs + LEASE_MARGIN_MS,
+    queueWaitMs: QUEUE_WAIT_MS,
     pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
     disableAfterMs: config.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
   };

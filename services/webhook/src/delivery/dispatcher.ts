@@ -34,8 +34,13 @@ export interface DispatcherOptions {
   /** Attempts in flight at once to one organization's endpoints, so one tenant cannot take every slot. */
   perOrganizationConcurrency: number;
   circuitBreaker: CircuitBreakerPolicy;
-  /** How long a claim keeps other replicas off a delivery; longer than the request timeout. */
+  /** How long a claim keeps other replicas off a delivery; longer than the request timeout plus `queueWaitMs`. */
   leaseMs: number;
+  /**
+   * Longest a delivery claimed ahead waits in this replica for its endpoint's free slot; after
+   * that its lease is given back (so the lease always outlives wait, request and recording).
+   */
+  queueWaitMs: number;
   /** Longest sleep without a wake-up (catches due retries and expired leases). */
   pollIntervalMs: number;
   disableAfterMs: number;
@@ -52,6 +57,8 @@ export interface Dispatcher {
 }
 
 const MAX_BATCH = 128;
+/** Each replica leases up to this many rounds of its concurrency budgets: one on the wire, the rest queued. */
+const LOOKAHEAD = 2;
 /** Pause when due work waits only for a claim another replica is making at this moment. */
 const CONTENDED_PAUSE_MS = 50;
 
@@ -60,13 +67,24 @@ const CONTENDED_PAUSE_MS = 50;
  * lease, fairly across organizations (see claimDueDeliveries), sends it with bounded concurrency
  * overall, per organization and per endpoint, and records every attempt. A replica that dies mid-attempt leaves a lease that expires, after which
  * another replica sends the delivery again: delivery is at least once.
+ *
+ * Draining a backlog to one endpoint is bound by how fast a slot of that endpoint turns over, so
+ * a slot is held only for the request: a success is recorded after it is freed (its lease keeps
+ * every replica off it until then), and each replica claims up to one more round of deliveries
+ * per endpoint than it may send at once, queued here, so a freed slot is refilled at once rather
+ * than after a claim's round trip to the database.
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { pool, logger } = options;
   const rateLimiter = options.rateLimiter ?? createEndpointRateLimiter({ keyPrefix: "", logger });
+  // Attempts from launch until recorded (the process-wide budget) ...
   const inFlight = new Map<string, ClaimedDelivery>();
+  // ... and requests on the wire, per endpoint and per organization (the fairness budgets).
   const inFlightBySubscription = new Map<string, number>();
   const inFlightByOrganization = new Map<string, number>();
+  // Leased deliveries waiting for a slot of their endpoint, oldest first.
+  const queued = new Map<string, { delivery: ClaimedDelivery; claimedAt: number }[]>();
+  let queuedCount = 0;
   const running = new Set<Promise<void>>();
   const abandon = new AbortController();
   const abandoned: ClaimedDelivery[] = [];
@@ -99,12 +117,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   async function run() {
     while (!stopping) {
-      const free = options.concurrency - inFlight.size;
+      await giveBackStaleQueued();
+      const free = LOOKAHEAD * options.concurrency - inFlight.size - queuedCount;
       if (free <= 0) {
         // Every slot is busy: a finished attempt wakes us (backlogLikely), or the poll does.
         backlogLikely = true;
         wakeRequested = false;
-        await sleep(options.pollIntervalMs);
+        await sleep(longestRest());
         continue;
       }
       wakeRequested = false;
@@ -115,18 +134,20 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           limit,
           leaseMs: options.leaseMs,
           leaseToken: randomUUID(),
-          perEndpoint: options.perEndpointConcurrency,
-          perOrganization: options.perOrganizationConcurrency,
+          perEndpoint: LOOKAHEAD * options.perEndpointConcurrency,
+          perOrganization: LOOKAHEAD * options.perOrganizationConcurrency,
           inFlight: withRateLimitedEndpointsFull(),
-          inFlightByOrganization,
+          inFlightByOrganization: heldBy(inFlightByOrganization, (entry) => entry.delivery.orgId),
         });
       } catch (error) {
         logger.error({ err: error }, "could not claim deliveries; retrying");
         await sleep(Math.min(1_000, options.pollIntervalMs));
         continue;
       }
-      for (const delivery of claimed) launch(delivery);
-      const saturated = atCapacity();
+      const claimedAt = Date.now();
+      for (const delivery of claimed) enqueue(delivery, claimedAt);
+      sendQueued();
+      const saturated = queuedCount > 0 || atCapacity();
       backlogLikely = claimed.length === limit || saturated;
       if (claimed.length > 0 || wakeRequested || stopping) continue;
       const untilDue = saturated ? 0 : await millisecondsUntilDue();
@@ -138,17 +159,73 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       // half-open circuit's probe): the next finished attempt wakes us, the poll at the latest.
       // With nothing in flight, another replica was claiming it at this very moment.
       backlogLikely = true;
-      await sleep(inFlight.size > 0 ? options.pollIntervalMs : CONTENDED_PAUSE_MS);
+      await sleep(inFlight.size > 0 ? longestRest() : CONTENDED_PAUSE_MS);
     }
   }
 
-  /** Endpoints out of rate-limit turns count as full, so their deliveries stay unclaimed until the next window. */
+  /** How long the loop may sleep waiting for attempts in flight: queued deliveries are checked for staleness in time. */
+  function longestRest() {
+    return queuedCount > 0 ? Math.min(options.pollIntervalMs, options.queueWaitMs) : options.pollIntervalMs;
+  }
+
+  /** What this replica holds per endpoint (on the wire or queued); endpoints out of rate-limit turns count as full, so their deliveries stay unclaimed until the next window. */
   function withRateLimitedEndpointsFull(): ReadonlyMap<string, number> {
-    const paused = rateLimiter.pausedEndpoints();
-    if (paused.length === 0) return inFlightBySubscription;
-    const counts = new Map(inFlightBySubscription);
-    for (const id of paused) counts.set(id, options.perEndpointConcurrency);
+    const counts = heldBy(inFlightBySubscription, (entry) => entry.delivery.subscriptionId);
+    for (const id of rateLimiter.pausedEndpoints()) counts.set(id, LOOKAHEAD * options.perEndpointConcurrency);
     return counts;
+  }
+
+  /** Requests on the wire plus queued deliveries, per key. */
+  function heldBy(onTheWire: ReadonlyMap<string, number>, keyOf: (entry: { delivery: ClaimedDelivery }) => string): Map<string, number> {
+    const counts = new Map(onTheWire);
+    for (const entries of queued.values()) for (const entry of entries) countUp(counts, keyOf(entry));
+    return counts;
+  }
+
+  function enqueue(delivery: ClaimedDelivery, claimedAt: number) {
+    const entries = queued.get(delivery.subscriptionId);
+    if (entries) entries.push({ delivery, claimedAt });
+    else queued.set(delivery.subscriptionId, [{ delivery, claimedAt }]);
+    queuedCount++;
+  }
+
+  /** Launches queued deliveries while their endpoint, their organization and the process have room. */
+  function sendQueued() {
+    for (const [subscriptionId, entries] of queued) {
+      while (entries.length > 0 && inFlight.size < options.concurrency && !stopping) {
+        const { delivery } = entries[0]!;
+        const room =
+          (inFlightBySubscription.get(subscriptionId) ?? 0) < options.perEndpointConcurrency &&
+          (inFlightByOrganization.get(delivery.orgId) ?? 0) < options.perOrganizationConcurrency;
+        if (!room) break;
+        entries.shift();
+        queuedCount--;
+        launch(delivery);
+      }
+      if (entries.length === 0) queued.delete(subscriptionId);
+    }
+  }
+
+  /** Deliveries queued longer than `queueWaitMs` (their endpoint stayed busy) go back to every replica. */
+  function giveBackStaleQueued(olderThan = Date.now() - options.queueWaitMs) {
+    return giveBackQueued((entry) => entry.claimedAt <= olderThan);
+  }
+
+  /** Releases the leases of queued deliveries that should not wait here any more. */
+  async function giveBackQueued(shouldGiveBack: (entry: { delivery: ClaimedDelivery; claimedAt: number }) => boolean) {
+    const given: ClaimedDelivery[] = [];
+    for (const [subscriptionId, entries] of queued) {
+      const kept = [];
+      for (const entry of entries) {
+        if (shouldGiveBack(entry)) given.push(entry.delivery);
+        else kept.push(entry);
+      }
+      if (kept.length === 0) queued.delete(subscriptionId);
+      else queued.set(subscriptionId, kept);
+    }
+    if (given.length === 0) return;
+    queuedCount -= given.length;
+    await releaseLeases(pool, given).catch((error: unknown) => logger.warn({ err: error }, "could not release leases; they will expire"));
   }
 
   function atCapacity() {
@@ -177,23 +254,32 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     inFlight.set(delivery.id, delivery);
     countUp(inFlightBySubscription, delivery.subscriptionId);
     countUp(inFlightByOrganization, delivery.orgId);
+    let holdsSlot = true;
+    const freeSlot = () => {
+      if (!holdsSlot) return;
+      holdsSlot = false;
+      countDown(inFlightBySubscription, delivery.subscriptionId);
+      countDown(inFlightByOrganization, delivery.orgId);
+      sendQueued();
+      if (backlogLikely) wake();
+    };
     // In the request and trace the event came from: its log lines and attempt span name them.
-    const attempt = withEventContext(delivery.context, () => deliver(delivery))
+    const attempt = withEventContext(delivery.context, () => deliver(delivery, freeSlot))
       .catch((error: unknown) => {
         // The lease will expire and the delivery will be sent again: at least once.
         logger.error({ err: error, deliveryId: delivery.id }, "could not record a delivery attempt");
       })
       .finally(() => {
         inFlight.delete(delivery.id);
-        countDown(inFlightBySubscription, delivery.subscriptionId);
-        countDown(inFlightByOrganization, delivery.orgId);
         running.delete(attempt);
-        if (backlogLikely) wake();
+        freeSlot();
+        sendQueued();
       });
     running.add(attempt);
   }
 
-  async function deliver(delivery: ClaimedDelivery) {
+  /** Sends one delivery and records the outcome; `freeSlot` gives its endpoint's slot back early. */
+  async function deliver(delivery: ClaimedDelivery, freeSlot: () => void) {
     // The subscription changed after the delivery was stored (a race with delete or disable).
     if (delivery.subscriptionGone || !delivery.secretSealed) return settleWithoutAttempt(pool, delivery, "cancelled");
     if (delivery.subscriptionDisabled) return settleWithoutAttempt(pool, delivery, "failed");
@@ -227,6 +313,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       return;
     }
     if (outcome.succeeded) {
+      freeSlot();
       await successes.add({ delivery, attempt: outcome });
       logger.debug({ deliveryId: delivery.id, subscriptionId: delivery.subscriptionId, status: outcome.statusCode, latencyMs: outcome.latencyMs }, "delivered");
       return;
@@ -262,6 +349,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         "endpoint keeps timing out: circuit open, no attempts to it for a while",
       );
     }
+    // What this replica claimed ahead for the endpoint must not be sent now.
+    if (circuitOpened || disabledFor) await giveBackQueued((entry) => entry.delivery.subscriptionId === delivery.subscriptionId);
     if (disabledFor) logger.warn({ subscriptionId: delivery.subscriptionId, reason: disabledFor }, "subscription disabled");
     // A retry due before the next poll would otherwise wait for it.
     else if (retryInMs !== undefined && retryInMs < options.pollIntervalMs) setTimeout(wake, retryInMs).unref();
@@ -282,6 +371,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         abandon.abort();
         await Promise.allSettled([...running]);
       }
+      await giveBackStaleQueued(Infinity);
       await releaseLeases(pool, abandoned).catch((error: unknown) => logger.warn({ err: error }, "could not release leases; they will expire"));
     },
   };
