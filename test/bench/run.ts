@@ -44,9 +44,18 @@ const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 /** The processes whose CPU per request is recorded: the stack's, once it runs. */
 let measuredPids: Record<string, number | undefined> = {};
 
-async function measured(name: string, run: () => Promise<LoadResult>): Promise<LoadResult & { cpuMicrosPerRequest?: Record<string, number> }> {
-  log(`${name}: warm-up ${WARMUP}s, then ${DURATION}s at ${CONNECTIONS} connections`);
+type Measured = LoadResult & { cpuMicrosPerRequest?: Record<string, number> };
+
+/** `run` with each measured process's CPU per request; any warm-up is done before, its CPU not counted. */
+function measured(run: () => Promise<LoadResult>): Promise<Measured> {
   return withCpuPerRequest(measuredPids, run);
+}
+
+/** An autocannon load at the bench's concurrency: a warm-up run (discarded), then the measured one. */
+async function measuredLoad(name: string, options: Omit<LoadOptions, "connections" | "durationSeconds">): Promise<Measured> {
+  log(`${name}: warm-up ${WARMUP}s, then ${DURATION}s at ${CONNECTIONS} connections`);
+  await load({ ...options, connections: CONNECTIONS, durationSeconds: WARMUP });
+  return measured(() => load({ ...options, connections: CONNECTIONS, durationSeconds: DURATION }));
 }
 
 function startCeiling(kind: "node" | "express", port: number): ChildProcess {
@@ -67,12 +76,6 @@ async function waitForHttp(url: string) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${url} did not answer`);
-}
-
-/** Warm-up run (discarded), then the measured one. */
-async function twice(options: Parameters<typeof load>[0]): Promise<LoadResult> {
-  await load({ ...options, durationSeconds: WARMUP });
-  return load({ ...options, durationSeconds: DURATION });
 }
 
 const rssMb = (pid: number | undefined) => {
@@ -97,15 +100,43 @@ async function ceilings() {
   const servers = [startCeiling("node", nodePort), startCeiling("express", expressPort)];
   await waitForHttp(`http://127.0.0.1:${nodePort}/`);
   await waitForHttp(`http://127.0.0.1:${expressPort}/`);
-  const bareNode = await measured("bare node http", () =>
-    twice({ url: `http://127.0.0.1:${nodePort}/`, method: "POST", connections: CONNECTIONS, durationSeconds: DURATION }),
-  );
-  const bareExpress = await measured("bare express", () =>
-    twice({ url: `http://127.0.0.1:${expressPort}/`, method: "POST", connections: CONNECTIONS, durationSeconds: DURATION }),
-  );
+  const bareNode = await measuredLoad("bare node http", { url: `http://127.0.0.1:${nodePort}/`, method: "POST" });
+  const bareExpress = await measuredLoad("bare express", { url: `http://127.0.0.1:${expressPort}/`, method: "POST" });
   for (const server of servers) server.kill();
   rows.push({ scenario: "ceiling: bare node http", ...bareNode }, { scenario: "ceiling: bare express", ...bareExpress });
   return { bareNode, bareExpress };
+}
+
+/**
+ * What one internal hop costs on this machine (test/bench/hop-ceiling.ts): bare Express calling
+ * another process once per request, over bare node:http2 and over our Connect transport. No
+ * scenario that makes such a call can beat these, whatever its own code does.
+ */
+async function hopCeilings(bareExpress: LoadResult) {
+  const [frontPort, http2Port, connectPort] = [await freePort(), await freePort(), await freePort()];
+  // stdout ignored: the backend's Connect server logs its start at info, as the services do.
+  const start = (...args: (string | number)[]) =>
+    spawn(process.execPath, ["--conditions=source", path.join(import.meta.dirname, "hop-ceiling.ts"), ...args.map(String)], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+  const backend = start("backend", http2Port, connectPort);
+  const front = start("front", frontPort, http2Port, connectPort);
+  // Their CPU per request too: where the hop's cost lands, caller and callee.
+  measuredPids = { "hop front": front.pid, "hop backend": backend.pid };
+  try {
+    await waitForHttp(`http://127.0.0.1:${frontPort}/`);
+    const hop = (route: string) => ({ url: `http://127.0.0.1:${frontPort}/${route}`, method: "POST" as const });
+    const bareHop = await measuredLoad("express + one bare node:http2 hop", hop("http2"));
+    const connectHop = await measuredLoad("express + one Connect hop", hop("connect"));
+    rows.push(
+      ratioRow("ceiling: Express + one bare node:http2 hop", bareHop, "bare express", bareExpress),
+      ratioRow("ceiling: Express + one Connect hop (internal transport)", connectHop, "bare express", bareExpress),
+    );
+  } finally {
+    measuredPids = {};
+    backend.kill();
+    front.kill();
+  }
 }
 
 async function insertLoopCeiling(databaseUrl: string): Promise<LoadResult> {
@@ -115,7 +146,8 @@ async function insertLoopCeiling(databaseUrl: string): Promise<LoadResult> {
   );
   const insert = () => pool.query("INSERT INTO public.bench_insert (title) VALUES ($1)", ["Bench meeting"]);
   await loop(CONNECTIONS, WARMUP, insert);
-  const result = await measured("raw INSERT loop", () => loop(CONNECTIONS, DURATION, insert));
+  log(`raw INSERT loop: warm-up ${WARMUP}s, then ${DURATION}s at ${CONNECTIONS} connections`);
+  const result = await measured(() => loop(CONNECTIONS, DURATION, insert));
   await pool.end();
   rows.push({ scenario: "ceiling: pg single-row INSERT loop", ...result });
   return result;
@@ -197,6 +229,7 @@ async function main() {
   }
   if (ONLY) return onlySections(ONLY);
   const { bareExpress } = await ceilings();
+  await hopCeilings(bareExpress);
 
   const stack = await startBenchStack(!QUICK);
   try {
@@ -205,16 +238,12 @@ async function main() {
     const tenant = await createTenant(stack);
     const auth = { authorization: `Bearer ${tenant.apiKey}`, "content-type": "application/json" };
 
-    const authResult = await measured("POST /auth (API key)", () =>
-      twice({ url: `${stack.gatewayUrl}/api/v1/auth`, method: "POST", headers: auth, connections: CONNECTIONS, durationSeconds: DURATION }),
-    );
+    const authResult = await measuredLoad("POST /auth (API key)", { url: `${stack.gatewayUrl}/api/v1/auth`, method: "POST", headers: auth });
     rows.push(ratioRow("POST /api/v1/auth (API key, cache warm)", authResult, "bare express", bareExpress, 0.5));
 
     const oauth = await authorizeChains(stack, tenant);
     const oauthAuth = { authorization: `Bearer ${oauth.accessToken}` };
-    const oauthAuthResult = await measured("POST /auth (OAuth)", () =>
-      twice({ url: `${stack.gatewayUrl}/api/v1/auth`, method: "POST", headers: oauthAuth, connections: CONNECTIONS, durationSeconds: DURATION }),
-    );
+    const oauthAuthResult = await measuredLoad("POST /auth (OAuth)", { url: `${stack.gatewayUrl}/api/v1/auth`, method: "POST", headers: oauthAuth });
     rows.push(ratioRow("POST /api/v1/auth (OAuth access token)", oauthAuthResult, "bare express", bareExpress, 0.5));
 
     log("OAuth refresh grants: straight to identity's OAuth listener, then through the gateway");
@@ -227,24 +256,18 @@ async function main() {
 
     const insertCeiling = await insertLoopCeiling(stack.databaseUrl);
     const meetingBody = JSON.stringify({ title: "Bench meeting", attendees: ["a@example.com", "b@example.com"] });
-    const meetingResult = await measured("POST /meeting", () =>
-      twice({
-        url: `${stack.gatewayUrl}/api/v1/meeting`,
-        method: "POST",
-        headers: auth,
-        body: meetingBody,
-        connections: CONNECTIONS,
-        durationSeconds: DURATION,
-      }),
-    );
+    const meetingResult = await measuredLoad("POST /meeting", {
+      url: `${stack.gatewayUrl}/api/v1/meeting`,
+      method: "POST",
+      headers: auth,
+      body: meetingBody,
+    });
     rows.push(ratioRow("POST /api/v1/meeting (2 attendees)", meetingResult, "pg INSERT loop", insertCeiling, 0.4));
 
     for (let i = 0; i < 20; i++) {
       await callApi(apiBase(stack), "POST", "/webhook", { key: tenant.apiKey, body: { url: `https://example.com/hook/${i}`, events: ["meeting.ended"] } });
     }
-    const listResult = await measured("GET /webhook", () =>
-      twice({ url: `${stack.gatewayUrl}/api/v1/webhook`, headers: auth, connections: CONNECTIONS, durationSeconds: DURATION }),
-    );
+    const listResult = await measuredLoad("GET /webhook", { url: `${stack.gatewayUrl}/api/v1/webhook`, headers: auth });
     rows.push(ratioRow("GET /api/v1/webhook (20 subscriptions)", listResult, "bare express", bareExpress));
 
     const pipelineTenant = await createTenant(stack);
@@ -289,13 +312,11 @@ async function dataSections(stack: Stack, sections: string[]) {
     rows.push(await dispatcherBacklog(stack, await createTenant(stack), BACKLOG_DELIVERIES, Math.ceil(BACKLOG_DELIVERIES / 10)));
   }
   if (sections.includes("growth")) {
-    const measure = (name: string, options: Omit<LoadOptions, "connections" | "durationSeconds">) =>
-      measured(name, () => twice({ ...options, connections: CONNECTIONS, durationSeconds: DURATION }));
     rows.push(
       ...(await growth({
         stack,
         tenant: await createTenant(stack),
-        measure,
+        measure: measuredLoad,
         subscriptionCounts: QUICK ? [1, 100] : [1, 100, 1_000],
         rowCounts: [GROWTH_MAX_ROWS / 100, GROWTH_MAX_ROWS],
         warmupSeconds: WARMUP,

@@ -1,0 +1,111 @@
+// The ceilings of a request that makes one internal hop (issue #18: where a target is out of reach
+// inside the architecture, measure why): the bare Express ceiling plus one call to another process
+// over HTTP/2, once with bare `node:http2` on both sides and once with Connect exactly as our
+// processes call each other. Each role runs in its own process, like the gateway and a service.
+//
+//   hop-ceiling.ts backend <http2Port> <connectPort>
+//   hop-ceiling.ts front <port> <http2Port> <connectPort>
+//
+// The backend answers both with the same protobuf bytes, so the two hops differ only by the stack
+// that carries them, and it does no work of its own (no database, no authentication).
+import http2 from "node:http2";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { createClient } from "@connectrpc/connect";
+import express from "express";
+import { createLogger, internalTransport, startServer } from "@svc/platform";
+import { ListEventTypesResponseSchema, WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
+
+const [role, ...ports] = [process.argv[2], ...process.argv.slice(3).map(Number)];
+
+// ListEventTypes: an empty request (as small as any of our services take), and a response that
+// carries a few bytes, so both hops move a real message the receiver has to read.
+const response = create(ListEventTypesResponseSchema, { eventTypes: [{ type: "meeting.ended", description: "A meeting ended." }] });
+const responseBytes = toBinary(ListEventTypesResponseSchema, response);
+
+if (role === "backend") {
+  const [http2Port, connectPort] = ports as [number, number];
+  http2
+    .createServer()
+    .on("stream", (stream, headers) => {
+      // Answered once the request is read, as a Connect server does (its body here is empty).
+      stream.on("end", () => {
+        if (headers[":method"] !== "POST") stream.respond({ ":status": 405 }, { endStream: true });
+        else {
+          stream.respond({ ":status": 200, "content-type": "application/proto" });
+          stream.end(responseBytes);
+        }
+      });
+      stream.resume();
+    })
+    .listen(http2Port, "127.0.0.1");
+  // startServer itself, not a copy of it: the interceptors, limits and protocols every service
+  // serves with (metrics off and the log at info, as in the bench's stack).
+  await startServer({
+    name: "hop-ceiling",
+    host: "127.0.0.1",
+    port: connectPort,
+    logger: createLogger("hop-ceiling"),
+    services: [WebhookService],
+    routes: (router) => router.service(WebhookService, { listEventTypes: () => response }),
+    isServing: async () => true,
+  });
+} else {
+  const [port, http2Port, connectPort] = ports as [number, number, number];
+  const body = JSON.stringify({ valid: true, userId: "00000000-0000-0000-0000-000000000000", orgId: "00000000-0000-0000-0000-000000000000" });
+
+  // One session shared by all requests, as the Connect transport keeps one; opened again only if
+  // the backend closes it.
+  let session: http2.ClientHttp2Session | undefined;
+  const bareSession = () => {
+    if (session && !session.closed && !session.destroyed) return session;
+    const opened = http2.connect(`http://127.0.0.1:${http2Port}`);
+    // A session error also fails its streams, which is where it is counted.
+    opened.on("error", () => undefined);
+    opened.once("close", () => {
+      if (session === opened) session = undefined;
+    });
+    return (session = opened);
+  };
+  const bareHop = () =>
+    new Promise<Buffer>((resolve, reject) => {
+      const stream = bareSession().request({
+        ":method": "POST",
+        ":path": "/svc.webhook.v1.WebhookService/ListEventTypes",
+        "content-type": "application/proto",
+      });
+      let status = 0;
+      const chunks: Buffer[] = [];
+      stream.on("response", (headers) => (status = Number(headers[":status"])));
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => (status === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`bare http2 hop answered ${status}`))));
+      stream.on("error", reject);
+      stream.end();
+    });
+
+  // The gateway's own transport (gateway/src/clients.ts), and a deadline on the call as every
+  // gateway call has (CALL_TIMEOUT_MS in gateway/src/routes), since each costs a timer and a header.
+  const webhook = createClient(WebhookService, internalTransport(`http://127.0.0.1:${connectPort}`));
+  const connectHop = () => webhook.listEventTypes({}, { timeoutMs: 10_000 });
+
+  // Listen only once both hops answer, so that the bench's readiness check covers the backend too.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await Promise.all([bareHop(), connectHop()]);
+      break;
+    } catch (error) {
+      if (attempt === 100) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  const app = express();
+  app.post("/http2", async (_req, res) => {
+    await bareHop();
+    res.type("application/json").send(body);
+  });
+  app.post("/connect", async (_req, res) => {
+    await connectHop();
+    res.type("application/json").send(body);
+  });
+  app.listen(port, "127.0.0.1");
+}
