@@ -1,3 +1,5 @@
+import { REDACTED } from "@svc/platform";
+
 /** Parameters of a redirect that stay readable in logs: neither credentials nor client-chosen values. */
 const READABLE_PARAMETERS = new Set(["error", "iss"]);
 
@@ -17,7 +19,7 @@ export function redactedLocation(location: string): string {
       .map((pair) => {
         const equals = pair.indexOf("=");
         const name = equals < 0 ? pair : pair.slice(0, equals);
-        return READABLE_PARAMETERS.has(name) ? pair : `${name}=[redacted]`;
+        return READABLE_PARAMETERS.has(name) ? pair : `${name}=${REDACTED}`;
       })
       .join("&");
   const query = queryAt < 0 ? "" : `?${redact(beforeHash.slice(queryAt + 1))}`;

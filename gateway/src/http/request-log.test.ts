@@ -2,6 +2,7 @@ import { Writable } from "node:stream";
 import express from "express";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
+import { REDACTED, REDACTED_PATHS } from "@svc/platform";
 import { redactedLocation } from "./redirect-location.ts";
 import { requestLog } from "./request-log.ts";
 
@@ -28,6 +29,35 @@ describe("the request log", () => {
     expect(log).toContain('"statusCode":303');
     for (const secret of ["CODE-SECRET-123", "STATE-SECRET", "TOKEN-SECRET"]) expect(log).not.toContain(secret);
     expect(log).toContain("https://app.example/callback?code=[redacted]&state=[redacted]&iss=https%3A%2F%2Fapi.example#access_token=[redacted]");
+  });
+
+  it("never logs the request's credentials or cookies, nor a session cookie the response sets", async () => {
+    const lines: string[] = [];
+    // The platform logger's redaction (createLogger), writing here.
+    const logger = pino(
+      { level: "info", redact: { paths: [...REDACTED_PATHS], censor: REDACTED } },
+      new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }),
+    );
+    const app = express()
+      .use(requestLog(logger))
+      .get("/session", (_req, res) => void res.cookie("svc_session", "NEW-SESSION-SECRET", { httpOnly: true }).json({ ok: true }));
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const response = await fetch(`http://127.0.0.1:${port}/session?token=QUERY-SECRET`, {
+        headers: { authorization: "Bearer KEY-SECRET", cookie: "svc_session=OLD-SESSION-SECRET", "user-agent": "cal.com/5" },
+      });
+      expect(response.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      server.close();
+    }
+    const log = lines.join("");
+    for (const secret of ["KEY-SECRET", "OLD-SESSION-SECRET", "NEW-SESSION-SECRET", "QUERY-SECRET"]) expect(log).not.toContain(secret);
+    const line = JSON.parse(lines[0]!) as { req: Record<string, unknown>; res: { headers: Record<string, unknown> } };
+    expect(line.req).toMatchObject({ method: "GET", path: "/session", userAgent: "cal.com/5" });
+    expect(line.res.headers["set-cookie"]).toBe(REDACTED);
   });
 
   it("keeps paths, parameter names, error and iss readable", () => {

@@ -3,6 +3,39 @@ import { logCorrelationFields } from "./telemetry/log-correlation.ts";
 
 export type { Logger };
 
+/** What a redacted value is replaced with. */
+export const REDACTED = "[redacted]";
+
+/**
+ * Every log field that may carry a credential, by path: redacted in every service's log lines.
+ * A logger that writes a fixed shape (the gateway's access line) may narrow it to the paths its
+ * shape has, since redacting by wildcard costs on every line.
+ */
+export const REDACTED_PATHS: readonly string[] = [
+  "authorization",
+  "*.authorization",
+  "headers.authorization",
+  "req.headers.authorization",
+  "req.headers.cookie",
+  'res.headers["set-cookie"]',
+  "password",
+  "*.password",
+  "secret",
+  "*.secret",
+  "clientSecret",
+  "*.clientSecret",
+  "client_secret",
+  "*.client_secret",
+  "key",
+  "*.key",
+  "token",
+  "*.token",
+  "refresh_token",
+  "*.refresh_token",
+  "access_token",
+  "*.access_token",
+];
+
 /**
  * Structured JSON logs. Anything that could carry a credential is redacted by path, so a secret
  * never reaches a log even when a whole request or record is logged by mistake. Every line names
@@ -14,32 +47,6 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? "
     level,
     base: { service },
     mixin: logCorrelationFields,
-    redact: {
-      paths: [
-        "authorization",
-        "*.authorization",
-        "headers.authorization",
-        "req.headers.authorization",
-        "req.headers.cookie",
-        'res.headers["set-cookie"]',
-        "password",
-        "*.password",
-        "secret",
-        "*.secret",
-        "clientSecret",
-        "*.clientSecret",
-        "client_secret",
-        "*.client_secret",
-        "key",
-        "*.key",
-        "token",
-        "*.token",
-        "refresh_token",
-        "*.refresh_token",
-        "access_token",
-        "*.access_token",
-      ],
-      censor: "[redacted]",
-    },
+    redact: { paths: [...REDACTED_PATHS], censor: REDACTED },
   });
 }
