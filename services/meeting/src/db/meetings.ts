@@ -66,9 +66,12 @@ interface MeetingRow {
   created_by_client_id: string | null;
 }
 
+/** A meeting row with its attendees (`m` is the meetings table), as toMeeting reads it. */
+const MEETING_COLUMNS = `m.id, m.seq, m.org_id, m.title, m.start, m.planned_end, m.status, m.created_at, m.ended_at, m.cancelled_at, m.created_by_user_id, m.created_by_client_id,
+         ARRAY(SELECT p.email FROM participants p WHERE p.meeting_id = m.id ORDER BY p.ordinal) AS attendees`;
+
 const SELECT_MEETING = `
-  SELECT m.id, m.seq, m.org_id, m.title, m.start, m.planned_end, m.status, m.created_at, m.ended_at, m.cancelled_at, m.created_by_user_id, m.created_by_client_id,
-         ARRAY(SELECT p.email FROM participants p WHERE p.meeting_id = m.id ORDER BY p.ordinal) AS attendees
+  SELECT ${MEETING_COLUMNS}
     FROM meetings m`;
 
 const toMeeting = (row: MeetingRow): StoredMeeting => ({
@@ -172,22 +175,24 @@ export async function markEmpty(client: PoolClient, id: string, since: Date): Pr
   await client.query("UPDATE meetings SET empty_since = COALESCE(empty_since, $2) WHERE id = $1 AND status = 'live'", [id, since]);
 }
 
-/** → ended; false when it had already ended. */
-export async function markEnded(client: PoolClient, id: string): Promise<boolean> {
-  const result = await client.query(
-    "UPDATE meetings SET status = 'ended', ended_at = now(), empty_since = NULL WHERE id = $1 AND status IN ('scheduled', 'live')",
+/** → ended, answering the ended meeting; undefined when it was not scheduled or live. */
+export async function markEnded(client: PoolClient, id: string): Promise<StoredMeeting | undefined> {
+  const { rows } = await client.query<MeetingRow>(
+    `UPDATE meetings m SET status = 'ended', ended_at = now(), empty_since = NULL WHERE m.id = $1 AND m.status IN ('scheduled', 'live')
+     RETURNING ${MEETING_COLUMNS}`,
     [id],
   );
-  return result.rowCount === 1;
+  return rows[0] ? toMeeting(rows[0]) : undefined;
 }
 
-/** → cancelled; false when it was not scheduled or live. */
-export async function markCancelled(client: PoolClient, id: string): Promise<boolean> {
-  const result = await client.query(
-    "UPDATE meetings SET status = 'cancelled', cancelled_at = now(), empty_since = NULL WHERE id = $1 AND status IN ('scheduled', 'live')",
+/** → cancelled, answering the cancelled meeting; undefined when it was not scheduled or live. */
+export async function markCancelled(client: PoolClient, id: string): Promise<StoredMeeting | undefined> {
+  const { rows } = await client.query<MeetingRow>(
+    `UPDATE meetings m SET status = 'cancelled', cancelled_at = now(), empty_since = NULL WHERE m.id = $1 AND m.status IN ('scheduled', 'live')
+     RETURNING ${MEETING_COLUMNS}`,
     [id],
   );
-  return result.rowCount === 1;
+  return rows[0] ? toMeeting(rows[0]) : undefined;
 }
 
 /**

@@ -110,11 +110,16 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
   }
 
   async function endLocked(client: PoolClient, meeting: StoredMeeting, cause: MeetingEndCause, emit: (event: OutboxEvent) => void) {
-    if (!(await markEnded(client, meeting.id))) return { meeting, endedNow: false };
-    const now = new Date();
-    for (const visit of await closeAllVisits(client, meeting.id, now)) emit(participantLeftEvent(meeting, visit));
-    const ended = (await lockMeeting(client, meeting.id))!;
-    emit(meetingEndedEvent(ended, await visitsOf(client, meeting.id), cause));
+    const ended = await markEnded(client, meeting.id);
+    if (!ended) return { meeting, endedNow: false };
+    // Every visit makes its meeting live in the transaction that records it (enter), so a meeting
+    // still scheduled has had nobody in its room: no visit to close or list (two round trips saved).
+    let visits: RoomVisit[] = [];
+    if (meeting.status !== "scheduled") {
+      for (const visit of await closeAllVisits(client, meeting.id, new Date())) emit(participantLeftEvent(meeting, visit));
+      visits = await visitsOf(client, meeting.id);
+    }
+    emit(meetingEndedEvent(ended, visits, cause));
     return { meeting: ended, endedNow: true };
   }
 
@@ -183,9 +188,9 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
         const meeting = await lockMeeting(client, meetingId, orgId);
         if (!meeting) return undefined;
         if (meeting.status === "cancelled") return { meeting, cancelledNow: false };
-        if (!(await markCancelled(client, meetingId))) throw closedRefusal(meeting, "cancelled");
+        const cancelled = await markCancelled(client, meetingId);
+        if (!cancelled) throw closedRefusal(meeting, "cancelled");
         for (const visit of await closeAllVisits(client, meetingId, new Date())) emit(participantLeftEvent(meeting, visit));
-        const cancelled = (await lockMeeting(client, meetingId))!;
         emit(meetingCancelledEvent(cancelled));
         return { meeting: cancelled, cancelledNow: true };
       }),
