@@ -216,7 +216,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
     await shot("06-oauth-clients-list");
   });
 
-  it("Webhooks: create → end a meeting → the delivery is in the log → redeliver sends it again with the same webhook-id, and the open log follows it to its answer", async () => {
+  it("Webhooks: create → end a meeting → the delivery is in the log → redeliver sends it again with the same webhook-id, and the open log (and the card's last delivery) follows it to its answer", async () => {
     await open("Webhooks");
     await page.getByText("No webhooks yet.", { exact: false }).waitFor();
     await shot("07-webhooks-empty");
@@ -248,8 +248,12 @@ describe("developer dashboard in Chromium: every action through the public API, 
     expect(receiver.on("/hooks/dashboard")[1]!.id).toBe(first.id);
     await log.getByText("Pending").waitFor();
     expect(await log.getByRole("table").first().getByRole("row").count()).toBe(2);
+    await shot("08a-webhooks-redelivery-in-flight");
     await expect.poll(async () => (await log.getByRole("table").first().getByRole("row").count()) - 1, { timeout: 10_000 }).toBe(2);
     await log.getByText("Delivered").waitFor();
+    // The card's summary follows the log it shows (it was "None yet" when the list was loaded).
+    const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: `${receiver.baseUrl}/hooks/dashboard` }) });
+    expect(await card.locator("dt", { hasText: "Last delivery" }).locator("xpath=following-sibling::dd[1]").textContent()).toMatch(/^Delivered · /);
     receiver.answer("/hooks/dashboard", () => 204);
     await shot("08-webhooks-delivery-log");
   });

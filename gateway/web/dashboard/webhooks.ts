@@ -47,7 +47,12 @@ export function webhooksView({ main, user }: ViewContext) {
   const notice = h("div", {});
   const say = (result: { ok: boolean; error: string }, success: string) => replace(notice, resultBox(result, success));
 
-  const deliveryLog = (webhook: Webhook, container: HTMLElement) => {
+  /** The card's "Last delivery": the newest delivery's status and time. */
+  const showLastDelivery = (into: HTMLElement, last: Delivery | undefined) =>
+    replace(into, last ? [statusLabel[last.status] ?? last.status, " · ", time(last.createdAt)] : "None yet");
+
+  /** Opens (or refreshes) a webhook's delivery log; the card's last delivery follows what it shows. */
+  const deliveryLog = (webhook: Webhook, container: HTMLElement, lastDelivery: HTMLElement) => {
     const fetchLog = () => api<{ deliveries: Delivery[] }>("GET", `/webhook/${webhook.webhookId}/deliveries?pageSize=20`);
     // A delivery sent within the minute (a redelivery, a retry coming up) changes this log
     // on its own: follow it quietly, without the loading state, while the log is on screen.
@@ -67,6 +72,7 @@ export function webhooksView({ main, user }: ViewContext) {
     const load = () => loadInto(container, fetchLog, render);
     const render = ({ deliveries }: { deliveries: Delivery[] }) => {
       followPending(deliveries);
+      showLastDelivery(lastDelivery, deliveries[0]);
       return deliveries.length === 0
         ? h("p", { class: "empty" }, "No deliveries yet. They appear here when an event is sent.")
         : h(
@@ -161,10 +167,9 @@ export function webhooksView({ main, user }: ViewContext) {
               webhooks.map((webhook) => {
                 const log = h("div", { class: "log" });
                 const lastDelivery = h("span", {}, "…");
-                void api<{ deliveries: Delivery[] }>("GET", `/webhook/${webhook.webhookId}/deliveries?pageSize=1`).then((result) => {
-                  const last = result.ok ? result.body.deliveries[0] : undefined;
-                  replace(lastDelivery, last ? [statusLabel[last.status] ?? last.status, " · ", time(last.createdAt)] : result.ok ? "None yet" : "Unknown");
-                });
+                void api<{ deliveries: Delivery[] }>("GET", `/webhook/${webhook.webhookId}/deliveries?pageSize=1`).then((result) =>
+                  result.ok ? showLastDelivery(lastDelivery, result.body.deliveries[0]) : replace(lastDelivery, "Unknown"),
+                );
                 return h(
                   "li",
                   { class: "card" },
@@ -196,7 +201,12 @@ export function webhooksView({ main, user }: ViewContext) {
                     { class: "actions" },
                     h(
                       "button",
-                      { type: "button", class: "secondary", "aria-label": `Delivery log of ${webhook.url}`, onclick: () => void deliveryLog(webhook, log) },
+                      {
+                        type: "button",
+                        class: "secondary",
+                        "aria-label": `Delivery log of ${webhook.url}`,
+                        onclick: () => void deliveryLog(webhook, log, lastDelivery),
+                      },
                       "Delivery log",
                     ),
                     admin && webhook.disabled
@@ -224,7 +234,7 @@ export function webhooksView({ main, user }: ViewContext) {
                             "aria-label": `Send a test event to ${webhook.url}`,
                             onclick: async () => {
                               say(await api("POST", `/webhook/${webhook.webhookId}/test`), "A webhook.test event is on its way; see the delivery log.");
-                              await deliveryLog(webhook, log);
+                              await deliveryLog(webhook, log, lastDelivery);
                             },
                           },
                           "Send test event",
