@@ -53,7 +53,23 @@ describe.each([
       otlp.spans().find((span) => span.service === "svc-gateway" && span.kind === 2 && span.attributes["http.route"] === "/api/v1/meeting/:id/end");
     const traceSpans = () => otlp.spans().filter((span) => span.traceId === endSpan()?.traceId);
     const attemptSpan = () => traceSpans().find((span) => span.service === "svc-webhook" && span.name === "webhook delivery attempt");
-    await waitFor(() => attemptSpan() !== undefined, 30_000, `no delivery attempt span in the trace:\n${describeSpans(traceSpans())}`);
+    // The delivery attempt's log line, written once its success is recorded.
+    const deliveredLine = () =>
+      stack
+        .logs("webhook")
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as { msg?: string; traceId?: string; requestId?: string })
+        .find((line) => line.msg === "delivered");
+    // Each process exports its spans in its own batches, so the attempt's span may arrive before
+    // the Kafka producer span it descends from: wait until every span's parent is in the trace.
+    const closed = () => {
+      const ids = new Set(traceSpans().map((span) => span.spanId));
+      return traceSpans().every((span) => !span.parentSpanId || ids.has(span.parentSpanId));
+    };
+    await waitFor(() => attemptSpan() !== undefined && closed() && deliveredLine() !== undefined, 30_000).catch(
+      () => undefined, // the assertions below say what is missing, with every span received
+    );
 
     const spans = traceSpans();
     const has = (service: string, kind: number, name: (name: string) => boolean) =>
@@ -91,16 +107,12 @@ describe.each([
       why,
     ).toBe(true);
     const attempt = attemptSpan()!;
+    expect(attempt, why).toBeDefined();
     expect(attempt.attributes["http.response.status_code"]).toBe(204);
     expect(typeof attempt.attributes["svc.webhook.latency_ms"]).toBe("number");
 
     // The delivery attempt's log line names the same trace (and the request).
-    const delivered = stack
-      .logs("webhook")
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as { msg?: string; traceId?: string; requestId?: string })
-      .find((line) => line.msg === "delivered");
+    const delivered = deliveredLine();
     expect(delivered?.traceId).toBe(attempt.traceId);
     expect(delivered?.requestId).toBe(ended.headers.get("x-request-id"));
 
