@@ -8,6 +8,8 @@ export default defineConfig({
   resolve: { conditions: ["source"] },
   ssr: { resolve: { conditions: ["source"] } },
   test: {
+    // The default summary, then one plain closing line that CI reads (closing-line-reporter.ts).
+    reporters: ["default", "./test/support/closing-line-reporter.ts"],
     projects: [
       {
         extends: true,

@@ -8,12 +8,13 @@
 //
 // Usage: eval "$(bash scripts/infra up)" && scripts/node test/schemathesis/run.ts [extra schemathesis arguments]
 import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startStack } from "../support/stack.ts";
 import { openSession } from "../dashboard/support/dashboard-session.ts";
 import { createTenant } from "../support/tenants.ts";
+import { closingLine, junitCounts } from "../support/closing-line.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 // Schemathesis keeps its crash cache and example database in its working directory: not the repository's.
@@ -28,6 +29,7 @@ const log = (message: string) => process.stderr.write(`schemathesis run: ${messa
 // raised too.
 const stack = await startStack({ env: { RATE_LIMIT_PER_SECOND: "100000", JOIN_GRANTS_PER_MINUTE: "1000000", SIGNIN_MAX_FAILURES_PER_ADDRESS: "100000" } });
 let code = 1;
+const startedAt = Date.now();
 try {
   const tenant = await createTenant(stack);
   // A second user of the organization holds the dashboard session, so what the fuzzer does to its
@@ -85,4 +87,13 @@ try {
 } finally {
   await stack.stop();
 }
+// The run's closing line, from this run's JUnit report: one test case per operation.
+const report = readdirSync(reportDir)
+  .filter((name) => name.startsWith("junit-") && name.endsWith(".xml"))
+  .map((name) => path.join(reportDir, name))
+  .filter((file) => statSync(file).mtimeMs >= startedAt)
+  .sort()
+  .at(-1);
+if (report) process.stdout.write(`${closingLine("schemathesis", junitCounts(readFileSync(report, "utf8")))}\n`);
+else log("no JUnit report was written");
 process.exit(code);

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { closingLine, junitCounts } from "../support/closing-line.ts";
+
+// CI reads the test command's closing line ("N passed, N failed" alone on a line, one word and a
+// colon before it) to tell a run that tested something from one that tested nothing.
+describe("the test command's closing line", () => {
+  it("is one word with a colon, then the counts in the plain form", () => {
+    const line = closingLine("vitest", { passed: 978, failed: 0, skipped: 2 });
+    expect(line).toBe("vitest: 978 passed, 0 failed, 2 skipped");
+    expect(line).toMatch(/^\w+: \d+ passed, \d+ failed(, \d+ skipped)?$/);
+  });
+
+  it("counts a schemathesis JUnit report from its root element: errors fail too", () => {
+    const xml = `<?xml version="1.0" encoding="utf-8"?>
+<testsuites errors="1" failures="2" skipped="3" tests="39" time="100.2">
+  <testsuite name="schemathesis" errors="1" failures="2" skipped="3" tests="39" time="100.2">
+    <testcase name="POST /auth" time="0.3" />
+  </testsuite>
+</testsuites>`;
+    expect(junitCounts(xml)).toEqual({ passed: 33, failed: 3, skipped: 3 });
+  });
+
+  it("refuses what is not a JUnit report rather than counting nothing as success", () => {
+    expect(() => junitCounts("<html></html>")).toThrow(/not a JUnit report/);
+  });
+});

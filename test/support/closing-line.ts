@@ -1,0 +1,21 @@
+// The one closing-line format of the test command ("npm test"): "<runner>: N passed, N failed,
+// N skipped", alone on a line, the plain form CI reads in any language to know what a run tested.
+export interface RunCounts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+export function closingLine(runner: string, counts: RunCounts): string {
+  return `${runner}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`;
+}
+
+/** The counts of a JUnit XML report's root element (schemathesis writes one testcase per operation). */
+export function junitCounts(xml: string): RunCounts {
+  const root = /<testsuites\b([^>]*)>/.exec(xml) ?? /<testsuite\b([^>]*)>/.exec(xml);
+  if (!root) throw new Error("not a JUnit report: no <testsuites> or <testsuite> element");
+  const attribute = (name: string) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(root[1]!)?.[1] ?? 0);
+  const failed = attribute("failures") + attribute("errors");
+  const skipped = attribute("skipped");
+  return { passed: attribute("tests") - failed - skipped, failed, skipped };
+}
