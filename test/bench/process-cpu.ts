@@ -18,6 +18,15 @@ export function cpuMs(pid: number | undefined): number {
   }
 }
 
+/**
+ * Busy CPU milliseconds of the whole machine so far, all cores (/proc/stat: every state but idle
+ * and iowait): what the platform, its databases, the broker and the load generator spent together.
+ */
+export function machineCpuMs(): number {
+  const [, user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).map(Number);
+  return ((user! + nice! + system! + irq! + softirq! + steal!) * 1000) / TICKS_PER_SECOND;
+}
+
 /** Runs `work`, returning its result and the microseconds of CPU each named process spent per request. */
 export async function withCpuPerRequest<T extends { requests: number }>(
   pids: Record<string, number | undefined>,

@@ -219,6 +219,32 @@ describe("presence and lifecycle from the media server's webhooks", () => {
     expect(eventsOf(id, "meeting.ended")[0]!.data.reason).toBe("ended_by_api");
   });
 
+  it("closes the media room of an ended meeting only when a grant or an entry may have opened it", async () => {
+    const roomOpenedAt = async (id: string) =>
+      (await stack.query<{ room_opened_at: Date | null }>("SELECT room_opened_at FROM meeting.meetings WHERE id = $1", [id])).rows[0]!.room_opened_at;
+    const [untouched, granted, entered] = [await createMeeting("Nobody came"), await createMeeting("Granted"), await createMeeting("Entered")];
+    expect((await join(granted, "Hana")).status).toBe(200);
+    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: entered, participant: mediaParticipant("Ivan") });
+    expect(await roomOpenedAt(untouched)).toBeNull();
+    expect(await roomOpenedAt(granted)).toBeInstanceOf(Date);
+    expect(await roomOpenedAt(entered)).toBeInstanceOf(Date);
+
+    for (const id of [untouched, granted, entered]) expect((await api("POST", `/meeting/${id}/end`)).status).toBe(200);
+    // This stack runs no media server: each close that is tried is retried, then logged as failed.
+    const closeFailures = () =>
+      stack
+        .logs("meeting")
+        .split("\n")
+        .filter((line) => line.includes("could not close the media room"));
+    await waitFor(() => closeFailures().length >= 2, 15_000, "the two closes to be tried and logged");
+    // A negative: time for a third close to have been tried as long as the other two.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const closed = closeFailures().join("\n");
+    expect(closed).toContain(granted);
+    expect(closed).toContain(entered);
+    expect(closed).not.toContain(untouched);
+  });
+
   it("ignores notifications about rooms that are not meetings", async () => {
     expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: "some-other-room", participant: mediaParticipant("X") })).toBe(200);
     expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: "BBBBBBBBBBBBBBBBBBBBBB", participant: mediaParticipant("X") })).toBe(200);

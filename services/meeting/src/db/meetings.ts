@@ -23,6 +23,8 @@ export interface StoredMeeting {
   cancelledAt: Date | null;
   createdByUserId: string;
   createdByClientId: string | null;
+  /** When its media room was first opened (a join grant, or someone entering); null: it never had one. */
+  roomOpenedAt: Date | null;
 }
 
 /** The fields a scheduling tool may change. */
@@ -64,10 +66,11 @@ interface MeetingRow {
   cancelled_at: Date | null;
   created_by_user_id: string;
   created_by_client_id: string | null;
+  room_opened_at: Date | null;
 }
 
 /** A meeting row with its attendees (`m` is the meetings table), as toMeeting reads it. */
-const MEETING_COLUMNS = `m.id, m.seq, m.org_id, m.title, m.start, m.planned_end, m.status, m.created_at, m.ended_at, m.cancelled_at, m.created_by_user_id, m.created_by_client_id,
+const MEETING_COLUMNS = `m.id, m.seq, m.org_id, m.title, m.start, m.planned_end, m.status, m.created_at, m.ended_at, m.cancelled_at, m.created_by_user_id, m.created_by_client_id, m.room_opened_at,
          ARRAY(SELECT p.email FROM participants p WHERE p.meeting_id = m.id ORDER BY p.ordinal) AS attendees`;
 
 const SELECT_MEETING = `
@@ -87,6 +90,7 @@ const toMeeting = (row: MeetingRow): StoredMeeting => ({
   cancelledAt: row.cancelled_at,
   createdByUserId: row.created_by_user_id,
   createdByClientId: row.created_by_client_id,
+  roomOpenedAt: row.room_opened_at,
 });
 
 type Queryable = Pool | PoolClient;
@@ -167,7 +171,23 @@ export async function listMeetings(
 
 /** The meeting is live and nobody is waiting for it to empty (someone is in the room). */
 export async function markLive(client: PoolClient, id: string): Promise<void> {
-  await client.query("UPDATE meetings SET status = 'live', empty_since = NULL WHERE id = $1 AND status IN ('scheduled', 'live')", [id]);
+  await client.query(
+    "UPDATE meetings SET status = 'live', empty_since = NULL, room_opened_at = COALESCE(room_opened_at, now()) WHERE id = $1 AND status IN ('scheduled', 'live')",
+    [id],
+  );
+}
+
+/**
+ * Records that a join grant opens the meeting's media room, unless the meeting has closed
+ * meanwhile (false). Taking the row's lock, it orders itself with an end or a cancellation: one
+ * that comes after sees the room and closes it.
+ */
+export async function markRoomOpened(db: Queryable, id: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    "UPDATE meetings SET room_opened_at = COALESCE(room_opened_at, now()) WHERE id = $1 AND status IN ('scheduled', 'live')",
+    [id],
+  );
+  return rowCount === 1;
 }
 
 /** Starts the grace period of a live meeting whose room just emptied (kept if already running). */

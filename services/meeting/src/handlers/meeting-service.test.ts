@@ -19,7 +19,7 @@ function inMemoryMeetingStore(): MeetingStore & { all: StoredMeeting[] } {
   const replays = new Map<string, { fingerprint: string; stored: Uint8Array }>();
   const seqOf = (meeting: StoredMeeting) => String(all.indexOf(meeting) + 1);
   const store = (meeting: NewMeeting): StoredMeeting => {
-    const stored = { ...meeting, status: "scheduled" as const, createdAt: new Date(), endedAt: null, cancelledAt: null };
+    const stored = { ...meeting, status: "scheduled" as const, createdAt: new Date(), endedAt: null, cancelledAt: null, roomOpenedAt: null };
     all.push(stored);
     return stored;
   };
@@ -188,20 +188,36 @@ describe("organization isolation", () => {
 });
 
 describe("meeting lifecycle through the API", () => {
+  /** A meeting whose media room a join grant has opened. */
+  async function meetingWithOpenRoom(setup: ReturnType<typeof setUp>) {
+    const { meeting } = await setup.meetings.createMeeting({ title: "Call", attendees: [] }, setup.as("key-a"));
+    setup.store.all.find((stored) => stored.id === meeting!.id)!.roomOpenedAt = new Date();
+    return meeting!.id;
+  }
+
   it("ending closes the media room once, however often it is ended", async () => {
-    const { meetings, as, closedRooms } = setUp();
-    const { meeting } = await meetings.createMeeting({ title: "Call", attendees: [] }, as("key-a"));
-    expect((await meetings.endMeeting({ id: meeting!.id }, as("key-a"))).endedNow).toBe(true);
-    expect((await meetings.endMeeting({ id: meeting!.id }, as("key-a"))).endedNow).toBe(false);
-    expect(closedRooms).toEqual([meeting!.id]);
+    const setup = setUp();
+    const id = await meetingWithOpenRoom(setup);
+    expect((await setup.meetings.endMeeting({ id }, setup.as("key-a"))).endedNow).toBe(true);
+    expect((await setup.meetings.endMeeting({ id }, setup.as("key-a"))).endedNow).toBe(false);
+    expect(setup.closedRooms).toEqual([id]);
   });
 
   it("cancelling closes the media room once", async () => {
+    const setup = setUp();
+    const id = await meetingWithOpenRoom(setup);
+    await setup.meetings.cancelMeeting({ id }, setup.as("key-a"));
+    await setup.meetings.cancelMeeting({ id }, setup.as("key-a"));
+    expect(setup.closedRooms).toEqual([id]);
+  });
+
+  it("a meeting whose room was never opened has no room to close when it ends or is cancelled", async () => {
     const { meetings, as, closedRooms } = setUp();
-    const { meeting } = await meetings.createMeeting({ title: "Call", attendees: [] }, as("key-a"));
-    await meetings.cancelMeeting({ id: meeting!.id }, as("key-a"));
-    await meetings.cancelMeeting({ id: meeting!.id }, as("key-a"));
-    expect(closedRooms).toEqual([meeting!.id]);
+    const { meeting: ended } = await meetings.createMeeting({ title: "Nobody came", attendees: [] }, as("key-a"));
+    const { meeting: cancelled } = await meetings.createMeeting({ title: "Called off", attendees: [] }, as("key-a"));
+    expect((await meetings.endMeeting({ id: ended!.id }, as("key-a"))).endedNow).toBe(true);
+    expect((await meetings.cancelMeeting({ id: cancelled!.id }, as("key-a"))).cancelledNow).toBe(true);
+    expect(closedRooms).toEqual([]);
   });
 
   it("an update applies the creation rules to the merged meeting, and moving the start keeps its length", async () => {

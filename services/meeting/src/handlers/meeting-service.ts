@@ -36,7 +36,7 @@ export interface MeetingServiceDependencies {
   /** The externally visible origin of the join page, without a trailing slash. */
   publicUrl: string;
   logger: Logger;
-  /** Told after a meeting ended or was cancelled through the API, to close its room on the media server. */
+  /** Told after a meeting whose media room was opened ended or was cancelled through the API, to close the room on the media server. */
   roomClosed: (meetingId: string) => void;
 }
 
@@ -49,6 +49,11 @@ export const joinUrl = (publicUrl: string, id: string) => `${publicUrl}/meeting/
 export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<typeof MeetingService> {
   const { authenticate, meetings, lifecycle, publicUrl, logger } = deps;
   const toProto = (meeting: StoredMeeting) => toProtoMeeting(meeting, publicUrl);
+  // A meeting whose room was never opened (no join grant, nobody entered) has no room to close:
+  // most scheduled meetings that are cancelled or ended through the API.
+  const closeRoomOf = (meeting: StoredMeeting) => {
+    if (meeting.roomOpenedAt) deps.roomClosed(meeting.id);
+  };
 
   return {
     async createMeeting(request, context) {
@@ -95,7 +100,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
       const caller = await authenticate(context, scopes.update);
       const result = isMeetingId(request.id) ? await lifecycle.end(caller.orgId, request.id, "api") : undefined;
       if (!result) throw notFound("Meeting");
-      if (result.endedNow) deps.roomClosed(request.id);
+      if (result.endedNow) closeRoomOf(result.meeting);
       return { meeting: toProto(result.meeting), endedNow: result.endedNow };
     },
 
@@ -128,7 +133,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
       const caller = await authenticate(context, scopes.delete);
       const result = isMeetingId(request.id) ? await lifecycle.cancel(caller.orgId, request.id) : undefined;
       if (!result) throw notFound("Meeting");
-      if (result.cancelledNow) deps.roomClosed(request.id);
+      if (result.cancelledNow) closeRoomOf(result.meeting);
       return { meeting: toProto(result.meeting), cancelledNow: result.cancelledNow };
     },
   };

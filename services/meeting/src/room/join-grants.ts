@@ -3,7 +3,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { AccessToken } from "livekit-server-sdk";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { notFound, type Pool } from "@svc/platform";
-import { getMeeting, type StoredMeeting } from "../db/meetings.ts";
+import { getMeeting, isClosed, markRoomOpened, type MeetingStatus, type StoredMeeting } from "../db/meetings.ts";
 import { countPresent } from "../db/room-participants.ts";
 import { validateDisplayName } from "./display-name.ts";
 
@@ -24,6 +24,7 @@ export interface JoinGrant {
 
 /** A join the meeting will never take (ended, cancelled): `x-gone` makes it HTTP 410 at the gateway. */
 const gone = (message: string) => new ConnectError(message, Code.FailedPrecondition, { "x-gone": "true" });
+const closedMeeting = (status: MeetingStatus) => gone(status === "cancelled" ? "This meeting was cancelled" : "This meeting has ended");
 
 /**
  * Join grants: the only way into a meeting room. Holding the meeting id is the permission (the
@@ -58,13 +59,16 @@ export function createJoinGrants(deps: {
     }
     const meeting = await getMeeting(pool, request.meetingId);
     if (!meeting) throw notFound("Meeting");
-    if (meeting.status === "ended") throw gone("This meeting has ended");
-    if (meeting.status === "cancelled") throw gone("This meeting was cancelled");
+    if (isClosed(meeting.status)) throw closedMeeting(meeting.status);
     // The media server enforces the same cap (the room is opened with it); this check gives a
     // clear answer before the browser tries.
     const present = await countPresent(pool, meeting.id);
     if (present >= maxParticipants) throw new ConnectError(`This meeting is full (${maxParticipants} participants)`, Code.FailedPrecondition);
-    if (present === 0) await deps.openRoom(meeting.id, maxParticipants);
+    if (present === 0) {
+      // Recorded first, so an end that comes after closes the room this grant opens.
+      if (!(await markRoomOpened(pool, meeting.id))) throw closedMeeting((await getMeeting(pool, meeting.id))?.status ?? "ended");
+      await deps.openRoom(meeting.id, maxParticipants);
+    }
 
     const participantId = `p_${randomBytes(12).toString("base64url")}`;
     const token = new AccessToken(media.apiKey, media.apiSecret, { identity: participantId, name: displayName, ttl: tokenTtlSeconds });
