@@ -1,7 +1,7 @@
 // CPU time each process spent on a scenario, per request. Throughput on a shared 2-core machine
 // moves with whatever else runs; the CPU a process spends per request moves much less, so it is
 // the figure to compare between commits (next to the same-run ratios).
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
 const TICKS_PER_SECOND = 100;
@@ -16,6 +16,24 @@ export function cpuMs(pid: number | undefined): number {
   } catch {
     return NaN;
   }
+}
+
+/**
+ * CPU milliseconds used so far by every running process whose command is `command` (`postgres`:
+ * the server and each connection's backend; `java`: the Kafka broker). A process that exits in
+ * between takes its time with it, so compare runs that keep their connections open.
+ */
+export function commandCpuMs(command: string): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === command) total += cpuMs(Number(entry));
+    } catch {
+      // gone in between
+    }
+  }
+  return total;
 }
 
 /**

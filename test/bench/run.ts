@@ -17,7 +17,7 @@ import { createTenant, type Tenant } from "../support/tenants.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { load, loop, percentiles, type LoadOptions, type LoadResult } from "./load.ts";
 import { firstRemoteFrame, JOIN_CONCURRENCY, joinGrantLatency } from "./meeting-room.ts";
-import { cpuMs, machineCpuMs, withCpuPerRequest } from "./process-cpu.ts";
+import { commandCpuMs, cpuMs, machineCpuMs, withCpuPerRequest } from "./process-cpu.ts";
 import { dispatcherBacklog } from "./dispatcher-backlog.ts";
 import { growth } from "./growth.ts";
 import type { Row } from "./row.ts";
@@ -193,10 +193,12 @@ async function webhookPipeline(stack: Stack, tenant: Tenant) {
   const endedAt = new Map<string, number>();
   let errors = 0;
   const queue = [...ids];
-  // CPU per delivery of each service, of this process (the load generator and the receiver) and
-  // of the whole machine (Postgres, Kafka and Redis too), over the ends and the deliveries.
+  // CPU per delivery of each service, of this process (the load generator and the receiver), of
+  // Postgres, Kafka and Redis, and of the whole machine, over the ends and the deliveries.
   const cpuPids = { ...measuredPids, bench: process.pid };
   const cpuBefore = Object.fromEntries(Object.entries(cpuPids).map(([name, pid]) => [name, cpuMs(pid)]));
+  const infrastructure = { postgres: "postgres", kafka: "java", redis: "redis-server" };
+  const infrastructureBefore = Object.fromEntries(Object.entries(infrastructure).map(([name, command]) => [name, commandCpuMs(command)]));
   const machineBefore = machineCpuMs();
   const started = performance.now();
   await Promise.all(
@@ -217,6 +219,7 @@ async function webhookPipeline(stack: Stack, tenant: Tenant) {
   const perDelivery = (ms: number) => (ms * 1000) / Math.max(receivedAt.size, 1);
   const cpuMicrosPerRequest = {
     ...Object.fromEntries(Object.entries(cpuPids).map(([name, pid]) => [name, perDelivery(cpuMs(pid) - cpuBefore[name]!)])),
+    ...Object.fromEntries(Object.entries(infrastructure).map(([name, command]) => [name, perDelivery(commandCpuMs(command) - infrastructureBefore[name]!)])),
     machine: perDelivery(machineCpuMs() - machineBefore),
   };
   receiver.close();

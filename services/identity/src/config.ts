@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import {
   baseEnvSchema,
+  booleanVariable,
   credentialCacheKeyDefaults,
   defaultAddresses,
   isWellFormedToken,
@@ -42,10 +43,7 @@ export const configSchema = baseEnvSchema
       .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: "must be an http(s):// origin" })
       .default(`http://localhost:${defaultAddresses.gateway}`),
     /** Whether anyone may create an organization with its first admin from the sign-in page. */
-    SIGNUP_ENABLED: z
-      .enum(["true", "false"], { message: "must be true or false" })
-      .default("false")
-      .transform((value) => value === "true"),
+    SIGNUP_ENABLED: booleanVariable(false),
     /** A dashboard session ends after this long without a request... */
     SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(60).max(86_400).default(1800),
     /** ...and this long after sign-in, whatever the activity. */

@@ -52,7 +52,13 @@ runUntilSignalled(logger, async () => {
     );
   }
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
-  const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger, max: config.DATABASE_POOL_SIZE ?? 10 });
+  const pool = createPool({
+    databaseUrl: config.DATABASE_URL,
+    schema: SCHEMA,
+    logger,
+    max: config.DATABASE_POOL_SIZE ?? 10,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
+  });
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, logger) : undefined;
   const cache = countingCacheLookups(createCredentialCache(config, redis, logger), metrics);
   const lastUsed = createLastUsedRecorder({

@@ -45,7 +45,13 @@ if (config.livekit.isDevelopmentDefault) {
 
 runUntilSignalled(logger, async () => {
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
-  const pool = createPool({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, logger, max: config.DATABASE_POOL_SIZE ?? 20 });
+  const pool = createPool({
+    databaseUrl: config.DATABASE_URL,
+    schema: SCHEMA,
+    logger,
+    max: config.DATABASE_POOL_SIZE ?? 20,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
+  });
   const callers = await connectCallerResolver(config, logger, metrics);
   const bus = await createEventBus(config, logger, SERVICE);
   outboxLagGauges(metrics, pool, logger);

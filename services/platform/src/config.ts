@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { credentialCacheKeyVariable } from "./credentials/credential-cache-key.ts";
 
+/** A true/false environment variable ("1" and "0" are accepted too). */
+export const booleanVariable = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0"], { message: "must be true or false" })
+    .default(fallback ? "true" : "false")
+    .transform((value) => value === "true" || value === "1");
+
 /**
  * Environment variables every service reads. Services extend this with their own.
  * Configuration is environment variables only, parsed once at start.
@@ -11,6 +18,11 @@ export const baseEnvSchema = z.object({
   }),
   /** Connections each process may open to Postgres; a service picks its own default when unset. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).optional(),
+  /**
+   * Prepare each statement once per connection (see createPool). Turn off only behind a pooler
+   * that cannot keep prepared statements (PgBouncer before 1.21 in transaction mode).
+   */
+  DATABASE_PREPARED_STATEMENTS: booleanVariable(true),
   REDIS_URL: z
     .string()
     .refine((value) => /^rediss?:\/\//.test(value) && URL.canParse(value), {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   baseEnvSchema,
+  booleanVariable,
   checkKafkaSecurity,
   credentialCacheKeyDefaults,
   defaultAddresses,
@@ -21,12 +22,6 @@ export const DEFAULT_RETRY_SCHEDULE = "0,5,300,1800,7200,18000,36000,36000";
  * used, and the configuration refuses it in production and on a non-loopback HOST.
  */
 export const DEVELOPMENT_SECRET_KEY = Buffer.alloc(32, "svc-development-only-webhook-key!").toString("base64");
-
-const flag = (fallback: boolean) =>
-  z
-    .enum(["true", "false", "1", "0"], { message: "must be true or false" })
-    .default(fallback ? "true" : "false")
-    .transform((value) => value === "true" || value === "1");
 
 const positiveInt = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
 
@@ -67,9 +62,9 @@ export const configSchema = baseEnvSchema
     /** AES-256-GCM key that encrypts signing secrets at rest. */
     WEBHOOK_SECRET_KEY: secretKey,
     /** Allow targets on loopback, private, link-local, CGNAT and reserved addresses (tests, development). */
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(false),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanVariable(false),
     /** Allow plain http:// targets (tests, development). */
-    WEBHOOK_ALLOW_INSECURE: flag(false),
+    WEBHOOK_ALLOW_INSECURE: booleanVariable(false),
     /** A delivery succeeds only with a 2xx response complete within this time. */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
     WEBHOOK_RETRY_SCHEDULE: retrySchedule,

@@ -1,6 +1,7 @@
 import { accessSync, constants, readFileSync } from "node:fs";
 import type { KafkaConfig } from "kafkajs";
 import { z } from "zod";
+import { booleanVariable } from "../config.ts";
 
 /**
  * How the services reach a managed Kafka: TLS (optionally with a private CA) and SASL
@@ -10,10 +11,7 @@ import { z } from "zod";
  */
 export const kafkaSecurityEnv = {
   /** Connect to the brokers over TLS (certificates verified against the system CAs or KAFKA_TLS_CA_FILE). */
-  KAFKA_TLS: z
-    .enum(["true", "false"], { message: "must be true or false" })
-    .default("false")
-    .transform((value) => value === "true"),
+  KAFKA_TLS: booleanVariable(false),
   /** PEM file of the CA(s) that signed the brokers' certificates, when not a public CA. */
   KAFKA_TLS_CA_FILE: z.string().min(1).optional(),
   KAFKA_SASL_MECHANISM: z.enum(["scram-sha-512", "plain"], { message: "must be scram-sha-512 or plain" }).optional(),
