@@ -3,7 +3,7 @@ import {
   connectRedis,
   createLogger,
   createMemoryCredentialCache,
-  createPool,
+  createServicePool,
   createRedisCredentialCache,
   credentialCacheKeyOf,
   loadConfigOrExit,
@@ -52,13 +52,7 @@ runUntilSignalled(logger, async () => {
     );
   }
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
-  const pool = createPool({
-    databaseUrl: config.DATABASE_URL,
-    schema: SCHEMA,
-    logger,
-    max: config.DATABASE_POOL_SIZE ?? 10,
-    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
-  });
+  const pool = createServicePool(config, { schema: SCHEMA, logger, defaultSize: 10 });
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, logger) : undefined;
   const cache = countingCacheLookups(createCredentialCache(config, redis, logger), metrics);
   const lastUsed = createLastUsedRecorder({

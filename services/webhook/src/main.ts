@@ -4,7 +4,7 @@ import {
   createAuthenticator,
   createEventBus,
   createLogger,
-  createPool,
+  createServicePool,
   createRateLimiter,
   loadConfigOrExit,
   migrate,
@@ -54,13 +54,7 @@ runUntilSignalled(logger, async () => {
   }
 
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
-  const pool = createPool({
-    databaseUrl: config.DATABASE_URL,
-    schema: SCHEMA,
-    logger,
-    max: config.DATABASE_POOL_SIZE ?? 20,
-    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
-  });
+  const pool = createServicePool(config, { schema: SCHEMA, logger, defaultSize: 20 });
   const callers = await connectCallerResolver(config, logger, metrics);
   const { resolveCaller } = callers;
   const secretBox = createSecretBox(config.WEBHOOK_SECRET_KEY.key);

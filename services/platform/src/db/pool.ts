@@ -96,3 +96,20 @@ export async function inTransaction<T>(
     client.release(lost);
   }
 }
+
+/** The database settings every service reads (services/platform/src/config.ts). */
+export interface DatabaseSettings {
+  DATABASE_URL: string;
+  DATABASE_POOL_SIZE?: number | undefined;
+  DATABASE_PREPARED_STATEMENTS: boolean;
+}
+
+/** A service's pool on its own schema, as its configuration asks; `defaultSize` when DATABASE_POOL_SIZE is unset. */
+export const createServicePool = (config: DatabaseSettings, options: { schema: string; logger: Logger; defaultSize: number }): pg.Pool =>
+  createPool({
+    databaseUrl: config.DATABASE_URL,
+    schema: options.schema,
+    logger: options.logger,
+    max: config.DATABASE_POOL_SIZE ?? options.defaultSize,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
+  });
