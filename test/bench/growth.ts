@@ -6,11 +6,14 @@
 // - POST /api/v1/meeting with 10⁴ and 10⁶ meetings (two participants each) already stored;
 // - the dispatcher's due-delivery claim (claimDueDeliveries itself) with 10⁴ and 10⁶ deliveries
 //   stored, nearly all finished, a few due, and its EXPLAIN ANALYZE plan: no Seq Scan on the big
-//   tables.
+//   tables;
+// - a meeting room's signaling on our side (roomPresence) with 10, 100 and 200 people present.
 import path from "node:path";
 import type pg from "pg";
 import { createLogger, createPool, migrate, type Pool } from "@svc/platform";
 import { claimDueDeliveries } from "../../services/webhook/src/db/deliveries.ts";
+import { mediaParticipant, sendMediaWebhook } from "../support/media-webhooks.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
 import type { Stack } from "../support/stack.ts";
 import type { Tenant } from "../support/tenants.ts";
 import { loop, type LoadOptions, type LoadResult } from "./load.ts";
@@ -218,4 +221,59 @@ async function planScans(pool: Pool, sql: { text: string; values: unknown[] }) {
     await client.query("ROLLBACK");
     client.release();
   }
+}
+
+/**
+ * A meeting room's signaling on our side as the room fills: with `present` people in the meeting,
+ * a newcomer's join grant (`POST /api/v1/meeting/:id/join`: counts who is present against the cap),
+ * the media server's signed `participant_joined` and then `participant_left` webhooks (each takes
+ * the meeting's row lock, records the visit and writes its events to the outbox), timed together.
+ * Presence is sent as LiveKit sends it (test/support/media-webhooks.ts), so the stack must run
+ * without a media server: with one, its reconciler would remove the people it does not see in the
+ * room. The media server's own signaling (WebRTC to each browser) is LiveKit's and not measured here.
+ */
+export async function roomPresence(options: {
+  stack: Stack;
+  tenant: Tenant;
+  presentCounts: number[];
+  concurrency: number;
+  warmupSeconds: number;
+  durationSeconds: number;
+  log: (message: string) => void;
+}): Promise<Row[]> {
+  const { stack, tenant, presentCounts, concurrency, warmupSeconds, durationSeconds, log } = options;
+  const created = await callApi(apiBase(stack), "POST", "/meeting", { key: tenant.apiKey, body: { title: "Growing room" } });
+  if (created.status !== 200) throw new Error(`meeting creation failed: ${created.status}`);
+  const meetingId = ((await created.json()) as { id: string }).id;
+  const enter = async (name: string) => {
+    const participant = mediaParticipant(name);
+    const status = await sendMediaWebhook(stack, { event: "participant_joined", meetingId, participant });
+    if (status !== 200) throw new Error(`participant_joined answered ${status}`);
+    return participant;
+  };
+  const newcomer = async () => {
+    const grant = await callApi(apiBase(stack), "POST", `/meeting/${meetingId}/join`, { body: { displayName: "Newcomer" } });
+    await grant.arrayBuffer();
+    if (grant.status !== 200) throw new Error(`join answered ${grant.status}`);
+    const participant = await enter("Newcomer");
+    const status = await sendMediaWebhook(stack, { event: "participant_left", meetingId, participant });
+    if (status !== 200) throw new Error(`participant_left answered ${status}`);
+  };
+  const measurements: { row: Row; size: number }[] = [];
+  let present = 0;
+  for (const size of presentCounts) {
+    for (; present < size; present++) await enter(`Person ${present + 1}`);
+    log(`room: ${size} present; warm-up ${warmupSeconds}s, then ${durationSeconds}s of newcomers at ${concurrency} at once`);
+    await loop(concurrency, warmupSeconds, newcomer);
+    const result = await loop(concurrency, durationSeconds, newcomer);
+    measurements.push({
+      size,
+      row: {
+        scenario: `growth: a newcomer's join grant, entry and exit, ${size} people present`,
+        ...result,
+        note: `${concurrency} newcomers at once; presence as the media server's signed webhooks, no media server`,
+      },
+    });
+  }
+  return flatRows(measurements);
 }

@@ -3,8 +3,9 @@
 // machine drift while ratios hold. Prints one table and writes test/bench/results.json.
 // `--quick` runs every throughput scenario briefly (under a minute, no meeting-room browser runs);
 // BENCH_PROFILE_DIR=<dir> writes a CPU profile of every service process there and summarises it.
-// `--only=pipeline,backlog,growth` runs just those sections (the webhook pipeline end to end, a
-// queued webhook backlog, how cost grows with data).
+// `--only=pipeline,backlog,growth,rooms` runs just those sections (the webhook pipeline end to end,
+// a queued webhook backlog, how cost grows with data, a meeting room filling up).
+// BENCH_PRODUCTION_TREE=<dir> runs the compiled build from `scripts/build-production <dir>`.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
@@ -19,7 +20,7 @@ import { load, loop, percentiles, type LoadOptions, type LoadResult } from "./lo
 import { firstRemoteFrame, JOIN_CONCURRENCY, joinGrantLatency } from "./meeting-room.ts";
 import { commandCpuMs, cpuMs, machineCpuMs, withCpuPerRequest } from "./process-cpu.ts";
 import { dispatcherBacklog } from "./dispatcher-backlog.ts";
-import { growth } from "./growth.ts";
+import { growth, roomPresence } from "./growth.ts";
 import type { Row } from "./row.ts";
 import { topFrames, topLocations } from "./profile-summary.ts";
 import { authorizeChains, REFRESH_CHAINS, refreshGrants } from "./refresh-grants.ts";
@@ -32,12 +33,14 @@ const PIPELINE_MEETINGS = Number(process.env.BENCH_PIPELINE_MEETINGS ?? (QUICK ?
 const BACKLOG_DELIVERIES = Number(process.env.BENCH_BACKLOG_DELIVERIES ?? (QUICK ? 2_000 : 10_000));
 /** Stored meetings and deliveries at the largest growth step; the smallest is a hundredth of it. */
 const GROWTH_MAX_ROWS = Number(process.env.BENCH_GROWTH_MAX_ROWS ?? (QUICK ? 10_000 : 1_000_000));
-/** `--only=pipeline,backlog,growth`: just those sections (and no results.json), to measure one change without the whole run. */
+/** `--only=pipeline,backlog,growth,rooms`: just those sections (and no results.json), to measure one change without the whole run. */
 const ONLY = process.argv
   .find((arg) => arg.startsWith("--only="))
   ?.slice("--only=".length)
   .split(",");
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ? path.resolve(process.env.BENCH_PROFILE_DIR) : undefined;
+/** A tree built by `scripts/build-production`: the stack runs its compiled JavaScript, as the image does. */
+const PRODUCTION_TREE = process.env.BENCH_PRODUCTION_TREE ? path.resolve(process.env.BENCH_PRODUCTION_TREE) : undefined;
 
 const rows: Row[] = [];
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
@@ -145,7 +148,8 @@ async function insertLoopCeiling(databaseUrl: string): Promise<LoadResult> {
   await pool.query(
     "CREATE TABLE IF NOT EXISTS public.bench_insert (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), title text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())",
   );
-  const insert = () => pool.query("INSERT INTO public.bench_insert (title) VALUES ($1)", ["Bench meeting"]);
+  // Prepared, as the services' statements are (createPool): the ceiling is the fastest raw insert.
+  const insert = () => pool.query({ name: "bench_insert", text: "INSERT INTO public.bench_insert (title) VALUES ($1)", values: ["Bench meeting"] });
   await loop(CONNECTIONS, WARMUP, insert);
   log(`raw INSERT loop: warm-up ${WARMUP}s, then ${DURATION}s at ${CONNECTIONS} connections`);
   const result = await measured(() => loop(CONNECTIONS, DURATION, insert));
@@ -305,6 +309,13 @@ async function main() {
   } finally {
     await stack.stop();
   }
+  // Presence sent as the media server's webhooks needs a stack without one (see roomPresence).
+  const roomStack = await startBenchStack(false);
+  try {
+    rows.push(...(await roomRows(roomStack)));
+  } finally {
+    await roomStack.stop();
+  }
   print();
   if (PROFILE_DIR) summariseProfiles(PROFILE_DIR);
 }
@@ -315,11 +326,26 @@ async function startBenchStack(media: boolean) {
   // (limits raised so that the load generator's one credential is not refused).
   const stack = await startStack({
     media,
-    env: { LOG_LEVEL: "info", RATE_LIMIT_PER_SECOND: "1000000", JOIN_GRANTS_PER_MINUTE: "1000000" },
+    // The participant cap too, so that the room growth rows can seat 200 people.
+    env: { LOG_LEVEL: "info", RATE_LIMIT_PER_SECOND: "1000000", JOIN_GRANTS_PER_MINUTE: "1000000", MEETING_MAX_PARTICIPANTS: "250" },
     nodeFlags: PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [],
+    ...(PRODUCTION_TREE ? { productionTree: PRODUCTION_TREE } : {}),
   });
   measuredPids = Object.fromEntries(serviceNames.map((name) => [name, stack.pid(name)]));
   return stack;
+}
+
+/** A meeting room's signaling on our side with 10, 100 and 200 people present (growth.ts, roomPresence): on a stack without a media server. */
+async function roomRows(stack: Stack): Promise<Row[]> {
+  return roomPresence({
+    stack,
+    tenant: await createTenant(stack),
+    presentCounts: QUICK ? [10, 100] : [10, 100, 200],
+    concurrency: 4,
+    warmupSeconds: WARMUP,
+    durationSeconds: DURATION,
+    log,
+  });
 }
 
 /** The sections that measure how the platform copes with stored data: a queued backlog, and growth. */
@@ -349,6 +375,7 @@ async function onlySections(sections: string[]) {
   try {
     if (sections.includes("pipeline")) await webhookPipeline(stack, await createTenant(stack));
     await dataSections(stack, sections);
+    if (sections.includes("rooms")) rows.push(...(await roomRows(stack)));
   } finally {
     await stack.stop();
   }
@@ -413,7 +440,7 @@ function print() {
     node: process.version,
   };
   const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
-  const settings = { quick: QUICK, durationSeconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS };
+  const settings = { quick: QUICK, durationSeconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS, build: PRODUCTION_TREE ? "compiled" : "source" };
   // A partial run (--only) must not replace the record of the full one.
   if (!ONLY) {
     writeFileSync(
