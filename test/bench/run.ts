@@ -16,7 +16,7 @@ import { freePort } from "../support/infra.ts";
 import { serviceNames, startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
-import { load, loop, percentiles, type LoadOptions, type LoadResult } from "./load.ts";
+import { keepAliveClient, load, loop, percentiles, type LoadOptions, type LoadResult } from "./load.ts";
 import { firstRemoteFrame, JOIN_CONCURRENCY, joinGrantLatency } from "./meeting-room.ts";
 import { commandCpuMs, cpuMs, machineCpuMs, withCpuPerRequest } from "./process-cpu.ts";
 import { dispatcherBacklog } from "./dispatcher-backlog.ts";
@@ -204,17 +204,18 @@ async function webhookPipeline(stack: Stack, tenant: Tenant) {
   const infrastructure = { postgres: "postgres", kafka: "java", redis: "redis-server" };
   const infrastructureBefore = Object.fromEntries(Object.entries(infrastructure).map(([name, command]) => [name, commandCpuMs(command)]));
   const machineBefore = machineCpuMs();
+  const client = keepAliveClient(stack.gatewayUrl, CONNECTIONS);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       for (let id = queue.shift(); id; id = queue.shift()) {
         endedAt.set(id, performance.now());
-        const response = await callApi(apiBase(stack), "POST", `/meeting/${id}/end`, { key: tenant.apiKey });
-        if (!response.ok) errors++;
-        await response.arrayBuffer();
+        const status = await client.request("POST", `/api/v1/meeting/${id}/end`, { authorization: `Bearer ${tenant.apiKey}` }).catch(() => 0);
+        if (status !== 200) errors++;
       }
     }),
   );
+  client.close();
   // How fast the ends themselves went through the API: the pipeline cannot deliver faster.
   const endsPerSecond = ids.length / ((performance.now() - started) / 1000);
   const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 120_000));

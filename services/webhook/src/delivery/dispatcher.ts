@@ -149,7 +149,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       sendQueued();
       const saturated = queuedCount > 0 || atCapacity();
       backlogLikely = claimed.length === limit || saturated;
-      if (claimed.length > 0 || wakeRequested || stopping) continue;
+      // A claim that got fewer than it asked for took everything due (what the caps held back is
+      // `saturated`): claiming again at once would find nothing, so wait for a wake-up or the due time.
+      if (claimed.length === limit || wakeRequested || stopping) continue;
       const untilDue = saturated ? 0 : await millisecondsUntilDue();
       if (untilDue > 0) {
         await sleep(untilDue);
