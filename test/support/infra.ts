@@ -33,8 +33,22 @@ export async function createTestDatabase(): Promise<{ url: string; name: string;
     drop: async () => {
       const client = new pg.Client({ connectionString: infra.databaseUrl() });
       await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      try {
+        // FORCE ends the connections left open, but Postgres 15 refuses it (42501) while an
+        // autovacuum worker, which runs as no role of ours, is in the database: such a worker is
+        // done in moments, so try again.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+            break;
+          } catch (error) {
+            if ((error as { code?: string }).code !== "42501" || attempt === 20) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 250));
+          }
+        }
+      } finally {
+        await client.end();
+      }
     },
   };
 }
