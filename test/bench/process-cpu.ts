@@ -23,7 +23,7 @@ export function cpuMs(pid: number | undefined): number {
  * the server and each connection's backend; `java`: the Kafka broker). A process that exits in
  * between takes its time with it, so compare runs that keep their connections open.
  */
-export function commandCpuMs(command: string): number {
+function commandCpuMs(command: string): number {
   let total = 0;
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -40,9 +40,32 @@ export function commandCpuMs(command: string): number {
  * Busy CPU milliseconds of the whole machine so far, all cores (/proc/stat: every state but idle
  * and iowait): what the platform, its databases, the broker and the load generator spent together.
  */
-export function machineCpuMs(): number {
+function machineCpuMs(): number {
   const [, user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).map(Number);
   return ((user! + nice! + system! + irq! + softirq! + steal!) * 1000) / TICKS_PER_SECOND;
+}
+
+/** What a CpuMeter reads: processes by pid, every process running a command, the whole machine. */
+export interface CpuSources {
+  pids?: Record<string, number | undefined>;
+  /** Name → command (`comm`), for programs of several processes (Postgres) or no known pid (Kafka). */
+  commands?: Record<string, string>;
+  machine?: boolean;
+}
+
+/** Reads the sources' CPU counters now; `microsPer(count)` gives each one's CPU µs per item since. */
+export function cpuMeter(sources: CpuSources) {
+  const read = (): Record<string, number> => ({
+    ...Object.fromEntries(Object.entries(sources.pids ?? {}).map(([name, pid]) => [name, cpuMs(pid)])),
+    ...Object.fromEntries(Object.entries(sources.commands ?? {}).map(([name, command]) => [name, commandCpuMs(command)])),
+    ...(sources.machine ? { machine: machineCpuMs() } : {}),
+  });
+  const before = read();
+  return {
+    microsPer(count: number): Record<string, number> {
+      return Object.fromEntries(Object.entries(read()).map(([name, ms]) => [name, count > 0 ? ((ms - before[name]!) * 1000) / count : NaN]));
+    },
+  };
 }
 
 /** Runs `work`, returning its result and the microseconds of CPU each named process spent per request. */
@@ -50,10 +73,7 @@ export async function withCpuPerRequest<T extends { requests: number }>(
   pids: Record<string, number | undefined>,
   work: () => Promise<T>,
 ): Promise<T & { cpuMicrosPerRequest: Record<string, number> }> {
-  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+  const meter = cpuMeter({ pids });
   const result = await work();
-  const cpuMicrosPerRequest = Object.fromEntries(
-    Object.entries(pids).map(([name, pid]) => [name, result.requests > 0 ? ((cpuMs(pid) - before[name]!) * 1000) / result.requests : NaN]),
-  );
-  return { ...result, cpuMicrosPerRequest };
+  return { ...result, cpuMicrosPerRequest: meter.microsPer(result.requests) };
 }

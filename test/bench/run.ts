@@ -18,7 +18,7 @@ import { createTenant, type Tenant } from "../support/tenants.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { keepAliveClient, load, loop, percentiles, type LoadOptions, type LoadResult } from "./load.ts";
 import { firstRemoteFrame, JOIN_CONCURRENCY, joinGrantLatency } from "./meeting-room.ts";
-import { commandCpuMs, cpuMs, machineCpuMs, withCpuPerRequest } from "./process-cpu.ts";
+import { cpuMeter, withCpuPerRequest } from "./process-cpu.ts";
 import { dispatcherBacklog } from "./dispatcher-backlog.ts";
 import { growth, roomPresence } from "./growth.ts";
 import type { Row } from "./row.ts";
@@ -199,11 +199,11 @@ async function webhookPipeline(stack: Stack, tenant: Tenant) {
   const queue = [...ids];
   // CPU per delivery of each service, of this process (the load generator and the receiver), of
   // Postgres, Kafka and Redis, and of the whole machine, over the ends and the deliveries.
-  const cpuPids = { ...measuredPids, bench: process.pid };
-  const cpuBefore = Object.fromEntries(Object.entries(cpuPids).map(([name, pid]) => [name, cpuMs(pid)]));
-  const infrastructure = { postgres: "postgres", kafka: "java", redis: "redis-server" };
-  const infrastructureBefore = Object.fromEntries(Object.entries(infrastructure).map(([name, command]) => [name, commandCpuMs(command)]));
-  const machineBefore = machineCpuMs();
+  const cpu = cpuMeter({
+    pids: { ...measuredPids, bench: process.pid },
+    commands: { postgres: "postgres", kafka: "java", redis: "redis-server" },
+    machine: true,
+  });
   const client = keepAliveClient(stack.gatewayUrl, CONNECTIONS);
   const started = performance.now();
   await Promise.all(
@@ -221,12 +221,7 @@ async function webhookPipeline(stack: Stack, tenant: Tenant) {
   const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 120_000));
   if ((await Promise.race([allReceived, timeout])) === "timeout") errors += PIPELINE_MEETINGS - receivedAt.size;
   const finished = Math.max(...receivedAt.values());
-  const perDelivery = (ms: number) => (ms * 1000) / Math.max(receivedAt.size, 1);
-  const cpuMicrosPerRequest = {
-    ...Object.fromEntries(Object.entries(cpuPids).map(([name, pid]) => [name, perDelivery(cpuMs(pid) - cpuBefore[name]!)])),
-    ...Object.fromEntries(Object.entries(infrastructure).map(([name, command]) => [name, perDelivery(commandCpuMs(command) - infrastructureBefore[name]!)])),
-    machine: perDelivery(machineCpuMs() - machineBefore),
-  };
+  const cpuMicrosPerRequest = cpu.microsPer(receivedAt.size);
   receiver.close();
   const latencies = [...receivedAt].map(([id, at]) => at - endedAt.get(id)!);
   const { p50Ms, p95Ms, p99Ms } = percentiles(latencies);
