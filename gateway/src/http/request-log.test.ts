@@ -55,9 +55,10 @@ describe("the request log", () => {
     }
     const log = lines.join("");
     for (const secret of ["KEY-SECRET", "OLD-SESSION-SECRET", "NEW-SESSION-SECRET", "QUERY-SECRET"]) expect(log).not.toContain(secret);
-    const line = JSON.parse(lines[0]!) as { req: Record<string, unknown>; res: { headers: Record<string, unknown> } };
+    const line = JSON.parse(lines[0]!) as { req: Record<string, unknown>; res: Record<string, unknown> };
     expect(line.req).toMatchObject({ method: "GET", path: "/session", userAgent: "cal.com/5" });
-    expect(line.res.headers["set-cookie"]).toBe(REDACTED);
+    // The response's headers are not logged at all: its status is.
+    expect(line.res).toEqual({ statusCode: 200 });
   });
 
   it("keeps paths, parameter names, error and iss readable", () => {
