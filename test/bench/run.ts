@@ -3,8 +3,9 @@
 // machine drift while ratios hold. Prints one table and writes test/bench/results.json.
 // `--quick` runs every throughput scenario briefly (under a minute, no meeting-room browser runs);
 // BENCH_PROFILE_DIR=<dir> writes a CPU profile of every service process there and summarises it.
-// `--only=pipeline,backlog,growth,rooms` runs just those sections (the webhook pipeline end to end,
-// a queued webhook backlog, how cost grows with data, a meeting room filling up).
+// `--only=auth,pipeline,backlog,growth,rooms` runs just those sections (POST /auth with its ceilings,
+// the webhook pipeline end to end, a queued webhook backlog, how cost grows with data, a meeting
+// room filling up).
 // BENCH_PRODUCTION_TREE=<dir> runs the compiled build from `scripts/build-production <dir>`.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -33,7 +34,7 @@ const PIPELINE_MEETINGS = Number(process.env.BENCH_PIPELINE_MEETINGS ?? (QUICK ?
 const BACKLOG_DELIVERIES = Number(process.env.BENCH_BACKLOG_DELIVERIES ?? (QUICK ? 2_000 : 10_000));
 /** Stored meetings and deliveries at the largest growth step; the smallest is a hundredth of it. */
 const GROWTH_MAX_ROWS = Number(process.env.BENCH_GROWTH_MAX_ROWS ?? (QUICK ? 10_000 : 1_000_000));
-/** `--only=pipeline,backlog,growth,rooms`: just those sections (and no results.json), to measure one change without the whole run. */
+/** `--only=auth,pipeline,backlog,growth,rooms`: just those sections (and no results.json), to measure one change without the whole run. */
 const ONLY = process.argv
   .find((arg) => arg.startsWith("--only="))
   ?.slice("--only=".length)
@@ -62,10 +63,13 @@ async function measuredLoad(name: string, options: Omit<LoadOptions, "connection
   return measured(() => load({ ...options, connections: CONNECTIONS, durationSeconds: DURATION }));
 }
 
-function startCeiling(kind: "node" | "express", port: number): ChildProcess {
-  return spawn(process.execPath, ["--conditions=source", path.join(import.meta.dirname, "ceiling-server.ts"), kind, String(port)], {
-    stdio: "inherit",
+function startCeiling(kind: "node" | "express" | "auth-parts", port: number): ChildProcess {
+  // Its stdout (auth-parts' access lines) is read and dropped, as the stack's processes' is.
+  const server = spawn(process.execPath, ["--conditions=source", path.join(import.meta.dirname, "ceiling-server.ts"), kind, String(port)], {
+    stdio: ["ignore", "pipe", "inherit"],
   });
+  server.stdout!.resume();
+  return server;
 }
 
 async function waitForHttp(url: string) {
@@ -99,16 +103,33 @@ function ratioRow(scenario: string, result: LoadResult, ceilingName: string, cei
   };
 }
 
+/** A POST /auth row's ratio to the ceiling of its required parts alone, in the note. */
+const withPartsNote = (row: Row, authParts: LoadResult): Row => ({
+  ...row,
+  note: `${(row.requestsPerSecond! / authParts.requestsPerSecond).toFixed(2)} of the ceiling of its required parts`,
+});
+
 async function ceilings() {
   const [nodePort, expressPort] = [await freePort(), await freePort()];
-  const servers = [startCeiling("node", nodePort), startCeiling("express", expressPort)];
-  await waitForHttp(`http://127.0.0.1:${nodePort}/`);
-  await waitForHttp(`http://127.0.0.1:${expressPort}/`);
+  const authPartsPort = await freePort();
+  const servers = [startCeiling("node", nodePort), startCeiling("express", expressPort), startCeiling("auth-parts", authPartsPort)];
+  for (const port of [nodePort, expressPort, authPartsPort]) await waitForHttp(`http://127.0.0.1:${port}/`);
   const bareNode = await measuredLoad("bare node http", { url: `http://127.0.0.1:${nodePort}/`, method: "POST" });
   const bareExpress = await measuredLoad("bare express", { url: `http://127.0.0.1:${expressPort}/`, method: "POST" });
+  measuredPids = { "auth parts": servers[2]!.pid };
+  const authParts = await measuredLoad("express + POST /auth's required parts", {
+    url: `http://127.0.0.1:${authPartsPort}/`,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+  });
+  measuredPids = {};
   for (const server of servers) server.kill();
-  rows.push({ scenario: "ceiling: bare node http", ...bareNode }, { scenario: "ceiling: bare express", ...bareExpress });
-  return { bareNode, bareExpress };
+  rows.push(
+    { scenario: "ceiling: bare node http", ...bareNode },
+    { scenario: "ceiling: bare express", ...bareExpress },
+    ratioRow("ceiling: Express + helmet + access log + JSON body + 2 Redis round trips (POST /auth's parts)", authParts, "bare express", bareExpress),
+  );
+  return { bareNode, bareExpress, authParts };
 }
 
 /**
@@ -245,7 +266,7 @@ async function main() {
     if (!process.env[name]) throw new Error(`${name} is unset: run eval "$(scripts/infra up)" first (npm run bench does)`);
   }
   if (ONLY) return onlySections(ONLY);
-  const { bareExpress } = await ceilings();
+  const { bareExpress, authParts } = await ceilings();
   await hopCeilings(bareExpress);
 
   const stack = await startBenchStack(!QUICK);
@@ -255,13 +276,7 @@ async function main() {
     const tenant = await createTenant(stack);
     const auth = { authorization: `Bearer ${tenant.apiKey}`, "content-type": "application/json" };
 
-    const authResult = await measuredLoad("POST /auth (API key)", { url: `${stack.gatewayUrl}/api/v1/auth`, method: "POST", headers: auth });
-    rows.push(ratioRow("POST /api/v1/auth (API key, cache warm)", authResult, "bare express", bareExpress, 0.5));
-
-    const oauth = await authorizeChains(stack, tenant);
-    const oauthAuth = { authorization: `Bearer ${oauth.accessToken}` };
-    const oauthAuthResult = await measuredLoad("POST /auth (OAuth)", { url: `${stack.gatewayUrl}/api/v1/auth`, method: "POST", headers: oauthAuth });
-    rows.push(ratioRow("POST /api/v1/auth (OAuth access token)", oauthAuthResult, "bare express", bareExpress, 0.5));
+    const oauth = await authRows(stack, tenant, { bareExpress, authParts });
 
     log("OAuth refresh grants: straight to identity's OAuth listener, then through the gateway");
     const timing = { warmupSeconds: WARMUP, durationSeconds: DURATION };
@@ -316,6 +331,21 @@ async function main() {
   if (PROFILE_DIR) summariseProfiles(PROFILE_DIR);
 }
 
+/** POST /auth with an API key and with an OAuth access token, against both ceilings; returns the OAuth chains for the refresh rows. */
+async function authRows(stack: Stack, tenant: Tenant, ceiling: { bareExpress: LoadResult; authParts: LoadResult }) {
+  const url = `${stack.gatewayUrl}/api/v1/auth`;
+  const apiKey = await measuredLoad("POST /auth (API key)", {
+    url,
+    method: "POST",
+    headers: { authorization: `Bearer ${tenant.apiKey}`, "content-type": "application/json" },
+  });
+  rows.push(withPartsNote(ratioRow("POST /api/v1/auth (API key, cache warm)", apiKey, "bare express", ceiling.bareExpress, 0.5), ceiling.authParts));
+  const oauth = await authorizeChains(stack, tenant);
+  const accessToken = await measuredLoad("POST /auth (OAuth)", { url, method: "POST", headers: { authorization: `Bearer ${oauth.accessToken}` } });
+  rows.push(withPartsNote(ratioRow("POST /api/v1/auth (OAuth access token)", accessToken, "bare express", ceiling.bareExpress, 0.5), ceiling.authParts));
+  return oauth;
+}
+
 async function startBenchStack(media: boolean) {
   if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
   // The production configuration: request logging at its default level (info), rate limiting on
@@ -367,8 +397,10 @@ async function dataSections(stack: Stack, sections: string[]) {
 }
 
 async function onlySections(sections: string[]) {
+  const authCeilings = sections.includes("auth") ? await ceilings() : undefined;
   const stack = await startBenchStack(false);
   try {
+    if (authCeilings) await (await authRows(stack, await createTenant(stack), authCeilings)).app.close();
     if (sections.includes("pipeline")) await webhookPipeline(stack, await createTenant(stack));
     await dataSections(stack, sections);
     if (sections.includes("rooms")) rows.push(...(await roomRows(stack)));
