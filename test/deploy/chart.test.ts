@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { SERVICE_NODE_FLAGS, TRACING_DEPLOYMENT_VARIABLES, TRACING_REGISTER_MODULE, tracingConfigured } from "@svc/platform";
+import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS, TRACING_DEPLOYMENT_VARIABLES, TRACING_REGISTER_MODULE, tracingConfigured } from "@svc/platform";
 import {
   components,
   dockerfile,
@@ -155,6 +155,8 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
       expect(container.command).toEqual(["node", ...SERVICE_NODE_FLAGS, `${workspace}/dist/main.js`]);
       // The image's default command (docker run without one) is the gateway's, flags included.
       if (component === "gateway") expect(JSON.parse(/^CMD\s+(\[.*\])\s*$/m.exec(readFileSync(dockerfile, "utf8"))![1]!)).toEqual(container.command);
+      // And the environment every process starts with (the allocator's settings), from the image.
+      expect(imageEnvironment()).toMatchObject(SERVICE_ENVIRONMENT);
       expect(existsSync(path.join(root, workspace, "src/main.ts"))).toBe(true);
       const images = new Set(
         objects.filter((object) => object.kind === "Deployment" || object.kind === "Job").flatMap((object) => podSpecOf(object).containers.map((c) => c.image)),

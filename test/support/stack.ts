@@ -3,7 +3,7 @@ import http2 from "node:http2";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { SERVICE_NODE_FLAGS, tracingLaunch } from "@svc/platform";
+import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS, tracingLaunch } from "@svc/platform";
 import { startMediaServer, type RunningMediaServer } from "../../scripts/media-server.ts";
 import { createTestDatabase, freePorts, infra, uniqueName } from "./infra.ts";
 import { checkResponsesOf } from "./openapi-responses.ts";
@@ -183,7 +183,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     const tracing = tracingLaunch(service, env);
     const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...(options.nodeFlags ?? []), ...tracing.nodeArguments, ...entry], {
       cwd: dir(service),
-      env: { ...env, ...portEnv[service], ...tracing.env },
+      env: { ...env, ...SERVICE_ENVIRONMENT, ...portEnv[service], ...tracing.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     const chunks = output.get(service)!;

@@ -27,5 +27,5 @@ export * from "./db/purge.ts";
 export * from "./periodic-task.ts";
 export * from "./telemetry/request-context.ts";
 export * from "./telemetry/tracing-config.ts";
-export * from "./node-flags.ts";
+export * from "./process-launch.ts";
 export * from "./telemetry/event-context.ts";

@@ -273,7 +273,7 @@ matchExpressions:
     values: [gateway, identity, meeting, webhook]
 {{- end }}
 
-{{/* Node flags of every long-running process: services/platform/src/node-flags.ts says why. */}}
+{{/* Node flags of every long-running process: services/platform/src/process-launch.ts says why. */}}
 {{- define "svc.nodeFlags" -}}
 "--max-semi-space-size=4"
 {{- end }}

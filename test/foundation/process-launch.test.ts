@@ -1,0 +1,46 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from "@svc/platform";
+import { serviceNames, startStack, type Stack } from "../support/stack.ts";
+
+// How every long-running process starts (services/platform/src/process-launch.ts): the test
+// stacks start them as `npm start` and the image do, and glibc's dynamic loader, which reads
+// GLIBC_TUNABLES, must know each allocator setting (a misspelt one is silently ignored).
+const DYNAMIC_LOADER = "/lib64/ld-linux-x86-64.so.2";
+
+describe("process launch", () => {
+  it("names only allocator settings glibc knows, each taking the value given", () => {
+    const settings = SERVICE_ENVIRONMENT.GLIBC_TUNABLES!.split(":").map((pair) => pair.split("=") as [string, string]);
+    expect(settings.length).toBeGreaterThan(0);
+    const listed = execFileSync(DYNAMIC_LOADER, ["--list-tunables"], { encoding: "utf8", env: { GLIBC_TUNABLES: SERVICE_ENVIRONMENT.GLIBC_TUNABLES } });
+    for (const [name, value] of settings) {
+      expect(listed, name).toMatch(new RegExp(`^${name.replaceAll(".", "\\.")}: 0x${Number(value).toString(16)} `, "m"));
+    }
+  });
+
+  describe("a running stack", () => {
+    let stack: Stack;
+    beforeAll(async () => {
+      stack = await startStack();
+    });
+    afterAll(async () => {
+      await stack?.stop();
+    });
+
+    it("starts every process with the Node flags and the environment", () => {
+      for (const name of serviceNames) {
+        const pid = stack.pid(name)!;
+        const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+        expect(argv, name).toEqual(expect.arrayContaining([...SERVICE_NODE_FLAGS]));
+        // The environment as the process received it. glibc's loader cuts GLIBC_TUNABLES there in
+        // place while parsing it (each ':' becomes a NUL), so each setting is looked for on its own.
+        const environment = readFileSync(`/proc/${pid}/environ`, "utf8");
+        for (const [variable, value] of Object.entries(SERVICE_ENVIRONMENT)) {
+          expect(environment, name).toContain(`\0${variable}=`);
+          for (const setting of value.split(":")) expect(environment, `${name}: ${variable}`).toContain(setting);
+        }
+      }
+    });
+  });
+});
