@@ -109,18 +109,24 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
     return markLive(client, meeting.id);
   }
 
-  async function endLocked(client: PoolClient, meeting: StoredMeeting, cause: MeetingEndCause, emit: (event: OutboxEvent) => void) {
-    const ended = await markEnded(client, meeting.id);
-    if (!ended) return { meeting, endedNow: false };
-    // Every visit makes its meeting live in the transaction that records it (enter), so a meeting
-    // still scheduled has had nobody in its room: no visit to close or list (two round trips saved).
+  /**
+   * Ends a scheduled or live meeting and emits what that means; undefined for any other. Its
+   * UPDATE takes the row's lock, as every change of a meeting's state does, so ending a meeting is
+   * one statement when nobody entered it, and no lock is taken by a read before.
+   */
+  async function endMeeting(client: PoolClient, meetingId: string, orgId: string | undefined, cause: MeetingEndCause, emit: (event: OutboxEvent) => void) {
+    const ended = await markEnded(client, meetingId, orgId);
+    if (!ended) return undefined;
+    // Whoever entered the room opened it (enter makes the meeting live, which records that in
+    // the transaction that records the visit), so a meeting whose room was never opened has no
+    // visit to close or list (two round trips saved).
     let visits: RoomVisit[] = [];
-    if (meeting.status !== "scheduled") {
-      for (const visit of await closeAllVisits(client, meeting.id, new Date())) emit(participantLeftEvent(meeting, visit));
-      visits = await visitsOf(client, meeting.id);
+    if (ended.roomOpenedAt) {
+      for (const visit of await closeAllVisits(client, meetingId, new Date())) emit(participantLeftEvent(ended, visit));
+      visits = await visitsOf(client, meetingId);
     }
     emit(meetingEndedEvent(ended, visits, cause));
-    return { meeting: ended, endedNow: true };
+    return ended;
   }
 
   return {
@@ -164,9 +170,12 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
 
     end: (orgId, meetingId, cause) =>
       apply(undefined, undefined, async (client, emit) => {
+        const ended = await endMeeting(client, meetingId, orgId ?? undefined, cause, emit);
+        if (ended) return { meeting: ended, endedNow: true };
+        // Not scheduled nor live (or not there): read it, under its lock, to answer why.
         const meeting = await lockMeeting(client, meetingId, orgId ?? undefined);
         if (meeting?.status === "cancelled") throw closedRefusal(meeting, "ended");
-        return meeting ? endLocked(client, meeting, cause, emit) : undefined;
+        return meeting ? { meeting, endedNow: false } : undefined;
       }),
 
     update: (orgId, meetingId, details) =>
@@ -199,8 +208,7 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
       const ended = await apply(undefined, [] as string[], async (client, emit) => {
         const endedIds: string[] = [];
         for (const { id, status } of await claimMeetingsDueToEnd(client, graceSeconds, 50)) {
-          const meeting = (await lockMeeting(client, id))!;
-          if ((await endLocked(client, meeting, status === "live" ? "empty" : "end_passed", emit)).endedNow) endedIds.push(id);
+          if (await endMeeting(client, id, undefined, status === "live" ? "empty" : "end_passed", emit)) endedIds.push(id);
         }
         return endedIds;
       });
