@@ -209,12 +209,16 @@ export async function markEnded(client: PoolClient, id: string, orgId?: string):
   return rows[0] ? toMeeting(rows[0]) : undefined;
 }
 
-/** → cancelled, answering the cancelled meeting; undefined when it was not scheduled or live. */
-export async function markCancelled(client: PoolClient, id: string): Promise<StoredMeeting | undefined> {
+/**
+ * → cancelled, answering the cancelled meeting; undefined when it was not scheduled or live (or,
+ * with `orgId`, is another organization's). Takes the row's lock, as lockMeeting does.
+ */
+export async function markCancelled(client: PoolClient, id: string, orgId?: string): Promise<StoredMeeting | undefined> {
   const { rows } = await client.query<MeetingRow>(
-    `UPDATE meetings m SET status = 'cancelled', cancelled_at = now(), empty_since = NULL WHERE m.id = $1 AND m.status IN ('scheduled', 'live')
+    `UPDATE meetings m SET status = 'cancelled', cancelled_at = now(), empty_since = NULL
+      WHERE m.id = $1 AND ($2::text IS NULL OR m.org_id = $2) AND m.status IN ('scheduled', 'live')
      RETURNING ${MEETING_COLUMNS}`,
-    [id],
+    [id, orgId ?? null],
   );
   return rows[0] ? toMeeting(rows[0]) : undefined;
 }

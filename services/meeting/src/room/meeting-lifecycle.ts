@@ -194,12 +194,18 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
 
     cancel: (orgId, meetingId) =>
       apply(undefined, undefined, async (client, emit) => {
-        const meeting = await lockMeeting(client, meetingId, orgId);
-        if (!meeting) return undefined;
-        if (meeting.status === "cancelled") return { meeting, cancelledNow: false };
-        const cancelled = await markCancelled(client, meetingId);
-        if (!cancelled) throw closedRefusal(meeting, "cancelled");
-        for (const visit of await closeAllVisits(client, meetingId, new Date())) emit(participantLeftEvent(meeting, visit));
+        // As for an end: the UPDATE takes the row's lock, and the meeting is read only to answer
+        // why it did not apply; a room never opened has had no visitor.
+        const cancelled = await markCancelled(client, meetingId, orgId);
+        if (!cancelled) {
+          const meeting = await lockMeeting(client, meetingId, orgId);
+          if (!meeting) return undefined;
+          if (meeting.status === "cancelled") return { meeting, cancelledNow: false };
+          throw closedRefusal(meeting, "cancelled");
+        }
+        if (cancelled.roomOpenedAt) {
+          for (const visit of await closeAllVisits(client, meetingId, new Date())) emit(participantLeftEvent(cancelled, visit));
+        }
         emit(meetingCancelledEvent(cancelled));
         return { meeting: cancelled, cancelledNow: true };
       }),
