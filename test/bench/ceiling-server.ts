@@ -39,7 +39,8 @@ if (kind === "node") {
   const redis = new Redis(process.env.REDIS_URL!, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000, enableAutoPipelining: true });
   await new Promise((resolve) => redis.once("ready", resolve));
   const cacheKey = `bench-ceiling:${process.pid}:credential`;
-  await redis.set(cacheKey, body);
+  // Expires on its own, like the rate buckets: the shared Redis keeps nothing of a bench run.
+  await redis.set(cacheKey, body, "PX", 3_600_000);
   const limiter = new RateLimiterRedis({ storeClient: redis, points: 1_000_000, duration: 1, keyPrefix: `bench-ceiling:${process.pid}:rate` });
   const app = express();
   app.use(

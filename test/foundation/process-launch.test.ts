@@ -7,13 +7,14 @@ import { serviceNames, startStack, type Stack } from "../support/stack.ts";
 // How every long-running process starts (services/platform/src/process-launch.ts): the test
 // stacks start them as `npm start` and the image do, and glibc's dynamic loader, which reads
 // GLIBC_TUNABLES, must know each allocator setting (a misspelt one is silently ignored).
-const DYNAMIC_LOADER = "/lib64/ld-linux-x86-64.so.2";
+/** glibc's dynamic loader, the one Node itself is linked with (`ldd` comes with glibc). */
+const dynamicLoader = () => /^\s*(\/\S*\/ld-linux\S*)/m.exec(execFileSync("ldd", [process.execPath], { encoding: "utf8" }))![1]!;
 
 describe("process launch", () => {
   it("names only allocator settings glibc knows, each taking the value given", () => {
     const settings = SERVICE_ENVIRONMENT.GLIBC_TUNABLES!.split(":").map((pair) => pair.split("=") as [string, string]);
     expect(settings.length).toBeGreaterThan(0);
-    const listed = execFileSync(DYNAMIC_LOADER, ["--list-tunables"], { encoding: "utf8", env: { GLIBC_TUNABLES: SERVICE_ENVIRONMENT.GLIBC_TUNABLES } });
+    const listed = execFileSync(dynamicLoader(), ["--list-tunables"], { encoding: "utf8", env: { GLIBC_TUNABLES: SERVICE_ENVIRONMENT.GLIBC_TUNABLES } });
     for (const [name, value] of settings) {
       expect(listed, name).toMatch(new RegExp(`^${name.replaceAll(".", "\\.")}: 0x${Number(value).toString(16)} `, "m"));
     }

@@ -24,11 +24,10 @@ export function requestLog(logger: Logger): RequestHandler {
     genReqId: (_req, res) => (res as unknown as { locals?: { requestId?: string } }).locals?.requestId ?? randomUUID(),
     autoLogging: { ignore: (req) => probes.has(req.url ?? "") },
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
-    // Query strings may carry OAuth codes and state: log the path only; and the Location of a
-    // redirect (the consent page's, to the application) without its parameters' values.
-    // The response's status, and where a redirect sends the client; not its other headers: they
-    // are the same on every response (security headers, CSP) and a Set-Cookie would carry a
-    // session, and copying and serialising them was a tenth of the gateway's CPU on POST /auth.
+    // Query strings may carry OAuth codes and state: the path only. Of the response, its status
+    // and a redirect's Location (the consent page's, to the application) without its parameters'
+    // values; no other header: they are the same on every response (security headers, CSP), a
+    // Set-Cookie would carry a session, and copying them was a tenth of the gateway's CPU on POST /auth.
     serializers: {
       res: (res: { statusCode: number; headers?: Record<string, unknown> }) => {
         const location = res.headers?.location;
