@@ -3,17 +3,23 @@
 // over HTTP/2, once with bare `node:http2` on both sides and once with Connect exactly as our
 // processes call each other. Each role runs in its own process, like the gateway and a service.
 //
-//   hop-ceiling.ts backend <http2Port> <connectPort>
-//   hop-ceiling.ts front <port> <http2Port> <connectPort>
+//   DATABASE_URL=… hop-ceiling.ts backend <http2Port> <connectPort>
+//   REDIS_URL=… hop-ceiling.ts front <port> <http2Port> <connectPort>
 //
 // The backend answers both with the same protobuf bytes, so the two hops differ only by the stack
 // that carries them, and it does no work of its own (no database, no authentication).
+//
+// `GET /connect-parts` stands for a read through one service, GET /webhook's shape: the parts of
+// an authenticated request (auth-parts.ts), the Connect hop, and behind it one Postgres round trip
+// reading 20 rows. It leaves out what such a route does with the rows (a message of 20 items
+// encoded, decoded and written as JSON): it bounds from above what GET /webhook could reach.
 import http2 from "node:http2";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
 import express from "express";
-import { createLogger, internalTransport, startServer } from "@svc/platform";
-import { ListEventTypesResponseSchema, WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
+import { createLogger, createPool, internalTransport, startServer } from "@svc/platform";
+import { ListEventTypesResponseSchema, ListSubscriptionsResponseSchema, WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
+import { authPartsApp } from "./auth-parts.ts";
 
 const [role, ...ports] = [process.argv[2], ...process.argv.slice(3).map(Number)];
 
@@ -38,15 +44,30 @@ if (role === "backend") {
       stream.resume();
     })
     .listen(http2Port, "127.0.0.1");
+  const logger = createLogger("hop-ceiling");
+  // The services' pool (prepared statements) and the webhook service's size; 20 rows of a
+  // subscription's column types, generated rather than read from an index: one round trip either way.
+  const pool = createPool({ databaseUrl: process.env.DATABASE_URL!, schema: "public", logger, max: 10 });
+  const twentyRows = `SELECT gen_random_uuid() AS id, 'https://example.com/hook/' || g AS url, ARRAY['meeting.ended'] AS events,
+      now() + g * interval '1 millisecond' AS created_at, NULL::timestamptz AS disabled_at, '' AS description
+    FROM generate_series(1, 20) g`;
+  const emptyList = create(ListSubscriptionsResponseSchema, {});
   // startServer itself, not a copy of it: the interceptors, limits and protocols every service
   // serves with (metrics off and the log at info, as in the bench's stack).
   await startServer({
     name: "hop-ceiling",
     host: "127.0.0.1",
     port: connectPort,
-    logger: createLogger("hop-ceiling"),
+    logger,
     services: [WebhookService],
-    routes: (router) => router.service(WebhookService, { listEventTypes: () => response }),
+    routes: (router) =>
+      router.service(WebhookService, {
+        listEventTypes: () => response,
+        listSubscriptions: async () => {
+          await pool.query(twentyRows);
+          return emptyList;
+        },
+      }),
     isServing: async () => true,
   });
 } else {
@@ -87,10 +108,10 @@ if (role === "backend") {
   const webhook = createClient(WebhookService, internalTransport(`http://127.0.0.1:${connectPort}`));
   const connectHop = () => webhook.listEventTypes({}, { timeoutMs: 10_000 });
 
-  // Listen only once both hops answer, so that the bench's readiness check covers the backend too.
+  // Listen only once every hop answers, so that the bench's readiness check covers the backend too.
   for (let attempt = 0; ; attempt++) {
     try {
-      await Promise.all([bareHop(), connectHop()]);
+      await Promise.all([bareHop(), connectHop(), webhook.listSubscriptions({})]);
       break;
     } catch (error) {
       if (attempt === 100) throw error;
@@ -99,6 +120,13 @@ if (role === "backend") {
   }
 
   const app = express();
+  const parts = await authPartsApp(process.env.REDIS_URL!);
+  parts.app.get("/", async (_req, res) => {
+    await parts.authenticate(res);
+    await webhook.listSubscriptions({}, { timeoutMs: 10_000 });
+    res.type("application/json").send(body);
+  });
+  app.use("/connect-parts", parts.app);
   app.post("/http2", async (_req, res) => {
     await bareHop();
     res.type("application/json").send(body);

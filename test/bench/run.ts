@@ -3,9 +3,9 @@
 // machine drift while ratios hold. Prints one table and writes test/bench/results.json.
 // `--quick` runs every throughput scenario briefly (under a minute, no meeting-room browser runs);
 // BENCH_PROFILE_DIR=<dir> writes a CPU profile of every service process there and summarises it.
-// `--only=auth,pipeline,backlog,growth,rooms` runs just those sections (POST /auth with its ceilings,
-// the webhook pipeline end to end, a queued webhook backlog, how cost grows with data, a meeting
-// room filling up).
+// `--only=auth,list,pipeline,backlog,growth,rooms` runs just those sections (POST /auth with its
+// ceilings, GET /webhook with its ceilings, the webhook pipeline end to end, a queued webhook
+// backlog, how cost grows with data, a meeting room filling up).
 // BENCH_PRODUCTION_TREE=<dir> runs the compiled build from `scripts/build-production <dir>`.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -34,7 +34,7 @@ const PIPELINE_MEETINGS = Number(process.env.BENCH_PIPELINE_MEETINGS ?? (QUICK ?
 const BACKLOG_DELIVERIES = Number(process.env.BENCH_BACKLOG_DELIVERIES ?? (QUICK ? 2_000 : 10_000));
 /** Stored meetings and deliveries at the largest growth step; the smallest is a hundredth of it. */
 const GROWTH_MAX_ROWS = Number(process.env.BENCH_GROWTH_MAX_ROWS ?? (QUICK ? 10_000 : 1_000_000));
-/** `--only=auth,pipeline,backlog,growth,rooms`: just those sections (and no results.json), to measure one change without the whole run. */
+/** `--only=auth,list,pipeline,backlog,growth,rooms`: just those sections (and no results.json), to measure one change without the whole run. */
 const ONLY = process.argv
   .find((arg) => arg.startsWith("--only="))
   ?.slice("--only=".length)
@@ -103,10 +103,10 @@ function ratioRow(scenario: string, result: LoadResult, ceilingName: string, cei
   };
 }
 
-/** A POST /auth row's ratio to the ceiling of its required parts alone, in the note. */
-const withPartsNote = (row: Row, authParts: LoadResult): Row => ({
+/** A row's ratio to the ceiling of its required parts alone (POST /auth's, GET /webhook's), in the note. */
+const withPartsNote = (row: Row, parts: LoadResult): Row => ({
   ...row,
-  note: `${(row.requestsPerSecond! / authParts.requestsPerSecond).toFixed(2)} of the ceiling of its required parts`,
+  note: `${(row.requestsPerSecond! / parts.requestsPerSecond).toFixed(2)} of the ceiling of its required parts`,
 });
 
 async function ceilings() {
@@ -139,11 +139,15 @@ async function ceilings() {
  */
 async function hopCeilings(bareExpress: LoadResult) {
   const [frontPort, http2Port, connectPort] = [await freePort(), await freePort(), await freePort()];
-  // stdout ignored: the backend's Connect server logs its start at info, as the services do.
-  const start = (...args: (string | number)[]) =>
-    spawn(process.execPath, ["--conditions=source", path.join(import.meta.dirname, "hop-ceiling.ts"), ...args.map(String)], {
-      stdio: ["ignore", "ignore", "inherit"],
+  // stdout read and dropped, as the stack's processes' is: the front's access lines of
+  // /connect-parts, the backend's start line.
+  const start = (...args: (string | number)[]) => {
+    const child = spawn(process.execPath, ["--conditions=source", path.join(import.meta.dirname, "hop-ceiling.ts"), ...args.map(String)], {
+      stdio: ["ignore", "pipe", "inherit"],
     });
+    child.stdout!.resume();
+    return child;
+  };
   const backend = start("backend", http2Port, connectPort);
   const front = start("front", frontPort, http2Port, connectPort);
   // Their CPU per request too: where the hop's cost lands, caller and callee.
@@ -153,10 +157,15 @@ async function hopCeilings(bareExpress: LoadResult) {
     const hop = (route: string) => ({ url: `http://127.0.0.1:${frontPort}/${route}`, method: "POST" as const });
     const bareHop = await measuredLoad("express + one bare node:http2 hop", hop("http2"));
     const connectHop = await measuredLoad("express + one Connect hop", hop("connect"));
+    const readParts = await measuredLoad("express + an authenticated request's parts + one Connect hop to a 20-row SELECT", {
+      url: `http://127.0.0.1:${frontPort}/connect-parts`,
+    });
     rows.push(
       ratioRow("ceiling: Express + one bare node:http2 hop", bareHop, "bare express", bareExpress),
       ratioRow("ceiling: Express + one Connect hop (internal transport)", connectHop, "bare express", bareExpress),
+      ratioRow("ceiling: POST /auth's parts + one Connect hop to a 20-row SELECT (GET /webhook's parts)", readParts, "bare express", bareExpress),
     );
+    return { readParts };
   } finally {
     measuredPids = {};
     backend.kill();
@@ -267,7 +276,7 @@ async function main() {
   }
   if (ONLY) return onlySections(ONLY);
   const { bareExpress, authParts } = await ceilings();
-  await hopCeilings(bareExpress);
+  const { readParts } = await hopCeilings(bareExpress);
 
   const stack = await startBenchStack(!QUICK);
   try {
@@ -296,11 +305,7 @@ async function main() {
     });
     rows.push(ratioRow("POST /api/v1/meeting (2 attendees)", meetingResult, "pg INSERT loop", insertCeiling, 0.4));
 
-    for (let i = 0; i < 20; i++) {
-      await callApi(apiBase(stack), "POST", "/webhook", { key: tenant.apiKey, body: { url: `https://example.com/hook/${i}`, events: ["meeting.ended"] } });
-    }
-    const listResult = await measuredLoad("GET /webhook", { url: `${stack.gatewayUrl}/api/v1/webhook`, headers: auth });
-    rows.push(ratioRow("GET /api/v1/webhook (20 subscriptions)", listResult, "bare express", bareExpress));
+    await webhookListRow(stack, tenant, { bareExpress, readParts });
 
     const pipelineTenant = await createTenant(stack);
     await webhookPipeline(stack, pipelineTenant);
@@ -329,6 +334,15 @@ async function main() {
   }
   print();
   if (PROFILE_DIR) summariseProfiles(PROFILE_DIR);
+}
+
+/** GET /webhook with 20 subscriptions, against bare Express and the ceiling of its parts. */
+async function webhookListRow(stack: Stack, tenant: Tenant, ceiling: { bareExpress: LoadResult; readParts: LoadResult }) {
+  for (let i = 0; i < 20; i++) {
+    await callApi(apiBase(stack), "POST", "/webhook", { key: tenant.apiKey, body: { url: `https://example.com/hook/${i}`, events: ["meeting.ended"] } });
+  }
+  const listResult = await measuredLoad("GET /webhook", { url: `${stack.gatewayUrl}/api/v1/webhook`, headers: { authorization: `Bearer ${tenant.apiKey}` } });
+  rows.push(withPartsNote(ratioRow("GET /api/v1/webhook (20 subscriptions)", listResult, "bare express", ceiling.bareExpress, 0.1), ceiling.readParts));
 }
 
 /** POST /auth with an API key and with an OAuth access token, against both ceilings; returns the OAuth chains for the refresh rows. */
@@ -397,10 +411,12 @@ async function dataSections(stack: Stack, sections: string[]) {
 }
 
 async function onlySections(sections: string[]) {
-  const authCeilings = sections.includes("auth") ? await ceilings() : undefined;
+  const authCeilings = sections.includes("auth") || sections.includes("list") ? await ceilings() : undefined;
+  const listCeiling = sections.includes("list") ? await hopCeilings(authCeilings!.bareExpress) : undefined;
   const stack = await startBenchStack(false);
   try {
-    if (authCeilings) await (await authRows(stack, await createTenant(stack), authCeilings)).app.close();
+    if (sections.includes("auth")) await (await authRows(stack, await createTenant(stack), authCeilings!)).app.close();
+    if (listCeiling) await webhookListRow(stack, await createTenant(stack), { bareExpress: authCeilings!.bareExpress, readParts: listCeiling.readParts });
     if (sections.includes("pipeline")) await webhookPipeline(stack, await createTenant(stack));
     await dataSections(stack, sections);
     if (sections.includes("rooms")) rows.push(...(await roomRows(stack)));
