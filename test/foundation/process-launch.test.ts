@@ -2,7 +2,9 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from "@svc/platform";
+import { load } from "../bench/load.ts";
 import { serviceNames, startStack, type Stack } from "../support/stack.ts";
+import { waitFor } from "../support/wait.ts";
 
 // How every long-running process starts (services/platform/src/process-launch.ts): the test
 // stacks start them as `npm start` and the image do, and glibc's dynamic loader, which reads
@@ -23,7 +25,8 @@ describe("process launch", () => {
   describe("a running stack", () => {
     let stack: Stack;
     beforeAll(async () => {
-      stack = await startStack();
+      // At info, for the release's log line.
+      stack = await startStack({ env: { LOG_LEVEL: "info" } });
     });
     afterAll(async () => {
       await stack?.stop();
@@ -42,6 +45,25 @@ describe("process launch", () => {
           for (const setting of value.split(":")) expect(environment, `${name}: ${variable}`).toContain(setting);
         }
       }
+    });
+
+    // services/platform/src/idle-memory-release.ts: utilization is sampled every 10 s, so 8 s of
+    // load make at least one busy sample wherever they fall, and an idle one follows within 20 s.
+    it("gives the heap memory of a busy spell back once idle, in one collection", { timeout: 60_000 }, async () => {
+      const released = () =>
+        stack
+          .logs("gateway")
+          .split("\n")
+          .filter((line) => line.includes("released unused heap memory"));
+      const before = released().length;
+      const busy = await load({ url: `${stack.gatewayUrl}/healthz`, connections: 16, durationSeconds: 8 });
+      expect(busy.errors).toBe(0);
+      await waitFor(() => released().length > before, 30_000, "the gateway's release after the load");
+      const line = JSON.parse(released().at(-1)!) as { rssMbBefore: number; rssMbAfter: number; pauseMs: number };
+      expect(line.rssMbAfter).toBeLessThan(line.rssMbBefore);
+      // Once per busy spell: the idle samples after it collect nothing more.
+      await new Promise((resolve) => setTimeout(resolve, 11_000));
+      expect(released().length).toBe(before + 1);
     });
   });
 });

@@ -1,3 +1,4 @@
+import { releaseMemoryWhenIdle } from "./idle-memory-release.ts";
 import type { Logger } from "./logger.ts";
 
 type Closer = () => Promise<unknown> | unknown;
@@ -5,7 +6,8 @@ type Closer = () => Promise<unknown> | unknown;
 /**
  * Runs a service's `start`, then on SIGTERM/SIGINT calls the closers it returned in reverse order
  * (stop accepting work first, close pools last). A second signal, or a shutdown slower than
- * `graceMs`, exits at once.
+ * `graceMs`, exits at once. Meanwhile the heap memory a busy spell leaves behind is given back
+ * once the process is idle (idle-memory-release.ts).
  */
 export function runUntilSignalled(logger: Logger, start: () => Promise<Closer[]>, graceMs = 10_000) {
   let closers: Closer[] = [];
@@ -31,9 +33,10 @@ export function runUntilSignalled(logger: Logger, start: () => Promise<Closer[]>
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+  const stopReleasingMemory = releaseMemoryWhenIdle(logger);
   start().then(
     (started) => {
-      closers = started;
+      closers = [stopReleasingMemory, ...started];
     },
     (error: unknown) => {
       logger.fatal({ err: error }, "failed to start");
