@@ -13,8 +13,12 @@
 // an authenticated request (auth-parts.ts), the Connect hop, and behind it one Postgres round trip
 // reading 20 rows. It leaves out what such a route does with the rows (a message of 20 items
 // encoded, decoded and written as JSON): it bounds from above what GET /webhook could reach.
+// `GET /connect-parts/items/<n>` does that too, with the libraries alone: n rows read, answered as
+// n Subscription messages, written as JSON; at 1 and 100 items it bounds how a page's cost may grow
+// with its length.
 import http2 from "node:http2";
 import { create, toBinary } from "@bufbuild/protobuf";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { createClient } from "@connectrpc/connect";
 import express from "express";
 import { createLogger, createPool, internalTransport, startServer } from "@svc/platform";
@@ -48,10 +52,11 @@ if (role === "backend") {
   // The services' pool (prepared statements) and the webhook service's size; 20 rows of a
   // subscription's column types, generated rather than read from an index: one round trip either way.
   const pool = createPool({ databaseUrl: process.env.DATABASE_URL!, schema: "public", logger, max: 10 });
-  const twentyRows = `SELECT gen_random_uuid() AS id, 'https://example.com/hook/' || g AS url, ARRAY['meeting.ended'] AS events,
+  const rows = `SELECT gen_random_uuid() AS id, 'https://example.com/hook/' || g AS url, ARRAY['meeting.ended'] AS events,
       now() + g * interval '1 millisecond' AS created_at, NULL::timestamptz AS disabled_at, '' AS description
-    FROM generate_series(1, 20) g`;
+    FROM generate_series(1, $1::int) g`;
   const emptyList = create(ListSubscriptionsResponseSchema, {});
+  type Row = { id: string; url: string; events: string[]; created_at: Date; description: string };
   // startServer itself, not a copy of it: the interceptors, limits and protocols every service
   // serves with (metrics off and the log at info, as in the bench's stack).
   await startServer({
@@ -63,9 +68,19 @@ if (role === "backend") {
     routes: (router) =>
       router.service(WebhookService, {
         listEventTypes: () => response,
-        listSubscriptions: async () => {
-          await pool.query(twentyRows);
-          return emptyList;
+        // No page size: 20 rows read, none answered; a page size: that many rows, answered.
+        listSubscriptions: async ({ pageSize }) => {
+          const { rows: read } = await pool.query<Row>(rows, [pageSize || 20]);
+          if (!pageSize) return emptyList;
+          return create(ListSubscriptionsResponseSchema, {
+            subscriptions: read.map((row) => ({
+              webhookId: row.id,
+              url: row.url,
+              events: row.events,
+              createdAt: timestampFromDate(row.created_at),
+              description: row.description,
+            })),
+          });
         },
       }),
     isServing: async () => true,
@@ -125,6 +140,19 @@ if (role === "backend") {
     await parts.authenticate(res);
     await webhook.listSubscriptions({}, { timeoutMs: 10_000 });
     res.type("application/json").send(body);
+  });
+  parts.app.get("/items/:count", async (req, res) => {
+    await parts.authenticate(res);
+    const { subscriptions } = await webhook.listSubscriptions({ pageSize: Number(req.params.count) }, { timeoutMs: 10_000 });
+    res.json({
+      webhooks: subscriptions.map((subscription) => ({
+        webhookId: subscription.webhookId,
+        url: subscription.url,
+        events: subscription.events,
+        createdAt: timestampDate(subscription.createdAt!).toISOString(),
+        description: subscription.description,
+      })),
+    });
   });
   app.use("/connect-parts", parts.app);
   app.post("/http2", async (_req, res) => {

@@ -162,10 +162,22 @@ async function hopCeilings(bareExpress: LoadResult) {
     const readParts = await measuredLoad("express + an authenticated request's parts + one Connect hop to a 20-row SELECT", {
       url: `http://127.0.0.1:${frontPort}/connect-parts`,
     });
+    // How the same parts' cost grows with the length of the page they answer (the growth rows of
+    // GET /webhook?pageSize=100 compare 1 item with 100).
+    const items = async (count: number) =>
+      ({
+        scenario: `ceiling: GET /webhook's parts answering ${count} item${count === 1 ? "" : "s"} (rows read, messages encoded and decoded, JSON written)`,
+        ...(await measuredLoad(`express + an authenticated request's parts + one Connect hop answering ${count} items`, {
+          url: `http://127.0.0.1:${frontPort}/connect-parts/items/${count}`,
+        })),
+      }) satisfies Row;
+    const [oneItem, hundredItems] = [await items(1), await items(100)];
     rows.push(
       ratioRow("ceiling: Express + one bare node:http2 hop", bareHop, "bare express", bareExpress),
       ratioRow("ceiling: Express + one Connect hop (internal transport)", connectHop, "bare express", bareExpress),
       ratioRow("ceiling: POST /auth's parts + one Connect hop to a 20-row SELECT (GET /webhook's parts)", readParts, "bare express", bareExpress),
+      oneItem,
+      { ...hundredItems, note: `p99 ${(hundredItems.p99Ms! / oneItem.p99Ms!).toFixed(2)}× the 1-item row's` },
     );
     return { readParts };
   } finally {
