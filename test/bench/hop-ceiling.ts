@@ -6,8 +6,8 @@
 //   DATABASE_URL=… hop-ceiling.ts backend <http2Port> <connectPort>
 //   REDIS_URL=… hop-ceiling.ts front <port> <http2Port> <connectPort>
 //
-// The backend answers both with the same protobuf bytes, so the two hops differ only by the stack
-// that carries them, and it does no work of its own (no database, no authentication).
+// For the two bare hops the backend answers the same protobuf bytes, so they differ only by the
+// stack that carries them, and it does no work of its own (no database, no authentication).
 //
 // `GET /connect-parts` stands for a read through one service, GET /webhook's shape: the parts of
 // an authenticated request (auth-parts.ts), the Connect hop, and behind it one Postgres round trip
@@ -49,10 +49,10 @@ if (role === "backend") {
     })
     .listen(http2Port, "127.0.0.1");
   const logger = createLogger("hop-ceiling");
-  // The services' pool (prepared statements) and the webhook service's size; 20 rows of a
+  // The services' pool (prepared statements) and the webhook service's size; n rows of a
   // subscription's column types, generated rather than read from an index: one round trip either way.
   const pool = createPool({ databaseUrl: process.env.DATABASE_URL!, schema: "public", logger, max: 10 });
-  const rows = `SELECT gen_random_uuid() AS id, 'https://example.com/hook/' || g AS url, ARRAY['meeting.ended'] AS events,
+  const generatedRows = `SELECT gen_random_uuid() AS id, 'https://example.com/hook/' || g AS url, ARRAY['meeting.ended'] AS events,
       now() + g * interval '1 millisecond' AS created_at, NULL::timestamptz AS disabled_at, '' AS description
     FROM generate_series(1, $1::int) g`;
   const emptyList = create(ListSubscriptionsResponseSchema, {});
@@ -70,7 +70,7 @@ if (role === "backend") {
         listEventTypes: () => response,
         // No page size: 20 rows read, none answered; a page size: that many rows, answered.
         listSubscriptions: async ({ pageSize }) => {
-          const { rows: read } = await pool.query<Row>(rows, [pageSize || 20]);
+          const { rows: read } = await pool.query<Row>(generatedRows, [pageSize || 20]);
           if (!pageSize) return emptyList;
           return create(ListSubscriptionsResponseSchema, {
             subscriptions: read.map((row) => ({
