@@ -4,6 +4,7 @@ import {
   createLogger,
   createMemoryCredentialCache,
   createServicePool,
+  createShutdownDrain,
   createRedisCredentialCache,
   credentialCacheKeyOf,
   loadConfigOrExit,
@@ -95,8 +96,10 @@ runUntilSignalled(logger, async () => {
       () => true,
       () => false,
     );
+  const drain = createShutdownDrain(config.SHUTDOWN_DRAIN_SECONDS * 1000);
   const server = await startServer({
     name: SERVICE,
+    drain,
     host: config.HOST,
     port: config.GRPC_PORT,
     logger,
@@ -125,6 +128,7 @@ runUntilSignalled(logger, async () => {
   // network policy can admit only operators here (in Kubernetes: the CLI in the pod, on loopback).
   const adminServer = await startServer({
     name: `${SERVICE}-admin`,
+    drain,
     host: config.HOST,
     port: config.ADMIN_PORT,
     logger,
@@ -159,9 +163,10 @@ runUntilSignalled(logger, async () => {
     redis,
     keyPrefix: config.REDIS_KEY_PREFIX,
     logger,
+    drain,
   });
   const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
-  // Closed in reverse: stop serving, then write the last uses, then close the cache and the pool.
+  // Closed in reverse: drain (shutdown-drain.ts), stop serving, then write the last uses, then close the cache and the pool.
   return [
     () => pool.end(),
     () => cache.close(),
@@ -171,6 +176,7 @@ runUntilSignalled(logger, async () => {
     () => adminServer.close(),
     () => authorizationServer.close(),
     closeMetrics,
+    () => drain.drain(),
   ];
 });
 

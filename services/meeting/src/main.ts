@@ -14,6 +14,7 @@ import {
   runUntilSignalled,
   startPeriodicTask,
   startServer,
+  createShutdownDrain,
 } from "@svc/platform";
 import { metricsRegistryIfServed, serveMetricsIfConfigured } from "@svc/platform/telemetry";
 import { MeetingPageService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
@@ -73,6 +74,7 @@ runUntilSignalled(logger, async () => {
     }
   };
 
+  const drain = createShutdownDrain(config.SHUTDOWN_DRAIN_SECONDS * 1000);
   const webhookListener = await startMediaWebhookListener({
     host: config.HOST,
     port: config.LIVEKIT_WEBHOOK_PORT,
@@ -81,6 +83,7 @@ runUntilSignalled(logger, async () => {
     evict: (meetingId, participantId) => rooms.removeParticipant(meetingId, participantId),
     logger: roomLogger,
   });
+  drain.httpServer(webhookListener);
   // Meetings that are over (emptied past the grace period, or past their planned end) are looked
   // for often (cheap: indexed queries); the grace period is the delay that matters, not this interval.
   const sweeper = startPeriodicTask(
@@ -130,6 +133,7 @@ runUntilSignalled(logger, async () => {
   const meetings = pgMeetingStore(pool);
   const server = await startServer({
     name: SERVICE,
+    drain,
     host: config.HOST,
     port: config.GRPC_PORT,
     logger,
@@ -157,7 +161,7 @@ runUntilSignalled(logger, async () => {
       ),
   });
   const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
-  // Closed in reverse: stop taking calls and webhooks, finish the periodic tasks and the relay's
+  // Closed in reverse: drain (shutdown-drain.ts), stop taking calls and webhooks, finish the periodic tasks and the relay's
   // batch, then the bus and the pool.
   return [
     () => pool.end(),
@@ -171,5 +175,6 @@ runUntilSignalled(logger, async () => {
     () => new Promise<void>((resolve) => webhookListener.close(() => resolve())),
     () => server.close(),
     closeMetrics,
+    () => drain.drain(),
   ];
 });

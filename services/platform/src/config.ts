@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { credentialCacheKeyVariable } from "./credentials/credential-cache-key.ts";
+import { shutdownDrainSecondsVariable } from "./shutdown-drain.ts";
 
 /** A true/false environment variable ("1" and "0" are accepted too). */
 export const booleanVariable = (fallback: boolean) =>
@@ -46,6 +47,8 @@ export const baseEnvSchema = z.object({
   HOST: z.string().default("127.0.0.1"),
   /** Port of the process's Prometheus `GET /metrics` listener (on HOST); metrics are off when unset. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Seconds a stopping process keeps serving while sending its clients elsewhere (shutdown-drain.ts). */
+  SHUTDOWN_DRAIN_SECONDS: shutdownDrainSecondsVariable,
 });
 
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);

@@ -13,6 +13,7 @@ import {
   runUntilSignalled,
   startPeriodicTask,
   startServer,
+  createShutdownDrain,
 } from "@svc/platform";
 import { consumerLagGauge, metricsRegistryIfServed, serveMetricsIfConfigured } from "@svc/platform/telemetry";
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
@@ -88,8 +89,10 @@ runUntilSignalled(logger, async () => {
   const pendingCaps = { perEndpoint: config.WEBHOOK_MAX_PENDING_PER_ENDPOINT, perOrganization: config.WEBHOOK_MAX_PENDING_PER_ORG };
   const notifications = listenForDueDeliveries({ databaseUrl: config.DATABASE_URL, logger, onDue: dispatcher.wake });
 
+  const drain = createShutdownDrain(config.SHUTDOWN_DRAIN_SECONDS * 1000);
   const server = await startServer({
     name: SERVICE,
+    drain,
     host: config.HOST,
     port: config.GRPC_PORT,
     logger,
@@ -142,7 +145,7 @@ runUntilSignalled(logger, async () => {
   consumerLagGauge(metrics, bus, [meetingEvents], logger);
 
   const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
-  // Closed in reverse: stop serving and consuming first, then drain the dispatcher, pools last.
+  // Closed in reverse: drain (shutdown-drain.ts), stop serving and consuming first, then drain the dispatcher, pools last.
   return [
     () => pool.end(),
     () => callers.close(),
@@ -155,5 +158,6 @@ runUntilSignalled(logger, async () => {
     () => bus.close(),
     () => server.close(),
     closeMetrics,
+    () => drain.drain(),
   ];
 });
