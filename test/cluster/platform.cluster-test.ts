@@ -363,7 +363,7 @@ describe("NetworkPolicies", () => {
       );
       expect(pods.length, policy.metadata.name).toBeGreaterThan(0);
       for (const pod of pods) {
-        const tables = await kubectl("-n", namespace, "exec", pod.metadata.name, "--", "cat", "/proc/net/tcp", "/proc/net/tcp6");
+        const tables = await kubectl("-n", namespace, "exec", pod.metadata.name, "--", "sh", "-c", "cat /proc/net/tcp /proc/net/tcp6 2>/dev/null; true");
         // State 0A: LISTEN; the local port is the hex after the address's colon.
         const listening = new Set(
           tables
