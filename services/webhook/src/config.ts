@@ -11,7 +11,7 @@ import {
   serviceUrl,
   type DevelopmentDefault,
 } from "@svc/platform";
-import { DEFAULT_PENDING_CAPS } from "./db/deliveries.ts";
+import { DEFAULT_PENDING_CAPS } from "./delivery/pending-caps.ts";
 
 /** The production retry schedule (docs/decisions/0011-webhook-retries-and-disabling.md): seconds before attempt 1, 2, ... 8. */
 export const DEFAULT_RETRY_SCHEDULE = "0,5,300,1800,7200,18000,36000,36000";

@@ -1,7 +1,8 @@
 import type { IdempotentRequest, ResponseCodec } from "@svc/platform";
 import type { CreationCursor } from "./db/creation-cursor.ts";
 import type { DeliveryFilter, DeliveryView } from "./db/delivery-log.ts";
-import type { PendingCaps, StoredEvent } from "./db/deliveries.ts";
+import type { StoredEvent } from "./db/deliveries.ts";
+import type { PendingCaps } from "./delivery/pending-caps.ts";
 import type { SubscriptionChanges, SubscriptionRecord } from "./db/subscriptions.ts";
 
 export interface NewSubscription {

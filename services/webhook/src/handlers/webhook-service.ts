@@ -30,7 +30,7 @@ import {
 } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import type { StatusClass } from "@svc/platform/contract";
 import type { DeliveryFilter, DeliveryView } from "../db/delivery-log.ts";
-import type { PendingCaps } from "../db/deliveries.ts";
+import type { PendingCaps } from "../delivery/pending-caps.ts";
 import type { SubscriptionChanges, SubscriptionRecord } from "../db/subscriptions.ts";
 import { checkTargetAddresses, urlProblems, type TargetPolicy } from "../delivery/target-policy.ts";
 import { EVENT_TYPE_DESCRIPTIONS, SUBSCRIBABLE_EVENT_TYPES, TEST_EVENT_TYPE } from "../event-types.ts";
