@@ -37,10 +37,11 @@ export function oauthRoutes(options: { identityOAuthUrl: string; logger: Logger 
     if (!isOAuthPath(req.path)) return next();
     const headers: http.OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
-    // The authorization server builds its URLs and cookie flags from the browser's view of the
-    // request (oidc-provider with proxy = true): host and scheme as the gateway received them.
-    headers["x-forwarded-host"] = req.host;
-    headers["x-forwarded-proto"] = req.protocol;
+    // No X-Forwarded-Host/-Proto: the authorization server takes its scheme and host from
+    // PUBLIC_URL alone (identity's http-listener.ts), whatever the browser's Host said.
+    delete headers["x-forwarded-host"];
+    delete headers["x-forwarded-proto"];
+    delete headers.forwarded;
     headers["x-forwarded-for"] = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
     headers["x-request-id"] = res.locals.requestId as string;
     // The client's address for sign-in throttling, as `trust proxy` resolves it (never the client's claim).

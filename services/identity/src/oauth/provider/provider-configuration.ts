@@ -137,7 +137,8 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
   };
 
   const provider = new Provider(issuer, configuration);
-  // Behind the gateway: the browser-facing scheme and host come from X-Forwarded-*.
+  // The browser-facing scheme and host come from X-Forwarded-*, which the listener sets from
+  // PUBLIC_URL on every request (http-listener.ts): never from the client.
   provider.proxy = true;
   installTokenPrefixes(provider);
   installHashedClientSecrets(provider);
