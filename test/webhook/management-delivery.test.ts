@@ -176,7 +176,7 @@ describe("webhook.disabled", () => {
       },
     });
     // The id and the host only: never the path or query, which may hold the endpoint's token.
-    expect(notice!.payload.data).not.toHaveProperty("url");
+    expect(notice!.payload!.data).not.toHaveProperty("url");
     expect(JSON.stringify(notice!.payload)).not.toContain("/gone");
     expect(receiver.on("/stranger-ops")).toHaveLength(0);
   });
