@@ -21,6 +21,7 @@ export * from "./development-defaults.ts";
 export * from "./redis.ts";
 export * from "./grpc/internal-transport.ts";
 export * from "./rate-limiter.ts";
+export * from "./client-address.ts";
 export * from "./retry-backoff.ts";
 export * from "./db/idempotency.ts";
 export * from "./db/purge.ts";
