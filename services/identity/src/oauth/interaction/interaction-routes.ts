@@ -98,7 +98,8 @@ export function interactionRoutes(deps: InteractionDependencies): Middleware {
     }
     if (decision !== "allow") return renderError(ctx, 400, "invalid_request", "Choose Allow or Deny.");
     const accountId = interaction.session?.accountId;
-    if (!accountId) return renderError(ctx, 400, "invalid_request", EXPIRED);
+    // The account must still be active now, not only when it signed in.
+    if (!accountId || !(await deps.accounts.find(accountId))) return renderError(ctx, 400, "invalid_request", EXPIRED);
     // A new grant per consent: revoking one authorization (for example after a replayed code)
     // leaves the user's other authorizations of the same application alone.
     const grant = new deps.provider.Grant({ accountId, clientId: client.clientId });
