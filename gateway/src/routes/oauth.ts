@@ -7,6 +7,11 @@ import { HttpError } from "../http/errors.ts";
 
 // Connection-scoped headers (RFC 9110 §7.6.1) are not forwarded in either direction.
 const HOP_BY_HOP = new Set([
+  // Nor a browser's trace context or baggage: a trace starts at the gateway (trace-boundaries.ts);
+  // the gateway's own context is injected into the forwarded request when tracing is on.
+  "traceparent",
+  "tracestate",
+  "baggage",
   "connection",
   "keep-alive",
   "proxy-authenticate",
