@@ -54,6 +54,15 @@ export function oauthClientQueries(pool: Pool) {
       return rows[0] && fromRow(rows[0]);
     },
 
+    /** The name of the organization that registered the client (the consent page shows it). */
+    async registeringOrganizationName(clientId: string): Promise<string | undefined> {
+      if (!isStorableClientId(clientId)) return undefined;
+      const { rows } = await pool.query<{ name: string }>("SELECT o.name FROM oauth_clients c JOIN organizations o ON o.id = c.org_id WHERE c.client_id = $1", [
+        clientId,
+      ]);
+      return rows[0]?.name;
+    },
+
     async listByOrg(orgId: string): Promise<OAuthClientRecord[]> {
       const { rows } = await pool.query<OAuthClientRow>(`SELECT ${COLUMNS} FROM oauth_clients WHERE org_id = $1 ORDER BY created_at, client_id`, [orgId]);
       return rows.map(fromRow);

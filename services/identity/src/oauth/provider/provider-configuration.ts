@@ -148,7 +148,16 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
   provider.use(rewriteAliases);
   provider.use(shapeTokenEndpoints);
   provider.use(shapeMetadata);
-  provider.use(interactionRoutes({ provider, accounts, csrf, signInAttempts: options.signInAttempts, logger }));
+  provider.use(
+    interactionRoutes({
+      provider,
+      accounts,
+      registeringOrganizationName: (clientId) => options.clients.registeringOrganizationName(clientId),
+      csrf,
+      signInAttempts: options.signInAttempts,
+      logger,
+    }),
+  );
 
   provider.on("server_error", (ctx: KoaContextWithOIDC, error: Error) => {
     logger.error({ err: { message: error.message, stack: error.stack }, path: ctx.path }, "OAuth server error");
