@@ -16,6 +16,7 @@ const client: OAuthClientRecord = {
   redirectUris: ["https://app.example.com/callback"],
   scopes: ["meeting.read"],
   secretHash: "0".repeat(64),
+  requirePkce: false,
   createdAt: new Date(),
 };
 

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import type { Logger } from "@svc/platform";
 import { createArtifactAdapterFactory, type ArtifactAdapterDependencies } from "../storage/artifact-adapter.ts";
-import { ALLOWED_SCOPES_METADATA, allowedScopesOf } from "../clients/client-metadata.ts";
+import { ALLOWED_SCOPES_METADATA, allowedScopesOf, pkceRequired, REQUIRE_PKCE_METADATA } from "../clients/client-metadata.ts";
 import { clientSecretMatches } from "../clients/client-secret.ts";
 import { csrfTokens } from "../interaction/csrf.ts";
 import type { InteractionSignInAttempts } from "../interaction/sign-in-attempts.ts";
@@ -61,7 +61,9 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
     clientAuthMethods: ["client_secret_post", "client_secret_basic"],
     responseTypes: ["code"],
     scopes: [],
-    extraClientMetadata: { properties: [ALLOWED_SCOPES_METADATA] },
+    extraClientMetadata: { properties: [ALLOWED_SCOPES_METADATA, REQUIRE_PKCE_METADATA] },
+    // Required for public clients and for registrations that ask for it; optional otherwise (why: pkceRequired).
+    pkce: { required: (_ctx, client) => pkceRequired(client) },
     // No id_token is ever issued (no `openid` scope), so no signing key is used; an ephemeral
     // one keeps oidc-provider from loading its published development keys.
     jwks: { keys: [ephemeralSigningKey()] },
