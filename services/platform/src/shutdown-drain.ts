@@ -30,15 +30,27 @@ export interface ShutdownDrain {
   httpServer(server: HttpServer): void;
   /** Applies the drain to an HTTP/2 server (gRPC and Connect). */
   http2Server(server: http2.Http2Server): void;
-  /** The closer that starts the drain and resolves when it is over; run it before any other. */
+  /** Starts the drain (once) and resolves when it is over; run it before closing any listener. */
   drain(): Promise<void>;
 }
 
 /** The largest stream id: a GOAWAY naming it refuses no stream the client has already sent. */
 const LAST_STREAM_ID = 2 ** 31 - 1;
 
+/**
+ * The given closers, each run only once the drain is over (the drain starts with the first of
+ * them): for a Shutdown's stopAccepting (lifecycle.ts), whose closers all start at the same moment.
+ */
+export function afterDrain(drain: ShutdownDrain, closers: (() => unknown)[]): (() => Promise<unknown>)[] {
+  return closers.map((close) => async () => {
+    await drain.drain();
+    return close();
+  });
+}
+
 export function createShutdownDrain(drainMs: number): ShutdownDrain {
   let draining = false;
+  let drained: Promise<void> | undefined;
   const sessions = new Set<http2.ServerHttp2Session>();
   const goAway = (session: http2.ServerHttp2Session) => {
     if (!session.closed && !session.destroyed) session.goaway(http2.constants.NGHTTP2_NO_ERROR, LAST_STREAM_ID);
@@ -66,11 +78,14 @@ export function createShutdownDrain(drainMs: number): ShutdownDrain {
         session.once("close", () => sessions.delete(session));
       });
     },
-    async drain() {
-      if (draining) return;
-      draining = true;
-      for (const session of sessions) goAway(session);
-      if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
+    drain() {
+      // Every caller waits for the same drain.
+      drained ??= (async () => {
+        draining = true;
+        for (const session of sessions) goAway(session);
+        if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
+      })();
+      return drained;
     },
   };
 }

@@ -13,6 +13,7 @@ import {
   runUntilSignalled,
   startPeriodicTask,
   startServer,
+  afterDrain,
   createShutdownDrain,
 } from "@svc/platform";
 import { consumerLagGauge, metricsRegistryIfServed, serveMetricsIfConfigured } from "@svc/platform/telemetry";
@@ -21,7 +22,7 @@ import { webhookService } from "./handlers/webhook-service.ts";
 import { configSchema } from "./config.ts";
 import { meetingEventsSubscription } from "./consumer/meeting-events.ts";
 import { listenForDueDeliveries } from "./db/due-notifications.ts";
-import { pgDeliveryLog, pgSubscriptionStore } from "./db/pg-subscription-store.ts";
+import { pgDeliveryLog, pgSubscriptionStore } from "./db/pg-webhook-stores.ts";
 import { wipeExpiredPreviousSecrets } from "./db/secret-rotation.ts";
 import { purgeWebhookHistory } from "./db/retention.ts";
 import { dispatcherSettings } from "./delivery/dispatcher-settings.ts";
@@ -40,7 +41,7 @@ const config = loadConfigOrExit(SERVICE, configSchema);
 const logger = createLogger(SERVICE, config.LOG_LEVEL);
 const metrics = metricsRegistryIfServed(SERVICE, config);
 
-runUntilSignalled(logger, async () => {
+runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
   if (config.WEBHOOK_SECRET_KEY.isDevelopmentDefault) {
     logger.warn(
       "WEBHOOK_SECRET_KEY is unset: signing secrets are encrypted with a PUBLIC DEVELOPMENT KEY. " +
@@ -145,19 +146,19 @@ runUntilSignalled(logger, async () => {
   consumerLagGauge(metrics, bus, [meetingEvents], logger);
 
   const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
-  // Closed in reverse: drain (shutdown-drain.ts), stop serving and consuming first, then drain the dispatcher, pools last.
-  return [
-    () => pool.end(),
-    () => callers.close(),
-    () => notifications.close(),
-    () => secretSweep.stop(),
-    () => sender.close(),
-    () => dispatcher.stop(),
-    () => retention.stop(),
-    () => stopRetention.abort(),
-    () => bus.close(),
-    () => server.close(),
-    closeMetrics,
-    () => drain.drain(),
-  ];
+  return {
+    // The gRPC listener closes after the drain (shutdown-drain.ts); consuming stops at once.
+    stopAccepting: [...afterDrain(drain, [() => server.close(), closeMetrics]), () => bus.close()],
+    // The dispatcher finishes the deliveries in flight before the sender and pools they use close.
+    thenClose: [
+      () => stopRetention.abort(),
+      () => retention.stop(),
+      () => dispatcher.stop(),
+      () => sender.close(),
+      () => secretSweep.stop(),
+      () => notifications.close(),
+      () => callers.close(),
+      () => pool.end(),
+    ],
+  };
 });

@@ -55,7 +55,14 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
       });
     },
   });
-  const listener = await startOAuthHttpListener({ provider, host: options.host, port: options.port, logger, drain: options.drain });
+  const listener = await startOAuthHttpListener({
+    provider,
+    publicUrl: options.publicUrl,
+    host: options.host,
+    port: options.port,
+    logger,
+    drain: options.drain,
+  });
   const purge = setInterval(() => void purgeExpired(artifacts, logger), PURGE_INTERVAL_MS);
   purge.unref();
   return {

@@ -1,7 +1,7 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, invalidArgument, notFound, requestFingerprint, type Authenticate, type Logger } from "@svc/platform";
+import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, invalidArgument, notFound, idempotentRequest, type Authenticate, type Logger } from "@svc/platform";
 import {
   CreateMeetingRequestSchema,
   type MeetingPageService,
@@ -66,7 +66,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
         durationMinutes: request.durationMinutes,
         attendees: request.attendees,
       });
-      const idempotent = key && { orgId: caller.orgId, key, fingerprint: requestFingerprint("CreateMeeting", toBinary(CreateMeetingRequestSchema, request)) };
+      const idempotent = idempotentRequest(caller, key, "CreateMeeting", toBinary(CreateMeetingRequestSchema, request));
       let result: { value: Meeting; replayed: boolean };
       try {
         result = await meetings.create(
@@ -77,7 +77,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
             createdByClientId: caller.kind === "oauth" && caller.clientId ? caller.clientId : null,
             ...valid,
           },
-          { request: idempotent || undefined, codec: meetingCodec, answer: toProto },
+          { request: idempotent, codec: meetingCodec, answer: toProto },
         );
       } catch (error) {
         if (error instanceof ConnectError) throw error; // an idempotency refusal

@@ -6,7 +6,7 @@ import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import type { DeliveryView } from "../db/delivery-log.ts";
 import type { SubscriptionRecord } from "../db/subscriptions.ts";
 import { createSecretBox } from "../signing/secret-box.ts";
-import type { DeliveryLog, SubscriptionStore } from "../subscription-store.ts";
+import type { DeliveryLog, SubscriptionStore } from "../webhook-stores.ts";
 import { DISABLED_BY_ORGANIZATION, webhookService } from "./webhook-service.ts";
 
 // The handler rules of WebhookService over an in-memory transport and in-memory stores: value
@@ -153,7 +153,7 @@ describe("CreateSubscription", () => {
     ["https://user:pw@93.184.215.14/hooks", "url must not contain credentials"],
     ["https://169.254.169.254/latest/meta-data", "url points to a cloud metadata address"],
     ["https://10.0.0.7/hooks", "url points to a private address"],
-    ["https://localhost/hooks", "url host localhost resolves to a loopback address"],
+    ["https://localhost/hooks", "url host localhost resolves to a non-public address"],
   ])("refuses %s (%s) and stores nothing", async (url, problem) => {
     const { webhooks, subscriptions } = setUp();
     await expect(webhooks.createSubscription({ url, events: ["meeting.ended"] }, as("admin-a"))).rejects.toMatchObject({

@@ -1,5 +1,5 @@
 import { runIdempotently, type Pool } from "@svc/platform";
-import type { DeliveryLog, SubscriptionStore } from "../subscription-store.ts";
+import type { DeliveryLog, SubscriptionStore } from "../webhook-stores.ts";
 import { findDelivery, listDeliveries, scheduleRedelivery } from "./delivery-log.ts";
 import { storeSingleDelivery } from "./deliveries.ts";
 import { recoverFailedDeliveries } from "./recovery.ts";
@@ -18,11 +18,16 @@ import {
 export function pgSubscriptionStore(pool: Pool): SubscriptionStore {
   return {
     issuingSecret: (request, codec, work) =>
-      runIdempotently(pool, request, codec, (client) =>
-        work({
-          insert: (subscription, maxPerOrg) => insertSubscription(client, subscription, maxPerOrg),
-          rotateSecret: (rotation) => rotateSigningSecret(client, rotation),
-        }),
+      runIdempotently(
+        pool,
+        request,
+        codec,
+        (client) =>
+          work({
+            insert: (subscription, maxPerOrg) => insertSubscription(client, subscription, maxPerOrg),
+            rotateSecret: (rotation) => rotateSigningSecret(client, rotation),
+          }),
+        (value) => value.subscription?.webhookId ?? "",
       ),
     list: (orgId) => listSubscriptions(pool, orgId),
     listPage: (orgId, page) => listSubscriptionsPage(pool, orgId, page),
