@@ -6,6 +6,7 @@ export const configSchema = z
     PORT: port(defaultAddresses.gateway),
     HOST: baseEnvSchema.shape.HOST,
     METRICS_PORT: baseEnvSchema.shape.METRICS_PORT,
+    SHUTDOWN_GRACE_MS: baseEnvSchema.shape.SHUTDOWN_GRACE_MS,
     /** The externally visible origin, used in join URLs and OAuth redirects. */
     PUBLIC_URL: publicUrlVariable(`http://localhost:${defaultAddresses.gateway}`).transform((value) => value.replace(/\/+$/, "")),
     /**

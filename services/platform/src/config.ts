@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { credentialCacheKeyVariable } from "./credentials/credential-cache-key.ts";
 import { isLoopbackAddress } from "./development-defaults.ts";
+import { DEFAULT_SHUTDOWN_GRACE_MS } from "./lifecycle.ts";
 
 /** A true/false environment variable ("1" and "0" are accepted too). */
 export const booleanVariable = (fallback: boolean) =>
@@ -44,6 +45,11 @@ export const baseEnvSchema = z.object({
     .regex(/^[A-Za-z0-9._-]*$/, "only letters, digits, '.', '_' and '-'")
     .default(""),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /**
+   * How long a stopping process drains its work (milliseconds) before it exits anyway. Keep it below
+   * the pod's terminationGracePeriodSeconds minus the preStop sleep.
+   */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_SHUTDOWN_GRACE_MS),
   HOST: z.string().default("127.0.0.1"),
   /** Port of the process's Prometheus `GET /metrics` listener (on HOST); metrics are off when unset. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
