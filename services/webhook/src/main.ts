@@ -20,7 +20,7 @@ import { webhookService } from "./handlers/webhook-service.ts";
 import { configSchema } from "./config.ts";
 import { meetingEventsSubscription } from "./consumer/meeting-events.ts";
 import { listenForDueDeliveries } from "./db/due-notifications.ts";
-import { pgDeliveryLog, pgSubscriptionStore } from "./db/pg-subscription-store.ts";
+import { pgDeliveryLog, pgSubscriptionStore } from "./db/pg-webhook-stores.ts";
 import { wipeExpiredPreviousSecrets } from "./db/secret-rotation.ts";
 import { purgeWebhookHistory } from "./db/retention.ts";
 import { dispatcherSettings } from "./delivery/dispatcher-settings.ts";

@@ -3,6 +3,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { AccessToken } from "livekit-server-sdk";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { notFound, type Pool } from "@svc/platform";
+import { errorMetadata } from "@svc/platform/contract";
 import { getMeeting, isClosed, markRoomOpened, type MeetingStatus, type StoredMeeting } from "../db/meetings.ts";
 import { countPresent } from "../db/room-participants.ts";
 import { validateDisplayName } from "./display-name.ts";
@@ -23,7 +24,7 @@ export interface JoinGrant {
 }
 
 /** A join the meeting will never take (ended, cancelled): `x-gone` makes it HTTP 410 at the gateway. */
-const gone = (message: string) => new ConnectError(message, Code.FailedPrecondition, { "x-gone": "true" });
+const gone = (message: string) => new ConnectError(message, Code.FailedPrecondition, { [errorMetadata.gone]: "true" });
 const closedMeeting = (status: MeetingStatus) => gone(status === "cancelled" ? "This meeting was cancelled" : "This meeting has ended");
 
 /**
@@ -55,7 +56,9 @@ export function createJoinGrants(deps: {
     } catch (rejection) {
       if (rejection instanceof Error) throw rejection;
       const retryAfter = Math.ceil(((rejection as { msBeforeNext?: number }).msBeforeNext ?? 1_000) / 1_000);
-      throw new ConnectError("Too many join requests from this address; try again shortly", Code.ResourceExhausted, { "retry-after": String(retryAfter) });
+      throw new ConnectError("Too many join requests from this address; try again shortly", Code.ResourceExhausted, {
+        [errorMetadata.retryAfter]: String(retryAfter),
+      });
     }
     const meeting = await getMeeting(pool, request.meetingId);
     if (!meeting) throw notFound("Meeting");
