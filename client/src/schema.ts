@@ -606,6 +606,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth-client-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which third-party OAuth clients members may authorize
+         * @description The organization's policy (`all`, the default, or `listed`) and the listed clients of other organizations, each with its name and the organization that registered it. Clients registered by the organization itself are always allowed and never listed. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        get: operations["getOAuthClientPolicy"];
+        /**
+         * Allow all OAuth clients, or only listed ones
+         * @description With `listed`, a member's authorization request for an unlisted client of another organization is refused: the consent page says so and the application receives `access_denied`. Switching to `listed` also ends members' existing authorizations of unlisted clients (their tokens are refused at once). Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        put: operations["setOAuthClientPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth-client-policy/allowed-clients/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * List an OAuth client
+         * @description Lets members authorize this client of another organization while the policy is `listed` (the list is kept while the policy is `all`). Listing a listed client again changes nothing. At most 100 clients. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        put: operations["allowOAuthClient"];
+        post?: never;
+        /**
+         * Remove an OAuth client from the list
+         * @description While the policy is `listed`, members' authorizations of the client end at once. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        delete: operations["disallowOAuthClient"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "meeting.started": {
@@ -1120,6 +1168,13 @@ export interface components {
             role?: "admin" | "member";
             deactivated?: boolean;
         } | unknown | unknown;
+        SetOAuthClientPolicyRequest: {
+            /**
+             * @description `all`: members may authorize any organization's OAuth client. `listed`: only the listed clients (and always the organization's own).
+             * @enum {string}
+             */
+            policy: "all" | "listed";
+        };
         MeetingStartedEvent: {
             /** @constant */
             type: "meeting.started";
@@ -1639,6 +1694,19 @@ export interface components {
             grantId: string;
             /** @constant */
             revoked: true;
+        };
+        OAuthClientPolicy: {
+            /** @enum {string} */
+            policy: "all" | "listed";
+            allowedClients: {
+                clientId: string;
+                /** @description The client's name, as its organization registered it. */
+                name: string;
+                /** @description The organization that registered the client. */
+                organizationName: string;
+                /** Format: date-time */
+                addedAt: string;
+            }[];
         };
     };
     responses: never;
@@ -4838,6 +4906,310 @@ export interface operations {
                 };
             };
             /** @description No such authorization of yours in the caller's organization (another organization's id gets the same answer). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOAuthClientPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientPolicy"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setOAuthClientPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetOAuthClientPolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description The policy, changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientPolicy"];
+                };
+            };
+            /** @description policy is not all or listed. The message names each broken rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    allowOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id (UUID). */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy, with the client listed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientPolicy"];
+                };
+            };
+            /** @description clientId is not a UUID, or names a client of the caller's own organization (always allowed). The message names each broken rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No OAuth client has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The list already holds 100 clients. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disallowOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id (UUID). */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy, without the client. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientPolicy"];
+                };
+            };
+            /** @description clientId is not a UUID. The message names each broken rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The client is not on the organization's list. */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -384,6 +384,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
       "Webhooks",
       "Authorized apps",
       "Users",
+      "Third-party apps",
     ]);
     expect(await signUp.getByRole("banner").textContent()).toContain("Newco");
     await signUp.close();

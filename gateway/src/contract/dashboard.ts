@@ -143,4 +143,28 @@ export const AuthorizedAppList = z
   })
   .meta({ id: "AuthorizedAppList" });
 
+const PolicyName = z.enum(["all", "listed"], { error: "policy must be all or listed" });
+
+export const SetOAuthClientPolicyRequest = z
+  .object({
+    policy: PolicyName.meta({
+      description: "`all`: members may authorize any organization's OAuth client. `listed`: only the listed clients (and always the organization's own).",
+    }).optional(),
+  })
+  .meta({ id: "SetOAuthClientPolicyRequest", ...documentedRequired("policy") });
+
+export const OAuthClientPolicy = z
+  .object({
+    policy: PolicyName,
+    allowedClients: z.array(
+      z.object({
+        clientId: z.string(),
+        name: z.string().meta({ description: "The client's name, as its organization registered it." }),
+        organizationName: z.string().meta({ description: "The organization that registered the client." }),
+        addedAt: dateTime(),
+      }),
+    ),
+  })
+  .meta({ id: "OAuthClientPolicy" });
+
 export const RevokedAuthorizedApp = z.object({ grantId: z.string(), revoked: z.literal(true) }).meta({ id: "RevokedAuthorizedApp" });

@@ -237,5 +237,64 @@ export const dashboardOpenApi: OpenApiFragment = {
         },
       },
     },
+    "/oauth-client-policy": {
+      get: {
+        operationId: "getOAuthClientPolicy",
+        summary: "Which third-party OAuth clients members may authorize",
+        description:
+          "The organization's policy (`all`, the default, or `listed`) and the listed clients of other organizations, each with its name and the organization that registered it. Clients registered by the organization itself are always allowed and never listed." +
+          sessionOnly +
+          adminOnly,
+        tags: ["Dashboard"],
+        security: session,
+        responses: { "200": json(contract.OAuthClientPolicy, "The policy."), ...common },
+      },
+      put: {
+        operationId: "setOAuthClientPolicy",
+        summary: "Allow all OAuth clients, or only listed ones",
+        description:
+          "With `listed`, a member's authorization request for an unlisted client of another organization is refused: the consent page says so and the application receives `access_denied`. Switching to `listed` also ends members' existing authorizations of unlisted clients (their tokens are refused at once)." +
+          sessionOnly +
+          adminOnly,
+        tags: ["Dashboard"],
+        security: session,
+        requestBody: jsonRequestBody(contract.SetOAuthClientPolicyRequest),
+        responses: { "200": json(contract.OAuthClientPolicy, "The policy, changed."), ...invalid("policy is not all or listed."), ...common },
+      },
+    },
+    "/oauth-client-policy/allowed-clients/{clientId}": {
+      put: {
+        operationId: "allowOAuthClient",
+        summary: "List an OAuth client",
+        description:
+          "Lets members authorize this client of another organization while the policy is `listed` (the list is kept while the policy is `all`). Listing a listed client again changes nothing. At most 100 clients." +
+          sessionOnly +
+          adminOnly,
+        tags: ["Dashboard"],
+        security: session,
+        requestParams: { path: contract.ClientPath },
+        responses: {
+          "200": json(contract.OAuthClientPolicy, "The policy, with the client listed."),
+          ...invalid("clientId is not a UUID, or names a client of the caller's own organization (always allowed)."),
+          "404": errorResponse("No OAuth client has this id."),
+          "409": errorResponse("The list already holds 100 clients."),
+          ...common,
+        },
+      },
+      delete: {
+        operationId: "disallowOAuthClient",
+        summary: "Remove an OAuth client from the list",
+        description: "While the policy is `listed`, members' authorizations of the client end at once." + sessionOnly + adminOnly,
+        tags: ["Dashboard"],
+        security: session,
+        requestParams: { path: contract.ClientPath },
+        responses: {
+          "200": json(contract.OAuthClientPolicy, "The policy, without the client."),
+          ...invalid("clientId is not a UUID."),
+          "404": errorResponse("The client is not on the organization's list."),
+          ...common,
+        },
+      },
+    },
   },
 };

@@ -15,6 +15,8 @@ export interface AssetBundle {
   manifest: AssetManifest;
   /** File name (no directory) → contents. */
   files: Map<string, Uint8Array>;
+  /** Absolute paths of every file the bundler read (sources, styles, packages). */
+  inputs: string[];
 }
 
 /** Browser code lives in gateway/web/<entry>/main.ts; folders without a main.ts (shared/) are libraries. */
@@ -81,5 +83,5 @@ export async function bundleAssets(options: { production: boolean; root?: string
     const relative = (file: string) => path.relative(outdir, path.resolve(root, file));
     manifest[entry] = { js: relative(output), css: meta.cssBundle ? [relative(meta.cssBundle)] : [] };
   }
-  return { manifest, files };
+  return { manifest, files, inputs: Object.keys(result.metafile.inputs).map((input) => path.resolve(root, input)) };
 }

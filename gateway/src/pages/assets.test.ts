@@ -4,6 +4,7 @@ import path from "node:path";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleAssets } from "./asset-bundle.ts";
+import { cachedAssetBundle } from "./asset-bundle-cache.ts";
 import { createAssets } from "./assets.ts";
 
 describe("bundleAssets", () => {
@@ -27,6 +28,49 @@ describe("bundleAssets", () => {
     writeFileSync(path.join(root, "first", "page.css"), "body { color: blue; }\n");
     const changed = await bundleAssets({ production: true, root });
     expect(changed.manifest.first!.css[0]).not.toBe(css[0]);
+  });
+});
+
+describe("cachedAssetBundle (a gateway run from source)", () => {
+  it("reuses the last bundle while every file the bundler read is unchanged, and bundles again after any edit", async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), "web-"));
+    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), "asset-cache-")), "cache");
+    mkdirSync(path.join(root, "page"));
+    mkdirSync(path.join(root, "shared"));
+    writeFileSync(path.join(root, "shared", "words.ts"), 'export const word = "first";\n');
+    writeFileSync(path.join(root, "page", "main.ts"), 'import { word } from "../shared/words.ts";\ndocument.title = word;\n');
+    const configuration = path.join(root, "bundler-configuration.txt");
+    writeFileSync(configuration, "v1");
+    let builds = 0;
+    const load = () =>
+      cachedAssetBundle({
+        dir,
+        entries: ["page"],
+        extraInputs: [configuration],
+        bundle: () => (builds++, bundleAssets({ production: true, root })),
+        onCacheError: (error) => {
+          throw error;
+        },
+      });
+    const text = (bundle: Awaited<ReturnType<typeof load>>["bundle"]) => new TextDecoder().decode(bundle.files.get(bundle.manifest.page!.js));
+
+    const first = await load();
+    expect([first.reused, builds]).toEqual([false, 1]);
+    const again = await load();
+    expect([again.reused, builds]).toEqual([true, 1]);
+    expect(again.bundle.manifest).toEqual(first.bundle.manifest);
+    expect(text(again.bundle)).toBe(text(first.bundle));
+
+    // An imported file (not an entry) changes: bundled again, with the new content.
+    writeFileSync(path.join(root, "shared", "words.ts"), 'export const word = "second";\n');
+    const edited = await load();
+    expect([edited.reused, builds]).toEqual([false, 2]);
+    expect(text(edited.bundle)).toContain("second");
+    // The bundler's configuration changes: bundled again.
+    writeFileSync(configuration, "v2");
+    expect((await load()).reused).toBe(false);
+    expect((await load()).reused).toBe(true);
+    expect(builds).toBe(3);
   });
 });
 

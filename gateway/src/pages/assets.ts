@@ -107,8 +107,19 @@ export async function loadAssets(logger: Logger): Promise<Assets> {
     return createAssets(manifest, files);
   }
   const started = performance.now();
-  const { bundleAssets } = await import("./asset-bundle.ts");
-  const bundle = await bundleAssets({ production: false });
-  logger.info({ entries: Object.keys(bundle.manifest), ms: Math.round(performance.now() - started) }, "bundled browser assets from source (development)");
+  const { bundleAssets, entryNames, webRoot } = await import("./asset-bundle.ts");
+  const { cachedAssetBundle } = await import("./asset-bundle-cache.ts");
+  const { bundle, reused } = await cachedAssetBundle({
+    // The repository's node_modules/.cache, where build tools keep what they can make again.
+    dir: fileURLToPath(new URL("../../../node_modules/.cache/svc-gateway-assets/", import.meta.url)),
+    entries: entryNames(),
+    extraInputs: [fileURLToPath(new URL("./asset-bundle.ts", import.meta.url))],
+    bundle: () => bundleAssets({ production: false, root: webRoot }),
+    onCacheError: (error) => logger.debug({ err: error }, "browser asset cache not used"),
+  });
+  logger.info(
+    { entries: Object.keys(bundle.manifest), ms: Math.round(performance.now() - started), reused },
+    reused ? "browser assets from source, unchanged since the last bundle (development)" : "bundled browser assets from source (development)",
+  );
   return createAssets(bundle.manifest, bundle.files, { compress: "on-first-request" });
 }

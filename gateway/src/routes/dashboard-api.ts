@@ -5,12 +5,14 @@ import type { z } from "zod";
 import { internalTransport } from "@svc/platform";
 import { errorMetadata } from "@svc/platform/contract";
 import {
+  ClientPolicyMode,
   ManagementService,
   Role,
   SessionService,
   type ApiKey,
   type NewSession,
   type OAuthClient,
+  type OAuthClientPolicy,
   type OrganizationUser,
   type SessionUser,
 } from "@svc/proto/svc/identity/v1/identity_pb";
@@ -61,6 +63,18 @@ const clientResource = (client: OAuthClient): z.input<typeof contract.OAuthClien
   scopes: client.scopes,
   createdAt: isoTime(client.createdAt),
 });
+
+const policyResource = (policy: OAuthClientPolicy | undefined): z.input<typeof contract.OAuthClientPolicy> => ({
+  policy: policy?.mode === ClientPolicyMode.LISTED ? "listed" : "all",
+  allowedClients: (policy?.allowedClients ?? []).map((client) => ({
+    clientId: client.clientId,
+    name: client.name,
+    organizationName: client.organizationName,
+    addedAt: isoTime(client.addedAt),
+  })),
+});
+const policyMode = (policy: "all" | "listed" | undefined) =>
+  policy === undefined ? ClientPolicyMode.UNSPECIFIED : policy === "listed" ? ClientPolicyMode.LISTED : ClientPolicyMode.ALL;
 
 const orgUserResource = (user: OrganizationUser): z.input<typeof contract.User> => ({
   userId: user.userId,
@@ -213,6 +227,24 @@ export function managementRoutes(clients: DashboardClients, cookies: SessionCook
   router.delete("/authorized-apps/:grantId", async (req, res) => {
     const { grantId } = await clients.management.revokeAuthorizedApp({ grantId: req.params.grantId }, options(res));
     send(res, contract.RevokedAuthorizedApp, { grantId, revoked: true });
+  });
+
+  router.get("/oauth-client-policy", async (_req, res) => {
+    const { policy } = await clients.management.getOAuthClientPolicy({}, options(res));
+    send(res, contract.OAuthClientPolicy, policyResource(policy));
+  });
+  router.put("/oauth-client-policy", async (req, res) => {
+    const body = parseJsonBody(contract.SetOAuthClientPolicyRequest, req.body);
+    const { policy } = await clients.management.setOAuthClientPolicy({ mode: policyMode(body.policy) }, options(res));
+    send(res, contract.OAuthClientPolicy, policyResource(policy));
+  });
+  router.put("/oauth-client-policy/allowed-clients/:clientId", async (req, res) => {
+    const { policy } = await clients.management.allowOAuthClient({ clientId: req.params.clientId }, options(res));
+    send(res, contract.OAuthClientPolicy, policyResource(policy));
+  });
+  router.delete("/oauth-client-policy/allowed-clients/:clientId", async (req, res) => {
+    const { policy } = await clients.management.disallowOAuthClient({ clientId: req.params.clientId }, options(res));
+    send(res, contract.OAuthClientPolicy, policyResource(policy));
   });
   return router;
 }

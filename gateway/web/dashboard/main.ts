@@ -6,6 +6,7 @@ import { h, replaceChildren } from "../shared/dom.ts";
 import { alertBox } from "./widgets.ts";
 import { oauthClientsView } from "./oauth-clients.ts";
 import { signInView } from "./sign-in.ts";
+import { thirdPartyAppsView } from "./third-party-apps.ts";
 import { usersView } from "./users.ts";
 import { webhooksView } from "./webhooks.ts";
 
@@ -27,6 +28,7 @@ const routes: Route[] = [
   { path: "/dashboard/webhooks", label: "Webhooks", group: "Developers", adminOnly: false, view: webhooksView },
   { path: "/dashboard/authorized-apps", label: "Authorized apps", group: "Settings", adminOnly: false, view: authorizedAppsView },
   { path: "/dashboard/users", label: "Users", group: "Organization", adminOnly: true, view: usersView },
+  { path: "/dashboard/third-party-apps", label: "Third-party apps", group: "Organization", adminOnly: true, view: thirdPartyAppsView },
 ];
 
 const root = document.getElementById("app")!;

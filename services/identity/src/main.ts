@@ -29,6 +29,7 @@ import { pgAccountStores } from "./db/pg-account-stores.ts";
 import { identityService } from "./handlers/identity-service.ts";
 import { oauthArtifactQueries } from "./db/oauth-artifacts.ts";
 import { oauthClientQueries } from "./db/oauth-clients.ts";
+import { oauthClientPolicyQueries } from "./db/oauth-client-policy.ts";
 import { oauthAccessTokenVerifier } from "./oauth/provider/access-token-verifier.ts";
 import { startAuthorizationServer } from "./oauth/start-authorization-server.ts";
 import { oauthClientAdmin } from "./handlers/oauth-client-admin.ts";
@@ -118,6 +119,7 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
           cache,
           clients: oauthClientQueries(pool),
           artifacts: oauthArtifactQueries(pool),
+          clientPolicy: oauthClientPolicyQueries(pool),
           redirectUriPolicy,
           logger,
         }),

@@ -5,6 +5,7 @@ import { ManagementService, Role } from "@svc/proto/svc/identity/v1/identity_pb"
 import { generateApiKey } from "../credentials/api-key.ts";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
 import type { OAuthArtifactQueries } from "../db/oauth-artifacts.ts";
+import type { OAuthClientPolicyQueries } from "../db/oauth-client-policy.ts";
 import type { OAuthClientQueries } from "../db/oauth-clients.ts";
 import type { SessionRecord } from "../db/sessions.ts";
 import { inMemoryAccountStores } from "../in-memory-account-stores.ts";
@@ -81,6 +82,7 @@ async function setUp() {
         clients: unreachable<OAuthClientQueries>("clients"),
         // Only the end of a deactivated user's OAuth browser sessions is used here.
         artifacts: { endBrowserSessionsOf: async (userId: string) => (endedOAuthSessionsOf.push(userId), 1) } as unknown as OAuthArtifactQueries,
+        clientPolicy: unreachable<OAuthClientPolicyQueries>("clientPolicy"),
         redirectUriPolicy: { requireHttps: true },
         logger: createLogger("management-service-test", "silent"),
       }),

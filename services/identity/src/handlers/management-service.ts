@@ -2,7 +2,7 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import { adminRoleRequired, invalidArgument, notFound, type CredentialCache, type Logger } from "@svc/platform";
 import { GRANT_ID, identityLimits, UUID } from "@svc/platform/contract";
-import { Role, type ManagementService } from "@svc/proto/svc/identity/v1/identity_pb";
+import { ClientPolicyMode, Role, type ManagementService } from "@svc/proto/svc/identity/v1/identity_pb";
 import type { AccountStores } from "../account-stores.ts";
 import { RequestCheck } from "../admin/admin-requests.ts";
 import { toApiKeyMessage } from "./admin-service.ts";
@@ -11,6 +11,7 @@ import { hashPassword } from "../credentials/password.ts";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
 import type { OAuthArtifactQueries } from "../db/oauth-artifacts.ts";
 import type { OAuthClientQueries } from "../db/oauth-clients.ts";
+import { ALLOW_LIST_MAX_CLIENTS, type OAuthClientPolicyQueries, type OAuthClientPolicyRecord } from "../db/oauth-client-policy.ts";
 import type { SessionRecord } from "../db/sessions.ts";
 import type { UserRecord, UserRole } from "../db/users.ts";
 import { generateClientSecret, hashClientSecret } from "../oauth/clients/client-secret.ts";
@@ -29,6 +30,8 @@ export interface ManagementDependencies {
   cache: CredentialCache;
   clients: OAuthClientQueries;
   artifacts: OAuthArtifactQueries;
+  /** Which other organizations' clients members may authorize (enforced by the authorization server). */
+  clientPolicy: OAuthClientPolicyQueries;
   redirectUriPolicy: RedirectUriPolicy;
   logger: Logger;
 }
@@ -47,6 +50,11 @@ const roleFrom = (role: Role, field = "role"): UserRole | undefined => {
   throw invalidArgument([`${field} must be admin or member`]);
 };
 
+const policyMessage = (policy: OAuthClientPolicyRecord) => ({
+  mode: policy.mode === "listed" ? ClientPolicyMode.LISTED : ClientPolicyMode.ALL,
+  allowedClients: policy.allowedClients.map((client) => ({ ...client, addedAt: timestampFromDate(client.addedAt) })),
+});
+
 const userMessage = (user: UserRecord) => ({
   userId: user.userId,
   email: user.email,
@@ -62,12 +70,17 @@ const userMessage = (user: UserRecord) => ({
  * apps; OAuth clients and users are the admins'.
  */
 export function managementService(deps: ManagementDependencies): ServiceImpl<typeof ManagementService> {
-  const { accounts, sessions, credentials, clients, artifacts, logger } = deps;
+  const { accounts, sessions, credentials, clients, artifacts, clientPolicy, logger } = deps;
   const session = (context: HandlerContext) => requireSession(context, sessions, credentials);
   const adminSession = async (context: HandlerContext) => {
     const caller = await session(context);
     if (caller.role !== "admin") throw adminRoleRequired();
     return caller;
+  };
+  const policyOf = async (orgId: string) => {
+    const policy = await clientPolicy.policyOf(orgId);
+    if (!policy) throw notFound("Organization");
+    return policy;
   };
   /** Marks revoked tokens in the verification cache; the database already refuses them. */
   const revokeCached = async (tokenHashes: string[], what: string) => {
@@ -225,6 +238,51 @@ export function managementService(deps: ManagementDependencies): ServiceImpl<typ
       await revokeCached(revokedAccessTokens, "The authorization is revoked");
       logger.info({ userId: caller.userId, revokedAccessTokens: revokedAccessTokens.length }, "authorized app revoked");
       return { grantId: request.grantId };
+    },
+
+    async getOAuthClientPolicy(_request, context) {
+      const caller = await adminSession(context);
+      return { policy: policyMessage(await policyOf(caller.orgId)) };
+    },
+
+    async setOAuthClientPolicy(request, context) {
+      const caller = await adminSession(context);
+      if (request.mode !== ClientPolicyMode.ALL && request.mode !== ClientPolicyMode.LISTED) throw invalidArgument(["policy must be all or listed"]);
+      const mode = request.mode === ClientPolicyMode.LISTED ? "listed" : "all";
+      const changed = await clientPolicy.setMode(caller.orgId, mode);
+      if (!changed) throw notFound("Organization");
+      await revokeCached(changed.revokedAccessTokens, "The policy is set");
+      logger.info(
+        { orgId: caller.orgId, userId: caller.userId, policy: mode, endedAccessTokens: changed.revokedAccessTokens.length },
+        "OAuth client policy set",
+      );
+      return { policy: policyMessage(await policyOf(caller.orgId)) };
+    },
+
+    async allowOAuthClient(request, context) {
+      const caller = await adminSession(context);
+      const clientId = idOrRefuse("clientId", request.clientId);
+      const outcome = await clientPolicy.allow(caller.orgId, clientId, caller.userId);
+      if (outcome === "unknown-client") throw notFound("OAuth client");
+      if (outcome === "own-client")
+        throw invalidArgument(["clientId: clients registered by your organization are always allowed; list other organizations' clients"]);
+      if (outcome === "list-full")
+        throw new ConnectError(`The list holds at most ${ALLOW_LIST_MAX_CLIENTS} clients; remove one first`, Code.FailedPrecondition);
+      logger.info({ orgId: caller.orgId, userId: caller.userId, clientId }, "OAuth client allowed for the organization's members");
+      return { policy: policyMessage(await policyOf(caller.orgId)) };
+    },
+
+    async disallowOAuthClient(request, context) {
+      const caller = await adminSession(context);
+      const clientId = idOrRefuse("clientId", request.clientId);
+      const removed = await clientPolicy.disallow(caller.orgId, clientId);
+      if (!removed) throw notFound("Allowed OAuth client");
+      await revokeCached(removed.revokedAccessTokens, "The client is removed from the list");
+      logger.info(
+        { orgId: caller.orgId, userId: caller.userId, clientId, endedAccessTokens: removed.revokedAccessTokens.length },
+        "OAuth client removed from the organization's list",
+      );
+      return { policy: policyMessage(await policyOf(caller.orgId)) };
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Redis } from "ioredis";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
 import { oauthArtifactQueries, type OAuthArtifactQueries } from "../db/oauth-artifacts.ts";
 import { oauthClientQueries } from "../db/oauth-clients.ts";
+import { oauthClientPolicyQueries } from "../db/oauth-client-policy.ts";
 import type { PasswordSignIn } from "../sign-in/password-sign-in.ts";
 import { userAccountDirectory } from "./interaction/account-directory.ts";
 import { interactionSignInAttempts } from "./interaction/sign-in-attempts.ts";
@@ -42,6 +43,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     artifacts,
     clients: oauthClientQueries(pool),
     accounts: userAccountDirectory(pool, options.signIn),
+    clientPolicy: oauthClientPolicyQueries(pool),
     cookieKeys: options.cookieKeys,
     grantLifetimeSeconds: options.grantLifetimeSeconds,
     signInAttempts: interactionSignInAttempts({ redis: options.redis, keyPrefix: options.keyPrefix, durationSeconds: LIFETIMES.interaction, logger }),

@@ -1277,6 +1277,184 @@ export declare type RevokeAuthorizedAppResponse = Message<"svc.identity.v1.Revok
 export declare const RevokeAuthorizedAppResponseSchema: GenMessage<RevokeAuthorizedAppResponse>;
 
 /**
+ * @generated from message svc.identity.v1.AllowedOAuthClient
+ */
+export declare type AllowedOAuthClient = Message<"svc.identity.v1.AllowedOAuthClient"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * The organization that registered the client.
+   *
+   * @generated from field: string organization_name = 3;
+   */
+  organizationName: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp added_at = 4;
+   */
+  addedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message svc.identity.v1.AllowedOAuthClient.
+ * Use `create(AllowedOAuthClientSchema)` to create a new message.
+ */
+export declare const AllowedOAuthClientSchema: GenMessage<AllowedOAuthClient>;
+
+/**
+ * @generated from message svc.identity.v1.OAuthClientPolicy
+ */
+export declare type OAuthClientPolicy = Message<"svc.identity.v1.OAuthClientPolicy"> & {
+  /**
+   * @generated from field: svc.identity.v1.ClientPolicyMode mode = 1;
+   */
+  mode: ClientPolicyMode;
+
+  /**
+   * @generated from field: repeated svc.identity.v1.AllowedOAuthClient allowed_clients = 2;
+   */
+  allowedClients: AllowedOAuthClient[];
+};
+
+/**
+ * Describes the message svc.identity.v1.OAuthClientPolicy.
+ * Use `create(OAuthClientPolicySchema)` to create a new message.
+ */
+export declare const OAuthClientPolicySchema: GenMessage<OAuthClientPolicy>;
+
+/**
+ * @generated from message svc.identity.v1.GetOAuthClientPolicyRequest
+ */
+export declare type GetOAuthClientPolicyRequest = Message<"svc.identity.v1.GetOAuthClientPolicyRequest"> & {
+};
+
+/**
+ * Describes the message svc.identity.v1.GetOAuthClientPolicyRequest.
+ * Use `create(GetOAuthClientPolicyRequestSchema)` to create a new message.
+ */
+export declare const GetOAuthClientPolicyRequestSchema: GenMessage<GetOAuthClientPolicyRequest>;
+
+/**
+ * @generated from message svc.identity.v1.GetOAuthClientPolicyResponse
+ */
+export declare type GetOAuthClientPolicyResponse = Message<"svc.identity.v1.GetOAuthClientPolicyResponse"> & {
+  /**
+   * @generated from field: svc.identity.v1.OAuthClientPolicy policy = 1;
+   */
+  policy?: OAuthClientPolicy | undefined;
+};
+
+/**
+ * Describes the message svc.identity.v1.GetOAuthClientPolicyResponse.
+ * Use `create(GetOAuthClientPolicyResponseSchema)` to create a new message.
+ */
+export declare const GetOAuthClientPolicyResponseSchema: GenMessage<GetOAuthClientPolicyResponse>;
+
+/**
+ * @generated from message svc.identity.v1.SetOAuthClientPolicyRequest
+ */
+export declare type SetOAuthClientPolicyRequest = Message<"svc.identity.v1.SetOAuthClientPolicyRequest"> & {
+  /**
+   * @generated from field: svc.identity.v1.ClientPolicyMode mode = 1;
+   */
+  mode: ClientPolicyMode;
+};
+
+/**
+ * Describes the message svc.identity.v1.SetOAuthClientPolicyRequest.
+ * Use `create(SetOAuthClientPolicyRequestSchema)` to create a new message.
+ */
+export declare const SetOAuthClientPolicyRequestSchema: GenMessage<SetOAuthClientPolicyRequest>;
+
+/**
+ * @generated from message svc.identity.v1.SetOAuthClientPolicyResponse
+ */
+export declare type SetOAuthClientPolicyResponse = Message<"svc.identity.v1.SetOAuthClientPolicyResponse"> & {
+  /**
+   * @generated from field: svc.identity.v1.OAuthClientPolicy policy = 1;
+   */
+  policy?: OAuthClientPolicy | undefined;
+};
+
+/**
+ * Describes the message svc.identity.v1.SetOAuthClientPolicyResponse.
+ * Use `create(SetOAuthClientPolicyResponseSchema)` to create a new message.
+ */
+export declare const SetOAuthClientPolicyResponseSchema: GenMessage<SetOAuthClientPolicyResponse>;
+
+/**
+ * @generated from message svc.identity.v1.AllowOAuthClientRequest
+ */
+export declare type AllowOAuthClientRequest = Message<"svc.identity.v1.AllowOAuthClientRequest"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+};
+
+/**
+ * Describes the message svc.identity.v1.AllowOAuthClientRequest.
+ * Use `create(AllowOAuthClientRequestSchema)` to create a new message.
+ */
+export declare const AllowOAuthClientRequestSchema: GenMessage<AllowOAuthClientRequest>;
+
+/**
+ * @generated from message svc.identity.v1.AllowOAuthClientResponse
+ */
+export declare type AllowOAuthClientResponse = Message<"svc.identity.v1.AllowOAuthClientResponse"> & {
+  /**
+   * @generated from field: svc.identity.v1.OAuthClientPolicy policy = 1;
+   */
+  policy?: OAuthClientPolicy | undefined;
+};
+
+/**
+ * Describes the message svc.identity.v1.AllowOAuthClientResponse.
+ * Use `create(AllowOAuthClientResponseSchema)` to create a new message.
+ */
+export declare const AllowOAuthClientResponseSchema: GenMessage<AllowOAuthClientResponse>;
+
+/**
+ * @generated from message svc.identity.v1.DisallowOAuthClientRequest
+ */
+export declare type DisallowOAuthClientRequest = Message<"svc.identity.v1.DisallowOAuthClientRequest"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+};
+
+/**
+ * Describes the message svc.identity.v1.DisallowOAuthClientRequest.
+ * Use `create(DisallowOAuthClientRequestSchema)` to create a new message.
+ */
+export declare const DisallowOAuthClientRequestSchema: GenMessage<DisallowOAuthClientRequest>;
+
+/**
+ * @generated from message svc.identity.v1.DisallowOAuthClientResponse
+ */
+export declare type DisallowOAuthClientResponse = Message<"svc.identity.v1.DisallowOAuthClientResponse"> & {
+  /**
+   * @generated from field: svc.identity.v1.OAuthClientPolicy policy = 1;
+   */
+  policy?: OAuthClientPolicy | undefined;
+};
+
+/**
+ * Describes the message svc.identity.v1.DisallowOAuthClientResponse.
+ * Use `create(DisallowOAuthClientResponseSchema)` to create a new message.
+ */
+export declare const DisallowOAuthClientResponseSchema: GenMessage<DisallowOAuthClientResponse>;
+
+/**
  * @generated from enum svc.identity.v1.CredentialKind
  */
 export enum CredentialKind {
@@ -1334,6 +1512,34 @@ export enum Role {
  * Describes the enum svc.identity.v1.Role.
  */
 export declare const RoleSchema: GenEnum<Role>;
+
+/**
+ * ALL: members may authorize any organization's OAuth client (the default). LISTED: only the
+ * clients on the organization's list; its own clients are always allowed.
+ *
+ * @generated from enum svc.identity.v1.ClientPolicyMode
+ */
+export enum ClientPolicyMode {
+  /**
+   * @generated from enum value: CLIENT_POLICY_MODE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: CLIENT_POLICY_MODE_ALL = 1;
+   */
+  ALL = 1,
+
+  /**
+   * @generated from enum value: CLIENT_POLICY_MODE_LISTED = 2;
+   */
+  LISTED = 2,
+}
+
+/**
+ * Describes the enum svc.identity.v1.ClientPolicyMode.
+ */
+export declare const ClientPolicyModeSchema: GenEnum<ClientPolicyMode>;
 
 /**
  * IdentityService answers "who is calling?" for every other service.
@@ -1605,6 +1811,46 @@ export declare const ManagementService: GenService<{
     methodKind: "unary";
     input: typeof RevokeAuthorizedAppRequestSchema;
     output: typeof RevokeAuthorizedAppResponseSchema;
+  },
+  /**
+   * Which other organizations' OAuth clients the organization's members may authorize (admins).
+   *
+   * @generated from rpc svc.identity.v1.ManagementService.GetOAuthClientPolicy
+   */
+  getOAuthClientPolicy: {
+    methodKind: "unary";
+    input: typeof GetOAuthClientPolicyRequestSchema;
+    output: typeof GetOAuthClientPolicyResponseSchema;
+  },
+  /**
+   * Switching to LISTED ends members' authorizations of clients that are no longer allowed.
+   *
+   * @generated from rpc svc.identity.v1.ManagementService.SetOAuthClientPolicy
+   */
+  setOAuthClientPolicy: {
+    methodKind: "unary";
+    input: typeof SetOAuthClientPolicyRequestSchema;
+    output: typeof SetOAuthClientPolicyResponseSchema;
+  },
+  /**
+   * Lists any organization's client (by id); listing it again changes nothing.
+   *
+   * @generated from rpc svc.identity.v1.ManagementService.AllowOAuthClient
+   */
+  allowOAuthClient: {
+    methodKind: "unary";
+    input: typeof AllowOAuthClientRequestSchema;
+    output: typeof AllowOAuthClientResponseSchema;
+  },
+  /**
+   * Takes a client off the list; with LISTED, members' authorizations of it end.
+   *
+   * @generated from rpc svc.identity.v1.ManagementService.DisallowOAuthClient
+   */
+  disallowOAuthClient: {
+    methodKind: "unary";
+    input: typeof DisallowOAuthClientRequestSchema;
+    output: typeof DisallowOAuthClientResponseSchema;
   },
 }>;
 

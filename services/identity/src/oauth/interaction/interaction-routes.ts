@@ -4,7 +4,8 @@ import type { Interaction } from "oidc-provider";
 import type { Logger } from "@svc/platform";
 import type { CsrfTokens } from "./csrf.ts";
 import type { InteractionSignInAttempts } from "./sign-in-attempts.ts";
-import { consentPage, errorPage, loginPage, PAGE_HEADERS } from "./pages.ts";
+import { consentPage, errorPage, loginPage, PAGE_HEADERS, refusedByOrganizationPage } from "./pages.ts";
+import { REFUSED_BY_ORGANIZATION, type OrganizationClientPolicy } from "../provider/organization-client-policy.ts";
 import { OAUTH_PATHS } from "@svc/platform/contract";
 import { parseScopeParameter, SCOPE_DESCRIPTIONS, isKnownScope } from "../provider/scopes.ts";
 
@@ -23,6 +24,8 @@ export interface InteractionDependencies {
   accounts: AccountDirectory;
   /** The name of the organization that registered a client, for the consent page. */
   registeringOrganizationName(clientId: string): Promise<string | undefined>;
+  /** Which clients the user's organization lets its members authorize. */
+  clientPolicy: OrganizationClientPolicy;
   csrf: CsrfTokens;
   signInAttempts: InteractionSignInAttempts;
   logger: Logger;
@@ -95,13 +98,23 @@ export function interactionRoutes(deps: InteractionDependencies): Middleware {
     }
 
     const decision = form.get("decision");
+    if (decision !== "allow" && decision !== "deny") return renderError(ctx, 400, "invalid_request", "Choose Allow or Deny.");
+    const accountId = interaction.session?.accountId;
+    // The account must still be active now, not only when it signed in.
+    const account = accountId ? await deps.accounts.find(accountId) : undefined;
+    // Checked again at the form, whatever the page showed (the policy may have changed since), and
+    // before the decision, so the refusal page's button tells the application why.
+    if (account && !(await deps.clientPolicy.allows(account.orgId, client.clientId))) {
+      deps.logger.info(
+        { clientId: client.clientId, orgId: account.orgId, userId: account.userId },
+        "OAuth authorization refused by the organization's client policy",
+      );
+      return finish(ctx, deps.provider, { error: "access_denied", error_description: REFUSED_BY_ORGANIZATION }, false);
+    }
     if (decision === "deny") {
       return finish(ctx, deps.provider, { error: "access_denied", error_description: "The user denied the request" }, false);
     }
-    if (decision !== "allow") return renderError(ctx, 400, "invalid_request", "Choose Allow or Deny.");
-    const accountId = interaction.session?.accountId;
-    // The account must still be active now, not only when it signed in.
-    if (!accountId || !(await deps.accounts.find(accountId))) return renderError(ctx, 400, "invalid_request", EXPIRED);
+    if (!accountId || !account) return renderError(ctx, 400, "invalid_request", EXPIRED);
     // A new grant per consent: revoking one authorization (for example after a replayed code)
     // leaves the user's other authorizations of the same application alone.
     const grant = new deps.provider.Grant({ accountId, clientId: client.clientId });
@@ -145,11 +158,13 @@ async function showConsent(
   const clientId = String(interaction.params.client_id);
   const registeredBy = (await deps.registeringOrganizationName(clientId)) ?? "an unknown organization";
   const redirectHost = new URL(String(interaction.params.redirect_uri)).host;
-  return renderPage(
-    ctx,
-    200,
-    consentPage({ ...page, userEmail: account.email, permissions, registeredBy, redirectHost, action: `${OAUTH_PATHS.interaction}/${page.uid}/consent` }),
-  );
+  const action = `${OAUTH_PATHS.interaction}/${page.uid}/consent`;
+  if (!(await deps.clientPolicy.allows(account.orgId, clientId))) {
+    // No Allow button: the page says why, and its one button ends the request with access_denied
+    // (the consent form refuses an Allow anyway), so the application is not left waiting.
+    return renderPage(ctx, 403, refusedByOrganizationPage({ ...page, userEmail: account.email, registeredBy, redirectHost, action }));
+  }
+  return renderPage(ctx, 200, consentPage({ ...page, userEmail: account.email, permissions, registeredBy, redirectHost, action }));
 }
 
 /** Records the interaction's result and sends the browser back to oidc-provider to resume. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { consentPage, errorPage, escapeHtml, loginPage, PAGE_HEADERS } from "./pages.ts";
+import { consentPage, errorPage, escapeHtml, loginPage, PAGE_HEADERS, refusedByOrganizationPage } from "./pages.ts";
 
 describe("OAuth pages", () => {
   const hostile = `"><script>alert('x')</script>&`;
@@ -18,6 +18,14 @@ describe("OAuth pages", () => {
         csrfToken: hostile,
       }),
       errorPage({ error: hostile, description: hostile }),
+      refusedByOrganizationPage({
+        applicationName: hostile,
+        registeredBy: hostile,
+        redirectHost: hostile,
+        userEmail: hostile,
+        action: "/a",
+        csrfToken: hostile,
+      }),
     ];
     for (const page of pages) {
       expect(page).not.toContain("<script>");
@@ -45,6 +53,22 @@ describe("OAuth pages", () => {
     expect(consent).toMatch(/<button[^>]*value="allow"[^>]*>Allow<\/button>/);
     expect(consent).toMatch(/<button[^>]*value="deny"[^>]*>Deny<\/button>/);
     expect(consent).toContain("<li>Create meetings for you</li>");
+  });
+
+  it("the organization's refusal offers no Allow, only a way back that posts deny with the CSRF token", () => {
+    const refused = refusedByOrganizationPage({
+      applicationName: "Cal.com",
+      registeredBy: "Vendor",
+      redirectHost: "cal.example",
+      userEmail: "a@b.example",
+      action: "/oauth/interaction/u/consent",
+      csrfToken: "t",
+    });
+    expect(refused).toContain("<h1>Your organization does not allow Cal.com</h1>");
+    expect(refused).toContain('<dd id="registered-by">Vendor</dd>');
+    expect(refused).not.toContain('value="allow"');
+    expect(refused).toContain('<button type="submit" name="decision" value="deny" class="primary">Return to Cal.com</button>');
+    expect(refused).toContain('<input type="hidden" name="csrf" value="t">');
   });
 
   it("allow the page's own style by hash and nothing else", () => {

@@ -107,6 +107,36 @@ ${permissions}
   );
 }
 
+/**
+ * Shown instead of the consent page when the user's organization allows only listed
+ * applications and this one is not listed: no Allow button, and a button that sends the browser
+ * back to the application with `access_denied`.
+ */
+export function refusedByOrganizationPage(options: {
+  applicationName: string;
+  registeredBy: string;
+  redirectHost: string;
+  userEmail: string;
+  action: string;
+  csrfToken: string;
+}): string {
+  const name = escapeHtml(options.applicationName);
+  return layout(
+    "Application not allowed",
+    `<h1>Your organization does not allow ${name}</h1>
+<p role="alert">An admin of your organization allows only listed applications, and ${name} is not on the list. Ask an admin to add it (dashboard, Organization → Third-party apps).</p>
+<dl>
+<dt>Registered by</dt><dd id="registered-by">${escapeHtml(options.registeredBy)}</dd>
+<dt>You will be sent back to</dt><dd id="redirect-host">${escapeHtml(options.redirectHost)}</dd>
+</dl>
+<p>You are signed in as <strong>${escapeHtml(options.userEmail)}</strong>.</p>
+<form method="post" action="${escapeHtml(options.action)}">
+<input type="hidden" name="csrf" value="${escapeHtml(options.csrfToken)}">
+<button type="submit" name="decision" value="deny" class="primary">Return to ${name}</button>
+</form>`,
+  );
+}
+
 export function errorPage(options: { error: string; description?: string | undefined }): string {
   return layout(
     "Request refused",

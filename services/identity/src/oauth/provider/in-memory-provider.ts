@@ -15,6 +15,7 @@ export function stubbedOAuthProvider(issuer: string, clients: OAuthClientRecord[
     clients: { find: async (id: string) => clients.find((client) => client.clientId === id) } as unknown as OAuthClientQueries,
     accessTokensRevoked: async () => undefined,
     accounts: { authenticate: async () => undefined, find: async () => undefined },
+    clientPolicy: { allows: async () => true },
     cookieKeys: ["k".repeat(32)],
     signInAttempts: { recordFailure: async () => false },
     grantLifetimeSeconds: 3600,

@@ -11,6 +11,7 @@ import { shapeMetadata } from "./metadata.ts";
 import { allowOnlyQueryResponseMode } from "./response-modes.ts";
 import { OAUTH_PATHS } from "@svc/platform/contract";
 import { rewriteAliases } from "./rewrite-path-aliases.ts";
+import { assertOrganizationAllowsGrant, type OrganizationClientPolicy } from "./organization-client-policy.ts";
 import { assertScopesAllowed } from "./scope-allowance.ts";
 import { shapeTokenEndpoints } from "./token-endpoint.ts";
 
@@ -36,6 +37,8 @@ export interface OAuthProviderOptions extends ArtifactAdapterDependencies {
   /** Keys that sign the session and interaction cookies (the first signs; all verify). */
   cookieKeys: string[];
   signInAttempts: InteractionSignInAttempts;
+  /** Which clients the members of each organization may authorize (refused on the consent page and on the grant path). */
+  clientPolicy: OrganizationClientPolicy;
   /**
    * OAUTH_GRANT_LIFETIME_SECONDS: how long an authorization lasts, from the first exchange of its
    * code, however often it is refreshed; then the user approves again.
@@ -121,7 +124,9 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
     // consent"), so a grant is only ever the one just approved in this interaction.
     loadExistingGrant: async (ctx) => {
       const grantId = ctx.oidc.result?.consent?.grantId;
-      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+      const grant = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
+      if (grant) await assertOrganizationAllowsGrant(grant, async (userId) => (await accounts.find(userId))?.orgId, options.clientPolicy);
+      return grant;
     },
     findAccount: async (_ctx, sub) => {
       const account = await accounts.find(sub);
@@ -155,6 +160,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
       provider,
       accounts,
       registeringOrganizationName: (clientId) => options.clients.registeringOrganizationName(clientId),
+      clientPolicy: options.clientPolicy,
       csrf,
       signInAttempts: options.signInAttempts,
       logger,
