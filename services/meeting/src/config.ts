@@ -54,8 +54,10 @@ export const configSchema = baseEnvSchema
     MEETING_EMPTY_GRACE_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
     /** Most people in one meeting room at once. */
     MEETING_MAX_PARTICIPANTS: z.coerce.number().int().min(1).max(10_000).default(100),
-    /** Join grants one client address may get per minute. */
+    /** Join grants one client address (an IPv6 /64) may get per minute. */
     JOIN_GRANTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
+    /** Join grants one meeting may hand out per minute, whoever asks. */
+    JOIN_GRANTS_PER_MEETING_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
     /** Lifetime of a join grant's token: the browser must connect within it. */
     JOIN_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
     /** How often presence is compared with the media server's rooms (lost webhooks); also done at start. */

@@ -117,13 +117,22 @@ runUntilSignalled(logger, async () => {
       redis: callers.redis,
       keyPrefix: config.REDIS_KEY_PREFIX,
     }),
-    // Without the media server nobody can join anyway; the grant still answers, and the browser
-    // reports that it cannot connect.
+    meetingLimiter: createRateLimiter({
+      name: "join-grants-per-meeting",
+      points: config.JOIN_GRANTS_PER_MEETING_PER_MINUTE,
+      durationSeconds: 60,
+      redis: callers.redis,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+    }),
+    // CreateRoom opens the room or, when it is open, keeps it (with its cap). A room nobody
+    // enters closes when the grant's token can no longer be used.
     openRoom: (meetingId, maxParticipants) =>
-      rooms.createRoom({ name: meetingId, maxParticipants }).then(
+      rooms.createRoom({ name: meetingId, maxParticipants, emptyTimeout: config.JOIN_TOKEN_TTL_SECONDS }).then(
         () => undefined,
-        (error: unknown) =>
-          roomLogger.warn({ err: error, meetingId }, "could not open the media room; the first participant's connection will open it without the cap"),
+        (error: unknown) => {
+          roomLogger.warn({ err: error, meetingId }, "could not open the media room");
+          throw error;
+        },
       ),
   });
 

@@ -29,3 +29,4 @@ export * from "./telemetry/request-context.ts";
 export * from "./telemetry/tracing-config.ts";
 export * from "./process-launch.ts";
 export * from "./telemetry/event-context.ts";
+export * from "./address-bucket.ts";

@@ -75,6 +75,13 @@ export const SIGN_IN_EMAIL = new RegExp(`^${emailPart}@${emailPart}\\.${emailPar
 /** Control characters and line/paragraph separators: what one line of text (a name, a title) must not hold. */
 export const LINE_BREAKING_OR_CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
 
+/**
+ * Invisible format characters (\p{Cf}): bidirectional overrides such as U+202E, zero-width
+ * spaces and joiners, soft hyphens. In a display name they let one person look like another
+ * ("Ada" and "Ada\u200b", or a name that renders backwards), so names refuse them.
+ */
+export const FORMAT_CHARACTER = /\p{Cf}/u;
+
 /** Ids of OAuth grants (oidc-provider's): URL-safe, 16-64 characters. */
 export const GRANT_ID = /^[A-Za-z0-9_-]{16,64}$/;
 
