@@ -99,7 +99,7 @@ export const meetingOpenApi: OpenApiFragment = {
         operationId: "cancelMeeting",
         summary: "Cancel a meeting",
         description:
-          "Cancels a meeting that has not ended: its status becomes `cancelled`, anyone in its room is disconnected (`participant.left` each), joins are refused (410), the join page says it was cancelled, and `meeting.cancelled` is emitted; `meeting.ended` never follows. Idempotent: cancelling a cancelled meeting answers 200 with it unchanged and emits nothing. Answers 200 with the meeting (not 204), so a scheduling tool sees the final state.",
+          "Cancels a meeting that has not ended: its status becomes `cancelled`, anyone in its room is disconnected (`participant.left` each), joins are refused (410), the join page says it was cancelled, and `meeting.cancelled` is emitted; `meeting.ended` never follows. Idempotent: cancelling a cancelled meeting answers 200 with it unchanged and emits nothing. Answers 200 with the meeting (not 204), so a scheduling tool sees the final state. Afterwards `GET /meeting/{id}` answers 410 Gone with the cancelled meeting as its body; the list still shows it (`status=cancelled`).",
         tags: ["Meetings"],
         security: [{ ApiKey: [] }, { OAuth2: ["meeting.delete"] }],
         requestParams: { path: MeetingPath },
@@ -118,7 +118,7 @@ export const meetingOpenApi: OpenApiFragment = {
         operationId: "getMeeting",
         summary: "Get a meeting",
         description:
-          "The stored meeting of the caller's organization, with its status, start, end and attendees. A meeting of another organization is reported as not found.",
+          "The stored meeting of the caller's organization, with its status, start, end and attendees. A meeting of another organization is reported as not found. A cancelled meeting (`DELETE /meeting/{id}`) is gone: 410 Gone, with the cancelled meeting as the body, so a client learns both that it no longer exists and what it was.",
         tags: ["Meetings"],
         security: [{ ApiKey: [] }, { OAuth2: ["meeting.read"] }],
         requestParams: { path: MeetingPath },
@@ -126,6 +126,7 @@ export const meetingOpenApi: OpenApiFragment = {
           "200": meetingResponse("The meeting."),
           "401": unauthorized,
           "403": forbidden("meeting.read"),
+          "410": meetingResponse("The meeting was cancelled: the body is the cancelled meeting (`status` `cancelled`, `cancelledAt` set)."),
           "404": errorResponse('No such meeting in the caller\'s organization: `{"error": "Meeting not found"}`.'),
           "429": tooManyRequests,
           "500": errorResponse("Internal server error."),

@@ -127,7 +127,9 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
   router.get("/meeting/:id", async (req, res) => {
     const { meeting } = await clients.meeting.getMeeting({ id: req.params.id }, { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS });
     res.set("Cache-Control", "no-store");
-    res.json(meetingResource(meeting!));
+    // A cancelled meeting is gone (DELETE succeeded): 410, with what it was, so a scheduling
+    // tool still sees its final state (docs/meeting-room.md, "Cancelling").
+    res.status(meeting!.status === MeetingStatus.CANCELLED ? 410 : 200).json(meetingResource(meeting!));
   });
 
   router.post("/meeting/:id/end", async (req, res) => {
