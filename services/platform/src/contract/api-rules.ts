@@ -10,6 +10,12 @@ export const meetingLimits = {
   pageSizeMax: 100,
   /** The name a participant shows in a meeting room, in code points after trimming. */
   displayNameMaxLength: 64,
+  hostsMax: 20,
+  noShowAfterMinutesMin: 1,
+  noShowAfterMinutesMax: 60,
+  noShowAfterMinutesDefault: 5,
+  /** A chat message, in code points after trimming. */
+  chatMessageMaxLength: 1000,
 } as const;
 
 /**
