@@ -3,11 +3,11 @@
 // tenant with an API key (given to the operations that take one, schemathesis.toml), then every
 // check (schemathesis' default; the exceptions, with reasons, are in schemathesis.toml) and every
 // phase: examples, coverage, fuzzing, and the stateful phase, which chains operations through the
-// document's links. The exit code is schemathesis'; reports (JUnit, NDJSON) go to
+// document's links. Its output is passed on without its pytest-shaped summary line
+// (schemathesis-process.ts). The exit code is schemathesis'; reports (JUnit, NDJSON) go to
 // SCHEMATHESIS_REPORT_DIR (default: <tmp>/svc-schemathesis/report).
 //
 // Usage: eval "$(bash scripts/infra up)" && scripts/node test/schemathesis/run.ts [extra schemathesis arguments]
-import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,8 +15,8 @@ import { startStack } from "../support/stack.ts";
 import { openSession } from "../dashboard/support/dashboard-session.ts";
 import { createTenant } from "../support/tenants.ts";
 import { closingLine, junitCounts } from "../support/closing-line.ts";
+import { runSchemathesis } from "./schemathesis-process.ts";
 
-const root = path.resolve(import.meta.dirname, "../..");
 // Schemathesis keeps its crash cache and example database in its working directory: not the repository's.
 const workDir = path.join(os.tmpdir(), "svc-schemathesis");
 mkdirSync(workDir, { recursive: true });
@@ -65,21 +65,16 @@ try {
     reportDir,
     ...process.argv.slice(2),
   ];
-  code = await new Promise<number>((resolve, reject) => {
-    const child = spawn(path.join(root, "scripts/schemathesis"), args, {
-      stdio: "inherit",
-      cwd: workDir,
-      env: {
-        ...process.env,
-        SVC_API_KEY: tenant.apiKey,
-        SVC_SESSION: sessionCookie,
-        SVC_CSRF_TOKEN: session.csrfToken,
-        SCHEMATHESIS_HOOKS: "request_hooks",
-        PYTHONPATH: import.meta.dirname,
-      },
-    });
-    child.once("error", reject);
-    child.once("exit", (exitCode) => resolve(exitCode ?? 1));
+  code = await runSchemathesis(args, {
+    cwd: workDir,
+    env: {
+      ...process.env,
+      SVC_API_KEY: tenant.apiKey,
+      SVC_SESSION: sessionCookie,
+      SVC_CSRF_TOKEN: session.csrfToken,
+      SCHEMATHESIS_HOOKS: "request_hooks",
+      PYTHONPATH: import.meta.dirname,
+    },
   });
 } catch (error) {
   log(String(error));
