@@ -11,7 +11,7 @@ import {
   type LocalVideoTrack,
 } from "livekit-client";
 import { h, icon, replaceChildren, setAttributes } from "../shared/dom.ts";
-import { requestJoinGrant, type JoinRefusal } from "./api.ts";
+import { requestJoinGrant, requestLobbyStatus, type JoinGrant, type JoinRefusal } from "./api.ts";
 import { checkDisplayName } from "./display-name.ts";
 import { iconPaths } from "./icons.ts";
 import { rememberedName, type Meeting, type Navigation } from "./meeting.ts";
@@ -369,11 +369,12 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
     switch (refusal.status) {
       case 400:
         return showNameError(refusal.error);
+      case 403:
       case 404:
       case 410:
         return navigation.outcome({ kind: "refused", status: refusal.status, message: refusal.error });
       case 409:
-        return showJoinError("The meeting is full", refusal.error);
+        return showJoinError(/locked/i.test(refusal.error) ? "The meeting is locked" : "The meeting is full", refusal.error);
       case 429:
         return waitBeforeRetry(refusal);
       default:
@@ -410,13 +411,59 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
     const check = checkDisplayName(nameInput.value);
     if (!check.ok) return showNameError(check.message);
     setJoining(true);
-    const result = await requestJoinGrant(meeting.id, check.name);
+    const result = await requestJoinGrant(meeting.id, check.name, meeting.link);
     if (disposed) return;
     if (!result.ok) {
       setJoining(false);
       return refused(result);
     }
     rememberedName.set(check.name);
+    const grant = "grant" in result ? result.grant : await waitInLobby(result.lobbyTicket);
+    if (!grant || disposed) return;
+    await enter(grant, check.name);
+  }
+
+  /**
+   * The meeting has a lobby: say so (the title stays in view above) and ask how it stands every
+   * second and a half until a host admits (the grant), denies, or the meeting closes.
+   */
+  async function waitInLobby(ticket: string): Promise<JoinGrant | undefined> {
+    const lobbyHeading = h("h2", { id: "view-heading", tabindex: "-1" }, "Waiting to be let in");
+    const lobbyText = h("p", { class: "lead" }, "A host of this meeting will let you in soon. Keep this page open; you will join as soon as you are admitted.");
+    const lobby = h("section", { class: "card lobby-wait", role: "status", "aria-live": "polite", "aria-labelledby": "view-heading" }, lobbyHeading, lobbyText);
+    form.replaceWith(lobby);
+    lobbyHeading.focus();
+    for (;;) {
+      await new Promise((resolve) => (retryTimer = window.setTimeout(resolve, 1_500)));
+      if (disposed) return undefined;
+      const answer = await requestLobbyStatus(meeting.id, ticket);
+      if (disposed) return undefined;
+      if (!answer.ok) {
+        if (answer.status === 0 || answer.status >= 500 || answer.status === 429) continue; // passing trouble: keep waiting
+        navigation.outcome({ kind: "refused", status: answer.status, message: answer.error });
+        return undefined;
+      }
+      if (answer.status === "admitted") {
+        lobbyHeading.textContent = "You were admitted";
+        lobbyText.textContent = "Joining the meeting…";
+        return answer.grant;
+      }
+      if (answer.status === "denied") {
+        navigation.outcome({ kind: "denied" });
+        return undefined;
+      }
+      lobby.dataset.state = answer.status;
+      lobbyHeading.textContent = answer.status === "locked" ? "The meeting is locked" : "Waiting to be let in";
+      lobbyText.textContent =
+        answer.status === "locked"
+          ? "A host locked the meeting: nobody new can enter for now. You are still waiting, and will join if a host unlocks it and lets you in."
+          : "A host of this meeting will let you in soon. Keep this page open; you will join as soon as you are admitted.";
+    }
+  }
+
+  async function enter(grant: JoinGrant, displayName: string) {
+    const result = { grant };
+    const check = { name: displayName };
     const room = createRoom(chosenDevice);
     try {
       await room.connect(result.grant.serverUrl, result.grant.token);

@@ -3,6 +3,7 @@ import { createAnnouncer, h, icon, setAttributes } from "../shared/dom.ts";
 import { iconPaths } from "./icons.ts";
 import type { JoinedSession, Navigation, Outcome } from "./meeting.ts";
 import { displayNameOf, ParticipantTile, ScreenTile } from "./participant-tile.ts";
+import { mountSidePanel } from "./side-panel.ts";
 
 /** Grid shapes by head count: 1, 2, 3-4 (2×2), 5-9 (3×3), more (4 columns, scrolling). */
 export function gridSize(count: number): string {
@@ -80,12 +81,14 @@ export function mountRoom(container: HTMLElement, session: JoinedSession, naviga
   // Browsers without screen capture (most phones) get no button for it.
   const canShareScreen = typeof navigator.mediaDevices?.getDisplayMedia === "function";
 
+  // People (host actions for hosts), the lobby queue for hosts, and the chat.
+  const panel = mountSidePanel(room, session.grant, (text) => announcer.announce(text));
   const section = h(
     "section",
-    { class: "room", "aria-labelledby": "view-heading" },
+    { class: "room with-panel", "aria-labelledby": "view-heading" },
     h("h2", { id: "view-heading", class: "visually-hidden", tabindex: "-1" }, "Meeting room"),
     banner,
-    stage,
+    h("div", { class: "room-main" }, stage, panel.element),
     h(
       "div",
       { class: "room-bar" },
@@ -305,6 +308,7 @@ export function mountRoom(container: HTMLElement, session: JoinedSession, naviga
   ).then(sync);
 
   return () => {
+    panel.dispose();
     disposed = true;
     resizes.disconnect();
     for (const [event, listener] of listeners) room.off(event, listener as never);
