@@ -101,8 +101,9 @@ export function mountSidePanel(room: Room, grant: JoinGrant, announce: (text: st
 
   function hostActions(participant: Participant) {
     const name = displayNameOf(participant);
-    const button = (label: string, run: () => void) => {
-      const element = h("button", { type: "button", class: "button small" }, label);
+    // Short visible words; the accessible name says whom (and starts with the visible words).
+    const button = (label: string, whom: string, run: () => void) => {
+      const element = h("button", { type: "button", class: "button small", "aria-label": `${label} ${whom}` }, label);
       element.addEventListener("click", run);
       return element;
     };
@@ -110,10 +111,12 @@ export function mountSidePanel(room: Room, grant: JoinGrant, announce: (text: st
     return h(
       "div",
       { class: "person-actions", role: "group", "aria-label": `Actions for ${name}` },
-      button(`Mute ${name}`, () => void act(`Muted ${name}.`, api.mute(participant.identity, "microphone"))),
-      button(`Stop ${name}'s camera`, () => void act(`Stopped ${name}'s camera.`, api.mute(participant.identity, "camera"))),
-      sharing ? button(`Stop ${name}'s screen share`, () => void act(`Stopped ${name}'s screen share.`, api.mute(participant.identity, "screen_share"))) : null,
-      button(`Remove ${name}`, () => void act(`Removed ${name}.`, api.remove(participant.identity))),
+      participant.isMicrophoneEnabled ? button("Mute", name, () => void act(`Muted ${name}.`, api.mute(participant.identity, "microphone"))) : null,
+      participant.isCameraEnabled
+        ? button("Stop camera of", name, () => void act(`Stopped ${name}'s camera.`, api.mute(participant.identity, "camera")))
+        : null,
+      sharing ? button("Stop screen share of", name, () => void act(`Stopped ${name}'s screen share.`, api.mute(participant.identity, "screen_share"))) : null,
+      button("Remove", name, () => void act(`Removed ${name}.`, api.remove(participant.identity))),
     );
   }
 
@@ -159,8 +162,8 @@ export function mountSidePanel(room: Room, grant: JoinGrant, announce: (text: st
       ...(lobby.waiting.length === 0
         ? [h("li", { class: "empty" }, "Nobody is waiting.")]
         : lobby.waiting.map((entry) => {
-            const admit = h("button", { type: "button", class: "button small primary" }, `Admit ${entry.displayName}`);
-            const deny = h("button", { type: "button", class: "button small" }, `Deny ${entry.displayName}`);
+            const admit = h("button", { type: "button", class: "button small primary", "aria-label": `Admit ${entry.displayName}` }, "Admit");
+            const deny = h("button", { type: "button", class: "button small", "aria-label": `Deny ${entry.displayName}` }, "Deny");
             admit.addEventListener("click", () => void act(`Admitted ${entry.displayName}.`, api.decide(entry.entryId, true)).then(refreshLobby));
             deny.addEventListener("click", () => void act(`Denied ${entry.displayName}.`, api.decide(entry.entryId, false)).then(refreshLobby));
             return h("li", { class: "waiting" }, h("span", { class: "person-name" }, entry.displayName), admit, deny);
