@@ -57,10 +57,20 @@ async function link(meetingId: string, body: Record<string, unknown>) {
 
 /** Joins like the page does, keeping the browser's cookie jar of one person. */
 async function join(meetingId: string, displayName: string, options: { link?: string; cookie?: string } = {}) {
-  const response = await publicCall("POST", `/meeting/${meetingId}/join`, { body: { displayName, ...(options.link ? { link: options.link } : {}) }, cookie: options.cookie });
+  const response = await publicCall("POST", `/meeting/${meetingId}/join`, {
+    body: { displayName, ...(options.link ? { link: options.link } : {}) },
+    cookie: options.cookie,
+  });
   const setCookie = response.headers.get("set-cookie");
   const cookie = setCookie ? setCookie.split(";")[0]! : options.cookie;
-  return { response, cookie, body: (await response.clone().json().catch(() => ({}))) as Record<string, unknown> };
+  return {
+    response,
+    cookie,
+    body: (await response
+      .clone()
+      .json()
+      .catch(() => ({}))) as Record<string, unknown>,
+  };
 }
 
 /** LiveKit says the grant's identity entered the room. */
@@ -71,76 +81,88 @@ async function enter(meetingId: string, participantId: string, name: string): Pr
 }
 
 describe("hosts, personal links and the lobby", () => {
-  it("a host link enters at once as host; an attendee link and the plain URL wait; the host admits, denies, locks; guests get 403 for host actions", { timeout: 120_000 }, async () => {
-    const meeting = await createMeeting({ title: "Board", hosts: "host@example.com", attendees: ["ada@example.com"], lobby: true });
-    expect(await (await api("GET", `/meeting/${meeting.id}`)).json()).toMatchObject({ hosts: ["host@example.com"], lobby: true, screenShare: "everyone", noShowAfterMinutes: 5 });
-    const hostLink = await link(meeting.id, { email: "HOST@example.com" });
-    expect(hostLink).toMatchObject({ role: "host", email: "host@example.com" });
-    const adaLink = await link(meeting.id, { email: "ada@example.com" });
-    expect(adaLink.role).toBe("attendee");
-    await expect((await api("POST", `/meeting/${meeting.id}/links`, { email: "stranger@example.com" })).status).toBe(400);
-    await expect((await api("POST", `/meeting/${meeting.id}/links`, { role: "guest" })).status).toBe(400);
-    const guestLink = await link(meeting.id, { role: "guest", name: "Grace Guest" });
-    expect(guestLink.role).toBe("guest");
+  it(
+    "a host link enters at once as host; an attendee link and the plain URL wait; the host admits, denies, locks; guests get 403 for host actions",
+    { timeout: 120_000 },
+    async () => {
+      const meeting = await createMeeting({ title: "Board", hosts: "host@example.com", attendees: ["ada@example.com"], lobby: true });
+      expect(await (await api("GET", `/meeting/${meeting.id}`)).json()).toMatchObject({
+        hosts: ["host@example.com"],
+        lobby: true,
+        screenShare: "everyone",
+        noShowAfterMinutes: 5,
+      });
+      const hostLink = await link(meeting.id, { email: "HOST@example.com" });
+      expect(hostLink).toMatchObject({ role: "host", email: "host@example.com" });
+      const adaLink = await link(meeting.id, { email: "ada@example.com" });
+      expect(adaLink.role).toBe("attendee");
+      await expect((await api("POST", `/meeting/${meeting.id}/links`, { email: "stranger@example.com" })).status).toBe(400);
+      await expect((await api("POST", `/meeting/${meeting.id}/links`, { role: "guest" })).status).toBe(400);
+      const guestLink = await link(meeting.id, { role: "guest", name: "Grace Guest" });
+      expect(guestLink.role).toBe("guest");
 
-    const host = await join(meeting.id, "Hostess", { link: hostLink.secret });
-    expect(host.response.status).toBe(200);
-    expect(host.body).toMatchObject({ role: "host" });
-    const hostClaims = JSON.parse(Buffer.from(String(host.body.token).split(".")[1]!, "base64url").toString()) as { attributes: Record<string, string> };
-    expect(hostClaims.attributes).toEqual({ role: "host" });
-    const hostSession = String(host.body.roomSession);
-    await enter(meeting.id, String(host.body.participantId), "Hostess");
+      const host = await join(meeting.id, "Hostess", { link: hostLink.secret });
+      expect(host.response.status).toBe(200);
+      expect(host.body).toMatchObject({ role: "host" });
+      const hostClaims = JSON.parse(Buffer.from(String(host.body.token).split(".")[1]!, "base64url").toString()) as { attributes: Record<string, string> };
+      expect(hostClaims.attributes).toEqual({ role: "host" });
+      const hostSession = String(host.body.roomSession);
+      await enter(meeting.id, String(host.body.participantId), "Hostess");
 
-    const ada = await join(meeting.id, "Ada", { link: adaLink.secret });
-    expect(ada.response.status).toBe(202);
-    expect(ada.body).toMatchObject({ status: "waiting", role: "attendee" });
-    const guest = await join(meeting.id, "Walk-in");
-    expect(guest.response.status).toBe(202);
-    expect(guest.cookie, "the browser session gets its visitor cookie").toMatch(/^svc_room_visitor=/);
+      const ada = await join(meeting.id, "Ada", { link: adaLink.secret });
+      expect(ada.response.status).toBe(202);
+      expect(ada.body).toMatchObject({ status: "waiting", role: "attendee" });
+      const guest = await join(meeting.id, "Walk-in");
+      expect(guest.response.status).toBe(202);
+      expect(guest.cookie, "the browser session gets its visitor cookie").toMatch(/^svc_room_visitor=/);
 
-    const lobby = (await (await publicCall("GET", `/meeting/${meeting.id}/room/lobby`, { session: hostSession })).json()) as {
-      waiting: { entryId: string; displayName: string }[];
-    };
-    expect(lobby.waiting.map((entry) => entry.displayName)).toEqual(["Ada", "Walk-in"]);
-    const status = async (ticket: unknown) =>
-      (await (await publicCall("POST", `/meeting/${meeting.id}/lobby/status`, { body: { ticket } })).json()) as { status: string; grant: Record<string, unknown> | null };
-    expect((await status(ada.body.lobbyTicket)).status).toBe("waiting");
+      const lobby = (await (await publicCall("GET", `/meeting/${meeting.id}/room/lobby`, { session: hostSession })).json()) as {
+        waiting: { entryId: string; displayName: string }[];
+      };
+      expect(lobby.waiting.map((entry) => entry.displayName)).toEqual(["Ada", "Walk-in"]);
+      const status = async (ticket: unknown) =>
+        (await (await publicCall("POST", `/meeting/${meeting.id}/lobby/status`, { body: { ticket } })).json()) as {
+          status: string;
+          grant: Record<string, unknown> | null;
+        };
+      expect((await status(ada.body.lobbyTicket)).status).toBe("waiting");
 
-    // Lock: whoever waits sees it; nobody new enters; the host still decides.
-    expect((await publicCall("POST", `/meeting/${meeting.id}/room/lock`, { session: hostSession, body: { locked: true } })).status).toBe(200);
-    expect((await status(guest.body.lobbyTicket)).status).toBe("locked");
-    const lockedOut = await join(meeting.id, "Latecomer");
-    expect(lockedOut.response.status).toBe(409);
-    expect(lockedOut.body.error).toMatch(/locked/);
-    expect((await publicCall("POST", `/meeting/${meeting.id}/room/lock`, { session: hostSession, body: { locked: false } })).status).toBe(200);
+      // Lock: whoever waits sees it; nobody new enters; the host still decides.
+      expect((await publicCall("POST", `/meeting/${meeting.id}/room/lock`, { session: hostSession, body: { locked: true } })).status).toBe(200);
+      expect((await status(guest.body.lobbyTicket)).status).toBe("locked");
+      const lockedOut = await join(meeting.id, "Latecomer");
+      expect(lockedOut.response.status).toBe(409);
+      expect(lockedOut.body.error).toMatch(/locked/);
+      expect((await publicCall("POST", `/meeting/${meeting.id}/room/lock`, { session: hostSession, body: { locked: false } })).status).toBe(200);
 
-    const decide = (entryId: string, admit: boolean, session = hostSession) =>
-      publicCall("POST", `/meeting/${meeting.id}/room/lobby/${entryId}`, { session, body: { admit } });
-    expect((await decide(lobby.waiting[0]!.entryId, true)).status).toBe(200);
-    expect((await decide(lobby.waiting[1]!.entryId, false)).status).toBe(200);
-    const admitted = await status(ada.body.lobbyTicket);
-    expect(admitted.status).toBe("admitted");
-    expect(admitted.grant).toMatchObject({ role: "attendee", meeting: { id: meeting.id } });
-    expect((await status(guest.body.lobbyTicket)).status).toBe("denied");
+      const decide = (entryId: string, admit: boolean, session = hostSession) =>
+        publicCall("POST", `/meeting/${meeting.id}/room/lobby/${entryId}`, { session, body: { admit } });
+      expect((await decide(lobby.waiting[0]!.entryId, true)).status).toBe(200);
+      expect((await decide(lobby.waiting[1]!.entryId, false)).status).toBe(200);
+      const admitted = await status(ada.body.lobbyTicket);
+      expect(admitted.status).toBe("admitted");
+      expect(admitted.grant).toMatchObject({ role: "attendee", meeting: { id: meeting.id } });
+      expect((await status(guest.body.lobbyTicket)).status).toBe("denied");
 
-    // A participant without the host role is refused every host action, whatever their page shows.
-    const adaSession = String(admitted.grant!.roomSession);
-    for (const [method, path, body] of [
-      ["GET", "/room/lobby", undefined],
-      ["POST", `/room/lobby/${lobby.waiting[1]!.entryId}`, { admit: true }],
-      ["POST", "/room/lock", { locked: true }],
-      ["POST", `/room/participants/${String(host.body.participantId)}/mute`, { source: "microphone" }],
-      ["POST", `/room/participants/${String(host.body.participantId)}/remove`, undefined],
-      ["POST", "/room/end", undefined],
-    ] as const) {
-      const refused = await publicCall(method, `/meeting/${meeting.id}${path}`, { session: adaSession, body });
-      expect(refused.status, `${method} ${path}`).toBe(403);
-      expect(((await refused.json()) as { error: string }).error).toBe("Only a host of this meeting can do this");
-    }
-    expect((await publicCall("POST", `/meeting/${meeting.id}/room/end`)).status, "no room session at all").toBe(401);
-    expect((await publicCall("POST", `/meeting/${meeting.id}/room/end`, { session: "x".repeat(43) })).status).toBe(401);
-    expect((await (await api("GET", `/meeting/${meeting.id}`)).json()).status).toBe("live");
-  });
+      // A participant without the host role is refused every host action, whatever their page shows.
+      const adaSession = String(admitted.grant!.roomSession);
+      for (const [method, path, body] of [
+        ["GET", "/room/lobby", undefined],
+        ["POST", `/room/lobby/${lobby.waiting[1]!.entryId}`, { admit: true }],
+        ["POST", "/room/lock", { locked: true }],
+        ["POST", `/room/participants/${String(host.body.participantId)}/mute`, { source: "microphone" }],
+        ["POST", `/room/participants/${String(host.body.participantId)}/remove`, undefined],
+        ["POST", "/room/end", undefined],
+      ] as const) {
+        const refused = await publicCall(method, `/meeting/${meeting.id}${path}`, { session: adaSession, body });
+        expect(refused.status, `${method} ${path}`).toBe(403);
+        expect(((await refused.json()) as { error: string }).error).toBe("Only a host of this meeting can do this");
+      }
+      expect((await publicCall("POST", `/meeting/${meeting.id}/room/end`)).status, "no room session at all").toBe(401);
+      expect((await publicCall("POST", `/meeting/${meeting.id}/room/end`, { session: "x".repeat(43) })).status).toBe(401);
+      expect((await (await api("GET", `/meeting/${meeting.id}`)).json()).status).toBe("live");
+    },
+  );
 
   it("links are refused for another meeting, once revoked, and once expired; the plain URL still works for a guest", { timeout: 60_000 }, async () => {
     const meeting = await createMeeting({ title: "Links", attendees: ["bob@example.com"] });
@@ -210,12 +232,16 @@ describe("removal, chat, attendance and no-shows", () => {
       ]);
 
       // Remove the guest: gone from the room, and neither the same browser session nor the same link comes back.
-      expect((await publicCall("POST", `/meeting/${meeting.id}/room/participants/${String(guest.body.participantId)}/remove`, { session: hostSession })).status).toBe(200);
+      expect(
+        (await publicCall("POST", `/meeting/${meeting.id}/room/participants/${String(guest.body.participantId)}/remove`, { session: hostSession })).status,
+      ).toBe(200);
       const again = await join(meeting.id, "Walk-in again", { cookie: guest.cookie });
       expect(again.response.status).toBe(403);
       expect(again.body.error).toBe("You were removed from this meeting");
       expect((await say(guest.body.roomSession, "let me back")).status).toBe(403);
-      expect((await publicCall("POST", `/meeting/${meeting.id}/room/participants/${String(ada.body.participantId)}/remove`, { session: hostSession })).status).toBe(200);
+      expect(
+        (await publicCall("POST", `/meeting/${meeting.id}/room/participants/${String(ada.body.participantId)}/remove`, { session: hostSession })).status,
+      ).toBe(200);
       expect((await join(meeting.id, "Ada", { link: adaLink.secret })).body.error, "the removed person's link").toBe("You were removed from this meeting");
       expect((await join(meeting.id, "Someone else")).response.status, "another browser session with the plain URL").toBe(200);
 
@@ -255,7 +281,9 @@ describe("removal, chat, attendance and no-shows", () => {
         ["Ada", "attendee", "ada@example.com"],
       ]);
       expect(list.participants.every((visit) => visit.leftAt !== null && visit.durationSeconds >= 0)).toBe(true);
-      const rest = (await (await api("GET", `/meeting/${meeting.id}/participants?pageToken=${list.nextPageToken}`)).json()) as { participants: { name: string }[] };
+      const rest = (await (await api("GET", `/meeting/${meeting.id}/participants?pageToken=${list.nextPageToken}`)).json()) as {
+        participants: { name: string }[];
+      };
       expect(rest.participants.map((visit) => visit.name)).toEqual(["Walk-in"]);
 
       // Nothing of the chat is kept after the meeting.
@@ -269,10 +297,20 @@ describe("removal, chat, attendance and no-shows", () => {
   );
 
   it("no meeting.no_show for a cancelled meeting or one without a start", { timeout: 60_000 }, async () => {
-    const cancelled = await createMeeting({ title: "Off", start: new Date(Date.now() - 120_000).toISOString(), attendees: ["x@example.com"], noShowAfterMinutes: 1 });
+    const cancelled = await createMeeting({
+      title: "Off",
+      start: new Date(Date.now() - 120_000).toISOString(),
+      attendees: ["x@example.com"],
+      noShowAfterMinutes: 1,
+    });
     expect((await api("DELETE", `/meeting/${cancelled.id}`)).status).toBe(200);
     const unscheduled = await createMeeting({ title: "Whenever", attendees: ["y@example.com"], noShowAfterMinutes: 1 });
-    const reported = await createMeeting({ title: "Reported", start: new Date(Date.now() - 120_000).toISOString(), attendees: ["z@example.com"], noShowAfterMinutes: 1 });
+    const reported = await createMeeting({
+      title: "Reported",
+      start: new Date(Date.now() - 120_000).toISOString(),
+      attendees: ["z@example.com"],
+      noShowAfterMinutes: 1,
+    });
     await waitFor(() => events(reported.id, "meeting.no_show").length === 1, 20_000, "the control meeting's no-show");
     expect(events(cancelled.id, "meeting.no_show")).toHaveLength(0);
     expect(events(unscheduled.id, "meeting.no_show")).toHaveLength(0);

@@ -94,6 +94,17 @@ export function mountSidePanel(room: Room, grant: JoinGrant, announce: (text: st
     feedback,
   );
 
+  /**
+   * Replaces a list's items, keeping the keyboard focus on the same control (found again by its
+   * accessible name), so a refresh never throws a keyboard user out of the list.
+   */
+  function rerender(list: HTMLElement, items: Node[]) {
+    const focused = document.activeElement;
+    const label = focused instanceof HTMLElement && list.contains(focused) ? focused.getAttribute("aria-label") : null;
+    replaceChildren(list, ...items);
+    if (label) [...list.querySelectorAll<HTMLElement>("[aria-label]")].find((element) => element.getAttribute("aria-label") === label)?.focus();
+  }
+
   async function act(description: string, call: Promise<{ ok: boolean; error?: string }>) {
     const result = await call;
     say(result.ok ? description : (result.error ?? "That did not work."));
@@ -124,9 +135,9 @@ export function mountSidePanel(room: Room, grant: JoinGrant, announce: (text: st
     if (disposed) return;
     const everyone: Participant[] = [room.localParticipant, ...room.remoteParticipants.values()];
     peopleHeading.textContent = `People (${everyone.length})`;
-    replaceChildren(
+    rerender(
       people,
-      ...everyone.map((participant) => {
+      everyone.map((participant) => {
         const local = participant === room.localParticipant;
         const microphone = participant.isMicrophoneEnabled ? "microphone on" : "microphone off";
         return h(
@@ -145,6 +156,8 @@ export function mountSidePanel(room: Room, grant: JoinGrant, announce: (text: st
     );
   }
 
+  let shownLobby = "";
+
   function renderLobby(lobby: LobbyList) {
     const fresh = lobby.waiting.filter((entry) => !knownWaiting.has(entry.entryId));
     if (fresh.length > 0) {
@@ -157,9 +170,13 @@ export function mountSidePanel(room: Room, grant: JoinGrant, announce: (text: st
     setAttributes(lobbyBadge, { "aria-label": `${lobby.waiting.length} waiting` });
     setAttributes(lockButton, { "aria-pressed": lobby.locked ? "true" : "false" });
     lockButton.textContent = lobby.locked ? "Unlock meeting" : "Lock meeting";
-    replaceChildren(
+    // The same people waiting: leave the buttons as they are (a click in progress stays on its button).
+    const shown = lobby.waiting.map((entry) => entry.entryId).join(",");
+    if (shown === shownLobby && lobbyList.childElementCount > 0) return;
+    shownLobby = shown;
+    rerender(
       lobbyList,
-      ...(lobby.waiting.length === 0
+      lobby.waiting.length === 0
         ? [h("li", { class: "empty" }, "Nobody is waiting.")]
         : lobby.waiting.map((entry) => {
             const admit = h("button", { type: "button", class: "button small primary", "aria-label": `Admit ${entry.displayName}` }, "Admit");
@@ -167,7 +184,7 @@ export function mountSidePanel(room: Room, grant: JoinGrant, announce: (text: st
             admit.addEventListener("click", () => void act(`Admitted ${entry.displayName}.`, api.decide(entry.entryId, true)).then(refreshLobby));
             deny.addEventListener("click", () => void act(`Denied ${entry.displayName}.`, api.decide(entry.entryId, false)).then(refreshLobby));
             return h("li", { class: "waiting" }, h("span", { class: "person-name" }, entry.displayName), admit, deny);
-          })),
+          }),
     );
   }
 
