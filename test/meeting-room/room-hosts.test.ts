@@ -63,7 +63,8 @@ async function person(viewport = { width: 1280, height: 800 }): Promise<Page> {
 }
 
 async function openAndJoin(page: Page, url: string, name: string) {
-  await page.goto(url);
+  // Generous: five engineers' test runs share two cores here.
+  await page.goto(url, { timeout: 90_000 });
   await page.getByLabel("Your name").fill(name);
   await page.getByRole("button", { name: /^Join/ }).click();
 }

@@ -113,8 +113,8 @@ export function mountSidePanel(room: Room, grant: JoinGrant, announce: (text: st
   function hostActions(participant: Participant) {
     const name = displayNameOf(participant);
     // Short visible words; the accessible name says whom (and starts with the visible words).
-    const button = (label: string, whom: string, run: () => void) => {
-      const element = h("button", { type: "button", class: "button small", "aria-label": `${label} ${whom}` }, label);
+    const button = (label: string, accessibleName: string, run: () => void) => {
+      const element = h("button", { type: "button", class: "button small", "aria-label": accessibleName }, label);
       element.addEventListener("click", run);
       return element;
     };
@@ -122,12 +122,14 @@ export function mountSidePanel(room: Room, grant: JoinGrant, announce: (text: st
     return h(
       "div",
       { class: "person-actions", role: "group", "aria-label": `Actions for ${name}` },
-      participant.isMicrophoneEnabled ? button("Mute", name, () => void act(`Muted ${name}.`, api.mute(participant.identity, "microphone"))) : null,
+      participant.isMicrophoneEnabled ? button("Mute", `Mute ${name}`, () => void act(`Muted ${name}.`, api.mute(participant.identity, "microphone"))) : null,
       participant.isCameraEnabled
-        ? button("Stop camera of", name, () => void act(`Stopped ${name}'s camera.`, api.mute(participant.identity, "camera")))
+        ? button("Stop camera", `Stop camera of ${name}`, () => void act(`Stopped ${name}'s camera.`, api.mute(participant.identity, "camera")))
         : null,
-      sharing ? button("Stop screen share of", name, () => void act(`Stopped ${name}'s screen share.`, api.mute(participant.identity, "screen_share"))) : null,
-      button("Remove", name, () => void act(`Removed ${name}.`, api.remove(participant.identity))),
+      sharing
+        ? button("Stop sharing", `Stop sharing of ${name}`, () => void act(`Stopped ${name}'s screen share.`, api.mute(participant.identity, "screen_share")))
+        : null,
+      button("Remove", `Remove ${name}`, () => void act(`Removed ${name}.`, api.remove(participant.identity))),
     );
   }
 
