@@ -14,12 +14,8 @@ import { methodNotAllowed } from "./http/method-not-allowed.ts";
 import { rateLimit } from "./http/rate-limit.ts";
 import { requestId } from "./http/request-id.ts";
 import { requestLog } from "./http/request-log.ts";
-import { authOpenApi } from "./openapi/auth.ts";
-import { oauthOpenApi } from "./openapi/oauth.ts";
-import { buildOpenApiDocument, type OpenApiFragment } from "./openapi/document.ts";
-import { eventsOpenApi } from "./openapi/events.ts";
-import { meetingOpenApi } from "./openapi/meeting.ts";
-import { webhookOpenApi } from "./openapi/webhook.ts";
+import { buildOpenApiDocument } from "./openapi/document.ts";
+import { openApiFragments } from "./openapi/fragments.ts";
 import type { Assets } from "./pages/assets.ts";
 import { docsPageRoutes } from "./pages/docs-page.ts";
 import { meetingPageRoutes } from "./pages/meeting-page.ts";
@@ -32,10 +28,6 @@ import { meetingRoomRoutes } from "./routes/meeting-room.ts";
 import { webhookRoutes } from "./routes/webhook.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
 import { createDashboardClients, managementRoutes, publicSessionRoutes } from "./routes/dashboard-api.ts";
-import { dashboardOpenApi } from "./openapi/dashboard.ts";
-
-/** Each area's OpenAPI paths; every route registered below has its entry here. */
-const openApiFragments: OpenApiFragment[] = [meetingOpenApi, authOpenApi, oauthOpenApi, webhookOpenApi, eventsOpenApi, dashboardOpenApi];
 
 export interface GatewayDependencies {
   config: Config;

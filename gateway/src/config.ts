@@ -3,9 +3,11 @@ import { baseEnvSchema, credentialCacheKeyDefaults, defaultAddresses, port, refu
 
 export const configSchema = z
   .object({
+    /** The gateway's HTTP port: the public REST API, the OAuth paths and the pages. */
     PORT: port(defaultAddresses.gateway),
     HOST: baseEnvSchema.shape.HOST,
     METRICS_PORT: baseEnvSchema.shape.METRICS_PORT,
+    SHUTDOWN_GRACE_MS: baseEnvSchema.shape.SHUTDOWN_GRACE_MS,
     /** The externally visible origin, used in join URLs and OAuth redirects. */
     PUBLIC_URL: z
       .string()
@@ -28,11 +30,15 @@ export const configSchema = z
       )
       .default("ws://127.0.0.1:7880")
       .transform((value) => value.replace(/\/+$/, "")),
+    /** Where the identity service is. */
     IDENTITY_URL: serviceUrl(defaultAddresses.identity),
+    /** Where the gateway forwards the OAuth paths: identity's OAuth 2.0 listener (OAUTH_PORT). */
     IDENTITY_OAUTH_URL: serviceUrl(defaultAddresses.identityOAuth),
+    /** Where the meeting service is. */
     MEETING_URL: serviceUrl(defaultAddresses.meeting),
+    /** Where the webhook service is. */
     WEBHOOK_URL: serviceUrl(defaultAddresses.webhook),
-    /** Number of reverse proxies in front of the gateway whose X-Forwarded-For can be trusted. */
+    /** Number of reverse proxies in front of the gateway whose X-Forwarded-For is trusted for the client address (Express `trust proxy`). */
     TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     /** Rate-limit buckets live in Redis when set, so every gateway replica counts together. */
@@ -40,6 +46,7 @@ export const configSchema = z
     REDIS_KEY_PREFIX: baseEnvSchema.shape.REDIS_KEY_PREFIX,
     /** Authenticates the credential-cache entries it reads from Redis (identity writes them). */
     CREDENTIAL_CACHE_KEY: baseEnvSchema.shape.CREDENTIAL_CACHE_KEY,
+    /** `production` refuses the development defaults (the image sets it), as a non-loopback HOST does. */
     NODE_ENV: z.string().default("development"),
     /** Requests per second allowed per credential (or per client address without one). */
     RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(50),

@@ -4,7 +4,7 @@
 // has seen every one. No gateway, meeting service or Kafka in the path: this is the drain rate.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { DUE_CHANNEL } from "../../services/webhook/src/db/deliveries.ts";
+import { DUE_CHANNEL } from "../../services/webhook/src/db/due-notifications.ts";
 import type { Stack } from "../support/stack.ts";
 import type { Tenant } from "../support/tenants.ts";
 import type { Row } from "./row.ts";

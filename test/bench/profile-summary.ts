@@ -1,5 +1,5 @@
 // Summarises the V8 CPU profiles that `--cpu-prof` writes (one per process) into the frames where
-// the time went, so the README's Benchmarks section can name them without a flame-graph viewer.
+// the time went, so docs/benchmarks.md can name them without a flame-graph viewer.
 //   scripts/node test/bench/profile-summary.ts <dir with *.cpuprofile> [top N]
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";

@@ -1,4 +1,4 @@
-// OAuth refresh-grant scenarios of `npm run bench`, also runnable alone for the README's figures:
+// OAuth refresh-grant scenarios of `npm run bench`, also runnable alone for docs/benchmarks.md's figures:
 //   . scripts/node24.sh && eval "$(bash scripts/infra env)" && scripts/node test/bench/refresh-grants.ts
 // Each refresh consumes its token and returns the next one, so a chain is sequential: the
 // concurrency is the number of independent authorizations (BENCH_REFRESH_CHAINS), each obtained

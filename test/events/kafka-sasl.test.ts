@@ -13,7 +13,7 @@ import { startSaslKafkaBroker, type SaslKafkaBroker } from "../support/sasl-kafk
 import { waitFor } from "../support/wait.ts";
 
 const logger = createLogger("kafka-sasl-test", "silent");
-// Principals as the README's topic ACLs name them: meeting produces, webhook consumes.
+// Principals as the topic ACLs in docs/operations.md name them: meeting produces, webhook consumes.
 const meetingUser = { username: "svc-meeting", password: `meeting-${randomUUID()}` };
 const webhookUser = { username: "svc-webhook", password: `webhook-${randomUUID()}` };
 

@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.ts";
@@ -14,6 +15,13 @@ import { apiBase, callApi } from "../support/rest-client.ts";
 
 let stack: Stack;
 let tenant: Tenant;
+
+/** Screenshots of each state a person sees, to look at after a change to the pages (not compared by pixel). */
+const SHOTS = process.env.MEETING_ROOM_SHOTS_DIR ?? "/tmp/room-shots";
+const shot = async (page: Page, name: string) => {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+};
 
 beforeAll(async () => {
   stack = await startStack({ media: true });
@@ -165,6 +173,7 @@ describe("the meeting room in Chromium with a fake camera and microphone", () =>
     await expect.poll(() => microphone.getAttribute("aria-pressed")).toBe("true");
     await expect.poll(() => page.locator(".preview-video").evaluate((video: HTMLVideoElement) => video.videoWidth)).toBeGreaterThan(0);
     expect(await page.locator("#device-status").textContent()).toBe("Camera on · Microphone on");
+    await shot(page, "01-prejoin");
     // The styles arrived through the CSP (a bundled style sheet, not inline), and the page the
     // script built has no inline script, style element or event-handler attribute either.
     expect(await page.locator(".prejoin").evaluate((element) => getComputedStyle(element).display)).toBe("grid");
@@ -197,6 +206,7 @@ describe("the meeting room in Chromium with a fake camera and microphone", () =>
     await page.keyboard.press("Space");
     await expect.poll(() => camera.getAttribute("aria-pressed")).toBe("false");
     await expect.poll(() => page.locator(".preview-placeholder").textContent()).toBe("Camera off");
+    await shot(page, "02-prejoin-camera-off");
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -223,6 +233,7 @@ describe("the meeting room in Chromium with a fake camera and microphone", () =>
       expect(await name.getAttribute("aria-describedby")).toContain("display-name-error");
       expect(await name.evaluate((element) => element === document.activeElement)).toBe(true);
     }
+    await shot(page, "07-prejoin-name-error");
     expect(joinRequests).toEqual([]);
     // 64 characters (an emoji counts as one) pass the check and reach the API.
     await name.fill(`${"y".repeat(63)}🙂`);
@@ -290,6 +301,7 @@ describe("the meeting room in Chromium with a fake camera and microphone", () =>
     await expect.poll(() => grid.getAttribute("data-size")).toBe("2");
     await expect.poll(() => first.page.locator("[aria-live=polite]").textContent()).toContain("Grace joined");
     expect(await first.page.locator(".room-count").textContent()).toBe("2 people in the meeting");
+    await shot(first.page, "03-room-two-people");
 
     await second.page.getByRole("button", { name: "Leave", exact: true }).click();
     await expect.poll(() => first.page.getByRole("figure", { name: "Grace", exact: true }).count(), { timeout: 15_000 }).toBe(0);
@@ -340,6 +352,7 @@ describe("the meeting room in Chromium with a fake camera and microphone", () =>
     const alert = page.locator(".join-error");
     await expect.poll(() => alert.textContent()).toContain("The meeting is full");
     expect(await alert.textContent()).toContain("This meeting is full (3 of 3 people)");
+    await shot(page, "04-prejoin-meeting-full");
 
     await page.unroute("**/api/v1/meeting/*/join");
     await page.route("**/api/v1/meeting/*/join", (route) =>
@@ -387,6 +400,7 @@ describe("the meeting room when camera and microphone are refused", () => {
       expect(await button.getAttribute("aria-disabled")).toBe("true");
     }
     expect(await page.locator("#device-status").textContent()).toBe("Camera blocked by the browser · Microphone blocked by the browser");
+    await shot(page, "05-prejoin-devices-blocked");
 
     await page.getByLabel("Your name").fill("Quiet Quinn");
     await page.getByRole("button", { name: "Join without camera and microphone" }).click();
@@ -404,6 +418,7 @@ describe("the meeting room when camera and microphone are refused", () => {
       .poll(() => page.getByRole("alert").filter({ hasText: "blocked" }).textContent())
       .toContain("Your browser blocked the microphone. Allow it for this site in the browser's settings, then try again.");
     expect(await microphone.getAttribute("aria-pressed")).toBe("false");
+    await shot(page, "06-room-microphone-blocked");
     expect(problems.filter((problem) => /Content Security Policy/i.test(problem))).toEqual([]);
     await page.close();
   });

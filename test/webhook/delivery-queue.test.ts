@@ -62,7 +62,7 @@ const claim = (from: Pool, limit = 100, options: { leaseMs?: number; perEndpoint
   });
 
 /** A failure decision that never trips the circuit breaker (these tests are about the schedule and disabling). */
-const decision = (rest: { retryInMs: number | null; disableAfterMs: number; disableReason?: string }) => ({
+const decision = (rest: { retryInMs: number | null; disableAfterMs: number }) => ({
   ...rest,
   timedOut: false,
   circuitBreaker: { consecutiveTimeouts: 1_000, openMs: 60_000 },
@@ -187,12 +187,7 @@ describe("outcomes and the disable policy", () => {
     await storeEvent("org-a");
     await storeEvent("org-a");
     const [delivery] = await claim(pool, 1);
-    const { disabledFor: reason } = await recordFailure(
-      pool,
-      delivery!,
-      attempt(410),
-      decision({ retryInMs: 5_000, disableReason: "the endpoint answered 410 Gone", disableAfterMs: 1e12 }),
-    );
+    const { disabledFor: reason } = await recordFailure(pool, delivery!, attempt(410), decision({ retryInMs: 5_000, disableAfterMs: 1e12 }));
     expect(reason).toBe("the endpoint answered 410 Gone");
     const { rows } = await pool.query("SELECT disabled_reason, deleted_at FROM subscriptions WHERE id = $1", [subscription.id]);
     expect(rows[0]).toEqual({ disabled_reason: "the endpoint answered 410 Gone", deleted_at: null });

@@ -3,29 +3,26 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../support/chromium.ts";
 import { authorizeInBrowser } from "../oauth/support/browser.ts";
 import { createOAuthApp, exchangeCode, type OAuthApp } from "../oauth/support/oauth-app.ts";
-import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
-import { apiBase, callApi } from "../support/rest-client.ts";
+import { useStack } from "../support/use-stack.ts";
 
 // The webhook operations' OAuth scopes with real access tokens: a user grants an application some
 // webhook scopes in Chromium, the application exchanges the code with oauth4webapi, then calls the
-// API. API keys need no scope (every other webhook test uses one).
-let stack: Stack;
+// API through @svc/client. API keys need no scope (every other webhook test uses one).
+const fixture = useStack();
 let user: Tenant;
 let app: OAuthApp;
 let browser: Browser;
 
 beforeAll(async () => {
-  stack = await startStack();
-  const developer = await createTenant(stack, { name: "Hook App Developer" });
-  user = await createTenant(stack, { name: "Hook Customer" });
-  app = await createOAuthApp(stack, developer, { name: "Hook App", scopes: "webhook.create webhook.read webhook.update webhook.delete" });
+  const developer = await createTenant(fixture.stack, { name: "Hook App Developer" });
+  user = await createTenant(fixture.stack, { name: "Hook Customer" });
+  app = await createOAuthApp(fixture.stack, developer, { name: "Hook App", scopes: "webhook.create webhook.read webhook.update webhook.delete" });
   browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
   await app?.close();
-  await stack?.stop();
 });
 
 async function tokenWith(scope: string): Promise<string> {
@@ -39,65 +36,82 @@ async function tokenWith(scope: string): Promise<string> {
   }
 }
 
-const call = (token: string, method: string, path: string, body?: unknown) => callApi(apiBase(stack), method, path, { key: token, body });
+/** An answer of @svc/client: the parsed error body beside the untouched response. */
+interface Answer {
+  error?: unknown;
+  response: Response;
+}
 
-async function expectInsufficientScope(response: Response, scope: string) {
+function expectInsufficientScope({ error, response }: Answer, scope: string) {
   expect(response.status).toBe(403);
-  expect((await response.json()).error).toBe(`Insufficient scope: ${scope}`);
+  expect((error as { error?: string } | undefined)?.error).toBe(`Insufficient scope: ${scope}`);
   expect(response.headers.get("www-authenticate")).toContain(`error="insufficient_scope", scope="${scope}"`);
 }
 
-const hook = { url: "http://127.0.0.1:9/hook", events: ["meeting.ended"] };
+const hook = { url: "http://127.0.0.1:9/hook", events: ["meeting.ended" as const] };
+const inPath = (webhookId: string) => ({ params: { path: { webhookId } } });
 
 describe("OAuth scopes of the webhook API", () => {
   it("a token with webhook.read lists but cannot create, delete, test, redeliver or re-enable", { timeout: 120_000 }, async () => {
-    const reader = await tokenWith("webhook.read");
-    const created = await call(user.apiKey, "POST", "/webhook", hook);
-    const { webhookId } = (await created.json()) as { webhookId: string };
+    const reader = fixture.client(await tokenWith("webhook.read"));
+    const owner = fixture.client(user.apiKey);
+    const { data: created } = await owner.POST("/webhook", { body: hook });
+    const webhookId = created!.webhookId;
 
-    const listed = await call(reader, "GET", "/webhook");
-    expect(listed.status).toBe(200);
-    expect(((await listed.json()) as { webhooks: { webhookId: string }[] }).webhooks.map((w) => w.webhookId)).toEqual([webhookId]);
-    expect((await call(reader, "GET", `/webhook/${webhookId}/deliveries`)).status).toBe(200);
+    const listed = await reader.GET("/webhook");
+    expect(listed.response.status).toBe(200);
+    expect(listed.data!.webhooks.map((w) => w.webhookId)).toEqual([webhookId]);
+    expect((await reader.GET("/webhook/{webhookId}/deliveries", inPath(webhookId))).response.status).toBe(200);
 
-    await expectInsufficientScope(await call(reader, "POST", "/webhook", hook), "webhook.create");
-    await expectInsufficientScope(await call(reader, "DELETE", "/webhook", { webhookId }), "webhook.delete");
-    await expectInsufficientScope(await call(reader, "POST", `/webhook/${webhookId}/test`), "webhook.create");
-    await expectInsufficientScope(await call(reader, "POST", `/webhook/${webhookId}/enable`), "webhook.create");
-    await expectInsufficientScope(await call(reader, "POST", `/webhook/${webhookId}/deliveries/8f14e45f-ceea-467a-9575-6e2b7c1d5a2b/retry`), "webhook.create");
-    await expectInsufficientScope(await call(reader, "PATCH", `/webhook/${webhookId}`, { description: "x" }), "webhook.update");
-    await expectInsufficientScope(await call(reader, "POST", `/webhook/${webhookId}/rotate-secret`), "webhook.update");
-    await expectInsufficientScope(await call(reader, "POST", `/webhook/${webhookId}/recover`, { since: new Date().toISOString() }), "webhook.update");
-    expect((await call(reader, "GET", "/event-types")).status).toBe(200);
-    expect((await (await call(user.apiKey, "GET", "/webhook")).json()).webhooks).toHaveLength(1);
+    expectInsufficientScope(await reader.POST("/webhook", { body: hook }), "webhook.create");
+    expectInsufficientScope(await reader.DELETE("/webhook", { body: { webhookId } }), "webhook.delete");
+    expectInsufficientScope(await reader.POST("/webhook/{webhookId}/test", inPath(webhookId)), "webhook.create");
+    expectInsufficientScope(await reader.POST("/webhook/{webhookId}/enable", inPath(webhookId)), "webhook.create");
+    expectInsufficientScope(
+      await reader.POST("/webhook/{webhookId}/deliveries/{deliveryId}/retry", {
+        params: { path: { webhookId, deliveryId: "8f14e45f-ceea-467a-9575-6e2b7c1d5a2b" } },
+      }),
+      "webhook.create",
+    );
+    expectInsufficientScope(await reader.PATCH("/webhook/{webhookId}", { ...inPath(webhookId), body: { description: "x" } }), "webhook.update");
+    expectInsufficientScope(await reader.POST("/webhook/{webhookId}/rotate-secret", inPath(webhookId)), "webhook.update");
+    expectInsufficientScope(
+      await reader.POST("/webhook/{webhookId}/recover", { ...inPath(webhookId), body: { since: new Date().toISOString() } }),
+      "webhook.update",
+    );
+    expect((await reader.GET("/event-types")).response.status).toBe(200);
+    expect((await owner.GET("/webhook")).data!.webhooks).toHaveLength(1);
   });
 
   it(
     "webhook.create registers, webhook.update changes, rotates and recovers, webhook.delete deletes, each only with its own scope",
     { timeout: 120_000 },
     async () => {
-      const creator = await tokenWith("webhook.create");
-      const created = await call(creator, "POST", "/webhook", hook);
-      expect(created.status).toBe(201);
-      const { webhookId } = (await created.json()) as { webhookId: string };
-      await expectInsufficientScope(await call(creator, "GET", "/webhook"), "webhook.read");
-      await expectInsufficientScope(await call(creator, "DELETE", "/webhook", { webhookId }), "webhook.delete");
-      await expectInsufficientScope(await call(creator, "PATCH", `/webhook/${webhookId}`, { description: "x" }), "webhook.update");
-      await expectInsufficientScope(await call(creator, "POST", `/webhook/${webhookId}/rotate-secret`), "webhook.update");
-      await expectInsufficientScope(await call(creator, "GET", "/event-types"), "webhook.read");
+      const creator = fixture.client(await tokenWith("webhook.create"));
+      const created = await creator.POST("/webhook", { body: hook });
+      expect(created.response.status).toBe(201);
+      const webhookId = created.data!.webhookId;
+      expectInsufficientScope(await creator.GET("/webhook"), "webhook.read");
+      expectInsufficientScope(await creator.DELETE("/webhook", { body: { webhookId } }), "webhook.delete");
+      expectInsufficientScope(await creator.PATCH("/webhook/{webhookId}", { ...inPath(webhookId), body: { description: "x" } }), "webhook.update");
+      expectInsufficientScope(await creator.POST("/webhook/{webhookId}/rotate-secret", inPath(webhookId)), "webhook.update");
+      expectInsufficientScope(await creator.GET("/event-types"), "webhook.read");
 
-      const updater = await tokenWith("webhook.update");
-      const changed = await call(updater, "PATCH", `/webhook/${webhookId}`, { description: "Changed with webhook.update" });
-      expect(changed.status).toBe(200);
-      expect((await changed.json()).description).toBe("Changed with webhook.update");
-      expect((await call(updater, "POST", `/webhook/${webhookId}/rotate-secret`)).status).toBe(200);
-      expect((await call(updater, "POST", `/webhook/${webhookId}/recover`, { since: new Date(Date.now() - 60_000).toISOString() })).status).toBe(202);
-      await expectInsufficientScope(await call(updater, "DELETE", "/webhook", { webhookId }), "webhook.delete");
+      const updater = fixture.client(await tokenWith("webhook.update"));
+      const changed = await updater.PATCH("/webhook/{webhookId}", { ...inPath(webhookId), body: { description: "Changed with webhook.update" } });
+      expect(changed.response.status).toBe(200);
+      expect(changed.data!.description).toBe("Changed with webhook.update");
+      expect((await updater.POST("/webhook/{webhookId}/rotate-secret", inPath(webhookId))).response.status).toBe(200);
+      expect(
+        (await updater.POST("/webhook/{webhookId}/recover", { ...inPath(webhookId), body: { since: new Date(Date.now() - 60_000).toISOString() } })).response
+          .status,
+      ).toBe(202);
+      expectInsufficientScope(await updater.DELETE("/webhook", { body: { webhookId } }), "webhook.delete");
 
-      const deleter = await tokenWith("webhook.delete");
-      const deleted = await call(deleter, "DELETE", "/webhook", { webhookId });
-      expect(deleted.status).toBe(200);
-      expect(await deleted.json()).toEqual({ webhookId, deleted: true });
+      const deleter = fixture.client(await tokenWith("webhook.delete"));
+      const deleted = await deleter.DELETE("/webhook", { body: { webhookId } });
+      expect(deleted.response.status).toBe(200);
+      expect(deleted.data).toEqual({ webhookId, deleted: true });
     },
   );
 });

@@ -1,6 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { ErrorRequestHandler, Response } from "express";
 import type { Logger } from "@svc/platform";
+import { errorMetadata } from "@svc/platform/contract";
 
 /**
  * The one place where gRPC status codes become HTTP statuses. Anything unexpected becomes a
@@ -43,17 +44,17 @@ export function unauthorized(message: string, tokenSent: boolean): HttpError {
 export function fromConnectError(error: ConnectError, internalMessage = "Internal server error"): HttpError {
   // A meeting that has ended or was cancelled is gone for good, for joining: 410 rather than the
   // 409 of other refusals. The service marks which refusals mean that.
-  if (error.code === Code.FailedPrecondition && error.metadata.get("x-gone") === "true") return new HttpError(410, error.rawMessage);
+  if (error.code === Code.FailedPrecondition && error.metadata.get(errorMetadata.gone) === "true") return new HttpError(410, error.rawMessage);
   // The same Idempotency-Key with a different request: 422, as the draft specifies.
-  if (error.code === Code.InvalidArgument && error.metadata.get("x-idempotency") === "mismatch") return new HttpError(422, error.rawMessage);
+  if (error.code === Code.InvalidArgument && error.metadata.get(errorMetadata.idempotency) === "mismatch") return new HttpError(422, error.rawMessage);
   const status = httpStatusByCode[error.code];
   if (status === 401) return unauthorized(error.rawMessage, true);
   if (status === 403) {
-    const scope = error.metadata.get("x-required-scope");
+    const scope = error.metadata.get(errorMetadata.requiredScope);
     return new HttpError(403, error.rawMessage, scope ? { "WWW-Authenticate": `Bearer realm="svc", error="insufficient_scope", scope="${scope}"` } : {});
   }
   if (status === 503) return new HttpError(503, "Service temporarily unavailable", { "Retry-After": "1" });
-  if (status === 429) return new HttpError(429, error.rawMessage, { "Retry-After": error.metadata.get("retry-after") ?? "1" });
+  if (status === 429) return new HttpError(429, error.rawMessage, { "Retry-After": error.metadata.get(errorMetadata.retryAfter) ?? "1" });
   if (status) return new HttpError(status, error.rawMessage);
   return new HttpError(500, internalMessage);
 }

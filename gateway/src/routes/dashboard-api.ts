@@ -3,6 +3,7 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { Router, type Response } from "express";
 import type { z } from "zod";
 import { internalTransport } from "@svc/platform";
+import { errorMetadata } from "@svc/platform/contract";
 import {
   ManagementService,
   Role,
@@ -92,7 +93,7 @@ export function publicSessionRoutes(clients: DashboardClients, cookies: SessionC
     const connectError = ConnectError.from(error);
     if (connectError.code !== Code.ResourceExhausted) throw error;
     const httpError = fromConnectError(connectError);
-    throw new HttpError(429, httpError.message, { "Retry-After": connectError.metadata.get("retry-after") ?? "60" });
+    throw new HttpError(429, httpError.message, { "Retry-After": connectError.metadata.get(errorMetadata.retryAfter) ?? "60" });
   };
 
   router.post("/session", ...jsonBody, async (req, res) => {

@@ -1,5 +1,6 @@
 import { api, loadInto, pageHeading, submitting, type ViewContext } from "./app-shell.ts";
-import { confirmedButton, field, h, replace, resultBox, secretPanel, time } from "./dom.ts";
+import { h, replaceChildren } from "../shared/dom.ts";
+import { confirmedButton, field, resultBox, secretPanel, time } from "./widgets.ts";
 
 interface ApiKey {
   keyId: string;
@@ -75,7 +76,7 @@ export function apiKeysView({ main }: ViewContext) {
                               action: "Revoke key",
                             },
                             onConfirmed: async () => {
-                              replace(created, resultBox(await api("POST", `/api-keys/${key.keyId}/revoke`), `The key “${key.name}” is revoked.`));
+                              replaceChildren(created, resultBox(await api("POST", `/api-keys/${key.keyId}/revoke`), `The key “${key.name}” is revoked.`));
                               await reload();
                             },
                           }),
@@ -90,9 +91,9 @@ export function apiKeysView({ main }: ViewContext) {
     const result = await submitting(form, message, () => api("POST", "/api-keys", { name: name.value }));
     if (!result.ok) return;
     form.reset();
-    replace(created, secretPanel({ stored: "hashed", title: `Your new key “${result.body.name}”`, label: "API key", value: result.body.key }));
+    replaceChildren(created, secretPanel({ stored: "hashed", title: `Your new key “${result.body.name}”`, label: "API key", value: result.body.key }));
     await reload();
   });
-  replace(main, pageHeading("API keys", "Keys authenticate your scripts and servers as you (Authorization: Bearer …)."), created, form, list);
+  replaceChildren(main, pageHeading("API keys", "Keys authenticate your scripts and servers as you (Authorization: Bearer …)."), created, form, list);
   void reload();
 }

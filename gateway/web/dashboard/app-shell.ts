@@ -1,5 +1,6 @@
 import { api, type ApiResult } from "./api.ts";
-import { alertBox, h, replace } from "./dom.ts";
+import { h, replaceChildren } from "../shared/dom.ts";
+import { alertBox } from "./widgets.ts";
 
 export interface SessionUser {
   userId: string;
@@ -22,13 +23,13 @@ export interface ViewContext {
  */
 export async function loadInto<T>(region: HTMLElement, load: () => Promise<ApiResult<T>>, render: (body: T) => Node | Node[]) {
   region.setAttribute("aria-busy", "true");
-  replace(region, h("p", { class: "loading", role: "status" }, "Loading…"));
+  replaceChildren(region, h("p", { class: "loading", role: "status" }, "Loading…"));
   const result = await load();
   region.removeAttribute("aria-busy");
-  if (result.ok) return replace(region, render(result.body));
+  if (result.ok) return replaceChildren(region, render(result.body));
   if (result.status === 401) return void (window.location.href = "/dashboard/sign-in");
   if (result.status === 403) {
-    return replace(
+    return replaceChildren(
       region,
       h(
         "div",
@@ -39,7 +40,11 @@ export async function loadInto<T>(region: HTMLElement, load: () => Promise<ApiRe
       ),
     );
   }
-  replace(region, alertBox(result.error), h("button", { type: "button", class: "secondary", onclick: () => void loadInto(region, load, render) }, "Try again"));
+  replaceChildren(
+    region,
+    alertBox(result.error),
+    h("button", { type: "button", class: "secondary", onclick: () => void loadInto(region, load, render) }, "Try again"),
+  );
 }
 
 /** Disables a form's controls while its request runs, and shows the API's answer. */
@@ -52,14 +57,14 @@ export async function submitting(
   const controls = [...form.querySelectorAll<HTMLButtonElement | HTMLInputElement>("button, input, select, textarea")];
   controls.forEach((control) => (control.disabled = true));
   form.setAttribute("aria-busy", "true");
-  replace(message);
+  replaceChildren(message);
   const result = await run();
   controls.forEach((control) => (control.disabled = false));
   form.removeAttribute("aria-busy");
   if (!result.ok) {
     // A 401 means the session ended, except on the sign-in form itself (a wrong password).
     if (result.status === 401 && (options.signedOutOn401 ?? true)) window.location.href = "/dashboard/sign-in";
-    replace(message, alertBox(result.error));
+    replaceChildren(message, alertBox(result.error));
     (form.querySelector("input, textarea, select") as HTMLElement | null)?.focus();
   }
   return result;

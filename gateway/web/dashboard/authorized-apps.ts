@@ -1,5 +1,6 @@
 import { api, loadInto, pageHeading, type ViewContext } from "./app-shell.ts";
-import { confirmedButton, h, replace, resultBox, time } from "./dom.ts";
+import { h, replaceChildren } from "../shared/dom.ts";
+import { confirmedButton, resultBox, time } from "./widgets.ts";
 
 interface App {
   grantId: string;
@@ -45,7 +46,7 @@ export function authorizedAppsView({ main }: ViewContext) {
                       action: "Revoke access",
                     },
                     onConfirmed: async () => {
-                      replace(
+                      replaceChildren(
                         notice,
                         resultBox(await api("DELETE", `/authorized-apps/${encodeURIComponent(app.grantId)}`), `${app.name} no longer has access.`),
                       );
@@ -56,6 +57,11 @@ export function authorizedAppsView({ main }: ViewContext) {
               ),
             ),
     );
-  replace(main, pageHeading("Authorized apps", "Applications you allowed to act for you through OAuth. Each approval is listed on its own."), notice, list);
+  replaceChildren(
+    main,
+    pageHeading("Authorized apps", "Applications you allowed to act for you through OAuth. Each approval is listed on its own."),
+    notice,
+    list,
+  );
   void reload();
 }

@@ -2,7 +2,8 @@ import "./dashboard.css";
 import { api, type SessionUser, type ViewContext } from "./app-shell.ts";
 import { apiKeysView } from "./api-keys.ts";
 import { authorizedAppsView } from "./authorized-apps.ts";
-import { alertBox, h, replace } from "./dom.ts";
+import { h, replaceChildren } from "../shared/dom.ts";
+import { alertBox } from "./widgets.ts";
 import { oauthClientsView } from "./oauth-clients.ts";
 import { signInView } from "./sign-in.ts";
 import { usersView } from "./users.ts";
@@ -36,7 +37,7 @@ async function start() {
   if (path === "/dashboard/sign-up") return signInView(root, "sign-up");
   const session = await api<{ user: SessionUser }>("GET", "/session");
   if (session.status === 401) return void window.location.replace("/dashboard/sign-in");
-  if (!session.ok) return replace(root, h("main", { id: "main", class: "auth" }, h("h1", {}, "The dashboard is unavailable"), alertBox(session.error)));
+  if (!session.ok) return replaceChildren(root, h("main", { id: "main", class: "auth" }, h("h1", {}, "The dashboard is unavailable"), alertBox(session.error)));
   renderShell(session.body.user, path);
 }
 
@@ -80,7 +81,11 @@ function renderShell(user: SessionUser, path: string) {
     links.forEach((link) => (link.getAttribute("href") === route?.path ? link.setAttribute("aria-current", "page") : link.removeAttribute("aria-current")));
     if (!route) {
       // An admin-only page opened by a member: say so instead of showing an empty page.
-      replace(main, h("h1", { tabindex: "-1", id: "page-title" }, "Not available to you"), h("p", {}, "Only admins of your organization can open this page."));
+      replaceChildren(
+        main,
+        h("h1", { tabindex: "-1", id: "page-title" }, "Not available to you"),
+        h("p", {}, "Only admins of your organization can open this page."),
+      );
     } else {
       document.title = `${route.label} · svc dashboard`;
       route.view({ user, main, navigate });
@@ -88,7 +93,7 @@ function renderShell(user: SessionUser, path: string) {
     (main.querySelector("h1") as HTMLElement | null)?.focus();
   };
   window.onpopstate = () => show(window.location.pathname);
-  replace(
+  replaceChildren(
     root,
     h("a", { class: "skip", href: "#main" }, "Skip to content"),
     h(

@@ -1,5 +1,6 @@
 import { api } from "./api.ts";
-import { field, h, replace } from "./dom.ts";
+import { h, replaceChildren } from "../shared/dom.ts";
+import { field } from "./widgets.ts";
 import { submitting } from "./app-shell.ts";
 
 /** Sign-in and sign-up: plain forms posting JSON to POST /session and POST /signup. */
@@ -37,7 +38,7 @@ export function signInView(root: HTMLElement, mode: "sign-in" | "sign-up") {
     if (result.ok) window.location.href = "/dashboard";
     else password.value = "";
   });
-  replace(
+  replaceChildren(
     root,
     h(
       "main",

@@ -1,5 +1,6 @@
 import { api, loadInto, pageHeading, submitting, type ViewContext } from "./app-shell.ts";
-import { confirmAction, field, h, replace, resultBox, time } from "./dom.ts";
+import { h, replaceChildren } from "../shared/dom.ts";
+import { confirmAction, field, resultBox, time } from "./widgets.ts";
 
 interface User {
   userId: string;
@@ -14,7 +15,7 @@ interface User {
 export function usersView({ main, user: me }: ViewContext) {
   const region = h("div", { class: "region" });
   const notice = h("div", {});
-  const say = (result: { ok: boolean; error: string }, success: string) => replace(notice, resultBox(result, success));
+  const say = (result: { ok: boolean; error: string }, success: string) => replaceChildren(notice, resultBox(result, success));
   const reload = () =>
     loadInto(
       region,
@@ -123,6 +124,6 @@ export function usersView({ main, user: me }: ViewContext) {
     say(result, `${result.body.email} can now sign in.`);
     await reload();
   });
-  replace(main, pageHeading("Users", "Who can sign in to your organization, and what they may manage."), notice, form, region);
+  replaceChildren(main, pageHeading("Users", "Who can sign in to your organization, and what they may manage."), notice, form, region);
   void reload();
 }

@@ -2,18 +2,28 @@
 // markup (no innerHTML anywhere), so names typed by people can never become script, and the
 // pages' strict CSP (no inline script or style attributes) is never in the way.
 
-type Child = Node | string | null | undefined | false;
-type Attributes = Record<string, string | number | boolean | null | undefined>;
+export type Child = Node | string | number | null | undefined | false | Child[];
+type AttributeValue = string | number | boolean | null | undefined;
+type Attributes = Record<string, AttributeValue | EventListener>;
 
-/** `h("button", { type: "button", "aria-pressed": false }, "Camera")`; `false`/`null` attributes are left out. */
+/**
+ * The one element builder of the pages: `h("button", { type: "button", "aria-pressed": false,
+ * onclick: () => ... }, "Camera")`. `false`/`null` attributes are left out; a function is an event
+ * listener (`onclick` listens to `click`); children may be nested lists, numbers are text.
+ */
 export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
-  setAttributes(element, attributes);
+  const plain: Record<string, AttributeValue> = {};
+  for (const [name, value] of Object.entries(attributes)) {
+    if (typeof value === "function") element.addEventListener(name.replace(/^on/, ""), value);
+    else plain[name] = value;
+  }
+  setAttributes(element, plain);
   append(element, ...children);
   return element;
 }
 
-export function setAttributes(element: Element, attributes: Attributes) {
+export function setAttributes(element: Element, attributes: Record<string, AttributeValue>) {
   for (const [name, value] of Object.entries(attributes)) {
     if (value === null || value === undefined || value === false) element.removeAttribute(name);
     // aria-* and data-* booleans are spelled out ("true"/"false"); HTML booleans are present or not.
@@ -25,7 +35,8 @@ export function setAttributes(element: Element, attributes: Attributes) {
 export function append(parent: Node, ...children: Child[]) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    parent.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    if (Array.isArray(child)) append(parent, ...child);
+    else parent.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
   }
 }
 

@@ -28,8 +28,11 @@ export const configSchema = baseEnvSchema
   .extend({
     /** TLS and SASL towards the brokers (KAFKA_TLS, KAFKA_SASL_*: platform events/kafka-security.ts). */
     ...kafkaSecurityEnv,
+    /** Port of the service's gRPC, gRPC-Web and Connect server (h2c), with health and reflection. */
     GRPC_PORT: port(defaultAddresses.meeting),
+    /** Where the identity service is (credential verification). */
     IDENTITY_URL: serviceUrl(defaultAddresses.identity),
+    /** `production` refuses the development defaults (the image sets it), as a non-loopback HOST does. */
     NODE_ENV: z.string().default("development"),
     /** The externally visible origin of the gateway: join URLs are `${PUBLIC_URL}/meeting/<id>`. */
     PUBLIC_URL: z
@@ -44,9 +47,15 @@ export const configSchema = baseEnvSchema
 
     /** The media server's API, as this service reaches it (room service calls). */
     LIVEKIT_URL: mediaUrl(/^(https?|wss?):$/, "must be an http(s):// or ws(s):// URL").default(`http://127.0.0.1:${DEFAULT_LIVEKIT_PORT}`),
-    /** The media server's WebSocket URL as browsers reach it; defaults to LIVEKIT_URL. */
+    /** The media server's WebSocket URL as browsers reach it (`wss://` in production); defaults to LIVEKIT_URL as `ws://`. */
     LIVEKIT_PUBLIC_URL: mediaUrl(/^wss?:$/, "must be a ws:// or wss:// URL").optional(),
+    /**
+     * The key pair shared with LiveKit: signs join tokens, verifies its webhooks, calls its room
+     * service. Set with LIVEKIT_API_SECRET. Unset: a public development pair, with a warning;
+     * refused with NODE_ENV=production or a non-loopback HOST.
+     */
     LIVEKIT_API_KEY: z.string().min(1).optional(),
+    /** The secret of the LiveKit key pair (at least 32 characters), set with LIVEKIT_API_KEY. */
     LIVEKIT_API_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     /** Port of the HTTP listener that receives LiveKit's signed webhooks (POST /livekit/webhook). */
     LIVEKIT_WEBHOOK_PORT: port(defaultAddresses.meetingMediaWebhooks),
@@ -54,7 +63,7 @@ export const configSchema = baseEnvSchema
     MEETING_EMPTY_GRACE_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
     /** Most people in one meeting room at once. */
     MEETING_MAX_PARTICIPANTS: z.coerce.number().int().min(1).max(10_000).default(100),
-    /** Join grants one client address (an IPv6 /64) may get per minute. */
+    /** Join grants one client address (an IPv6 /64 counts as one) may get per minute (shared through Redis when configured). */
     JOIN_GRANTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
     /** Join grants one meeting may hand out per minute, whoever asks. */
     JOIN_GRANTS_PER_MEETING_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),

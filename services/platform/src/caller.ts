@@ -11,6 +11,7 @@ import { internalTransport } from "./grpc/internal-transport.ts";
 import type { Logger } from "./logger.ts";
 import type { Redis } from "ioredis";
 import { connectRedis } from "./redis.ts";
+import type { Scope } from "./contract/scopes.ts";
 
 export interface Caller {
   userId: string;
@@ -43,7 +44,7 @@ export interface AuthenticateOptions {
   adminOnly?: boolean;
 }
 
-export type Authenticate = (context: HandlerContext, requiredScope: string, options?: AuthenticateOptions) => Promise<Caller>;
+export type Authenticate = (context: HandlerContext, requiredScope: Scope, options?: AuthenticateOptions) => Promise<Caller>;
 
 /** Dashboard session tokens: never in the shared cache, always verified by identity (idle timeout, CSRF). */
 export const SESSION_TOKEN_PREFIX = "svc_sess_";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { credentialCacheKeyVariable } from "./credentials/credential-cache-key.ts";
+import { DEFAULT_SHUTDOWN_GRACE_MS } from "./lifecycle.ts";
 
 /** A true/false environment variable ("1" and "0" are accepted too). */
 export const booleanVariable = (fallback: boolean) =>
@@ -13,27 +14,35 @@ export const booleanVariable = (fallback: boolean) =>
  * Configuration is environment variables only, parsed once at start.
  */
 export const baseEnvSchema = z.object({
+  /** Postgres URL; each service uses its own schema in it. `npm start` starts an embedded Postgres and sets it. */
   DATABASE_URL: z.string().refine((value) => /^postgres(ql)?:\/\/[^\s]+$/.test(value) && URL.canParse(value), {
     message: "must be a postgres:// URL, for example postgres://svc:svc@127.0.0.1:5432/svc",
   }),
-  /** Connections each process may open to Postgres; a service picks its own default when unset. */
+  /** Connections each process may open to Postgres; unset, each service picks its own (identity 10, meeting 20, webhook 20). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).optional(),
   /**
-   * Prepare each statement once per connection (see createPool). Turn off only behind a pooler
-   * that cannot keep prepared statements (PgBouncer before 1.21 in transaction mode).
+   * Prepare each statement with parameters once per connection (see createPool): Postgres then only
+   * binds and executes it. `false` only behind a pooler that cannot keep prepared statements
+   * (PgBouncer before 1.21 in transaction mode; 1.21 and later need `max_prepared_statements` set).
    */
   DATABASE_PREPARED_STATEMENTS: booleanVariable(true),
+  /** Redis URL (shared verification cache, rate limits, sign-in counters); unset: in-process fallbacks. */
   REDIS_URL: z
     .string()
     .refine((value) => /^rediss?:\/\//.test(value) && URL.canParse(value), {
       message: "must be a redis:// URL",
     })
     .optional(),
+  /** `host:port[,host:port]` of the Kafka brokers; unset: a Postgres-backed event bus with the same guarantees. */
   KAFKA_BROKERS: z
     .string()
     .regex(/^[^\s,:]+:\d+(,[^\s,:]+:\d+)*$/, "must be host:port[,host:port...]")
     .optional(),
-  /** HMAC key of the credential-cache entries shared through Redis (the same for every process). */
+  /**
+   * HMAC key (at least 32 characters, the same in every process) authenticating the credential-cache
+   * entries shared through Redis. Unset: a public development key, with a warning; required with
+   * REDIS_URL and either NODE_ENV=production or a non-loopback HOST.
+   */
   CREDENTIAL_CACHE_KEY: credentialCacheKeyVariable,
   /** Prefix of every Redis key this deployment writes, so several deployments can share one Redis. */
   REDIS_KEY_PREFIX: z.string().default("svc:"),
@@ -42,9 +51,22 @@ export const baseEnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9._-]*$/, "only letters, digits, '.', '_' and '-'")
     .default(""),
+  /** The pino log level; `debug` adds one `rpc handled` line per RPC. */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /**
+   * How long a stopping process drains its work (milliseconds) before it exits anyway. Keep it below
+   * the pod's terminationGracePeriodSeconds minus the preStop sleep.
+   */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_SHUTDOWN_GRACE_MS),
+  /**
+   * Listen address (`0.0.0.0` in containers). Any address but 127.0.0.0/8, `::1` or `localhost` refuses
+   * the development defaults.
+   */
   HOST: z.string().default("127.0.0.1"),
-  /** Port of the process's Prometheus `GET /metrics` listener (on HOST); metrics are off when unset. */
+  /**
+   * Port of the process's Prometheus `GET /metrics` listener (on HOST); metrics are off when unset.
+   * Under `npm start` this is the gateway's, and identity, meeting and webhook take the next three.
+   */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
 

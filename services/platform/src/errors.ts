@@ -1,4 +1,6 @@
 import { Code, ConnectError } from "@connectrpc/connect";
+import { errorMetadata } from "./contract/error-metadata.ts";
+import type { Scope } from "./contract/scopes.ts";
 
 /** One INVALID_ARGUMENT naming every problem, so a caller can fix a request in one round. */
 export function invalidArgument(problems: string[]): ConnectError {
@@ -14,8 +16,8 @@ export function unauthenticated(message = "Missing or invalid authentication tok
 }
 
 /** The message form is fixed by the specification: "Insufficient scope: <scope>". */
-export function insufficientScope(scope: string): ConnectError {
-  return new ConnectError(`Insufficient scope: ${scope}`, Code.PermissionDenied, { "x-required-scope": scope });
+export function insufficientScope(scope: Scope): ConnectError {
+  return new ConnectError(`Insufficient scope: ${scope}`, Code.PermissionDenied, { [errorMetadata.requiredScope]: scope });
 }
 
 /** An operation only an organization's admins may perform, asked by a member. */

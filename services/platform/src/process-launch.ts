@@ -2,7 +2,7 @@
  * How every long-running process starts: its Node (V8) flags and the environment it adds.
  * `npm start`, the test stacks, the Helm chart's commands and the image (its `CMD` and `ENV`) use
  * these; test/deploy/chart.test.ts holds the chart and the Dockerfile to them. Measured with
- * test/bench/memory.ts and `npm run bench`: README "Benchmarks", "Memory".
+ * test/bench/memory.ts and `npm run bench`: docs/benchmarks.md, "Memory".
  */
 
 /**

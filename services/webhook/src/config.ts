@@ -11,7 +11,7 @@ import {
   serviceUrl,
   type DevelopmentDefault,
 } from "@svc/platform";
-import { DEFAULT_PENDING_CAPS } from "./db/deliveries.ts";
+import { DEFAULT_PENDING_CAPS } from "./delivery/pending-caps.ts";
 
 /** The production retry schedule (docs/decisions/0011-webhook-retries-and-disabling.md): seconds before attempt 1, 2, ... 8. */
 export const DEFAULT_RETRY_SCHEDULE = "0,5,300,1800,7200,18000,36000,36000";
@@ -56,10 +56,17 @@ export const configSchema = baseEnvSchema
   .extend({
     /** TLS and SASL towards the brokers (KAFKA_TLS, KAFKA_SASL_*: platform events/kafka-security.ts). */
     ...kafkaSecurityEnv,
+    /** Port of the service's gRPC, gRPC-Web and Connect server (h2c), with health and reflection. */
     GRPC_PORT: port(defaultAddresses.webhook),
+    /** Where the identity service is (credential verification). */
     IDENTITY_URL: serviceUrl(defaultAddresses.identity),
+    /** `production` refuses the development defaults (the image sets it), as a non-loopback HOST does. */
     NODE_ENV: z.string().default("development"),
-    /** AES-256-GCM key that encrypts signing secrets at rest. */
+    /**
+     * Base64 of 32 bytes: the AES-256-GCM key that encrypts signing secrets at rest
+     * (`openssl rand -base64 32`). Unset: a public development key, with a warning; refused with
+     * NODE_ENV=production or a non-loopback HOST.
+     */
     WEBHOOK_SECRET_KEY: secretKey,
     /** Allow targets on loopback, private, link-local, CGNAT and reserved addresses (tests, development). */
     WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanVariable(false),
@@ -67,6 +74,7 @@ export const configSchema = baseEnvSchema
     WEBHOOK_ALLOW_INSECURE: booleanVariable(false),
     /** A delivery succeeds only with a 2xx response complete within this time. */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    /** Seconds before attempts 1..n, comma-separated (fractions allowed; tests compress it); each delay gets ±20 % jitter. */
     WEBHOOK_RETRY_SCHEDULE: retrySchedule,
     /** Least delay before the next attempt after a timeout or a 429 (production: 60 s). */
     WEBHOOK_THROTTLED_MIN_DELAY_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
@@ -95,6 +103,7 @@ export const configSchema = baseEnvSchema
     WEBHOOK_RETENTION_DAYS: z.coerce.number().min(1).max(3_650).default(30),
     /** Longest the dispatcher sleeps without a wake-up before it looks for due retries. */
     WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+    /** Subscriptions one organization may have. */
     WEBHOOK_MAX_SUBSCRIPTIONS_PER_ORG: positiveInt(100, 10_000),
     /** After a secret rotation the replaced secret keeps signing this long (default 24 h; 0: not at all). */
     WEBHOOK_SECRET_ROTATION_GRACE_SECONDS: z.coerce

@@ -1,8 +1,7 @@
 import { invalidArgument } from "@svc/platform";
-import { emailAddressMaxLength, identityLimits, LINE_BREAKING_OR_CONTROL, SIGN_IN_EMAIL } from "@svc/platform/contract";
+import { emailAddressMaxLength, identityLimits, LINE_BREAKING_OR_CONTROL, SIGN_IN_EMAIL, UUID } from "@svc/platform/contract";
 
 // Ids are UUIDs; anything else is refused before it reaches a query.
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Lengths as people (and JSON Schema) count them: code points, not UTF-16 units. */
 const lengthOf = (value: string) => [...value].length;
 

@@ -51,7 +51,7 @@ const oauthClientView = (client: OAuthClient) => ({
 /** A repeatable option's values (parseArgs gives an array when `multiple` is set). */
 const all = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
-/** The admin CLI's commands (README, Admin CLI); each prints one JSON object on one line with --json. */
+/** The admin CLI's commands (docs/operations.md, "Admin CLI"); each prints one JSON object on one line with --json. */
 export const commands: Command[] = [
   {
     group: "orgs",

@@ -3,17 +3,18 @@
 import { parseArgs } from "node:util";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { defaultAddresses } from "@svc/platform";
 import { IdentityAdminService } from "@svc/proto/svc/identity/v1/identity_pb";
-import { DEVELOPMENT_ADMIN_TOKEN } from "../admin/admin-token.ts";
 import { commands, usage, UsageError } from "./commands.ts";
+import { cliConfigSchema } from "./config.ts";
 
-const identityAdminUrl = process.env.SVC_IDENTITY_ADMIN_URL || `http://127.0.0.1:${defaultAddresses.identityAdmin}`;
-const adminToken = process.env.SVC_ADMIN_TOKEN || DEVELOPMENT_ADMIN_TOKEN;
+// An empty variable counts as unset.
+const environment = cliConfigSchema.safeParse(Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== "")));
 
 async function main(argv: string[]): Promise<number> {
+  if (!environment.success) throw new UsageError(environment.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "));
+  const { SVC_IDENTITY_ADMIN_URL: identityAdminUrl, SVC_ADMIN_TOKEN: adminToken, SVC_IDENTITY_URL: removedVariable } = environment.data;
   // The admin API moved off the gRPC port: an old setting would only meet "not implemented" there.
-  if (process.env.SVC_IDENTITY_URL) {
+  if (removedVariable) {
     throw new UsageError("SVC_IDENTITY_URL is no longer read: set SVC_IDENTITY_ADMIN_URL to identity's admin port (ADMIN_PORT, default 50056)");
   }
   const [group, action, ...rest] = argv;
@@ -47,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
 function describe(error: unknown): string {
   if (error instanceof UsageError) return `${error.message} (see: npm run cli -- help)`;
   if (error instanceof ConnectError) {
-    if (error.code === Code.Unavailable) return `cannot reach the identity admin API at ${identityAdminUrl}: ${error.rawMessage}`;
+    if (error.code === Code.Unavailable) return `cannot reach the identity admin API at ${environment.data?.SVC_IDENTITY_ADMIN_URL}: ${error.rawMessage}`;
     return error.rawMessage;
   }
   // parseArgs reports unknown or malformed options with a TypeError carrying a code.

@@ -1,7 +1,7 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import { adminRoleRequired, invalidArgument, notFound, type CredentialCache, type Logger } from "@svc/platform";
-import { GRANT_ID, identityLimits } from "@svc/platform/contract";
+import { GRANT_ID, identityLimits, UUID } from "@svc/platform/contract";
 import { Role, type ManagementService } from "@svc/proto/svc/identity/v1/identity_pb";
 import type { AccountStores } from "../account-stores.ts";
 import { RequestCheck } from "../admin/admin-requests.ts";
@@ -33,7 +33,6 @@ export interface ManagementDependencies {
   logger: Logger;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // oidc-provider's grant ids: base64url, 21-43 characters.
 
 const idOrRefuse = (field: string, value: string) => {

@@ -7,10 +7,9 @@ import type { OAuthClientQueries } from "../db/oauth-clients.ts";
 import { generateClientSecret, hashClientSecret } from "../oauth/clients/client-secret.ts";
 import { checkClientFields, toOAuthClientMessage } from "../oauth/clients/client-fields.ts";
 import type { RedirectUriPolicy } from "../oauth/clients/redirect-uri.ts";
+import { UUID } from "@svc/platform/contract";
 
 export type OAuthClientAdminImpl = Pick<ServiceImpl<typeof IdentityAdminService>, "createOAuthClient" | "listOAuthClients" | "deleteOAuthClient">;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The OAuth-client RPCs of IdentityAdminService. The secret is generated here, returned once

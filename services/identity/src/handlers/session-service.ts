@@ -1,7 +1,7 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { notFound, unauthenticated, type Logger } from "@svc/platform";
-import { identityLimits } from "@svc/platform/contract";
+import { errorMetadata, identityLimits } from "@svc/platform/contract";
 import { Role, type SessionService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { RequestCheck } from "../admin/admin-requests.ts";
 import { hashPassword } from "../credentials/password.ts";
@@ -43,7 +43,9 @@ export function sessionService(deps: SessionServiceDependencies): ServiceImpl<ty
     async signIn(request) {
       const result = await deps.signIn(request.email, request.password, request.clientAddress);
       if (result.outcome === "throttled") {
-        throw new ConnectError(throttledMessage(result.retryAfterSeconds), Code.ResourceExhausted, { "retry-after": String(result.retryAfterSeconds) });
+        throw new ConnectError(throttledMessage(result.retryAfterSeconds), Code.ResourceExhausted, {
+          [errorMetadata.retryAfter]: String(result.retryAfterSeconds),
+        });
       }
       if (result.outcome === "refused") throw unauthenticated("The e-mail address or password is incorrect.");
       const session = await sessions.create(result.user);

@@ -3,6 +3,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { AccessToken, TrackSource, type VideoGrant } from "livekit-server-sdk";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { addressBucket, notFound, type Pool } from "@svc/platform";
+import { errorMetadata } from "@svc/platform/contract";
 import type { LinkRole } from "../db/join-links.ts";
 import { insertLobbyEntry, lobbyEntryByTicket, type LobbyEntryRecord } from "../db/lobby.ts";
 import { getMeeting, isClosed, markRoomOpened, type MeetingStatus, type StoredMeeting } from "../db/meetings.ts";
@@ -38,7 +39,7 @@ export interface LobbyWait {
 }
 
 /** A join the meeting will never take (ended, cancelled): `x-gone` makes it HTTP 410 at the gateway. */
-export const gone = (message: string) => new ConnectError(message, Code.FailedPrecondition, { "x-gone": "true" });
+export const gone = (message: string) => new ConnectError(message, Code.FailedPrecondition, { [errorMetadata.gone]: "true" });
 export const closedMeeting = (status: MeetingStatus) => gone(status === "cancelled" ? "This meeting was cancelled" : "This meeting has ended");
 const removed = () => new ConnectError("You were removed from this meeting", Code.PermissionDenied, { "x-room-state": "removed" });
 const locked = () => new ConnectError("This meeting is locked: nobody new can enter", Code.FailedPrecondition, { "x-room-state": "locked" });
@@ -90,7 +91,7 @@ export function createJoinGrants(deps: {
     } catch (rejection) {
       if (rejection instanceof Error) throw rejection;
       const retryAfter = Math.ceil(((rejection as { msBeforeNext?: number }).msBeforeNext ?? 1_000) / 1_000);
-      throw new ConnectError(message, Code.ResourceExhausted, { "retry-after": String(retryAfter) });
+      throw new ConnectError(message, Code.ResourceExhausted, { [errorMetadata.retryAfter]: String(retryAfter) });
     }
   };
 

@@ -26,6 +26,9 @@ export const meetingLimits = {
  */
 export const EMAIL_ADDRESS = /^(?=[^@]{1,64}@)(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
+/** An id the services generate (organizations, users, keys, clients, webhooks, deliveries): a UUID of any version, either case. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The longest e-mail address SMTP carries (RFC 5321 path limit). */
 export const emailAddressMaxLength = 254;
 

@@ -3,3 +3,4 @@ export * from "./event-types.ts";
 export * from "./scopes.ts";
 export * from "./uri-syntax.ts";
 export * from "./oauth-paths.ts";
+export * from "./error-metadata.ts";

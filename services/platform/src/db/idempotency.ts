@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { idempotencyKeyMaxLength } from "../contract/api-rules.ts";
+import { errorMetadata } from "../contract/error-metadata.ts";
 import { inTransaction, type Pool, type PoolClient } from "./pool.ts";
 import type { BatchedPurge } from "./purge.ts";
 
@@ -17,7 +18,7 @@ export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
 /** Response header set when the answer is a replay of the first one. */
 export const IDEMPOTENT_REPLAYED_HEADER = "idempotent-replayed";
 /** Metadata telling the gateway which idempotency refusal this is (`mismatch`, `in-progress`). */
-export const IDEMPOTENCY_REFUSAL = "x-idempotency";
+export const IDEMPOTENCY_REFUSAL = errorMetadata.idempotency;
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
 const MAX_KEY_LENGTH = idempotencyKeyMaxLength;
 

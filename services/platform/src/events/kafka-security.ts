@@ -14,8 +14,11 @@ export const kafkaSecurityEnv = {
   KAFKA_TLS: booleanVariable(false),
   /** PEM file of the CA(s) that signed the brokers' certificates, when not a public CA. */
   KAFKA_TLS_CA_FILE: z.string().min(1).optional(),
+  /** SASL mechanism, `scram-sha-512` or `plain`; `plain` is refused without KAFKA_TLS when NODE_ENV=production. */
   KAFKA_SASL_MECHANISM: z.enum(["scram-sha-512", "plain"], { message: "must be scram-sha-512 or plain" }).optional(),
+  /** SASL user name: required with a mechanism, refused without one. */
   KAFKA_SASL_USERNAME: z.string().min(1).optional(),
+  /** SASL password: required with a mechanism, refused without one. */
   KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
 };
 

@@ -1,8 +1,6 @@
 import { isSubscribableEventType, SUBSCRIBABLE_EVENT_TYPES } from "../event-types.ts";
-import { parseOffsetDateTime, webhookLimits } from "@svc/platform/contract";
+import { parseOffsetDateTime, UUID, webhookLimits } from "@svc/platform/contract";
 import type { CreationCursor } from "../db/creation-cursor.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function uuidOrProblem(value: string, field: string): { id?: string; problem?: string } {
   if (!UUID.test(value)) return { problem: `${field} must be a UUID` };

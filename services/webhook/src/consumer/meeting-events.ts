@@ -1,6 +1,7 @@
 import { captureEventContext, type EventSubscription, type IncomingEvent, type Logger, type Pool } from "@svc/platform";
 import { MeetingEndedSchema } from "@svc/proto/svc/meeting/v1/events_pb";
-import { storeEventDeliveries, type PendingCaps } from "../db/deliveries.ts";
+import { storeEventDeliveries } from "../db/deliveries.ts";
+import type { PendingCaps } from "../delivery/pending-caps.ts";
 import { decodeMeetingEvent, type DecodedEvent } from "../payloads.ts";
 
 export const MEETING_EVENTS_TOPIC = "meeting.events";

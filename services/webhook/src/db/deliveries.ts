@@ -1,8 +1,8 @@
 import { inTransaction, type EventContextHeaders, type Pool } from "@svc/platform";
+import { disableDecision, type DisablePolicy } from "../delivery/disable-policy.ts";
+import { DEFAULT_PENDING_CAPS, type PendingCaps } from "../delivery/pending-caps.ts";
+import { DUE_CHANNEL } from "./due-notifications.ts";
 import { storeWebhookDisabledEvent } from "./operational-events.ts";
-
-/** LISTEN/NOTIFY channel on which new or re-scheduled deliveries wake every dispatcher replica. */
-export const DUE_CHANNEL = "webhook_deliveries_due";
 
 export type DeliveryStatus = "pending" | "succeeded" | "failed" | "cancelled";
 
@@ -15,14 +15,6 @@ export interface StoredEvent {
   /** The request and trace the event arrived in, for its delivery attempts (see captureEventContext). */
   context?: EventContextHeaders;
 }
-
-/** Most pending deliveries an endpoint, and an organization over all its endpoints, may have. */
-export interface PendingCaps {
-  perEndpoint: number;
-  perOrganization: number;
-}
-
-export const DEFAULT_PENDING_CAPS: PendingCaps = { perEndpoint: 5_000, perOrganization: 20_000 };
 
 /**
  * Stores an event and its deliveries in one statement (so one transaction): one per enabled
@@ -298,13 +290,9 @@ export async function recordSuccesses(pool: Pool, successes: { delivery: Claimed
 
 export const recordSuccess = (pool: Pool, delivery: ClaimedDelivery, attempt: AttemptRecord) => recordSuccesses(pool, [{ delivery, attempt }]);
 
-export interface FailureDecision {
+export interface FailureDecision extends DisablePolicy {
   /** When to try again; null when the delivery has failed for good. */
   retryInMs: number | null;
-  /** Disable the subscription at once with this reason (410 Gone). */
-  disableReason?: string;
-  /** Disable the subscription when it has been failing without a success for this long. */
-  disableAfterMs: number;
   /** The attempt timed out: it extends the endpoint's timeout streak (any other outcome ends it). */
   timedOut: boolean;
   circuitBreaker: CircuitBreakerPolicy;
@@ -325,8 +313,8 @@ export interface FailureRecorded {
 
 /**
  * Logs a failed attempt and either re-schedules the delivery or fails it. Extends the
- * subscription's failure streak, and disables the subscription when the decision says so or the
- * streak has lasted `disableAfterMs`; disabling fails its other pending deliveries too (they can
+ * subscription's failure streak, and disables the subscription when the disable policy says so
+ * (disableDecision: 410 Gone, or a streak that has lasted `disableAfterMs`); disabling fails its other pending deliveries too (they can
  * be redelivered after re-enabling) and sends `webhook.disabled` to the organization's other
  * endpoints that want it. Answers the reason when it disabled the subscription.
  */
@@ -345,11 +333,8 @@ export async function recordFailure(pool: Pool, delivery: ClaimedDelivery, attem
       [delivery.subscriptionId, attempt.attemptedAt, decision.timedOut, decision.circuitBreaker.consecutiveTimeouts, decision.circuitBreaker.openMs],
     );
     const streak = rows[0];
-    let disableReason = decision.disableReason;
-    if (!disableReason && streak && attempt.attemptedAt.getTime() - streak.failing_since.getTime() >= decision.disableAfterMs) {
-      disableReason = `failing without a successful delivery since ${streak.failing_since.toISOString()}`;
-    }
-    const retry = decision.retryInMs !== null && !disableReason;
+    const disable = disableDecision(attempt, streak?.failing_since ?? null, decision);
+    const retry = decision.retryInMs !== null && !disable;
     await client.query(
       `UPDATE deliveries
        SET status = CASE WHEN $3 THEN 'pending' ELSE 'failed' END,
@@ -359,22 +344,29 @@ export async function recordFailure(pool: Pool, delivery: ClaimedDelivery, attem
       [delivery.id, delivery.leaseToken, retry, retry ? decision.retryInMs : 0],
     );
     const circuitOpened = streak?.circuit_opened ?? false;
-    if (!disableReason || !streak || streak.disabled) return { circuitOpened };
+    if (!disable || !streak || streak.disabled) return { circuitOpened };
     const { rows: disabled } = await client.query<{ org_id: string; url: string; disabled_at: Date; failing_since: Date | null }>(
       "UPDATE subscriptions SET disabled_at = now(), disabled_reason = $2 WHERE id = $1 AND disabled_at IS NULL RETURNING org_id, url, disabled_at, failing_since",
-      [delivery.subscriptionId, disableReason],
+      [delivery.subscriptionId, disable.reason],
     );
     if (disabled[0]) {
       const { org_id: orgId, url, disabled_at: disabledAt, failing_since: failingSince } = disabled[0];
-      const trigger = decision.disableReason ? "gone" : "continuous_failure";
-      await storeWebhookDisabledEvent(client, { id: delivery.subscriptionId, orgId, url, disabledAt, reason: disableReason, trigger, failingSince });
+      await storeWebhookDisabledEvent(client, {
+        id: delivery.subscriptionId,
+        orgId,
+        url,
+        disabledAt,
+        reason: disable.reason,
+        trigger: disable.trigger,
+        failingSince,
+      });
     }
     await client.query(
       `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, lease_token = NULL, updated_at = now()
        WHERE subscription_id = $1 AND status = 'pending'`,
       [delivery.subscriptionId],
     );
-    return { disabledFor: disableReason, circuitOpened };
+    return { disabledFor: disable.reason, circuitOpened };
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Pool } from "@svc/platform";
 import type { StatusClass } from "@svc/platform/contract";
-import { DUE_CHANNEL, type DeliveryStatus } from "./deliveries.ts";
+import type { DeliveryStatus } from "./deliveries.ts";
+import { DUE_CHANNEL } from "./due-notifications.ts";
 import { cursorMicrosOf, timestampOfMicros, type CreationCursor } from "./creation-cursor.ts";
 
 /** A delivery as its subscriber may see it, with its most recent attempts (oldest first). */

@@ -1,6 +1,11 @@
 import pg from "pg";
 import type { Logger } from "@svc/platform";
-import { DUE_CHANNEL } from "./deliveries.ts";
+
+/**
+ * LISTEN/NOTIFY channel on which new or re-scheduled deliveries wake every dispatcher replica: the
+ * statements that make deliveries due notify it (pg_notify, delivered on commit), this listener hears it.
+ */
+export const DUE_CHANNEL = "webhook_deliveries_due";
 
 export interface DueNotifications {
   close(): Promise<void>;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { PoolClient } from "@svc/platform";
 import { webhookDisabledBody, type DisabledSubscription } from "../payloads.ts";
-import { DUE_CHANNEL } from "./deliveries.ts";
+import { DUE_CHANNEL } from "./due-notifications.ts";
 
 /**
  * Tells the organization that one of its endpoints stopped receiving: stores a `webhook.disabled`

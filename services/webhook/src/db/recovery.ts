@@ -1,5 +1,5 @@
 import type { Pool } from "@svc/platform";
-import { DUE_CHANNEL } from "./deliveries.ts";
+import { DUE_CHANNEL } from "./due-notifications.ts";
 
 /**
  * Makes every failed delivery of a subscription of `orgId` created in [since, until) due now, for

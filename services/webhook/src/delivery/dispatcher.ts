@@ -16,6 +16,7 @@ import { signingKey } from "../signing/signing-secret.ts";
 import type { AttemptOutcome, HttpSender } from "./http-sender.ts";
 import { tracedAttempt } from "./attempt-span.ts";
 import { createBatcher } from "./batcher.ts";
+import { DeliverySlots } from "./delivery-slots.ts";
 import { createEndpointRateLimiter, type EndpointRateLimiter } from "./endpoint-rate-limiter.ts";
 import { nextRetryDelayMs, type RetryPolicy } from "./retry-policy.ts";
 
@@ -77,14 +78,11 @@ const CONTENDED_PAUSE_MS = 50;
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { pool, logger } = options;
   const rateLimiter = options.rateLimiter ?? createEndpointRateLimiter({ keyPrefix: "", logger });
-  // Attempts from launch until recorded (the process-wide budget) ...
-  const inFlight = new Map<string, ClaimedDelivery>();
-  // ... and requests on the wire, per endpoint and per organization (the fairness budgets).
-  const inFlightBySubscription = new Map<string, number>();
-  const inFlightByOrganization = new Map<string, number>();
-  // Leased deliveries waiting for a slot of their endpoint, oldest first.
-  const queued = new Map<string, { delivery: ClaimedDelivery; claimedAt: number }[]>();
-  let queuedCount = 0;
+  const slots = new DeliverySlots({
+    concurrency: options.concurrency,
+    perEndpoint: options.perEndpointConcurrency,
+    perOrganization: options.perOrganizationConcurrency,
+  });
   const running = new Set<Promise<void>>();
   const abandon = new AbortController();
   const abandoned: ClaimedDelivery[] = [];
@@ -118,7 +116,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   async function run() {
     while (!stopping) {
       await giveBackStaleQueued();
-      const free = LOOKAHEAD * options.concurrency - inFlight.size - queuedCount;
+      const free = LOOKAHEAD * options.concurrency - slots.launchedCount - slots.queuedCount;
       if (free <= 0) {
         // Every slot is busy: a finished attempt wakes us (backlogLikely), or the poll does.
         backlogLikely = true;
@@ -137,7 +135,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           perEndpoint: LOOKAHEAD * options.perEndpointConcurrency,
           perOrganization: LOOKAHEAD * options.perOrganizationConcurrency,
           inFlight: withRateLimitedEndpointsFull(),
-          inFlightByOrganization: heldBy(inFlightByOrganization, (entry) => entry.delivery.orgId),
+          inFlightByOrganization: slots.heldPerOrganization(),
         });
       } catch (error) {
         logger.error({ err: error }, "could not claim deliveries; retrying");
@@ -145,9 +143,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         continue;
       }
       const claimedAt = Date.now();
-      for (const delivery of claimed) enqueue(delivery, claimedAt);
+      for (const delivery of claimed) slots.enqueue(delivery, claimedAt);
       sendQueued();
-      const saturated = queuedCount > 0 || atCapacity();
+      const saturated = slots.queuedCount > 0 || slots.atCapacity();
       backlogLikely = claimed.length === limit || saturated;
       // A claim that got fewer than it asked for took everything due (what the caps held back is
       // `saturated`): claiming again at once would find nothing, so wait for a wake-up or the due time.
@@ -161,51 +159,26 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       // half-open circuit's probe): the next finished attempt wakes us, the poll at the latest.
       // With nothing in flight, another replica was claiming it at this very moment.
       backlogLikely = true;
-      await sleep(inFlight.size > 0 ? longestRest() : CONTENDED_PAUSE_MS);
+      await sleep(slots.launchedCount > 0 ? longestRest() : CONTENDED_PAUSE_MS);
     }
   }
 
   /** How long the loop may sleep waiting for attempts in flight: queued deliveries are checked for staleness in time. */
   function longestRest() {
-    return queuedCount > 0 ? Math.min(options.pollIntervalMs, options.queueWaitMs) : options.pollIntervalMs;
+    return slots.queuedCount > 0 ? Math.min(options.pollIntervalMs, options.queueWaitMs) : options.pollIntervalMs;
   }
 
   /** What this replica holds per endpoint (on the wire or queued); endpoints out of rate-limit turns count as full, so their deliveries stay unclaimed until the next window. */
   function withRateLimitedEndpointsFull(): ReadonlyMap<string, number> {
-    const counts = heldBy(inFlightBySubscription, (entry) => entry.delivery.subscriptionId);
+    const counts = slots.heldPerEndpoint();
     for (const id of rateLimiter.pausedEndpoints()) counts.set(id, LOOKAHEAD * options.perEndpointConcurrency);
     return counts;
   }
 
-  /** Requests on the wire plus queued deliveries, per key. */
-  function heldBy(onTheWire: ReadonlyMap<string, number>, keyOf: (entry: { delivery: ClaimedDelivery }) => string): Map<string, number> {
-    const counts = new Map(onTheWire);
-    for (const entries of queued.values()) for (const entry of entries) countUp(counts, keyOf(entry));
-    return counts;
-  }
-
-  function enqueue(delivery: ClaimedDelivery, claimedAt: number) {
-    const entries = queued.get(delivery.subscriptionId);
-    if (entries) entries.push({ delivery, claimedAt });
-    else queued.set(delivery.subscriptionId, [{ delivery, claimedAt }]);
-    queuedCount++;
-  }
-
   /** Launches queued deliveries while their endpoint, their organization and the process have room. */
   function sendQueued() {
-    for (const [subscriptionId, entries] of queued) {
-      while (entries.length > 0 && inFlight.size < options.concurrency && !stopping) {
-        const { delivery } = entries[0]!;
-        const room =
-          (inFlightBySubscription.get(subscriptionId) ?? 0) < options.perEndpointConcurrency &&
-          (inFlightByOrganization.get(delivery.orgId) ?? 0) < options.perOrganizationConcurrency;
-        if (!room) break;
-        entries.shift();
-        queuedCount--;
-        launch(delivery);
-      }
-      if (entries.length === 0) queued.delete(subscriptionId);
-    }
+    if (stopping) return;
+    for (const delivery of slots.launchable()) launch(delivery);
   }
 
   /** Deliveries queued longer than `queueWaitMs` (their endpoint stayed busy) go back to every replica. */
@@ -215,32 +188,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   /** Releases the leases of queued deliveries that should not wait here any more. */
   async function giveBackQueued(shouldGiveBack: (entry: { delivery: ClaimedDelivery; claimedAt: number }) => boolean) {
-    const given: ClaimedDelivery[] = [];
-    for (const [subscriptionId, entries] of queued) {
-      const kept = [];
-      for (const entry of entries) {
-        if (shouldGiveBack(entry)) given.push(entry.delivery);
-        else kept.push(entry);
-      }
-      if (kept.length === 0) queued.delete(subscriptionId);
-      else queued.set(subscriptionId, kept);
-    }
+    const given = slots.takeQueued(shouldGiveBack);
     if (given.length === 0) return;
-    queuedCount -= given.length;
     await releaseLeases(pool, given).catch((error: unknown) => logger.warn({ err: error }, "could not release leases; they will expire"));
   }
-
-  function atCapacity() {
-    const atLimit = (counts: Map<string, number>, limit: number) => [...counts.values()].some((count) => count >= limit);
-    return atLimit(inFlightBySubscription, options.perEndpointConcurrency) || atLimit(inFlightByOrganization, options.perOrganizationConcurrency);
-  }
-
-  const countUp = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
-  const countDown = (counts: Map<string, number>, key: string) => {
-    const count = (counts.get(key) ?? 1) - 1;
-    if (count > 0) counts.set(key, count);
-    else counts.delete(key);
-  };
 
   async function millisecondsUntilDue(): Promise<number> {
     try {
@@ -252,16 +203,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
   }
 
+  /** Sends a delivery `slots` counted as launched; its slots are freed when the request is over. */
   function launch(delivery: ClaimedDelivery) {
-    inFlight.set(delivery.id, delivery);
-    countUp(inFlightBySubscription, delivery.subscriptionId);
-    countUp(inFlightByOrganization, delivery.orgId);
-    let holdsSlot = true;
     const freeSlot = () => {
-      if (!holdsSlot) return;
-      holdsSlot = false;
-      countDown(inFlightBySubscription, delivery.subscriptionId);
-      countDown(inFlightByOrganization, delivery.orgId);
+      if (!slots.freeSlot(delivery.id)) return;
       sendQueued();
       if (backlogLikely) wake();
     };
@@ -272,9 +217,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         logger.error({ err: error, deliveryId: delivery.id }, "could not record a delivery attempt");
       })
       .finally(() => {
-        inFlight.delete(delivery.id);
         running.delete(attempt);
         freeSlot();
+        slots.finish(delivery.id);
         sendQueued();
       });
     running.add(attempt);
@@ -328,7 +273,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const retryInMs = delivery.singleAttempt ? undefined : nextRetryDelayMs(options.retryPolicy, attemptsMade, outcome);
     const { disabledFor, circuitOpened } = await recordFailure(pool, delivery, outcome, {
       retryInMs: retryInMs ?? null,
-      ...(outcome.statusCode === 410 ? { disableReason: "the endpoint answered 410 Gone" } : {}),
       disableAfterMs: options.disableAfterMs,
       timedOut: outcome.timedOut,
       circuitBreaker: options.circuitBreaker,

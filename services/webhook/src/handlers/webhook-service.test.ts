@@ -6,7 +6,7 @@ import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import type { DeliveryView } from "../db/delivery-log.ts";
 import type { SubscriptionRecord } from "../db/subscriptions.ts";
 import { createSecretBox } from "../signing/secret-box.ts";
-import type { DeliveryLog, SubscriptionStore } from "../subscription-store.ts";
+import type { DeliveryLog, SubscriptionStore } from "../webhook-stores.ts";
 import { DISABLED_BY_ORGANIZATION, webhookService } from "./webhook-service.ts";
 
 // The handler rules of WebhookService over an in-memory transport and in-memory stores: value

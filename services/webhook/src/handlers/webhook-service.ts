@@ -28,16 +28,16 @@ import {
   type Subscription,
   type WebhookService,
 } from "@svc/proto/svc/webhook/v1/webhook_pb";
-import type { StatusClass } from "@svc/platform/contract";
+import { errorMetadata, type StatusClass } from "@svc/platform/contract";
 import type { DeliveryFilter, DeliveryView } from "../db/delivery-log.ts";
-import type { PendingCaps } from "../db/deliveries.ts";
+import type { PendingCaps } from "../delivery/pending-caps.ts";
 import type { SubscriptionChanges, SubscriptionRecord } from "../db/subscriptions.ts";
 import { checkTargetAddresses, urlProblems, type TargetPolicy } from "../delivery/target-policy.ts";
 import { EVENT_TYPE_DESCRIPTIONS, SUBSCRIBABLE_EVENT_TYPES, TEST_EVENT_TYPE } from "../event-types.ts";
 import { testEventBody } from "../payloads.ts";
 import type { SecretBox } from "../signing/secret-box.ts";
 import { generateSigningSecret } from "../signing/signing-secret.ts";
-import type { DeliveryLog, SubscriptionStore } from "../subscription-store.ts";
+import type { DeliveryLog, SubscriptionStore } from "../webhook-stores.ts";
 import {
   dateTimeOrProblem,
   decodePageToken,
@@ -136,11 +136,12 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       if (refusal instanceof Error) throw refusal;
       const retryAfter = Math.max(1, Math.ceil(((refusal as { msBeforeNext?: number }).msBeforeNext ?? 1_000) / 1_000));
       throw new ConnectError(`Too many test events for this webhook. Try again in ${retryAfter} seconds`, Code.ResourceExhausted, {
-        "retry-after": String(retryAfter),
+        [errorMetadata.retryAfter]: String(retryAfter),
       });
     }
   };
-  const webhookIdFrom = (value: string, field = "webhookId") => {
+  /** The id in a request field (`webhookId`, `deliveryId`), lower-cased; INVALID_ARGUMENT when it is not a UUID. */
+  const uuidFrom = (value: string, field = "webhookId") => {
     const { id, problem } = uuidOrProblem(value, field);
     if (problem) throw invalidArgument([problem]);
     return id!;
@@ -204,14 +205,14 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
 
     async deleteSubscription(request, context) {
       const caller = await authenticate(context, scopes.delete, adminOnly);
-      const webhookId = webhookIdFrom(request.webhookId);
+      const webhookId = uuidFrom(request.webhookId);
       if (!(await subscriptions.delete(caller.orgId, webhookId))) throw notFound("Webhook");
       return { webhookId };
     },
 
     async enableSubscription(request, context) {
       const caller = await authenticate(context, scopes.create, adminOnly);
-      const webhookId = webhookIdFrom(request.webhookId);
+      const webhookId = uuidFrom(request.webhookId);
       const enabled = await subscriptions.enable(caller.orgId, webhookId);
       if (!enabled) throw notFound("Webhook");
       return { subscription: toSubscription(enabled) };
@@ -219,7 +220,7 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
 
     async listDeliveries(request, context) {
       const caller = await authenticate(context, scopes.read);
-      const webhookId = webhookIdFrom(request.webhookId);
+      const webhookId = uuidFrom(request.webhookId);
       const { size, problem } = pageSizeOrProblem(request.pageSize);
       const after = request.pageToken ? decodePageToken(request.pageToken) : undefined;
       const since = dateTimeOrProblem(request.since, "since");
@@ -247,7 +248,7 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
 
     async updateSubscription(request, context) {
       const caller = await authenticate(context, scopes.update, adminOnly);
-      const webhookId = webhookIdFrom(request.webhookId);
+      const webhookId = uuidFrom(request.webhookId);
       const changes: SubscriptionChanges = {};
       const problems: string[] = [];
       if (request.events) {
@@ -279,7 +280,7 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
 
     async rotateSecret(request, context) {
       const caller = await authenticate(context, scopes.update, adminOnly);
-      const webhookId = webhookIdFrom(request.webhookId);
+      const webhookId = uuidFrom(request.webhookId);
       const key = idempotencyKeyOf(context);
       const idempotent = key && { orgId: caller.orgId, key, fingerprint: requestFingerprint("RotateSecret", toBinary(RotateSecretRequestSchema, request)) };
       const result = await subscriptions.issuingSecret(idempotent || undefined, rotatedCodec, async (writes) => {
@@ -299,7 +300,7 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
 
     async recoverDeliveries(request, context) {
       const caller = await authenticate(context, scopes.update, adminOnly);
-      const webhookId = webhookIdFrom(request.webhookId);
+      const webhookId = uuidFrom(request.webhookId);
       const window = recoveryWindowOrProblems(request.since, request.until, new Date());
       if (window.problems.length > 0) throw invalidArgument(window.problems);
       requireEnabled(await subscriptionOf(caller.orgId, webhookId));
@@ -315,8 +316,8 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
 
     async retryDelivery(request, context) {
       const caller = await authenticate(context, scopes.create, adminOnly);
-      const webhookId = webhookIdFrom(request.webhookId);
-      const deliveryId = webhookIdFrom(request.deliveryId, "deliveryId");
+      const webhookId = uuidFrom(request.webhookId);
+      const deliveryId = uuidFrom(request.deliveryId, "deliveryId");
       const subscription = await subscriptionOf(caller.orgId, webhookId);
       requireEnabled(subscription);
       if (!(await deliveries.find(caller.orgId, webhookId, deliveryId))) throw notFound("Delivery");
@@ -329,7 +330,7 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
 
     async sendTestEvent(request, context) {
       const caller = await authenticate(context, scopes.create, adminOnly);
-      const webhookId = webhookIdFrom(request.webhookId);
+      const webhookId = uuidFrom(request.webhookId);
       const subscription = await subscriptionOf(caller.orgId, webhookId);
       requireEnabled(subscription);
       await consumeTestEvent(webhookId);

@@ -1,5 +1,5 @@
 import { runIdempotently, type Pool } from "@svc/platform";
-import type { DeliveryLog, SubscriptionStore } from "../subscription-store.ts";
+import type { DeliveryLog, SubscriptionStore } from "../webhook-stores.ts";
 import { findDelivery, listDeliveries, scheduleRedelivery } from "./delivery-log.ts";
 import { storeSingleDelivery } from "./deliveries.ts";
 import { recoverFailedDeliveries } from "./recovery.ts";

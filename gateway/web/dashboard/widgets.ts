@@ -1,34 +1,8 @@
-/**
- * Builds DOM nodes from data. Text always goes in as text (never as markup), so a name such as
- * `<script>` is shown, never run; there is no innerHTML anywhere in the dashboard.
- */
-type Child = Node | string | number | null | undefined | false | Child[];
-type Attributes = Record<string, string | number | boolean | undefined | null | EventListener>;
+import { h, type Child } from "../shared/dom.ts";
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (typeof value === "function") element.addEventListener(name.replace(/^on/, ""), value);
-    else if (value === true) element.setAttribute(name, "");
-    else element.setAttribute(name, String(value));
-  }
-  append(element, children);
-  return element;
-}
-
-function append(parent: Node, children: Child[]) {
-  for (const child of children) {
-    if (child === null || child === undefined || child === false) continue;
-    if (Array.isArray(child)) append(parent, child);
-    else parent.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-}
-
-export function replace(target: Element, ...children: Child[]) {
-  target.replaceChildren();
-  append(target, children);
-}
+// The dashboard's small components, built with the pages' one `h()` (../shared/dom.ts): labelled
+// fields, notices, dates, the confirmation dialog and the once-shown secret. Text always goes in as
+// text (never as markup), so a name such as `<script>` is shown, never run.
 
 let nextId = 0;
 export const uniqueId = (prefix: string) => `${prefix}-${++nextId}`;
@@ -147,7 +121,7 @@ export function secretPanel(options: { title: string; label: string; value: stri
         ? "It is shown only this once: we store only a hash and cannot show it again."
         : "It is shown only this once: we keep it encrypted, only to sign deliveries, and never show it again.",
     ),
-    options.extra ?? [],
+    (options.extra ?? []) as Child[],
     h(
       "div",
       { class: "secret-value" },

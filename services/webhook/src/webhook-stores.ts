@@ -1,7 +1,9 @@
+// The webhook handlers' stores: subscriptions (SubscriptionStore) and their deliveries as the organization sees them (DeliveryLog).
 import type { IdempotentRequest, ResponseCodec } from "@svc/platform";
 import type { CreationCursor } from "./db/creation-cursor.ts";
 import type { DeliveryFilter, DeliveryView } from "./db/delivery-log.ts";
-import type { PendingCaps, StoredEvent } from "./db/deliveries.ts";
+import type { StoredEvent } from "./db/deliveries.ts";
+import type { PendingCaps } from "./delivery/pending-caps.ts";
 import type { SubscriptionChanges, SubscriptionRecord } from "./db/subscriptions.ts";
 
 export interface NewSubscription {
@@ -25,7 +27,7 @@ export interface SecretIssuingWrites {
 
 /**
  * The webhook subscriptions the API handlers manage. Every call is limited to one organization:
- * another organization's subscription does not exist for the caller. Postgres: db/pg-subscription-store.ts.
+ * another organization's subscription does not exist for the caller. Postgres: db/pg-webhook-stores.ts.
  */
 export interface SubscriptionStore {
   /**
@@ -48,7 +50,7 @@ export interface SubscriptionStore {
   update(orgId: string, id: string, changes: SubscriptionChanges): Promise<SubscriptionRecord | undefined>;
 }
 
-/** A subscription's deliveries as its organization sees and steers them. Postgres: db/pg-subscription-store.ts. */
+/** A subscription's deliveries as its organization sees and steers them. Postgres: db/pg-webhook-stores.ts. */
 export interface DeliveryLog {
   /** Newest first, narrowed by `filter`; `next` continues the listing. */
   list(query: { orgId: string; subscriptionId: string; pageSize: number; after?: CreationCursor; filter?: DeliveryFilter }): Promise<{
