@@ -1,7 +1,7 @@
 import { create, fromBinary, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, invalidArgument, notFound, requestFingerprint, type Authenticate, type Logger } from "@svc/platform";
+import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, invalidArgument, notFound, idempotentRequest, type Authenticate, type Logger } from "@svc/platform";
 import {
   CreateMeetingRequestSchema,
   type MeetingPageService,
@@ -79,7 +79,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
         hosts: request.hosts,
         settings: settingsInput(request.settings),
       });
-      const idempotent = key && { orgId: caller.orgId, key, fingerprint: requestFingerprint("CreateMeeting", toBinary(CreateMeetingRequestSchema, request)) };
+      const idempotent = idempotentRequest(caller, key, "CreateMeeting", toBinary(CreateMeetingRequestSchema, request));
       let result: { value: Meeting; replayed: boolean };
       try {
         result = await meetings.create(
@@ -90,7 +90,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
             createdByClientId: caller.kind === "oauth" && caller.clientId ? caller.clientId : null,
             ...valid,
           },
-          { request: idempotent || undefined, codec: meetingCodec, answer: toProto },
+          { request: idempotent, codec: meetingCodec, answer: toProto },
         );
       } catch (error) {
         if (error instanceof ConnectError) throw error; // an idempotency refusal
