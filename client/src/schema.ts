@@ -134,6 +134,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/meeting/{id}/link-holder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Who a personal join link is for
+         * @description What the join page asks when it is opened with a personal link (`#link=…` in its URL): the role the holder enters with and the name given when the link was made, which the page prefills (the person may change it). A POST so the secret stays out of URLs and logs. Public like join: no Authorization header. A link that does not let its holder in is 403 with the reason, in the words the join would answer.
+         */
+        post: operations["getJoinLinkHolder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/meeting/{id}/lobby/status": {
         parameters: {
             query?: never;
@@ -1309,6 +1329,10 @@ export interface components {
              */
             expiresAt?: string;
         };
+        JoinLinkHolderRequest: {
+            /** @description The secret of a personal join link (the `link` parameter of its URL's fragment). */
+            link: string;
+        };
         LobbyStatusRequest: {
             ticket: string;
         };
@@ -1777,6 +1801,15 @@ export interface components {
                 durationSeconds: number;
             }[];
             nextPageToken: string | null;
+        };
+        JoinLinkHolder: {
+            /**
+             * @description The role its holder enters with.
+             * @enum {string}
+             */
+            role: "host" | "attendee" | "guest";
+            /** @description The name given when the link was made: the join page prefills it (editable). Null when none was given. */
+            name: string | null;
         };
         LobbyStatus: {
             /**
@@ -3019,6 +3052,98 @@ export interface operations {
             };
             /** @description The meeting was cancelled: `{"error": "Meeting was cancelled"}`. */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getJoinLinkHolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinLinkHolderRequest"];
+            };
+        };
+        responses: {
+            /** @description Who the link is for. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinLinkHolder"];
+                };
+            };
+            /** @description Not a JSON object, or `link` missing or not a string. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link is not valid, is for another meeting, was revoked or has expired: `{"error": "This join link has expired"}`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -73,6 +73,14 @@ async function join(meetingId: string, displayName: string, options: { link?: st
   };
 }
 
+/** POST /meeting/{id}/link-holder: whom a personal link is for. */
+async function holder(meetingId: string, secret: string) {
+  const response = await publicCall("POST", `/meeting/${meetingId}/link-holder`, { body: { link: secret } });
+  const body = (await response.json()) as Record<string, unknown>;
+  // Error bodies carry the request's reference too; the words are what the page shows.
+  return { status: response.status, body: response.ok ? body : { error: body.error } };
+}
+
 /** LiveKit says the grant's identity entered the room. */
 async function enter(meetingId: string, participantId: string, name: string): Promise<MediaParticipant> {
   const participant = { ...mediaParticipant(name), identity: participantId };
@@ -171,11 +179,21 @@ describe("hosts, personal links and the lobby", () => {
     const refused = await join(meeting.id, "Bob", { link: bobsOther.secret });
     expect(refused.response.status).toBe(403);
     expect(refused.body.error).toBe("This join link is for another meeting");
+    // What the join page asks first: whom a link is for (name to prefill, role), or why it does not work.
+    expect(await holder(meeting.id, bobsOther.secret)).toEqual({ status: 403, body: { error: "This join link is for another meeting" } });
+    const named = await link(meeting.id, { email: "bob@example.com", name: "Bob Builder" });
+    expect(await holder(meeting.id, named.secret)).toEqual({ status: 200, body: { role: "attendee", name: "Bob Builder" } });
+    const guest = await link(meeting.id, { role: "guest", name: "Grace Guest" });
+    expect(await holder(meeting.id, guest.secret)).toEqual({ status: 200, body: { role: "guest", name: "Grace Guest" } });
+    expect((await holder(meeting.id, "not-a-link")).status).toBe(403);
+    expect((await holder("x".repeat(22), named.secret)).status, "an unknown meeting").toBe(404);
+    expect((await publicCall("POST", `/meeting/${meeting.id}/link-holder`, { body: {} })).status, "no link").toBe(400);
 
     const bob = await link(meeting.id, { email: "bob@example.com" });
     expect((await api("DELETE", `/meeting/${meeting.id}/links/${bob.linkId}`)).status).toBe(200);
     expect((await api("DELETE", `/meeting/${meeting.id}/links/${bob.linkId}`, undefined, otherTenant.apiKey)).status, "another organization's").toBe(404);
     expect((await join(meeting.id, "Bob", { link: bob.secret })).body.error).toBe("This join link was revoked");
+    expect(await holder(meeting.id, bob.secret)).toEqual({ status: 403, body: { error: "This join link was revoked" } });
 
     const shortLived = await link(meeting.id, { email: "bob@example.com", expiresAt: new Date(Date.now() + 1_500).toISOString() });
     expect((await join(meeting.id, "Bob", { link: shortLived.secret })).response.status).toBe(200);
@@ -183,6 +201,7 @@ describe("hosts, personal links and the lobby", () => {
     const expired = await join(meeting.id, "Bob", { link: shortLived.secret });
     expect(expired.response.status).toBe(403);
     expect(expired.body.error).toBe("This join link has expired");
+    expect(await holder(meeting.id, shortLived.secret)).toEqual({ status: 403, body: { error: "This join link has expired" } });
     expect((await join(meeting.id, "Bob", { link: "not-a-link" })).body.error).toBe("This join link is not valid");
     const plain = await join(meeting.id, "Just Bob");
     expect(plain.response.status).toBe(200);

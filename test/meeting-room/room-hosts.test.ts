@@ -62,10 +62,14 @@ async function person(viewport = { width: 1280, height: 800 }): Promise<Page> {
   return page;
 }
 
-async function openAndJoin(page: Page, url: string, name: string) {
+/** Opens the join page and joins as `name`: typed, or (`prefilled`) as the personal link's page fills it in. */
+async function openAndJoin(page: Page, url: string, name: string, options: { prefilled?: boolean; note?: string; shot?: string } = {}) {
   // Generous: five engineers' test runs share two cores here.
   await page.goto(url, { timeout: 90_000 });
-  await page.getByLabel("Your name").fill(name);
+  if (options.prefilled) await expect.poll(() => page.getByLabel("Your name").inputValue(), { timeout: 15_000 }).toBe(name);
+  else await page.getByLabel("Your name").fill(name);
+  if (options.note) expect(await page.getByText(options.note).count()).toBe(1);
+  if (options.shot) await shot(page, options.shot);
   await page.getByRole("button", { name: /^Join/ }).click();
 }
 
@@ -90,7 +94,7 @@ describe("hosts, lobby, host controls and chat in real browsers", () => {
         })
       ).json()) as { id: string; url: string };
       const hostUrl = await personalLink(id, { email: "host@example.com" });
-      const adaUrl = await personalLink(id, { email: "ada@example.com" });
+      const adaUrl = await personalLink(id, { email: "ada@example.com", name: "Ada Attendee" });
 
       // The host enters at once; the personal link's secret leaves the address bar.
       const host = await person();
@@ -102,7 +106,12 @@ describe("hosts, lobby, host controls and chat in real browsers", () => {
 
       // The attendee and the guest wait; the host sees them with a badge.
       const ada = await person();
-      await openAndJoin(ada, adaUrl, "Ada Attendee");
+      // The attendee's name comes with their personal link, and the page says whose link it is.
+      await openAndJoin(ada, adaUrl, "Ada Attendee", {
+        prefilled: true,
+        note: "You are joining with your personal invitation link.",
+        shot: "prejoin-personal-link",
+      });
       const guest = await person();
       // The guest's room session, as their page receives it with the admission.
       let guestRoomSession = "";

@@ -141,16 +141,21 @@ export const MeetingPath = z.object({
   id: z.string().meta({ description: "The meeting id (22 URL-safe characters, as returned at creation)." }),
 });
 
+/** A personal join link's secret, as the page takes it from its URL's fragment (`#link=…`). */
+const linkSecret = z.string({ error: "link must be a string" }).max(100, "link is not valid");
+
 export const JoinMeetingRequest = z
   .object({
     displayName: oneLineText("displayName", meetingLimits.displayNameMaxLength, "Shown to everyone in the room.").meta({ examples: ["Ada Lovelace"] }),
-    link: z
-      .string({ error: "link must be a string" })
-      .max(100, "link is not valid")
+    link: linkSecret
       .optional()
       .meta({ description: "The secret of a personal join link (the `link` parameter of its URL's fragment): enter as its host, attendee or guest." }),
   })
   .meta({ id: "JoinMeetingRequest" });
+
+export const JoinLinkHolderRequest = z
+  .object({ link: linkSecret.meta({ description: "The secret of a personal join link (the `link` parameter of its URL's fragment)." }) })
+  .meta({ id: "JoinLinkHolderRequest" });
 
 export const CreateJoinLinkRequest = z
   .object({
@@ -286,6 +291,14 @@ export const JoinLink = z
     expiresAt: dateTime(),
   })
   .meta({ id: "JoinLink" });
+
+/** Who a personal link is for, as the join page shows it before anyone joins. */
+export const JoinLinkHolder = z
+  .object({
+    role: z.enum(["host", "attendee", "guest"]).meta({ description: "The role its holder enters with." }),
+    name: z.string().nullable().meta({ description: "The name given when the link was made: the join page prefills it (editable). Null when none was given." }),
+  })
+  .meta({ id: "JoinLinkHolder" });
 
 export const ParticipantList = z
   .object({

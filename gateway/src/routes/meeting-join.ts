@@ -3,7 +3,16 @@ import { Router, type Request, type Response } from "express";
 import type { z } from "zod";
 import type { JoinMeetingResponse } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { Clients } from "../clients.ts";
-import { JoinMeetingRequest, LobbyStatusRequest, type JoinGrant, type LobbyStatus, type LobbyWait } from "../contract/meeting.ts";
+import {
+  JoinLinkHolderRequest,
+  JoinMeetingRequest,
+  LobbyStatusRequest,
+  type JoinGrant,
+  type JoinLinkHolder,
+  type LobbyStatus,
+  type LobbyWait,
+} from "../contract/meeting.ts";
+import { HttpError } from "../http/errors.ts";
 import { jsonBody } from "../http/json-body.ts";
 import { parseJsonBody } from "../http/parse-request.ts";
 import { roleNames, statusNames } from "./meeting.ts";
@@ -79,6 +88,18 @@ export function meetingJoinRoutes(clients: Clients, publicUrl: string): Router {
       return;
     }
     res.json(joinGrantJson(grant));
+  });
+
+  // Who a personal link is for, so the join page can prefill the name and say the role before
+  // anyone joins. A POST: the secret stays out of URLs and access logs. A link that does not let
+  // its holder in is 403 with the reason, the same words the join would answer.
+  router.post("/meeting/:id/link-holder", ...jsonBody, async (req, res) => {
+    const { link } = parseJsonBody(JoinLinkHolderRequest, req.body);
+    const info = await clients.meetingPage.getJoinInfo({ id: String(req.params.id), link }, { timeoutMs: CALL_TIMEOUT_MS });
+    res.set("Cache-Control", "no-store");
+    if (info.linkProblem) throw new HttpError(403, info.linkProblemMessage || "This join link is not valid");
+    const holder: z.input<typeof JoinLinkHolder> = { role: roleNames[info.linkRole], name: info.linkName || null };
+    res.json(holder);
   });
 
   router.post("/meeting/:id/lobby/status", ...jsonBody, async (req, res) => {

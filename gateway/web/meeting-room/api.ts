@@ -44,6 +44,23 @@ export async function requestJoinGrant(meetingId: string, displayName: string, l
   return answerOf(await post(`/api/v1/meeting/${encodeURIComponent(meetingId)}/join`, { displayName, ...(link ? { link } : {}) }));
 }
 
+/** Who a personal link is for (POST /meeting/{id}/link-holder): its role, and the name to prefill. */
+export interface LinkHolder {
+  role: "host" | "attendee" | "guest";
+  name: string | null;
+}
+
+export async function requestLinkHolder(meetingId: string, link: string): Promise<{ ok: true; holder: LinkHolder } | JoinRefusal> {
+  const response = await post(`/api/v1/meeting/${encodeURIComponent(meetingId)}/link-holder`, { link });
+  if (response instanceof Response && response.ok) {
+    const body = (await response.json().catch(() => ({}))) as Partial<LinkHolder>;
+    if (body.role === "host" || body.role === "attendee" || body.role === "guest") {
+      return { ok: true, holder: { role: body.role, name: typeof body.name === "string" ? body.name : null } };
+    }
+  }
+  return answerOf(response) as Promise<JoinRefusal>;
+}
+
 export type LobbyResult = { ok: true; status: "waiting" | "locked" | "denied" } | { ok: true; status: "admitted"; grant: JoinGrant } | JoinRefusal;
 
 /** How a wait in the lobby stands (POST /meeting/{id}/lobby/status). */

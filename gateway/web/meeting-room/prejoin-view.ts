@@ -1,6 +1,6 @@
 import { Room, VideoPresets } from "livekit-client";
 import { h, replaceChildren } from "../shared/dom.ts";
-import { requestJoinGrant, type JoinGrant, type JoinRefusal } from "./api.ts";
+import { requestJoinGrant, requestLinkHolder, type JoinGrant, type JoinRefusal } from "./api.ts";
 import { checkDisplayName } from "./display-name.ts";
 import { rememberedName, type Meeting, type Navigation } from "./meeting.ts";
 import { createDevicePreview } from "./prejoin/device-preview.ts";
@@ -69,11 +69,24 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
   }
 
   preview.start();
+  if (meeting.link) showLinkHolder(meeting.id, meeting.link, form, navigation, () => disposed);
   return () => {
     disposed = true;
     form.dispose();
     preview.dispose();
   };
+}
+
+/**
+ * Opened with a personal link: ask whom it is for, to prefill the name and say the role; a link
+ * that cannot let its holder in (expired, revoked, another meeting's) is said at once, not at Join.
+ */
+function showLinkHolder(meetingId: string, link: string, form: JoinForm, navigation: Navigation, stopped: () => boolean) {
+  void requestLinkHolder(meetingId, link).then((answer) => {
+    if (stopped() || form.busy()) return;
+    if (answer.ok) form.showHolder(answer.holder);
+    else if (answer.status === 403 || answer.status === 404) navigation.outcome({ kind: "refused", status: answer.status, message: answer.error });
+  });
 }
 
 /**

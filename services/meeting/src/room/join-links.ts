@@ -83,7 +83,7 @@ export function createJoinLinks(deps: { pool: Pool }) {
   async function describe(meetingId: string, secret: string, now = new Date()) {
     const link = isRoomSecret(secret) ? await findJoinLink(pool, hashRoomSecret(secret)) : undefined;
     const problem = linkProblem(link, meetingId, now);
-    return problem ? { problem: problem.code } : { link: link! };
+    return problem ? { problem } : { link: link! };
   }
 
   return { create, resolve, describe, revoke: (meetingId: string, linkId: string) => revokeJoinLink(pool, meetingId, linkId) };

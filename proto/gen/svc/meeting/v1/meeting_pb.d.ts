@@ -1392,6 +1392,13 @@ export declare type GetJoinInfoResponse = Message<"svc.meeting.v1.GetJoinInfoRes
    * @generated from field: bool lobby = 10;
    */
   lobby: boolean;
+
+  /**
+   * The same problem in words for the person holding the link ("This join link has expired").
+   *
+   * @generated from field: string link_problem_message = 11;
+   */
+  linkProblemMessage: string;
 };
 
 /**
