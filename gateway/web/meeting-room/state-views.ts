@@ -27,7 +27,7 @@ function contentOf(outcome: Outcome): StateContent {
       return outcome.status === 404
         ? { heading: "Meeting not found", text: outcome.message, rejoin: false }
         : outcome.status === 403
-          ? { heading: outcome.message, text: "Ask the meeting's organizer for a new link if you think this is a mistake.", rejoin: false }
+          ? { heading: outcome.message, text: "If you think this is a mistake, ask the meeting's organizer.", rejoin: false }
           : // 410 is ended or cancelled; the API's words say which, the badge would only guess.
             { heading: outcome.message, text: "It can no longer be joined. You can close this page.", rejoin: false, status: "" };
   }

@@ -79,7 +79,11 @@ export function createJoinForm(onSubmit: () => void): JoinForm {
           : "Join meeting";
   }
 
-  const showJoinError = (heading: string, message: string, requestId?: string) => replaceChildren(joinError, errorNotice(heading, message, requestId));
+  const showJoinError = (heading: string, message: string, requestId?: string) => {
+    replaceChildren(joinError, errorNotice(heading, message, requestId));
+    // On a phone the notice is below the fold: bring it into view (role=alert reads it out).
+    joinError.scrollIntoView({ block: "nearest" });
+  };
 
   return {
     element,
