@@ -35,8 +35,8 @@ export function createLobbyQueue(api: RoomApi, feedback: PanelFeedback, announce
 
   const badge = h("span", { class: "badge", hidden: true });
   const list = h("ul", { class: "lobby-queue", "aria-label": "Waiting to join" });
-  const lockButton = h("button", { type: "button", class: "button secondary", "aria-pressed": "false" }, "Lock meeting");
-  const endButton = h("button", { type: "button", class: "button danger" }, "End meeting for everyone");
+  const lockButton = h("button", { type: "button", class: "button small secondary", "aria-pressed": "false" }, "Lock meeting");
+  const endButton = h("button", { type: "button", class: "button small danger" }, "End meeting for everyone");
   const element = h(
     "section",
     { class: "panel-section lobby", "aria-labelledby": "lobby-heading" },
