@@ -9,7 +9,8 @@ import type { PanelFeedback } from "./panel-tools.ts";
  * Shift+Enter starts a new line).
  */
 export function createChat(api: RoomApi, feedback: PanelFeedback) {
-  const log = h("ol", { class: "chat-log", role: "log", "aria-live": "polite", "aria-labelledby": "chat-heading" });
+  // role=log is a polite live region of its own: new messages are read out, the room's announcer stays the one aria-live region.
+  const log = h("ol", { class: "chat-log", role: "log", "aria-labelledby": "chat-heading" });
   const input = h("textarea", {
     id: "chat-input",
     name: "text",
