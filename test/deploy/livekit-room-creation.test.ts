@@ -1,7 +1,7 @@
 // The participant cap holds only if LiveKit never creates a room on its own (docs/meeting-room.md,
 // "Room security"): the meeting service opens every room, with its cap, on every join grant. The
 // chart does not deploy LiveKit, so every place that tells a platform team how to configure it
-// must say `room.auto_create: false`, as the embedded media server's configuration does.
+// must say `room.auto_create: false`, as the embedded media server's and the local cluster's configurations do.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -35,6 +35,11 @@ describe("LiveKit never creates rooms on its own", () => {
       webhookUrl: "http://127.0.0.1/x",
     });
     expect(config.room.auto_create).toBe(false);
+  });
+
+  it("the local cluster's LiveKit (scripts/cluster, npm run test:cluster) is configured with room.auto_create false", () => {
+    const config = parse(readFileSync(path.join(root, "scripts/cluster/manifests/livekit-config.yaml"), "utf8")) as { room?: { auto_create?: unknown } };
+    expect(config.room?.auto_create).toBe(false);
   });
 
   it("the chart's NOTES give a LiveKit configuration with room.auto_create false and the webhook", () => {
