@@ -173,10 +173,21 @@ describe("hosts, lobby, host controls and chat in real browsers", () => {
       const timed = await person();
       const timedLoadedAt = Date.now();
       await openAndJoin(timed, url, "Timed Tina");
+      await timed.getByRole("heading", { name: "Waiting to be let in" }).waitFor();
+      const waitingAt = Date.now();
       await expect.poll(() => host.getByLabel("1 waiting").count(), { timeout: 10_000 }).toBe(1);
+      const seenByHostAt = Date.now();
       await host.getByRole("button", { name: "Admit Timed Tina" }).click();
+      const admittedAt = Date.now();
+      await inRoom(timed);
+      const inRoomAt = Date.now();
       await waitFor(async () => (await inboundMedia(timed)).videoFramesByTrack.some((frames) => frames > 0), 45_000, "the admitted guest decodes remote video");
-      console.log(`join time with a lobby admission (page load to first remote frame): ${Date.now() - timedLoadedAt} ms`);
+      const firstFrameAt = Date.now();
+      console.log(
+        `join time with a lobby admission (page load to first remote frame): ${firstFrameAt - timedLoadedAt} ms: ` +
+          `page load, name and Join to 'Waiting' ${waitingAt - timedLoadedAt} ms, until the host's badge shows ${seenByHostAt - waitingAt} ms, ` +
+          `the Admit click ${admittedAt - seenByHostAt} ms, admitted to in the room ${inRoomAt - admittedAt} ms, to the first remote frame ${firstFrameAt - inRoomAt} ms`,
+      );
       await timed.getByRole("button", { name: "Leave" }).click();
 
       // Denied and locked, for two more people.
