@@ -23,7 +23,7 @@ export function createChat(api: RoomApi, feedback: PanelFeedback) {
     { class: "chat-form" },
     h("label", { for: "chat-input" }, "Message"),
     input,
-    h("p", { class: "field-hint", id: "chat-hint" }, `Up to ${meetingLimits.chatMessageMaxLength} characters. Nothing is kept after the meeting ends.`),
+    h("p", { class: "field-hint", id: "chat-hint" }, `Up to ${meetingLimits.chatMessageMaxLength} characters; not kept after the meeting.`),
     h("button", { type: "submit", class: "button primary" }, "Send"),
   );
   const element = h("section", { class: "panel-section chat", "aria-labelledby": "chat-heading" }, h("h3", { id: "chat-heading" }, "Chat"), log, form);

@@ -28,7 +28,7 @@ export function createPeopleList(room: Room, api: RoomApi, isHost: boolean, feed
   let disposed = false;
   const list = h("ul", { class: "people", "aria-label": "People in the meeting" });
   const heading = h("h3", { id: "people-heading" }, "People");
-  const element = h("section", { class: "panel-section", "aria-labelledby": "people-heading" }, heading, list);
+  const element = h("section", { class: "panel-section people-section", "aria-labelledby": "people-heading" }, heading, list);
 
   function hostActions(participant: Participant) {
     const name = displayNameOf(participant);
