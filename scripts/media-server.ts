@@ -44,8 +44,10 @@ export function mediaServerConfig(options: MediaServerOptions) {
     keys: { [options.apiKey]: options.apiSecret },
     webhook: { api_key: options.apiKey, urls: [options.webhookUrl] },
     // The meeting service decides when a meeting ends (its own grace period); the room itself
-    // closes 20 s after the last person leaves.
-    room: { empty_timeout: 300, departure_timeout: 20 },
+    // closes 20 s after the last person leaves. Rooms are opened only by the meeting service
+    // (with their participant cap, on every join grant): a connection never creates one, so a
+    // grant taken while a room was open cannot recreate it without its cap after it closed.
+    room: { auto_create: false, empty_timeout: 300, departure_timeout: 20 },
     logging: { level: options.logLevel ?? "warn" },
   };
 }

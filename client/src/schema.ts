@@ -35,14 +35,14 @@ export interface paths {
         };
         /**
          * Get a meeting
-         * @description The stored meeting of the caller's organization, with its status, start, end and attendees. A meeting of another organization is reported as not found.
+         * @description The stored meeting of the caller's organization, with its status, start, end and attendees. A meeting of another organization is reported as not found. A cancelled meeting (`DELETE /meeting/{id}`) is gone: 410 Gone, with the cancelled meeting as the body, so a client learns both that it no longer exists and what it was.
          */
         get: operations["getMeeting"];
         put?: never;
         post?: never;
         /**
          * Cancel a meeting
-         * @description Cancels a meeting that has not ended: its status becomes `cancelled`, anyone in its room is disconnected (`participant.left` each), joins are refused (410), the join page says it was cancelled, and `meeting.cancelled` is emitted; `meeting.ended` never follows. Idempotent: cancelling a cancelled meeting answers 200 with it unchanged and emits nothing. Answers 200 with the meeting (not 204), so a scheduling tool sees the final state.
+         * @description Cancels a meeting that has not ended: its status becomes `cancelled`, anyone in its room is disconnected (`participant.left` each), joins are refused (410), the join page says it was cancelled, and `meeting.cancelled` is emitted; `meeting.ended` never follows. Idempotent: cancelling a cancelled meeting answers 200 with it unchanged and emits nothing. Answers 200 with the meeting (not 204), so a scheduling tool sees the final state. Afterwards `GET /meeting/{id}` answers 410 Gone with the cancelled meeting as its body; the list still shows it (`status=cancelled`).
          */
         delete: operations["cancelMeeting"];
         options?: never;
@@ -74,6 +74,250 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/meeting/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a personal join link
+         * @description A join link for one person: `{email}` of an invited host or attendee (the link's role is theirs), or `{role: "guest", name}` for someone not invited. The URL is the meeting's join URL with an unguessable secret in its fragment (`#link=…`): opening it enters the room as that person, name prefilled, identity known (attendance, `meeting.no_show`). A host's link enters without waiting in the lobby and carries the host controls. The secret is shown once (only its SHA-256 is kept); links expire (`expiresAt`), can be revoked, and work for their own meeting only. The plain join URL keeps working for guests.
+         */
+        post: operations["createJoinLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a personal join link
+         * @description The link no longer lets anyone in (whoever is in the room stays). Idempotent: `revokedNow` is false when it was revoked before.
+         */
+        delete: operations["revokeJoinLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/participants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who attended: every visit of the meeting room
+         * @description Each visit (a rejoin is a second one), oldest first, in pages: `participantId`, `name`, `email` (when entered with a personal link), `role`, `joinedAt`, `leftAt` (null while present) and `durationSeconds`. 410 for a cancelled meeting.
+         */
+        get: operations["listMeetingParticipants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/link-holder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Who a personal join link is for
+         * @description What the join page asks when it is opened with a personal link (`#link=…` in its URL): the role the holder enters with and the name given when the link was made, which the page prefills (the person may change it). A POST so the secret stays out of URLs and logs. Public like join: no Authorization header. A link that does not let its holder in is 403 with the reason, in the words the join would answer.
+         */
+        post: operations["getJoinLinkHolder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/lobby/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How a lobby wait stands
+         * @description Whoever waits in the lobby (join answered 202) asks with their `lobbyTicket` every second or two: `waiting`, `locked` (a host locked the room; still waiting), `denied`, or `admitted` with their join grant. Public like join.
+         */
+        post: operations["getLobbyStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/lobby": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who waits in the lobby
+         * @description The people waiting, longest first, and whether the room is locked. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        get: operations["listLobby"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/lobby/{entryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Admit or deny someone waiting
+         * @description `{admit: true}` lets them in (their page gets its grant), `{admit: false}` turns them away. A decision stands once made. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        post: operations["decideLobbyEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/lock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lock or unlock the room
+         * @description While locked nobody new enters (joins answer 409; whoever waits sees `locked`); hosts with their link still do. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        post: operations["lockRoom"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/participants/{participantId}/mute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mute someone's microphone, or stop their camera or screen share
+         * @description Through LiveKit's MutePublishedTrack; they may turn it on again themselves. `muted` is false when they had nothing of that source on. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        post: operations["muteParticipant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/participants/{participantId}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove someone from the room
+         * @description Disconnects them (LiveKit RemoveParticipant); neither their link nor their browser session can enter this meeting again. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        post: operations["removeParticipant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the meeting for everyone
+         * @description Ends the meeting (`meeting.ended` with reason `ended_by_host`) and closes its room, disconnecting everyone. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        post: operations["endMeetingForEveryone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The chat since the meeting started
+         * @description What someone joining late sees: the messages sent since the meeting started (the last 500), oldest first. Nothing is kept after the meeting ends. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential.
+         */
+        get: operations["listChatMessages"];
+        put?: never;
+        /**
+         * Send a chat message
+         * @description Stored until the meeting ends and relayed by the server to everyone in the room (a LiveKit data packet on topic `svc.chat`) with the sender's name and the time. Text only: pages show it as text, links included. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential.
+         */
+        post: operations["sendChatMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/meeting/{id}/join": {
         parameters: {
             query?: never;
@@ -85,7 +329,7 @@ export interface paths {
         put?: never;
         /**
          * Get a join grant for the meeting room
-         * @description What the join page calls when a person clicks Join: a short-lived token for the media server (LiveKit) room of the meeting, for a new participant identity with the given display name. Public like the join page: no Authorization header is needed, because holding the meeting's unguessable id is the permission. The token must be used to connect before `expiresAt` (JOIN_TOKEN_TTL_SECONDS, default 300 s). Refused for unknown (404), ended (410) and full (409) meetings; limited per client address (JOIN_GRANTS_PER_MINUTE, default 30).
+         * @description What the join page calls when a person clicks Join: a short-lived token for the media server (LiveKit) room of the meeting, for a new participant identity with the given display name. Public like the join page: no Authorization header is needed, because holding the meeting's unguessable id is the permission. The token must be used to connect before `expiresAt` (JOIN_TOKEN_TTL_SECONDS, default 300 s). Refused for unknown (404), ended (410), full or locked (409) meetings; limited per client address, an IPv6 /64 counting as one (JOIN_GRANTS_PER_MINUTE, default 30), and per meeting (JOIN_GRANTS_PER_MEETING_PER_MINUTE, default 300). With `link` (a personal link's secret) the person enters as its host, attendee or guest; a bad link is 403. With the meeting's `lobby` on, anyone but a host gets 202 and waits. The grant's `roomSession` authenticates the room's own API (chat; host actions for hosts). A session cookie (`svc_room_visitor`, HttpOnly) marks the browser session, so someone removed cannot come back from it.
          */
         post: operations["joinMeeting"];
         delete?: never;
@@ -189,7 +433,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Subscribes `url` to the listed event types for the caller's organization and returns the signing secret, **once**: it cannot be retrieved again. `url` must be an absolute https URL (http only where the deployment allows insecure targets) of at most 2048 characters, without credentials, whose host does not resolve to a loopback, private, link-local, carrier-grade NAT, reserved, unique-local or cloud-metadata address (checked again on every delivery). `events` must be a non-empty list of known types (`meeting.started`, `meeting.ended`, `meeting.updated`, `meeting.cancelled`, `participant.joined`, `participant.left`, `webhook.disabled`; their bodies are under `webhooks` in this document), at most 20 entries; duplicates are removed. An organization may have at most 100 subscriptions. Deliveries are signed per Standard Webhooks (headers `webhook-id`, `webhook-timestamp`, `webhook-signature`). Delivery is at least once and unordered: a receiver may get the same event twice (deduplicate on the `webhook-id` header) and events in any order.
+         * @description Subscribes `url` to the listed event types for the caller's organization and returns the signing secret, **once**: it cannot be retrieved again. `url` must be an absolute https URL (http only where the deployment allows insecure targets) of at most 2048 characters, without credentials, whose host does not resolve to a loopback, private, link-local, carrier-grade NAT, reserved, unique-local or cloud-metadata address (checked again on every delivery). `events` must be a non-empty list of known types (`meeting.started`, `meeting.ended`, `meeting.updated`, `meeting.cancelled`, `meeting.no_show`, `participant.joined`, `participant.left`, `webhook.disabled`; their bodies are under `webhooks` in this document), at most 20 entries; duplicates are removed. An organization may have at most 100 subscriptions. Deliveries are signed per Standard Webhooks (headers `webhook-id`, `webhook-timestamp`, `webhook-signature`). Delivery is at least once and unordered: a receiver may get the same event twice (deduplicate on the `webhook-id` header) and events in any order.
          */
         post: operations["createWebhook"];
         /**
@@ -848,6 +1092,54 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "meeting.no_show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An invited host or attendee had not joined noShowAfterMinutes after the start; once per person
+         * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["MeetingNoShowEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "participant.joined": {
         parameters: {
             query?: never;
@@ -1014,6 +1306,17 @@ export interface components {
             duration?: number | null;
             /** @description One e-mail address, or a list of at most 100; duplicates (ignoring case) are dropped. Null or absent: none. */
             attendees?: (string | string[]) | null;
+            /** @description Invited hosts, like `attendees` (at most 20): with their personal link (POST /meeting/{id}/links) they enter without waiting, admit people from the lobby, mute, stop and remove others, lock the room and end the meeting for everyone. An address in both lists is a host. */
+            hosts?: (string | string[]) | null;
+            /** @description Default false. When true, anyone entering without a host's personal link waits in a lobby until a host admits or denies them. */
+            lobby?: boolean;
+            /**
+             * @description Who may share their screen in the room. Default `everyone`.
+             * @enum {string}
+             */
+            screenShare?: "everyone" | "hosts";
+            /** @description Default 5. That many minutes after `start`, each invited host or attendee who has not joined (with their personal link) is reported once with a `meeting.no_show` event. */
+            noShowAfterMinutes?: number;
         } & (unknown & unknown);
         /**
          * @description Any of the fields of CreateMeetingRequest, at least one; those present are changed. Unknown fields are ignored. The schema asks for `start` beside `end` or `duration`; the service also takes them alone when the meeting has a start already.
@@ -1034,13 +1337,75 @@ export interface components {
             duration?: number | null;
             /** @description One e-mail address, or a list of at most 100; duplicates (ignoring case) are dropped. Null or absent: none. */
             attendees?: (string | string[]) | null;
-        } & (unknown & unknown)) | unknown | unknown | unknown | unknown | unknown;
+            /** @description Invited hosts, like `attendees` (at most 20): with their personal link (POST /meeting/{id}/links) they enter without waiting, admit people from the lobby, mute, stop and remove others, lock the room and end the meeting for everyone. An address in both lists is a host. */
+            hosts?: (string | string[]) | null;
+            /** @description Default false. When true, anyone entering without a host's personal link waits in a lobby until a host admits or denies them. */
+            lobby?: boolean;
+            /**
+             * @description Who may share their screen in the room. Default `everyone`.
+             * @enum {string}
+             */
+            screenShare?: "everyone" | "hosts";
+            /** @description Default 5. That many minutes after `start`, each invited host or attendee who has not joined (with their personal link) is reported once with a `meeting.no_show` event. */
+            noShowAfterMinutes?: number;
+        } & (unknown & unknown)) | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+        /**
+         * @example {
+         *       "email": "ada@example.com"
+         *     }
+         * @example {
+         *       "role": "guest",
+         *       "name": "Grace Hopper"
+         *     }
+         */
+        CreateJoinLinkRequest: {
+            /**
+             * Format: email
+             * @description An invited host's or attendee's address: the link's role is theirs.
+             */
+            email?: string;
+            /**
+             * @description `guest` (with `name`) for someone not invited; with `email`, left out or the invitation's role.
+             * @enum {string}
+             */
+            role?: "host" | "attendee" | "guest";
+            /** @description The name shown in the room (prefilled on the join page): required for a guest, 1-64 characters. */
+            name?: string;
+            /**
+             * Format: date-time
+             * @description When the link stops working (at most 90 days from now). Default: 24 hours after the planned end (or start), and at least 24 hours from now.
+             */
+            expiresAt?: string;
+        };
+        JoinLinkHolderRequest: {
+            /** @description The secret of a personal join link (the `link` parameter of its URL's fragment). */
+            link: string;
+        };
+        LobbyStatusRequest: {
+            ticket: string;
+        };
+        LobbyDecisionRequest: {
+            admit: boolean;
+        };
+        RoomLockRequest: {
+            locked: boolean;
+        };
+        MuteRequest: {
+            /** @enum {string} */
+            source: "microphone" | "camera" | "screen_share";
+        };
+        ChatMessageRequest: {
+            /** @description 1-1000 characters after trimming; shown as text (links are not made clickable). */
+            text: string;
+        };
         JoinMeetingRequest: {
             /**
              * @description Shown to everyone in the room. At most 64 characters as sent; trimmed, and then not empty; one line, no control characters.
              * @example Ada Lovelace
              */
             displayName: string;
+            /** @description The secret of a personal join link (the `link` parameter of its URL's fragment): enter as its host, attendee or guest. */
+            link?: string;
         };
         TokenRequest: {
             /** @enum {string} */
@@ -1077,7 +1442,7 @@ export interface components {
              */
             url: string;
             /** @description Event types; duplicates are removed. */
-            events: ("meeting.started" | "meeting.ended" | "meeting.updated" | "meeting.cancelled" | "participant.joined" | "participant.left" | "webhook.disabled")[];
+            events: ("meeting.started" | "meeting.ended" | "meeting.updated" | "meeting.cancelled" | "meeting.no_show" | "participant.joined" | "participant.left" | "webhook.disabled")[];
             /**
              * @description Free text for people (what the endpoint is for, who owns it): at most 500 characters, trimmed; newlines and tabs allowed, other control characters not.
              * @example Calendar sync (team Atlas)
@@ -1108,7 +1473,7 @@ export interface components {
              */
             url?: string;
             /** @description Event types; duplicates are removed. */
-            events?: ("meeting.started" | "meeting.ended" | "meeting.updated" | "meeting.cancelled" | "participant.joined" | "participant.left" | "webhook.disabled")[];
+            events?: ("meeting.started" | "meeting.ended" | "meeting.updated" | "meeting.cancelled" | "meeting.no_show" | "participant.joined" | "participant.left" | "webhook.disabled")[];
             /**
              * @description Free text for people (what the endpoint is for, who owns it): at most 500 characters, trimmed; newlines and tabs allowed, other control characters not.
              * @example Calendar sync (team Atlas)
@@ -1153,7 +1518,7 @@ export interface components {
             /** @description Duplicates are dropped. */
             redirectUris: string[];
             /** @description Duplicates are dropped. */
-            scopes: ("meeting.create" | "meeting.read" | "meeting.update" | "meeting.delete" | "webhook.create" | "webhook.read" | "webhook.update" | "webhook.delete")[];
+            scopes: ("meeting.create" | "meeting.read" | "meeting.update" | "meeting.delete" | "meeting.links" | "webhook.create" | "webhook.read" | "webhook.update" | "webhook.delete")[];
         };
         CreateUserRequest: {
             /** @description An e-mail address (one `@`, a dot in the domain, no spaces); trimmed. */
@@ -1215,10 +1580,11 @@ export interface components {
                  * @description When the meeting ended.
                  */
                 endedAt: string;
-                /** @description `empty`: the room stayed empty for the grace period (or emptied after the planned end); `ended_by_api`: POST /meeting/{id}/end; `end_passed`: the planned end passed and nobody had come. */
-                reason: ("empty" | "ended_by_api" | "end_passed") | null;
+                /** @description `empty`: the room stayed empty for the grace period (or emptied after the planned end); `ended_by_api`: POST /meeting/{id}/end; `end_passed`: the planned end passed and nobody had come; `ended_by_host`: a host ended it for everyone in the room. */
+                reason: ("empty" | "ended_by_api" | "end_passed" | "ended_by_host") | null;
                 /** @description Everyone who was in the room, one entry per visit (a rejoin is a second entry). */
                 participants: components["schemas"]["ParticipantVisit"][];
+                attendance: components["schemas"]["Attendance"];
             };
         };
         ParticipantVisit: {
@@ -1233,6 +1599,33 @@ export interface components {
             joinedAt: string;
             /** @description When they left; null while present. */
             leftAt: string | null;
+            /**
+             * @description From their personal link (`guest` for the plain join URL).
+             * @enum {string}
+             */
+            role: "host" | "attendee" | "guest";
+            /**
+             * Format: email
+             * @description The invited person's address, when they entered with their personal link.
+             */
+            email: string | null;
+        };
+        Attendance: {
+            /** @description Each invited host and attendee, hosts first, in the order invited. */
+            invitees: {
+                /** Format: email */
+                email: string;
+                /** @enum {string} */
+                role: "host" | "attendee";
+                /** @description They entered the room with their personal link. */
+                joined: boolean;
+                /** @description Their first entry; null when they did not join. */
+                firstJoinedAt: string | null;
+                /** @description The sum of their visits, in seconds. */
+                totalSeconds: number;
+            }[];
+            /** @description Entries by people who were not an invited person with their personal link. */
+            guests: number;
         };
         MeetingUpdatedEvent: {
             /** @constant */
@@ -1249,7 +1642,7 @@ export interface components {
                 start: string | null;
                 attendees: string[];
                 end: string | null;
-                changedFields: ("title" | "start" | "end" | "attendees")[];
+                changedFields: ("title" | "start" | "end" | "attendees" | "hosts" | "lobby" | "screenShare" | "noShowAfterMinutes")[];
                 previous: components["schemas"]["MeetingDetails"];
             };
         };
@@ -1277,6 +1670,29 @@ export interface components {
                 end: string | null;
                 /** Format: date-time */
                 cancelledAt: string;
+            };
+        };
+        MeetingNoShowEvent: {
+            /** @constant */
+            type: "meeting.no_show";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                meetingId: string;
+                orgId: string;
+                title: string;
+                /** Format: email */
+                email: string;
+                /** @enum {string} */
+                role: "host" | "attendee";
+                /**
+                 * Format: date-time
+                 * @description The meeting's start.
+                 */
+                start: string;
             };
         };
         ParticipantJoinedEvent: {
@@ -1370,6 +1786,11 @@ export interface components {
              */
             status: "scheduled" | "live" | "ended" | "cancelled";
             attendees: string[];
+            hosts: string[];
+            lobby: boolean;
+            /** @enum {string} */
+            screenShare: "everyone" | "hosts";
+            noShowAfterMinutes: number;
             /** Format: date-time */
             createdAt: string;
             endedAt: string | null;
@@ -1397,6 +1818,62 @@ export interface components {
              */
             url: string;
         };
+        JoinLink: {
+            /**
+             * Format: uuid
+             * @description To revoke it: DELETE /meeting/{id}/links/{linkId}.
+             */
+            linkId: string;
+            /**
+             * Format: uri
+             * @description The join URL with the link's secret in its fragment (`#link=…`). Shown once: only a hash is kept.
+             */
+            url: string;
+            /** @enum {string} */
+            role: "host" | "attendee" | "guest";
+            /** Format: email */
+            email: string | null;
+            name: string | null;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        ParticipantList: {
+            participants: {
+                participantId: string;
+                name: string;
+                /**
+                 * Format: email
+                 * @description When they entered with a personal link of an invited host or attendee.
+                 */
+                email: string | null;
+                /** @enum {string} */
+                role: "host" | "attendee" | "guest";
+                /** Format: date-time */
+                joinedAt: string;
+                /** @description Null while present. */
+                leftAt: string | null;
+                /** @description Until `leftAt`, or until now while present. */
+                durationSeconds: number;
+            }[];
+            nextPageToken: string | null;
+        };
+        JoinLinkHolder: {
+            /**
+             * @description The role its holder enters with.
+             * @enum {string}
+             */
+            role: "host" | "attendee" | "guest";
+            /** @description The name given when the link was made: the join page prefills it (editable). Null when none was given. */
+            name: string | null;
+        };
+        LobbyStatus: {
+            /**
+             * @description `locked`: still waiting, but a host locked the room. `admitted` comes with `grant`.
+             * @enum {string}
+             */
+            status: "waiting" | "locked" | "admitted" | "denied";
+            grant: components["schemas"]["JoinGrant"] | null;
+        };
         JoinGrant: {
             /** @description The participant's identity in the room (new for every grant); webhook events name participants by it. */
             participantId: string;
@@ -1417,6 +1894,47 @@ export interface components {
                 title: string;
                 /** @enum {string} */
                 status: "scheduled" | "live" | "ended";
+            };
+            /**
+             * @description From the personal link; `guest` for the plain join URL.
+             * @enum {string}
+             */
+            role: "host" | "attendee" | "guest";
+            /** @description The participant's credential for the room's own API (`X-Room-Session`): chat, and host actions for hosts. */
+            roomSession: string;
+        };
+        LobbyList: {
+            locked: boolean;
+            waiting: {
+                entryId: string;
+                displayName: string;
+                /** Format: date-time */
+                waitingSince: string;
+            }[];
+        };
+        ChatMessages: {
+            messages: components["schemas"]["ChatMessage"][];
+        };
+        ChatMessage: {
+            id: string;
+            participantId: string;
+            displayName: string;
+            text: string;
+            /** Format: date-time */
+            sentAt: string;
+        };
+        LobbyWait: {
+            /** @constant */
+            status: "waiting";
+            /** @description Ask POST /meeting/{id}/lobby/status with it until admitted or denied. */
+            lobbyTicket: string;
+            /** @enum {string} */
+            role: "attendee" | "guest";
+            meeting: {
+                id: string;
+                title: string;
+                /** @enum {string} */
+                status: "scheduled" | "live";
             };
         };
         CredentialVerification: {
@@ -1974,6 +2492,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The meeting was cancelled: the body is the cancelled meeting (`status` `cancelled`, `cancelledAt` set). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meeting"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
             429: {
                 headers: {
@@ -2321,6 +2848,1386 @@ export interface operations {
             };
         };
     };
+    createJoinLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateJoinLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The link; its URL is shown only now. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinLink"];
+                };
+            };
+            /** @description Not an invited address, a role that is not the invitation's, a guest without a name, an expiry in the past or over 90 days away. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `meeting.links`: `{"error": "Insufficient scope: meeting.links"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.links"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeJoinLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+                /** @description `linkId` as returned at creation. */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link is revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        linkId: string;
+                        /** @constant */
+                        revoked: true;
+                        revokedNow: boolean;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `meeting.links`: `{"error": "Insufficient scope: meeting.links"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.links"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization, or no such link of it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMeetingParticipants: {
+        parameters: {
+            query?: {
+                /** @description 1-100, default 50. */
+                pageSize?: number;
+                /** @description `nextPageToken` of the previous page, unchanged: an opaque cursor; any value this API did not return is 400. */
+                pageToken?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of visits. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParticipantList"];
+                };
+            };
+            /** @description A page parameter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `meeting.read`: `{"error": "Insufficient scope: meeting.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting was cancelled: `{"error": "Meeting was cancelled"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getJoinLinkHolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinLinkHolderRequest"];
+            };
+        };
+        responses: {
+            /** @description Who the link is for. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinLinkHolder"];
+                };
+            };
+            /** @description Not a JSON object, or `link` missing or not a string. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link is not valid, is for another meeting, was revoked or has expired: `{"error": "This join link has expired"}`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLobbyStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LobbyStatusRequest"];
+            };
+        };
+        responses: {
+            /** @description How it stands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LobbyStatus"];
+                };
+            };
+            /** @description Not a JSON object, or `ticket` missing. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The person was removed from this meeting. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such ticket for it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting room is full. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLobby: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lobby. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LobbyList"];
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    decideLobbyEntry: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+                /** @description `entryId` from the lobby list. */
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LobbyDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description `{entryId, status}`: `admitted` or `denied`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    lockRoom: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoomLockRequest"];
+            };
+        };
+        responses: {
+            /** @description `{locked}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    muteParticipant: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+                /** @description The participant's identity in the room. */
+                participantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MuteRequest"];
+            };
+        };
+        responses: {
+            /** @description `{participantId, source, muted}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeParticipant: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+                /** @description The participant's identity in the room. */
+                participantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{participantId, removed: true}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endMeetingForEveryone: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{meetingId, ended: true}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listChatMessages: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessages"];
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller was removed from this meeting. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendChatMessage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The message as sent to the room. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller was removed from this meeting. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     joinMeeting: {
         parameters: {
             query?: never;
@@ -2346,8 +4253,26 @@ export interface operations {
                     "application/json": components["schemas"]["JoinGrant"];
                 };
             };
+            /** @description The meeting has a lobby: wait (POST /meeting/{id}/lobby/status) until a host admits you. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LobbyWait"];
+                };
+            };
             /** @description Not a JSON object, `displayName` missing or not a string, empty after trimming, over 64 characters, or containing control characters or line breaks. */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The personal link is not valid, is for another meeting, was revoked or has expired; or the person was removed from this meeting. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2364,7 +4289,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The meeting room is full: `{"error": "This meeting is full (100 participants)"}`. */
+            /** @description The meeting room is full (`{"error": "This meeting is full (100 participants)"}`), or a host locked it. */
             409: {
                 headers: {
                     [name: string]: unknown;

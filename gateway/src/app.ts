@@ -24,6 +24,7 @@ import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { meetingRoutes } from "./routes/meeting.ts";
 import { meetingJoinRoutes } from "./routes/meeting-join.ts";
+import { meetingRoomRoutes } from "./routes/meeting-room.ts";
 import { webhookRoutes } from "./routes/webhook.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
 import { createDashboardClients, managementRoutes, publicSessionRoutes } from "./routes/dashboard-api.ts";
@@ -78,7 +79,8 @@ export function buildApp({ config, clients, logger, metrics, redis, credentialCa
   app.use(docsPageRoutes({ assets }));
   app.use(oauthRoutes({ identityOAuthUrl: config.IDENTITY_OAUTH_URL, logger }));
   // Join grants for the meeting room: public like the page that asks for them.
-  app.use("/api/v1", meetingJoinRoutes(clients));
+  app.use("/api/v1", meetingJoinRoutes(clients, config.PUBLIC_URL));
+  app.use("/api/v1", meetingRoomRoutes(clients));
   app.use(dashboardPageRoutes(assets));
   const cookies = sessionCookies(config.PUBLIC_URL);
   const dashboardClients = createDashboardClients(config.IDENTITY_URL);

@@ -2,7 +2,7 @@ import { createClient, type Client } from "@connectrpc/connect";
 import { internalTransport } from "@svc/platform";
 import { Health } from "@svc/proto/health/v1/health_pb";
 import { IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
-import { MeetingPageService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
+import { MeetingPageService, MeetingRoomService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import type { Config } from "./config.ts";
 
@@ -11,6 +11,7 @@ export interface Clients {
   identity: Client<typeof IdentityService>;
   meeting: Client<typeof MeetingService>;
   meetingPage: Client<typeof MeetingPageService>;
+  meetingRoom: Client<typeof MeetingRoomService>;
   webhook: Client<typeof WebhookService>;
   /** Health clients by downstream name, for /readyz. */
   health: Record<string, Client<typeof Health>>;
@@ -26,6 +27,7 @@ export function createClients(config: Config): Clients {
     identity: createClient(IdentityService, transports.identity),
     meeting: createClient(MeetingService, transports.meeting),
     meetingPage: createClient(MeetingPageService, transports.meeting),
+    meetingRoom: createClient(MeetingRoomService, transports.meeting),
     webhook: createClient(WebhookService, transports.webhook),
     health: Object.fromEntries(Object.entries(transports).map(([name, transport]) => [name, createClient(Health, transport)])),
   };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKafkaEventBus, createLogger, inTransaction, type EventBus, type OutgoingEvent, type Pool } from "@svc/platform";
 import { insertMeeting } from "../../services/meeting/src/db/meetings.ts";
+import { DEFAULT_SETTINGS } from "../../services/meeting/src/meeting-request.ts";
 import { createMeetingLifecycle } from "../../services/meeting/src/room/meeting-lifecycle.ts";
 import { randomUUID } from "node:crypto";
 import { createOutbox, insertOutboxEvent, type OutboxEvent } from "../../services/meeting/src/db/outbox.ts";
@@ -41,6 +42,8 @@ describe("two outbox relays (two meeting-service replicas) against one outbox", 
         start: null,
         end: null,
         attendees: [],
+        hosts: [],
+        settings: DEFAULT_SETTINGS,
       });
       await lifecycle.end("org-1", meeting.id, "api");
     }

@@ -149,7 +149,7 @@ describe("PATCH /api/v1/meeting/:id", () => {
   });
 
   it.each([
-    [{}, "nothing to update: name at least one of title, start, end, duration, attendees"],
+    [{}, "nothing to update: name at least one of title, start, end, duration, attendees, hosts, lobby, screenShare, noShowAfterMinutes"],
     [{ title: "" }, "title is required and must not be empty"],
     [{ title: null }, "title must be a string"],
     [{ start: "tomorrow" }, /^start must be an ISO 8601 date-time/],
@@ -278,7 +278,11 @@ describe("a Cal.com-style adapter: createMeeting → updateMeeting → deleteMee
     });
     // deleteMeeting(uid): the booking was cancelled.
     expect((await api("DELETE", `/meeting/${created.id}`)).status).toBe(200);
-    expect(await get(created.id)).toMatchObject({ status: "cancelled", start: "2033-02-03T15:00:00.000Z" });
+    // Gone afterwards (410), with the cancelled meeting as the body.
+    const gone = await api("GET", `/meeting/${created.id}`);
+    expect(gone.status).toBe(410);
+    expect(await gone.json()).toMatchObject({ status: "cancelled", start: "2033-02-03T15:00:00.000Z" });
+    expect((await api("DELETE", `/meeting/${created.id}`)).status, "cancelling again is still 200 (idempotent)").toBe(200);
 
     await waitFor(() => events(created.id).length === 2, 10_000, "updated and cancelled delivered");
     expect(

@@ -5,6 +5,7 @@ import { CredentialKind, IdentityService } from "@svc/proto/svc/identity/v1/iden
 import { MeetingService, MeetingStatus } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { pgMeetingStore } from "../../services/meeting/src/db/pg-meeting-store.ts";
 import { meetingService } from "../../services/meeting/src/handlers/meeting-service.ts";
+import { createJoinLinks } from "../../services/meeting/src/room/join-links.ts";
 import { createMeetingLifecycle } from "../../services/meeting/src/room/meeting-lifecycle.ts";
 import { createServiceDatabase, type ServiceDatabase } from "../support/service-database.ts";
 import { bearer, refusal } from "../support/connect-refusal.ts";
@@ -49,6 +50,8 @@ beforeAll(async () => {
         publicUrl: "https://meet.example.com",
         logger,
         roomClosed: () => undefined,
+        links: createJoinLinks({ pool }),
+        pool,
       }),
     ),
   );
@@ -113,6 +116,22 @@ describe("OAuth scope checks in the meeting service", () => {
     expect((await meetings.getMeeting({ id: meeting!.id }, bearer("key"))).meeting).toMatchObject({ title: "Before", status: MeetingStatus.SCHEDULED });
     expect((await meetings.updateMeeting(update, bearer("oauth:meeting.update"))).changedFields).toEqual(["title"]);
     expect((await meetings.cancelMeeting({ id: meeting!.id }, bearer("oauth:meeting.delete"))).cancelledNow).toBe(true);
+  });
+
+  it("CreateJoinLink and RevokeJoinLink need meeting.links; ListParticipants needs meeting.read", async () => {
+    const { meeting } = await meetings.createMeeting({ title: "Links", hosts: ["host@example.com"] }, bearer("key"));
+    const request = { meetingId: meeting!.id, email: "host@example.com" };
+    const refused = await refusal(meetings.createJoinLink(request, bearer("oauth:meeting.create,meeting.read,meeting.update")));
+    expect(refused.rawMessage).toBe("Insufficient scope: meeting.links");
+    expect(await count(`SELECT count(*)::int AS n FROM join_links WHERE meeting_id = '${meeting!.id}'`)).toBe(0);
+    const { link } = await meetings.createJoinLink(request, bearer("oauth:meeting.links"));
+    expect(link!.url).toMatch(new RegExp(`^https://meet\\.example\\.com/meeting/${meeting!.id}#link=[A-Za-z0-9_-]{43}$`));
+    const revokeRefused = await refusal(meetings.revokeJoinLink({ meetingId: meeting!.id, linkId: link!.linkId }, bearer("oauth:meeting.delete")));
+    expect(revokeRefused.rawMessage).toBe("Insufficient scope: meeting.links");
+    expect((await meetings.revokeJoinLink({ meetingId: meeting!.id, linkId: link!.linkId }, bearer("oauth:meeting.links"))).revokedNow).toBe(true);
+    const listRefused = await refusal(meetings.listParticipants({ meetingId: meeting!.id }, bearer("oauth:meeting.links")));
+    expect(listRefused.rawMessage).toBe("Insufficient scope: meeting.read");
+    expect((await meetings.listParticipants({ meetingId: meeting!.id }, bearer("oauth:meeting.read"))).participants).toEqual([]);
   });
 
   it("an API key needs no scope for any operation", async () => {

@@ -26,8 +26,27 @@ export const ParticipantVisit = z
       .meta({ maxLength: meetingLimits.displayNameMaxLength, description: "As the person entered it: escape it before showing it in HTML." }),
     joinedAt: dateTime("When the participant entered the room."),
     leftAt: nullableDateTime("When they left; null while present."),
+    role: z.enum(["host", "attendee", "guest"]).meta({ description: "From their personal link (`guest` for the plain join URL)." }),
+    email: z.string().nullable().meta({ format: "email", description: "The invited person's address, when they entered with their personal link." }),
   })
   .meta({ id: "ParticipantVisit" });
+
+export const Attendance = z
+  .object({
+    invitees: z
+      .array(
+        z.object({
+          email: z.string().meta({ format: "email" }),
+          role: z.enum(["host", "attendee"]),
+          joined: z.boolean().meta({ description: "They entered the room with their personal link." }),
+          firstJoinedAt: nullableDateTime("Their first entry; null when they did not join."),
+          totalSeconds: z.number().int().meta({ description: "The sum of their visits, in seconds." }),
+        }),
+      )
+      .meta({ description: "Each invited host and attendee, hosts first, in the order invited." }),
+    guests: z.number().int().meta({ description: "Entries by people who were not an invited person with their personal link." }),
+  })
+  .meta({ id: "Attendance" });
 
 const envelope = <T extends z.ZodType>(type: string, data: T, id: string) =>
   z.object({ type: z.literal(type), timestamp: dateTime("When the event happened."), data }).meta({ id });
@@ -57,11 +76,12 @@ export const meetingEvents = {
       z.object({
         ...meetingFields,
         endedAt: dateTime("When the meeting ended."),
-        reason: z.enum(["empty", "ended_by_api", "end_passed"]).nullable().meta({
+        reason: z.enum(["empty", "ended_by_api", "end_passed", "ended_by_host"]).nullable().meta({
           description:
-            "`empty`: the room stayed empty for the grace period (or emptied after the planned end); `ended_by_api`: POST /meeting/{id}/end; `end_passed`: the planned end passed and nobody had come.",
+            "`empty`: the room stayed empty for the grace period (or emptied after the planned end); `ended_by_api`: POST /meeting/{id}/end; `end_passed`: the planned end passed and nobody had come; `ended_by_host`: a host ended it for everyone in the room.",
         }),
         participants: z.array(ParticipantVisit).meta({ description: "Everyone who was in the room, one entry per visit (a rejoin is a second entry)." }),
+        attendance: Attendance,
       }),
       "MeetingEndedEvent",
     ),
@@ -72,7 +92,7 @@ export const meetingEvents = {
       "meeting.updated",
       z.object({
         ...plannedMeetingFields,
-        changedFields: z.array(z.enum(["title", "start", "end", "attendees"])),
+        changedFields: z.array(z.enum(["title", "start", "end", "attendees", "hosts", "lobby", "screenShare", "noShowAfterMinutes"])),
         previous: MeetingDetails,
       }),
       "MeetingUpdatedEvent",
@@ -87,6 +107,21 @@ export const meetingEvents = {
         cancelledAt: dateTime(),
       }),
       "MeetingCancelledEvent",
+    ),
+  },
+  "meeting.no_show": {
+    summary: "An invited host or attendee had not joined noShowAfterMinutes after the start; once per person",
+    schema: envelope(
+      "meeting.no_show",
+      z.object({
+        meetingId: z.string(),
+        orgId: z.string(),
+        title: z.string(),
+        email: z.string().meta({ format: "email" }),
+        role: z.enum(["host", "attendee"]),
+        start: dateTime("The meeting's start."),
+      }),
+      "MeetingNoShowEvent",
     ),
   },
   "participant.joined": {

@@ -40,6 +40,25 @@ const meetingFields = {
     .meta({
       description: `One e-mail address, or a list of at most ${meetingLimits.attendeesMax}; duplicates (ignoring case) are dropped. Null or absent: none.`,
     }),
+  hosts: z
+    .union([attendeeAddress, z.array(attendeeAddress).meta({ maxItems: meetingLimits.hostsMax })], {
+      error: "hosts must be an e-mail address or an array of e-mail addresses",
+    })
+    .nullable()
+    .meta({
+      description: `Invited hosts, like \`attendees\` (at most ${meetingLimits.hostsMax}): with their personal link (POST /meeting/{id}/links) they enter without waiting, admit people from the lobby, mute, stop and remove others, lock the room and end the meeting for everyone. An address in both lists is a host.`,
+    }),
+  lobby: z.boolean({ error: "lobby must be true or false" }).meta({
+    description: "Default false. When true, anyone entering without a host's personal link waits in a lobby until a host admits or denies them.",
+  }),
+  screenShare: z
+    .enum(["everyone", "hosts"], { error: "screenShare must be everyone or hosts" })
+    .meta({ description: "Who may share their screen in the room. Default `everyone`." }),
+  noShowAfterMinutes: z.int32({ error: "noShowAfterMinutes must be a whole number of minutes" }).meta({
+    description:
+      "Default 5. That many minutes after `start`, each invited host or attendee who has not joined (with their personal link) is reported once with a `meeting.no_show` event.",
+    override: { type: "integer", minimum: meetingLimits.noShowAfterMinutesMin, maximum: meetingLimits.noShowAfterMinutesMax },
+  }),
 };
 
 /** A planned end is given one way (`end` or `duration`), and only with a non-null start. */
@@ -60,6 +79,10 @@ const meetingBody = z.object({
   end: meetingFields.end.optional(),
   duration: meetingFields.duration.optional(),
   attendees: meetingFields.attendees.optional(),
+  hosts: meetingFields.hosts.optional(),
+  lobby: meetingFields.lobby.optional(),
+  screenShare: meetingFields.screenShare.optional(),
+  noShowAfterMinutes: meetingFields.noShowAfterMinutes.optional(),
 });
 
 export const CreateMeetingRequest = meetingBody.meta({
@@ -79,7 +102,9 @@ export const UpdateMeetingRequest = meetingBody.meta({
     "Any of the fields of CreateMeetingRequest, at least one; those present are changed. Unknown fields are ignored. The schema asks for `start` beside `end` or `duration`; the service also takes them alone when the meeting has a start already.",
   examples: [{ start: "2031-02-03T15:00:00Z", end: "2031-02-03T15:30:00Z", attendees: ["ada@example.com", "bob@example.com"] }],
   override: ({ jsonSchema }) => {
-    jsonSchema.anyOf = ["title", "start", "end", "duration", "attendees"].map((field) => ({ required: [field] }));
+    jsonSchema.anyOf = ["title", "start", "end", "duration", "attendees", "hosts", "lobby", "screenShare", "noShowAfterMinutes"].map((field) => ({
+      required: [field],
+    }));
     Object.assign(jsonSchema, plannedEndRules);
   },
 });
@@ -116,11 +141,77 @@ export const MeetingPath = z.object({
   id: z.string().meta({ description: "The meeting id (22 URL-safe characters, as returned at creation)." }),
 });
 
+/** A personal join link's secret, as the page takes it from its URL's fragment (`#link=…`). */
+const linkSecret = z.string({ error: "link must be a string" }).max(100, "link is not valid");
+
 export const JoinMeetingRequest = z
   .object({
     displayName: oneLineText("displayName", meetingLimits.displayNameMaxLength, "Shown to everyone in the room.").meta({ examples: ["Ada Lovelace"] }),
+    link: linkSecret
+      .optional()
+      .meta({ description: "The secret of a personal join link (the `link` parameter of its URL's fragment): enter as its host, attendee or guest." }),
   })
   .meta({ id: "JoinMeetingRequest" });
+
+export const JoinLinkHolderRequest = z
+  .object({ link: linkSecret.meta({ description: "The secret of a personal join link (the `link` parameter of its URL's fragment)." }) })
+  .meta({ id: "JoinLinkHolderRequest" });
+
+export const CreateJoinLinkRequest = z
+  .object({
+    email: z.string({ error: "email must be a string" }).max(emailAddressMaxLength, "email is too long").optional().meta({
+      format: "email",
+      description: "An invited host's or attendee's address: the link's role is theirs.",
+    }),
+    role: z.enum(["host", "attendee", "guest"], { error: "role must be host, attendee or guest" }).optional().meta({
+      description: "`guest` (with `name`) for someone not invited; with `email`, left out or the invitation's role.",
+    }),
+    name: z
+      .string({ error: "name must be a string" })
+      .max(200, "name is too long")
+      .optional()
+      .meta({
+        description: `The name shown in the room (prefilled on the join page): required for a guest, 1-${meetingLimits.displayNameMaxLength} characters.`,
+      }),
+    expiresAt: requestDateTime(
+      "expiresAt",
+      "When the link stops working (at most 90 days from now). Default: 24 hours after the planned end (or start), and at least 24 hours from now.",
+    )
+      .meta(offsetDateTime)
+      .optional(),
+  })
+  .meta({ id: "CreateJoinLinkRequest", examples: [{ email: "ada@example.com" }, { role: "guest", name: "Grace Hopper" }] });
+
+export const LinkPath = MeetingPath.extend({ linkId: z.string().meta({ description: "`linkId` as returned at creation." }) });
+
+export const ListParticipantsQuery = z.object({
+  pageSize: ListMeetingsQuery.shape.pageSize.meta({ description: `1-${meetingLimits.pageSizeMax}, default 50.` }),
+  pageToken: ListMeetingsQuery.shape.pageToken,
+});
+
+/** The room session of a participant (from their join grant), for the room's own API. */
+export const RoomSessionHeader = z.object({
+  "X-Room-Session": z.string().meta({ description: "`roomSession` of the caller's join grant." }),
+});
+
+export const LobbyStatusRequest = z
+  .object({ ticket: z.string({ error: "ticket must be a string" }).max(100, "ticket is not valid") })
+  .meta({ id: "LobbyStatusRequest" });
+export const LobbyDecisionRequest = z.object({ admit: z.boolean({ error: "admit must be true or false" }) }).meta({ id: "LobbyDecisionRequest" });
+export const LobbyEntryPath = MeetingPath.extend({ entryId: z.string().meta({ description: "`entryId` from the lobby list." }) });
+export const RoomLockRequest = z.object({ locked: z.boolean({ error: "locked must be true or false" }) }).meta({ id: "RoomLockRequest" });
+export const ParticipantPath = MeetingPath.extend({ participantId: z.string().meta({ description: "The participant's identity in the room." }) });
+export const MuteRequest = z
+  .object({ source: z.enum(["microphone", "camera", "screen_share"], { error: "source must be microphone, camera or screen_share" }) })
+  .meta({ id: "MuteRequest" });
+export const ChatMessageRequest = z
+  .object({
+    text: z
+      .string({ error: "text must be a string" })
+      .max(meetingLimits.chatMessageMaxLength * 4, `text must be at most ${meetingLimits.chatMessageMaxLength} characters`)
+      .meta({ description: `1-${meetingLimits.chatMessageMaxLength} characters after trimming; shown as text (links are not made clickable).` }),
+  })
+  .meta({ id: "ChatMessageRequest" });
 
 // ---- Responses ------------------------------------------------------------------------------
 
@@ -143,6 +234,10 @@ export const Meeting = MeetingJoinPayload.extend({
       "`scheduled` until the first person enters the meeting room; `live` from then on (also while the room is briefly empty); `ended` once the room stayed empty for the grace period (MEETING_EMPTY_GRACE_SECONDS, default 60 s), its planned end passed with nobody in it, or it was ended through the API; `cancelled` once cancelled (DELETE).",
   }),
   attendees: z.array(z.string().meta({ format: "email" })),
+  hosts: z.array(z.string().meta({ format: "email" })),
+  lobby: z.boolean(),
+  screenShare: z.enum(["everyone", "hosts"]),
+  noShowAfterMinutes: z.number().int(),
   createdAt: dateTime(),
   endedAt: nullableDateTime(),
   cancelledAt: nullableDateTime(),
@@ -162,5 +257,74 @@ export const JoinGrant = z
     serverUrl: z.string().meta({ format: "uri", description: "The media server's WebSocket URL (LIVEKIT_PUBLIC_URL)." }),
     expiresAt: dateTime("Connect before this time."),
     meeting: z.object({ id: z.string(), title: z.string(), status: z.enum(["scheduled", "live", "ended"]) }),
+    role: z.enum(["host", "attendee", "guest"]).meta({ description: "From the personal link; `guest` for the plain join URL." }),
+    roomSession: z.string().meta({ description: "The participant's credential for the room's own API (`X-Room-Session`): chat, and host actions for hosts." }),
   })
   .meta({ id: "JoinGrant" });
+
+/** 202 from join: the meeting has a lobby, so the person waits for a host. */
+export const LobbyWait = z
+  .object({
+    status: z.literal("waiting"),
+    lobbyTicket: z.string().meta({ description: "Ask POST /meeting/{id}/lobby/status with it until admitted or denied." }),
+    role: z.enum(["attendee", "guest"]),
+    meeting: z.object({ id: z.string(), title: z.string(), status: z.enum(["scheduled", "live"]) }),
+  })
+  .meta({ id: "LobbyWait" });
+
+export const LobbyStatus = z
+  .object({
+    status: z.enum(["waiting", "locked", "admitted", "denied"]).meta({
+      description: "`locked`: still waiting, but a host locked the room. `admitted` comes with `grant`.",
+    }),
+    grant: JoinGrant.nullable(),
+  })
+  .meta({ id: "LobbyStatus" });
+
+export const JoinLink = z
+  .object({
+    linkId: z.string().meta({ format: "uuid", description: "To revoke it: DELETE /meeting/{id}/links/{linkId}." }),
+    url: z.string().meta({ format: "uri", description: "The join URL with the link's secret in its fragment (`#link=…`). Shown once: only a hash is kept." }),
+    role: z.enum(["host", "attendee", "guest"]),
+    email: z.string().nullable().meta({ format: "email" }),
+    name: z.string().nullable(),
+    expiresAt: dateTime(),
+  })
+  .meta({ id: "JoinLink" });
+
+/** Who a personal link is for, as the join page shows it before anyone joins. */
+export const JoinLinkHolder = z
+  .object({
+    role: z.enum(["host", "attendee", "guest"]).meta({ description: "The role its holder enters with." }),
+    name: z.string().nullable().meta({ description: "The name given when the link was made: the join page prefills it (editable). Null when none was given." }),
+  })
+  .meta({ id: "JoinLinkHolder" });
+
+export const ParticipantList = z
+  .object({
+    participants: z.array(
+      z.object({
+        participantId: z.string(),
+        name: z.string(),
+        email: z.string().nullable().meta({ format: "email", description: "When they entered with a personal link of an invited host or attendee." }),
+        role: z.enum(["host", "attendee", "guest"]),
+        joinedAt: dateTime(),
+        leftAt: nullableDateTime("Null while present."),
+        durationSeconds: z.number().int().meta({ description: "Until `leftAt`, or until now while present." }),
+      }),
+    ),
+    nextPageToken: z.string().nullable(),
+  })
+  .meta({ id: "ParticipantList" });
+
+export const LobbyList = z
+  .object({
+    locked: z.boolean(),
+    waiting: z.array(z.object({ entryId: z.string(), displayName: z.string(), waitingSince: dateTime() })),
+  })
+  .meta({ id: "LobbyList" });
+
+export const ChatMessage = z
+  .object({ id: z.string(), participantId: z.string(), displayName: z.string(), text: z.string(), sentAt: dateTime() })
+  .meta({ id: "ChatMessage" });
+export const ChatMessages = z.object({ messages: z.array(ChatMessage) }).meta({ id: "ChatMessages" });

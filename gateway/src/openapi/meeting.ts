@@ -1,8 +1,29 @@
 import { z } from "zod";
 import { IdempotencyKeyHeader } from "../contract/common.ts";
+import { z as zod } from "zod";
 import {
+  ChatMessage,
+  ChatMessageRequest,
+  ChatMessages,
+  CreateJoinLinkRequest,
+  JoinLink,
+  LinkPath,
+  ListParticipantsQuery,
+  LobbyDecisionRequest,
+  LobbyEntryPath,
+  LobbyList,
+  LobbyStatus,
+  LobbyStatusRequest,
+  LobbyWait,
+  MuteRequest,
+  ParticipantList,
+  ParticipantPath,
+  RoomLockRequest,
+  RoomSessionHeader,
   CreateMeetingRequest,
   JoinGrant,
+  JoinLinkHolder,
+  JoinLinkHolderRequest,
   JoinMeetingRequest,
   ListMeetingsQuery,
   Meeting,
@@ -23,6 +44,40 @@ import {
 } from "./document.ts";
 
 const tooManyRequests = tooManyRequestsResponse();
+const serverErrors = { "500": errorResponse("Internal server error."), "503": errorResponse("A service is temporarily unavailable.") };
+const goneMeeting = errorResponse('The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`.');
+
+/** An operation of the meeting room's own API: authenticated by the participant's room session (X-Room-Session). */
+const roomOperation = (spec: {
+  operationId: string;
+  summary: string;
+  description: string;
+  path?: zod.ZodObject;
+  body?: zod.ZodType;
+  ok: ReturnType<typeof jsonResponse>;
+  host?: boolean;
+  okStatus?: "200" | "201";
+}) => ({
+  operationId: spec.operationId,
+  summary: spec.summary,
+  description: `${spec.description} Authenticated by the caller's room session (\`X-Room-Session\`, from their join grant), not an API credential.${spec.host ? " Hosts only: anyone else gets 403, whatever their page shows." : ""}`,
+  tags: ["Meeting rooms"],
+  security: [],
+  requestParams: { path: spec.path ?? MeetingPath, header: RoomSessionHeader },
+  ...(spec.body ? { requestBody: jsonRequestBody(spec.body) } : {}),
+  responses: {
+    [spec.okStatus ?? "200"]: spec.ok,
+    "400": errorResponse("The body or a value is invalid; the message says which."),
+    "401": errorResponse("No room session, or one that is not valid for this meeting."),
+    "403": errorResponse(spec.host ? "The caller is not a host of this meeting, or was removed from it." : "The caller was removed from this meeting."),
+    "404": errorResponse("No such meeting, or no such participant or lobby entry in it."),
+    "410": goneMeeting,
+    ...(spec.body ? { "413": errorResponse("Request body over 100 KB.") } : {}),
+    "429": tooManyRequests,
+    ...serverErrors,
+  },
+});
+const ok = (description: string) => jsonResponse(zod.object({}).loose(), description);
 const meetingResponse = (description: string) => jsonResponse(Meeting, description);
 const idempotencyKey = { header: z.object({ "Idempotency-Key": IdempotencyKeyHeader }) };
 
@@ -99,7 +154,7 @@ export const meetingOpenApi: OpenApiFragment = {
         operationId: "cancelMeeting",
         summary: "Cancel a meeting",
         description:
-          "Cancels a meeting that has not ended: its status becomes `cancelled`, anyone in its room is disconnected (`participant.left` each), joins are refused (410), the join page says it was cancelled, and `meeting.cancelled` is emitted; `meeting.ended` never follows. Idempotent: cancelling a cancelled meeting answers 200 with it unchanged and emits nothing. Answers 200 with the meeting (not 204), so a scheduling tool sees the final state.",
+          "Cancels a meeting that has not ended: its status becomes `cancelled`, anyone in its room is disconnected (`participant.left` each), joins are refused (410), the join page says it was cancelled, and `meeting.cancelled` is emitted; `meeting.ended` never follows. Idempotent: cancelling a cancelled meeting answers 200 with it unchanged and emits nothing. Answers 200 with the meeting (not 204), so a scheduling tool sees the final state. Afterwards `GET /meeting/{id}` answers 410 Gone with the cancelled meeting as its body; the list still shows it (`status=cancelled`).",
         tags: ["Meetings"],
         security: [{ ApiKey: [] }, { OAuth2: ["meeting.delete"] }],
         requestParams: { path: MeetingPath },
@@ -118,7 +173,7 @@ export const meetingOpenApi: OpenApiFragment = {
         operationId: "getMeeting",
         summary: "Get a meeting",
         description:
-          "The stored meeting of the caller's organization, with its status, start, end and attendees. A meeting of another organization is reported as not found.",
+          "The stored meeting of the caller's organization, with its status, start, end and attendees. A meeting of another organization is reported as not found. A cancelled meeting (`DELETE /meeting/{id}`) is gone: 410 Gone, with the cancelled meeting as the body, so a client learns both that it no longer exists and what it was.",
         tags: ["Meetings"],
         security: [{ ApiKey: [] }, { OAuth2: ["meeting.read"] }],
         requestParams: { path: MeetingPath },
@@ -126,6 +181,7 @@ export const meetingOpenApi: OpenApiFragment = {
           "200": meetingResponse("The meeting."),
           "401": unauthorized,
           "403": forbidden("meeting.read"),
+          "410": meetingResponse("The meeting was cancelled: the body is the cancelled meeting (`status` `cancelled`, `cancelledAt` set)."),
           "404": errorResponse('No such meeting in the caller\'s organization: `{"error": "Meeting not found"}`.'),
           "429": tooManyRequests,
           "500": errorResponse("Internal server error."),
@@ -156,23 +212,213 @@ export const meetingOpenApi: OpenApiFragment = {
         },
       },
     },
+    "/meeting/{id}/links": {
+      post: {
+        operationId: "createJoinLink",
+        summary: "Create a personal join link",
+        description:
+          "A join link for one person: `{email}` of an invited host or attendee (the link's role is theirs), or `{role: \"guest\", name}` for someone not invited. The URL is the meeting's join URL with an unguessable secret in its fragment (`#link=…`): opening it enters the room as that person, name prefilled, identity known (attendance, `meeting.no_show`). A host's link enters without waiting in the lobby and carries the host controls. The secret is shown once (only its SHA-256 is kept); links expire (`expiresAt`), can be revoked, and work for their own meeting only. The plain join URL keeps working for guests.",
+        tags: ["Meetings"],
+        security: [{ ApiKey: [] }, { OAuth2: ["meeting.links"] }],
+        requestParams: { path: MeetingPath },
+        requestBody: jsonRequestBody(CreateJoinLinkRequest),
+        responses: {
+          "201": jsonResponse(JoinLink, "The link; its URL is shown only now."),
+          "400": errorResponse(
+            "Not an invited address, a role that is not the invitation's, a guest without a name, an expiry in the past or over 90 days away.",
+          ),
+          "401": unauthorized,
+          "403": forbidden("meeting.links"),
+          "404": errorResponse('No such meeting in the caller\'s organization: `{"error": "Meeting not found"}`.'),
+          "409": errorResponse("The meeting has ended or was cancelled."),
+          "413": errorResponse("Request body over 100 KB."),
+          "429": tooManyRequests,
+          ...serverErrors,
+        },
+      },
+    },
+    "/meeting/{id}/links/{linkId}": {
+      delete: {
+        operationId: "revokeJoinLink",
+        summary: "Revoke a personal join link",
+        description: "The link no longer lets anyone in (whoever is in the room stays). Idempotent: `revokedNow` is false when it was revoked before.",
+        tags: ["Meetings"],
+        security: [{ ApiKey: [] }, { OAuth2: ["meeting.links"] }],
+        requestParams: { path: LinkPath },
+        responses: {
+          "200": jsonResponse(zod.object({ linkId: zod.string(), revoked: zod.literal(true), revokedNow: zod.boolean() }), "The link is revoked."),
+          "401": unauthorized,
+          "403": forbidden("meeting.links"),
+          "404": errorResponse("No such meeting in the caller's organization, or no such link of it."),
+          "429": tooManyRequests,
+          ...serverErrors,
+        },
+      },
+    },
+    "/meeting/{id}/participants": {
+      get: {
+        operationId: "listMeetingParticipants",
+        summary: "Who attended: every visit of the meeting room",
+        description:
+          "Each visit (a rejoin is a second one), oldest first, in pages: `participantId`, `name`, `email` (when entered with a personal link), `role`, `joinedAt`, `leftAt` (null while present) and `durationSeconds`. 410 for a cancelled meeting.",
+        tags: ["Meetings"],
+        security: [{ ApiKey: [] }, { OAuth2: ["meeting.read"] }],
+        requestParams: { path: MeetingPath, query: ListParticipantsQuery },
+        responses: {
+          "200": jsonResponse(ParticipantList, "A page of visits."),
+          "400": errorResponse("A page parameter is invalid."),
+          "401": unauthorized,
+          "403": forbidden("meeting.read"),
+          "404": errorResponse('No such meeting in the caller\'s organization: `{"error": "Meeting not found"}`.'),
+          "410": errorResponse('The meeting was cancelled: `{"error": "Meeting was cancelled"}`.'),
+          "429": tooManyRequests,
+          ...serverErrors,
+        },
+      },
+    },
+    "/meeting/{id}/link-holder": {
+      post: {
+        operationId: "getJoinLinkHolder",
+        summary: "Who a personal join link is for",
+        description:
+          "What the join page asks when it is opened with a personal link (`#link=…` in its URL): the role the holder enters with and the name given when the link was made, which the page prefills (the person may change it). A POST so the secret stays out of URLs and logs. Public like join: no Authorization header. A link that does not let its holder in is 403 with the reason, in the words the join would answer.",
+        tags: ["Meeting rooms"],
+        security: [],
+        requestParams: { path: MeetingPath },
+        requestBody: jsonRequestBody(JoinLinkHolderRequest),
+        responses: {
+          "200": jsonResponse(JoinLinkHolder, "Who the link is for."),
+          "400": errorResponse("Not a JSON object, or `link` missing or not a string."),
+          "403": errorResponse('The link is not valid, is for another meeting, was revoked or has expired: `{"error": "This join link has expired"}`.'),
+          "404": errorResponse('No such meeting: `{"error": "Meeting not found"}`.'),
+          "413": errorResponse("Request body over 100 KB."),
+          "429": tooManyRequests,
+          ...serverErrors,
+        },
+      },
+    },
+    "/meeting/{id}/lobby/status": {
+      post: {
+        operationId: "getLobbyStatus",
+        summary: "How a lobby wait stands",
+        description:
+          "Whoever waits in the lobby (join answered 202) asks with their `lobbyTicket` every second or two: `waiting`, `locked` (a host locked the room; still waiting), `denied`, or `admitted` with their join grant. Public like join.",
+        tags: ["Meeting rooms"],
+        security: [],
+        requestParams: { path: MeetingPath },
+        requestBody: jsonRequestBody(LobbyStatusRequest),
+        responses: {
+          "200": jsonResponse(LobbyStatus, "How it stands."),
+          "400": errorResponse("Not a JSON object, or `ticket` missing."),
+          "403": errorResponse("The person was removed from this meeting."),
+          "404": errorResponse("No such meeting, or no such ticket for it."),
+          "409": errorResponse("The meeting room is full."),
+          "410": goneMeeting,
+          "413": errorResponse("Request body over 100 KB."),
+          "429": tooManyRequests,
+          ...serverErrors,
+        },
+      },
+    },
+    "/meeting/{id}/room/lobby": {
+      get: roomOperation({
+        operationId: "listLobby",
+        summary: "Who waits in the lobby",
+        description: "The people waiting, longest first, and whether the room is locked.",
+        ok: jsonResponse(LobbyList, "The lobby."),
+        host: true,
+      }),
+    },
+    "/meeting/{id}/room/lobby/{entryId}": {
+      post: roomOperation({
+        operationId: "decideLobbyEntry",
+        summary: "Admit or deny someone waiting",
+        description: "`{admit: true}` lets them in (their page gets its grant), `{admit: false}` turns them away. A decision stands once made.",
+        path: LobbyEntryPath,
+        body: LobbyDecisionRequest,
+        ok: ok("`{entryId, status}`: `admitted` or `denied`."),
+        host: true,
+      }),
+    },
+    "/meeting/{id}/room/lock": {
+      post: roomOperation({
+        operationId: "lockRoom",
+        summary: "Lock or unlock the room",
+        description: "While locked nobody new enters (joins answer 409; whoever waits sees `locked`); hosts with their link still do.",
+        body: RoomLockRequest,
+        ok: ok("`{locked}`."),
+        host: true,
+      }),
+    },
+    "/meeting/{id}/room/participants/{participantId}/mute": {
+      post: roomOperation({
+        operationId: "muteParticipant",
+        summary: "Mute someone's microphone, or stop their camera or screen share",
+        description: "Through LiveKit's MutePublishedTrack; they may turn it on again themselves. `muted` is false when they had nothing of that source on.",
+        path: ParticipantPath,
+        body: MuteRequest,
+        ok: ok("`{participantId, source, muted}`."),
+        host: true,
+      }),
+    },
+    "/meeting/{id}/room/participants/{participantId}/remove": {
+      post: roomOperation({
+        operationId: "removeParticipant",
+        summary: "Remove someone from the room",
+        description: "Disconnects them (LiveKit RemoveParticipant); neither their link nor their browser session can enter this meeting again.",
+        path: ParticipantPath,
+        ok: ok("`{participantId, removed: true}`."),
+        host: true,
+      }),
+    },
+    "/meeting/{id}/room/end": {
+      post: roomOperation({
+        operationId: "endMeetingForEveryone",
+        summary: "End the meeting for everyone",
+        description: "Ends the meeting (`meeting.ended` with reason `ended_by_host`) and closes its room, disconnecting everyone.",
+        ok: ok("`{meetingId, ended: true}`."),
+        host: true,
+      }),
+    },
+    "/meeting/{id}/room/chat": {
+      get: roomOperation({
+        operationId: "listChatMessages",
+        summary: "The chat since the meeting started",
+        description:
+          "What someone joining late sees: the messages sent since the meeting started (the last 500), oldest first. Nothing is kept after the meeting ends.",
+        ok: jsonResponse(ChatMessages, "The messages."),
+      }),
+      post: roomOperation({
+        operationId: "sendChatMessage",
+        summary: "Send a chat message",
+        description:
+          "Stored until the meeting ends and relayed by the server to everyone in the room (a LiveKit data packet on topic `svc.chat`) with the sender's name and the time. Text only: pages show it as text, links included.",
+        body: ChatMessageRequest,
+        ok: jsonResponse(ChatMessage, "The message as sent to the room."),
+        okStatus: "201",
+      }),
+    },
     "/meeting/{id}/join": {
       post: {
         operationId: "joinMeeting",
         summary: "Get a join grant for the meeting room",
         description:
-          "What the join page calls when a person clicks Join: a short-lived token for the media server (LiveKit) room of the meeting, for a new participant identity with the given display name. Public like the join page: no Authorization header is needed, because holding the meeting's unguessable id is the permission. The token must be used to connect before `expiresAt` (JOIN_TOKEN_TTL_SECONDS, default 300 s). Refused for unknown (404), ended (410) and full (409) meetings; limited per client address (JOIN_GRANTS_PER_MINUTE, default 30).",
+          "What the join page calls when a person clicks Join: a short-lived token for the media server (LiveKit) room of the meeting, for a new participant identity with the given display name. Public like the join page: no Authorization header is needed, because holding the meeting's unguessable id is the permission. The token must be used to connect before `expiresAt` (JOIN_TOKEN_TTL_SECONDS, default 300 s). Refused for unknown (404), ended (410), full or locked (409) meetings; limited per client address, an IPv6 /64 counting as one (JOIN_GRANTS_PER_MINUTE, default 30), and per meeting (JOIN_GRANTS_PER_MEETING_PER_MINUTE, default 300). With `link` (a personal link's secret) the person enters as its host, attendee or guest; a bad link is 403. With the meeting's `lobby` on, anyone but a host gets 202 and waits. The grant's `roomSession` authenticates the room's own API (chat; host actions for hosts). A session cookie (`svc_room_visitor`, HttpOnly) marks the browser session, so someone removed cannot come back from it.",
         tags: ["Meeting rooms"],
         security: [],
         requestParams: { path: MeetingPath },
         requestBody: jsonRequestBody(JoinMeetingRequest),
         responses: {
           "200": jsonResponse(JoinGrant, "The grant: connect to `serverUrl` with `token`."),
+          "202": jsonResponse(LobbyWait, "The meeting has a lobby: wait (POST /meeting/{id}/lobby/status) until a host admits you."),
+          "403": errorResponse(
+            "The personal link is not valid, is for another meeting, was revoked or has expired; or the person was removed from this meeting.",
+          ),
           "400": errorResponse(
             "Not a JSON object, `displayName` missing or not a string, empty after trimming, over 64 characters, or containing control characters or line breaks.",
           ),
           "404": errorResponse('No such meeting: `{"error": "Meeting not found"}`.'),
-          "409": errorResponse('The meeting room is full: `{"error": "This meeting is full (100 participants)"}`.'),
+          "409": errorResponse('The meeting room is full (`{"error": "This meeting is full (100 participants)"}`), or a host locked it.'),
           "410": errorResponse('The meeting has ended: `{"error": "This meeting has ended"}`.'),
           "413": errorResponse("Request body over 100 KB."),
           "429": tooManyRequestsResponse("Too many join grants for this client address; `Retry-After` says when to try again."),

@@ -1,40 +1,120 @@
-import { Router } from "express";
+import { randomBytes } from "node:crypto";
+import { Router, type Request, type Response } from "express";
 import type { z } from "zod";
+import type { JoinMeetingResponse } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { Clients } from "../clients.ts";
-import { JoinMeetingRequest, type JoinGrant } from "../contract/meeting.ts";
+import {
+  JoinLinkHolderRequest,
+  JoinMeetingRequest,
+  LobbyStatusRequest,
+  type JoinGrant,
+  type JoinLinkHolder,
+  type LobbyStatus,
+  type LobbyWait,
+} from "../contract/meeting.ts";
+import { HttpError } from "../http/errors.ts";
 import { jsonBody } from "../http/json-body.ts";
 import { parseJsonBody } from "../http/parse-request.ts";
-import { statusNames } from "./meeting.ts";
+import { roleNames, statusNames } from "./meeting.ts";
 import { enumName, isoTime } from "./proto-to-json.ts";
 
 const CALL_TIMEOUT_MS = 10_000;
+const VISITOR_COOKIE = "svc_room_visitor";
 
 /**
- * POST /api/v1/meeting/:id/join: a join grant for the meeting room. Public like the join page
- * (the unguessable id in the URL is the capability), so it takes no Authorization header; the
- * meeting service decides (exists, not ended, not full, not asked too often from this address).
- * The client address is the one Express derives with the configured `trust proxy`.
+ * The browser session's key for the meeting rooms: an HttpOnly, SameSite=Strict session cookie
+ * (gone when the browser closes) that the gateway only carries. The meeting service keeps its
+ * hash with each admission, so someone removed from a meeting cannot come back from the same
+ * browser session.
  */
-export function meetingJoinRoutes(clients: Clients): Router {
+function visitorKey(req: Request, res: Response, secure: boolean): string {
+  for (const part of (req.headers.cookie ?? "").split(";")) {
+    const separator = part.indexOf("=");
+    if (separator > 0 && part.slice(0, separator).trim() === VISITOR_COOKIE) {
+      const value = part.slice(separator + 1).trim();
+      if (/^[A-Za-z0-9_-]{43}$/.test(value)) return value;
+    }
+  }
+  const fresh = randomBytes(32).toString("base64url");
+  res.cookie(VISITOR_COOKIE, fresh, { httpOnly: true, sameSite: "strict", secure, path: "/api/v1/meeting" });
+  return fresh;
+}
+
+/** A join grant as JSON (the join itself, and the lobby's admission). */
+export function joinGrantJson(grant: JoinMeetingResponse): z.input<typeof JoinGrant> {
+  const status = enumName(statusNames, grant.status);
+  if (status === "cancelled") throw new Error("a join grant was issued for a cancelled meeting");
+  return {
+    participantId: grant.participantId,
+    token: grant.token,
+    serverUrl: grant.serverUrl,
+    expiresAt: isoTime(grant.expiresAt),
+    meeting: { id: grant.meetingId, title: grant.title, status },
+    role: roleNames[grant.role],
+    roomSession: grant.roomSession,
+  };
+}
+
+/**
+ * POST /api/v1/meeting/:id/join: a join grant for the meeting room (or, with the meeting's lobby
+ * on, a place in the lobby: 202), and POST /api/v1/meeting/:id/lobby/status for whoever waits.
+ * Public like the join page (the unguessable id in the URL is the capability, a personal link's
+ * secret says who the person is), so they take no Authorization header; the meeting service
+ * decides. The client address is the one Express derives with the configured `trust proxy`.
+ */
+export function meetingJoinRoutes(clients: Clients, publicUrl: string): Router {
   const router = Router();
+  const secure = new URL(publicUrl).protocol === "https:";
+
   router.post("/meeting/:id/join", ...jsonBody, async (req, res) => {
     // The JSON shape only; the rule for names (length, characters) lives in the meeting service.
-    const { displayName } = parseJsonBody(JoinMeetingRequest, req.body);
+    const { displayName, link } = parseJsonBody(JoinMeetingRequest, req.body);
     const grant = await clients.meetingPage.joinMeeting(
-      { meetingId: String(req.params.id), displayName, clientAddress: req.ip ?? "" },
+      { meetingId: String(req.params.id), displayName, clientAddress: req.ip ?? "", link: link ?? "", visitorKey: visitorKey(req, res, secure) },
       { timeoutMs: CALL_TIMEOUT_MS },
     );
     res.set("Cache-Control", "no-store");
-    const status = enumName(statusNames, grant.status);
-    if (status === "cancelled") throw new Error("a join grant was issued for a cancelled meeting");
-    const answer: z.input<typeof JoinGrant> = {
-      participantId: grant.participantId,
-      token: grant.token,
-      serverUrl: grant.serverUrl,
-      expiresAt: isoTime(grant.expiresAt),
-      meeting: { id: grant.meetingId, title: grant.title, status },
-    };
-    res.json(answer);
+    if (grant.lobbyTicket) {
+      const status = enumName(statusNames, grant.status);
+      const role = roleNames[grant.role];
+      if ((status !== "scheduled" && status !== "live") || role === "host") throw new Error("a lobby place was given for a closed meeting or to a host");
+      const wait: z.input<typeof LobbyWait> = {
+        status: "waiting",
+        lobbyTicket: grant.lobbyTicket,
+        role,
+        meeting: { id: grant.meetingId, title: grant.title, status },
+      };
+      res.status(202).json(wait);
+      return;
+    }
+    res.json(joinGrantJson(grant));
   });
+
+  // Who a personal link is for, so the join page can prefill the name and say the role before
+  // anyone joins. A POST: the secret stays out of URLs and access logs. A link that does not let
+  // its holder in is 403 with the reason, the same words the join would answer.
+  router.post("/meeting/:id/link-holder", ...jsonBody, async (req, res) => {
+    const { link } = parseJsonBody(JoinLinkHolderRequest, req.body);
+    const info = await clients.meetingPage.getJoinInfo({ id: String(req.params.id), link }, { timeoutMs: CALL_TIMEOUT_MS });
+    res.set("Cache-Control", "no-store");
+    if (info.linkProblem) throw new HttpError(403, info.linkProblemMessage || "This join link is not valid");
+    const holder: z.input<typeof JoinLinkHolder> = { role: roleNames[info.linkRole], name: info.linkName || null };
+    res.json(holder);
+  });
+
+  router.post("/meeting/:id/lobby/status", ...jsonBody, async (req, res) => {
+    const { ticket } = parseJsonBody(LobbyStatusRequest, req.body);
+    const answer = await clients.meetingRoom.getLobbyStatus(
+      { meetingId: String(req.params.id), ticket, clientAddress: req.ip ?? "" },
+      { timeoutMs: CALL_TIMEOUT_MS },
+    );
+    res.set("Cache-Control", "no-store");
+    const status: z.input<typeof LobbyStatus> = {
+      status: answer.status as "waiting" | "locked" | "admitted" | "denied",
+      grant: answer.grant ? joinGrantJson(answer.grant) : null,
+    };
+    res.json(status);
+  });
+
   return router;
 }

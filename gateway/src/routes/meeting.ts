@@ -2,16 +2,22 @@ import { ConnectError } from "@connectrpc/connect";
 import { Router } from "express";
 import type { z } from "zod";
 import type { Logger } from "@svc/platform";
-import { MeetingStatus, type Meeting } from "@svc/proto/svc/meeting/v1/meeting_pb";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { MeetingStatus, ParticipantRole, ScreenSharePolicy, type Meeting } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { Clients } from "../clients.ts";
 import { forwardedCredential } from "../http/bearer.ts";
-import { fromConnectError } from "../http/errors.ts";
+import { fromConnectError, HttpError } from "../http/errors.ts";
+import { parseOffsetDateTime } from "@svc/platform/contract";
 import { idempotencyCall } from "../http/idempotency.ts";
 import { parseJsonBody, parseQuery } from "../http/parse-request.ts";
 import {
+  CreateJoinLinkRequest,
   CreateMeetingRequest,
   ListMeetingsQuery,
+  ListParticipantsQuery,
   UpdateMeetingRequest,
+  type JoinLink,
+  type ParticipantList,
   type Meeting as MeetingResource,
   type MeetingJoinPayload,
   type MeetingList,
@@ -36,6 +42,30 @@ const statusValues = Object.fromEntries(Object.entries(statusNames).map(([value,
 const attendeeList = (attendees: string | string[] | null | undefined) =>
   attendees === null || attendees === undefined ? [] : typeof attendees === "string" ? [attendees] : attendees;
 
+export const roleNames: Record<ParticipantRole, "host" | "attendee" | "guest"> = {
+  [ParticipantRole.UNSPECIFIED]: "guest",
+  [ParticipantRole.HOST]: "host",
+  [ParticipantRole.ATTENDEE]: "attendee",
+  [ParticipantRole.GUEST]: "guest",
+};
+const roleValues = { host: ParticipantRole.HOST, attendee: ParticipantRole.ATTENDEE, guest: ParticipantRole.GUEST } as const;
+
+/** The settings of a create or update body, as the service takes them (absent: not given). */
+const settingsOf = (body: { lobby?: boolean | undefined; screenShare?: "everyone" | "hosts" | undefined; noShowAfterMinutes?: number | undefined }) => ({
+  lobby: body.lobby,
+  screenShare:
+    body.screenShare === "hosts" ? ScreenSharePolicy.HOSTS : body.screenShare === "everyone" ? ScreenSharePolicy.EVERYONE : ScreenSharePolicy.UNSPECIFIED,
+  noShowAfterMinutes: body.noShowAfterMinutes,
+});
+
+/** The update-mask path of each PATCH body field. */
+const updatePaths: Record<string, string> = {
+  duration: "duration_minutes",
+  lobby: "settings.lobby",
+  screenShare: "settings.screen_share",
+  noShowAfterMinutes: "settings.no_show_after_minutes",
+};
+
 /** The creation payload of spec 2.2. The join URL is the capability, so the password is empty. */
 const joinPayload = (meeting: Meeting): z.input<typeof MeetingJoinPayload> => ({ type: "svc_video", id: meeting.id, password: "", url: meeting.joinUrl });
 
@@ -47,6 +77,10 @@ const meetingResource = (meeting: Meeting): z.input<typeof MeetingResource> => (
   end: isoOrNull(meeting.end),
   status: enumName(statusNames, meeting.status),
   attendees: meeting.attendees,
+  hosts: meeting.hosts,
+  lobby: meeting.settings?.lobby ?? false,
+  screenShare: meeting.settings?.screenShare === ScreenSharePolicy.HOSTS ? "hosts" : "everyone",
+  noShowAfterMinutes: meeting.settings?.noShowAfterMinutes ?? 5,
   createdAt: isoTime(meeting.createdAt),
   endedAt: isoOrNull(meeting.endedAt),
   cancelledAt: isoOrNull(meeting.cancelledAt),
@@ -61,7 +95,8 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
   const router = Router();
 
   router.post("/meeting", async (req, res) => {
-    const { title, start, end, duration, attendees } = parseJsonBody(CreateMeetingRequest, req.body);
+    const body = parseJsonBody(CreateMeetingRequest, req.body);
+    const { title, start, end, duration, attendees } = body;
     const idempotency = idempotencyCall(req, res);
     try {
       const { meeting } = await clients.meeting.createMeeting(
@@ -71,6 +106,8 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
           end: end ?? undefined,
           durationMinutes: duration ?? undefined,
           attendees: attendeeList(attendees),
+          hosts: attendeeList(body.hosts),
+          settings: settingsOf(body),
         },
         { headers: { ...forwardedCredential(res.locals), ...idempotency.headers }, onHeader: idempotency.onHeader, timeoutMs: CALL_TIMEOUT_MS },
       );
@@ -103,7 +140,7 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
   router.patch("/meeting/:id", async (req, res) => {
     const body = parseJsonBody(UpdateMeetingRequest, req.body);
     // The fields present in the body are the ones to change (null clears start and end).
-    const paths = Object.keys(body).map((field) => (field === "duration" ? "duration_minutes" : field));
+    const paths = Object.keys(body).map((field) => updatePaths[field] ?? field);
     const { meeting } = await clients.meeting.updateMeeting(
       {
         id: req.params.id,
@@ -113,10 +150,72 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
         end: body.end ?? undefined,
         durationMinutes: body.duration ?? undefined,
         attendees: attendeeList(body.attendees),
+        hosts: attendeeList(body.hosts),
+        settings: settingsOf(body),
       },
       { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
     );
     res.json(meetingResource(meeting!));
+  });
+
+  router.post("/meeting/:id/links", async (req, res) => {
+    const body = parseJsonBody(CreateJoinLinkRequest, req.body);
+    let expiresAt;
+    if (body.expiresAt !== undefined) {
+      const parsed = parseOffsetDateTime(body.expiresAt);
+      if (!parsed.ok) throw new HttpError(400, `expiresAt ${parsed.problem}`);
+      expiresAt = timestampFromDate(parsed.date);
+    }
+    const { link } = await clients.meeting.createJoinLink(
+      {
+        meetingId: req.params.id,
+        email: body.email ?? "",
+        name: body.name ?? "",
+        role: body.role ? roleValues[body.role] : ParticipantRole.UNSPECIFIED,
+        expiresAt,
+      },
+      { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
+    );
+    res.set("Cache-Control", "no-store");
+    const answer: z.input<typeof JoinLink> = {
+      linkId: link!.linkId,
+      url: link!.url,
+      role: roleNames[link!.role],
+      email: link!.email || null,
+      name: link!.name || null,
+      expiresAt: isoTime(link!.expiresAt),
+    };
+    res.status(201).json(answer);
+  });
+
+  router.delete("/meeting/:id/links/:linkId", async (req, res) => {
+    const { revokedNow } = await clients.meeting.revokeJoinLink(
+      { meetingId: req.params.id, linkId: req.params.linkId },
+      { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
+    );
+    res.json({ linkId: req.params.linkId, revoked: true, revokedNow });
+  });
+
+  router.get("/meeting/:id/participants", async (req, res) => {
+    const query = parseQuery(ListParticipantsQuery, req.query);
+    const page = await clients.meeting.listParticipants(
+      { meetingId: req.params.id, pageSize: query.pageSize ?? 0, pageToken: query.pageToken ?? "" },
+      { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
+    );
+    res.set("Cache-Control", "no-store");
+    const list: z.input<typeof ParticipantList> = {
+      participants: page.participants.map((visit) => ({
+        participantId: visit.participantId,
+        name: visit.name,
+        email: visit.email || null,
+        role: roleNames[visit.role],
+        joinedAt: isoTime(visit.joinedAt),
+        leftAt: isoOrNull(visit.leftAt),
+        durationSeconds: Number(visit.durationSeconds),
+      })),
+      nextPageToken: page.nextPageToken || null,
+    };
+    res.json(list);
   });
 
   router.delete("/meeting/:id", async (req, res) => {
@@ -127,7 +226,9 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
   router.get("/meeting/:id", async (req, res) => {
     const { meeting } = await clients.meeting.getMeeting({ id: req.params.id }, { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS });
     res.set("Cache-Control", "no-store");
-    res.json(meetingResource(meeting!));
+    // A cancelled meeting is gone (DELETE succeeded): 410, with what it was, so a scheduling
+    // tool still sees its final state (docs/meeting-room.md, "Cancelling").
+    res.status(meeting!.status === MeetingStatus.CANCELLED ? 410 : 200).json(meetingResource(meeting!));
   });
 
   router.post("/meeting/:id/end", async (req, res) => {

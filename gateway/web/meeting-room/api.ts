@@ -5,6 +5,10 @@ export interface JoinGrant {
   serverUrl: string;
   expiresAt: string;
   meeting: { id: string; title: string; status: string };
+  /** From the personal link; `guest` for the plain join URL. */
+  role: "host" | "attendee" | "guest";
+  /** The credential of the room's own API (X-Room-Session): chat, and host actions for hosts. */
+  roomSession: string;
 }
 
 export type JoinRefusal = {
@@ -18,11 +22,12 @@ export type JoinRefusal = {
   retryAfterSeconds?: number;
 };
 
-export type JoinResult = { ok: true; grant: JoinGrant } | JoinRefusal;
+export type JoinResult = { ok: true; grant: JoinGrant } | { ok: true; lobbyTicket: string } | JoinRefusal;
 
 const fallbackMessages: Record<number, string> = {
   0: "The server could not be reached. Check your connection and try again.",
   400: "Your name was not accepted.",
+  403: "You cannot join this meeting with this link.",
   404: "This meeting does not exist.",
   409: "This meeting is full.",
   410: "This meeting can no longer be joined.",
@@ -34,21 +39,61 @@ const fallbackMessages: Record<number, string> = {
  * Asks the gateway for a join grant, as any API client would: the page holds no rule of its own
  * beyond checking the name early, and shows the API's `error` text when it refuses.
  */
-export async function requestJoinGrant(meetingId: string, displayName: string): Promise<JoinResult> {
-  let response: Response;
+export async function requestJoinGrant(meetingId: string, displayName: string, link?: string): Promise<JoinResult> {
+  // Same-origin credentials: the browser session's HttpOnly cookie, so a removed person stays out.
+  return answerOf(await post(`/api/v1/meeting/${encodeURIComponent(meetingId)}/join`, { displayName, ...(link ? { link } : {}) }));
+}
+
+/** Who a personal link is for (POST /meeting/{id}/link-holder): its role, and the name to prefill. */
+export interface LinkHolder {
+  role: "host" | "attendee" | "guest";
+  name: string | null;
+}
+
+export async function requestLinkHolder(meetingId: string, link: string): Promise<{ ok: true; holder: LinkHolder } | JoinRefusal> {
+  const response = await post(`/api/v1/meeting/${encodeURIComponent(meetingId)}/link-holder`, { link });
+  if (response instanceof Response && response.ok) {
+    const body = (await response.json().catch(() => ({}))) as Partial<LinkHolder>;
+    if (body.role === "host" || body.role === "attendee" || body.role === "guest") {
+      return { ok: true, holder: { role: body.role, name: typeof body.name === "string" ? body.name : null } };
+    }
+  }
+  return answerOf(response) as Promise<JoinRefusal>;
+}
+
+export type LobbyResult = { ok: true; status: "waiting" | "locked" | "denied" } | { ok: true; status: "admitted"; grant: JoinGrant } | JoinRefusal;
+
+/** How a wait in the lobby stands (POST /meeting/{id}/lobby/status). */
+export async function requestLobbyStatus(meetingId: string, ticket: string): Promise<LobbyResult> {
+  const response = await post(`/api/v1/meeting/${encodeURIComponent(meetingId)}/lobby/status`, { ticket });
+  if (response instanceof Response && response.ok) {
+    const body = (await response.json().catch(() => ({}))) as { status?: string; grant?: unknown };
+    if (body.status === "admitted" && isGrant(body.grant)) return { ok: true, status: "admitted", grant: body.grant };
+    if (body.status === "waiting" || body.status === "locked" || body.status === "denied") return { ok: true, status: body.status };
+  }
+  return answerOf(response) as Promise<JoinRefusal>;
+}
+
+async function post(url: string, body: unknown): Promise<Response | undefined> {
   try {
-    response = await fetch(`/api/v1/meeting/${encodeURIComponent(meetingId)}/join`, {
+    return await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({ displayName }),
-      credentials: "omit",
+      body: JSON.stringify(body),
+      credentials: "same-origin",
       cache: "no-store",
     });
   } catch {
-    return { ok: false, status: 0, error: fallbackMessages[0]! };
+    return undefined;
   }
+}
+
+async function answerOf(response: Response | undefined): Promise<JoinResult> {
+  if (!response) return { ok: false, status: 0, error: fallbackMessages[0]! };
   const body: unknown = await response.json().catch(() => undefined);
   if (response.ok && isGrant(body)) return { ok: true, grant: body };
+  const ticket = (body as { lobbyTicket?: unknown } | undefined)?.lobbyTicket;
+  if (response.status === 202 && typeof ticket === "string") return { ok: true, lobbyTicket: ticket };
   const record = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
   const retryAfter = Number(response.headers.get("retry-after"));
   return {

@@ -1,8 +1,8 @@
 /**
  * The join-grant API's rule for display names (services/meeting/src/room/display-name.ts): 1-64
- * characters (code points) after trimming, one line, no control characters.
+ * characters (code points) after trimming, one line, no control or invisible format characters.
  */
-import { LINE_BREAKING_OR_CONTROL, meetingLimits } from "@svc/platform/contract";
+import { FORMAT_CHARACTER, LINE_BREAKING_OR_CONTROL, meetingLimits } from "@svc/platform/contract";
 
 export const MAX_DISPLAY_NAME_LENGTH = meetingLimits.displayNameMaxLength;
 
@@ -18,5 +18,7 @@ export function checkDisplayName(raw: string): DisplayNameCheck {
     return { ok: false, message: `Your name is too long: use at most ${MAX_DISPLAY_NAME_LENGTH} characters (it has ${length}).` };
   }
   if (LINE_BREAKING_OR_CONTROL.test(name)) return { ok: false, message: "Your name must be one line without control characters (such as tabs): remove them." };
+  if (FORMAT_CHARACTER.test(name))
+    return { ok: false, message: "Your name contains invisible formatting characters (such as a right-to-left override): remove them." };
   return { ok: true, name };
 }

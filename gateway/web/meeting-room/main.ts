@@ -11,7 +11,7 @@ function start() {
   const main = document.getElementById("meeting");
   const view = document.getElementById("view");
   if (!main || !view || !main.dataset.meetingId) return;
-  const meeting: Meeting = { id: main.dataset.meetingId, title: main.dataset.title ?? "", status: main.dataset.status ?? "" };
+  const meeting: Meeting = { id: main.dataset.meetingId, title: main.dataset.title ?? "", status: main.dataset.status ?? "", ...personalLink() };
   if (meeting.status !== "scheduled" && meeting.status !== "live") return; // the server rendered the final state
 
   showLocalTimes();
@@ -37,6 +37,17 @@ function start() {
     },
   };
   navigation.preJoin();
+}
+
+/**
+ * A personal link's secret (`#link=…`): kept in memory for the join, and taken out of the address
+ * bar so it is not shared along with a screenshot or a copied address.
+ */
+function personalLink(): { link?: string } {
+  const link = new URLSearchParams(location.hash.slice(1)).get("link");
+  if (!link) return {};
+  history.replaceState(null, "", location.pathname + location.search);
+  return { link };
 }
 
 /** The server writes times in UTC; show them in the viewer's own time zone. */

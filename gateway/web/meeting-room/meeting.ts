@@ -6,6 +6,8 @@ export interface Meeting {
   id: string;
   title: string;
   status: string;
+  /** A personal link's secret, from the URL's fragment (never sent to the server but in the join body). */
+  link?: string;
 }
 
 /** A participant connected to the meeting's LiveKit room, handed from the pre-join to the room view. */
@@ -22,6 +24,8 @@ export type Outcome =
   | { kind: "left" }
   | { kind: "ended" }
   | { kind: "removed" }
+  /** A host turned the lobby wait down. */
+  | { kind: "denied" }
   | { kind: "disconnected"; detail: string }
   /** The join-grant API refused for good (404, 410): its own words. */
   | { kind: "refused"; status: number; message: string };

@@ -1,11 +1,12 @@
 import { Room, VideoPresets } from "livekit-client";
 import { h, replaceChildren } from "../shared/dom.ts";
-import { requestJoinGrant, type JoinRefusal } from "./api.ts";
+import { requestJoinGrant, requestLinkHolder, type JoinGrant, type JoinRefusal } from "./api.ts";
 import { checkDisplayName } from "./display-name.ts";
 import { rememberedName, type Meeting, type Navigation } from "./meeting.ts";
 import { createDevicePreview } from "./prejoin/device-preview.ts";
 import { unusableDevices } from "./prejoin/devices.ts";
 import { createJoinForm, type JoinForm } from "./prejoin/join-form.ts";
+import { waitInLobby } from "./prejoin/lobby-wait.ts";
 
 /** Room options shared by every join (docs/decisions/0006-join-url-capability-and-livekit.md). */
 export function createRoom(devices: { camera?: string; microphone?: string }): Room {
@@ -40,16 +41,20 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
     const check = checkDisplayName(form.nameInput.value);
     if (!check.ok) return form.showNameError(check.message);
     form.setJoining(true);
-    const result = await requestJoinGrant(meeting.id, check.name);
+    const result = await requestJoinGrant(meeting.id, check.name, meeting.link);
     if (disposed) return;
     if (!result.ok) {
       form.setJoining(false);
       return showRefusal(form, navigation, result);
     }
     rememberedName.set(check.name);
+    // With the meeting's lobby on, anyone but a host waits for a host to admit them.
+    const grant: JoinGrant | undefined =
+      "grant" in result ? result.grant : await waitInLobby(form.element, meeting, result.lobbyTicket, navigation, () => disposed);
+    if (!grant || disposed) return;
     const room = createRoom(preview.devices.chosen);
     try {
-      await room.connect(result.grant.serverUrl, result.grant.token);
+      await room.connect(grant.serverUrl, grant.token);
     } catch {
       await room.disconnect().catch(() => undefined);
       if (disposed) return;
@@ -60,10 +65,11 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
       await room.disconnect();
       return;
     }
-    navigation.room({ room, grant: result.grant, displayName: check.name, tracks: preview.devices.handOver() });
+    navigation.room({ room, grant, displayName: check.name, tracks: preview.devices.handOver() });
   }
 
   preview.start();
+  if (meeting.link) showLinkHolder(meeting.id, meeting.link, form, navigation, () => disposed);
   return () => {
     disposed = true;
     form.dispose();
@@ -71,16 +77,32 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
   };
 }
 
-/** The API refused the join grant: the name (400), the meeting's state (404, 410), full (409), too many attempts (429), or anything else. */
+/**
+ * Opened with a personal link: ask whom it is for, to prefill the name and say the role; a link
+ * that cannot let its holder in (expired, revoked, another meeting's) is said at once, not at Join.
+ */
+function showLinkHolder(meetingId: string, link: string, form: JoinForm, navigation: Navigation, stopped: () => boolean) {
+  void requestLinkHolder(meetingId, link).then((answer) => {
+    if (stopped() || form.busy()) return;
+    if (answer.ok) form.showHolder(answer.holder);
+    else if (answer.status === 403 || answer.status === 404) navigation.outcome({ kind: "refused", status: answer.status, message: answer.error });
+  });
+}
+
+/**
+ * The API refused the join grant: the name (400), the link or a removal (403), the meeting's state
+ * (404, 410), full or locked (409), too many attempts (429), or anything else.
+ */
 function showRefusal(form: JoinForm, navigation: Navigation, refusal: JoinRefusal) {
   switch (refusal.status) {
     case 400:
       return form.showNameError(refusal.error);
+    case 403:
     case 404:
     case 410:
       return navigation.outcome({ kind: "refused", status: refusal.status, message: refusal.error });
     case 409:
-      return form.showJoinError("The meeting is full", refusal.error);
+      return form.showJoinError(/locked/i.test(refusal.error) ? "The meeting is locked" : "The meeting is full", refusal.error);
     case 429:
       return form.waitBeforeRetry(refusal);
     default:

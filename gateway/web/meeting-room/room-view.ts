@@ -6,6 +6,7 @@ import { createParticipantStage } from "./room/participant-stage.ts";
 import { createRemoteAudio } from "./room/remote-audio.ts";
 import { controlProblem, createRoomControls, type Control } from "./room/room-controls.ts";
 import { outcomeOf } from "./room/room-outcome.ts";
+import { mountSidePanel } from "./side-panel.ts";
 
 export { gridSize } from "./room/participant-stage.ts";
 
@@ -30,12 +31,14 @@ export function mountRoom(container: HTMLElement, session: JoinedSession, naviga
   const problem = h("p", { class: "room-problem", role: "alert" });
   const startAudio = h("button", { type: "button", class: "button secondary start-audio", hidden: true }, "Turn on sound");
 
+  // People (host actions for hosts), the lobby queue for hosts, and the chat (side-panel.ts).
+  const panel = mountSidePanel(room, session.grant, (text) => announcer.announce(text));
   const section = h(
     "section",
-    { class: "room", "aria-labelledby": "view-heading" },
+    { class: "room with-panel", "aria-labelledby": "view-heading" },
     h("h2", { id: "view-heading", class: "visually-hidden", tabindex: "-1" }, "Meeting room"),
     banner,
-    stage.element,
+    h("div", { class: "room-main" }, stage.element, panel.element),
     h("div", { class: "room-bar" }, count, controls.element, h("div", { class: "room-bar-end" }, startAudio)),
     problem,
     announcer.element,
@@ -93,6 +96,7 @@ export function mountRoom(container: HTMLElement, session: JoinedSession, naviga
   publishPreviewedTracks(session, pending, showProblem, sync);
 
   return () => {
+    panel.dispose();
     disposed = true;
     for (const [event, listener] of listeners) room.off(event, listener as never);
     stage.destroy();

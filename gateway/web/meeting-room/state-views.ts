@@ -18,14 +18,18 @@ function contentOf(outcome: Outcome): StateContent {
       return { heading: "The meeting has ended", text: "It was ended for everyone. You can close this page.", rejoin: false, status: "ended" };
     case "removed":
       return { heading: "You were removed", text: "You were removed from the meeting. If you think this was a mistake, ask the organizer.", rejoin: false };
+    case "denied":
+      return { heading: "You were not let in", text: "A host of this meeting turned down your request to join.", rejoin: false };
     case "disconnected":
       return { heading: "You were disconnected", text: outcome.detail, rejoin: true };
     case "refused":
       // The API's own words as the heading: "This meeting has ended", "This meeting was cancelled"…
       return outcome.status === 404
         ? { heading: "Meeting not found", text: outcome.message, rejoin: false }
-        : // 410 is ended or cancelled; the API's words say which, the badge would only guess.
-          { heading: outcome.message, text: "It can no longer be joined. You can close this page.", rejoin: false, status: "" };
+        : outcome.status === 403
+          ? { heading: outcome.message, text: "If you think this is a mistake, ask the meeting's organizer.", rejoin: false }
+          : // 410 is ended or cancelled; the API's words say which, the badge would only guess.
+            { heading: outcome.message, text: "It can no longer be joined. You can close this page.", rejoin: false, status: "" };
   }
 }
 

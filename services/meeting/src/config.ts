@@ -63,10 +63,14 @@ export const configSchema = baseEnvSchema
     MEETING_EMPTY_GRACE_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
     /** Most people in one meeting room at once. */
     MEETING_MAX_PARTICIPANTS: z.coerce.number().int().min(1).max(10_000).default(100),
-    /** Join grants one client address may get per minute (shared through Redis when configured). */
+    /** Join grants one client address (an IPv6 /64 counts as one) may get per minute (shared through Redis when configured). */
     JOIN_GRANTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
+    /** Join grants one meeting may hand out per minute, whoever asks. */
+    JOIN_GRANTS_PER_MEETING_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
     /** Lifetime of a join grant's token: the browser must connect within it. */
     JOIN_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
+    /** How often meetings whose no-show time has come are looked for (meeting.no_show). */
+    NO_SHOW_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
     /** How often presence is compared with the media server's rooms (lost webhooks); also done at start. */
     ROOM_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   })

@@ -18,15 +18,20 @@ import {
   createShutdownDrain,
 } from "@svc/platform";
 import { metricsRegistryIfServed, serveMetricsIfConfigured } from "@svc/platform/telemetry";
-import { MeetingPageService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
+import { MeetingPageService, MeetingRoomService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { configSchema } from "./config.ts";
 import { createOutbox } from "./db/outbox.ts";
 import { pgMeetingStore } from "./db/pg-meeting-store.ts";
 import { purgeMeetingHistory } from "./db/retention.ts";
+import { meetingRoomService } from "./handlers/meeting-room-service.ts";
 import { meetingPageService, meetingService } from "./handlers/meeting-service.ts";
+import { hostsOnline } from "./db/room-admissions.ts";
 import { outboxLagGauges } from "./outbox-metrics.ts";
 import { startOutboxRelay } from "./outbox-relay.ts";
 import { createJoinGrants } from "./room/join-grants.ts";
+import { createJoinLinks } from "./room/join-links.ts";
+import { createNoShowReporter } from "./room/no-show-reporter.ts";
+import { createRoomActions, ROOM_TOPICS } from "./room/room-actions.ts";
 import { startMediaWebhookListener } from "./room/media-webhooks.ts";
 import { createMeetingLifecycle } from "./room/meeting-lifecycle.ts";
 import { createRoomReconciler } from "./room/room-reconciler.ts";
@@ -109,8 +114,24 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
     },
     logger,
   );
-  const grantJoin = createJoinGrants({
+  const links = createJoinLinks({ pool });
+  const actions = createRoomActions({ rooms, logger: roomLogger });
+  // meeting.no_show, once per invited person who has not joined by then (across replicas).
+  const noShows = startPeriodicTask(
+    "report-no-shows",
+    config.NO_SHOW_CHECK_INTERVAL_MS,
+    createNoShowReporter({ pool, outboxWritten: relay.wake, logger: roomLogger }),
+    roomLogger,
+  );
+  const grants = createJoinGrants({
     pool,
+    links,
+    // The hosts in the room hear a knock (their page fetches the lobby list).
+    lobbyKnocked: (meetingId) =>
+      void hostsOnline(pool, meetingId).then(
+        (hosts) => (hosts.length > 0 ? actions.broadcast(meetingId, ROOM_TOPICS.lobby, { type: "knock" }, hosts) : undefined),
+        (error: unknown) => roomLogger.warn({ err: error, meetingId }, "could not tell the hosts about the lobby"),
+      ),
     media: livekit,
     maxParticipants: config.MEETING_MAX_PARTICIPANTS,
     tokenTtlSeconds: config.JOIN_TOKEN_TTL_SECONDS,
@@ -121,13 +142,22 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
       redis: callers.redis,
       keyPrefix: config.REDIS_KEY_PREFIX,
     }),
-    // Without the media server nobody can join anyway; the grant still answers, and the browser
-    // reports that it cannot connect.
+    meetingLimiter: createRateLimiter({
+      name: "join-grants-per-meeting",
+      points: config.JOIN_GRANTS_PER_MEETING_PER_MINUTE,
+      durationSeconds: 60,
+      redis: callers.redis,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+    }),
+    // CreateRoom opens the room or, when it is open, keeps it (with its cap). A room nobody
+    // enters closes when the grant's token can no longer be used.
     openRoom: (meetingId, maxParticipants) =>
-      rooms.createRoom({ name: meetingId, maxParticipants }).then(
+      rooms.createRoom({ name: meetingId, maxParticipants, emptyTimeout: config.JOIN_TOKEN_TTL_SECONDS }).then(
         () => undefined,
-        (error: unknown) =>
-          roomLogger.warn({ err: error, meetingId }, "could not open the media room; the first participant's connection will open it without the cap"),
+        (error: unknown) => {
+          roomLogger.warn({ err: error, meetingId }, "could not open the media room");
+          throw error;
+        },
       ),
   });
 
@@ -139,7 +169,7 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
     port: config.GRPC_PORT,
     logger,
     metrics,
-    services: [MeetingService, MeetingPageService],
+    services: [MeetingService, MeetingPageService, MeetingRoomService],
     routes: (router) => {
       router.service(
         MeetingService,
@@ -151,9 +181,12 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
           logger,
           // Ending or cancelling closes the room, which disconnects everyone in it.
           roomClosed: (meetingId) => void closeRoom(meetingId),
+          links,
+          pool,
         }),
       );
-      router.service(MeetingPageService, meetingPageService({ meetings, grantJoin }));
+      router.service(MeetingPageService, meetingPageService({ meetings, grants, links }));
+      router.service(MeetingRoomService, meetingRoomService({ pool, grants, lifecycle, actions, closeRoom: (meetingId) => void closeRoom(meetingId) }));
     },
     isServing: async () =>
       pool.query("select 1").then(
@@ -169,6 +202,7 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
     thenClose: [
       () => sweeper.stop(),
       () => reconciler.stop(),
+      () => noShows.stop(),
       () => stopRetention.abort(),
       () => retention.stop(),
       () => relay.stop(),

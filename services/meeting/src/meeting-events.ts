@@ -3,12 +3,14 @@ import { create, toBinary, type DescMessage, type MessageInitShape } from "@bufb
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
   MeetingEndedSchema,
+  MeetingNoShowSchema,
   MeetingEndReason,
   MeetingCancelledSchema,
   MeetingStartedSchema,
   MeetingUpdatedSchema,
   ParticipantJoinedSchema,
   ParticipantLeftSchema,
+  type AttendanceSchema,
   type MeetingSnapshotSchema,
   type ParticipantVisitSchema,
 } from "@svc/proto/svc/meeting/v1/events_pb";
@@ -49,12 +51,62 @@ const visit = (participant: RoomVisit): MessageInitShape<typeof ParticipantVisit
   displayName: participant.displayName,
   joinedAt: timestampFromDate(participant.joinedAt),
   leftAt: participant.leftAt ? timestampFromDate(participant.leftAt) : undefined,
+  role: participant.role ?? "guest",
+  email: participant.email ?? "",
 });
+
+/**
+ * Who of those invited came, and for how long (the sum of their visits with their personal link),
+ * and how many uninvited guests (participant identities that were not an invited person's; a
+ * guest who enters twice counts twice, as each entry is a new grant).
+ */
+export function attendanceOf(
+  meeting: Pick<StoredMeeting, "hosts" | "attendees">,
+  visits: RoomVisit[],
+  endedAt: Date,
+): MessageInitShape<typeof AttendanceSchema> {
+  const invited = [...meeting.hosts.map((email) => ({ email, role: "host" })), ...meeting.attendees.map((email) => ({ email, role: "attendee" }))];
+  const invitedAddresses = new Set(invited.map((person) => person.email.toLowerCase()));
+  const guests = new Set<string>();
+  const byAddress = new Map<string, RoomVisit[]>();
+  for (const one of visits) {
+    const address = one.email?.toLowerCase();
+    if (address && invitedAddresses.has(address)) byAddress.set(address, [...(byAddress.get(address) ?? []), one]);
+    else guests.add(one.participantId);
+  }
+  return {
+    guestCount: guests.size,
+    invitees: invited.map(({ email, role }) => {
+      const theirs = byAddress.get(email.toLowerCase()) ?? [];
+      const first = theirs.reduce<Date | undefined>((earliest, one) => (!earliest || one.joinedAt < earliest ? one.joinedAt : earliest), undefined);
+      const seconds = theirs.reduce((total, one) => total + Math.max(0, ((one.leftAt ?? endedAt).getTime() - one.joinedAt.getTime()) / 1_000), 0);
+      return { email, role, joined: theirs.length > 0, firstJoinedAt: first ? timestampFromDate(first) : undefined, totalSeconds: BigInt(Math.round(seconds)) };
+    }),
+  };
+}
+
+/** `meeting.no_show`: an invited host or attendee had not joined `noShowAfterMinutes` after the start. */
+export function meetingNoShowEvent(
+  meeting: { id: string; orgId: string; title: string; start: Date },
+  person: { email: string; role: "host" | "attendee" },
+): OutboxEvent {
+  return outboxEvent(MeetingNoShowSchema, meeting.id, (eventId) => ({
+    eventId,
+    occurredAt: timestampFromDate(new Date()),
+    orgId: meeting.orgId,
+    meetingId: meeting.id,
+    email: person.email,
+    role: person.role,
+    start: timestampFromDate(meeting.start),
+    title: meeting.title,
+  }));
+}
 
 const endReasons: Record<MeetingEndCause, MeetingEndReason> = {
   api: MeetingEndReason.ENDED_BY_API,
   empty: MeetingEndReason.EMPTY,
   end_passed: MeetingEndReason.END_PASSED,
+  host: MeetingEndReason.ENDED_BY_HOST,
 };
 
 /** `meeting.ended`, with everyone who was in the room. */
@@ -67,6 +119,7 @@ export function meetingEndedEvent(meeting: StoredMeeting, visits: RoomVisit[], c
     meeting: { ...snapshot(meeting), endedAt: timestampFromDate(endedAt) },
     participants: visits.map(visit),
     reason: endReasons[cause],
+    attendance: attendanceOf(meeting, visits, endedAt),
   }));
 }
 

@@ -1,5 +1,6 @@
 import { invalidArgument } from "@svc/platform";
 import { EMAIL_ADDRESS, emailAddressMaxLength, LINE_BREAKING_OR_CONTROL, meetingLimits, parseOffsetDateTime } from "@svc/platform/contract";
+import type { MeetingSettings, ScreenShare } from "./db/meetings.ts";
 
 // The date-time rule is shared with the webhook service (its delivery-log windows).
 export { parseOffsetDateTime };
@@ -7,6 +8,16 @@ export { parseOffsetDateTime };
 export const MAX_TITLE_LENGTH = meetingLimits.titleMaxLength;
 export const MAX_ATTENDEES = meetingLimits.attendeesMax;
 export const MAX_DURATION_MINUTES = meetingLimits.durationMaxMinutes;
+export const MAX_HOSTS = meetingLimits.hostsMax;
+
+export const DEFAULT_SETTINGS: MeetingSettings = { lobby: false, screenShare: "everyone", noShowAfterMinutes: meetingLimits.noShowAfterMinutesDefault };
+
+/** Settings a request gives; an absent one keeps the default (create) or the current value (update). */
+export interface SettingsInput {
+  lobby?: boolean | undefined;
+  screenShare?: ScreenShare | undefined;
+  noShowAfterMinutes?: number | undefined;
+}
 
 /** A meeting request that passed every value rule (docs/decisions/0008-rest-contract-from-zod-schemas.md). */
 export interface ValidMeetingRequest {
@@ -15,8 +26,11 @@ export interface ValidMeetingRequest {
   start: Date | null;
   /** The planned end (given as end or as a duration). */
   end: Date | null;
-  /** Trimmed, deduplicated case-insensitively, first spelling and order kept. */
+  /** Trimmed, deduplicated case-insensitively, first spelling and order kept; without the hosts. */
   attendees: string[];
+  /** As attendees. */
+  hosts: string[];
+  settings: MeetingSettings;
 }
 
 export interface MeetingRequestInput {
@@ -27,10 +41,22 @@ export interface MeetingRequestInput {
   end?: string | undefined;
   durationMinutes?: number | undefined;
   attendees: string[];
+  hosts?: string[] | undefined;
+  settings?: SettingsInput | undefined;
 }
 
 /** The fields an update may name (UpdateMeeting's update_mask paths). */
-export const UPDATABLE_FIELDS = ["title", "start", "end", "duration_minutes", "attendees"] as const;
+export const UPDATABLE_FIELDS = [
+  "title",
+  "start",
+  "end",
+  "duration_minutes",
+  "attendees",
+  "hosts",
+  "settings.lobby",
+  "settings.screen_share",
+  "settings.no_show_after_minutes",
+] as const;
 export type UpdatableField = (typeof UPDATABLE_FIELDS)[number];
 
 /**
@@ -69,28 +95,50 @@ export function validateMeetingRequest(input: MeetingRequestInput): ValidMeeting
     else if (start) end = new Date(start.getTime() + minutes * 60_000);
   }
 
-  const attendees: string[] = [];
-  if (input.attendees.length > MAX_ATTENDEES) {
-    problems.push(`attendees must list at most ${MAX_ATTENDEES} e-mail addresses (got ${input.attendees.length})`);
-  } else {
-    const seen = new Set<string>();
-    const invalid: string[] = [];
-    for (const raw of input.attendees) {
-      const address = raw.trim();
-      if (!isEmailAddress(address)) {
-        invalid.push(raw);
-        continue;
-      }
-      const folded = address.toLowerCase();
-      if (seen.has(folded)) continue;
-      seen.add(folded);
-      attendees.push(address);
-    }
-    if (invalid.length > 0) problems.push(`attendees must be e-mail addresses; not valid: ${quoteSome(invalid)}`);
+  // Hosts first: someone listed as both is a host.
+  const seen = new Set<string>();
+  const hosts = addressList("hosts", input.hosts ?? [], MAX_HOSTS, seen, problems);
+  const attendees = addressList("attendees", input.attendees, MAX_ATTENDEES, seen, problems);
+
+  const settings = { ...DEFAULT_SETTINGS };
+  const given = input.settings ?? {};
+  if (given.lobby !== undefined) settings.lobby = given.lobby;
+  if (given.screenShare !== undefined) {
+    if (given.screenShare === "everyone" || given.screenShare === "hosts") settings.screenShare = given.screenShare;
+    else problems.push("screenShare must be everyone or hosts");
+  }
+  if (given.noShowAfterMinutes !== undefined) {
+    const minutes = given.noShowAfterMinutes;
+    const { noShowAfterMinutesMin: min, noShowAfterMinutesMax: max } = meetingLimits;
+    if (Number.isInteger(minutes) && minutes >= min && minutes <= max) settings.noShowAfterMinutes = minutes;
+    else problems.push(`noShowAfterMinutes must be a whole number of minutes from ${min} to ${max}`);
   }
 
   if (problems.length > 0) throw invalidArgument(problems);
-  return { title, start, end, attendees };
+  return { title, start, end, attendees, hosts, settings };
+}
+
+/** Trimmed, valid addresses, each once (ignoring case, across the lists that share `seen`). */
+function addressList(field: string, raw: string[], max: number, seen: Set<string>, problems: string[]): string[] {
+  if (raw.length > max) {
+    problems.push(`${field} must list at most ${max} e-mail addresses (got ${raw.length})`);
+    return [];
+  }
+  const addresses: string[] = [];
+  const invalid: string[] = [];
+  for (const value of raw) {
+    const address = value.trim();
+    if (!isEmailAddress(address)) {
+      invalid.push(value);
+      continue;
+    }
+    const folded = address.toLowerCase();
+    if (seen.has(folded)) continue;
+    seen.add(folded);
+    addresses.push(address);
+  }
+  if (invalid.length > 0) problems.push(`${field} must be e-mail addresses; not valid: ${quoteSome(invalid)}`);
+  return addresses;
 }
 
 /** The current details of a meeting, as an update starts from them. */
@@ -99,6 +147,8 @@ export interface CurrentDetails {
   start: Date | null;
   end: Date | null;
   attendees: string[];
+  hosts: string[];
+  settings: MeetingSettings;
 }
 
 /**
@@ -113,7 +163,8 @@ export function validateMeetingUpdate(
   current: CurrentDetails,
 ): ValidMeetingRequest {
   const unknown = fields.filter((field) => !(UPDATABLE_FIELDS as readonly string[]).includes(field));
-  if (fields.length === 0) throw invalidArgument(["nothing to update: name at least one of title, start, end, duration, attendees"]);
+  if (fields.length === 0)
+    throw invalidArgument(["nothing to update: name at least one of title, start, end, duration, attendees, hosts, lobby, screenShare, noShowAfterMinutes"]);
   if (unknown.length > 0) throw invalidArgument([`unknown fields to update: ${unknown.join(", ")}`]);
   const named = (field: UpdatableField) => fields.includes(field);
   const iso = (date: Date | null) => date?.toISOString();
@@ -135,6 +186,12 @@ export function validateMeetingUpdate(
     end,
     durationMinutes,
     attendees: named("attendees") ? input.attendees : current.attendees,
+    hosts: named("hosts") ? (input.hosts ?? []) : current.hosts,
+    settings: {
+      lobby: named("settings.lobby") ? input.settings?.lobby : current.settings.lobby,
+      screenShare: named("settings.screen_share") ? input.settings?.screenShare : current.settings.screenShare,
+      noShowAfterMinutes: named("settings.no_show_after_minutes") ? input.settings?.noShowAfterMinutes : current.settings.noShowAfterMinutes,
+    },
   });
 }
 
@@ -146,6 +203,10 @@ export function changedFields(before: CurrentDetails, after: CurrentDetails): st
   if (time(before.start) !== time(after.start)) changed.push("start");
   if (time(before.end) !== time(after.end)) changed.push("end");
   if (before.attendees.join("\n") !== after.attendees.join("\n")) changed.push("attendees");
+  if (before.hosts.join("\n") !== after.hosts.join("\n")) changed.push("hosts");
+  if (before.settings.lobby !== after.settings.lobby) changed.push("lobby");
+  if (before.settings.screenShare !== after.settings.screenShare) changed.push("screenShare");
+  if (before.settings.noShowAfterMinutes !== after.settings.noShowAfterMinutes) changed.push("noShowAfterMinutes");
   return changed;
 }
 

@@ -4,6 +4,7 @@ import {
   MeetingEndedSchema,
   MeetingCancelledSchema,
   MeetingEndReason,
+  MeetingNoShowSchema,
   MeetingStartedSchema,
   MeetingUpdatedSchema,
   ParticipantJoinedSchema,
@@ -40,6 +41,7 @@ describe("event bodies", () => {
         attendees: ["a@example.com"],
         reason: null,
         participants: [],
+        attendance: { invitees: [], guests: 0 },
       },
     });
   });
@@ -61,7 +63,50 @@ describe("event bodies", () => {
     });
     const { data } = meetingEndedBody(event);
     expect(data.reason).toBe("empty");
-    expect(data.participants).toEqual([{ participantId: "p_a", displayName: "Ada", joinedAt: "2030-01-02T03:00:00.000Z", leftAt: "2030-01-02T03:30:00.000Z" }]);
+    expect(data.participants).toEqual([
+      { participantId: "p_a", displayName: "Ada", joinedAt: "2030-01-02T03:00:00.000Z", leftAt: "2030-01-02T03:30:00.000Z", role: "guest", email: null },
+    ]);
+  });
+
+  it("adds the attendance summary to meeting.ended, and builds meeting.no_show", () => {
+    const at = timestampFromDate(new Date("2030-01-02T03:00:00Z"));
+    const ended = create(MeetingEndedSchema, {
+      eventId: "e1",
+      orgId: "o",
+      reason: MeetingEndReason.ENDED_BY_HOST,
+      meeting: { id: "m", title: "t", endedAt: at },
+      attendance: {
+        invitees: [
+          { email: "h@example.com", role: "host", joined: true, firstJoinedAt: at, totalSeconds: 125n },
+          { email: "a@example.com", role: "attendee", joined: false, totalSeconds: 0n },
+        ],
+        guestCount: 2,
+      },
+    });
+    const { data } = meetingEndedBody(ended);
+    expect(data.reason).toBe("ended_by_host");
+    expect(data.attendance).toEqual({
+      invitees: [
+        { email: "h@example.com", role: "host", joined: true, firstJoinedAt: "2030-01-02T03:00:00.000Z", totalSeconds: 125 },
+        { email: "a@example.com", role: "attendee", joined: false, firstJoinedAt: null, totalSeconds: 0 },
+      ],
+      guests: 2,
+    });
+    const noShow = create(MeetingNoShowSchema, {
+      eventId: "e9",
+      orgId: "o",
+      occurredAt: at,
+      meetingId: "m",
+      email: "a@example.com",
+      role: "attendee",
+      start: at,
+      title: "t",
+    });
+    expect(decodeMeetingEvent(MeetingNoShowSchema.typeName, toBinary(MeetingNoShowSchema, noShow))!.body).toEqual({
+      type: "meeting.no_show",
+      timestamp: "2030-01-02T03:00:00.000Z",
+      data: { meetingId: "m", orgId: "o", title: "t", email: "a@example.com", role: "attendee", start: "2030-01-02T03:00:00.000Z" },
+    });
   });
 
   it("decodes each meeting event type into the webhook event of the same name, and ignores unknown types", () => {
@@ -94,8 +139,9 @@ describe("event bodies", () => {
       return decoded.body.type;
     });
     expect(types).toEqual(["meeting.started", "meeting.ended", "meeting.updated", "meeting.cancelled", "participant.joined", "participant.left"]);
-    // Every subscribable type is a meeting event except the one the webhook service raises itself.
-    expect(new Set([...types, "webhook.disabled"])).toEqual(new Set(SUBSCRIBABLE_EVENT_TYPES));
+    // Every subscribable type is a meeting event except the one the webhook service raises itself
+    // (meeting.no_show is decoded in the test above).
+    expect(new Set([...types, "meeting.no_show", "webhook.disabled"])).toEqual(new Set(SUBSCRIBABLE_EVENT_TYPES));
     const joined = decodeMeetingEvent(ParticipantJoinedSchema.typeName, toBinary(ParticipantJoinedSchema, messages[4][1]))!;
     const updated = decodeMeetingEvent(MeetingUpdatedSchema.typeName, toBinary(MeetingUpdatedSchema, messages[2][1]))!;
     expect(updated.body.data).toEqual({
@@ -111,7 +157,7 @@ describe("event bodies", () => {
     expect(joined.body.data).toEqual({
       meetingId: "m",
       orgId: "o",
-      participant: { participantId: "p_b", displayName: "Bob <b>", joinedAt: "2030-01-02T03:00:00.000Z", leftAt: null },
+      participant: { participantId: "p_b", displayName: "Bob <b>", joinedAt: "2030-01-02T03:00:00.000Z", leftAt: null, role: "guest", email: null },
     });
     expect(decodeMeetingEvent("svc.meeting.v1.SomethingElse", new Uint8Array())).toBeUndefined();
     expect(() =>

@@ -4,12 +4,15 @@ import {
   MeetingCancelledSchema,
   MeetingEndedSchema,
   MeetingEndReason,
+  MeetingNoShowSchema,
   MeetingStartedSchema,
   MeetingUpdatedSchema,
   ParticipantJoinedSchema,
   ParticipantLeftSchema,
   type MeetingCancelled,
   type MeetingEnded,
+  type MeetingNoShow,
+  type Attendance,
   type MeetingSnapshot,
   type MeetingUpdated,
   type MeetingStarted,
@@ -50,6 +53,21 @@ const participantData = (visit: ParticipantVisit) => ({
   displayName: visit.displayName,
   joinedAt: iso(visit.joinedAt),
   leftAt: iso(visit.leftAt),
+  // Events stored before roles existed have none: they were guests of the plain URL.
+  role: visit.role || "guest",
+  email: visit.email || null,
+});
+
+/** `meeting.ended`'s attendance: each invited host and attendee, and the number of uninvited guests. */
+const attendanceData = (attendance: Attendance | undefined) => ({
+  invitees: (attendance?.invitees ?? []).map((invitee) => ({
+    email: invitee.email,
+    role: invitee.role,
+    joined: invitee.joined,
+    firstJoinedAt: iso(invitee.firstJoinedAt),
+    totalSeconds: Number(invitee.totalSeconds),
+  })),
+  guests: attendance?.guestCount ?? 0,
 });
 
 const endReasons: Record<MeetingEndReason, string | null> = {
@@ -57,6 +75,7 @@ const endReasons: Record<MeetingEndReason, string | null> = {
   [MeetingEndReason.ENDED_BY_API]: "ended_by_api",
   [MeetingEndReason.EMPTY]: "empty",
   [MeetingEndReason.END_PASSED]: "end_passed",
+  [MeetingEndReason.ENDED_BY_HOST]: "ended_by_host",
 };
 
 export function meetingEndedBody(event: MeetingEnded): EventBody {
@@ -74,7 +93,16 @@ export function meetingEndedBody(event: MeetingEnded): EventBody {
       attendees: [...meeting.attendees],
       reason: endReasons[event.reason],
       participants: event.participants.map(participantData),
+      attendance: attendanceData(event.attendance),
     },
+  };
+}
+
+export function meetingNoShowBody(event: MeetingNoShow): EventBody {
+  return {
+    type: "meeting.no_show",
+    timestamp: occurredAt(event),
+    data: { meetingId: event.meetingId, orgId: event.orgId, title: event.title, email: event.email, role: event.role, start: iso(event.start) },
   };
 }
 
@@ -148,6 +176,7 @@ const mapping = <Desc extends DescMessage>(entry: EventMapping<Desc>) => entry a
 const meetingEventMappings = new Map(
   [
     mapping({ schema: MeetingStartedSchema, type: "meeting.started", body: meetingStartedBody }),
+    mapping({ schema: MeetingNoShowSchema, type: "meeting.no_show", body: meetingNoShowBody }),
     mapping({ schema: MeetingEndedSchema, type: "meeting.ended", body: meetingEndedBody }),
     mapping({ schema: MeetingUpdatedSchema, type: "meeting.updated", body: meetingUpdatedBody }),
     mapping({ schema: MeetingCancelledSchema, type: "meeting.cancelled", body: meetingCancelledBody }),

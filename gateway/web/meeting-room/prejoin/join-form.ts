@@ -1,5 +1,5 @@
 import { h, icon, replaceChildren, setAttributes } from "../../shared/dom.ts";
-import type { JoinRefusal } from "../api.ts";
+import type { JoinRefusal, LinkHolder } from "../api.ts";
 import { iconPaths } from "../icons.ts";
 import { rememberedName } from "../meeting.ts";
 import { deviceLabels, type DeviceKind } from "./devices.ts";
@@ -16,6 +16,8 @@ export interface JoinForm {
   setJoining(value: boolean): void;
   /** 429: the API's words, and the Join button waits out Retry-After. */
   waitBeforeRetry(refusal: JoinRefusal): void;
+  /** A personal link's holder: their name prefilled (unless one was typed meanwhile), their role said. */
+  showHolder(holder: LinkHolder): void;
   /** Joining or waiting out a Retry-After: a submit now does nothing. */
   busy(): boolean;
   dispose(): void;
@@ -38,6 +40,9 @@ export function createJoinForm(onSubmit: () => void): JoinForm {
     "aria-describedby": "display-name-hint",
   });
   nameInput.value = rememberedName.get();
+  let nameTyped = false;
+  nameInput.addEventListener("input", () => (nameTyped = true));
+  const holderNote = h("p", { class: "link-holder", hidden: true });
   const nameError = h("p", { class: "field-error", id: "display-name-error", hidden: true });
   const joinError = h("div", { class: "join-error", role: "alert" });
   const joinButton = h("button", { type: "submit", class: "button primary join-button" }, "Join meeting");
@@ -47,6 +52,7 @@ export function createJoinForm(onSubmit: () => void): JoinForm {
     { class: "join-form", novalidate: true, "aria-labelledby": "view-heading" },
     h("h2", { id: "view-heading", tabindex: "-1" }, "Ready to join?"),
     h("p", { class: "lead" }, "Check your camera and microphone, then join. Nobody sees or hears you before you join."),
+    holderNote,
     h(
       "div",
       { class: "field" },
@@ -73,7 +79,11 @@ export function createJoinForm(onSubmit: () => void): JoinForm {
           : "Join meeting";
   }
 
-  const showJoinError = (heading: string, message: string, requestId?: string) => replaceChildren(joinError, errorNotice(heading, message, requestId));
+  const showJoinError = (heading: string, message: string, requestId?: string) => {
+    replaceChildren(joinError, errorNotice(heading, message, requestId));
+    // On a phone the notice is below the fold: bring it into view (role=alert reads it out).
+    joinError.scrollIntoView({ block: "nearest" });
+  };
 
   return {
     element,
@@ -123,12 +133,23 @@ export function createJoinForm(onSubmit: () => void): JoinForm {
       };
       tick();
     },
+    showHolder(holder) {
+      if (holder.name && !nameTyped) nameInput.value = holder.name;
+      holderNote.textContent = holderWords[holder.role];
+      holderNote.hidden = false;
+    },
     busy: () => joining || waiting,
     dispose() {
       window.clearTimeout(retryTimer);
     },
   };
 }
+
+const holderWords: Record<LinkHolder["role"], string> = {
+  host: "You are joining with your host link: you can let people in, mute or remove them, and end the meeting.",
+  attendee: "You are joining with your personal invitation link.",
+  guest: "You are joining with a personal guest link.",
+};
 
 /** Why the join failed, with the request's reference when the API gave one. */
 function errorNotice(heading: string, message: string, requestId?: string) {

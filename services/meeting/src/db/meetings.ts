@@ -6,8 +6,17 @@ export type MeetingStatus = "scheduled" | "live" | "ended" | "cancelled";
 /** Nobody may enter, and nothing about it changes any more. */
 export const isClosed = (status: MeetingStatus) => status === "ended" || status === "cancelled";
 
-/** Why a meeting ended: through the API, emptied past its grace period, or its planned end passed with nobody in it. */
-export type MeetingEndCause = "api" | "empty" | "end_passed";
+/** Why a meeting ended: through the API, emptied past its grace period, its planned end passed with nobody in it, or a host in the room. */
+export type MeetingEndCause = "api" | "empty" | "end_passed" | "host";
+
+export type ScreenShare = "everyone" | "hosts";
+
+/** How the meeting room behaves (docs/meeting-room.md). */
+export interface MeetingSettings {
+  lobby: boolean;
+  screenShare: ScreenShare;
+  noShowAfterMinutes: number;
+}
 
 export interface StoredMeeting {
   id: string;
@@ -18,6 +27,10 @@ export interface StoredMeeting {
   end: Date | null;
   status: MeetingStatus;
   attendees: string[];
+  hosts: string[];
+  settings: MeetingSettings;
+  /** A host locked the room: nobody new enters. */
+  roomLocked: boolean;
   createdAt: Date;
   endedAt: Date | null;
   cancelledAt: Date | null;
@@ -33,6 +46,8 @@ export interface MeetingDetails {
   start: Date | null;
   end: Date | null;
   attendees: string[];
+  hosts: string[];
+  settings: MeetingSettings;
 }
 
 export interface NewMeeting {
@@ -44,6 +59,8 @@ export interface NewMeeting {
   start: Date | null;
   end: Date | null;
   attendees: string[];
+  hosts: string[];
+  settings: MeetingSettings;
 }
 
 export interface MeetingPage {
@@ -61,6 +78,11 @@ interface MeetingRow {
   planned_end: Date | null;
   status: MeetingStatus;
   attendees: string[];
+  hosts: string[];
+  lobby: boolean;
+  screen_share: ScreenShare;
+  no_show_after_minutes: number;
+  room_locked: boolean;
   created_at: Date;
   ended_at: Date | null;
   cancelled_at: Date | null;
@@ -71,7 +93,9 @@ interface MeetingRow {
 
 /** A meeting row with its attendees (`m` is the meetings table), as toMeeting reads it. */
 const MEETING_COLUMNS = `m.id, m.seq, m.org_id, m.title, m.start, m.planned_end, m.status, m.created_at, m.ended_at, m.cancelled_at, m.created_by_user_id, m.created_by_client_id, m.room_opened_at,
-         ARRAY(SELECT p.email FROM participants p WHERE p.meeting_id = m.id ORDER BY p.ordinal) AS attendees`;
+         m.lobby, m.screen_share, m.no_show_after_minutes, m.room_locked,
+         ARRAY(SELECT p.email FROM participants p WHERE p.meeting_id = m.id AND p.role = 'attendee' ORDER BY p.ordinal) AS attendees,
+         ARRAY(SELECT p.email FROM participants p WHERE p.meeting_id = m.id AND p.role = 'host' ORDER BY p.ordinal) AS hosts`;
 
 const SELECT_MEETING = `
   SELECT ${MEETING_COLUMNS}
@@ -85,6 +109,9 @@ const toMeeting = (row: MeetingRow): StoredMeeting => ({
   end: row.planned_end,
   status: row.status,
   attendees: row.attendees,
+  hosts: row.hosts,
+  settings: { lobby: row.lobby, screenShare: row.screen_share, noShowAfterMinutes: row.no_show_after_minutes },
+  roomLocked: row.room_locked,
   createdAt: row.created_at,
   endedAt: row.ended_at,
   cancelledAt: row.cancelled_at,
@@ -100,32 +127,59 @@ async function selectOne(db: Queryable, where: string, values: unknown[], suffix
   return rows[0] ? toMeeting(rows[0]) : undefined;
 }
 
-// One statement, so one round trip and atomic by itself: the meeting and its attendees
+/** The invited, hosts first: one row each (roles and addresses in the order given). */
+const INSERT_INVITED = `INSERT INTO participants (meeting_id, ordinal, email, role)
+       SELECT $1, ordinality - 1, email, CASE WHEN ordinality <= cardinality($2::text[]) THEN 'host' ELSE 'attendee' END
+         FROM unnest($2::text[] || $3::text[]) WITH ORDINALITY AS a(email, ordinality)`;
+
+// One statement, so one round trip and atomic by itself: the meeting and its invited people
 // (data-modifying CTEs; the foreign key is checked at the end of the statement).
 export async function insertMeeting(db: Queryable, meeting: NewMeeting): Promise<StoredMeeting> {
   const { rows } = await db.query<MeetingRow>(
     `WITH meeting AS (
-       INSERT INTO meetings (id, org_id, created_by_user_id, created_by_client_id, title, start, planned_end, status)
-       VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $8::timestamptz, 'scheduled')
-       RETURNING id, seq, org_id, title, start, planned_end, status, created_at, ended_at, cancelled_at, created_by_user_id, created_by_client_id
-     ), attendees AS (
-       INSERT INTO participants (meeting_id, ordinal, email)
-       SELECT $1, ordinality - 1, email FROM unnest($7::text[]) WITH ORDINALITY AS a(email, ordinality)
-     )
-     SELECT meeting.*, $7::text[] AS attendees FROM meeting`,
-    [meeting.id, meeting.orgId, meeting.createdByUserId, meeting.createdByClientId, meeting.title, meeting.start, meeting.attendees, meeting.end],
+       INSERT INTO meetings (id, org_id, created_by_user_id, created_by_client_id, title, start, planned_end, status, lobby, screen_share, no_show_after_minutes)
+       VALUES ($1, $4, $5, $6, $7, $8::timestamptz, $9::timestamptz, 'scheduled', $10, $11, $12)
+       RETURNING id, seq, org_id, title, start, planned_end, status, created_at, ended_at, cancelled_at, created_by_user_id, created_by_client_id,
+                 lobby, screen_share, no_show_after_minutes, room_locked
+     ), invited AS (${INSERT_INVITED})
+     SELECT meeting.*, $3::text[] AS attendees, $2::text[] AS hosts FROM meeting`,
+    [
+      meeting.id,
+      meeting.hosts,
+      meeting.attendees,
+      meeting.orgId,
+      meeting.createdByUserId,
+      meeting.createdByClientId,
+      meeting.title,
+      meeting.start,
+      meeting.end,
+      meeting.settings.lobby,
+      meeting.settings.screenShare,
+      meeting.settings.noShowAfterMinutes,
+    ],
   );
   return toMeeting(rows[0]!);
 }
 
-/** Replaces the details of a locked meeting (attendees in the order given). */
+/**
+ * Replaces the details of a locked meeting (invited people in the order given). A start moved
+ * into the future makes its no-shows reportable again (a rescheduled meeting is a new occasion).
+ */
 export async function updateMeetingDetails(client: PoolClient, id: string, details: MeetingDetails): Promise<void> {
-  await client.query("UPDATE meetings SET title = $2, start = $3, planned_end = $4 WHERE id = $1", [id, details.title, details.start, details.end]);
-  await client.query("DELETE FROM participants WHERE meeting_id = $1", [id]);
   await client.query(
-    "INSERT INTO participants (meeting_id, ordinal, email) SELECT $1, ordinality - 1, email FROM unnest($2::text[]) WITH ORDINALITY AS a(email, ordinality)",
-    [id, details.attendees],
+    `UPDATE meetings SET title = $2, start = $3, planned_end = $4, lobby = $5, screen_share = $6, no_show_after_minutes = $7,
+            no_show_reported_at = CASE WHEN $3::timestamptz IS DISTINCT FROM start AND $3::timestamptz > now() THEN NULL ELSE no_show_reported_at END
+      WHERE id = $1`,
+    [id, details.title, details.start, details.end, details.settings.lobby, details.settings.screenShare, details.settings.noShowAfterMinutes],
   );
+  await client.query("DELETE FROM participants WHERE meeting_id = $1", [id]);
+  await client.query(INSERT_INVITED, [id, details.hosts, details.attendees]);
+}
+
+/** Locks or unlocks the room of a scheduled or live meeting; false when it is neither. */
+export async function setRoomLocked(db: Queryable, id: string, locked: boolean): Promise<boolean> {
+  const { rowCount } = await db.query("UPDATE meetings SET room_locked = $2 WHERE id = $1 AND status IN ('scheduled', 'live')", [id, locked]);
+  return rowCount === 1;
 }
 
 /** Only within `orgId`: another organization's meeting does not exist for this caller. */
@@ -249,4 +303,41 @@ export async function meetingsWithPresence(pool: Pool, limit: number): Promise<{
     [limit],
   );
   return rows;
+}
+
+/**
+ * Meetings whose no-show time has come (start + no_show_after_minutes) and that were not reported
+ * yet, locked (rows another replica holds are skipped), with the invited people who have not
+ * entered the room with their personal link. Cancelled meetings and meetings without a start are
+ * never reported.
+ */
+export async function claimNoShowsDue(
+  client: PoolClient,
+  limit: number,
+): Promise<{ id: string; orgId: string; title: string; start: Date; absent: { email: string; role: "host" | "attendee" }[] }[]> {
+  const { rows } = await client.query<{ id: string; org_id: string; title: string; start: Date }>(
+    `SELECT id, org_id, title, start FROM meetings
+      WHERE no_show_reported_at IS NULL AND start IS NOT NULL AND status <> 'cancelled'
+        AND start + make_interval(mins => no_show_after_minutes) <= now()
+      ORDER BY start LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    [limit],
+  );
+  const due = [];
+  for (const row of rows) {
+    const { rows: absent } = await client.query<{ email: string; role: "host" | "attendee" }>(
+      `SELECT p.email, p.role FROM participants p
+        WHERE p.meeting_id = $1 AND NOT EXISTS (
+          SELECT 1 FROM room_admissions a JOIN room_participants r ON r.participant_id = a.participant_id AND r.meeting_id = a.meeting_id
+           WHERE a.meeting_id = p.meeting_id AND lower(a.email) = lower(p.email))
+        ORDER BY p.ordinal`,
+      [row.id],
+    );
+    due.push({ id: row.id, orgId: row.org_id, title: row.title, start: row.start, absent });
+  }
+  return due;
+}
+
+/** Notes that a meeting's no-shows were reported (in the transaction that wrote them). */
+export async function markNoShowsReported(client: PoolClient, id: string): Promise<void> {
+  await client.query("UPDATE meetings SET no_show_reported_at = now() WHERE id = $1", [id]);
 }

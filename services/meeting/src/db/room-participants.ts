@@ -10,6 +10,9 @@ export interface RoomVisit {
   displayName: string;
   joinedAt: Date;
   leftAt: Date | null;
+  /** Who the participant was, from their join grant (absent for grants from before roles existed). */
+  role?: "host" | "attendee" | "guest";
+  email?: string | null;
 }
 
 interface VisitRow {
@@ -19,6 +22,8 @@ interface VisitRow {
   display_name: string;
   joined_at: Date;
   left_at: Date | null;
+  role?: "host" | "attendee" | "guest" | null;
+  email?: string | null;
 }
 
 const COLUMNS = "meeting_id, session_id, participant_id, display_name, joined_at, left_at";
@@ -30,6 +35,7 @@ const toVisit = (row: VisitRow): RoomVisit => ({
   displayName: row.display_name,
   joinedAt: row.joined_at,
   leftAt: row.left_at,
+  ...(row.role === undefined ? {} : { role: row.role ?? "guest", email: row.email ?? null }),
 });
 
 /**
@@ -65,9 +71,40 @@ export async function closeAllVisits(client: PoolClient, meetingId: string, left
   return rows.map(toVisit);
 }
 
+/** Every visit of a meeting with who it was (role, e-mail of a personal link), oldest first. */
 export async function visitsOf(db: Pool | PoolClient, meetingId: string): Promise<RoomVisit[]> {
-  const { rows } = await db.query<VisitRow>(`SELECT ${COLUMNS} FROM room_participants WHERE meeting_id = $1 ORDER BY joined_at, session_id`, [meetingId]);
+  const { rows } = await db.query<VisitRow>(
+    `SELECT ${VISIT_WITH_PERSON} FROM room_participants r LEFT JOIN room_admissions a ON a.participant_id = r.participant_id
+      WHERE r.meeting_id = $1 ORDER BY r.joined_at, r.session_id`,
+    [meetingId],
+  );
   return rows.map(toVisit);
+}
+
+const VISIT_WITH_PERSON = "r.meeting_id, r.session_id, r.participant_id, r.display_name, r.joined_at, r.left_at, a.role, a.email";
+
+/** One page of a meeting's visits with who it was, oldest first; `after` is the last (joined_at, session_id) seen. */
+export async function visitsPage(
+  db: Pool | PoolClient,
+  meetingId: string,
+  { limit, after }: { limit: number; after: { joinedAt: Date; sessionId: string } | null },
+): Promise<{ visits: RoomVisit[]; more: boolean }> {
+  const { rows } = await db.query<VisitRow>(
+    `SELECT ${VISIT_WITH_PERSON} FROM room_participants r LEFT JOIN room_admissions a ON a.participant_id = r.participant_id
+      WHERE r.meeting_id = $1 AND ($2::timestamptz IS NULL OR (r.joined_at, r.session_id) > ($2::timestamptz, $3::text))
+      ORDER BY r.joined_at, r.session_id LIMIT $4`,
+    [meetingId, after?.joinedAt ?? null, after?.sessionId ?? "", limit + 1],
+  );
+  return { visits: rows.slice(0, limit).map(toVisit), more: rows.length > limit };
+}
+
+/** Who a participant identity is (role, e-mail), to name them in participant events. */
+export async function personOf(db: Pool | PoolClient, participantId: string): Promise<Pick<RoomVisit, "role" | "email">> {
+  const { rows } = await db.query<{ role: "host" | "attendee" | "guest"; email: string | null }>(
+    "SELECT role, email FROM room_admissions WHERE participant_id = $1",
+    [participantId],
+  );
+  return rows[0] ? { role: rows[0].role, email: rows[0].email } : { role: "guest", email: null };
 }
 
 /** Visits still open. */

@@ -19,7 +19,7 @@ function inMemoryMeetingStore(): MeetingStore & { all: StoredMeeting[] } {
   const replays = new Map<string, { fingerprint: string; stored: Uint8Array }>();
   const seqOf = (meeting: StoredMeeting) => String(all.indexOf(meeting) + 1);
   const store = (meeting: NewMeeting): StoredMeeting => {
-    const stored = { ...meeting, status: "scheduled" as const, createdAt: new Date(), endedAt: null, cancelledAt: null, roomOpenedAt: null };
+    const stored = { ...meeting, status: "scheduled" as const, createdAt: new Date(), endedAt: null, cancelledAt: null, roomOpenedAt: null, roomLocked: false };
     all.push(stored);
     return stored;
   };
@@ -86,6 +86,16 @@ const resolveCaller: ResolveCaller = async (authorization) => {
   return caller;
 };
 
+/** A dependency these tests never reach: any use fails the test. */
+const notUsed = new Proxy(
+  {},
+  {
+    get() {
+      throw new Error("not used by these tests");
+    },
+  },
+);
+
 function setUp() {
   const store = inMemoryMeetingStore();
   const closedRooms: string[] = [];
@@ -99,9 +109,12 @@ function setUp() {
         publicUrl: PUBLIC_URL,
         logger: createLogger("meeting-service-test", "silent"),
         roomClosed: (meetingId) => closedRooms.push(meetingId),
+        // Links and attendance need Postgres: tested in test/meeting-room.
+        links: notUsed as never,
+        pool: notUsed as never,
       }),
     );
-    router.service(MeetingPageService, meetingPageService({ meetings: store, grantJoin: () => Promise.reject(new Error("not used")) }));
+    router.service(MeetingPageService, meetingPageService({ meetings: store, grants: notUsed as never, links: notUsed as never }));
   });
   const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
   return { store, closedRooms, as, meetings: createClient(MeetingService, transport), pages: createClient(MeetingPageService, transport) };

@@ -1,5 +1,5 @@
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { create, fromBinary, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, invalidArgument, notFound, idempotentRequest, type Authenticate, type Logger } from "@svc/platform";
 import {
@@ -8,14 +8,22 @@ import {
   MeetingSchema,
   type MeetingService,
   MeetingStatus,
+  ParticipantRole,
+  ScreenSharePolicy,
+  type JoinMeetingResponseSchema,
   type Meeting,
+  type MeetingSettingsInput,
 } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { MeetingStatus as StoredStatus, StoredMeeting } from "../db/meetings.ts";
 import { meetingLimits } from "@svc/platform/contract";
 import { isMeetingId, newMeetingId } from "../meeting-id.ts";
 import type { MeetingStore } from "../meeting-store.ts";
-import { parseOffsetDateTime, validateMeetingRequest, validateMeetingUpdate } from "../meeting-request.ts";
-import type { GrantJoin } from "../room/join-grants.ts";
+import { parseOffsetDateTime, validateMeetingRequest, validateMeetingUpdate, type SettingsInput } from "../meeting-request.ts";
+import type { LinkRole } from "../db/join-links.ts";
+import { visitsPage, type RoomVisit } from "../db/room-participants.ts";
+import type { Pool } from "@svc/platform";
+import type { JoinGrant, JoinGrants, LobbyWait } from "../room/join-grants.ts";
+import type { JoinLinks } from "../room/join-links.ts";
 import type { MeetingLifecycle } from "../room/meeting-lifecycle.ts";
 
 /** OAuth scopes of each operation; API keys need none. */
@@ -24,6 +32,7 @@ export const scopes = {
   read: "meeting.read",
   update: "meeting.update",
   delete: "meeting.delete",
+  links: "meeting.links",
 } as const;
 
 const DEFAULT_PAGE_SIZE = 20;
@@ -38,6 +47,8 @@ export interface MeetingServiceDependencies {
   logger: Logger;
   /** Told after a meeting whose media room was opened ended or was cancelled through the API, to close the room on the media server. */
   roomClosed: (meetingId: string) => void;
+  links: JoinLinks;
+  pool: Pool;
 }
 
 export const joinUrl = (publicUrl: string, id: string) => `${publicUrl}/meeting/${id}`;
@@ -65,6 +76,8 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
         end: request.end,
         durationMinutes: request.durationMinutes,
         attendees: request.attendees,
+        hosts: request.hosts,
+        settings: settingsInput(request.settings),
       });
       const idempotent = idempotentRequest(caller, key, "CreateMeeting", toBinary(CreateMeetingRequestSchema, request));
       let result: { value: Meeting; replayed: boolean };
@@ -120,7 +133,15 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
         ? await lifecycle.update(caller.orgId, request.id, (current) =>
             validateMeetingUpdate(
               fields,
-              { title: request.title, start: request.start, end: request.end, durationMinutes: request.durationMinutes, attendees: request.attendees },
+              {
+                title: request.title,
+                start: request.start,
+                end: request.end,
+                durationMinutes: request.durationMinutes,
+                attendees: request.attendees,
+                hosts: request.hosts,
+                settings: settingsInput(request.settings),
+              },
               current,
             ),
           )
@@ -136,6 +157,104 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
       if (result.cancelledNow) closeRoomOf(result.meeting);
       return { meeting: toProto(result.meeting), cancelledNow: result.cancelledNow };
     },
+
+    async createJoinLink(request, context) {
+      const caller = await authenticate(context, scopes.links);
+      const meeting = isMeetingId(request.meetingId) ? await meetings.getOfOrg(caller.orgId, request.meetingId) : undefined;
+      if (!meeting) throw notFound("Meeting");
+      if (meeting.status === "ended" || meeting.status === "cancelled")
+        throw new ConnectError(`Meeting has ${meeting.status === "ended" ? "ended" : "been cancelled"}: no new links`, Code.FailedPrecondition);
+      const { link, secret } = await deps.links.create(meeting, {
+        email: request.email,
+        name: request.name,
+        role: roleFromProto(request.role),
+        expiresAt: request.expiresAt ? timestampDate(request.expiresAt) : undefined,
+      });
+      return {
+        link: {
+          linkId: link.id,
+          meetingId: meeting.id,
+          // In the fragment: browsers never send it to a server, so it stays out of access logs and referrers.
+          url: `${joinUrl(publicUrl, meeting.id)}#link=${secret}`,
+          role: roleToProto[link.role],
+          email: link.email ?? "",
+          name: link.name ?? "",
+          expiresAt: timestampFromDate(link.expiresAt),
+        },
+      };
+    },
+
+    async revokeJoinLink(request, context) {
+      const caller = await authenticate(context, scopes.links);
+      const meeting = isMeetingId(request.meetingId) ? await meetings.getOfOrg(caller.orgId, request.meetingId) : undefined;
+      if (!meeting) throw notFound("Meeting");
+      const outcome = /^[0-9a-f-]{36}$/i.test(request.linkId) ? await deps.links.revoke(meeting.id, request.linkId) : undefined;
+      if (!outcome) throw notFound("Link");
+      return { revokedNow: outcome === "revoked" };
+    },
+
+    async listParticipants(request, context) {
+      const caller = await authenticate(context, scopes.read);
+      const meeting = isMeetingId(request.meetingId) ? await meetings.getOfOrg(caller.orgId, request.meetingId) : undefined;
+      if (!meeting) throw notFound("Meeting");
+      if (meeting.status === "cancelled") throw gone("Meeting was cancelled");
+      if (request.pageSize < 0) throw invalidArgument(["page_size must not be negative"]);
+      const limit = request.pageSize === 0 ? 50 : Math.min(request.pageSize, MAX_PAGE_SIZE);
+      const after = request.pageToken ? decodeVisitToken(request.pageToken) : null;
+      const page = await visitsPage(deps.pool, meeting.id, { limit, after });
+      const now = Date.now();
+      const last = page.visits.at(-1);
+      return {
+        participants: page.visits.map((visit) => participantRecord(visit, now)),
+        nextPageToken: page.more && last ? encodeVisitToken(last) : "",
+      };
+    },
+  };
+}
+
+const gone = (message: string) => new ConnectError(message, Code.FailedPrecondition, { "x-gone": "true" });
+
+export const roleToProto: Record<LinkRole, ParticipantRole> = {
+  host: ParticipantRole.HOST,
+  attendee: ParticipantRole.ATTENDEE,
+  guest: ParticipantRole.GUEST,
+};
+
+const roleFromProto = (role: ParticipantRole): LinkRole | undefined =>
+  role === ParticipantRole.HOST ? "host" : role === ParticipantRole.ATTENDEE ? "attendee" : role === ParticipantRole.GUEST ? "guest" : undefined;
+
+function participantRecord(visit: RoomVisit, now: number) {
+  const until = visit.leftAt?.getTime() ?? now;
+  return {
+    participantId: visit.participantId,
+    name: visit.displayName,
+    email: visit.email ?? "",
+    role: roleToProto[visit.role ?? "guest"],
+    joinedAt: timestampFromDate(visit.joinedAt),
+    leftAt: visit.leftAt ? timestampFromDate(visit.leftAt) : undefined,
+    durationSeconds: BigInt(Math.max(0, Math.round((until - visit.joinedAt.getTime()) / 1_000))),
+  };
+}
+
+const encodeVisitToken = (visit: RoomVisit) => Buffer.from(`v:${visit.joinedAt.toISOString()}|${visit.sessionId}`).toString("base64url");
+
+function decodeVisitToken(token: string): { joinedAt: Date; sessionId: string } {
+  const match = /^v:(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|(.{1,128})$/.exec(Buffer.from(token, "base64url").toString());
+  if (!match) throw invalidArgument(["page_token is invalid"]);
+  return { joinedAt: new Date(match[1]!), sessionId: match[2]! };
+}
+
+/** A join grant as the page service answers it (the lobby's admission answers the same). */
+export function joinResponse(grant: JoinGrant | LobbyWait): MessageInitShape<typeof JoinMeetingResponseSchema> {
+  const common = { meetingId: grant.meeting.id, title: grant.meeting.title, status: statusToProto[grant.meeting.status], role: roleToProto[grant.role] };
+  if ("lobbyTicket" in grant) return { ...common, lobbyTicket: grant.lobbyTicket };
+  return {
+    ...common,
+    participantId: grant.participantId,
+    token: grant.token,
+    serverUrl: grant.serverUrl,
+    expiresAt: timestampFromDate(grant.expiresAt),
+    roomSession: grant.roomSession,
   };
 }
 
@@ -175,26 +294,30 @@ function listFilter(request: { status: MeetingStatus; startFrom?: string | undef
  * holding the unguessable id is the permission. It tells only what a participant needs (no
  * attendee list).
  */
-export function meetingPageService(deps: { meetings: MeetingStore; grantJoin: GrantJoin }): ServiceImpl<typeof MeetingPageService> {
+export function meetingPageService(deps: { meetings: MeetingStore; grants: JoinGrants; links: JoinLinks }): ServiceImpl<typeof MeetingPageService> {
   return {
     async joinMeeting(request) {
       if (!isMeetingId(request.meetingId)) throw notFound("Meeting");
-      const grant = await deps.grantJoin({ meetingId: request.meetingId, displayName: request.displayName, clientAddress: request.clientAddress });
-      return {
-        participantId: grant.participantId,
-        token: grant.token,
-        serverUrl: grant.serverUrl,
-        expiresAt: timestampFromDate(grant.expiresAt),
-        meetingId: grant.meeting.id,
-        title: grant.meeting.title,
-        status: statusToProto[grant.meeting.status],
-      };
+      const grant = await deps.grants.grantJoin({
+        meetingId: request.meetingId,
+        displayName: request.displayName,
+        clientAddress: request.clientAddress,
+        link: request.link,
+        visitorKey: request.visitorKey,
+      });
+      return joinResponse(grant);
     },
 
     async getJoinInfo(request) {
       const meeting = isMeetingId(request.id) ? await deps.meetings.get(request.id) : undefined;
       if (!meeting) throw notFound("Meeting");
+      const described = request.link ? await deps.links.describe(meeting.id, request.link) : undefined;
       return {
+        lobby: meeting.settings.lobby,
+        linkName: described?.link ? (described.link.name ?? "") : "",
+        linkRole: described?.link ? roleToProto[described.link.role] : ParticipantRole.UNSPECIFIED,
+        linkProblem: described?.problem?.code ?? "",
+        linkProblemMessage: described?.problem?.message ?? "",
         id: meeting.id,
         title: meeting.title,
         start: meeting.start ? timestampFromDate(meeting.start) : undefined,
@@ -203,6 +326,15 @@ export function meetingPageService(deps: { meetings: MeetingStore; grantJoin: Gr
         endedAt: meeting.endedAt ? timestampFromDate(meeting.endedAt) : undefined,
       };
     },
+  };
+}
+
+/** The settings a request gives (an unspecified screen-share policy is not given). */
+function settingsInput(input: MeetingSettingsInput | undefined): SettingsInput {
+  return {
+    lobby: input?.lobby,
+    noShowAfterMinutes: input?.noShowAfterMinutes,
+    screenShare: input?.screenShare === ScreenSharePolicy.EVERYONE ? "everyone" : input?.screenShare === ScreenSharePolicy.HOSTS ? "hosts" : undefined,
   };
 }
 
@@ -221,6 +353,12 @@ function toProtoMeeting(meeting: StoredMeeting, publicUrl: string): Meeting {
     start: meeting.start ? timestampFromDate(meeting.start) : undefined,
     status: statusToProto[meeting.status],
     attendees: meeting.attendees,
+    hosts: meeting.hosts,
+    settings: {
+      lobby: meeting.settings.lobby,
+      screenShare: meeting.settings.screenShare === "hosts" ? ScreenSharePolicy.HOSTS : ScreenSharePolicy.EVERYONE,
+      noShowAfterMinutes: meeting.settings.noShowAfterMinutes,
+    },
     createdAt: timestampFromDate(meeting.createdAt),
     endedAt: meeting.endedAt ? timestampFromDate(meeting.endedAt) : undefined,
     end: meeting.end ? timestampFromDate(meeting.end) : undefined,

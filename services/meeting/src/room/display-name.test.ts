@@ -27,4 +27,11 @@ describe("validateDisplayName", () => {
     expect(refusal("Ada\u0000")).toMatch(/control characters/);
     expect(refusal("Ada\u2028Lovelace")).toMatch(/line breaks/);
   });
+
+  it("refuses invisible format characters, so nobody can pass for someone else", () => {
+    for (const name of ["Ada\u202eecalevoL", "Ada\u200b", "\u200dAda", "A\u00adda", "Ada\u2066", "Ada\ufeffLovelace"]) {
+      expect(refusal(name)).toMatch(/invisible formatting characters/);
+    }
+    expect(validateDisplayName("Zoë Ådahl")).toBe("Zoë Ådahl");
+  });
 });

@@ -14,7 +14,8 @@ import {
   type StoredMeeting,
 } from "../db/meetings.ts";
 import { insertOutboxEvent, type OutboxEvent } from "../db/outbox.ts";
-import { closeAllVisits, closeVisit, countPresent, insertVisit, markWebhookApplied, visitsOf, type RoomVisit } from "../db/room-participants.ts";
+import { deleteChatOf } from "../db/room-chat.ts";
+import { closeAllVisits, closeVisit, countPresent, insertVisit, markWebhookApplied, personOf, visitsOf, type RoomVisit } from "../db/room-participants.ts";
 import {
   meetingCancelledEvent,
   meetingEndedEvent,
@@ -103,9 +104,9 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
   }
 
   /** Someone is in the room: the meeting is live (started now if it was scheduled). */
-  function enter(client: PoolClient, meeting: StoredMeeting, visit: RoomVisit, emit: (event: OutboxEvent) => void) {
+  async function enter(client: PoolClient, meeting: StoredMeeting, visit: RoomVisit, emit: (event: OutboxEvent) => void) {
     if (meeting.status === "scheduled") emit(meetingStartedEvent({ ...meeting, status: "live" }, visit.joinedAt));
-    emit(participantJoinedEvent(meeting, visit));
+    emit(participantJoinedEvent(meeting, { ...visit, ...(await personOf(client, visit.participantId)) }));
     return markLive(client, meeting.id);
   }
 
@@ -126,6 +127,8 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
       visits = await visitsOf(client, meetingId);
     }
     emit(meetingEndedEvent(ended, visits, cause));
+    // Nothing of the chat is kept after the meeting (docs/meeting-room.md).
+    await deleteChatOf(client, meetingId);
     return ended;
   }
 
@@ -149,7 +152,7 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
         if (!meeting || isClosed(meeting.status)) return;
         const closed = await closeVisit(client, presence.meetingId, presence.sessionId, leftAt);
         if (closed) {
-          emit(participantLeftEvent(meeting, closed));
+          emit(participantLeftEvent(meeting, { ...closed, ...(await personOf(client, closed.participantId)) }));
         } else {
           // The leave arrived before (or instead of) the join: the person was there all the same.
           const visit = await insertVisit(client, { ...presence, leftAt });
@@ -207,6 +210,7 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
           for (const visit of await closeAllVisits(client, meetingId, new Date())) emit(participantLeftEvent(cancelled, visit));
         }
         emit(meetingCancelledEvent(cancelled));
+        await deleteChatOf(client, meetingId);
         return { meeting: cancelled, cancelledNow: true };
       }),
 

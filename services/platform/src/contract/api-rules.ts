@@ -10,6 +10,12 @@ export const meetingLimits = {
   pageSizeMax: 100,
   /** The name a participant shows in a meeting room, in code points after trimming. */
   displayNameMaxLength: 64,
+  hostsMax: 20,
+  noShowAfterMinutesMin: 1,
+  noShowAfterMinutesMax: 60,
+  noShowAfterMinutesDefault: 5,
+  /** A chat message, in code points after trimming. */
+  chatMessageMaxLength: 1000,
 } as const;
 
 /**
@@ -77,6 +83,13 @@ export const SIGN_IN_EMAIL = new RegExp(`^${emailPart}@${emailPart}\\.${emailPar
 
 /** Control characters and line/paragraph separators: what one line of text (a name, a title) must not hold. */
 export const LINE_BREAKING_OR_CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
+
+/**
+ * Invisible format characters (\p{Cf}): bidirectional overrides such as U+202E, zero-width
+ * spaces and joiners, soft hyphens. In a display name they let one person look like another
+ * ("Ada" and "Ada\u200b", or a name that renders backwards), so names refuse them.
+ */
+export const FORMAT_CHARACTER = /\p{Cf}/u;
 
 /** Ids of OAuth grants (oidc-provider's): URL-safe, 16-64 characters. */
 export const GRANT_ID = /^[A-Za-z0-9_-]{16,64}$/;

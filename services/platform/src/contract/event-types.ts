@@ -7,9 +7,11 @@
 export const EVENT_TYPE_DESCRIPTIONS = {
   "meeting.started": "The first participant entered the meeting room: the meeting is live.",
   "meeting.ended":
-    "The meeting ended: its room stayed empty for the grace period after the last participant left, or it was ended through the API. Sent once per meeting, with everyone who was in the room.",
+    "The meeting ended: its room stayed empty for the grace period after the last participant left, it was ended through the API, or a host ended it for everyone. Sent once per meeting, with everyone who was in the room and an attendance summary of those invited.",
   "meeting.updated": "The meeting's title, start, end or attendees changed (a reschedule, say); `changedFields` names them and `previous` has the old values.",
   "meeting.cancelled": "The meeting was cancelled before it ended; no meeting.ended follows.",
+  "meeting.no_show":
+    "An invited host or attendee had not joined (with their personal link) `noShowAfterMinutes` after the meeting's start: one event per person, sent once. Not sent for cancelled meetings or meetings without a start.",
   "participant.joined": "A participant entered the meeting room.",
   "participant.left": "A participant left the meeting room (or was disconnected, or removed when the meeting ended).",
   "webhook.disabled":

@@ -1,7 +1,8 @@
 /**
  * The OAuth scopes of the API and what each lets an application do, in the words the consent
  * page shows and the API reference lists. The first four are the specification's; meeting.read, meeting.update and
- * meeting.delete cover the scheduling endpoints (list and get; update and end; cancel); webhook.update
+ * meeting.delete cover the scheduling endpoints (list and get, and who attended; update and end; cancel);
+ * meeting.links covers personal join links (create, revoke); webhook.update
  * covers changing a subscription, rotating its secret and recovering its failed deliveries.
  */
 export const SCOPE_DESCRIPTIONS = {
@@ -9,6 +10,7 @@ export const SCOPE_DESCRIPTIONS = {
   "meeting.read": "See your meetings and who attends them",
   "meeting.update": "Reschedule, change and end your meetings",
   "meeting.delete": "Cancel your meetings",
+  "meeting.links": "Create and revoke personal join links to your meetings, which let whoever holds one enter as the invited host, attendee or guest it names",
   "webhook.create": "Register webhooks that are called when your organization's meetings end",
   "webhook.read": "See your organization's webhooks",
   "webhook.update": "Change your organization's webhooks: their address, events and limits, their signing secrets, and redelivering failed events",

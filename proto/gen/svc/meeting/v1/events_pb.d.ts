@@ -48,6 +48,13 @@ export declare type MeetingEnded = Message<"svc.meeting.v1.MeetingEnded"> & {
    * @generated from field: svc.meeting.v1.MeetingEndReason reason = 6;
    */
   reason: MeetingEndReason;
+
+  /**
+   * Who of those invited came, and how many uninvited guests.
+   *
+   * @generated from field: svc.meeting.v1.Attendance attendance = 7;
+   */
+  attendance?: Attendance | undefined;
 };
 
 /**
@@ -55,6 +62,124 @@ export declare type MeetingEnded = Message<"svc.meeting.v1.MeetingEnded"> & {
  * Use `create(MeetingEndedSchema)` to create a new message.
  */
 export declare const MeetingEndedSchema: GenMessage<MeetingEnded>;
+
+/**
+ * @generated from message svc.meeting.v1.Attendance
+ */
+export declare type Attendance = Message<"svc.meeting.v1.Attendance"> & {
+  /**
+   * @generated from field: repeated svc.meeting.v1.InviteeAttendance invitees = 1;
+   */
+  invitees: InviteeAttendance[];
+
+  /**
+   * Distinct people who entered without a personal link of an invited host or attendee.
+   *
+   * @generated from field: int32 guest_count = 2;
+   */
+  guestCount: number;
+};
+
+/**
+ * Describes the message svc.meeting.v1.Attendance.
+ * Use `create(AttendanceSchema)` to create a new message.
+ */
+export declare const AttendanceSchema: GenMessage<Attendance>;
+
+/**
+ * One invited host or attendee.
+ *
+ * @generated from message svc.meeting.v1.InviteeAttendance
+ */
+export declare type InviteeAttendance = Message<"svc.meeting.v1.InviteeAttendance"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * "host" or "attendee".
+   *
+   * @generated from field: string role = 2;
+   */
+  role: string;
+
+  /**
+   * @generated from field: bool joined = 3;
+   */
+  joined: boolean;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp first_joined_at = 4;
+   */
+  firstJoinedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: int64 total_seconds = 5;
+   */
+  totalSeconds: bigint;
+};
+
+/**
+ * Describes the message svc.meeting.v1.InviteeAttendance.
+ * Use `create(InviteeAttendanceSchema)` to create a new message.
+ */
+export declare const InviteeAttendanceSchema: GenMessage<InviteeAttendance>;
+
+/**
+ * An invited host or attendee had not joined `no_show_after_minutes` after the meeting's start.
+ *
+ * @generated from message svc.meeting.v1.MeetingNoShow
+ */
+export declare type MeetingNoShow = Message<"svc.meeting.v1.MeetingNoShow"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string org_id = 3;
+   */
+  orgId: string;
+
+  /**
+   * @generated from field: string meeting_id = 4;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string email = 5;
+   */
+  email: string;
+
+  /**
+   * "host" or "attendee".
+   *
+   * @generated from field: string role = 6;
+   */
+  role: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp start = 7;
+   */
+  start?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string title = 8;
+   */
+  title: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.MeetingNoShow.
+ * Use `create(MeetingNoShowSchema)` to create a new message.
+ */
+export declare const MeetingNoShowSchema: GenMessage<MeetingNoShow>;
 
 /**
  * The meeting's details changed (PATCH /meeting/:id or UpdateMeeting).
@@ -274,6 +399,20 @@ export declare type ParticipantVisit = Message<"svc.meeting.v1.ParticipantVisit"
    * @generated from field: optional google.protobuf.Timestamp left_at = 4;
    */
   leftAt?: Timestamp | undefined;
+
+  /**
+   * "host", "attendee" or "guest".
+   *
+   * @generated from field: string role = 5;
+   */
+  role: string;
+
+  /**
+   * When they entered with a personal link of an invited host or attendee.
+   *
+   * @generated from field: string email = 6;
+   */
+  email: string;
 };
 
 /**
@@ -359,6 +498,13 @@ export enum MeetingEndReason {
    * @generated from enum value: MEETING_END_REASON_END_PASSED = 3;
    */
   END_PASSED = 3,
+
+  /**
+   * A host ended it for everyone from the meeting room.
+   *
+   * @generated from enum value: MEETING_END_REASON_ENDED_BY_HOST = 4;
+   */
+  ENDED_BY_HOST = 4,
 }
 
 /**

@@ -12,6 +12,455 @@ import type { FieldMask, Timestamp } from "@bufbuild/protobuf/wkt";
 export declare const file_svc_meeting_v1_meeting: GenFile;
 
 /**
+ * @generated from message svc.meeting.v1.GetLobbyStatusRequest
+ */
+export declare type GetLobbyStatusRequest = Message<"svc.meeting.v1.GetLobbyStatusRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string ticket = 2;
+   */
+  ticket: string;
+
+  /**
+   * @generated from field: string client_address = 3;
+   */
+  clientAddress: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.GetLobbyStatusRequest.
+ * Use `create(GetLobbyStatusRequestSchema)` to create a new message.
+ */
+export declare const GetLobbyStatusRequestSchema: GenMessage<GetLobbyStatusRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.GetLobbyStatusResponse
+ */
+export declare type GetLobbyStatusResponse = Message<"svc.meeting.v1.GetLobbyStatusResponse"> & {
+  /**
+   * "waiting", "admitted", "denied", "locked" (still waiting, but a host locked the room).
+   *
+   * @generated from field: string status = 1;
+   */
+  status: string;
+
+  /**
+   * When admitted: the grant to enter.
+   *
+   * @generated from field: svc.meeting.v1.JoinMeetingResponse grant = 2;
+   */
+  grant?: JoinMeetingResponse | undefined;
+};
+
+/**
+ * Describes the message svc.meeting.v1.GetLobbyStatusResponse.
+ * Use `create(GetLobbyStatusResponseSchema)` to create a new message.
+ */
+export declare const GetLobbyStatusResponseSchema: GenMessage<GetLobbyStatusResponse>;
+
+/**
+ * @generated from message svc.meeting.v1.ListLobbyRequest
+ */
+export declare type ListLobbyRequest = Message<"svc.meeting.v1.ListLobbyRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string room_session = 2;
+   */
+  roomSession: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.ListLobbyRequest.
+ * Use `create(ListLobbyRequestSchema)` to create a new message.
+ */
+export declare const ListLobbyRequestSchema: GenMessage<ListLobbyRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.LobbyEntry
+ */
+export declare type LobbyEntry = Message<"svc.meeting.v1.LobbyEntry"> & {
+  /**
+   * @generated from field: string entry_id = 1;
+   */
+  entryId: string;
+
+  /**
+   * @generated from field: string display_name = 2;
+   */
+  displayName: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp waiting_since = 3;
+   */
+  waitingSince?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message svc.meeting.v1.LobbyEntry.
+ * Use `create(LobbyEntrySchema)` to create a new message.
+ */
+export declare const LobbyEntrySchema: GenMessage<LobbyEntry>;
+
+/**
+ * @generated from message svc.meeting.v1.ListLobbyResponse
+ */
+export declare type ListLobbyResponse = Message<"svc.meeting.v1.ListLobbyResponse"> & {
+  /**
+   * @generated from field: repeated svc.meeting.v1.LobbyEntry waiting = 1;
+   */
+  waiting: LobbyEntry[];
+
+  /**
+   * @generated from field: bool locked = 2;
+   */
+  locked: boolean;
+};
+
+/**
+ * Describes the message svc.meeting.v1.ListLobbyResponse.
+ * Use `create(ListLobbyResponseSchema)` to create a new message.
+ */
+export declare const ListLobbyResponseSchema: GenMessage<ListLobbyResponse>;
+
+/**
+ * @generated from message svc.meeting.v1.DecideLobbyEntryRequest
+ */
+export declare type DecideLobbyEntryRequest = Message<"svc.meeting.v1.DecideLobbyEntryRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string room_session = 2;
+   */
+  roomSession: string;
+
+  /**
+   * @generated from field: string entry_id = 3;
+   */
+  entryId: string;
+
+  /**
+   * @generated from field: bool admit = 4;
+   */
+  admit: boolean;
+};
+
+/**
+ * Describes the message svc.meeting.v1.DecideLobbyEntryRequest.
+ * Use `create(DecideLobbyEntryRequestSchema)` to create a new message.
+ */
+export declare const DecideLobbyEntryRequestSchema: GenMessage<DecideLobbyEntryRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.DecideLobbyEntryResponse
+ */
+export declare type DecideLobbyEntryResponse = Message<"svc.meeting.v1.DecideLobbyEntryResponse"> & {
+  /**
+   * "admitted" or "denied".
+   *
+   * @generated from field: string status = 1;
+   */
+  status: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.DecideLobbyEntryResponse.
+ * Use `create(DecideLobbyEntryResponseSchema)` to create a new message.
+ */
+export declare const DecideLobbyEntryResponseSchema: GenMessage<DecideLobbyEntryResponse>;
+
+/**
+ * @generated from message svc.meeting.v1.SetRoomLockedRequest
+ */
+export declare type SetRoomLockedRequest = Message<"svc.meeting.v1.SetRoomLockedRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string room_session = 2;
+   */
+  roomSession: string;
+
+  /**
+   * @generated from field: bool locked = 3;
+   */
+  locked: boolean;
+};
+
+/**
+ * Describes the message svc.meeting.v1.SetRoomLockedRequest.
+ * Use `create(SetRoomLockedRequestSchema)` to create a new message.
+ */
+export declare const SetRoomLockedRequestSchema: GenMessage<SetRoomLockedRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.SetRoomLockedResponse
+ */
+export declare type SetRoomLockedResponse = Message<"svc.meeting.v1.SetRoomLockedResponse"> & {
+  /**
+   * @generated from field: bool locked = 1;
+   */
+  locked: boolean;
+};
+
+/**
+ * Describes the message svc.meeting.v1.SetRoomLockedResponse.
+ * Use `create(SetRoomLockedResponseSchema)` to create a new message.
+ */
+export declare const SetRoomLockedResponseSchema: GenMessage<SetRoomLockedResponse>;
+
+/**
+ * @generated from message svc.meeting.v1.MuteParticipantRequest
+ */
+export declare type MuteParticipantRequest = Message<"svc.meeting.v1.MuteParticipantRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string room_session = 2;
+   */
+  roomSession: string;
+
+  /**
+   * @generated from field: string participant_id = 3;
+   */
+  participantId: string;
+
+  /**
+   * "microphone", "camera" or "screen_share".
+   *
+   * @generated from field: string source = 4;
+   */
+  source: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.MuteParticipantRequest.
+ * Use `create(MuteParticipantRequestSchema)` to create a new message.
+ */
+export declare const MuteParticipantRequestSchema: GenMessage<MuteParticipantRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.MuteParticipantResponse
+ */
+export declare type MuteParticipantResponse = Message<"svc.meeting.v1.MuteParticipantResponse"> & {
+  /**
+   * False when they had no such track on (nothing to stop).
+   *
+   * @generated from field: bool muted = 1;
+   */
+  muted: boolean;
+};
+
+/**
+ * Describes the message svc.meeting.v1.MuteParticipantResponse.
+ * Use `create(MuteParticipantResponseSchema)` to create a new message.
+ */
+export declare const MuteParticipantResponseSchema: GenMessage<MuteParticipantResponse>;
+
+/**
+ * @generated from message svc.meeting.v1.RemoveParticipantRequest
+ */
+export declare type RemoveParticipantRequest = Message<"svc.meeting.v1.RemoveParticipantRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string room_session = 2;
+   */
+  roomSession: string;
+
+  /**
+   * @generated from field: string participant_id = 3;
+   */
+  participantId: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.RemoveParticipantRequest.
+ * Use `create(RemoveParticipantRequestSchema)` to create a new message.
+ */
+export declare const RemoveParticipantRequestSchema: GenMessage<RemoveParticipantRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.RemoveParticipantResponse
+ */
+export declare type RemoveParticipantResponse = Message<"svc.meeting.v1.RemoveParticipantResponse"> & {
+};
+
+/**
+ * Describes the message svc.meeting.v1.RemoveParticipantResponse.
+ * Use `create(RemoveParticipantResponseSchema)` to create a new message.
+ */
+export declare const RemoveParticipantResponseSchema: GenMessage<RemoveParticipantResponse>;
+
+/**
+ * @generated from message svc.meeting.v1.EndForEveryoneRequest
+ */
+export declare type EndForEveryoneRequest = Message<"svc.meeting.v1.EndForEveryoneRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string room_session = 2;
+   */
+  roomSession: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.EndForEveryoneRequest.
+ * Use `create(EndForEveryoneRequestSchema)` to create a new message.
+ */
+export declare const EndForEveryoneRequestSchema: GenMessage<EndForEveryoneRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.EndForEveryoneResponse
+ */
+export declare type EndForEveryoneResponse = Message<"svc.meeting.v1.EndForEveryoneResponse"> & {
+};
+
+/**
+ * Describes the message svc.meeting.v1.EndForEveryoneResponse.
+ * Use `create(EndForEveryoneResponseSchema)` to create a new message.
+ */
+export declare const EndForEveryoneResponseSchema: GenMessage<EndForEveryoneResponse>;
+
+/**
+ * @generated from message svc.meeting.v1.ChatMessage
+ */
+export declare type ChatMessage = Message<"svc.meeting.v1.ChatMessage"> & {
+  /**
+   * @generated from field: int64 id = 1;
+   */
+  id: bigint;
+
+  /**
+   * @generated from field: string participant_id = 2;
+   */
+  participantId: string;
+
+  /**
+   * @generated from field: string display_name = 3;
+   */
+  displayName: string;
+
+  /**
+   * @generated from field: string text = 4;
+   */
+  text: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp sent_at = 5;
+   */
+  sentAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message svc.meeting.v1.ChatMessage.
+ * Use `create(ChatMessageSchema)` to create a new message.
+ */
+export declare const ChatMessageSchema: GenMessage<ChatMessage>;
+
+/**
+ * @generated from message svc.meeting.v1.SendChatMessageRequest
+ */
+export declare type SendChatMessageRequest = Message<"svc.meeting.v1.SendChatMessageRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string room_session = 2;
+   */
+  roomSession: string;
+
+  /**
+   * 1-1000 characters after trimming.
+   *
+   * @generated from field: string text = 3;
+   */
+  text: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.SendChatMessageRequest.
+ * Use `create(SendChatMessageRequestSchema)` to create a new message.
+ */
+export declare const SendChatMessageRequestSchema: GenMessage<SendChatMessageRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.SendChatMessageResponse
+ */
+export declare type SendChatMessageResponse = Message<"svc.meeting.v1.SendChatMessageResponse"> & {
+  /**
+   * @generated from field: svc.meeting.v1.ChatMessage message = 1;
+   */
+  message?: ChatMessage | undefined;
+};
+
+/**
+ * Describes the message svc.meeting.v1.SendChatMessageResponse.
+ * Use `create(SendChatMessageResponseSchema)` to create a new message.
+ */
+export declare const SendChatMessageResponseSchema: GenMessage<SendChatMessageResponse>;
+
+/**
+ * @generated from message svc.meeting.v1.ListChatMessagesRequest
+ */
+export declare type ListChatMessagesRequest = Message<"svc.meeting.v1.ListChatMessagesRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string room_session = 2;
+   */
+  roomSession: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.ListChatMessagesRequest.
+ * Use `create(ListChatMessagesRequestSchema)` to create a new message.
+ */
+export declare const ListChatMessagesRequestSchema: GenMessage<ListChatMessagesRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.ListChatMessagesResponse
+ */
+export declare type ListChatMessagesResponse = Message<"svc.meeting.v1.ListChatMessagesResponse"> & {
+  /**
+   * @generated from field: repeated svc.meeting.v1.ChatMessage messages = 1;
+   */
+  messages: ChatMessage[];
+};
+
+/**
+ * Describes the message svc.meeting.v1.ListChatMessagesResponse.
+ * Use `create(ListChatMessagesResponseSchema)` to create a new message.
+ */
+export declare const ListChatMessagesResponseSchema: GenMessage<ListChatMessagesResponse>;
+
+/**
  * @generated from message svc.meeting.v1.Meeting
  */
 export declare type Meeting = Message<"svc.meeting.v1.Meeting"> & {
@@ -85,6 +534,18 @@ export declare type Meeting = Message<"svc.meeting.v1.Meeting"> & {
    * @generated from field: optional google.protobuf.Timestamp cancelled_at = 13;
    */
   cancelledAt?: Timestamp | undefined;
+
+  /**
+   * Invited hosts (e-mail addresses); they may admit, mute and remove people in the room.
+   *
+   * @generated from field: repeated string hosts = 14;
+   */
+  hosts: string[];
+
+  /**
+   * @generated from field: svc.meeting.v1.MeetingSettings settings = 15;
+   */
+  settings?: MeetingSettings | undefined;
 };
 
 /**
@@ -92,6 +553,69 @@ export declare type Meeting = Message<"svc.meeting.v1.Meeting"> & {
  * Use `create(MeetingSchema)` to create a new message.
  */
 export declare const MeetingSchema: GenMessage<Meeting>;
+
+/**
+ * How the meeting room behaves.
+ *
+ * @generated from message svc.meeting.v1.MeetingSettings
+ */
+export declare type MeetingSettings = Message<"svc.meeting.v1.MeetingSettings"> & {
+  /**
+   * Whoever enters without a host link waits until a host admits them.
+   *
+   * @generated from field: bool lobby = 1;
+   */
+  lobby: boolean;
+
+  /**
+   * Who may share their screen.
+   *
+   * @generated from field: svc.meeting.v1.ScreenSharePolicy screen_share = 2;
+   */
+  screenShare: ScreenSharePolicy;
+
+  /**
+   * Minutes after the start at which invited people who have not joined are reported (1-60).
+   *
+   * @generated from field: int32 no_show_after_minutes = 3;
+   */
+  noShowAfterMinutes: number;
+};
+
+/**
+ * Describes the message svc.meeting.v1.MeetingSettings.
+ * Use `create(MeetingSettingsSchema)` to create a new message.
+ */
+export declare const MeetingSettingsSchema: GenMessage<MeetingSettings>;
+
+/**
+ * The settings a request gives; an absent one keeps its default (create) or current value (update
+ * naming it clears nothing: an update names settings it changes as settings.lobby, ...).
+ *
+ * @generated from message svc.meeting.v1.MeetingSettingsInput
+ */
+export declare type MeetingSettingsInput = Message<"svc.meeting.v1.MeetingSettingsInput"> & {
+  /**
+   * @generated from field: optional bool lobby = 1;
+   */
+  lobby?: boolean | undefined;
+
+  /**
+   * @generated from field: svc.meeting.v1.ScreenSharePolicy screen_share = 2;
+   */
+  screenShare: ScreenSharePolicy;
+
+  /**
+   * @generated from field: optional int32 no_show_after_minutes = 3;
+   */
+  noShowAfterMinutes?: number | undefined;
+};
+
+/**
+ * Describes the message svc.meeting.v1.MeetingSettingsInput.
+ * Use `create(MeetingSettingsInputSchema)` to create a new message.
+ */
+export declare const MeetingSettingsInputSchema: GenMessage<MeetingSettingsInput>;
 
 /**
  * @generated from message svc.meeting.v1.CreateMeetingRequest
@@ -128,6 +652,16 @@ export declare type CreateMeetingRequest = Message<"svc.meeting.v1.CreateMeeting
    * @generated from field: optional int32 duration_minutes = 5;
    */
   durationMinutes?: number | undefined;
+
+  /**
+   * @generated from field: repeated string hosts = 6;
+   */
+  hosts: string[];
+
+  /**
+   * @generated from field: svc.meeting.v1.MeetingSettingsInput settings = 7;
+   */
+  settings?: MeetingSettingsInput | undefined;
 };
 
 /**
@@ -276,8 +810,10 @@ export declare type UpdateMeetingRequest = Message<"svc.meeting.v1.UpdateMeeting
   id: string;
 
   /**
-   * The fields to change: any of title, start, end, duration_minutes, attendees. A named field
-   * that is absent in the message is cleared (start, end) or emptied (attendees).
+   * The fields to change: any of title, start, end, duration_minutes, attendees, hosts,
+   * settings.lobby, settings.screen_share, settings.no_show_after_minutes. A named field that is
+   * absent in the message is cleared (start, end), emptied (attendees, hosts) or reset to its
+   * default (settings).
    *
    * @generated from field: google.protobuf.FieldMask update_mask = 2;
    */
@@ -307,6 +843,16 @@ export declare type UpdateMeetingRequest = Message<"svc.meeting.v1.UpdateMeeting
    * @generated from field: repeated string attendees = 7;
    */
   attendees: string[];
+
+  /**
+   * @generated from field: repeated string hosts = 8;
+   */
+  hosts: string[];
+
+  /**
+   * @generated from field: svc.meeting.v1.MeetingSettingsInput settings = 9;
+   */
+  settings?: MeetingSettingsInput | undefined;
 };
 
 /**
@@ -399,6 +945,255 @@ export declare type ListMeetingsResponse = Message<"svc.meeting.v1.ListMeetingsR
 export declare const ListMeetingsResponseSchema: GenMessage<ListMeetingsResponse>;
 
 /**
+ * @generated from message svc.meeting.v1.CreateJoinLinkRequest
+ */
+export declare type CreateJoinLinkRequest = Message<"svc.meeting.v1.CreateJoinLinkRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * An invited host's or attendee's address: the link's role is theirs. Or empty, for a guest.
+   *
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * For a guest link: the name shown in the room (required then); for an invited person, optional.
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * Must be ROLE_GUEST when email is empty; otherwise unspecified or the invitation's role.
+   *
+   * @generated from field: svc.meeting.v1.ParticipantRole role = 4;
+   */
+  role: ParticipantRole;
+
+  /**
+   * When the link stops working; default: 24 hours after the planned end (or start), at least
+   * 24 hours from now; at most 90 days from now.
+   *
+   * @generated from field: optional google.protobuf.Timestamp expires_at = 5;
+   */
+  expiresAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message svc.meeting.v1.CreateJoinLinkRequest.
+ * Use `create(CreateJoinLinkRequestSchema)` to create a new message.
+ */
+export declare const CreateJoinLinkRequestSchema: GenMessage<CreateJoinLinkRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.JoinLink
+ */
+export declare type JoinLink = Message<"svc.meeting.v1.JoinLink"> & {
+  /**
+   * @generated from field: string link_id = 1;
+   */
+  linkId: string;
+
+  /**
+   * The meeting's join URL with the link's secret in the fragment (never sent to a server log).
+   *
+   * @generated from field: string url = 2;
+   */
+  url: string;
+
+  /**
+   * @generated from field: svc.meeting.v1.ParticipantRole role = 3;
+   */
+  role: ParticipantRole;
+
+  /**
+   * @generated from field: string email = 4;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string name = 5;
+   */
+  name: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 6;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string meeting_id = 7;
+   */
+  meetingId: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.JoinLink.
+ * Use `create(JoinLinkSchema)` to create a new message.
+ */
+export declare const JoinLinkSchema: GenMessage<JoinLink>;
+
+/**
+ * @generated from message svc.meeting.v1.CreateJoinLinkResponse
+ */
+export declare type CreateJoinLinkResponse = Message<"svc.meeting.v1.CreateJoinLinkResponse"> & {
+  /**
+   * @generated from field: svc.meeting.v1.JoinLink link = 1;
+   */
+  link?: JoinLink | undefined;
+};
+
+/**
+ * Describes the message svc.meeting.v1.CreateJoinLinkResponse.
+ * Use `create(CreateJoinLinkResponseSchema)` to create a new message.
+ */
+export declare const CreateJoinLinkResponseSchema: GenMessage<CreateJoinLinkResponse>;
+
+/**
+ * @generated from message svc.meeting.v1.RevokeJoinLinkRequest
+ */
+export declare type RevokeJoinLinkRequest = Message<"svc.meeting.v1.RevokeJoinLinkRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string link_id = 2;
+   */
+  linkId: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.RevokeJoinLinkRequest.
+ * Use `create(RevokeJoinLinkRequestSchema)` to create a new message.
+ */
+export declare const RevokeJoinLinkRequestSchema: GenMessage<RevokeJoinLinkRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.RevokeJoinLinkResponse
+ */
+export declare type RevokeJoinLinkResponse = Message<"svc.meeting.v1.RevokeJoinLinkResponse"> & {
+  /**
+   * False when it was already revoked.
+   *
+   * @generated from field: bool revoked_now = 1;
+   */
+  revokedNow: boolean;
+};
+
+/**
+ * Describes the message svc.meeting.v1.RevokeJoinLinkResponse.
+ * Use `create(RevokeJoinLinkResponseSchema)` to create a new message.
+ */
+export declare const RevokeJoinLinkResponseSchema: GenMessage<RevokeJoinLinkResponse>;
+
+/**
+ * @generated from message svc.meeting.v1.ListParticipantsRequest
+ */
+export declare type ListParticipantsRequest = Message<"svc.meeting.v1.ListParticipantsRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * 1..100, default 50.
+   *
+   * @generated from field: int32 page_size = 2;
+   */
+  pageSize: number;
+
+  /**
+   * @generated from field: string page_token = 3;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.ListParticipantsRequest.
+ * Use `create(ListParticipantsRequestSchema)` to create a new message.
+ */
+export declare const ListParticipantsRequestSchema: GenMessage<ListParticipantsRequest>;
+
+/**
+ * One stay of one person in the meeting's room.
+ *
+ * @generated from message svc.meeting.v1.ParticipantRecord
+ */
+export declare type ParticipantRecord = Message<"svc.meeting.v1.ParticipantRecord"> & {
+  /**
+   * @generated from field: string participant_id = 1;
+   */
+  participantId: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * When they entered with a personal link for an invited host or attendee.
+   *
+   * @generated from field: string email = 3;
+   */
+  email: string;
+
+  /**
+   * @generated from field: svc.meeting.v1.ParticipantRole role = 4;
+   */
+  role: ParticipantRole;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp joined_at = 5;
+   */
+  joinedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp left_at = 6;
+   */
+  leftAt?: Timestamp | undefined;
+
+  /**
+   * Until left_at, or until now while present.
+   *
+   * @generated from field: int64 duration_seconds = 7;
+   */
+  durationSeconds: bigint;
+};
+
+/**
+ * Describes the message svc.meeting.v1.ParticipantRecord.
+ * Use `create(ParticipantRecordSchema)` to create a new message.
+ */
+export declare const ParticipantRecordSchema: GenMessage<ParticipantRecord>;
+
+/**
+ * @generated from message svc.meeting.v1.ListParticipantsResponse
+ */
+export declare type ListParticipantsResponse = Message<"svc.meeting.v1.ListParticipantsResponse"> & {
+  /**
+   * @generated from field: repeated svc.meeting.v1.ParticipantRecord participants = 1;
+   */
+  participants: ParticipantRecord[];
+
+  /**
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.ListParticipantsResponse.
+ * Use `create(ListParticipantsResponseSchema)` to create a new message.
+ */
+export declare const ListParticipantsResponseSchema: GenMessage<ListParticipantsResponse>;
+
+/**
  * @generated from message svc.meeting.v1.GetJoinInfoRequest
  */
 export declare type GetJoinInfoRequest = Message<"svc.meeting.v1.GetJoinInfoRequest"> & {
@@ -406,6 +1201,13 @@ export declare type GetJoinInfoRequest = Message<"svc.meeting.v1.GetJoinInfoRequ
    * @generated from field: string id = 1;
    */
   id: string;
+
+  /**
+   * A personal link's secret, when the page was opened with one: the answer names its person.
+   *
+   * @generated from field: string link = 2;
+   */
+  link: string;
 };
 
 /**
@@ -436,6 +1238,21 @@ export declare type JoinMeetingRequest = Message<"svc.meeting.v1.JoinMeetingRequ
    * @generated from field: string client_address = 3;
    */
   clientAddress: string;
+
+  /**
+   * A personal link's secret (from the join URL's fragment), when the person has one.
+   *
+   * @generated from field: string link = 4;
+   */
+  link: string;
+
+  /**
+   * An opaque key of the browser's session (the gateway keeps it in an HttpOnly cookie): someone
+   * removed from the meeting cannot come back from the same browser session.
+   *
+   * @generated from field: string visitor_key = 5;
+   */
+  visitorKey: string;
 };
 
 /**
@@ -490,6 +1307,25 @@ export declare type JoinMeetingResponse = Message<"svc.meeting.v1.JoinMeetingRes
    * @generated from field: svc.meeting.v1.MeetingStatus status = 7;
    */
   status: MeetingStatus;
+
+  /**
+   * @generated from field: svc.meeting.v1.ParticipantRole role = 8;
+   */
+  role: ParticipantRole;
+
+  /**
+   * The credential of this participant for the room's own API (chat; host actions for hosts).
+   *
+   * @generated from field: string room_session = 9;
+   */
+  roomSession: string;
+
+  /**
+   * Set instead of a token when the meeting has a lobby: the person waits, polling with it.
+   *
+   * @generated from field: string lobby_ticket = 10;
+   */
+  lobbyTicket: string;
 };
 
 /**
@@ -531,6 +1367,38 @@ export declare type GetJoinInfoResponse = Message<"svc.meeting.v1.GetJoinInfoRes
    * @generated from field: optional google.protobuf.Timestamp ended_at = 6;
    */
   endedAt?: Timestamp | undefined;
+
+  /**
+   * With a valid personal link: its person (name prefilled, role). Empty otherwise.
+   *
+   * @generated from field: string link_name = 7;
+   */
+  linkName: string;
+
+  /**
+   * @generated from field: svc.meeting.v1.ParticipantRole link_role = 8;
+   */
+  linkRole: ParticipantRole;
+
+  /**
+   * Why the link does not work ("expired", "revoked", "other_meeting", "unknown"); empty when it
+   * works or none was given.
+   *
+   * @generated from field: string link_problem = 9;
+   */
+  linkProblem: string;
+
+  /**
+   * @generated from field: bool lobby = 10;
+   */
+  lobby: boolean;
+
+  /**
+   * The same problem in words for the person holding the link ("This join link has expired").
+   *
+   * @generated from field: string link_problem_message = 11;
+   */
+  linkProblemMessage: string;
 };
 
 /**
@@ -573,6 +1441,61 @@ export enum MeetingStatus {
  * Describes the enum svc.meeting.v1.MeetingStatus.
  */
 export declare const MeetingStatusSchema: GenEnum<MeetingStatus>;
+
+/**
+ * @generated from enum svc.meeting.v1.ScreenSharePolicy
+ */
+export enum ScreenSharePolicy {
+  /**
+   * @generated from enum value: SCREEN_SHARE_POLICY_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: SCREEN_SHARE_POLICY_EVERYONE = 1;
+   */
+  EVERYONE = 1,
+
+  /**
+   * @generated from enum value: SCREEN_SHARE_POLICY_HOSTS = 2;
+   */
+  HOSTS = 2,
+}
+
+/**
+ * Describes the enum svc.meeting.v1.ScreenSharePolicy.
+ */
+export declare const ScreenSharePolicySchema: GenEnum<ScreenSharePolicy>;
+
+/**
+ * @generated from enum svc.meeting.v1.ParticipantRole
+ */
+export enum ParticipantRole {
+  /**
+   * @generated from enum value: PARTICIPANT_ROLE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: PARTICIPANT_ROLE_HOST = 1;
+   */
+  HOST = 1,
+
+  /**
+   * @generated from enum value: PARTICIPANT_ROLE_ATTENDEE = 2;
+   */
+  ATTENDEE = 2,
+
+  /**
+   * @generated from enum value: PARTICIPANT_ROLE_GUEST = 3;
+   */
+  GUEST = 3,
+}
+
+/**
+ * Describes the enum svc.meeting.v1.ParticipantRole.
+ */
+export declare const ParticipantRoleSchema: GenEnum<ParticipantRole>;
 
 /**
  * MeetingService owns meetings and their lifecycle. Calls carry the caller's credential in the
@@ -644,6 +1567,37 @@ export declare const MeetingService: GenService<{
     input: typeof CancelMeetingRequestSchema;
     output: typeof CancelMeetingResponseSchema;
   },
+  /**
+   * Scope meeting.links. A personal join link for an invited host or attendee (by e-mail), or
+   * for a named guest. FAILED_PRECONDITION for an ended or cancelled meeting.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingService.CreateJoinLink
+   */
+  createJoinLink: {
+    methodKind: "unary";
+    input: typeof CreateJoinLinkRequestSchema;
+    output: typeof CreateJoinLinkResponseSchema;
+  },
+  /**
+   * Scope meeting.links. Revokes a link: it no longer lets anyone in. Idempotent.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingService.RevokeJoinLink
+   */
+  revokeJoinLink: {
+    methodKind: "unary";
+    input: typeof RevokeJoinLinkRequestSchema;
+    output: typeof RevokeJoinLinkResponseSchema;
+  },
+  /**
+   * Scope meeting.read. Every visit of the meeting's room, oldest first, paginated.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingService.ListParticipants
+   */
+  listParticipants: {
+    methodKind: "unary";
+    input: typeof ListParticipantsRequestSchema;
+    output: typeof ListParticipantsResponseSchema;
+  },
 }>;
 
 /**
@@ -673,6 +1627,110 @@ export declare const MeetingPageService: GenService<{
     methodKind: "unary";
     input: typeof JoinMeetingRequestSchema;
     output: typeof JoinMeetingResponseSchema;
+  },
+}>;
+
+/**
+ * MeetingRoomService is the meeting room's own API, for the people in it. Calls carry the room
+ * session a join grant returned (`room_session`), not an API credential; host actions are
+ * PERMISSION_DENIED for anyone whose grant is not a host's. NOT_FOUND for an unknown meeting or a
+ * room session of another meeting; FAILED_PRECONDITION (metadata `x-gone: true`) once it ended.
+ *
+ * @generated from service svc.meeting.v1.MeetingRoomService
+ */
+export declare const MeetingRoomService: GenService<{
+  /**
+   * Whoever waits in the lobby asks how it stands with their ticket; once admitted the answer
+   * carries their join grant.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingRoomService.GetLobbyStatus
+   */
+  getLobbyStatus: {
+    methodKind: "unary";
+    input: typeof GetLobbyStatusRequestSchema;
+    output: typeof GetLobbyStatusResponseSchema;
+  },
+  /**
+   * Host: who is waiting.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingRoomService.ListLobby
+   */
+  listLobby: {
+    methodKind: "unary";
+    input: typeof ListLobbyRequestSchema;
+    output: typeof ListLobbyResponseSchema;
+  },
+  /**
+   * Host: admit or deny someone waiting.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingRoomService.DecideLobbyEntry
+   */
+  decideLobbyEntry: {
+    methodKind: "unary";
+    input: typeof DecideLobbyEntryRequestSchema;
+    output: typeof DecideLobbyEntryResponseSchema;
+  },
+  /**
+   * Host: lock or unlock the room (nobody new enters while it is locked).
+   *
+   * @generated from rpc svc.meeting.v1.MeetingRoomService.SetRoomLocked
+   */
+  setRoomLocked: {
+    methodKind: "unary";
+    input: typeof SetRoomLockedRequestSchema;
+    output: typeof SetRoomLockedResponseSchema;
+  },
+  /**
+   * Host: mute someone's microphone, or stop their camera or screen share (LiveKit
+   * MutePublishedTrack). They may turn it on again themselves.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingRoomService.MuteParticipant
+   */
+  muteParticipant: {
+    methodKind: "unary";
+    input: typeof MuteParticipantRequestSchema;
+    output: typeof MuteParticipantResponseSchema;
+  },
+  /**
+   * Host: remove someone (LiveKit RemoveParticipant); their link and browser session cannot
+   * enter this meeting again.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingRoomService.RemoveParticipant
+   */
+  removeParticipant: {
+    methodKind: "unary";
+    input: typeof RemoveParticipantRequestSchema;
+    output: typeof RemoveParticipantResponseSchema;
+  },
+  /**
+   * Host: end the meeting for everyone (meeting.ended, reason ended_by_host).
+   *
+   * @generated from rpc svc.meeting.v1.MeetingRoomService.EndForEveryone
+   */
+  endForEveryone: {
+    methodKind: "unary";
+    input: typeof EndForEveryoneRequestSchema;
+    output: typeof EndForEveryoneResponseSchema;
+  },
+  /**
+   * Anyone in the room: send a chat message (relayed to the room by the server).
+   *
+   * @generated from rpc svc.meeting.v1.MeetingRoomService.SendChatMessage
+   */
+  sendChatMessage: {
+    methodKind: "unary";
+    input: typeof SendChatMessageRequestSchema;
+    output: typeof SendChatMessageResponseSchema;
+  },
+  /**
+   * Anyone in the room: the messages sent since the meeting started.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingRoomService.ListChatMessages
+   */
+  listChatMessages: {
+    methodKind: "unary";
+    input: typeof ListChatMessagesRequestSchema;
+    output: typeof ListChatMessagesResponseSchema;
   },
 }>;
 

@@ -9,126 +9,336 @@ import { file_google_protobuf_field_mask, file_google_protobuf_timestamp } from 
  * Describes the file svc/meeting/v1/meeting.proto.
  */
 export const file_svc_meeting_v1_meeting = /*@__PURE__*/
-  fileDesc("ChxzdmMvbWVldGluZy92MS9tZWV0aW5nLnByb3RvEg5zdmMubWVldGluZy52MSLqAwoHTWVldGluZxIKCgJpZBgBIAEoCRIOCgZvcmdfaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSLgoFc3RhcnQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESLQoGc3RhdHVzGAUgASgOMh0uc3ZjLm1lZXRpbmcudjEuTWVldGluZ1N0YXR1cxIRCglhdHRlbmRlZXMYBiADKAkSLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMQoIZW5kZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAGIAQESEAoIam9pbl91cmwYCSABKAkSGgoSY3JlYXRlZF9ieV91c2VyX2lkGAogASgJEhwKFGNyZWF0ZWRfYnlfY2xpZW50X2lkGAsgASgJEiwKA2VuZBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAogBARI1CgxjYW5jZWxsZWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAOIAQFCCAoGX3N0YXJ0QgsKCV9lbmRlZF9hdEIGCgRfZW5kQg8KDV9jYW5jZWxsZWRfYXQipAEKFENyZWF0ZU1lZXRpbmdSZXF1ZXN0Eg0KBXRpdGxlGAEgASgJEhIKBXN0YXJ0GAIgASgJSACIAQESEQoJYXR0ZW5kZWVzGAMgAygJEhAKA2VuZBgEIAEoCUgBiAEBEh0KEGR1cmF0aW9uX21pbnV0ZXMYBSABKAVIAogBAUIICgZfc3RhcnRCBgoEX2VuZEITChFfZHVyYXRpb25fbWludXRlcyJBChVDcmVhdGVNZWV0aW5nUmVzcG9uc2USKAoHbWVldGluZxgBIAEoCzIXLnN2Yy5tZWV0aW5nLnYxLk1lZXRpbmciHwoRR2V0TWVldGluZ1JlcXVlc3QSCgoCaWQYASABKAkiPgoSR2V0TWVldGluZ1Jlc3BvbnNlEigKB21lZXRpbmcYASABKAsyFy5zdmMubWVldGluZy52MS5NZWV0aW5nIh8KEUVuZE1lZXRpbmdSZXF1ZXN0EgoKAmlkGAEgASgJIlEKEkVuZE1lZXRpbmdSZXNwb25zZRIoCgdtZWV0aW5nGAEgASgLMhcuc3ZjLm1lZXRpbmcudjEuTWVldGluZxIRCgllbmRlZF9ub3cYAiABKAgivwEKE0xpc3RNZWV0aW5nc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSLQoGc3RhdHVzGAMgASgOMh0uc3ZjLm1lZXRpbmcudjEuTWVldGluZ1N0YXR1cxIXCgpzdGFydF9mcm9tGAQgASgJSACIAQESGQoMc3RhcnRfYmVmb3JlGAUgASgJSAGIAQFCDQoLX3N0YXJ0X2Zyb21CDwoNX3N0YXJ0X2JlZm9yZSLhAQoUVXBkYXRlTWVldGluZ1JlcXVlc3QSCgoCaWQYASABKAkSLwoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrEg0KBXRpdGxlGAMgASgJEhIKBXN0YXJ0GAQgASgJSACIAQESEAoDZW5kGAUgASgJSAGIAQESHQoQZHVyYXRpb25fbWludXRlcxgGIAEoBUgCiAEBEhEKCWF0dGVuZGVlcxgHIAMoCUIICgZfc3RhcnRCBgoEX2VuZEITChFfZHVyYXRpb25fbWludXRlcyJZChVVcGRhdGVNZWV0aW5nUmVzcG9uc2USKAoHbWVldGluZxgBIAEoCzIXLnN2Yy5tZWV0aW5nLnYxLk1lZXRpbmcSFgoOY2hhbmdlZF9maWVsZHMYAiADKAkiIgoUQ2FuY2VsTWVldGluZ1JlcXVlc3QSCgoCaWQYASABKAkiWAoVQ2FuY2VsTWVldGluZ1Jlc3BvbnNlEigKB21lZXRpbmcYASABKAsyFy5zdmMubWVldGluZy52MS5NZWV0aW5nEhUKDWNhbmNlbGxlZF9ub3cYAiABKAgiWgoUTGlzdE1lZXRpbmdzUmVzcG9uc2USKQoIbWVldGluZ3MYASADKAsyFy5zdmMubWVldGluZy52MS5NZWV0aW5nEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIgChJHZXRKb2luSW5mb1JlcXVlc3QSCgoCaWQYASABKAkiVgoSSm9pbk1lZXRpbmdSZXF1ZXN0EhIKCm1lZXRpbmdfaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEhYKDmNsaWVudF9hZGRyZXNzGAMgASgJItIBChNKb2luTWVldGluZ1Jlc3BvbnNlEhYKDnBhcnRpY2lwYW50X2lkGAEgASgJEg0KBXRva2VuGAIgASgJEhIKCnNlcnZlcl91cmwYAyABKAkSLgoKZXhwaXJlc19hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKbWVldGluZ19pZBgFIAEoCRINCgV0aXRsZRgGIAEoCRItCgZzdGF0dXMYByABKA4yHS5zdmMubWVldGluZy52MS5NZWV0aW5nU3RhdHVzIvEBChNHZXRKb2luSW5mb1Jlc3BvbnNlEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEi4KBXN0YXJ0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEi0KBnN0YXR1cxgEIAEoDjIdLnN2Yy5tZWV0aW5nLnYxLk1lZXRpbmdTdGF0dXMSFgoOYXR0ZW5kZWVfY291bnQYBSABKAUSMQoIZW5kZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAGIAQFCCAoGX3N0YXJ0QgsKCV9lbmRlZF9hdCqeAQoNTWVldGluZ1N0YXR1cxIeChpNRUVUSU5HX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGE1FRVRJTkdfU1RBVFVTX1NDSEVEVUxFRBABEhcKE01FRVRJTkdfU1RBVFVTX0xJVkUQAhIYChRNRUVUSU5HX1NUQVRVU19FTkRFRBADEhwKGE1FRVRJTkdfU1RBVFVTX0NBTkNFTExFRBAEMrkECg5NZWV0aW5nU2VydmljZRJcCg1DcmVhdGVNZWV0aW5nEiQuc3ZjLm1lZXRpbmcudjEuQ3JlYXRlTWVldGluZ1JlcXVlc3QaJS5zdmMubWVldGluZy52MS5DcmVhdGVNZWV0aW5nUmVzcG9uc2USWAoKR2V0TWVldGluZxIhLnN2Yy5tZWV0aW5nLnYxLkdldE1lZXRpbmdSZXF1ZXN0GiIuc3ZjLm1lZXRpbmcudjEuR2V0TWVldGluZ1Jlc3BvbnNlIgOQAgESUwoKRW5kTWVldGluZxIhLnN2Yy5tZWV0aW5nLnYxLkVuZE1lZXRpbmdSZXF1ZXN0GiIuc3ZjLm1lZXRpbmcudjEuRW5kTWVldGluZ1Jlc3BvbnNlEl4KDExpc3RNZWV0aW5ncxIjLnN2Yy5tZWV0aW5nLnYxLkxpc3RNZWV0aW5nc1JlcXVlc3QaJC5zdmMubWVldGluZy52MS5MaXN0TWVldGluZ3NSZXNwb25zZSIDkAIBElwKDVVwZGF0ZU1lZXRpbmcSJC5zdmMubWVldGluZy52MS5VcGRhdGVNZWV0aW5nUmVxdWVzdBolLnN2Yy5tZWV0aW5nLnYxLlVwZGF0ZU1lZXRpbmdSZXNwb25zZRJcCg1DYW5jZWxNZWV0aW5nEiQuc3ZjLm1lZXRpbmcudjEuQ2FuY2VsTWVldGluZ1JlcXVlc3QaJS5zdmMubWVldGluZy52MS5DYW5jZWxNZWV0aW5nUmVzcG9uc2UyyQEKEk1lZXRpbmdQYWdlU2VydmljZRJbCgtHZXRKb2luSW5mbxIiLnN2Yy5tZWV0aW5nLnYxLkdldEpvaW5JbmZvUmVxdWVzdBojLnN2Yy5tZWV0aW5nLnYxLkdldEpvaW5JbmZvUmVzcG9uc2UiA5ACARJWCgtKb2luTWVldGluZxIiLnN2Yy5tZWV0aW5nLnYxLkpvaW5NZWV0aW5nUmVxdWVzdBojLnN2Yy5tZWV0aW5nLnYxLkpvaW5NZWV0aW5nUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
+  fileDesc("ChxzdmMvbWVldGluZy92MS9tZWV0aW5nLnByb3RvEg5zdmMubWVldGluZy52MSJTChVHZXRMb2JieVN0YXR1c1JlcXVlc3QSEgoKbWVldGluZ19pZBgBIAEoCRIOCgZ0aWNrZXQYAiABKAkSFgoOY2xpZW50X2FkZHJlc3MYAyABKAkiXAoWR2V0TG9iYnlTdGF0dXNSZXNwb25zZRIOCgZzdGF0dXMYASABKAkSMgoFZ3JhbnQYAiABKAsyIy5zdmMubWVldGluZy52MS5Kb2luTWVldGluZ1Jlc3BvbnNlIjwKEExpc3RMb2JieVJlcXVlc3QSEgoKbWVldGluZ19pZBgBIAEoCRIUCgxyb29tX3Nlc3Npb24YAiABKAkiZwoKTG9iYnlFbnRyeRIQCghlbnRyeV9pZBgBIAEoCRIUCgxkaXNwbGF5X25hbWUYAiABKAkSMQoNd2FpdGluZ19zaW5jZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiUAoRTGlzdExvYmJ5UmVzcG9uc2USKwoHd2FpdGluZxgBIAMoCzIaLnN2Yy5tZWV0aW5nLnYxLkxvYmJ5RW50cnkSDgoGbG9ja2VkGAIgASgIImQKF0RlY2lkZUxvYmJ5RW50cnlSZXF1ZXN0EhIKCm1lZXRpbmdfaWQYASABKAkSFAoMcm9vbV9zZXNzaW9uGAIgASgJEhAKCGVudHJ5X2lkGAMgASgJEg0KBWFkbWl0GAQgASgIIioKGERlY2lkZUxvYmJ5RW50cnlSZXNwb25zZRIOCgZzdGF0dXMYASABKAkiUAoUU2V0Um9vbUxvY2tlZFJlcXVlc3QSEgoKbWVldGluZ19pZBgBIAEoCRIUCgxyb29tX3Nlc3Npb24YAiABKAkSDgoGbG9ja2VkGAMgASgIIicKFVNldFJvb21Mb2NrZWRSZXNwb25zZRIOCgZsb2NrZWQYASABKAgiagoWTXV0ZVBhcnRpY2lwYW50UmVxdWVzdBISCgptZWV0aW5nX2lkGAEgASgJEhQKDHJvb21fc2Vzc2lvbhgCIAEoCRIWCg5wYXJ0aWNpcGFudF9pZBgDIAEoCRIOCgZzb3VyY2UYBCABKAkiKAoXTXV0ZVBhcnRpY2lwYW50UmVzcG9uc2USDQoFbXV0ZWQYASABKAgiXAoYUmVtb3ZlUGFydGljaXBhbnRSZXF1ZXN0EhIKCm1lZXRpbmdfaWQYASABKAkSFAoMcm9vbV9zZXNzaW9uGAIgASgJEhYKDnBhcnRpY2lwYW50X2lkGAMgASgJIhsKGVJlbW92ZVBhcnRpY2lwYW50UmVzcG9uc2UiQQoVRW5kRm9yRXZlcnlvbmVSZXF1ZXN0EhIKCm1lZXRpbmdfaWQYASABKAkSFAoMcm9vbV9zZXNzaW9uGAIgASgJIhgKFkVuZEZvckV2ZXJ5b25lUmVzcG9uc2UiggEKC0NoYXRNZXNzYWdlEgoKAmlkGAEgASgDEhYKDnBhcnRpY2lwYW50X2lkGAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRIMCgR0ZXh0GAQgASgJEisKB3NlbnRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlAKFlNlbmRDaGF0TWVzc2FnZVJlcXVlc3QSEgoKbWVldGluZ19pZBgBIAEoCRIUCgxyb29tX3Nlc3Npb24YAiABKAkSDAoEdGV4dBgDIAEoCSJHChdTZW5kQ2hhdE1lc3NhZ2VSZXNwb25zZRIsCgdtZXNzYWdlGAEgASgLMhsuc3ZjLm1lZXRpbmcudjEuQ2hhdE1lc3NhZ2UiQwoXTGlzdENoYXRNZXNzYWdlc1JlcXVlc3QSEgoKbWVldGluZ19pZBgBIAEoCRIUCgxyb29tX3Nlc3Npb24YAiABKAkiSQoYTGlzdENoYXRNZXNzYWdlc1Jlc3BvbnNlEi0KCG1lc3NhZ2VzGAEgAygLMhsuc3ZjLm1lZXRpbmcudjEuQ2hhdE1lc3NhZ2UirAQKB01lZXRpbmcSCgoCaWQYASABKAkSDgoGb3JnX2lkGAIgASgJEg0KBXRpdGxlGAMgASgJEi4KBXN0YXJ0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEi0KBnN0YXR1cxgFIAEoDjIdLnN2Yy5tZWV0aW5nLnYxLk1lZXRpbmdTdGF0dXMSEQoJYXR0ZW5kZWVzGAYgAygJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKCGVuZGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBEhAKCGpvaW5fdXJsGAkgASgJEhoKEmNyZWF0ZWRfYnlfdXNlcl9pZBgKIAEoCRIcChRjcmVhdGVkX2J5X2NsaWVudF9pZBgLIAEoCRIsCgNlbmQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAKIAQESNQoMY2FuY2VsbGVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgDiAEBEg0KBWhvc3RzGA4gAygJEjEKCHNldHRpbmdzGA8gASgLMh8uc3ZjLm1lZXRpbmcudjEuTWVldGluZ1NldHRpbmdzQggKBl9zdGFydEILCglfZW5kZWRfYXRCBgoEX2VuZEIPCg1fY2FuY2VsbGVkX2F0IngKD01lZXRpbmdTZXR0aW5ncxINCgVsb2JieRgBIAEoCBI3CgxzY3JlZW5fc2hhcmUYAiABKA4yIS5zdmMubWVldGluZy52MS5TY3JlZW5TaGFyZVBvbGljeRIdChVub19zaG93X2FmdGVyX21pbnV0ZXMYAyABKAUiqwEKFE1lZXRpbmdTZXR0aW5nc0lucHV0EhIKBWxvYmJ5GAEgASgISACIAQESNwoMc2NyZWVuX3NoYXJlGAIgASgOMiEuc3ZjLm1lZXRpbmcudjEuU2NyZWVuU2hhcmVQb2xpY3kSIgoVbm9fc2hvd19hZnRlcl9taW51dGVzGAMgASgFSAGIAQFCCAoGX2xvYmJ5QhgKFl9ub19zaG93X2FmdGVyX21pbnV0ZXMi6wEKFENyZWF0ZU1lZXRpbmdSZXF1ZXN0Eg0KBXRpdGxlGAEgASgJEhIKBXN0YXJ0GAIgASgJSACIAQESEQoJYXR0ZW5kZWVzGAMgAygJEhAKA2VuZBgEIAEoCUgBiAEBEh0KEGR1cmF0aW9uX21pbnV0ZXMYBSABKAVIAogBARINCgVob3N0cxgGIAMoCRI2CghzZXR0aW5ncxgHIAEoCzIkLnN2Yy5tZWV0aW5nLnYxLk1lZXRpbmdTZXR0aW5nc0lucHV0QggKBl9zdGFydEIGCgRfZW5kQhMKEV9kdXJhdGlvbl9taW51dGVzIkEKFUNyZWF0ZU1lZXRpbmdSZXNwb25zZRIoCgdtZWV0aW5nGAEgASgLMhcuc3ZjLm1lZXRpbmcudjEuTWVldGluZyIfChFHZXRNZWV0aW5nUmVxdWVzdBIKCgJpZBgBIAEoCSI+ChJHZXRNZWV0aW5nUmVzcG9uc2USKAoHbWVldGluZxgBIAEoCzIXLnN2Yy5tZWV0aW5nLnYxLk1lZXRpbmciHwoRRW5kTWVldGluZ1JlcXVlc3QSCgoCaWQYASABKAkiUQoSRW5kTWVldGluZ1Jlc3BvbnNlEigKB21lZXRpbmcYASABKAsyFy5zdmMubWVldGluZy52MS5NZWV0aW5nEhEKCWVuZGVkX25vdxgCIAEoCCK/AQoTTGlzdE1lZXRpbmdzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRItCgZzdGF0dXMYAyABKA4yHS5zdmMubWVldGluZy52MS5NZWV0aW5nU3RhdHVzEhcKCnN0YXJ0X2Zyb20YBCABKAlIAIgBARIZCgxzdGFydF9iZWZvcmUYBSABKAlIAYgBAUINCgtfc3RhcnRfZnJvbUIPCg1fc3RhcnRfYmVmb3JlIqgCChRVcGRhdGVNZWV0aW5nUmVxdWVzdBIKCgJpZBgBIAEoCRIvCgt1cGRhdGVfbWFzaxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2sSDQoFdGl0bGUYAyABKAkSEgoFc3RhcnQYBCABKAlIAIgBARIQCgNlbmQYBSABKAlIAYgBARIdChBkdXJhdGlvbl9taW51dGVzGAYgASgFSAKIAQESEQoJYXR0ZW5kZWVzGAcgAygJEg0KBWhvc3RzGAggAygJEjYKCHNldHRpbmdzGAkgASgLMiQuc3ZjLm1lZXRpbmcudjEuTWVldGluZ1NldHRpbmdzSW5wdXRCCAoGX3N0YXJ0QgYKBF9lbmRCEwoRX2R1cmF0aW9uX21pbnV0ZXMiWQoVVXBkYXRlTWVldGluZ1Jlc3BvbnNlEigKB21lZXRpbmcYASABKAsyFy5zdmMubWVldGluZy52MS5NZWV0aW5nEhYKDmNoYW5nZWRfZmllbGRzGAIgAygJIiIKFENhbmNlbE1lZXRpbmdSZXF1ZXN0EgoKAmlkGAEgASgJIlgKFUNhbmNlbE1lZXRpbmdSZXNwb25zZRIoCgdtZWV0aW5nGAEgASgLMhcuc3ZjLm1lZXRpbmcudjEuTWVldGluZxIVCg1jYW5jZWxsZWRfbm93GAIgASgIIloKFExpc3RNZWV0aW5nc1Jlc3BvbnNlEikKCG1lZXRpbmdzGAEgAygLMhcuc3ZjLm1lZXRpbmcudjEuTWVldGluZxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiuwEKFUNyZWF0ZUpvaW5MaW5rUmVxdWVzdBISCgptZWV0aW5nX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBG5hbWUYAyABKAkSLQoEcm9sZRgEIAEoDjIfLnN2Yy5tZWV0aW5nLnYxLlBhcnRpY2lwYW50Um9sZRIzCgpleHBpcmVzX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBQg0KC19leHBpcmVzX2F0IrgBCghKb2luTGluaxIPCgdsaW5rX2lkGAEgASgJEgsKA3VybBgCIAEoCRItCgRyb2xlGAMgASgOMh8uc3ZjLm1lZXRpbmcudjEuUGFydGljaXBhbnRSb2xlEg0KBWVtYWlsGAQgASgJEgwKBG5hbWUYBSABKAkSLgoKZXhwaXJlc19hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKbWVldGluZ19pZBgHIAEoCSJAChZDcmVhdGVKb2luTGlua1Jlc3BvbnNlEiYKBGxpbmsYASABKAsyGC5zdmMubWVldGluZy52MS5Kb2luTGluayI8ChVSZXZva2VKb2luTGlua1JlcXVlc3QSEgoKbWVldGluZ19pZBgBIAEoCRIPCgdsaW5rX2lkGAIgASgJIi0KFlJldm9rZUpvaW5MaW5rUmVzcG9uc2USEwoLcmV2b2tlZF9ub3cYASABKAgiVAoXTGlzdFBhcnRpY2lwYW50c1JlcXVlc3QSEgoKbWVldGluZ19pZBgBIAEoCRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCSL+AQoRUGFydGljaXBhbnRSZWNvcmQSFgoOcGFydGljaXBhbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRItCgRyb2xlGAQgASgOMh8uc3ZjLm1lZXRpbmcudjEuUGFydGljaXBhbnRSb2xlEi0KCWpvaW5lZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoHbGVmdF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARIYChBkdXJhdGlvbl9zZWNvbmRzGAcgASgDQgoKCF9sZWZ0X2F0ImwKGExpc3RQYXJ0aWNpcGFudHNSZXNwb25zZRI3CgxwYXJ0aWNpcGFudHMYASADKAsyIS5zdmMubWVldGluZy52MS5QYXJ0aWNpcGFudFJlY29yZBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiLgoSR2V0Sm9pbkluZm9SZXF1ZXN0EgoKAmlkGAEgASgJEgwKBGxpbmsYAiABKAkieQoSSm9pbk1lZXRpbmdSZXF1ZXN0EhIKCm1lZXRpbmdfaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEhYKDmNsaWVudF9hZGRyZXNzGAMgASgJEgwKBGxpbmsYBCABKAkSEwoLdmlzaXRvcl9rZXkYBSABKAkirQIKE0pvaW5NZWV0aW5nUmVzcG9uc2USFgoOcGFydGljaXBhbnRfaWQYASABKAkSDQoFdG9rZW4YAiABKAkSEgoKc2VydmVyX3VybBgDIAEoCRIuCgpleHBpcmVzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgptZWV0aW5nX2lkGAUgASgJEg0KBXRpdGxlGAYgASgJEi0KBnN0YXR1cxgHIAEoDjIdLnN2Yy5tZWV0aW5nLnYxLk1lZXRpbmdTdGF0dXMSLQoEcm9sZRgIIAEoDjIfLnN2Yy5tZWV0aW5nLnYxLlBhcnRpY2lwYW50Um9sZRIUCgxyb29tX3Nlc3Npb24YCSABKAkSFAoMbG9iYnlfdGlja2V0GAogASgJIvsCChNHZXRKb2luSW5mb1Jlc3BvbnNlEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEi4KBXN0YXJ0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEi0KBnN0YXR1cxgEIAEoDjIdLnN2Yy5tZWV0aW5nLnYxLk1lZXRpbmdTdGF0dXMSFgoOYXR0ZW5kZWVfY291bnQYBSABKAUSMQoIZW5kZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAGIAQESEQoJbGlua19uYW1lGAcgASgJEjIKCWxpbmtfcm9sZRgIIAEoDjIfLnN2Yy5tZWV0aW5nLnYxLlBhcnRpY2lwYW50Um9sZRIUCgxsaW5rX3Byb2JsZW0YCSABKAkSDQoFbG9iYnkYCiABKAgSHAoUbGlua19wcm9ibGVtX21lc3NhZ2UYCyABKAlCCAoGX3N0YXJ0QgsKCV9lbmRlZF9hdCqeAQoNTWVldGluZ1N0YXR1cxIeChpNRUVUSU5HX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGE1FRVRJTkdfU1RBVFVTX1NDSEVEVUxFRBABEhcKE01FRVRJTkdfU1RBVFVTX0xJVkUQAhIYChRNRUVUSU5HX1NUQVRVU19FTkRFRBADEhwKGE1FRVRJTkdfU1RBVFVTX0NBTkNFTExFRBAEKnkKEVNjcmVlblNoYXJlUG9saWN5EiMKH1NDUkVFTl9TSEFSRV9QT0xJQ1lfVU5TUEVDSUZJRUQQABIgChxTQ1JFRU5fU0hBUkVfUE9MSUNZX0VWRVJZT05FEAESHQoZU0NSRUVOX1NIQVJFX1BPTElDWV9IT1NUUxACKokBCg9QYXJ0aWNpcGFudFJvbGUSIAocUEFSVElDSVBBTlRfUk9MRV9VTlNQRUNJRklFRBAAEhkKFVBBUlRJQ0lQQU5UX1JPTEVfSE9TVBABEh0KGVBBUlRJQ0lQQU5UX1JPTEVfQVRURU5ERUUQAhIaChZQQVJUSUNJUEFOVF9ST0xFX0dVRVNUEAMy5wYKDk1lZXRpbmdTZXJ2aWNlElwKDUNyZWF0ZU1lZXRpbmcSJC5zdmMubWVldGluZy52MS5DcmVhdGVNZWV0aW5nUmVxdWVzdBolLnN2Yy5tZWV0aW5nLnYxLkNyZWF0ZU1lZXRpbmdSZXNwb25zZRJYCgpHZXRNZWV0aW5nEiEuc3ZjLm1lZXRpbmcudjEuR2V0TWVldGluZ1JlcXVlc3QaIi5zdmMubWVldGluZy52MS5HZXRNZWV0aW5nUmVzcG9uc2UiA5ACARJTCgpFbmRNZWV0aW5nEiEuc3ZjLm1lZXRpbmcudjEuRW5kTWVldGluZ1JlcXVlc3QaIi5zdmMubWVldGluZy52MS5FbmRNZWV0aW5nUmVzcG9uc2USXgoMTGlzdE1lZXRpbmdzEiMuc3ZjLm1lZXRpbmcudjEuTGlzdE1lZXRpbmdzUmVxdWVzdBokLnN2Yy5tZWV0aW5nLnYxLkxpc3RNZWV0aW5nc1Jlc3BvbnNlIgOQAgESXAoNVXBkYXRlTWVldGluZxIkLnN2Yy5tZWV0aW5nLnYxLlVwZGF0ZU1lZXRpbmdSZXF1ZXN0GiUuc3ZjLm1lZXRpbmcudjEuVXBkYXRlTWVldGluZ1Jlc3BvbnNlElwKDUNhbmNlbE1lZXRpbmcSJC5zdmMubWVldGluZy52MS5DYW5jZWxNZWV0aW5nUmVxdWVzdBolLnN2Yy5tZWV0aW5nLnYxLkNhbmNlbE1lZXRpbmdSZXNwb25zZRJfCg5DcmVhdGVKb2luTGluaxIlLnN2Yy5tZWV0aW5nLnYxLkNyZWF0ZUpvaW5MaW5rUmVxdWVzdBomLnN2Yy5tZWV0aW5nLnYxLkNyZWF0ZUpvaW5MaW5rUmVzcG9uc2USXwoOUmV2b2tlSm9pbkxpbmsSJS5zdmMubWVldGluZy52MS5SZXZva2VKb2luTGlua1JlcXVlc3QaJi5zdmMubWVldGluZy52MS5SZXZva2VKb2luTGlua1Jlc3BvbnNlEmoKEExpc3RQYXJ0aWNpcGFudHMSJy5zdmMubWVldGluZy52MS5MaXN0UGFydGljaXBhbnRzUmVxdWVzdBooLnN2Yy5tZWV0aW5nLnYxLkxpc3RQYXJ0aWNpcGFudHNSZXNwb25zZSIDkAIBMskBChJNZWV0aW5nUGFnZVNlcnZpY2USWwoLR2V0Sm9pbkluZm8SIi5zdmMubWVldGluZy52MS5HZXRKb2luSW5mb1JlcXVlc3QaIy5zdmMubWVldGluZy52MS5HZXRKb2luSW5mb1Jlc3BvbnNlIgOQAgESVgoLSm9pbk1lZXRpbmcSIi5zdmMubWVldGluZy52MS5Kb2luTWVldGluZ1JlcXVlc3QaIy5zdmMubWVldGluZy52MS5Kb2luTWVldGluZ1Jlc3BvbnNlMosHChJNZWV0aW5nUm9vbVNlcnZpY2USXwoOR2V0TG9iYnlTdGF0dXMSJS5zdmMubWVldGluZy52MS5HZXRMb2JieVN0YXR1c1JlcXVlc3QaJi5zdmMubWVldGluZy52MS5HZXRMb2JieVN0YXR1c1Jlc3BvbnNlElAKCUxpc3RMb2JieRIgLnN2Yy5tZWV0aW5nLnYxLkxpc3RMb2JieVJlcXVlc3QaIS5zdmMubWVldGluZy52MS5MaXN0TG9iYnlSZXNwb25zZRJlChBEZWNpZGVMb2JieUVudHJ5Eicuc3ZjLm1lZXRpbmcudjEuRGVjaWRlTG9iYnlFbnRyeVJlcXVlc3QaKC5zdmMubWVldGluZy52MS5EZWNpZGVMb2JieUVudHJ5UmVzcG9uc2USXAoNU2V0Um9vbUxvY2tlZBIkLnN2Yy5tZWV0aW5nLnYxLlNldFJvb21Mb2NrZWRSZXF1ZXN0GiUuc3ZjLm1lZXRpbmcudjEuU2V0Um9vbUxvY2tlZFJlc3BvbnNlEmIKD011dGVQYXJ0aWNpcGFudBImLnN2Yy5tZWV0aW5nLnYxLk11dGVQYXJ0aWNpcGFudFJlcXVlc3QaJy5zdmMubWVldGluZy52MS5NdXRlUGFydGljaXBhbnRSZXNwb25zZRJoChFSZW1vdmVQYXJ0aWNpcGFudBIoLnN2Yy5tZWV0aW5nLnYxLlJlbW92ZVBhcnRpY2lwYW50UmVxdWVzdBopLnN2Yy5tZWV0aW5nLnYxLlJlbW92ZVBhcnRpY2lwYW50UmVzcG9uc2USXwoORW5kRm9yRXZlcnlvbmUSJS5zdmMubWVldGluZy52MS5FbmRGb3JFdmVyeW9uZVJlcXVlc3QaJi5zdmMubWVldGluZy52MS5FbmRGb3JFdmVyeW9uZVJlc3BvbnNlEmIKD1NlbmRDaGF0TWVzc2FnZRImLnN2Yy5tZWV0aW5nLnYxLlNlbmRDaGF0TWVzc2FnZVJlcXVlc3QaJy5zdmMubWVldGluZy52MS5TZW5kQ2hhdE1lc3NhZ2VSZXNwb25zZRJqChBMaXN0Q2hhdE1lc3NhZ2VzEicuc3ZjLm1lZXRpbmcudjEuTGlzdENoYXRNZXNzYWdlc1JlcXVlc3QaKC5zdmMubWVldGluZy52MS5MaXN0Q2hhdE1lc3NhZ2VzUmVzcG9uc2UiA5ACAWIGcHJvdG8z", [file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
+
+/**
+ * Describes the message svc.meeting.v1.GetLobbyStatusRequest.
+ * Use `create(GetLobbyStatusRequestSchema)` to create a new message.
+ */
+export const GetLobbyStatusRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 0);
+
+/**
+ * Describes the message svc.meeting.v1.GetLobbyStatusResponse.
+ * Use `create(GetLobbyStatusResponseSchema)` to create a new message.
+ */
+export const GetLobbyStatusResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 1);
+
+/**
+ * Describes the message svc.meeting.v1.ListLobbyRequest.
+ * Use `create(ListLobbyRequestSchema)` to create a new message.
+ */
+export const ListLobbyRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 2);
+
+/**
+ * Describes the message svc.meeting.v1.LobbyEntry.
+ * Use `create(LobbyEntrySchema)` to create a new message.
+ */
+export const LobbyEntrySchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 3);
+
+/**
+ * Describes the message svc.meeting.v1.ListLobbyResponse.
+ * Use `create(ListLobbyResponseSchema)` to create a new message.
+ */
+export const ListLobbyResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 4);
+
+/**
+ * Describes the message svc.meeting.v1.DecideLobbyEntryRequest.
+ * Use `create(DecideLobbyEntryRequestSchema)` to create a new message.
+ */
+export const DecideLobbyEntryRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 5);
+
+/**
+ * Describes the message svc.meeting.v1.DecideLobbyEntryResponse.
+ * Use `create(DecideLobbyEntryResponseSchema)` to create a new message.
+ */
+export const DecideLobbyEntryResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 6);
+
+/**
+ * Describes the message svc.meeting.v1.SetRoomLockedRequest.
+ * Use `create(SetRoomLockedRequestSchema)` to create a new message.
+ */
+export const SetRoomLockedRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 7);
+
+/**
+ * Describes the message svc.meeting.v1.SetRoomLockedResponse.
+ * Use `create(SetRoomLockedResponseSchema)` to create a new message.
+ */
+export const SetRoomLockedResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 8);
+
+/**
+ * Describes the message svc.meeting.v1.MuteParticipantRequest.
+ * Use `create(MuteParticipantRequestSchema)` to create a new message.
+ */
+export const MuteParticipantRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 9);
+
+/**
+ * Describes the message svc.meeting.v1.MuteParticipantResponse.
+ * Use `create(MuteParticipantResponseSchema)` to create a new message.
+ */
+export const MuteParticipantResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 10);
+
+/**
+ * Describes the message svc.meeting.v1.RemoveParticipantRequest.
+ * Use `create(RemoveParticipantRequestSchema)` to create a new message.
+ */
+export const RemoveParticipantRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 11);
+
+/**
+ * Describes the message svc.meeting.v1.RemoveParticipantResponse.
+ * Use `create(RemoveParticipantResponseSchema)` to create a new message.
+ */
+export const RemoveParticipantResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 12);
+
+/**
+ * Describes the message svc.meeting.v1.EndForEveryoneRequest.
+ * Use `create(EndForEveryoneRequestSchema)` to create a new message.
+ */
+export const EndForEveryoneRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 13);
+
+/**
+ * Describes the message svc.meeting.v1.EndForEveryoneResponse.
+ * Use `create(EndForEveryoneResponseSchema)` to create a new message.
+ */
+export const EndForEveryoneResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 14);
+
+/**
+ * Describes the message svc.meeting.v1.ChatMessage.
+ * Use `create(ChatMessageSchema)` to create a new message.
+ */
+export const ChatMessageSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 15);
+
+/**
+ * Describes the message svc.meeting.v1.SendChatMessageRequest.
+ * Use `create(SendChatMessageRequestSchema)` to create a new message.
+ */
+export const SendChatMessageRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 16);
+
+/**
+ * Describes the message svc.meeting.v1.SendChatMessageResponse.
+ * Use `create(SendChatMessageResponseSchema)` to create a new message.
+ */
+export const SendChatMessageResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 17);
+
+/**
+ * Describes the message svc.meeting.v1.ListChatMessagesRequest.
+ * Use `create(ListChatMessagesRequestSchema)` to create a new message.
+ */
+export const ListChatMessagesRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 18);
+
+/**
+ * Describes the message svc.meeting.v1.ListChatMessagesResponse.
+ * Use `create(ListChatMessagesResponseSchema)` to create a new message.
+ */
+export const ListChatMessagesResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 19);
 
 /**
  * Describes the message svc.meeting.v1.Meeting.
  * Use `create(MeetingSchema)` to create a new message.
  */
 export const MeetingSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 0);
+  messageDesc(file_svc_meeting_v1_meeting, 20);
+
+/**
+ * Describes the message svc.meeting.v1.MeetingSettings.
+ * Use `create(MeetingSettingsSchema)` to create a new message.
+ */
+export const MeetingSettingsSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 21);
+
+/**
+ * Describes the message svc.meeting.v1.MeetingSettingsInput.
+ * Use `create(MeetingSettingsInputSchema)` to create a new message.
+ */
+export const MeetingSettingsInputSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 22);
 
 /**
  * Describes the message svc.meeting.v1.CreateMeetingRequest.
  * Use `create(CreateMeetingRequestSchema)` to create a new message.
  */
 export const CreateMeetingRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 1);
+  messageDesc(file_svc_meeting_v1_meeting, 23);
 
 /**
  * Describes the message svc.meeting.v1.CreateMeetingResponse.
  * Use `create(CreateMeetingResponseSchema)` to create a new message.
  */
 export const CreateMeetingResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 2);
+  messageDesc(file_svc_meeting_v1_meeting, 24);
 
 /**
  * Describes the message svc.meeting.v1.GetMeetingRequest.
  * Use `create(GetMeetingRequestSchema)` to create a new message.
  */
 export const GetMeetingRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 3);
+  messageDesc(file_svc_meeting_v1_meeting, 25);
 
 /**
  * Describes the message svc.meeting.v1.GetMeetingResponse.
  * Use `create(GetMeetingResponseSchema)` to create a new message.
  */
 export const GetMeetingResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 4);
+  messageDesc(file_svc_meeting_v1_meeting, 26);
 
 /**
  * Describes the message svc.meeting.v1.EndMeetingRequest.
  * Use `create(EndMeetingRequestSchema)` to create a new message.
  */
 export const EndMeetingRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 5);
+  messageDesc(file_svc_meeting_v1_meeting, 27);
 
 /**
  * Describes the message svc.meeting.v1.EndMeetingResponse.
  * Use `create(EndMeetingResponseSchema)` to create a new message.
  */
 export const EndMeetingResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 6);
+  messageDesc(file_svc_meeting_v1_meeting, 28);
 
 /**
  * Describes the message svc.meeting.v1.ListMeetingsRequest.
  * Use `create(ListMeetingsRequestSchema)` to create a new message.
  */
 export const ListMeetingsRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 7);
+  messageDesc(file_svc_meeting_v1_meeting, 29);
 
 /**
  * Describes the message svc.meeting.v1.UpdateMeetingRequest.
  * Use `create(UpdateMeetingRequestSchema)` to create a new message.
  */
 export const UpdateMeetingRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 8);
+  messageDesc(file_svc_meeting_v1_meeting, 30);
 
 /**
  * Describes the message svc.meeting.v1.UpdateMeetingResponse.
  * Use `create(UpdateMeetingResponseSchema)` to create a new message.
  */
 export const UpdateMeetingResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 9);
+  messageDesc(file_svc_meeting_v1_meeting, 31);
 
 /**
  * Describes the message svc.meeting.v1.CancelMeetingRequest.
  * Use `create(CancelMeetingRequestSchema)` to create a new message.
  */
 export const CancelMeetingRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 10);
+  messageDesc(file_svc_meeting_v1_meeting, 32);
 
 /**
  * Describes the message svc.meeting.v1.CancelMeetingResponse.
  * Use `create(CancelMeetingResponseSchema)` to create a new message.
  */
 export const CancelMeetingResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 11);
+  messageDesc(file_svc_meeting_v1_meeting, 33);
 
 /**
  * Describes the message svc.meeting.v1.ListMeetingsResponse.
  * Use `create(ListMeetingsResponseSchema)` to create a new message.
  */
 export const ListMeetingsResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 12);
+  messageDesc(file_svc_meeting_v1_meeting, 34);
+
+/**
+ * Describes the message svc.meeting.v1.CreateJoinLinkRequest.
+ * Use `create(CreateJoinLinkRequestSchema)` to create a new message.
+ */
+export const CreateJoinLinkRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 35);
+
+/**
+ * Describes the message svc.meeting.v1.JoinLink.
+ * Use `create(JoinLinkSchema)` to create a new message.
+ */
+export const JoinLinkSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 36);
+
+/**
+ * Describes the message svc.meeting.v1.CreateJoinLinkResponse.
+ * Use `create(CreateJoinLinkResponseSchema)` to create a new message.
+ */
+export const CreateJoinLinkResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 37);
+
+/**
+ * Describes the message svc.meeting.v1.RevokeJoinLinkRequest.
+ * Use `create(RevokeJoinLinkRequestSchema)` to create a new message.
+ */
+export const RevokeJoinLinkRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 38);
+
+/**
+ * Describes the message svc.meeting.v1.RevokeJoinLinkResponse.
+ * Use `create(RevokeJoinLinkResponseSchema)` to create a new message.
+ */
+export const RevokeJoinLinkResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 39);
+
+/**
+ * Describes the message svc.meeting.v1.ListParticipantsRequest.
+ * Use `create(ListParticipantsRequestSchema)` to create a new message.
+ */
+export const ListParticipantsRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 40);
+
+/**
+ * Describes the message svc.meeting.v1.ParticipantRecord.
+ * Use `create(ParticipantRecordSchema)` to create a new message.
+ */
+export const ParticipantRecordSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 41);
+
+/**
+ * Describes the message svc.meeting.v1.ListParticipantsResponse.
+ * Use `create(ListParticipantsResponseSchema)` to create a new message.
+ */
+export const ListParticipantsResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 42);
 
 /**
  * Describes the message svc.meeting.v1.GetJoinInfoRequest.
  * Use `create(GetJoinInfoRequestSchema)` to create a new message.
  */
 export const GetJoinInfoRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 13);
+  messageDesc(file_svc_meeting_v1_meeting, 43);
 
 /**
  * Describes the message svc.meeting.v1.JoinMeetingRequest.
  * Use `create(JoinMeetingRequestSchema)` to create a new message.
  */
 export const JoinMeetingRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 14);
+  messageDesc(file_svc_meeting_v1_meeting, 44);
 
 /**
  * Describes the message svc.meeting.v1.JoinMeetingResponse.
  * Use `create(JoinMeetingResponseSchema)` to create a new message.
  */
 export const JoinMeetingResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 15);
+  messageDesc(file_svc_meeting_v1_meeting, 45);
 
 /**
  * Describes the message svc.meeting.v1.GetJoinInfoResponse.
  * Use `create(GetJoinInfoResponseSchema)` to create a new message.
  */
 export const GetJoinInfoResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 16);
+  messageDesc(file_svc_meeting_v1_meeting, 46);
 
 /**
  * Describes the enum svc.meeting.v1.MeetingStatus.
@@ -141,6 +351,30 @@ export const MeetingStatusSchema = /*@__PURE__*/
  */
 export const MeetingStatus = /*@__PURE__*/
   tsEnum(MeetingStatusSchema);
+
+/**
+ * Describes the enum svc.meeting.v1.ScreenSharePolicy.
+ */
+export const ScreenSharePolicySchema = /*@__PURE__*/
+  enumDesc(file_svc_meeting_v1_meeting, 1);
+
+/**
+ * @generated from enum svc.meeting.v1.ScreenSharePolicy
+ */
+export const ScreenSharePolicy = /*@__PURE__*/
+  tsEnum(ScreenSharePolicySchema);
+
+/**
+ * Describes the enum svc.meeting.v1.ParticipantRole.
+ */
+export const ParticipantRoleSchema = /*@__PURE__*/
+  enumDesc(file_svc_meeting_v1_meeting, 2);
+
+/**
+ * @generated from enum svc.meeting.v1.ParticipantRole
+ */
+export const ParticipantRole = /*@__PURE__*/
+  tsEnum(ParticipantRoleSchema);
 
 /**
  * MeetingService owns meetings and their lifecycle. Calls carry the caller's credential in the
@@ -159,4 +393,15 @@ export const MeetingService = /*@__PURE__*/
  */
 export const MeetingPageService = /*@__PURE__*/
   serviceDesc(file_svc_meeting_v1_meeting, 1);
+
+/**
+ * MeetingRoomService is the meeting room's own API, for the people in it. Calls carry the room
+ * session a join grant returned (`room_session`), not an API credential; host actions are
+ * PERMISSION_DENIED for anyone whose grant is not a host's. NOT_FOUND for an unknown meeting or a
+ * room session of another meeting; FAILED_PRECONDITION (metadata `x-gone: true`) once it ended.
+ *
+ * @generated from service svc.meeting.v1.MeetingRoomService
+ */
+export const MeetingRoomService = /*@__PURE__*/
+  serviceDesc(file_svc_meeting_v1_meeting, 2);
 

@@ -1,0 +1,99 @@
+import { Router, type Request } from "express";
+import type { z } from "zod";
+import type { Clients } from "../clients.ts";
+import {
+  ChatMessageRequest,
+  LobbyDecisionRequest,
+  MuteRequest,
+  RoomLockRequest,
+  type ChatMessage,
+  type ChatMessages,
+  type LobbyList,
+} from "../contract/meeting.ts";
+import { HttpError } from "../http/errors.ts";
+import { jsonBody } from "../http/json-body.ts";
+import { parseJsonBody } from "../http/parse-request.ts";
+import { isoTime } from "./proto-to-json.ts";
+
+const CALL_TIMEOUT_MS = 10_000;
+const options = { timeoutMs: CALL_TIMEOUT_MS };
+
+/** The caller's room session (X-Room-Session), which the meeting service judges. */
+function roomSession(req: Request): string {
+  const value = req.get("x-room-session");
+  if (!value) throw new HttpError(401, "X-Room-Session is required: join the meeting first");
+  return value;
+}
+
+const chatJson = (message: { id: bigint; participantId: string; displayName: string; text: string; sentAt?: Parameters<typeof isoTime>[0] }) =>
+  ({
+    id: String(message.id),
+    participantId: message.participantId,
+    displayName: message.displayName,
+    text: message.text,
+    sentAt: isoTime(message.sentAt),
+  }) satisfies z.input<typeof ChatMessage>;
+
+/**
+ * The meeting room's own API (/api/v1/meeting/:id/room/...), for the people in the room: the
+ * lobby, host actions and chat. A participant authenticates with the room session of their join
+ * grant; the meeting service decides what their role allows, so a page that shows a button is
+ * never what permits the action.
+ */
+export function meetingRoomRoutes(clients: Clients): Router {
+  const router = Router();
+  const room = clients.meetingRoom;
+  const ids = (req: Request) => ({ meetingId: String(req.params.id), roomSession: roomSession(req) });
+
+  router.get("/meeting/:id/room/lobby", async (req, res) => {
+    const lobby = await room.listLobby(ids(req), options);
+    res.set("Cache-Control", "no-store");
+    const answer: z.input<typeof LobbyList> = {
+      locked: lobby.locked,
+      waiting: lobby.waiting.map((entry) => ({ entryId: entry.entryId, displayName: entry.displayName, waitingSince: isoTime(entry.waitingSince) })),
+    };
+    res.json(answer);
+  });
+
+  router.post("/meeting/:id/room/lobby/:entryId", ...jsonBody, async (req, res) => {
+    const { admit } = parseJsonBody(LobbyDecisionRequest, req.body);
+    const { status } = await room.decideLobbyEntry({ ...ids(req), entryId: String(req.params.entryId), admit }, options);
+    res.json({ entryId: String(req.params.entryId), status });
+  });
+
+  router.post("/meeting/:id/room/lock", ...jsonBody, async (req, res) => {
+    const { locked } = parseJsonBody(RoomLockRequest, req.body);
+    res.json(await room.setRoomLocked({ ...ids(req), locked }, options).then((answer) => ({ locked: answer.locked })));
+  });
+
+  router.post("/meeting/:id/room/participants/:participantId/mute", ...jsonBody, async (req, res) => {
+    const { source } = parseJsonBody(MuteRequest, req.body);
+    const { muted } = await room.muteParticipant({ ...ids(req), participantId: String(req.params.participantId), source }, options);
+    res.json({ participantId: String(req.params.participantId), source, muted });
+  });
+
+  router.post("/meeting/:id/room/participants/:participantId/remove", async (req, res) => {
+    await room.removeParticipant({ ...ids(req), participantId: String(req.params.participantId) }, options);
+    res.json({ participantId: String(req.params.participantId), removed: true });
+  });
+
+  router.post("/meeting/:id/room/end", async (req, res) => {
+    await room.endForEveryone(ids(req), options);
+    res.json({ meetingId: req.params.id, ended: true });
+  });
+
+  router.get("/meeting/:id/room/chat", async (req, res) => {
+    const { messages } = await room.listChatMessages(ids(req), options);
+    res.set("Cache-Control", "no-store");
+    const answer: z.input<typeof ChatMessages> = { messages: messages.map(chatJson) };
+    res.json(answer);
+  });
+
+  router.post("/meeting/:id/room/chat", ...jsonBody, async (req, res) => {
+    const { text } = parseJsonBody(ChatMessageRequest, req.body);
+    const { message } = await room.sendChatMessage({ ...ids(req), text }, options);
+    res.status(201).json(chatJson(message!));
+  });
+
+  return router;
+}

@@ -1,0 +1,54 @@
+/**
+ * The meeting room's own API (/api/v1/meeting/{id}/room/...), called with the participant's room
+ * session. The page decides nothing: a host action it offers is still judged by the server, and
+ * its refusal (`error`) is what the page shows.
+ */
+export type RoomCall<T> = { ok: true; body: T } | { ok: false; status: number; error: string };
+
+export interface ChatMessage {
+  id: string;
+  participantId: string;
+  displayName: string;
+  text: string;
+  sentAt: string;
+}
+
+export interface LobbyList {
+  locked: boolean;
+  waiting: { entryId: string; displayName: string; waitingSince: string }[];
+}
+
+export function roomApi(meetingId: string, roomSession: string) {
+  const base = `/api/v1/meeting/${encodeURIComponent(meetingId)}/room`;
+  async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<RoomCall<T>> {
+    let response: Response;
+    try {
+      response = await fetch(`${base}${path}`, {
+        method,
+        headers: { accept: "application/json", "x-room-session": roomSession, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        credentials: "omit",
+        cache: "no-store",
+      });
+    } catch {
+      return { ok: false, status: 0, error: "The server could not be reached." };
+    }
+    const answer = (await response.json().catch(() => ({}))) as T & { error?: string };
+    if (response.ok) return { ok: true, body: answer };
+    return { ok: false, status: response.status, error: typeof answer.error === "string" ? answer.error : "Something went wrong; try again." };
+  }
+  const participant = (id: string) => `/participants/${encodeURIComponent(id)}`;
+  return {
+    chat: () => call<{ messages: ChatMessage[] }>("GET", "/chat"),
+    send: (text: string) => call<ChatMessage>("POST", "/chat", { text }),
+    lobby: () => call<LobbyList>("GET", "/lobby"),
+    decide: (entryId: string, admit: boolean) => call<{ status: string }>("POST", `/lobby/${encodeURIComponent(entryId)}`, { admit }),
+    lock: (locked: boolean) => call<{ locked: boolean }>("POST", "/lock", { locked }),
+    mute: (participantId: string, source: "microphone" | "camera" | "screen_share") =>
+      call<{ muted: boolean }>("POST", `${participant(participantId)}/mute`, { source }),
+    remove: (participantId: string) => call<{ removed: boolean }>("POST", `${participant(participantId)}/remove`),
+    end: () => call<{ ended: boolean }>("POST", "/end"),
+  };
+}
+
+export type RoomApi = ReturnType<typeof roomApi>;

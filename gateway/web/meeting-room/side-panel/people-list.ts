@@ -1,0 +1,85 @@
+import { RoomEvent, type Participant, type Room } from "livekit-client";
+import { h } from "../../shared/dom.ts";
+import { displayNameOf } from "../participant-tile.ts";
+import type { RoomApi } from "../room-api.ts";
+import { rerender, type PanelFeedback } from "./panel-tools.ts";
+
+const roleOf = (participant: Participant) => participant.attributes.role ?? "guest";
+const roleLabel: Record<string, string> = { host: "Host", attendee: "Attendee", guest: "Guest" };
+
+/** The room events after which the list may have changed (people, tracks, roles). */
+const refreshEvents = [
+  RoomEvent.ParticipantConnected,
+  RoomEvent.ParticipantDisconnected,
+  RoomEvent.TrackMuted,
+  RoomEvent.TrackUnmuted,
+  RoomEvent.TrackPublished,
+  RoomEvent.TrackUnpublished,
+  RoomEvent.LocalTrackPublished,
+  RoomEvent.LocalTrackUnpublished,
+  RoomEvent.ParticipantAttributesChanged,
+] as const;
+
+/**
+ * The people in the room: name, role and microphone state, and for a host the actions on each
+ * other person (mute, stop camera or screen share, remove), which the server authorizes.
+ */
+export function createPeopleList(room: Room, api: RoomApi, isHost: boolean, feedback: PanelFeedback) {
+  let disposed = false;
+  const list = h("ul", { class: "people", "aria-label": "People in the meeting" });
+  const heading = h("h3", { id: "people-heading" }, "People");
+  const element = h("section", { class: "panel-section people-section", "aria-labelledby": "people-heading" }, heading, list);
+
+  function hostActions(participant: Participant) {
+    const name = displayNameOf(participant);
+    // Short visible words; the accessible name says whom (and starts with the visible words).
+    const button = (label: string, accessibleName: string, run: () => void) => {
+      const control = h("button", { type: "button", class: "button small", "aria-label": accessibleName }, label);
+      control.addEventListener("click", run);
+      return control;
+    };
+    const mute = (source: "microphone" | "camera" | "screen_share", done: string) => () => void feedback.act(done, api.mute(participant.identity, source));
+    return h(
+      "div",
+      { class: "person-actions", role: "group", "aria-label": `Actions for ${name}` },
+      participant.isMicrophoneEnabled ? button("Mute", `Mute ${name}`, mute("microphone", `Muted ${name}.`)) : null,
+      participant.isCameraEnabled ? button("Stop camera", `Stop camera of ${name}`, mute("camera", `Stopped ${name}'s camera.`)) : null,
+      participant.isScreenShareEnabled ? button("Stop sharing", `Stop sharing of ${name}`, mute("screen_share", `Stopped ${name}'s screen share.`)) : null,
+      button("Remove", `Remove ${name}`, () => void feedback.act(`Removed ${name}.`, api.remove(participant.identity))),
+    );
+  }
+
+  function personItem(participant: Participant) {
+    const local = participant === room.localParticipant;
+    const microphoneOn = participant.isMicrophoneEnabled;
+    return h(
+      "li",
+      { class: "person", "data-identity": participant.identity },
+      h(
+        "p",
+        { class: "person-line" },
+        h("span", { class: "person-name" }, `${displayNameOf(participant)}${local ? " (you)" : ""}`),
+        h("span", { class: `role role-${roleOf(participant)}` }, roleLabel[roleOf(participant)] ?? "Guest"),
+        h("span", { class: `mic ${microphoneOn ? "mic-on" : "mic-off"}` }, microphoneOn ? "microphone on" : "microphone off"),
+      ),
+      isHost && !local ? hostActions(participant) : null,
+    );
+  }
+
+  function render() {
+    if (disposed) return;
+    const everyone: Participant[] = [room.localParticipant, ...room.remoteParticipants.values()];
+    heading.textContent = `People (${everyone.length})`;
+    rerender(list, everyone.map(personItem));
+  }
+
+  for (const event of refreshEvents) room.on(event, render);
+  render();
+  return {
+    element,
+    dispose() {
+      disposed = true;
+      for (const event of refreshEvents) room.off(event, render);
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import type { Pool, PoolClient } from "@svc/platform";
+
+export type LinkRole = "host" | "attendee" | "guest";
+
+export interface JoinLinkRecord {
+  id: string;
+  meetingId: string;
+  role: LinkRole;
+  email: string | null;
+  name: string | null;
+  expiresAt: Date;
+  revokedAt: Date | null;
+}
+
+interface LinkRow {
+  id: string;
+  meeting_id: string;
+  role: LinkRole;
+  email: string | null;
+  name: string | null;
+  expires_at: Date;
+  revoked_at: Date | null;
+}
+
+const toLink = (row: LinkRow): JoinLinkRecord => ({
+  id: row.id,
+  meetingId: row.meeting_id,
+  role: row.role,
+  email: row.email,
+  name: row.name,
+  expiresAt: row.expires_at,
+  revokedAt: row.revoked_at,
+});
+
+type Queryable = Pool | PoolClient;
+
+/** Stores a link by the SHA-256 of its secret (the secret itself is never stored). */
+export async function insertJoinLink(db: Queryable, link: Omit<JoinLinkRecord, "revokedAt"> & { secretHash: Buffer }): Promise<void> {
+  await db.query("INSERT INTO join_links (id, meeting_id, secret_hash, role, email, name, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
+    link.id,
+    link.meetingId,
+    link.secretHash,
+    link.role,
+    link.email,
+    link.name,
+    link.expiresAt,
+  ]);
+}
+
+/** The link whose secret hashes to `secretHash`, whatever its meeting and state (the caller judges). */
+export async function findJoinLink(db: Queryable, secretHash: Buffer): Promise<JoinLinkRecord | undefined> {
+  const { rows } = await db.query<LinkRow>("SELECT id, meeting_id, role, email, name, expires_at, revoked_at FROM join_links WHERE secret_hash = $1", [
+    secretHash,
+  ]);
+  return rows[0] ? toLink(rows[0]) : undefined;
+}
+
+/** Revokes a link of a meeting: `revoked` now, `already` revoked, or undefined when there is no such link. */
+export async function revokeJoinLink(db: Queryable, meetingId: string, linkId: string): Promise<"revoked" | "already" | undefined> {
+  const { rows } = await db.query<{ revoked_now: boolean }>(
+    `WITH target AS (SELECT id, revoked_at FROM join_links WHERE id = $2 AND meeting_id = $1 FOR UPDATE),
+          revoked AS (UPDATE join_links SET revoked_at = now() WHERE id IN (SELECT id FROM target WHERE revoked_at IS NULL) RETURNING id)
+     SELECT EXISTS (SELECT 1 FROM revoked) AS revoked_now FROM target`,
+    [meetingId, linkId],
+  );
+  if (!rows[0]) return undefined;
+  return rows[0].revoked_now ? "revoked" : "already";
+}

@@ -1,0 +1,147 @@
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import { invalidArgument, notFound, type Pool } from "@svc/platform";
+import { meetingLimits, FORMAT_CHARACTER } from "@svc/platform/contract";
+import type { MeetingRoomService } from "@svc/proto/svc/meeting/v1/meeting_pb";
+import { decideLobbyEntry, waitingEntries } from "../db/lobby.ts";
+import { getMeeting, isClosed, setRoomLocked } from "../db/meetings.ts";
+import { admissionBySession, admissionOf, markRemoved, type Admission } from "../db/room-admissions.ts";
+import { chatMessagesOf, insertChatMessage, type ChatMessageRecord } from "../db/room-chat.ts";
+import { isMeetingId } from "../meeting-id.ts";
+import { closedMeeting, type JoinGrants } from "../room/join-grants.ts";
+import type { MeetingLifecycle } from "../room/meeting-lifecycle.ts";
+import { MUTABLE_SOURCES, ROOM_TOPICS, type MutableSource, type RoomActions } from "../room/room-actions.ts";
+import { hashRoomSecret, isRoomSecret } from "../room/room-secrets.ts";
+import { joinResponse } from "./meeting-service.ts";
+
+const MAX_CHAT_LENGTH = meetingLimits.chatMessageMaxLength;
+const notHost = () => new ConnectError("Only a host of this meeting can do this", Code.PermissionDenied);
+
+export interface MeetingRoomServiceDependencies {
+  pool: Pool;
+  grants: JoinGrants;
+  lifecycle: MeetingLifecycle;
+  actions: RoomActions;
+  /** Closes the meeting's media room (everyone is disconnected). */
+  closeRoom: (meetingId: string) => void;
+}
+
+/**
+ * svc.meeting.v1.MeetingRoomService: the room's own API for the people in it. Every call names
+ * its meeting and carries the room session of one participant of that meeting; what a call may do
+ * follows from that participant's role, here, whatever the page shows or hides.
+ */
+export function meetingRoomService(deps: MeetingRoomServiceDependencies): ServiceImpl<typeof MeetingRoomService> {
+  const { pool, actions } = deps;
+
+  /** The participant a room session belongs to, in an open meeting; a removed one has no say. */
+  async function participant(meetingId: string, roomSession: string): Promise<Admission> {
+    if (!isMeetingId(meetingId)) throw notFound("Meeting");
+    const admission = isRoomSecret(roomSession) ? await admissionBySession(pool, meetingId, hashRoomSecret(roomSession)) : undefined;
+    if (!admission) throw new ConnectError("This room session is not valid for this meeting", Code.Unauthenticated);
+    if (admission.removedAt) throw new ConnectError("You were removed from this meeting", Code.PermissionDenied);
+    const meeting = await getMeeting(pool, meetingId);
+    if (!meeting) throw notFound("Meeting");
+    if (isClosed(meeting.status)) throw closedMeeting(meeting.status);
+    return admission;
+  }
+
+  async function host(meetingId: string, roomSession: string): Promise<Admission> {
+    const admission = await participant(meetingId, roomSession);
+    if (admission.role !== "host") throw notHost();
+    return admission;
+  }
+
+  const chatMessage = (message: ChatMessageRecord) => ({
+    id: BigInt(message.id),
+    participantId: message.participantId,
+    displayName: message.displayName,
+    text: message.text,
+    sentAt: timestampFromDate(message.sentAt),
+  });
+
+  return {
+    async getLobbyStatus(request) {
+      if (!isMeetingId(request.meetingId)) throw notFound("Meeting");
+      const answer = await deps.grants.lobbyStatus({ meetingId: request.meetingId, ticket: request.ticket, clientAddress: request.clientAddress });
+      return { status: answer.status, grant: answer.grant ? joinResponse(answer.grant) : undefined };
+    },
+
+    async listLobby(request) {
+      await host(request.meetingId, request.roomSession);
+      const meeting = await getMeeting(pool, request.meetingId);
+      const waiting = await waitingEntries(pool, request.meetingId);
+      return {
+        locked: meeting?.roomLocked ?? false,
+        waiting: waiting.map((entry) => ({ entryId: entry.id, displayName: entry.displayName, waitingSince: timestampFromDate(entry.createdAt) })),
+      };
+    },
+
+    async decideLobbyEntry(request) {
+      await host(request.meetingId, request.roomSession);
+      if (!/^[0-9a-f-]{36}$/i.test(request.entryId)) throw notFound("Lobby entry");
+      const status = await decideLobbyEntry(pool, request.meetingId, request.entryId, request.admit);
+      if (!status) throw notFound("Lobby entry");
+      return { status };
+    },
+
+    async setRoomLocked(request) {
+      await host(request.meetingId, request.roomSession);
+      if (!(await setRoomLocked(pool, request.meetingId, request.locked))) throw closedMeeting("ended");
+      return { locked: request.locked };
+    },
+
+    async muteParticipant(request) {
+      await host(request.meetingId, request.roomSession);
+      if (!(request.source in MUTABLE_SOURCES)) throw invalidArgument(["source must be microphone, camera or screen_share"]);
+      if (!(await admissionOf(pool, request.meetingId, request.participantId))) throw notFound("Participant");
+      return { muted: await actions.mute(request.meetingId, request.participantId, request.source as MutableSource) };
+    },
+
+    async removeParticipant(request) {
+      const self = await host(request.meetingId, request.roomSession);
+      if (request.participantId === self.participantId) throw invalidArgument(["a host cannot remove themselves; leave the meeting instead"]);
+      // Recorded first: from now on their link and browser session are refused, and then they are disconnected.
+      if (!(await markRemoved(pool, request.meetingId, request.participantId))) throw notFound("Participant");
+      await actions.remove(request.meetingId, request.participantId);
+      return {};
+    },
+
+    async endForEveryone(request) {
+      await host(request.meetingId, request.roomSession);
+      const result = await deps.lifecycle.end(null, request.meetingId, "host");
+      if (result?.endedNow) deps.closeRoom(request.meetingId);
+      return {};
+    },
+
+    async sendChatMessage(request) {
+      const sender = await participant(request.meetingId, request.roomSession);
+      const text = request.text.trim();
+      if (text.length === 0) throw invalidArgument(["text is required"]);
+      if ([...text].length > MAX_CHAT_LENGTH) throw invalidArgument([`text must be at most ${MAX_CHAT_LENGTH} characters`]);
+      if (/[\p{Cc}]/u.test(text.replace(/[\n\t]/g, "")) || FORMAT_CHARACTER.test(text.replace(/\u200d/g, "")))
+        throw invalidArgument(["text must not contain control or invisible formatting characters"]);
+      const stored = await insertChatMessage(pool, {
+        meetingId: request.meetingId,
+        participantId: sender.participantId,
+        displayName: sender.displayName,
+        text,
+      });
+      if (!stored) throw closedMeeting("ended");
+      const message = chatMessage(stored);
+      await actions.broadcast(request.meetingId, ROOM_TOPICS.chat, {
+        id: stored.id,
+        participantId: stored.participantId,
+        displayName: stored.displayName,
+        text: stored.text,
+        sentAt: stored.sentAt.toISOString(),
+      });
+      return { message };
+    },
+
+    async listChatMessages(request) {
+      await participant(request.meetingId, request.roomSession);
+      return { messages: (await chatMessagesOf(pool, request.meetingId)).map(chatMessage) };
+    },
+  };
+}
