@@ -1,16 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { apiBase, callApi, type CallOptions } from "../support/rest-client.ts";
 
 let stack: Stack;
 let tenant: Tenant;
 let otherTenant: Tenant;
+const fixture = useStack();
+
 beforeAll(async () => {
-  stack = await startStack();
+  stack = fixture.stack;
   [tenant, otherTenant] = await Promise.all([createTenant(stack), createTenant(stack)]);
 });
-afterAll(async () => stack?.stop());
 
 const MEETING_ID = /^[A-Za-z0-9_-]{22}$/;
 

@@ -1,7 +1,8 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consumeMeetingEvents, type ReceivedEvent } from "../support/meeting-events.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 import { apiBase, postOk } from "../support/rest-client.ts";
@@ -9,14 +10,15 @@ import { apiBase, postOk } from "../support/rest-client.ts";
 let stack: Stack;
 let tenant: Tenant;
 let consumer: Awaited<ReturnType<typeof consumeMeetingEvents>>;
+const fixture = useStack();
+
 beforeAll(async () => {
-  stack = await startStack();
+  stack = fixture.stack;
   tenant = await createTenant(stack);
   consumer = await consumeMeetingEvents(stack.env.KAFKA_TOPIC_PREFIX!);
 });
 afterAll(async () => {
   await consumer?.stop();
-  await stack?.stop();
 });
 
 const call = (path: string, body?: unknown) => postOk(apiBase(stack), path, tenant.apiKey, body);

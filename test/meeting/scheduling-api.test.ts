@@ -7,6 +7,7 @@ import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { subscribeReceiver } from "../support/webhook-fixtures.ts";
+import { holdStill } from "../support/hold-still.ts";
 
 // What a scheduling tool needs (Cal.com's VideoApiAdapter: createMeeting, updateMeeting,
 // deleteMeeting): update, cancel and list meetings, and a planned end, over REST, with the events
@@ -99,8 +100,7 @@ describe("a planned end on POST /meeting", () => {
     const meeting = await create({ title: "Overrun", start: new Date(Date.now() - 60_000).toISOString(), end: new Date(Date.now() + 500).toISOString() });
     const ada = mediaParticipant("Ada");
     await sendMediaWebhook(stack, { event: "participant_joined", meetingId: meeting.id, participant: ada });
-    // A negative (an occupied meeting is not ended at its planned end): well past that end.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await holdStill(2_500, "a negative (an occupied meeting is not ended at its planned end): well past that end");
     expect((await get(meeting.id)).status).toBe("live");
     await sendMediaWebhook(stack, { event: "participant_left", meetingId: meeting.id, participant: ada });
     await waitFor(async () => (await get(meeting.id)).status === "ended", 10_000, "ended once empty");
@@ -140,8 +140,7 @@ describe("PATCH /api/v1/meeting/:id", () => {
     expect(cleared).toMatchObject({ start: null, end: null });
     expect((await api("PATCH", `/meeting/${meeting.id}`, { title: "New" })).status).toBe(200);
     await waitFor(() => events(meeting.id, "meeting.updated").length === 2, 10_000, "two meeting.updated");
-    // A negative (no third meeting.updated): time for one to be delivered at a 200 ms poll.
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await holdStill(800, "a negative (no third meeting.updated): time for one to be delivered at a 200 ms poll");
     expect(events(meeting.id, "meeting.updated").map((event) => event.data.changedFields)).toEqual([
       ["title", "attendees"],
       ["start", "end"],
@@ -194,7 +193,7 @@ describe("DELETE /api/v1/meeting/:id (cancel)", () => {
     expect(page).toContain('data-status="cancelled"');
 
     await waitFor(() => events(meeting.id, "meeting.cancelled").length === 1 && events(meeting.id, "participant.left").length === 1, 10_000, "cancel events");
-    await new Promise((resolve) => setTimeout(resolve, 2_500)); // a negative: past the grace period, no meeting.ended
+    await holdStill(2_500, "a negative: past the grace period, no meeting.ended");
     expect(events(meeting.id, "meeting.cancelled")).toHaveLength(1);
     expect(events(meeting.id, "meeting.ended")).toHaveLength(0);
     expect(events(meeting.id, "meeting.cancelled")[0]!.data).toMatchObject({

@@ -5,6 +5,7 @@ import { createTenant, type Tenant } from "../support/tenants.ts";
 import { launchChromium } from "../support/chromium.ts";
 import { authorizeInBrowser } from "./support/browser.ts";
 import { createOAuthApp, sha256Hex, tokenRequest, verifyAtApi, type OAuthApp } from "./support/oauth-app.ts";
+import { holdStill } from "../support/hold-still.ts";
 
 describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; docs/decisions/0005-oauth-token-lifetimes-and-rotation.md)", () => {
   let stack: Stack;
@@ -120,7 +121,7 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
     const firstRefresh = await lifetime("RefreshToken", first.refresh_token);
     expect(firstRefresh.exp - firstRefresh.iat).toBe(30 * 24 * 3600);
 
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // so a fixed expiry would show
+    await holdStill(1100, "so a fixed expiry would show");
     const second = (await refresh(first.refresh_token)).body as { refresh_token: string };
     const secondRefresh = await lifetime("RefreshToken", second.refresh_token);
     expect(secondRefresh.iat).toBeGreaterThan(firstRefresh.iat);

@@ -5,6 +5,7 @@ import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from "@svc/platform";
 import { load } from "../bench/load.ts";
 import { serviceNames, startStack, type Stack } from "../support/stack.ts";
 import { waitFor } from "../support/wait.ts";
+import { holdStill } from "../support/hold-still.ts";
 
 // How every long-running process starts (services/platform/src/process-launch.ts): the test
 // stacks start them as `npm start` and the image do, and glibc's dynamic loader, which reads
@@ -61,8 +62,7 @@ describe("process launch", () => {
       await waitFor(() => released().length > before, 30_000, "the gateway's release after the load");
       const line = JSON.parse(released().at(-1)!) as { rssMbBefore: number; rssMbAfter: number; pauseMs: number };
       expect(line.rssMbAfter).toBeLessThan(line.rssMbBefore);
-      // Once per busy spell: the idle samples after it collect nothing more.
-      await new Promise((resolve) => setTimeout(resolve, 11_000));
+      await holdStill(11_000, "once per busy spell: the idle samples after it collect nothing more");
       expect(released().length).toBe(before + 1);
     });
   });

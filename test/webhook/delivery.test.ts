@@ -9,6 +9,7 @@ import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { subscribeReceiver } from "../support/webhook-fixtures.ts";
+import { holdStill } from "../support/hold-still.ts";
 
 // End to end: meetings ended through the REST API travel meeting outbox → Kafka → webhook
 // consumer → dispatcher → a real local receiver that verifies every request with the
@@ -65,7 +66,7 @@ async function deliveries(tenant: Tenant, webhookId: string): Promise<DeliveryJs
  * Proves a negative (no further, duplicate or cancelled delivery arrives): nothing can be waited
  * for, so it gives the dispatcher (polling every 200 ms, retrying after 0.4 s) time to send one.
  */
-const settle = (ms = 1_500) => new Promise((resolve) => setTimeout(resolve, ms));
+const settle = (ms = 1_500) => holdStill(ms, "a negative: time for the dispatcher to send a delivery that must not come");
 
 describe("webhook delivery, end to end", () => {
   it("ending a meeting delivers one signed meeting.ended carrying the meeting's data", async () => {

@@ -5,6 +5,7 @@ import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { subscribeReceiver } from "../support/webhook-fixtures.ts";
+import { holdStill } from "../support/hold-still.ts";
 
 // The embedded default: no KAFKA_BROKERS, so meeting.events travels over the Postgres-backed bus
 // and the webhook consumer reads it there, with the same result.
@@ -31,8 +32,7 @@ describe("webhooks over the Postgres-backed event bus (no Kafka)", () => {
     expect((await api("POST", `/meeting/${meeting.id}/end`)).status).toBe(200);
 
     await waitFor(() => receiver.on("/embedded").length >= 1, 20_000, "meeting.ended did not arrive");
-    // A negative (no duplicate arrives): time for one to be sent, there is nothing to wait for.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await holdStill(1_500, "a negative (no duplicate arrives): time for one to be sent, there is nothing to wait for");
     const requests = receiver.on("/embedded");
     expect(requests).toHaveLength(1);
     expect(requests[0]!.verificationError).toBeUndefined();

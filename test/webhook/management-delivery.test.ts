@@ -6,6 +6,7 @@ import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { subscribeReceiver, type ReceiverSubscription } from "../support/webhook-fixtures.ts";
+import { holdStill } from "../support/hold-still.ts";
 
 // Issue 15's acceptance, end to end with real receivers verifying with the `standardwebhooks`
 // library: secret rotation with a grace window, recovering a window of failed deliveries,
@@ -100,7 +101,7 @@ describe("secret rotation", () => {
       expect(verifies(newSecret, during)).toBe(true);
 
       // After the window: only the new secret signs, and the old one is wiped from the database.
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(previousSecretExpiresAt) - Date.now()) + 200));
+      await holdStill(Math.max(0, Date.parse(previousSecretExpiresAt) - Date.now()) + 200, "until the rotation's grace window has passed");
       const after = await sendTestEvent(2);
       expect(String(after.headers["webhook-signature"]).split(" ")).toHaveLength(1);
       expect(verifies(newSecret, after)).toBe(true);
@@ -140,8 +141,7 @@ describe("recovering a window and the delivery-log filters", () => {
     expect(recovered.status).toBe(202);
     expect((await recovered.json()).recovered).toBe(20);
     await waitFor(() => receiver.on("/recover").length >= sentBefore + 20, 30_000, "the recovered deliveries did not arrive");
-    // A negative (nothing is redelivered twice): time for a duplicate to be sent, there is nothing to wait for.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await holdStill(1_500, "a negative (nothing is redelivered twice): time for a duplicate to be sent, there is nothing to wait for");
     const redelivered = receiver.on("/recover").slice(sentBefore);
     expect(redelivered).toHaveLength(20);
     expect(redelivered.every((request) => request.payload?.type === "meeting.ended")).toBe(true);

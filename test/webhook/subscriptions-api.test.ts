@@ -1,8 +1,9 @@
 import * as grpc from "@grpc/grpc-js";
 import { ListSubscriptionsRequestSchema, ListSubscriptionsResponseSchema } from "@svc/proto/svc/webhook/v1/webhook_pb";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { grpcJsClient } from "../support/grpc-js.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { apiBase, callApi, type CallOptions } from "../support/rest-client.ts";
 
@@ -12,11 +13,12 @@ let stack: Stack;
 let tenant: Tenant;
 let other: Tenant;
 
+const fixture = useStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "false", WEBHOOK_ALLOW_INSECURE: "false", WEBHOOK_MAX_SUBSCRIPTIONS_PER_ORG: "5" } });
+
 beforeAll(async () => {
-  stack = await startStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "false", WEBHOOK_ALLOW_INSECURE: "false", WEBHOOK_MAX_SUBSCRIPTIONS_PER_ORG: "5" } });
+  stack = fixture.stack;
   [tenant, other] = await Promise.all([createTenant(stack), createTenant(stack)]);
 });
-afterAll(async () => stack?.stop());
 
 // A public literal address: accepted without DNS, and nothing in these tests sends to it.
 const PUBLIC_URL = "https://93.184.215.14/hooks/svc";
