@@ -1,4 +1,4 @@
-import { invalidArgument } from "@svc/platform";
+import { invalidArgument, RequestCheck } from "@svc/platform";
 import { EMAIL_ADDRESS, emailAddressMaxLength, LINE_BREAKING_OR_CONTROL, meetingLimits, parseOffsetDateTime } from "@svc/platform/contract";
 
 // The date-time rule is shared with the webhook service (its delivery-log windows).
@@ -38,40 +38,40 @@ export type UpdatableField = (typeof UPDATABLE_FIELDS)[number];
  * collected and reported in one INVALID_ARGUMENT naming each field.
  */
 export function validateMeetingRequest(input: MeetingRequestInput): ValidMeetingRequest {
-  const problems: string[] = [];
+  const check = new RequestCheck();
 
   const title = input.title.trim();
-  if (title.length === 0) problems.push("title is required and must not be empty");
-  else if ([...input.title].length > MAX_TITLE_LENGTH) problems.push(`title must be at most ${MAX_TITLE_LENGTH} characters`);
-  else if (LINE_BREAKING_OR_CONTROL.test(title)) problems.push("title must be one line without control characters");
+  if (title.length === 0) check.add("title is required and must not be empty");
+  else if ([...input.title].length > MAX_TITLE_LENGTH) check.add(`title must be at most ${MAX_TITLE_LENGTH} characters`);
+  else if (LINE_BREAKING_OR_CONTROL.test(title)) check.add("title must be one line without control characters");
 
   let start: Date | null = null;
   if (input.start !== undefined) {
     const parsed = parseOffsetDateTime(input.start);
     if (parsed.ok) start = parsed.date;
-    else problems.push(`start ${parsed.problem}`);
+    else check.add(`start ${parsed.problem}`);
   }
 
   let end: Date | null = null;
   if (input.end !== undefined && input.durationMinutes !== undefined) {
-    problems.push("give end or duration, not both");
+    check.add("give end or duration, not both");
   } else if (input.end !== undefined) {
     const parsed = parseOffsetDateTime(input.end);
-    if (!parsed.ok) problems.push(`end ${parsed.problem}`);
-    else if (input.start === undefined) problems.push("end needs a start");
-    else if (start && parsed.date.getTime() <= start.getTime()) problems.push("end must be after start");
+    if (!parsed.ok) check.add(`end ${parsed.problem}`);
+    else if (input.start === undefined) check.add("end needs a start");
+    else if (start && parsed.date.getTime() <= start.getTime()) check.add("end must be after start");
     else end = parsed.date;
   } else if (input.durationMinutes !== undefined) {
     const minutes = input.durationMinutes;
     if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_DURATION_MINUTES)
-      problems.push(`duration must be a whole number of minutes from 1 to ${MAX_DURATION_MINUTES}`);
-    else if (input.start === undefined) problems.push("duration needs a start");
+      check.add(`duration must be a whole number of minutes from 1 to ${MAX_DURATION_MINUTES}`);
+    else if (input.start === undefined) check.add("duration needs a start");
     else if (start) end = new Date(start.getTime() + minutes * 60_000);
   }
 
   const attendees: string[] = [];
   if (input.attendees.length > MAX_ATTENDEES) {
-    problems.push(`attendees must list at most ${MAX_ATTENDEES} e-mail addresses (got ${input.attendees.length})`);
+    check.add(`attendees must list at most ${MAX_ATTENDEES} e-mail addresses (got ${input.attendees.length})`);
   } else {
     const seen = new Set<string>();
     const invalid: string[] = [];
@@ -86,10 +86,10 @@ export function validateMeetingRequest(input: MeetingRequestInput): ValidMeeting
       seen.add(folded);
       attendees.push(address);
     }
-    if (invalid.length > 0) problems.push(`attendees must be e-mail addresses; not valid: ${quoteSome(invalid)}`);
+    if (invalid.length > 0) check.add(`attendees must be e-mail addresses; not valid: ${quoteSome(invalid)}`);
   }
 
-  if (problems.length > 0) throw invalidArgument(problems);
+  check.done();
   return { title, start, end, attendees };
 }
 

@@ -3,6 +3,7 @@ export * from "./config.ts";
 export * from "./logger.ts";
 export * from "./lifecycle.ts";
 export * from "./errors.ts";
+export * from "./request-check.ts";
 export * from "./caller.ts";
 export * from "./db/pool.ts";
 export * from "./db/migrate.ts";
