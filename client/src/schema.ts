@@ -1267,8 +1267,11 @@ export interface components {
                  */
                 webhookId: string;
                 orgId: string;
-                /** Format: uri */
-                url: string;
+                /**
+                 * @description The host (and port, if not the default) of the disabled endpoint's URL: never its path or query, which may hold a token. GET /webhook/{webhookId} answers the whole URL to a caller allowed to read it.
+                 * @example hooks.example.com
+                 */
+                host: string;
                 /** Format: date-time */
                 disabledAt: string;
                 /**

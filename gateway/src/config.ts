@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseEnvSchema, credentialCacheKeyDefaults, defaultAddresses, port, refuseDevelopmentDefaults, serviceUrl } from "@svc/platform";
+import { baseEnvSchema, credentialCacheKeyDefaults, defaultAddresses, port, publicUrlVariable, refuseDevelopmentDefaults, serviceUrl } from "@svc/platform";
 
 export const configSchema = z
   .object({
@@ -7,12 +7,9 @@ export const configSchema = z
     PORT: port(defaultAddresses.gateway),
     HOST: baseEnvSchema.shape.HOST,
     METRICS_PORT: baseEnvSchema.shape.METRICS_PORT,
+    SHUTDOWN_GRACE_MS: baseEnvSchema.shape.SHUTDOWN_GRACE_MS,
     /** The externally visible origin, used in join URLs and OAuth redirects. */
-    PUBLIC_URL: z
-      .string()
-      .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: "must be an http(s):// origin" })
-      .default(`http://localhost:${defaultAddresses.gateway}`)
-      .transform((value) => value.replace(/\/+$/, "")),
+    PUBLIC_URL: publicUrlVariable(`http://localhost:${defaultAddresses.gateway}`).transform((value) => value.replace(/\/+$/, "")),
     /**
      * The LiveKit server as browsers reach it (ws:// or wss://): the meeting page's CSP allows
      * connections to it. The join grant names the same server; keep the two in agreement.

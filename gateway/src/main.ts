@@ -9,7 +9,7 @@ const config = loadConfigOrExit("gateway", configSchema);
 const logger = createLogger("gateway", config.LOG_LEVEL);
 const metrics = metricsRegistryIfServed("gateway", config);
 
-runUntilSignalled(logger, async () => {
+runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
   // Redis holds the shared rate-limit buckets and identity's verification cache; without it the
   // limiter counts in-process and every credential is resolved by identity.
   const { redis, credentialCache, resolveCaller, close } = await connectCallerResolver(config, logger, metrics);
@@ -19,5 +19,5 @@ runUntilSignalled(logger, async () => {
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
   logger.info({ port: config.PORT, publicUrl: config.PUBLIC_URL }, "gateway listening");
   const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
-  return [close, () => new Promise((resolve) => server.close(resolve)), closeMetrics];
+  return { stopAccepting: [() => new Promise((resolve) => server.close(resolve)), closeMetrics], thenClose: [close] };
 });

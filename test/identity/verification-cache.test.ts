@@ -35,9 +35,14 @@ afterAll(async () => {
 const auth = (gatewayUrl: string, key: string) => callApi(apiBase({ gatewayUrl }), "POST", "/auth", { key });
 const tokenHash = (key: string) => createHash("sha256").update(key).digest("hex");
 const cacheKey = (key: string) => `${stack.env.REDIS_KEY_PREFIX}cred:${tokenHash(key)}`;
-/** An entry as identity writes it: `<HMAC(key, tokenHash \n payload)>.<payload>`. */
-const sealed = (hash: string, payload: string, key = CACHE_KEY) => `${createHmac("sha256", key).update(`${hash}\n${payload}`).digest("base64url")}.${payload}`;
+/** An entry as identity writes it: `<HMAC(key, tokenHash \n notAfter.content)>.<notAfter>.<content>`, notAfter in epoch ms. */
+const sealed = (hash: string, content: string, notAfter = Date.now() + 60_000, key = CACHE_KEY) => {
+  const payload = `${notAfter}.${content}`;
+  return `${createHmac("sha256", key).update(`${hash}\n${payload}`).digest("base64url")}.${payload}`;
+};
 const payloadOf = (value: string) => value.slice(value.indexOf(".") + 1);
+const notAfterOf = (value: string) => Number(payloadOf(value).split(".")[0]);
+const contentOf = (value: string) => payloadOf(value).slice(payloadOf(value).indexOf(".") + 1);
 const createMeeting = (key: string) => callApi(apiBase(stack), "POST", "/meeting", { key, body: { title: "Forged?" } });
 
 /** A second replica of identity and of the gateway, sharing the stack's database and Redis. */
@@ -87,8 +92,10 @@ describe("the verification cache in Redis", () => {
     expect(await redis.get(cacheKey(tenant.apiKey))).not.toContain(tenant.apiKey);
     // Proof that the cached answer is used: rewrite it (sealed with the deployment's key), and the next verification returns it.
     const value = (await redis.get(cacheKey(tenant.apiKey)))!;
-    expect(value).toBe(sealed(tokenHash(tenant.apiKey), payloadOf(value)));
-    const cached = JSON.parse(payloadOf(value));
+    expect(value).toBe(sealed(tokenHash(tenant.apiKey), contentOf(value), notAfterOf(value)));
+    expect(notAfterOf(value) - Date.now()).toBeGreaterThan(50_000);
+    expect(notAfterOf(value) - Date.now()).toBeLessThanOrEqual(60_000);
+    const cached = JSON.parse(contentOf(value));
     const markedOrgId = randomUUID(); // an organization id only the cache holds
     await redis.set(cacheKey(tenant.apiKey), sealed(tokenHash(tenant.apiKey), JSON.stringify({ ...cached, orgId: markedOrgId })), "PX", 60_000);
     expect(await (await auth(stack.gatewayUrl, tenant.apiKey)).json()).toMatchObject({ orgId: markedOrgId });
@@ -101,7 +108,9 @@ describe("the verification cache in Redis", () => {
     // A well-formed key that differs from the real one in its last character (never equal to it).
     const unknown = `${tenant.apiKey.slice(0, -1)}${tenant.apiKey.endsWith("A") ? "B" : "A"}`;
     expect((await auth(stack.gatewayUrl, unknown)).status).toBe(401);
-    expect(await redis.get(cacheKey(unknown))).toBe(sealed(tokenHash(unknown), "unknown"));
+    const marker = (await redis.get(cacheKey(unknown)))!;
+    expect(marker).toBe(sealed(tokenHash(unknown), "unknown", notAfterOf(marker)));
+    expect(notAfterOf(marker) - Date.now()).toBeLessThanOrEqual(10_000);
     const ttl = await redis.pttl(cacheKey(unknown));
     expect(ttl).toBeGreaterThan(5_000);
     expect(ttl).toBeLessThanOrEqual(10_000);
@@ -121,7 +130,7 @@ describe("the verification cache in Redis", () => {
     const wrongKey = madeUp();
     await redis.set(
       cacheKey(wrongKey),
-      sealed(tokenHash(wrongKey), JSON.stringify(credential), "svc-development-only-credential-cache-key-PUBLIC"),
+      sealed(tokenHash(wrongKey), JSON.stringify(credential), Date.now() + 60_000, "svc-development-only-credential-cache-key-PUBLIC"),
       "PX",
       60_000,
     );
@@ -152,8 +161,8 @@ describe("the verification cache in Redis", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ userId: tenant.userId, orgId: tenant.orgId });
     const value = (await redis.get(cacheKey(tenant.apiKey)))!;
-    expect(value).toBe(sealed(tokenHash(tenant.apiKey), payloadOf(value)));
-    expect(JSON.parse(payloadOf(value))).toMatchObject({ orgId: tenant.orgId });
+    expect(value).toBe(sealed(tokenHash(tenant.apiKey), contentOf(value), notAfterOf(value)));
+    expect(JSON.parse(contentOf(value))).toMatchObject({ orgId: tenant.orgId });
   });
 
   it("a key revoked through one identity replica is refused at once through another replica and gateway", async () => {

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Stack } from "../support/stack.ts";
@@ -21,6 +21,9 @@ beforeAll(async () => {
 
 const post = (path: string, body: unknown, key?: string, as: Tenant = tenant) =>
   callApi(apiBase(stack), "POST", path, { key: as.apiKey, body, headers: key === undefined ? {} : { "idempotency-key": key } });
+
+/** How a key is stored and locked: SHA-256 of the sending credential (user, OAuth client: none for an API key) and the key. */
+const storedKeyOf = (as: Tenant, key: string) => createHash("sha256").update(`${as.userId}\0\0${key}`).digest("hex");
 
 const countMeetings = async (orgId: string) =>
   (await stack.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting.meetings WHERE org_id = $1", [orgId])).rows[0]!.n;
@@ -55,7 +58,7 @@ describe("Idempotency-Key on POST /api/v1/meeting", () => {
     const holder = new pg.Client({ connectionString: stack.databaseUrl });
     await holder.connect();
     try {
-      await holder.query("SELECT pg_advisory_lock(hashtextextended('idempotency:' || $1 || ':' || $2, 0))", [tenant.orgId, key]);
+      await holder.query("SELECT pg_advisory_lock(hashtextextended('idempotency:' || $1 || ':' || $2, 0))", [tenant.orgId, storedKeyOf(tenant, key)]);
       const before = await countMeetings(tenant.orgId);
       const concurrent = await post("/meeting", { title: "Busy" }, key);
       expect(concurrent.status).toBe(409);
@@ -94,6 +97,32 @@ describe("Idempotency-Key on POST /api/v1/meeting", () => {
       expect(await response.json()).toMatchObject({ error: "Idempotency-Key must be 1-255 visible ASCII characters" });
     }
   });
+
+  it("keys are scoped to the credential: another user of the same organization sending the same key gets a meeting of its own", async () => {
+    const { userId } = await stack.cli<{ userId: string }>(
+      "users",
+      "create",
+      "--org",
+      tenant.orgId,
+      "--email",
+      `second-${randomUUID()}@example.com`,
+      "--password",
+      "second-user-password",
+    );
+    const { keyId, key: apiKey } = await stack.cli<{ keyId: string; key: string }>("keys", "create", "--user", userId, "--name", "second");
+    const colleague: Tenant = { ...tenant, userId, keyId, apiKey };
+    const key = randomUUID();
+    const first = (await (await post("/meeting", { title: "Mine" }, key)).json()) as { id: string; url: string };
+    const response = await post("/meeting", { title: "Mine" }, key, colleague);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("idempotent-replayed")).toBeNull();
+    const theirs = (await response.json()) as { id: string; url: string };
+    expect(theirs.id).not.toBe(first.id);
+    expect(theirs.url).not.toBe(first.url);
+    // Each credential still gets its own reply back on a retry.
+    expect(((await (await post("/meeting", { title: "Mine" }, key)).json()) as { id: string }).id).toBe(first.id);
+    expect(((await (await post("/meeting", { title: "Mine" }, key, colleague)).json()) as { id: string }).id).toBe(theirs.id);
+  });
 });
 
 describe("Idempotency-Key on POST /api/v1/webhook", () => {
@@ -112,9 +141,29 @@ describe("Idempotency-Key on POST /api/v1/webhook", () => {
       body.url,
     ]);
     expect(subscriptions.rows[0]!.n).toBe(1);
-    const stored = await stack.query<{ response: Buffer }>("SELECT response FROM webhook.idempotency_keys WHERE org_id = $1 AND key = $2", [tenant.orgId, key]);
+    const stored = await stack.query<{ response: Buffer }>("SELECT response FROM webhook.idempotency_keys WHERE org_id = $1 AND key = $2", [
+      tenant.orgId,
+      storedKeyOf(tenant, key),
+    ]);
     expect(stored.rows[0]!.response.includes(Buffer.from(created.secret))).toBe(false);
     expect(stored.rows[0]!.response.includes(Buffer.from(created.secret.slice(6)))).toBe(false);
     expect((await post("/webhook", { ...body, events: ["meeting.started"] }, key)).status).toBe(422);
+  });
+
+  it("deleting the subscription deletes the stored replies that hold its signing secrets (registration and rotation)", async () => {
+    const owner = await createTenant(stack);
+    const storedReplies = async () =>
+      (await stack.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook.idempotency_keys WHERE org_id = $1", [owner.orgId])).rows[0]!.n;
+    const created = (await (await post("/webhook", { url: "https://example.com/deleted", events: ["meeting.ended"] }, randomUUID(), owner)).json()) as {
+      webhookId: string;
+    };
+    const rotated = await post(`/webhook/${created.webhookId}/rotate-secret`, {}, randomUUID(), owner);
+    expect(rotated.status).toBe(200);
+    // Another subscription's reply stays.
+    expect((await post("/webhook", { url: "https://example.com/kept", events: ["meeting.ended"] }, randomUUID(), owner)).status).toBe(201);
+    expect(await storedReplies()).toBe(3);
+    const deleted = await callApi(apiBase(stack), "DELETE", "/webhook", { key: owner.apiKey, body: { webhookId: created.webhookId } });
+    expect(deleted.status).toBe(200);
+    expect(await storedReplies()).toBe(1);
   });
 });

@@ -1,3 +1,5 @@
+import os from "node:os";
+import path from "node:path";
 import * as oauth from "oauth4webapi";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -68,6 +70,10 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
     // Consent page: who is signed in, the application, each permission in words, Allow and Deny.
     await expect(page.getByRole("heading", { name: "Allow Cal Scheduler to access your account?" }).isVisible()).resolves.toBe(true);
     expect(await page.textContent("main")).toContain(user.email);
+    // Who registered the application (any organization can name one anything) and where the browser goes next.
+    expect(await page.locator("#registered-by").textContent()).toBe("App Developer Inc");
+    expect(await page.locator("#redirect-host").textContent()).toBe(new URL(app.redirectUri).host);
+    await page.screenshot({ path: path.join(os.tmpdir(), "svc-issue-33-consent.png"), fullPage: true });
     expect(await page.getByRole("listitem").allTextContents()).toEqual(["Create meetings for you", "See your organization's webhooks"]);
     expect(await unlabelledControls(page)).toEqual([]);
     expect(await page.getByRole("button", { name: "Deny" }).isVisible()).toBe(true);

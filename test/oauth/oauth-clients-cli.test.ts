@@ -76,6 +76,7 @@ describe("admin CLI: oauth-clients create, list and delete (through IdentityAdmi
         name: "Zapier",
         redirectUris: ["https://z.example/cb"],
         scopes: ["webhook.read", "webhook.delete"],
+        requirePkce: false,
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       },
     ]);
@@ -134,5 +135,58 @@ describe("admin CLI: oauth-clients create, list and delete (through IdentityAdmi
     expect(rowCount).toBe(0);
     const list = await stack.cliRaw("oauth-clients", "list", "--org", "00000000-0000-4000-8000-000000000000");
     expect(list).toMatchObject({ code: 1, stderr: "error: Organization not found\n" });
+  });
+
+  it("create --require-pkce: that client's authorization requests need an S256 code_challenge; other clients' do not", async () => {
+    const register = async (...extra: string[]) =>
+      (
+        await stack.cli<{ clientId: string }>(
+          "oauth-clients",
+          "create",
+          "--org",
+          tenant.orgId,
+          "--name",
+          "PKCE",
+          "--redirect-uri",
+          "https://pkce.example/cb",
+          "--scopes",
+          "meeting.read",
+          ...extra,
+        )
+      ).clientId;
+    const strict = await register("--require-pkce");
+    const lenient = await register();
+    const listed = await stack.cli<{ clients: { clientId: string; requirePkce: boolean }[] }>("oauth-clients", "list", "--org", tenant.orgId);
+    expect(listed.clients.find((client) => client.clientId === strict)?.requirePkce).toBe(true);
+    expect(listed.clients.find((client) => client.clientId === lenient)?.requirePkce).toBe(false);
+
+    const authorize = async (clientId: string, pkce: Record<string, string> = {}) => {
+      const query = new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: "https://pkce.example/cb",
+        response_type: "code",
+        scope: "meeting.read",
+        state: "s",
+        ...pkce,
+      });
+      const response = await fetch(`${stack.gatewayUrl}/oauth/authorize?${query}`, { redirect: "manual" });
+      return { status: response.status, location: new URL(response.headers.get("location") ?? "/", stack.gatewayUrl) };
+    };
+    const challenge = { code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256" };
+    // Without a challenge: refused, back at the application with invalid_request.
+    const refused = await authorize(strict);
+    expect(refused.status).toBe(303);
+    expect(refused.location.origin + refused.location.pathname).toBe("https://pkce.example/cb");
+    expect(refused.location.searchParams.get("error")).toBe("invalid_request");
+    expect(refused.location.searchParams.get("error_description")).toMatch(/PKCE/);
+    // `plain` is never accepted, from any client.
+    expect((await authorize(strict, { code_challenge: challenge.code_challenge, code_challenge_method: "plain" })).location.searchParams.get("error")).toBe(
+      "invalid_request",
+    );
+    // With an S256 challenge it goes on to sign-in; a client registered without the flag may omit it.
+    for (const accepted of [await authorize(strict, challenge), await authorize(lenient)]) {
+      expect(accepted.status).toBe(303);
+      expect(accepted.location.pathname).toMatch(/^\/oauth\/interaction\//);
+    }
   });
 });

@@ -128,4 +128,51 @@ describe.each([
       why,
     ).toEqual([]);
   });
+
+  it(
+    "the public edge starts a fresh trace: a caller's traceparent and baggage are not continued, not stored and not delivered; query strings are redacted in span attributes",
+    { timeout: 90_000 },
+    async () => {
+      const callerTraceId = "0af7651916cd43dd8448eb211c80319c";
+      const hostile = { traceparent: `00-${callerTraceId}-b7ad6b7169203331-01`, baggage: "tenant=attacker,role=admin" };
+      const created = await api("POST", "/webhook", { url: `${receiver.baseUrl}/edge?token=s3cr3t-query-token`, events: ["meeting.ended"] });
+      expect(created.status).toBe(201);
+      receiver.useSecret("/edge", ((await created.json()) as { secret: string }).secret);
+      const meeting = (await (await api("POST", "/meeting", { title: "Edge" })).json()) as { id: string };
+      const ended = await fetch(`${stack.gatewayUrl}/api/v1/meeting/${meeting.id}/end?marker=s3cr3t-request-query`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${tenant.apiKey}`, ...hostile },
+      });
+      expect(ended.status).toBe(200);
+      await waitFor(() => receiver.on("/edge").length >= 1, 30_000, "the webhook was not delivered");
+      const attempt = () =>
+        otlp.spans().find((span) => span.name === "webhook delivery attempt" && span.attributes["svc.webhook.subscription_id"] !== undefined);
+      await waitFor(() => attempt() !== undefined, 30_000, "no delivery attempt span");
+      const clientSpan = () => otlp.spans().find((span) => span.kind === 3 && String(span.attributes["url.full"] ?? "").includes("/edge"));
+      await waitFor(() => clientSpan() !== undefined, 30_000, "no HTTP client span of the delivery");
+
+      // The customer's endpoint sees neither the caller's context nor ours.
+      const [delivery] = receiver.on("/edge");
+      expect(delivery!.headers).not.toHaveProperty("traceparent");
+      expect(delivery!.headers).not.toHaveProperty("tracestate");
+      expect(delivery!.headers).not.toHaveProperty("baggage");
+      // Nothing was recorded in the caller's trace; the gateway's span of the call is a root of its own.
+      const spans = otlp.spans();
+      expect(spans.filter((span) => span.traceId === callerTraceId)).toEqual([]);
+      const edge = spans.find(
+        (span) =>
+          span.service === "svc-gateway" && span.kind === 2 && span.attributes["http.route"] === "/api/v1/meeting/:id/end" && span.traceId !== callerTraceId,
+      );
+      expect(edge?.parentSpanId, describeSpans(spans)).toBeFalsy();
+      // The stored event context holds no baggage.
+      const { rows } = await stack.query<{ context_headers: Record<string, string> | null }>("SELECT context_headers FROM webhook.events WHERE org_id = $1", [
+        tenant.orgId,
+      ]);
+      for (const row of rows) expect(row.context_headers ?? {}).not.toHaveProperty("baggage");
+      // No span attribute holds a query string's value.
+      const values = spans.flatMap((span) => Object.values(span.attributes).map(String));
+      expect(values.filter((value) => value.includes("s3cr3t"))).toEqual([]);
+      expect(clientSpan()!.attributes["url.full"]).toBe(`${receiver.baseUrl}/edge?REDACTED`);
+    },
+  );
 });

@@ -28,4 +28,20 @@ describe("configuration is validated at start", () => {
     expect(result.status).not.toBe(0);
     expect(result.stderr.trim()).toMatch(/^gateway: invalid configuration: PUBLIC_URL: /);
   });
+
+  it.each([
+    ["gateway", "gateway"],
+    ["identity", "services/identity"],
+  ])("%s refuses to start with an http PUBLIC_URL on a host that is not loopback, with one clear line", (service, dir) => {
+    const result = spawnSync(process.execPath, ["--conditions=source", "src/main.ts"], {
+      cwd: path.join(root, dir),
+      env: { PATH: process.env.PATH, PUBLIC_URL: "http://meet.example.com", DATABASE_URL: "postgres://svc:svc@127.0.0.1:1/svc" },
+      encoding: "utf8",
+      // A process that accepted the URL would start and keep running: stopped, it fails the test.
+      timeout: 20_000,
+      killSignal: "SIGKILL",
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr.trim()).toMatch(new RegExp(`^${service}: invalid configuration: PUBLIC_URL: must be https://`));
+  });
 });

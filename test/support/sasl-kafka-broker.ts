@@ -28,6 +28,8 @@ export interface SaslKafkaBroker {
   formatMs: number;
   logs(): string;
   stop(): Promise<void>;
+  /** Kills the broker without a goodbye (SIGKILL), as when its host fails. */
+  kill(): void;
 }
 
 /**
@@ -116,7 +118,14 @@ export async function startSaslKafkaBroker(users: SaslUser[]): Promise<SaslKafka
     await stop();
     throw error;
   }
-  return { brokers: `127.0.0.1:${port}`, startMs: Math.round(performance.now() - started), formatMs, logs: () => output, stop };
+  return {
+    brokers: `127.0.0.1:${port}`,
+    startMs: Math.round(performance.now() - started),
+    formatMs,
+    logs: () => output,
+    stop,
+    kill: () => void child.kill("SIGKILL"),
+  };
 }
 
 function accepts(port: number): Promise<boolean> {

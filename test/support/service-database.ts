@@ -3,7 +3,7 @@ import { createPool, migrate, type Logger, type Pool } from "@svc/platform";
 import { createTestDatabase } from "./infra.ts";
 
 /** A service that owns a schema and its migrations under services/<service>/migrations. */
-export type SchemaOwner = "meeting" | "webhook";
+export type SchemaOwner = "identity" | "meeting" | "webhook";
 
 export interface ServiceDatabase {
   url: string;

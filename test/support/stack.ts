@@ -3,14 +3,17 @@ import http2 from "node:http2";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS, tracingLaunch } from "@svc/platform";
+import { DEFAULT_SHUTDOWN_GRACE_MS, SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS, tracingLaunch } from "@svc/platform";
 import { startMediaServer, type RunningMediaServer } from "../../scripts/media-server.ts";
+import { stopProcess } from "../../scripts/supervision.ts";
 import { createTestDatabase, freePorts, infra, uniqueName } from "./infra.ts";
 import { checkResponsesOf } from "./openapi-responses.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 /** Generous: a Kafka outage makes kafkajs log a connection error every few milliseconds. */
 const LOG_LIMIT = 4_000_000;
+/** A service's own drain bound (DEFAULT_SHUTDOWN_GRACE_MS) plus the time to notice it exited. */
+const SERVICE_STOP_MS = DEFAULT_SHUTDOWN_GRACE_MS + 5_000;
 export const serviceNames = ["identity", "meeting", "webhook", "gateway"] as const;
 export type ServiceName = (typeof serviceNames)[number];
 
@@ -58,6 +61,11 @@ export interface StackOptions {
    * straight to it). Tests that lose webhooks on purpose put a proxy in between.
    */
   mediaWebhookTarget?: (meetingListenerUrl: string) => string;
+  /**
+   * Where the services reach the stack's database, given its URL (default: directly). Tests that
+   * take the database away put a proxy in between.
+   */
+  databaseUrl?: (url: string) => string;
   /** Extra Node flags for every service process (the bench passes `--cpu-prof` here). */
   nodeFlags?: string[];
   /**
@@ -135,7 +143,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     HOME: process.env.HOME ?? "",
     NODE_ENV: "test",
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn",
-    DATABASE_URL: database.url,
+    DATABASE_URL: options.databaseUrl?.(database.url) ?? database.url,
     ...(options.redis === false ? {} : { REDIS_URL: infra.redisUrl(), REDIS_KEY_PREFIX: `${runId}:` }),
     ...(options.kafka === false ? {} : { KAFKA_BROKERS: infra.kafkaBrokers(), KAFKA_TOPIC_PREFIX: `${runId}.` }),
     PUBLIC_URL: gatewayUrl,
@@ -184,7 +192,8 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...(options.nodeFlags ?? []), ...tracing.nodeArguments, ...entry], {
       cwd: dir(service),
       env: { ...env, ...SERVICE_ENVIRONMENT, ...portEnv[service], ...tracing.env },
-      stdio: ["ignore", "pipe", "pipe"],
+      // An IPC channel: the services stop themselves should this test process die without stopping them.
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
     });
     const chunks = output.get(service)!;
     let size = chunks.reduce((total, chunk) => total + chunk.length, 0);
@@ -268,7 +277,8 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     pid: (service) => processes.get(service)?.pid,
     logs: logsOf,
     async stop() {
-      await Promise.all(serviceNames.map((service) => kill(service)));
+      // The services first, each within its own drain bound (then SIGKILL), the media server after them.
+      await Promise.all([...processes.values()].map((child) => stopProcess(child, SERVICE_STOP_MS)));
       await media?.stop();
       await pool.end();
       await database.drop();

@@ -167,8 +167,17 @@ describe("webhook.disabled", () => {
     expect(notice!.verificationError).toBeUndefined();
     expect(notice!.payload).toMatchObject({
       type: "webhook.disabled",
-      data: { webhookId: dying.webhookId, orgId: tenant.orgId, url: `${receiver.baseUrl}/gone`, trigger: "gone", reason: "the endpoint answered 410 Gone" },
+      data: {
+        webhookId: dying.webhookId,
+        orgId: tenant.orgId,
+        host: new URL(receiver.baseUrl).host,
+        trigger: "gone",
+        reason: "the endpoint answered 410 Gone",
+      },
     });
+    // The id and the host only: never the path or query, which may hold the endpoint's token.
+    expect(notice!.payload!.data).not.toHaveProperty("url");
+    expect(JSON.stringify(notice!.payload)).not.toContain("/gone");
     expect(receiver.on("/stranger-ops")).toHaveLength(0);
   });
 });

@@ -109,7 +109,7 @@ describe("POST /api/v1/webhook", () => {
     ["https://[::1]/hook", /non-global IPv6/],
     ["https://[fd00::1]/hook", /non-global IPv6/],
     ["https://[::ffff:127.0.0.1]/hook", /loopback/],
-    ["https://localhost/hook", /localhost resolves to/],
+    ["https://localhost/hook", /^url host localhost resolves to a non-public address$/],
   ])("refuses the internal target %s (SSRF guard at registration)", async (url, reason) => {
     await expectError(await call("POST", "/webhook", { body: { url, events: ["meeting.ended"] } }), 400, reason);
   });
@@ -309,7 +309,7 @@ describe("PATCH /api/v1/webhook/:webhookId", () => {
     ["https://10.0.0.8/hook", /private/],
     ["https://169.254.169.254/latest/meta-data", /cloud metadata/],
     ["https://[fd00::1]/hook", /non-global IPv6/],
-    ["https://localhost/hook", /localhost resolves to/],
+    ["https://localhost/hook", /^url host localhost resolves to a non-public address$/],
     ["http://93.184.215.14/x", "url must use https"],
     ["https://user:pw@example.com/x", "url must not contain credentials"],
   ])("refuses the url %s exactly as registration does, and changes nothing", async (url, reason) => {

@@ -108,7 +108,11 @@ export const operationalEvents = {
       z.object({
         webhookId: z.string().meta({ format: "uuid", description: "The endpoint that was disabled." }),
         orgId: z.string(),
-        url: z.string().meta({ format: "uri" }),
+        host: z.string().meta({
+          description:
+            "The host (and port, if not the default) of the disabled endpoint's URL: never its path or query, which may hold a token. GET /webhook/{webhookId} answers the whole URL to a caller allowed to read it.",
+          example: "hooks.example.com",
+        }),
         disabledAt: dateTime(),
         trigger: z.enum(["gone", "continuous_failure"]).meta({
           description: "`gone`: the endpoint answered 410 Gone; `continuous_failure`: every attempt failed for the disable period (5 days by default).",

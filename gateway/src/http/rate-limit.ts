@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { Redis } from "ioredis";
 import { RateLimiterRes } from "rate-limiter-flexible";
-import { bearerToken, createRateLimiter, hashToken, type CredentialCache, type Logger } from "@svc/platform";
+import { bearerToken, clientAddressKey, createRateLimiter, hashToken, type CredentialCache, type Logger } from "@svc/platform";
 import { HttpError } from "./errors.ts";
 import "./locals.ts";
 
@@ -48,7 +48,8 @@ export function rateLimit(options: RateLimitOptions): RequestHandler {
   };
 
   return async (req, res, next) => {
-    const key = (await verifiedCredentialKey(req, res)) ?? `ip:${req.ip ?? "unknown"}`;
+    // An IPv6 client is counted on its /64 (clientAddressKey), not per address.
+    const key = (await verifiedCredentialKey(req, res)) ?? `ip:${clientAddressKey(req.ip ?? "unknown")}`;
     try {
       const state = await limiter.consume(key);
       res.set("RateLimit-Limit", String(options.requestsPerSecond));

@@ -7,6 +7,11 @@ import { HttpError } from "../http/errors.ts";
 
 // Connection-scoped headers (RFC 9110 §7.6.1) are not forwarded in either direction.
 const HOP_BY_HOP = new Set([
+  // Nor a browser's trace context or baggage: a trace starts at the gateway (trace-boundaries.ts);
+  // the gateway's own context is injected into the forwarded request when tracing is on.
+  "traceparent",
+  "tracestate",
+  "baggage",
   "connection",
   "keep-alive",
   "proxy-authenticate",
@@ -37,10 +42,11 @@ export function oauthRoutes(options: { identityOAuthUrl: string; logger: Logger 
     if (!isOAuthPath(req.path)) return next();
     const headers: http.OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
-    // The authorization server builds its URLs and cookie flags from the browser's view of the
-    // request (oidc-provider with proxy = true): host and scheme as the gateway received them.
-    headers["x-forwarded-host"] = req.host;
-    headers["x-forwarded-proto"] = req.protocol;
+    // No X-Forwarded-Host/-Proto: the authorization server takes its scheme and host from
+    // PUBLIC_URL alone (identity's http-listener.ts), whatever the browser's Host said.
+    delete headers["x-forwarded-host"];
+    delete headers["x-forwarded-proto"];
+    delete headers.forwarded;
     headers["x-forwarded-for"] = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
     headers["x-request-id"] = res.locals.requestId as string;
     // The client's address for sign-in throttling, as `trust proxy` resolves it (never the client's claim).

@@ -56,6 +56,17 @@ describe("identity configuration", () => {
     );
   });
 
+  it("refuses an http PUBLIC_URL unless its host is loopback (the OAuth issuer, URLs and cookie flags come from it)", () => {
+    for (const publicUrl of ["http://meet.example.com", "http://10.0.0.5:8080", "http://0.0.0.0:8080"]) {
+      expect(() => parseConfig(configSchema, { DATABASE_URL, PUBLIC_URL: publicUrl }), publicUrl).toThrow(
+        /PUBLIC_URL: must be https:\/\/ \(plain http is accepted only for a loopback host/,
+      );
+    }
+    for (const publicUrl of ["https://meet.example.com", "http://localhost:8080", "http://127.0.0.1:8080", "http://[::1]:8080"]) {
+      expect(parseConfig(configSchema, { DATABASE_URL, PUBLIC_URL: publicUrl }).PUBLIC_URL, publicUrl).toBe(publicUrl);
+    }
+  });
+
   it("caps the verification cache at 60 seconds", () => {
     expect(() => parseConfig(configSchema, { DATABASE_URL, CREDENTIAL_CACHE_TTL_SECONDS: "61" })).toThrow(/CREDENTIAL_CACHE_TTL_SECONDS/);
   });

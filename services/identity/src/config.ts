@@ -7,6 +7,7 @@ import {
   defaultAddresses,
   isWellFormedToken,
   port,
+  publicUrlVariable,
   refuseDevelopmentDefaults,
   type DevelopmentDefault,
 } from "@svc/platform";
@@ -44,10 +45,7 @@ export const configSchema = baseEnvSchema
     /** HTTP port of the OAuth 2.0 authorization server; the gateway forwards the OAuth paths to it. */
     OAUTH_PORT: port(defaultAddresses.identityOAuth),
     /** The externally visible origin (the gateway's): the OAuth issuer and base of OAuth URLs. */
-    PUBLIC_URL: z
-      .string()
-      .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: "must be an http(s):// origin" })
-      .default(`http://localhost:${defaultAddresses.gateway}`),
+    PUBLIC_URL: publicUrlVariable(`http://localhost:${defaultAddresses.gateway}`),
     /** Whether anyone may create an organization and become its admin at /dashboard/sign-up (`npm start` with the embedded database sets `true`). */
     SIGNUP_ENABLED: booleanVariable(false),
     /** A dashboard session ends after this long without a request. */

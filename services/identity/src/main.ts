@@ -45,7 +45,7 @@ const config = loadConfigOrExit(SERVICE, configSchema);
 const logger = createLogger(SERVICE, config.LOG_LEVEL);
 const metrics = metricsRegistryIfServed(SERVICE, config);
 
-runUntilSignalled(logger, async () => {
+runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
   if (config.usingDevelopmentAdminToken) {
     logger.warn(
       "DEVELOPMENT DEFAULT IN USE: ADMIN_TOKEN is unset, so the administrator API accepts the well-known development token. Set ADMIN_TOKEN for anything but local development.",
@@ -161,17 +161,11 @@ runUntilSignalled(logger, async () => {
     logger,
   });
   const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
-  // Closed in reverse: stop serving, then write the last uses, then close the cache and the pool.
-  return [
-    () => pool.end(),
-    () => cache.close(),
-    () => lastUsed.close(),
-    () => sessions.close(),
-    () => server.close(),
-    () => adminServer.close(),
-    () => authorizationServer.close(),
-    closeMetrics,
-  ];
+  return {
+    stopAccepting: [() => server.close(), () => adminServer.close(), () => authorizationServer.close(), closeMetrics],
+    // The last uses are written before the cache and the pool they need close.
+    thenClose: [() => sessions.close(), () => lastUsed.close(), () => cache.close(), () => pool.end()],
+  };
 });
 
 /** Redis when REDIS_URL is set (shared by every replica, so revocation reaches all of them); in-process otherwise. */

@@ -43,7 +43,7 @@ if (config.livekit.isDevelopmentDefault) {
   );
 }
 
-runUntilSignalled(logger, async () => {
+runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
   const pool = createServicePool(config, { schema: SCHEMA, logger, defaultSize: 20 });
   const callers = await connectCallerResolver(config, logger, metrics);
@@ -157,19 +157,18 @@ runUntilSignalled(logger, async () => {
       ),
   });
   const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
-  // Closed in reverse: stop taking calls and webhooks, finish the periodic tasks and the relay's
-  // batch, then the bus and the pool.
-  return [
-    () => pool.end(),
-    () => callers.close(),
-    () => bus.close(),
-    () => relay.stop(),
-    () => retention.stop(),
-    () => stopRetention.abort(),
-    () => reconciler.stop(),
-    () => sweeper.stop(),
-    () => new Promise<void>((resolve) => webhookListener.close(() => resolve())),
-    () => server.close(),
-    closeMetrics,
-  ];
+  return {
+    stopAccepting: [() => server.close(), () => new Promise<void>((resolve) => webhookListener.close(() => resolve())), closeMetrics],
+    // The periodic tasks and the relay's batch finish before the bus and the pool they use close.
+    thenClose: [
+      () => sweeper.stop(),
+      () => reconciler.stop(),
+      () => stopRetention.abort(),
+      () => retention.stop(),
+      () => relay.stop(),
+      () => bus.close(),
+      () => callers.close(),
+      () => pool.end(),
+    ],
+  };
 });

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { credentialCacheKeyVariable } from "./credentials/credential-cache-key.ts";
+import { isLoopbackAddress } from "./development-defaults.ts";
+import { DEFAULT_SHUTDOWN_GRACE_MS } from "./lifecycle.ts";
 
 /** A true/false environment variable ("1" and "0" are accepted too). */
 export const booleanVariable = (fallback: boolean) =>
@@ -53,6 +55,11 @@ export const baseEnvSchema = z.object({
   /** The pino log level; `debug` adds one `rpc handled` line per RPC. */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /**
+   * How long a stopping process drains its work (milliseconds) before it exits anyway. Keep it below
+   * the pod's terminationGracePeriodSeconds minus the preStop sleep.
+   */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_SHUTDOWN_GRACE_MS),
+  /**
    * Listen address (`0.0.0.0` in containers). Any address but 127.0.0.0/8, `::1` or `localhost` refuses
    * the development defaults.
    */
@@ -78,6 +85,22 @@ export const defaultAddresses = {
   /** The meeting service's HTTP listener for the media server's webhooks. */
   meetingMediaWebhooks: 50055,
 } as const;
+
+/**
+ * PUBLIC_URL: the externally visible origin (the gateway's). The OAuth issuer, every OAuth URL and
+ * the `Secure` flag of the sign-in cookies are derived from it, never from a request's Host or
+ * X-Forwarded-* headers; so it must be https, except for a loopback host (local development),
+ * where browsers accept plain http and nobody else can be in the middle.
+ */
+export const publicUrlVariable = (fallback: string) =>
+  z
+    .string()
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: "must be an http(s):// origin" })
+    .refine((value) => !URL.canParse(value) || new URL(value).protocol === "https:" || isLoopbackAddress(new URL(value).hostname), {
+      message:
+        "must be https:// (plain http is accepted only for a loopback host such as localhost, in development): sign-in cookies would not be Secure and OAuth URLs would be http",
+    })
+    .default(fallback);
 
 export const serviceUrl = (fallbackPort: number) =>
   z

@@ -3,44 +3,80 @@ import type { Logger } from "./logger.ts";
 
 type Closer = () => Promise<unknown> | unknown;
 
+/** What a started service hands back to be stopped, in the order that loses no work. */
+export interface Shutdown {
+  /**
+   * Everything that takes new work (listeners, consumers): all told to stop accepting at the same
+   * moment, then awaited together while the work they took finishes. One slow drain never keeps
+   * another listener open.
+   */
+  stopAccepting: Closer[];
+  /** Then closed one after another, in this order: what that work used (relays, clients, caches), pools last. */
+  thenClose: Closer[];
+}
+
 /**
- * Runs a service's `start`, then on SIGTERM/SIGINT calls the closers it returned in reverse order
- * (stop accepting work first, close pools last). A second signal, or a shutdown slower than
- * `graceMs`, exits at once. Meanwhile the heap memory a busy spell leaves behind is given back
- * once the process is idle (idle-memory-release.ts).
+ * How long a stopping process may take before it exits anyway: the chart's
+ * terminationGracePeriodSeconds (30 s) minus its preStop sleep (5 s), with room to spare, so the
+ * kubelet never has to SIGKILL a pod that is still tidying up.
  */
-export function runUntilSignalled(logger: Logger, start: () => Promise<Closer[]>, graceMs = 10_000) {
-  let closers: Closer[] = [];
+export const DEFAULT_SHUTDOWN_GRACE_MS = 15_000;
+
+/**
+ * Runs a service's `start`, then on SIGTERM or SIGINT stops it as `Shutdown` says. The stop is
+ * bounded: after `graceMs` the process exits whatever is still open (a database, broker or peer
+ * that vanished at the same moment must not hold it), and a second signal exits at once. Exiting
+ * never waits on the log (logger.ts). Meanwhile the heap memory a busy spell leaves behind is given
+ * back once the process is idle (idle-memory-release.ts).
+ */
+export function runUntilSignalled({ logger, graceMs = DEFAULT_SHUTDOWN_GRACE_MS }: { logger: Logger; graceMs?: number }, start: () => Promise<Shutdown>) {
+  let started: Shutdown | undefined;
   let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    logger.info({ signal }, "shutting down");
-    const timer = setTimeout(() => {
-      logger.error("graceful shutdown timed out");
+  const stopReleasingMemory = releaseMemoryWhenIdle(logger);
+  const closeAll = async (shutdown: Shutdown) => {
+    await Promise.all(shutdown.stopAccepting.map((close) => settle(close, logger)));
+    for (const close of shutdown.thenClose) await settle(close, logger);
+  };
+  const stop = async (reason: string) => {
+    if (stopping) {
+      logger.warn({ reason }, "stopping at once");
       process.exit(1);
-    }, graceMs);
-    timer.unref();
-    for (const close of [...closers].reverse()) {
-      try {
-        await close();
-      } catch (error) {
-        logger.warn({ err: error }, "error while shutting down");
-      }
     }
+    stopping = true;
+    logger.info({ reason, graceMs }, "shutting down");
+    setTimeout(() => {
+      logger.error({ graceMs }, "shutdown took longer than its grace period: exiting with work still open");
+      process.exit(1);
+    }, graceMs).unref();
+    stopReleasingMemory();
+    // Signalled while starting: nothing has taken work yet, so there is nothing to drain.
+    if (started) await closeAll(started);
     logger.info("stopped");
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
-  const stopReleasingMemory = releaseMemoryWhenIdle(logger);
+  // Started by a supervisor with an IPC channel (scripts/supervision.ts): its end closes when the
+  // supervisor is gone, however it went; a service never outlives the one that owns it.
+  if (process.channel) {
+    process.channel.unref();
+    process.once("disconnect", () => void stop("supervisor gone"));
+  }
   start().then(
-    (started) => {
-      closers = [stopReleasingMemory, ...started];
+    (shutdown) => {
+      started = shutdown;
     },
     (error: unknown) => {
       logger.fatal({ err: error }, "failed to start");
       process.exit(1);
     },
   );
+}
+
+async function settle(close: Closer, logger: Logger) {
+  try {
+    await close();
+  } catch (error) {
+    logger.warn({ err: error }, "error while shutting down");
+  }
 }

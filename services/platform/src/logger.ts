@@ -37,16 +37,39 @@ export const REDACTED_PATHS: readonly string[] = [
 ];
 
 /**
+ * Where every log line goes: standard output, written synchronously.
+ *
+ * Not pino's default (an asynchronous sonic-boom with an exit-time flush): sonic-boom 4 retries a
+ * final flush that fails with EPIPE forever, 100 ms at a time, so once the reader of stdout was gone
+ * (a supervisor or log shim that exited, a broken container pipe), `process.exit()` never returned
+ * and the process ignored every later signal. A synchronous destination has nothing to flush at
+ * exit. When stdout is gone, logging ends and the process goes on: pino's destination stops at
+ * EPIPE, but the other ways a write fails once the reader is gone (ECONNRESET when stdout is a
+ * socket, as Node's child-process pipes are) would reach no listener and crash the process from
+ * inside a log call; a logger has nowhere to report its own failure, so it stops writing.
+ */
+export function logDestination(fd = 1) {
+  const destination = pino.destination({ dest: fd, sync: true });
+  destination.on("error", () => {
+    destination.write = () => true;
+  });
+  return destination;
+}
+
+/**
  * Structured JSON logs. Anything that could carry a credential is redacted by path, so a secret
  * never reaches a log even when a whole request or record is logged by mistake. Every line names
  * the request it belongs to (and the trace, when tracing is on): see logCorrelationFields.
  */
 export function createLogger(service: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
-  return pino({
-    name: service,
-    level,
-    base: { service },
-    mixin: logCorrelationFields,
-    redact: { paths: [...REDACTED_PATHS], censor: REDACTED },
-  });
+  return pino(
+    {
+      name: service,
+      level,
+      base: { service },
+      mixin: logCorrelationFields,
+      redact: { paths: [...REDACTED_PATHS], censor: REDACTED },
+    },
+    logDestination(),
+  );
 }

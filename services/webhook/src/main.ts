@@ -39,7 +39,7 @@ const config = loadConfigOrExit(SERVICE, configSchema);
 const logger = createLogger(SERVICE, config.LOG_LEVEL);
 const metrics = metricsRegistryIfServed(SERVICE, config);
 
-runUntilSignalled(logger, async () => {
+runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
   if (config.WEBHOOK_SECRET_KEY.isDevelopmentDefault) {
     logger.warn(
       "WEBHOOK_SECRET_KEY is unset: signing secrets are encrypted with a PUBLIC DEVELOPMENT KEY. " +
@@ -142,18 +142,18 @@ runUntilSignalled(logger, async () => {
   consumerLagGauge(metrics, bus, [meetingEvents], logger);
 
   const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
-  // Closed in reverse: stop serving and consuming first, then drain the dispatcher, pools last.
-  return [
-    () => pool.end(),
-    () => callers.close(),
-    () => notifications.close(),
-    () => secretSweep.stop(),
-    () => sender.close(),
-    () => dispatcher.stop(),
-    () => retention.stop(),
-    () => stopRetention.abort(),
-    () => bus.close(),
-    () => server.close(),
-    closeMetrics,
-  ];
+  return {
+    stopAccepting: [() => server.close(), () => bus.close(), closeMetrics],
+    // The dispatcher finishes the deliveries in flight before the sender and pools they use close.
+    thenClose: [
+      () => stopRetention.abort(),
+      () => retention.stop(),
+      () => dispatcher.stop(),
+      () => sender.close(),
+      () => secretSweep.stop(),
+      () => notifications.close(),
+      () => callers.close(),
+      () => pool.end(),
+    ],
+  };
 });

@@ -129,7 +129,7 @@ describe("event bodies", () => {
     const body = webhookDisabledBody({
       id: "w1",
       orgId: "o1",
-      url: "https://example.com/hook",
+      url: "https://example.com:8443/hook/s3cr3t-path?token=s3cr3t-query",
       disabledAt: new Date("2030-01-06T00:00:00Z"),
       reason: "failing without a successful delivery since 2030-01-01T00:00:00.000Z",
       trigger: "continuous_failure",
@@ -141,13 +141,14 @@ describe("event bodies", () => {
       data: {
         webhookId: "w1",
         orgId: "o1",
-        url: "https://example.com/hook",
+        host: "example.com:8443",
         disabledAt: "2030-01-06T00:00:00.000Z",
         trigger: "continuous_failure",
         reason: "failing without a successful delivery since 2030-01-01T00:00:00.000Z",
         failingSince: "2030-01-01T00:00:00.000Z",
       },
     });
+    expect(JSON.stringify(body)).not.toContain("s3cr3t");
   });
 
   it("builds the webhook.test body", () => {

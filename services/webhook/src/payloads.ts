@@ -186,7 +186,12 @@ export interface DisabledSubscription {
   failingSince: Date | null;
 }
 
-/** `webhook.disabled`: sent to the organization's other endpoints when one is disabled automatically. */
+/**
+ * `webhook.disabled`: sent to the organization's other endpoints when one is disabled
+ * automatically. It names the endpoint by its id and its URL's host only: the full URL can carry
+ * a token in its path or query, and the recipients include endpoints registered by applications
+ * that may not read webhooks (no `webhook.read` scope).
+ */
 export function webhookDisabledBody(disabled: DisabledSubscription): EventBody {
   return {
     type: "webhook.disabled",
@@ -194,7 +199,7 @@ export function webhookDisabledBody(disabled: DisabledSubscription): EventBody {
     data: {
       webhookId: disabled.id,
       orgId: disabled.orgId,
-      url: disabled.url,
+      host: new URL(disabled.url).host,
       disabledAt: disabled.disabledAt.toISOString(),
       trigger: disabled.trigger,
       reason: disabled.reason,

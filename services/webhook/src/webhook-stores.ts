@@ -32,9 +32,10 @@ export interface SecretIssuingWrites {
 export interface SubscriptionStore {
   /**
    * Runs `work` in one transaction, once per idempotent request (just once without one): a repeat
-   * with the same request answers the first result, `replayed`.
+   * with the same request answers the first result, `replayed`. The stored result holds the
+   * secret, so it is kept against its subscription and deleted with it.
    */
-  issuingSecret<T>(
+  issuingSecret<T extends { subscription?: { webhookId: string } }>(
     request: IdempotentRequest | undefined,
     codec: ResponseCodec<T>,
     work: (writes: SecretIssuingWrites) => Promise<T>,

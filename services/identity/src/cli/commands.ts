@@ -6,7 +6,8 @@ import type { ApiKey, IdentityAdminService, OAuthClient } from "@svc/proto/svc/i
 export class UsageError extends Error {}
 
 interface Option {
-  type: "string";
+  /** A boolean option is a flag: its value is `true` when given. */
+  type: "string" | "boolean";
   required?: boolean;
   /** May be given more than once; the value is then an array of strings. */
   multiple?: boolean;
@@ -45,6 +46,7 @@ const oauthClientView = (client: OAuthClient) => ({
   name: client.name,
   redirectUris: client.redirectUris,
   scopes: client.scopes,
+  requirePkce: client.requirePkce,
   createdAt: iso(client.createdAt),
 });
 
@@ -112,12 +114,14 @@ export const commands: Command[] = [
   {
     group: "oauth-clients",
     action: "create",
-    summary: 'oauth-clients create --org ORG_ID --name NAME --redirect-uri URI [--redirect-uri URI2] --scopes "meeting.create webhook.read"',
+    summary: 'oauth-clients create --org ORG_ID --name NAME --redirect-uri URI [--redirect-uri URI2] --scopes "meeting.create webhook.read" [--require-pkce]',
     options: {
       org: { type: "string", required: true },
       name: { type: "string", required: true },
       "redirect-uri": { type: "string", required: true, multiple: true },
       scopes: { type: "string", required: true },
+      // Every authorization request must then carry a PKCE code_challenge (S256).
+      "require-pkce": { type: "boolean" },
     },
     async run(client, values, callOptions) {
       const { client: created, clientSecret } = await client.createOAuthClient(
@@ -127,6 +131,7 @@ export const commands: Command[] = [
           redirectUris: all(values["redirect-uri"]),
           // Space- or comma-separated, as an OAuth scope parameter or a list.
           scopes: (values.scopes ?? "").split(/[\s,]+/).filter(Boolean),
+          requirePkce: (values["require-pkce"] as unknown) === true,
         },
         callOptions,
       );

@@ -130,6 +130,21 @@ export function oauthArtifactQueries(pool: Pool) {
       }));
     },
 
+    /**
+     * Ends the user's OAuth browser sessions (oidc-provider's `_session` cookie, 24 hours) and
+     * their sign-in and consent steps in progress: a deactivated user must not approve anything
+     * from a session opened before. Answers how many were ended.
+     */
+    async endBrowserSessionsOf(userId: string): Promise<number> {
+      const { rowCount } = await pool.query(
+        `DELETE FROM oauth_artifacts
+          WHERE (model = 'Session' AND payload->>'accountId' = $1::text)
+             OR (model = 'Interaction' AND (payload->'session'->>'accountId' = $1::text OR payload->'result'->'login'->>'accountId' = $1::text))`,
+        [userId],
+      );
+      return rowCount ?? 0;
+    },
+
     /** Whether this grant exists, is live and belongs to the user. */
     async isGrantOfUser(grantId: string, userId: string): Promise<boolean> {
       const { rowCount } = await pool.query(

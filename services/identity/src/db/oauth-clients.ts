@@ -7,6 +7,8 @@ export interface OAuthClientRecord {
   redirectUris: string[];
   scopes: string[];
   secretHash: string;
+  /** Every authorization request must carry a PKCE code_challenge (docs/security.md, "PKCE"). */
+  requirePkce: boolean;
   createdAt: Date;
 }
 
@@ -17,6 +19,7 @@ interface OAuthClientRow {
   redirect_uris: string[];
   scopes: string[];
   secret_hash: string;
+  require_pkce: boolean;
   created_at: Date;
 }
 
@@ -27,21 +30,22 @@ const fromRow = (row: OAuthClientRow): OAuthClientRecord => ({
   redirectUris: row.redirect_uris,
   scopes: row.scopes,
   secretHash: row.secret_hash,
+  requirePkce: row.require_pkce,
   createdAt: row.created_at,
 });
 
-const COLUMNS = "client_id, org_id, name, redirect_uris, scopes, secret_hash, created_at";
+const COLUMNS = "client_id, org_id, name, redirect_uris, scopes, secret_hash, require_pkce, created_at";
 
 /** SQL for identity.oauth_clients. */
 export function oauthClientQueries(pool: Pool) {
   return {
     /** Inserts the client; `undefined` when the organization does not exist. */
-    async create(client: Omit<OAuthClientRecord, "createdAt">): Promise<OAuthClientRecord | undefined> {
+    async create(client: Omit<OAuthClientRecord, "createdAt" | "requirePkce"> & { requirePkce?: boolean }): Promise<OAuthClientRecord | undefined> {
       const { rows } = await pool.query<OAuthClientRow>(
-        `INSERT INTO oauth_clients (client_id, org_id, name, redirect_uris, scopes, secret_hash)
-         SELECT $1, id, $3, $4, $5, $6 FROM organizations WHERE id = $2
+        `INSERT INTO oauth_clients (client_id, org_id, name, redirect_uris, scopes, secret_hash, require_pkce)
+         SELECT $1, id, $3, $4, $5, $6, $7 FROM organizations WHERE id = $2
          RETURNING ${COLUMNS}`,
-        [client.clientId, client.orgId, client.name, client.redirectUris, client.scopes, client.secretHash],
+        [client.clientId, client.orgId, client.name, client.redirectUris, client.scopes, client.secretHash, client.requirePkce ?? false],
       );
       return rows[0] && fromRow(rows[0]);
     },
@@ -52,6 +56,15 @@ export function oauthClientQueries(pool: Pool) {
       if (!isStorableClientId(clientId)) return undefined;
       const { rows } = await pool.query<OAuthClientRow>(`SELECT ${COLUMNS} FROM oauth_clients WHERE client_id = $1`, [clientId]);
       return rows[0] && fromRow(rows[0]);
+    },
+
+    /** The name of the organization that registered the client (the consent page shows it). */
+    async registeringOrganizationName(clientId: string): Promise<string | undefined> {
+      if (!isStorableClientId(clientId)) return undefined;
+      const { rows } = await pool.query<{ name: string }>("SELECT o.name FROM oauth_clients c JOIN organizations o ON o.id = c.org_id WHERE c.client_id = $1", [
+        clientId,
+      ]);
+      return rows[0]?.name;
     },
 
     async listByOrg(orgId: string): Promise<OAuthClientRecord[]> {

@@ -38,9 +38,14 @@ export interface UserProfile {
   role: UserRole;
 }
 
+/**
+ * The active user with this id: oidc-provider's account lookup (findAccount) and the consent page.
+ * A deactivated user is no account at all there, so a browser session opened before the
+ * deactivation can neither approve a grant nor have a code exchanged for tokens.
+ */
 export async function findUserProfile(db: Pool, userId: string): Promise<UserProfile | undefined> {
   const { rows } = await db.query<{ id: string; org_id: string; email: string; name: string; role: UserRole }>(
-    "SELECT u.id, u.org_id, u.email, o.name, u.role FROM users u JOIN organizations o ON o.id = u.org_id WHERE u.id::text = $1",
+    "SELECT u.id, u.org_id, u.email, o.name, u.role FROM users u JOIN organizations o ON o.id = u.org_id WHERE u.id::text = $1 AND u.deactivated_at IS NULL",
     [userId],
   );
   const row = rows[0];

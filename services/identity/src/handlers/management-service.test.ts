@@ -48,6 +48,7 @@ async function setUp() {
     outsider: await userOf(orgB, "admin@b.example", "admin"),
   };
   const endedSessionsOf: string[] = [];
+  const endedOAuthSessionsOf: string[] = [];
   const sessions: SessionStore = {
     timeouts: { idleSeconds: 60, absoluteSeconds: 3600 },
     create: () => Promise.reject(new Error("not used")),
@@ -78,7 +79,8 @@ async function setUp() {
         credentials,
         cache,
         clients: unreachable<OAuthClientQueries>("clients"),
-        artifacts: unreachable<OAuthArtifactQueries>("artifacts"),
+        // Only the end of a deactivated user's OAuth browser sessions is used here.
+        artifacts: { endBrowserSessionsOf: async (userId: string) => (endedOAuthSessionsOf.push(userId), 1) } as unknown as OAuthArtifactQueries,
         redirectUriPolicy: { requireHttps: true },
         logger: createLogger("management-service-test", "silent"),
       }),
@@ -90,7 +92,7 @@ async function setUp() {
     const record = await accounts.apiKeys.insert({ userId: person.userId, orgId: person.orgId, name: "ci", displayPrefix, keyHash });
     return { key, keyId: record.keyId };
   };
-  return { management: createClient(ManagementService, transport), accounts, people, as, keyOf, endedSessionsOf, revoked, forgotten };
+  return { management: createClient(ManagementService, transport), accounts, people, as, keyOf, endedSessionsOf, endedOAuthSessionsOf, revoked, forgotten };
 }
 
 describe("who may call", () => {
@@ -152,13 +154,15 @@ describe("users", () => {
   });
 
   it("deactivating ends the user's sessions and revokes their cached credentials; a role change only forgets them", async () => {
-    const { management, people, as, keyOf, endedSessionsOf, revoked, forgotten } = await setUp();
+    const { management, people, as, keyOf, endedSessionsOf, endedOAuthSessionsOf, revoked, forgotten } = await setUp();
     const { key } = await keyOf(people.member);
     await management.updateOrganizationUser({ userId: people.member.userId, role: Role.ADMIN }, as(people.admin));
     expect({ endedSessionsOf, revoked, forgotten }).toEqual({ endedSessionsOf: [], revoked: [], forgotten: [hashToken(key)] });
     const { user } = await management.updateOrganizationUser({ userId: people.member.userId, deactivated: true }, as(people.admin));
     expect(user!.deactivatedAt).toBeDefined();
     expect(endedSessionsOf).toEqual([people.member.userId]);
+    // The OAuth sign-in's browser sessions too, not only the dashboard's.
+    expect(endedOAuthSessionsOf).toEqual([people.member.userId]);
     expect(revoked).toEqual([hashToken(key)]);
   });
 

@@ -193,8 +193,10 @@ export function managementService(deps: ManagementDependencies): ServiceImpl<typ
       if (!updated) throw notFound("User");
       const hashes = await accounts.users.cachedCredentialHashes(userId);
       if (updated.deactivatedAt) {
-        // Sessions end now; keys and tokens are refused by the database and, through the markers, by every cache.
+        // Sessions end now (the dashboard's and the OAuth sign-in's); keys and tokens are refused by
+        // the database and, through the markers, by every cache.
         await sessions.endAllOf(userId);
+        await artifacts.endBrowserSessionsOf(userId);
         await revokeCached(hashes, "The user is deactivated");
       } else {
         // A changed role must not be served from a cached answer; forgetting is enough (the database has the new role).

@@ -37,6 +37,7 @@ export function oauthClientAdmin(deps: {
         redirectUris,
         scopes,
         secretHash: hashClientSecret(clientSecret),
+        requirePkce: request.requirePkce,
       });
       if (!created) throw notFound("Organization");
       logger.info({ clientId: created.clientId, orgId: created.orgId }, "OAuth client created");

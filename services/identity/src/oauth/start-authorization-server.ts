@@ -53,7 +53,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
       });
     },
   });
-  const listener = await startOAuthHttpListener({ provider, host: options.host, port: options.port, logger });
+  const listener = await startOAuthHttpListener({ provider, publicUrl: options.publicUrl, host: options.host, port: options.port, logger });
   const purge = setInterval(() => void purgeExpired(artifacts, logger), PURGE_INTERVAL_MS);
   purge.unref();
   return {

@@ -1,8 +1,11 @@
+import { createHash } from "node:crypto";
+import { Writable } from "node:stream";
+import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "@svc/platform";
+import { createLogger, type Logger } from "@svc/platform";
 import { createSignInThrottle, type ThrottleDecision } from "./sign-in-throttle.ts";
 
-const throttle = (overrides: { backoffBaseSeconds?: number } = {}) =>
+const throttle = (overrides: { backoffBaseSeconds?: number; logger?: Logger } = {}) =>
   createSignInThrottle({
     maxFailuresPerAccount: 3,
     maxFailuresPerAddress: 5,
@@ -10,7 +13,7 @@ const throttle = (overrides: { backoffBaseSeconds?: number } = {}) =>
     backoffBaseSeconds: overrides.backoffBaseSeconds ?? 60,
     backoffMaxSeconds: 900,
     keyPrefix: "t:",
-    logger: createLogger("test", "silent"),
+    logger: overrides.logger ?? createLogger("test", "silent"),
   });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const retryAfter = (decision: ThrottleDecision) => (decision.allowed ? 0 : decision.retryAfterSeconds);
@@ -69,5 +72,30 @@ describe("sign-in throttle (in-process)", () => {
     expect((await limiter.reserve("other8@example.com", "e")).allowed).toBe(true);
     expect((await limiter.reserve("other9@example.com", "e")).allowed).toBe(true);
     expect((await limiter.reserve("other10@example.com", "e")).allowed).toBe(false);
+  });
+
+  it("counts an IPv6 client on its /64: a fresh address in the same /64 is the same client", async () => {
+    const limiter = throttle();
+    for (let i = 0; i < 5; i++) expect((await limiter.reserve(`user${i}@example.com`, `2001:db8:1:2::${i + 1}`)).allowed).toBe(true);
+    expect((await limiter.reserve("someone-new@example.com", "2001:db8:1:2:ffff:ffff:ffff:ffff")).allowed).toBe(false);
+    // The next /64 is another client.
+    expect((await limiter.reserve("someone-new@example.com", "2001:db8:1:3::1")).allowed).toBe(true);
+  });
+
+  it("logs no unsalted hash of the e-mail address: the account is named by a keyed HMAC", async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: "warn" }, new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }));
+    const limiter = throttle({ logger });
+    for (let i = 0; i < 5; i++) await limiter.reserve("ada@example.com", "198.51.100.9");
+    const logged = lines.map((line) => JSON.parse(line) as { msg: string; account?: string });
+    expect(logged.map((line) => line.msg)).toContain("sign-in throttled");
+    const unsalted = createHash("sha256").update("ada@example.com").digest("hex");
+    for (const line of logged) {
+      expect(line.account).toMatch(/^[0-9a-f]{16}$/);
+      expect(unsalted).not.toContain(line.account);
+    }
+    expect(lines.join("\n")).not.toContain("ada@example.com");
+    // One account keeps one name within the process, so its lines can be followed.
+    expect(new Set(logged.map((line) => line.account)).size).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import { RateLimiterRes } from "rate-limiter-flexible";
-import { createRateLimiter, type Logger } from "@svc/platform";
+import { clientAddressKey, createRateLimiter, type Logger } from "@svc/platform";
 
 export interface SignInThrottleOptions {
   /** Failed attempts per account (e-mail address, whether or not it exists) before backoff starts. */
@@ -60,13 +60,18 @@ export function createSignInThrottle(options: SignInThrottleOptions): SignInThro
   const accounts = backoffDimension("account", options.maxFailuresPerAccount, options);
   const addresses = backoffDimension("address", options.maxFailuresPerAddress, options);
   const accountKey = (email: string) => createHash("sha256").update(email.trim().toLowerCase()).digest("hex");
-  const addressKey = (clientAddress: string) => clientAddress || "unknown";
+  // An IPv6 client is counted on its /64: one subscriber commonly holds the whole /64.
+  const addressKey = (clientAddress: string) => clientAddressKey(clientAddress) || "unknown";
+  // What the log calls an account: an HMAC of its key under a random key of this process (never
+  // written anywhere), so lines about one account can be told apart and followed, but an unsalted
+  // hash of a guessable e-mail address, which a dictionary reverses, never reaches the logs.
+  const logKey = randomBytes(32);
+  const loggedAccount = (account: string) => createHmac("sha256", logKey).update(account).digest("hex").slice(0, 16);
 
   const refuse = (account: string, clientAddress: string, by: "account" | "address", retryAfterMs: number): ThrottleDecision => {
     const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
     options.onThrottled?.(by);
-    // The account hash (a prefix), never the address typed, so the log holds no e-mail address.
-    logger.warn({ account: account.slice(0, 16), clientAddress, by, retryAfterSeconds }, "sign-in throttled");
+    logger.warn({ account: loggedAccount(account), clientAddress, by, retryAfterSeconds }, "sign-in throttled");
     return { allowed: false, retryAfterSeconds };
   };
 
@@ -86,7 +91,7 @@ export function createSignInThrottle(options: SignInThrottleOptions): SignInThro
       ] as const) {
         if (reservation.backoffSeconds !== undefined) {
           logger.warn(
-            { account: account.slice(0, 16), clientAddress, by, failures: reservation.failures, backoffSeconds: reservation.backoffSeconds },
+            { account: loggedAccount(account), clientAddress, by, failures: reservation.failures, backoffSeconds: reservation.backoffSeconds },
             "sign-in backoff: the next attempt must wait",
           );
         }

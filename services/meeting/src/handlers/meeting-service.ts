@@ -4,10 +4,10 @@ import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import {
   IDEMPOTENT_REPLAYED_HEADER,
   idempotencyKeyOf,
+  idempotentRequest,
   invalidArgument,
   notFound,
   RequestCheck,
-  requestFingerprint,
   type Authenticate,
   type Logger,
 } from "@svc/platform";
@@ -75,7 +75,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
         durationMinutes: request.durationMinutes,
         attendees: request.attendees,
       });
-      const idempotent = key && { orgId: caller.orgId, key, fingerprint: requestFingerprint("CreateMeeting", toBinary(CreateMeetingRequestSchema, request)) };
+      const idempotent = idempotentRequest(caller, key, "CreateMeeting", toBinary(CreateMeetingRequestSchema, request));
       let result: { value: Meeting; replayed: boolean };
       try {
         result = await meetings.create(
@@ -86,7 +86,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
             createdByClientId: caller.kind === "oauth" && caller.clientId ? caller.clientId : null,
             ...valid,
           },
-          { request: idempotent || undefined, codec: meetingCodec, answer: toProto },
+          { request: idempotent, codec: meetingCodec, answer: toProto },
         );
       } catch (error) {
         if (error instanceof ConnectError) throw error; // an idempotency refusal

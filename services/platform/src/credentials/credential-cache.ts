@@ -36,81 +36,111 @@ export interface CredentialCache {
 
 export interface RedisCredentialCacheOptions {
   keyPrefix: string;
-  /** CREDENTIAL_CACHE_KEY: authenticates every entry (see sealEntry). */
+  /** CREDENTIAL_CACHE_KEY: authenticates every entry (see entrySeal). */
   authenticationKey: string;
   logger: Logger;
+  /** The clock that stamps and checks each entry's notAfter (tests move it). */
+  now?: () => number;
 }
+
+/** How far past its notAfter an entry may be read before that is worth a warning (replica clock skew, Redis expiry lag). */
+const STALE_WARNING_AFTER_MS = 5_000;
 
 /**
  * Any process that can write Redis could otherwise mint a credential by writing an entry, so each
- * value is `<HMAC-SHA256(key, tokenHash \n payload), base64url>.<payload>`: bound to the token hash
- * it is stored under (an authentic entry copied to another token's key fails) and to its content.
- * An entry that fails the check is treated as a miss, never as an answer: verification then asks
- * identity, which asks the database (always right) and replaces the forged entry.
+ * value is `<HMAC-SHA256(key, tokenHash \n notAfter.content), base64url>.<notAfter>.<content>`:
+ * bound to the token hash it is stored under (an authentic entry copied to another token's key
+ * fails), to its content, and to an absolute expiry (epoch ms). The expiry is what Redis's own TTL
+ * cannot give: someone who can write Redis can save an authentic entry and write it back later
+ * without a TTL (after the key is revoked, or its user deactivated or demoted); inside the MAC,
+ * `notAfter` makes that copy worthless once the entry's lifetime (at most 60 s) is over.
+ * An entry that fails the check, or is past its notAfter, is treated as a miss, never as an
+ * answer: verification then asks identity, which asks the database (always right) and replaces it.
  */
 function entrySeal(authenticationKey: string) {
   const macOf = (tokenHash: string, payload: string) => createHmac("sha256", authenticationKey).update(`${tokenHash}\n${payload}`).digest();
   return {
-    seal: (tokenHash: string, payload: string) => `${macOf(tokenHash, payload).toString("base64url")}.${payload}`,
-    /** The payload of an authentic value; undefined for anything else. */
-    open(tokenHash: string, value: string): string | undefined {
+    seal: (tokenHash: string, content: string, notAfter: number) => {
+      const payload = `${notAfter}.${content}`;
+      return `${macOf(tokenHash, payload).toString("base64url")}.${payload}`;
+    },
+    /** The content and notAfter of an authentic value; undefined for anything else. */
+    open(tokenHash: string, value: string): { content: string; notAfter: number } | undefined {
       const dot = value.indexOf(".");
       if (dot < 0) return undefined;
       const presented = Buffer.from(value.slice(0, dot), "base64url");
       const payload = value.slice(dot + 1);
       const expected = macOf(tokenHash, payload);
-      return presented.length === expected.length && timingSafeEqual(presented, expected) ? payload : undefined;
+      if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return undefined;
+      const separator = payload.indexOf(".");
+      const notAfter = Number(payload.slice(0, separator));
+      if (separator < 0 || !Number.isSafeInteger(notAfter)) return undefined;
+      return { content: payload.slice(separator + 1), notAfter };
     },
   };
 }
 
-// Replaces the value only if it is still the one read (a forged entry), so a revocation marker
-// written in between is never overwritten.
+// Replaces the value only if it is still the one read (a forged or stale entry), so a revocation
+// marker written in between is never overwritten.
 const REPLACE_IF_UNCHANGED = "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end";
-// Deletes the entry unless it is the (authentic) revocation marker.
-const DELETE_UNLESS_REVOKED = "if redis.call('GET', KEYS[1]) ~= ARGV[1] then redis.call('DEL', KEYS[1]) end";
+// Deletes the entry only if it is still the one read (so a revocation marker written since stays).
+const DELETE_IF_UNCHANGED = "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end";
 
 export function createRedisCredentialCache(redis: Redis, options: RedisCredentialCacheOptions): CredentialCache {
   const { seal, open } = entrySeal(options.authenticationKey);
+  const now = options.now ?? Date.now;
   const keyOf = (tokenHash: string) => `${options.keyPrefix}cred:${tokenHash}`;
 
-  /** The authentic payload under the key, or undefined (absent, or forged: logged). */
-  const read = async (tokenHash: string): Promise<{ value: string | null; payload: string | undefined }> => {
+  /** The authentic, current content under the key, or undefined (absent, forged or stale: logged). */
+  const read = async (tokenHash: string): Promise<{ value: string | null; content: string | undefined }> => {
     const value = await redis.get(keyOf(tokenHash));
-    if (value === null) return { value, payload: undefined };
-    const payload = open(tokenHash, value);
-    if (payload === undefined) {
+    if (value === null) return { value, content: undefined };
+    const opened = open(tokenHash, value);
+    if (opened === undefined) {
       options.logger.warn({ tokenHash: tokenHash.slice(0, 16) }, "credential cache entry failed authentication; ignored (check who can write this Redis)");
+      return { value, content: undefined };
     }
-    return { value, payload };
+    const staleForMs = now() - opened.notAfter;
+    if (staleForMs >= 0) {
+      if (staleForMs > STALE_WARNING_AFTER_MS) {
+        options.logger.warn(
+          { tokenHash: tokenHash.slice(0, 16), staleForMs },
+          "credential cache entry is past its notAfter (written back after it expired?); ignored (check who can write this Redis)",
+        );
+      }
+      return { value, content: undefined };
+    }
+    return { value, content: opened.content };
   };
 
-  /** SET NX, and if what is there is not authentic, replace it (atomically, only if unchanged). */
-  const storeUnlessAuthentic = async (tokenHash: string, payload: string, ttlMs: number) => {
-    const sealed = seal(tokenHash, payload);
+  /** SET NX, and if what is there is not authentic and current, replace it (atomically, only if unchanged). */
+  const storeUnlessAuthentic = async (tokenHash: string, content: string, ttlMs: number) => {
+    const sealed = seal(tokenHash, content, now() + ttlMs);
     const stored = await redis.set(keyOf(tokenHash), sealed, "PX", ttlMs, "NX");
     if (stored === "OK") return;
     const current = await read(tokenHash);
-    if (current.value !== null && current.payload === undefined) {
+    if (current.value !== null && current.content === undefined) {
       await redis.eval(REPLACE_IF_UNCHANGED, 1, keyOf(tokenHash), current.value, sealed, String(ttlMs));
     }
   };
 
   return {
     async get(tokenHash) {
-      const { payload } = await read(tokenHash);
-      if (payload === undefined) return undefined;
-      if (payload === "revoked" || payload === "unknown") return payload;
-      return JSON.parse(payload) as VerifiedCredential;
+      const { content } = await read(tokenHash);
+      if (content === undefined) return undefined;
+      if (content === "revoked" || content === "unknown") return content;
+      return JSON.parse(content) as VerifiedCredential;
     },
     setIfAbsent: (tokenHash, credential, ttlMs) => storeUnlessAuthentic(tokenHash, JSON.stringify(credential), ttlMs),
     markUnknown: (tokenHash, ttlMs) => storeUnlessAuthentic(tokenHash, "unknown", ttlMs),
     async markRevoked(tokenHash, ttlMs) {
-      await redis.set(keyOf(tokenHash), seal(tokenHash, "revoked"), "PX", ttlMs);
+      await redis.set(keyOf(tokenHash), seal(tokenHash, "revoked", now() + ttlMs), "PX", ttlMs);
     },
     async forget(tokenHash) {
-      // Atomic: a revocation marker written meanwhile is kept.
-      await redis.eval(DELETE_UNLESS_REVOKED, 1, keyOf(tokenHash), seal(tokenHash, "revoked"));
+      const current = await read(tokenHash);
+      if (current.value === null || current.content === "revoked") return;
+      // Atomic: a revocation marker written since the read is kept.
+      await redis.eval(DELETE_IF_UNCHANGED, 1, keyOf(tokenHash), current.value);
     },
     async close() {
       await redis.quit();

@@ -15,10 +15,12 @@ import { defaultResource, detectResources, envDetector, hostDetector, processDet
 import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import { createAddHookMessageChannel } from "import-in-the-middle";
 import { samplerFromEnv } from "./tracing-sampler.ts";
+import { boundedPropagator, markUntrustedInbound, redactQueryStrings } from "./trace-boundaries.ts";
 
 /**
  * Starts tracing: a tracer provider exporting over OTLP/HTTP, W3C trace context and baggage
- * propagation, and the instrumentations this system needs. The exporters read endpoint, headers
+ * propagation between our own processes (never from a plain-HTTP caller, never to a webhook
+ * target: trace-boundaries.ts), and the instrumentations this system needs. The exporters read endpoint, headers
  * and timeouts from the standard OTEL_EXPORTER_OTLP_* variables, the batch processor OTEL_BSP_*,
  * the resource OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES; the sampler is OTEL_TRACES_SAMPLER.
  * Not the all-in-one @opentelemetry/sdk-node: it brings gRPC, metrics and logs exporters the
@@ -35,15 +37,18 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   const exporter = protocol === "http/json" ? new OtlpJsonExporter() : new OtlpProtobufExporter();
   const provider = new TracerProvider({
     resource: defaultResource().merge(detectResources({ detectors: [processDetector, hostDetector, envDetector] })),
-    spanProcessors: [new BatchSpanProcessor({ exporter, ...batchSettings(env) })],
+    // Query strings are redacted before any span is exported (trace-boundaries.ts).
+    spanProcessors: [redactQueryStrings, new BatchSpanProcessor({ exporter, ...batchSettings(env) })],
     ...samplerFromEnv(env),
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+  // A caller's trace context and baggage are not taken from plain-HTTP requests (a fresh root at
+  // the edge), and none is sent where propagation is turned off (deliveries): trace-boundaries.ts.
+  propagation.setGlobalPropagator(boundedPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] })));
   trace.setGlobalTracerProvider(provider);
   registerInstrumentations({
     instrumentations: [
-      new HttpInstrumentation(),
+      new HttpInstrumentation({ startIncomingSpanHook: markUntrustedInbound }),
       new ExpressInstrumentation(),
       // Polling queries (outbox relay, delivery claims) outside any request would each be a trace of their own.
       new PgInstrumentation({ requireParentSpan: true }),

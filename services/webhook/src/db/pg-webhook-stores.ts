@@ -18,11 +18,16 @@ import {
 export function pgSubscriptionStore(pool: Pool): SubscriptionStore {
   return {
     issuingSecret: (request, codec, work) =>
-      runIdempotently(pool, request, codec, (client) =>
-        work({
-          insert: (subscription, maxPerOrg) => insertSubscription(client, subscription, maxPerOrg),
-          rotateSecret: (rotation) => rotateSigningSecret(client, rotation),
-        }),
+      runIdempotently(
+        pool,
+        request,
+        codec,
+        (client) =>
+          work({
+            insert: (subscription, maxPerOrg) => insertSubscription(client, subscription, maxPerOrg),
+            rotateSecret: (rotation) => rotateSigningSecret(client, rotation),
+          }),
+        (value) => value.subscription?.webhookId ?? "",
       ),
     list: (orgId) => listSubscriptions(pool, orgId),
     listPage: (orgId, page) => listSubscriptionsPage(pool, orgId, page),

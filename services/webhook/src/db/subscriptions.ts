@@ -1,4 +1,4 @@
-import { inTransaction, type Pool, type PoolClient } from "@svc/platform";
+import { deleteIdempotentReplies, inTransaction, type Pool, type PoolClient } from "@svc/platform";
 import { cursorMicrosOf, timestampOfMicros, type CreationCursor } from "./creation-cursor.ts";
 
 /** A subscription as callers may see it: never the secret. */
@@ -126,6 +126,8 @@ export async function deleteSubscription(pool: Pool, orgId: string, id: string):
       [id, orgId],
     );
     if (deleted.rowCount === 0) return false;
+    // The idempotent replies of its creation and secret rotations hold its signing secrets.
+    await deleteIdempotentReplies(client, orgId, id);
     await client.query(
       `UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, lease_token = NULL, updated_at = now()
        WHERE subscription_id = $1 AND status = 'pending'`,

@@ -1,4 +1,5 @@
 import net from "node:net";
+import { withoutTracePropagation } from "@svc/platform";
 import { Agent, request } from "undici";
 import { signedHeaders } from "../signing/signing-secret.ts";
 import { parseRetryAfter } from "./retry-policy.ts";
@@ -86,17 +87,21 @@ export function createHttpSender(options: { timeoutMs: number; allowPrivateTarge
     outerSignal?.addEventListener("abort", abandon, { once: true });
     const signal = controller.signal;
     try {
-      const response = await request(url, {
-        dispatcher: agent,
-        method: "POST",
-        headers: {
-          ...signedHeaders(message.signingKeys, message.messageId, message.body, attemptedAt),
-          "content-type": "application/json",
-          "user-agent": USER_AGENT,
-        },
-        body: message.body,
-        signal,
-      });
+      // A customer's endpoint gets no traceparent, tracestate or baggage: the trace (and whatever
+      // baggage a caller managed to attach) stays inside the platform.
+      const response = await withoutTracePropagation(() =>
+        request(url, {
+          dispatcher: agent,
+          method: "POST",
+          headers: {
+            ...signedHeaders(message.signingKeys, message.messageId, message.body, attemptedAt),
+            "content-type": "application/json",
+            "user-agent": USER_AGENT,
+          },
+          body: message.body,
+          signal,
+        }),
+      );
       const excerpt = await readExcerpt(response.body);
       const statusCode = response.statusCode;
       const succeeded = statusCode >= 200 && statusCode < 300;

@@ -151,12 +151,16 @@ export async function checkTargetAddresses(url: URL, policy: TargetPolicy): Prom
   }
   if (policy.allowPrivateTargets) return undefined;
   const addresses = await resolveWithin(host, RESOLVE_TIMEOUT_MS);
-  for (const { address } of addresses) {
-    const refusal = refusalFor(address, false);
-    if (refusal) return `url host ${host} resolves to ${refusal}`;
-  }
+  if (addresses.some(({ address }) => refusalFor(address, false) !== undefined)) return resolvesToNonPublic(host);
   return undefined;
 }
+
+/**
+ * The refusal of a name that resolves to a forbidden address. It names neither the address nor
+ * its kind: the message reaches the caller (a 400) and the delivery log, and with the address in
+ * it, registering `https://<service>.<namespace>.svc.cluster.local/` would map the cluster.
+ */
+const resolvesToNonPublic = (host: string) => `url host ${host} resolves to a non-public address`;
 
 async function resolveWithin(host: string, timeoutMs: number): Promise<dns.LookupAddress[]> {
   let timer: NodeJS.Timeout | undefined;
@@ -180,9 +184,8 @@ export function guardedLookup(allowPrivateTargets: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { family: options.family, hints: options.hints, all: true, verbatim: true }, (error, addresses) => {
       if (error) return callback(error, "", 4);
-      for (const { address } of addresses) {
-        const refusal = refusalFor(address, allowPrivateTargets);
-        if (refusal) return callback(new TargetRefusedError(`${hostname} resolves to ${refusal}`), "", 4);
+      if (addresses.some(({ address }) => refusalFor(address, allowPrivateTargets) !== undefined)) {
+        return callback(new TargetRefusedError(resolvesToNonPublic(hostname)), "", 4);
       }
       if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} did not resolve`), { code: "ENOTFOUND" }), "", 4);
       if (options.all) return (callback as unknown as (error: null, addresses: dns.LookupAddress[]) => void)(null, addresses);

@@ -153,7 +153,7 @@ describe("CreateSubscription", () => {
     ["https://user:pw@93.184.215.14/hooks", "url must not contain credentials"],
     ["https://169.254.169.254/latest/meta-data", "url points to a cloud metadata address"],
     ["https://10.0.0.7/hooks", "url points to a private address"],
-    ["https://localhost/hooks", "url host localhost resolves to a loopback address"],
+    ["https://localhost/hooks", "url host localhost resolves to a non-public address"],
   ])("refuses %s (%s) and stores nothing", async (url, problem) => {
     const { webhooks, subscriptions } = setUp();
     await expect(webhooks.createSubscription({ url, events: ["meeting.ended"] }, as("admin-a"))).rejects.toMatchObject({

@@ -10,7 +10,7 @@ import {
   RequestCheck,
   requireUuid,
   notFound,
-  requestFingerprint,
+  idempotentRequest,
   type Authenticate,
   type createRateLimiter,
 } from "@svc/platform";
@@ -146,13 +146,8 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       if (request.rateLimitPerSecond !== undefined) rateLimitOf(check, request.rateLimitPerSecond);
       const url = await checkedUrl(request.url, check);
 
-      const key = idempotencyKeyOf(context);
-      const idempotent = key && {
-        orgId: caller.orgId,
-        key,
-        fingerprint: requestFingerprint("CreateSubscription", toBinary(CreateSubscriptionRequestSchema, request)),
-      };
-      const result = await subscriptions.issuingSecret(idempotent || undefined, createdCodec, async (writes) => {
+      const idempotent = idempotentRequest(caller, idempotencyKeyOf(context), "CreateSubscription", toBinary(CreateSubscriptionRequestSchema, request));
+      const result = await subscriptions.issuingSecret(idempotent, createdCodec, async (writes) => {
         const id = randomUUID();
         const secret = generateSigningSecret();
         const stored = await writes.insert(
@@ -260,9 +255,8 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
     async rotateSecret(request, context) {
       const caller = await authenticate(context, scopes.update, adminOnly);
       const webhookId = uuidFrom(request.webhookId);
-      const key = idempotencyKeyOf(context);
-      const idempotent = key && { orgId: caller.orgId, key, fingerprint: requestFingerprint("RotateSecret", toBinary(RotateSecretRequestSchema, request)) };
-      const result = await subscriptions.issuingSecret(idempotent || undefined, rotatedCodec, async (writes) => {
+      const idempotent = idempotentRequest(caller, idempotencyKeyOf(context), "RotateSecret", toBinary(RotateSecretRequestSchema, request));
+      const result = await subscriptions.issuingSecret(idempotent, rotatedCodec, async (writes) => {
         const secret = generateSigningSecret();
         const rotated = await writes.rotateSecret({
           orgId: caller.orgId,

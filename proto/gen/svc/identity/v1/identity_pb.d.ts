@@ -345,6 +345,14 @@ export declare type OAuthClient = Message<"svc.identity.v1.OAuthClient"> & {
    * @generated from field: google.protobuf.Timestamp created_at = 6;
    */
   createdAt?: Timestamp | undefined;
+
+  /**
+   * Every authorization request must carry a PKCE code_challenge (S256), even though the client
+   * authenticates with its secret.
+   *
+   * @generated from field: bool require_pkce = 7;
+   */
+  requirePkce: boolean;
 };
 
 /**
@@ -376,6 +384,13 @@ export declare type CreateOAuthClientRequest = Message<"svc.identity.v1.CreateOA
    * @generated from field: repeated string scopes = 4;
    */
   scopes: string[];
+
+  /**
+   * See OAuthClient.require_pkce.
+   *
+   * @generated from field: bool require_pkce = 5;
+   */
+  requirePkce: boolean;
 };
 
 /**

@@ -38,5 +38,6 @@ export function toOAuthClientMessage(client: OAuthClientRecord) {
     redirectUris: client.redirectUris,
     scopes: client.scopes,
     createdAt: timestampFromDate(client.createdAt),
+    requirePkce: client.requirePkce,
   };
 }

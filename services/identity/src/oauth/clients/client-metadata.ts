@@ -3,6 +3,8 @@ import type { OAuthClientRecord } from "../../db/oauth-clients.ts";
 
 /** Custom client metadata: the scopes the client may request (space-separated). */
 export const ALLOWED_SCOPES_METADATA = "allowed_scopes";
+/** Custom client metadata: its registration requires PKCE on every authorization request. */
+export const REQUIRE_PKCE_METADATA = "require_pkce";
 
 /**
  * A stored client as oidc-provider sees it: a confidential web client that may only use the
@@ -23,7 +25,20 @@ export function clientMetadata(client: OAuthClientRecord): ClientMetadata {
     response_types: ["code"],
     token_endpoint_auth_method: "client_secret_post",
     [ALLOWED_SCOPES_METADATA]: client.scopes.join(" "),
+    [REQUIRE_PKCE_METADATA]: client.requirePkce,
   };
+}
+
+/**
+ * Whether an authorization request of this client must carry a PKCE code_challenge: always for a
+ * public client (no secret: PKCE is all that binds the code to it, RFC 9700 §2.1.1), and for a
+ * confidential one whose registration asks for it. Otherwise optional: a confidential client
+ * proves itself with its secret at the token endpoint, and schedulers such as Cal.com send no
+ * code_challenge. oidc-provider accepts only S256 (`plain` is refused), and holds a client that
+ * sends a challenge to it at the exchange.
+ */
+export function pkceRequired(client: object & { clientAuthMethod?: string }): boolean {
+  return client.clientAuthMethod === "none" || (client as Record<string, unknown>)[REQUIRE_PKCE_METADATA] === true;
 }
 
 /** The allowance of a client instance built from clientMetadata (custom properties keep their name). */

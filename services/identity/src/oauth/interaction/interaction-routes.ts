@@ -21,6 +21,8 @@ export interface AccountDirectory {
 export interface InteractionDependencies {
   provider: Provider;
   accounts: AccountDirectory;
+  /** The name of the organization that registered a client, for the consent page. */
+  registeringOrganizationName(clientId: string): Promise<string | undefined>;
   csrf: CsrfTokens;
   signInAttempts: InteractionSignInAttempts;
   logger: Logger;
@@ -98,7 +100,8 @@ export function interactionRoutes(deps: InteractionDependencies): Middleware {
     }
     if (decision !== "allow") return renderError(ctx, 400, "invalid_request", "Choose Allow or Deny.");
     const accountId = interaction.session?.accountId;
-    if (!accountId) return renderError(ctx, 400, "invalid_request", EXPIRED);
+    // The account must still be active now, not only when it signed in.
+    if (!accountId || !(await deps.accounts.find(accountId))) return renderError(ctx, 400, "invalid_request", EXPIRED);
     // A new grant per consent: revoking one authorization (for example after a replayed code)
     // leaves the user's other authorizations of the same application alone.
     const grant = new deps.provider.Grant({ accountId, clientId: client.clientId });
@@ -136,7 +139,17 @@ async function showConsent(
   const permissions = parseScopeParameter(String(interaction.params.scope ?? ""))
     .filter(isKnownScope)
     .map((scope) => SCOPE_DESCRIPTIONS[scope]);
-  return renderPage(ctx, 200, consentPage({ ...page, userEmail: account.email, permissions, action: `${OAUTH_PATHS.interaction}/${page.uid}/consent` }));
+  // Any organization may register a client with any name, so the page also says who registered
+  // it and where the browser goes next (the redirect URI, already matched exactly against the
+  // registration): a "Cal.com" registered by a stranger and redirecting elsewhere shows as such.
+  const clientId = String(interaction.params.client_id);
+  const registeredBy = (await deps.registeringOrganizationName(clientId)) ?? "an unknown organization";
+  const redirectHost = new URL(String(interaction.params.redirect_uri)).host;
+  return renderPage(
+    ctx,
+    200,
+    consentPage({ ...page, userEmail: account.email, permissions, registeredBy, redirectHost, action: `${OAUTH_PATHS.interaction}/${page.uid}/consent` }),
+  );
 }
 
 /** Records the interaction's result and sends the browser back to oidc-provider to resume. */

@@ -8,7 +8,15 @@ describe("OAuth pages", () => {
     expect(escapeHtml(hostile)).toBe("&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;");
     const pages = [
       loginPage({ applicationName: hostile, action: "/a", csrfToken: hostile, email: hostile, error: hostile }),
-      consentPage({ applicationName: hostile, userEmail: hostile, permissions: [hostile], action: "/a", csrfToken: hostile }),
+      consentPage({
+        applicationName: hostile,
+        registeredBy: hostile,
+        redirectHost: hostile,
+        userEmail: hostile,
+        permissions: [hostile],
+        action: "/a",
+        csrfToken: hostile,
+      }),
       errorPage({ error: hostile, description: hostile }),
     ];
     for (const page of pages) {
@@ -25,7 +33,15 @@ describe("OAuth pages", () => {
     expect(login).toContain('<label for="password">');
     expect(login).toContain('<input id="password"');
     expect(login).toMatch(/<button type="submit"[^>]*>Sign in<\/button>/);
-    const consent = consentPage({ applicationName: "App", userEmail: "u@example.com", permissions: ["Create meetings for you"], action: "/c", csrfToken: "t" });
+    const consent = consentPage({
+      applicationName: "App",
+      registeredBy: "App Inc",
+      redirectHost: "app.example.com",
+      userEmail: "u@example.com",
+      permissions: ["Create meetings for you"],
+      action: "/c",
+      csrfToken: "t",
+    });
     expect(consent).toMatch(/<button[^>]*value="allow"[^>]*>Allow<\/button>/);
     expect(consent).toMatch(/<button[^>]*value="deny"[^>]*>Deny<\/button>/);
     expect(consent).toContain("<li>Create meetings for you</li>");

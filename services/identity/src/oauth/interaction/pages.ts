@@ -13,7 +13,9 @@ h1{font-size:1.4rem;margin-top:0}label{display:block;font-weight:600;margin:1rem
 input{box-sizing:border-box;width:100%;padding:.6rem;font-size:1rem;border:1px solid #8a93a6;border-radius:4px}
 button{font-size:1rem;padding:.6rem 1.2rem;margin:1.2rem .5rem 0 0;border-radius:4px;border:1px solid #1a56db;cursor:pointer}
 button.primary{background:#1a56db;color:#fff}button.secondary{background:#fff;color:#1a56db}
-[role=alert]{color:#b00020;font-weight:600}li{margin:.4rem 0}`;
+[role=alert]{color:#b00020;font-weight:600}li{margin:.4rem 0}
+dl{display:grid;grid-template-columns:auto 1fr;gap:.3rem 1rem;margin:1rem 0;padding:.8rem;background:#f4f5f7;border-radius:4px}
+dt{color:#4a5266}dd{margin:0;font-weight:600;overflow-wrap:anywhere}`;
 
 // The page's only style, allowed by hash: the policy admits nothing else (no scripts at all).
 // form-action is left unrestricted on purpose: after a form post the browser follows redirects
@@ -72,12 +74,26 @@ ${error}
   );
 }
 
-export function consentPage(options: { applicationName: string; userEmail: string; permissions: string[]; action: string; csrfToken: string }): string {
+export function consentPage(options: {
+  applicationName: string;
+  /** The organization that registered the application (its name is whatever that organization chose). */
+  registeredBy: string;
+  /** Where the browser is sent after the choice: the redirect URI's host. */
+  redirectHost: string;
+  userEmail: string;
+  permissions: string[];
+  action: string;
+  csrfToken: string;
+}): string {
   const name = escapeHtml(options.applicationName);
   const permissions = options.permissions.map((permission) => `<li>${escapeHtml(permission)}</li>`).join("\n");
   return layout(
     "Allow access",
     `<h1>Allow ${name} to access your account?</h1>
+<dl>
+<dt>Registered by</dt><dd id="registered-by">${escapeHtml(options.registeredBy)}</dd>
+<dt>You will be sent to</dt><dd id="redirect-host">${escapeHtml(options.redirectHost)}</dd>
+</dl>
 <p>You are signed in as <strong>${escapeHtml(options.userEmail)}</strong>.</p>
 <p id="permissions-heading"><strong>${name}</strong> will be able to:</p>
 <ul aria-labelledby="permissions-heading">

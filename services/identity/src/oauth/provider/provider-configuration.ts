@@ -2,7 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import type { Logger } from "@svc/platform";
 import { createArtifactAdapterFactory, type ArtifactAdapterDependencies } from "../storage/artifact-adapter.ts";
-import { ALLOWED_SCOPES_METADATA, allowedScopesOf } from "../clients/client-metadata.ts";
+import { ALLOWED_SCOPES_METADATA, allowedScopesOf, pkceRequired, REQUIRE_PKCE_METADATA } from "../clients/client-metadata.ts";
 import { clientSecretMatches } from "../clients/client-secret.ts";
 import { csrfTokens } from "../interaction/csrf.ts";
 import type { InteractionSignInAttempts } from "../interaction/sign-in-attempts.ts";
@@ -61,7 +61,9 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
     clientAuthMethods: ["client_secret_post", "client_secret_basic"],
     responseTypes: ["code"],
     scopes: [],
-    extraClientMetadata: { properties: [ALLOWED_SCOPES_METADATA] },
+    extraClientMetadata: { properties: [ALLOWED_SCOPES_METADATA, REQUIRE_PKCE_METADATA] },
+    // Required for public clients and for registrations that ask for it; optional otherwise (why: pkceRequired).
+    pkce: { required: (_ctx, client) => pkceRequired(client) },
     // No id_token is ever issued (no `openid` scope), so no signing key is used; an ephemeral
     // one keeps oidc-provider from loading its published development keys.
     jwks: { keys: [ephemeralSigningKey()] },
@@ -137,7 +139,8 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
   };
 
   const provider = new Provider(issuer, configuration);
-  // Behind the gateway: the browser-facing scheme and host come from X-Forwarded-*.
+  // The browser-facing scheme and host come from X-Forwarded-*, which the listener sets from
+  // PUBLIC_URL on every request (http-listener.ts): never from the client.
   provider.proxy = true;
   installTokenPrefixes(provider);
   installHashedClientSecrets(provider);
@@ -147,7 +150,16 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
   provider.use(rewriteAliases);
   provider.use(shapeTokenEndpoints);
   provider.use(shapeMetadata);
-  provider.use(interactionRoutes({ provider, accounts, csrf, signInAttempts: options.signInAttempts, logger }));
+  provider.use(
+    interactionRoutes({
+      provider,
+      accounts,
+      registeringOrganizationName: (clientId) => options.clients.registeringOrganizationName(clientId),
+      csrf,
+      signInAttempts: options.signInAttempts,
+      logger,
+    }),
+  );
 
   provider.on("server_error", (ctx: KoaContextWithOIDC, error: Error) => {
     logger.error({ err: { message: error.message, stack: error.stack }, path: ctx.path }, "OAuth server error");
