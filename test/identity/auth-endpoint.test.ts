@@ -137,8 +137,8 @@ describe("POST /api/v1/auth refuses with 401 {error} and WWW-Authenticate", () =
     const { Redis } = await import("ioredis");
     const redis = new Redis(stack.env.REDIS_URL!);
     try {
-      // Entries are `<HMAC>.<payload>` (see verification-cache.test.ts).
-      const payload = (value: string | null) => value!.slice(value!.indexOf(".") + 1);
+      // Entries are `<HMAC>.<notAfter>.<content>` (see credential-cache.ts's entrySeal).
+      const payload = (value: string | null) => value!.split(".").slice(2).join(".");
       expect(JSON.parse(payload(await redis.get(cacheKey)))).toMatchObject({ userId: victim.userId, orgId: victim.orgId });
       expect(await redis.pttl(cacheKey)).toBeLessThanOrEqual(60_000);
 

@@ -85,7 +85,7 @@ export async function startSaslKafkaBroker(users: SaslUser[]): Promise<SaslKafka
   const scram = everyone.flatMap((user) => ["--add-scram", `SCRAM-SHA-512=[name=${user.username},password=${user.password}]`]);
   const format = spawnSync(
     "java",
-    [...jvmOptions, ...java("kafka.tools.StorageTool", ["format", "-t", randomBytes(16).toString("base64url"), "-c", propertiesFile, ...scram])],
+    [...jvmOptions, ...java("kafka.tools.StorageTool", ["format", `--cluster-id=${randomBytes(16).toString("base64url")}`, "-c", propertiesFile, ...scram])],
     {
       encoding: "utf8",
       timeout: 120_000,

@@ -3,17 +3,15 @@ import http2 from "node:http2";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { DEFAULT_SHUTDOWN_GRACE_MS, SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS, tracingLaunch } from "@svc/platform";
+import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS, tracingLaunch } from "@svc/platform";
 import { startMediaServer, type RunningMediaServer } from "../../scripts/media-server.ts";
-import { stopProcess } from "../../scripts/supervision.ts";
+import { serviceStopBoundMs, stopProcess } from "../../scripts/supervision.ts";
 import { createTestDatabase, freePorts, infra, uniqueName } from "./infra.ts";
 import { checkResponsesOf } from "./openapi-responses.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 /** Generous: a Kafka outage makes kafkajs log a connection error every few milliseconds. */
 const LOG_LIMIT = 4_000_000;
-/** A service's own drain bound (DEFAULT_SHUTDOWN_GRACE_MS) plus the time to notice it exited. */
-const SERVICE_STOP_MS = DEFAULT_SHUTDOWN_GRACE_MS + 5_000;
 export const serviceNames = ["identity", "meeting", "webhook", "gateway"] as const;
 export type ServiceName = (typeof serviceNames)[number];
 
@@ -278,7 +276,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     logs: logsOf,
     async stop() {
       // The services first, each within its own drain bound (then SIGKILL), the media server after them.
-      await Promise.all([...processes.values()].map((child) => stopProcess(child, SERVICE_STOP_MS)));
+      await Promise.all([...processes.values()].map((child) => stopProcess(child, serviceStopBoundMs(env))));
       await media?.stop();
       await pool.end();
       await database.drop();

@@ -1,9 +1,8 @@
 import { createLogger } from "@svc/platform";
 import { afterEach, describe, expect, it } from "vitest";
-import type { OAuthArtifactQueries } from "../db/oauth-artifacts.ts";
-import type { OAuthClientQueries, OAuthClientRecord } from "../db/oauth-clients.ts";
+import type { OAuthClientRecord } from "../db/oauth-clients.ts";
 import { startOAuthHttpListener, type RunningOAuthHttpListener } from "./http-listener.ts";
-import { createOAuthProvider } from "./provider/provider-configuration.ts";
+import { stubbedOAuthProvider } from "./provider/in-memory-provider.ts";
 
 // Issue 33, finding 5: the authorization server took its scheme and host from X-Forwarded-* (which
 // the gateway filled from the browser's Host). Here the real provider runs behind its real
@@ -27,17 +26,7 @@ afterEach(async () => {
 });
 
 async function serve(publicUrl: string) {
-  const provider = createOAuthProvider({
-    issuer: new URL(publicUrl).origin,
-    artifacts: { upsert: async () => undefined, find: async () => undefined } as unknown as OAuthArtifactQueries,
-    clients: { find: async (id: string) => (id === client.clientId ? client : undefined) } as unknown as OAuthClientQueries,
-    accessTokensRevoked: async () => undefined,
-    accounts: { authenticate: async () => undefined, find: async () => undefined },
-    cookieKeys: ["k".repeat(32)],
-    signInAttempts: { recordFailure: async () => false },
-    grantLifetimeSeconds: 3600,
-    logger: createLogger("test", "silent"),
-  });
+  const provider = stubbedOAuthProvider(new URL(publicUrl).origin, [client]);
   listener = await startOAuthHttpListener({ provider, publicUrl, host: "127.0.0.1", port: 0, logger: createLogger("test", "silent") });
   return `http://127.0.0.1:${listener.port}`;
 }

@@ -1,5 +1,6 @@
+import type http2 from "node:http2";
 import type { Transport } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
+import { createConnectTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { requestIdClientInterceptor } from "../telemetry/request-id-interceptors.ts";
 import { tracingInterceptors } from "../telemetry/tracing-interceptors.ts";
 
@@ -19,6 +20,30 @@ export function internalTransport(baseUrl: string): Transport {
     httpVersion: "2",
     useBinaryFormat: true,
     acceptCompression: [],
+    sessionManager: new GoawaySafeSessionManager(baseUrl),
     interceptors: [requestIdClientInterceptor, ...tracingInterceptors("client")],
   });
+}
+
+/**
+ * Connect-ES's HTTP/2 session manager, with an error listener kept on every session it uses.
+ * connect-node 2.2.0 answers a GOAWAY on an idle session with `destroy(error)`, and the "error"
+ * event can come after the manager has removed its own listeners: an unhandled 'error' event
+ * ("received GOAWAY without any open streams") then ends the calling process. A server sends that
+ * GOAWAY whenever it drains or stops, so on the local Kubernetes cluster every rollout of
+ * identity, meeting or webhook crashed gateways. The manager still sees the session close and
+ * opens a new one for the next call; the listener only keeps the process alive.
+ */
+class GoawaySafeSessionManager extends Http2SessionManager {
+  private readonly guarded = new WeakSet<http2.ClientHttp2Session>();
+
+  override async request(...args: Parameters<Http2SessionManager["request"]>): Promise<http2.ClientHttp2Stream> {
+    const stream = await super.request(...args);
+    const session = stream.session as http2.ClientHttp2Session | undefined;
+    if (session && !this.guarded.has(session)) {
+      this.guarded.add(session);
+      session.on("error", () => {});
+    }
+    return stream;
+  }
 }

@@ -14,8 +14,8 @@ input{box-sizing:border-box;width:100%;padding:.6rem;font-size:1rem;border:1px s
 button{font-size:1rem;padding:.6rem 1.2rem;margin:1.2rem .5rem 0 0;border-radius:4px;border:1px solid #1a56db;cursor:pointer}
 button.primary{background:#1a56db;color:#fff}button.secondary{background:#fff;color:#1a56db}
 [role=alert]{color:#b00020;font-weight:600}li{margin:.4rem 0}
-dl{display:grid;grid-template-columns:auto 1fr;gap:.3rem 1rem;margin:1rem 0;padding:.8rem;background:#f4f5f7;border-radius:4px}
-dt{color:#4a5266}dd{margin:0;font-weight:600;overflow-wrap:anywhere}`;
+dl{margin:1rem 0;padding:.8rem;background:#f4f5f7;border-radius:4px}
+dt{color:#4a5266;font-size:.9rem}dd{margin:0 0 .5rem;font-weight:600;word-break:break-all}dd:last-child{margin-bottom:0}`;
 
 // The page's only style, allowed by hash: the policy admits nothing else (no scripts at all).
 // form-action is left unrestricted on purpose: after a form post the browser follows redirects

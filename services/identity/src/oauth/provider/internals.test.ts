@@ -2,14 +2,12 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { createLogger } from "@svc/platform";
 import Provider from "oidc-provider";
 // @ts-expect-error oidc-provider's per-instance internal store has no types (see response-modes.ts).
 import instance from "oidc-provider/lib/helpers/weak_cache.js";
 import { describe, expect, it } from "vitest";
-import type { OAuthArtifactQueries } from "../../db/oauth-artifacts.ts";
-import type { OAuthClientQueries } from "../../db/oauth-clients.ts";
-import { ACCESS_TOKEN_PREFIX, createOAuthProvider, REFRESH_TOKEN_PREFIX } from "./provider-configuration.ts";
+import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX } from "./provider-configuration.ts";
+import { stubbedOAuthProvider } from "./in-memory-provider.ts";
 
 // Three hooks of this server reach past oidc-provider's configuration (docs/security.md,
 // "oidc-provider internals"). Each test here names one, and fails when an upgrade moves what it
@@ -19,18 +17,7 @@ const libraryRoot = path.dirname(createRequire(import.meta.url).resolve("oidc-pr
 const librarySource = (file: string) => readFileSync(path.join(libraryRoot, "lib", file), "utf8");
 const registryOf = (provider: Provider) => (instance as (provider: Provider) => { responseModes: Map<string, unknown> })(provider).responseModes;
 
-const ours = () =>
-  createOAuthProvider({
-    issuer: "https://meet.example.com",
-    artifacts: {} as OAuthArtifactQueries,
-    clients: {} as OAuthClientQueries,
-    accessTokensRevoked: async () => undefined,
-    accounts: { authenticate: async () => undefined, find: async () => undefined },
-    cookieKeys: ["k".repeat(32)],
-    signInAttempts: { recordFailure: async () => false },
-    grantLifetimeSeconds: 3600,
-    logger: createLogger("test", "silent"),
-  });
+const ours = () => stubbedOAuthProvider("https://meet.example.com");
 const pristine = () => new Provider("https://meet.example.com", { clients: [] });
 
 describe("oidc-provider internals this server relies on (pinned 9.13.3)", () => {
