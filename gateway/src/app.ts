@@ -42,10 +42,12 @@ export interface GatewayDependencies {
   resolveCaller: ResolveCaller;
   /** The pages' bundled browser assets (pages/assets.ts). */
   assets: Assets;
+  /** True while the process drains before stopping: /readyz then fails. */
+  draining?: () => boolean;
 }
 
 /** Builds the gateway: the only public HTTP surface. It holds no business rules and no database. */
-export function buildApp({ config, clients, logger, metrics, redis, credentialCache, resolveCaller, assets }: GatewayDependencies): Express {
+export function buildApp({ config, clients, logger, metrics, redis, credentialCache, resolveCaller, assets, draining }: GatewayDependencies): Express {
   const app = express();
   app.disable("x-powered-by");
   // req.ip (rate limits, sign-in throttling, join grants) is the address TRUST_PROXY_HOPS proxies
@@ -55,7 +57,7 @@ export function buildApp({ config, clients, logger, metrics, redis, credentialCa
   app.use(requestId);
   app.use(requestLog(logger));
   app.use(helmet());
-  app.use(healthRoutes(clients));
+  app.use(healthRoutes(clients, Date.now, draining));
   // Everything after the probes is rate limited, the public OAuth endpoints included.
   app.use(rateLimit({ requestsPerSecond: config.RATE_LIMIT_PER_SECOND, redis, keyPrefix: config.REDIS_KEY_PREFIX, credentialCache, logger }));
 

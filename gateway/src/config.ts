@@ -8,6 +8,7 @@ export const configSchema = z
     HOST: baseEnvSchema.shape.HOST,
     METRICS_PORT: baseEnvSchema.shape.METRICS_PORT,
     SHUTDOWN_GRACE_MS: baseEnvSchema.shape.SHUTDOWN_GRACE_MS,
+    SHUTDOWN_DRAIN_SECONDS: baseEnvSchema.shape.SHUTDOWN_DRAIN_SECONDS,
     /** The externally visible origin, used in join URLs and OAuth redirects. */
     PUBLIC_URL: publicUrlVariable(`http://localhost:${defaultAddresses.gateway}`).transform((value) => value.replace(/\/+$/, "")),
     /**

@@ -1,4 +1,4 @@
-import { connectCallerResolver, createLogger, loadConfigOrExit, runUntilSignalled } from "@svc/platform";
+import { connectCallerResolver, createLogger, afterDrain, createShutdownDrain, loadConfigOrExit, runUntilSignalled } from "@svc/platform";
 import { metricsRegistryIfServed, serveMetricsIfConfigured } from "@svc/platform/telemetry";
 import { buildApp } from "./app.ts";
 import { createClients } from "./clients.ts";
@@ -14,10 +14,23 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
   // limiter counts in-process and every credential is resolved by identity.
   const { redis, credentialCache, resolveCaller, close } = await connectCallerResolver(config, logger, metrics);
   const assets = await loadAssets(logger);
-  const app = buildApp({ config, clients: createClients(config), logger, metrics, redis, credentialCache, resolveCaller, assets });
+  const drain = createShutdownDrain(config.SHUTDOWN_DRAIN_SECONDS * 1000);
+  const app = buildApp({
+    config,
+    clients: createClients(config),
+    logger,
+    metrics,
+    redis,
+    credentialCache,
+    resolveCaller,
+    assets,
+    draining: () => drain.draining,
+  });
   const server = app.listen(config.PORT, config.HOST);
+  drain.httpServer(server);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
   logger.info({ port: config.PORT, publicUrl: config.PUBLIC_URL }, "gateway listening");
   const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
-  return { stopAccepting: [() => new Promise((resolve) => server.close(resolve)), closeMetrics], thenClose: [close] };
+  // The listeners close after the drain (shutdown-drain.ts), then Redis.
+  return { stopAccepting: afterDrain(drain, [() => new Promise((resolve) => server.close(resolve)), closeMetrics]), thenClose: [close] };
 });

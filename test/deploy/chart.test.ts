@@ -58,7 +58,7 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
 
   it("renders no Secret and passes every credential only by Secret reference", () => {
     expect(objects.filter((object) => object.kind === "Secret")).toEqual([]);
-    const workloads = objects.filter((object) => object.kind === "Deployment" || object.kind === "Job");
+    const workloads = objects.filter((object) => object.kind === "Deployment" || object.kind === "Job" || object.kind === "Pod");
     expect(workloads.length).toBeGreaterThan(0);
     for (const workload of workloads) {
       for (const container of podSpecOf(workload).containers) {
@@ -185,17 +185,27 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
   it("NetworkPolicies admit exactly the in-chart callers the configuration wires up, on those ports", () => {
     // Calls, as the configuration wires them: a *_URL variable naming a chart Service and port.
     const wired = new Set<string>();
-    for (const caller of componentNames) {
-      for (const [name, entry] of environmentOf(objects, mainContainer(objects, caller))) {
+    // The chart's `helm test` pod calls the services too (templates/tests).
+    const callers: [string, Container][] = [
+      ...componentNames.map((caller): [string, Container] => [caller, mainContainer(objects, caller)]),
+      ["test", podSpecOf(find(objects, "Pod", nameOf("test"))).containers[0]!],
+    ];
+    // A port whose policy admits every source (the gateway's public port) needs no peer.
+    const openToAll = (callee: string, targetPort: string) =>
+      (find(objects, "NetworkPolicy", nameOf(callee)).spec.ingress as { from?: unknown[]; ports: { port: string }[] }[]).some(
+        (rule) => !rule.from && rule.ports.some((port) => port.port === targetPort),
+      );
+    for (const [caller, container] of callers) {
+      for (const [name, entry] of environmentOf(objects, container)) {
         if (!name.endsWith("_URL") || entry.value === undefined) continue;
         const url = new URL(entry.value);
         const callee = componentNames.find((component) => nameOf(component) === url.hostname);
         if (!callee) continue;
         const servicePort = (find(objects, "Service", nameOf(callee)).spec.ports as { port: number; targetPort: string }[]).find(
-          (port) => port.port === Number(url.port),
+          (port) => port.port === Number(url.port || (url.protocol === "https:" ? 443 : 80)),
         );
         expect(servicePort, `${caller} ${name}=${entry.value}: the Service has no such port`).toBeDefined();
-        wired.add(`${caller} -> ${callee}:${servicePort!.targetPort}`);
+        if (!openToAll(callee, servicePort!.targetPort)) wired.add(`${caller} -> ${callee}:${servicePort!.targetPort}`);
       }
     }
     expect([...wired].sort()).toEqual(
@@ -206,6 +216,11 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
         "gateway -> webhook:grpc",
         "meeting -> identity:grpc",
         "webhook -> identity:grpc",
+        "test -> identity:grpc",
+        "test -> meeting:grpc",
+        "test -> webhook:grpc",
+        // Only where the gateway's policy names its peers (production): it must then admit the test pod.
+        ...(openToAll("gateway", "http") ? [] : ["test -> gateway:http"]),
       ].sort(),
     );
 

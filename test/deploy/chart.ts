@@ -15,7 +15,13 @@ export const root = path.resolve(import.meta.dirname, "../..");
 export const chartDir = path.join(root, "deploy/helm/svc");
 export const dockerfile = path.join(root, "deploy/docker/Dockerfile");
 /** The values files CI renders: the defaults and every file in the chart's ci/ folder. */
-export const valuesFiles = ["(defaults)", "ci/production-values.yaml", "ci/dev-values.yaml", "ci/managed-kafka-values.yaml"] as const;
+export const valuesFiles = [
+  "(defaults)",
+  "ci/production-values.yaml",
+  "ci/dev-values.yaml",
+  "ci/managed-kafka-values.yaml",
+  "ci/local-cluster-values.yaml",
+] as const;
 
 /** Every process the chart runs, with the configuration schema its code parses at start. */
 export const components = {
@@ -79,7 +85,7 @@ export function find(objects: K8sObject[], kind: string, name: string): K8sObjec
   return found;
 }
 
-export const podSpecOf = (workload: K8sObject): PodSpec => workload.spec.template.spec as PodSpec;
+export const podSpecOf = (workload: K8sObject): PodSpec => (workload.kind === "Pod" ? workload.spec : workload.spec.template.spec) as PodSpec;
 
 export interface EnvEntry {
   /** Where the value comes from: a ConfigMap via envFrom, a plain `value`, or a Secret reference. */

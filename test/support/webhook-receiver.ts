@@ -36,9 +36,10 @@ export interface WebhookReceiver {
 /**
  * A real local HTTP receiver, as a subscriber would write it: it verifies every request with the
  * `standardwebhooks` npm library (signature over the raw body, timestamp tolerance) and records it.
- * By default it answers 204.
+ * By default it answers 204. It listens on `host` (loopback unless a test's senders run elsewhere,
+ * as the pods of the local Kubernetes cluster do: they reach this machine at the node's address).
  */
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(host = "127.0.0.1"): Promise<WebhookReceiver> {
   const secrets = new Map<string, string>();
   const deciders = new Map<string, (attempt: number, request: ReceivedWebhook) => Answer>();
   const received: ReceivedWebhook[] = [];
@@ -84,8 +85,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       } else respond();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
 
   return {
     baseUrl,

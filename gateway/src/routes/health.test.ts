@@ -48,4 +48,20 @@ describe("/readyz", () => {
       gateway.close();
     }
   });
+
+  it("fails while the gateway drains before a stop (shutdown-drain.ts), though every service still serves", async () => {
+    let draining = false;
+    const { health } = countingHealth(["identity"]);
+    const gateway = await serve(healthRoutes({ health }, Date.now, () => draining));
+    try {
+      expect((await fetch(`${gateway.url}/readyz`)).status).toBe(200);
+      draining = true;
+      const response = await fetch(`${gateway.url}/readyz`);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({ status: "draining" });
+      expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+    } finally {
+      gateway.close();
+    }
+  });
 });

@@ -14,8 +14,11 @@ interface Readiness {
   services: Record<string, "serving" | "not_serving" | "unreachable">;
 }
 
-/** /healthz: the gateway process is up. /readyz: every downstream service reports SERVING. */
-export function healthRoutes(clients: Pick<Clients, "health">, now: () => number = Date.now): Router {
+/**
+ * /healthz: the gateway process is up. /readyz: every downstream service reports SERVING, and the
+ * process is not draining before a stop.
+ */
+export function healthRoutes(clients: Pick<Clients, "health">, now: () => number = Date.now, draining: () => boolean = () => false): Router {
   const router = Router();
   // Concurrent probes share the answer in flight, and later ones reuse it for READINESS_CACHE_MS.
   let latest: { startedAt: number; answer: Promise<Readiness> } | undefined;
@@ -28,6 +31,7 @@ export function healthRoutes(clients: Pick<Clients, "health">, now: () => number
     res.json({ status: "ok" });
   });
   router.get("/readyz", async (_req, res) => {
+    if (draining()) return void res.status(503).json({ status: "draining" });
     const { ready, services } = await readiness();
     res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "not_ready", services });
   });

@@ -4,6 +4,8 @@ import {
   createLogger,
   createMemoryCredentialCache,
   createServicePool,
+  afterDrain,
+  createShutdownDrain,
   createRedisCredentialCache,
   credentialCacheKeyOf,
   loadConfigOrExit,
@@ -95,8 +97,10 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
       () => true,
       () => false,
     );
+  const drain = createShutdownDrain(config.SHUTDOWN_DRAIN_SECONDS * 1000);
   const server = await startServer({
     name: SERVICE,
+    drain,
     host: config.HOST,
     port: config.GRPC_PORT,
     logger,
@@ -125,6 +129,7 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
   // network policy can admit only operators here (in Kubernetes: the CLI in the pod, on loopback).
   const adminServer = await startServer({
     name: `${SERVICE}-admin`,
+    drain,
     host: config.HOST,
     port: config.ADMIN_PORT,
     logger,
@@ -159,10 +164,12 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
     redis,
     keyPrefix: config.REDIS_KEY_PREFIX,
     logger,
+    drain,
   });
   const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
   return {
-    stopAccepting: [() => server.close(), () => adminServer.close(), () => authorizationServer.close(), closeMetrics],
+    // The listeners close after the drain (shutdown-drain.ts).
+    stopAccepting: afterDrain(drain, [() => server.close(), () => adminServer.close(), () => authorizationServer.close(), closeMetrics]),
     // The last uses are written before the cache and the pool they need close.
     thenClose: [() => sessions.close(), () => lastUsed.close(), () => cache.close(), () => pool.end()],
   };

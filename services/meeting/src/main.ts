@@ -14,6 +14,8 @@ import {
   runUntilSignalled,
   startPeriodicTask,
   startServer,
+  afterDrain,
+  createShutdownDrain,
 } from "@svc/platform";
 import { metricsRegistryIfServed, serveMetricsIfConfigured } from "@svc/platform/telemetry";
 import { MeetingPageService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
@@ -73,6 +75,7 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
     }
   };
 
+  const drain = createShutdownDrain(config.SHUTDOWN_DRAIN_SECONDS * 1000);
   const webhookListener = await startMediaWebhookListener({
     host: config.HOST,
     port: config.LIVEKIT_WEBHOOK_PORT,
@@ -81,6 +84,7 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
     evict: (meetingId, participantId) => rooms.removeParticipant(meetingId, participantId),
     logger: roomLogger,
   });
+  drain.httpServer(webhookListener);
   // Meetings that are over (emptied past the grace period, or past their planned end) are looked
   // for often (cheap: indexed queries); the grace period is the delay that matters, not this interval.
   const sweeper = startPeriodicTask(
@@ -130,6 +134,7 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
   const meetings = pgMeetingStore(pool);
   const server = await startServer({
     name: SERVICE,
+    drain,
     host: config.HOST,
     port: config.GRPC_PORT,
     logger,
@@ -158,7 +163,8 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
   });
   const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
   return {
-    stopAccepting: [() => server.close(), () => new Promise<void>((resolve) => webhookListener.close(() => resolve())), closeMetrics],
+    // The listeners close after the drain (shutdown-drain.ts).
+    stopAccepting: afterDrain(drain, [() => server.close(), () => new Promise<void>((resolve) => webhookListener.close(() => resolve())), closeMetrics]),
     // The periodic tasks and the relay's batch finish before the bus and the pool they use close.
     thenClose: [
       () => sweeper.stop(),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { credentialCacheKeyVariable } from "./credentials/credential-cache-key.ts";
 import { isLoopbackAddress } from "./development-defaults.ts";
 import { DEFAULT_SHUTDOWN_GRACE_MS } from "./lifecycle.ts";
+import { shutdownDrainSecondsVariable } from "./shutdown-drain.ts";
 
 /** A true/false environment variable ("1" and "0" are accepted too). */
 export const booleanVariable = (fallback: boolean) =>
@@ -69,6 +70,8 @@ export const baseEnvSchema = z.object({
    * Under `npm start` this is the gateway's, and identity, meeting and webhook take the next three.
    */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Seconds a stopping process keeps serving while sending its clients elsewhere (shutdown-drain.ts). */
+  SHUTDOWN_DRAIN_SECONDS: shutdownDrainSecondsVariable,
 });
 
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);

@@ -13,6 +13,8 @@ import {
   runUntilSignalled,
   startPeriodicTask,
   startServer,
+  afterDrain,
+  createShutdownDrain,
 } from "@svc/platform";
 import { consumerLagGauge, metricsRegistryIfServed, serveMetricsIfConfigured } from "@svc/platform/telemetry";
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
@@ -88,8 +90,10 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
   const pendingCaps = { perEndpoint: config.WEBHOOK_MAX_PENDING_PER_ENDPOINT, perOrganization: config.WEBHOOK_MAX_PENDING_PER_ORG };
   const notifications = listenForDueDeliveries({ databaseUrl: config.DATABASE_URL, logger, onDue: dispatcher.wake });
 
+  const drain = createShutdownDrain(config.SHUTDOWN_DRAIN_SECONDS * 1000);
   const server = await startServer({
     name: SERVICE,
+    drain,
     host: config.HOST,
     port: config.GRPC_PORT,
     logger,
@@ -143,7 +147,8 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
 
   const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
   return {
-    stopAccepting: [() => server.close(), () => bus.close(), closeMetrics],
+    // The gRPC listener closes after the drain (shutdown-drain.ts); consuming stops at once.
+    stopAccepting: [...afterDrain(drain, [() => server.close(), closeMetrics]), () => bus.close()],
     // The dispatcher finishes the deliveries in flight before the sender and pools they use close.
     thenClose: [
       () => stopRetention.abort(),

@@ -149,6 +149,7 @@ without it).
 
 {{/* Pod-level settings every Deployment and Job shares. */}}
 {{- define "svc.podCommon" -}}
+terminationGracePeriodSeconds: {{ .root.Values.terminationGracePeriodSeconds }}
 {{- with .root.Values.imagePullSecrets }}
 imagePullSecrets:
   {{- toYaml . | nindent 2 }}
@@ -276,4 +277,34 @@ matchExpressions:
 {{/* Node flags of every long-running process: services/platform/src/process-launch.ts says why. */}}
 {{- define "svc.nodeFlags" -}}
 "--max-semi-space-size=4"
+{{- end }}
+
+{{/*
+The callers admitted to a gRPC port, as JSON: the given components plus, when tests.enabled, the
+chart's own `helm test` pod (it checks every service's gRPC health). Call with
+(dict "root" $ "callers" (list ...)) and read with fromJsonArray.
+*/}}
+{{- define "svc.grpcCallers" -}}
+{{- $callers := .callers }}
+{{- if .root.Values.tests.enabled }}
+{{- $callers = append $callers "test" }}
+{{- end }}
+{{- toJson $callers }}
+{{- end }}
+
+{{/* How long a stopping process keeps serving (SHUTDOWN_DRAIN_SECONDS), in every component's ConfigMap. */}}
+{{- define "svc.drainConfig" -}}
+SHUTDOWN_DRAIN_SECONDS: {{ .Values.shutdownDrainSeconds | quote }}
+{{- end }}
+
+{{/*
+Rolling updates never take a ready pod away before its replacement is ready (maxUnavailable 0),
+one surge pod at a time.
+*/}}
+{{- define "svc.rollingUpdate" -}}
+strategy:
+  type: RollingUpdate
+  rollingUpdate:
+    maxUnavailable: 0
+    maxSurge: 1
 {{- end }}

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type Provider from "oidc-provider";
-import type { Logger } from "@svc/platform";
+import type { Logger, ShutdownDrain } from "@svc/platform";
 
 export interface RunningOAuthHttpListener {
   port: number;
@@ -25,6 +25,7 @@ export async function startOAuthHttpListener(options: {
   host: string;
   port: number;
   logger: Logger;
+  drain?: ShutdownDrain;
 }): Promise<RunningOAuthHttpListener> {
   const publicUrl = new URL(options.publicUrl);
   const handle = options.provider.callback();
@@ -34,6 +35,7 @@ export async function startOAuthHttpListener(options: {
     delete request.headers.forwarded;
     void handle(request, response);
   });
+  options.drain?.httpServer(server);
   // Sign-in pages are short requests; do not let idle keep-alive sockets hold shutdown.
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {

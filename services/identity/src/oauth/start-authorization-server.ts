@@ -1,4 +1,4 @@
-import type { Logger, Pool } from "@svc/platform";
+import type { Logger, Pool, ShutdownDrain } from "@svc/platform";
 import type { Redis } from "ioredis";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
 import { oauthArtifactQueries, type OAuthArtifactQueries } from "../db/oauth-artifacts.ts";
@@ -10,6 +10,8 @@ import { createOAuthProvider, LIFETIMES } from "./provider/provider-configuratio
 import { startOAuthHttpListener } from "./http-listener.ts";
 
 export interface AuthorizationServerOptions {
+  /** Answers with `Connection: close` while the process drains before stopping. */
+  drain?: ShutdownDrain;
   pool: Pool;
   credentials: CredentialVerification;
   /** PUBLIC_URL: the origin browsers and applications use (the gateway's). */
@@ -53,7 +55,14 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
       });
     },
   });
-  const listener = await startOAuthHttpListener({ provider, publicUrl: options.publicUrl, host: options.host, port: options.port, logger });
+  const listener = await startOAuthHttpListener({
+    provider,
+    publicUrl: options.publicUrl,
+    host: options.host,
+    port: options.port,
+    logger,
+    drain: options.drain,
+  });
   const purge = setInterval(() => void purgeExpired(artifacts, logger), PURGE_INTERVAL_MS);
   purge.unref();
   return {

@@ -5,6 +5,7 @@ import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { file_grpc_reflection_v1_reflection, ServerReflection } from "@svc/proto/grpc/reflection/v1/reflection_pb";
 import { file_health_v1_health, Health } from "@svc/proto/health/v1/health_pb";
 import type { Logger } from "../logger.ts";
+import type { ShutdownDrain } from "../shutdown-drain.ts";
 import { requestIdServerInterceptor } from "../telemetry/request-id-interceptors.ts";
 import { rpcDebugLog } from "../telemetry/rpc-debug-log.ts";
 import { tracingInterceptors } from "../telemetry/tracing-interceptors.ts";
@@ -25,6 +26,8 @@ export interface ServerOptions {
   isServing: () => Promise<boolean>;
   /** The process's metrics registry: every RPC answered is recorded in it (rpc_server_duration_seconds). */
   metrics?: Registry;
+  /** Sends the HTTP/2 sessions elsewhere (GOAWAY) while the process drains before stopping. */
+  drain?: ShutdownDrain;
 }
 
 /**
@@ -66,6 +69,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
   });
   const server = http2.createServer(handler);
+  options.drain?.http2Server(server);
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session) => {
     sessions.add(session);

@@ -1,0 +1,71 @@
+// Reads what a Dockerfile's final stage declares about the image it makes (user, working
+// directory, environment, entry point and command, exposed ports, the base image with its build
+// arguments resolved), parsed by dockerfile-ast, and prints it as JSON for scripts/build-images.
+// Only instructions that set image metadata are read; RUN and COPY are the build script's job.
+//
+// Usage: scripts/node scripts/images/dockerfile-config.ts DOCKERFILE
+import { DockerfileParser, type Instruction } from "dockerfile-ast";
+import { readFileSync } from "node:fs";
+
+export interface DockerfileConfig {
+  /** The final stage's FROM, build arguments resolved (for example node:24.21.0-bookworm-slim). */
+  baseImage: string;
+  user: string;
+  workingDir: string;
+  env: Record<string, string>;
+  entrypoint: string[] | null;
+  cmd: string[] | null;
+  exposedPorts: string[];
+}
+
+/** Exec-form (JSON array) arguments; the shell form is refused: the chart runs exec-form commands. */
+function execForm(instruction: Instruction): string[] {
+  const strings = (instruction as unknown as { getJSONStrings(): { getJSONValue(): string }[] }).getJSONStrings();
+  if (strings.length === 0) throw new Error(`${instruction.getKeyword()} must use the exec (JSON array) form`);
+  return strings.map((s) => s.getJSONValue());
+}
+
+export function readDockerfileConfig(text: string): DockerfileConfig {
+  const dockerfile = DockerfileParser.parse(text);
+  const args = new Map<string, string>();
+  for (const arg of dockerfile.getInitialARGs()) {
+    const property = arg.getProperty();
+    if (property?.getValue() != null) args.set(property.getName(), property.getValue()!);
+  }
+  const resolve = (value: string) => value.replace(/\$\{(\w+)\}|\$(\w+)/g, (_, a: string, b: string) => args.get(a ?? b) ?? "");
+  const stages = dockerfile.getFROMs();
+  const finalFrom = stages.at(-1);
+  if (!finalFrom) throw new Error("the Dockerfile has no FROM");
+  const finalLine = finalFrom.getRange().start.line;
+  const config: DockerfileConfig = {
+    baseImage: resolve(finalFrom.getImage() ?? ""),
+    user: "",
+    workingDir: "/",
+    env: {},
+    entrypoint: null,
+    cmd: null,
+    exposedPorts: [],
+  };
+  for (const instruction of dockerfile.getInstructions()) {
+    if (instruction.getRange().start.line <= finalLine) continue;
+    const keyword = instruction.getKeyword();
+    if (keyword === "USER") config.user = instruction.getArgumentsContent() ?? "";
+    else if (keyword === "WORKDIR") config.workingDir = instruction.getArgumentsContent() ?? "/";
+    else if (keyword === "ENTRYPOINT") config.entrypoint = execForm(instruction);
+    else if (keyword === "CMD") config.cmd = execForm(instruction);
+    else if (keyword === "EXPOSE") {
+      for (const port of instruction.getArguments()) config.exposedPorts.push(port.getValue().includes("/") ? port.getValue() : `${port.getValue()}/tcp`);
+    } else if (keyword === "ENV") {
+      for (const property of (instruction as unknown as { getProperties(): { getName(): string; getValue(): string | null }[] }).getProperties()) {
+        config.env[property.getName()] = property.getValue() ?? "";
+      }
+    }
+  }
+  return config;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [file] = process.argv.slice(2);
+  if (!file) throw new Error("usage: dockerfile-config.ts DOCKERFILE");
+  process.stdout.write(`${JSON.stringify(readDockerfileConfig(readFileSync(file, "utf8")), null, 2)}\n`);
+}

@@ -1,0 +1,396 @@
+// `npm run test:cluster`: the Helm chart on the real one-node Kubernetes cluster of
+// `npm run cluster:up` (docs/kubernetes-local.md). In order: install with --wait, `helm test`,
+// a meeting end to end through the gateway Service (two Chromium participants, a signed
+// meeting.ended), two replicas of every service (revocation, no duplicate deliveries), a rolling
+// upgrade under load, pod loss, and the NetworkPolicies' ports. Figures go to stdout and to
+// $SVC_CLUSTER_DIR/test-figures.json.
+import { execFile } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import pg from "pg";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../support/chromium.ts";
+import { inboundMedia, joinMeeting, remoteTiles, screenshotDir } from "../support/meeting-room-browser.ts";
+import { waitFor } from "../support/wait.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import {
+  adminCli,
+  api,
+  chart,
+  clusterDir,
+  createTenantInCluster,
+  eventually,
+  gatewayUrl,
+  helm,
+  kubectl,
+  kubectlJson,
+  namespace,
+  nodeIp,
+  podsOf,
+  release,
+  valuesFile,
+  type Pod,
+} from "./support/cluster.ts";
+
+const execFileAsync = promisify(execFile);
+const components = ["gateway", "identity", "meeting", "webhook"] as const;
+const figures: Record<string, unknown> = {};
+let tenant: Awaited<ReturnType<typeof createTenantInCluster>>;
+let receiver: WebhookReceiver;
+let browser: Browser;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const json = async <T>(response: Response): Promise<T> => (await response.json()) as T;
+
+/** The memory (RSS of the Node process, PID 1 of the container) of every pod of the release, in MiB. */
+async function memoryByPod(): Promise<Record<string, number>> {
+  const result: Record<string, number> = {};
+  for (const component of components) {
+    for (const pod of await podsOf(component)) {
+      const status = await kubectl("-n", namespace, "exec", pod.metadata.name, "--", "cat", "/proc/1/status");
+      result[pod.metadata.name] = Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+    }
+  }
+  return result;
+}
+
+/** CPU seconds used so far by the Node process of every pod (utime + stime of PID 1). */
+async function cpuSecondsByPod(): Promise<Record<string, number>> {
+  const result: Record<string, number> = {};
+  for (const component of components) {
+    for (const pod of await podsOf(component)) {
+      const stat = (await kubectl("-n", namespace, "exec", pod.metadata.name, "--", "cat", "/proc/1/stat")).split(") ")[1]!.split(" ");
+      result[pod.metadata.name] = (Number(stat[11]) + Number(stat[12])) / 100;
+    }
+  }
+  return result;
+}
+
+async function createAndEndMeeting(title: string): Promise<string> {
+  const created = await api(gatewayUrl, tenant.apiKey, "POST", "/meeting", { title });
+  expect(created.status, await created.clone().text()).toBe(200);
+  const { id } = await json<{ id: string }>(created);
+  const ended = await api(gatewayUrl, tenant.apiKey, "POST", `/meeting/${id}/end`);
+  expect(ended.status).toBe(200);
+  return id;
+}
+
+async function subscribe(route: string, events: string[] = ["meeting.ended"]) {
+  const response = await api(gatewayUrl, tenant.apiKey, "POST", "/webhook", { url: `${receiver.baseUrl}${route}`, events });
+  expect(response.status, await response.clone().text()).toBe(201);
+  const { secret } = await json<{ secret: string }>(response);
+  receiver.useSecret(route, secret);
+}
+
+/** meeting.ended deliveries at `route`, verified, by meeting id: the webhook-ids each came under. */
+function endedDeliveries(route: string) {
+  const byMeeting = new Map<string, string[]>();
+  for (const request of receiver.on(route)) {
+    expect(request.verificationError, "every delivery verifies (standardwebhooks)").toBeUndefined();
+    if (request.payload?.type !== "meeting.ended") continue;
+    const meetingId = String(request.payload.data.meetingId);
+    byMeeting.set(meetingId, [...(byMeeting.get(meetingId) ?? []), request.id]);
+  }
+  return byMeeting;
+}
+
+beforeAll(async () => {
+  // A clean release and database, so the run does not depend on what an earlier run left.
+  await helm("uninstall", release, "-n", namespace, "--wait", "--timeout", "3m").catch(() => "");
+  await kubectl("-n", namespace, "delete", "secret", "svc-test-api-key", "--ignore-not-found");
+  const admin = new pg.Client({ connectionString: process.env.SVC_CLUSTER_ADMIN_DATABASE_URL ?? "postgres://svc:svc@127.0.0.1:5432/svc" });
+  await admin.connect();
+  await admin.query("DROP DATABASE IF EXISTS svc_cluster WITH (FORCE)");
+  await admin.query("CREATE DATABASE svc_cluster");
+  await admin.end();
+  // The image of the rolling upgrade: a second tag, imported like the first.
+  await execFileAsync("ctr", ["-n", "k8s.io", "images", "tag", "--force", "localhost/svc:local", "localhost/svc:upgrade"], {
+    env: { ...process.env, CONTAINERD_ADDRESS: "/run/svc-cluster/containerd.sock" },
+  });
+  receiver = await startWebhookReceiver(nodeIp());
+  browser = await launchChromium({ fakeMedia: true });
+  mkdirSync(screenshotDir, { recursive: true });
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.close();
+  mkdirSync(clusterDir, { recursive: true });
+  writeFileSync(path.join(clusterDir, "test-figures.json"), `${JSON.stringify(figures, null, 2)}\n`);
+  process.stdout.write(`cluster test figures: ${JSON.stringify(figures, null, 2)}\n`);
+});
+
+describe("helm install --wait, then helm test", () => {
+  it("installs with the local-cluster values: every Deployment has two ready replicas", async () => {
+    const started = Date.now();
+    await helm("install", release, chart, "-n", namespace, "--create-namespace", "-f", valuesFile, "--wait", "--timeout", "10m");
+    figures.helmInstallSeconds = Math.round((Date.now() - started) / 1000);
+    for (const component of components) {
+      const deployment = await kubectlJson<{ status: { readyReplicas?: number } }>("-n", namespace, "get", "deployment", `${release}-${component}`);
+      expect(deployment.status.readyReplicas, component).toBe(2);
+    }
+    // The gateway answers from this machine at its NodePort (kube-proxy may lag a moment behind readiness).
+    await eventually(async () => expect((await fetch(`${gatewayUrl}/readyz`)).status).toBe(200));
+    const [identity] = await podsOf("identity");
+    tenant = await createTenantInCluster(identity!.metadata.name, "cluster-test");
+    await kubectl("-n", namespace, "create", "secret", "generic", "svc-test-api-key", `--from-literal=api-key=${tenant.apiKey}`);
+    figures.idleMemoryMiB = await memoryByPod();
+  }, 900_000);
+
+  it("helm test: the chart's own test pod finds every service SERVING and the gateway answering, with and without a key", async () => {
+    const output = await helm("test", release, "-n", namespace, "--logs", "--timeout", "5m");
+    for (const service of ["identity", "meeting", "webhook"]) expect(output).toMatch(new RegExp(`ok {3}${service} gRPC health .*SERVING`));
+    expect(output).toMatch(/ok {3}gateway \/healthz/);
+    expect(output).toMatch(/ok {3}gateway \/readyz/);
+    expect(output).toMatch(/ok {3}POST \/api\/v1\/auth without a credential is refused/);
+    expect(output).toMatch(/ok {3}POST \/api\/v1\/auth with the operator's API key .*organization/);
+    expect(output).toMatch(/Phase:\s+Succeeded/);
+  }, 600_000);
+});
+
+describe("a meeting end to end through the gateway Service", () => {
+  it("two Chromium participants join, see each other's video, leave; the receiver gets meeting.ended, signed", async () => {
+    await subscribe("/e2e", ["meeting.started", "meeting.ended"]);
+    const created = await api(gatewayUrl, tenant.apiKey, "POST", "/meeting", { title: "Cluster meeting" });
+    expect(created.status).toBe(200);
+    const meeting = await json<{ id: string; url: string }>(created);
+    expect(meeting.url.startsWith(`${gatewayUrl}/meeting/`)).toBe(true);
+    const alice = await joinMeeting(browser, meeting.url, "Alice");
+    const bob = await joinMeeting(browser, meeting.url, "Bob");
+    const pages: Page[] = [alice, bob];
+    await waitFor(
+      async () => {
+        for (const page of pages) if ((await inboundMedia(page)).videoFramesByTrack.filter((frames) => frames > 0).length < 1) return false;
+        return true;
+      },
+      45_000,
+      "each page decodes the other's video",
+    );
+    const before = await Promise.all(pages.map(inboundMedia));
+    await sleep(2_000);
+    const after = await Promise.all(pages.map(inboundMedia));
+    after.forEach((media, index) => {
+      const sum = (frames: number[]) => frames.reduce((total, value) => total + value, 0);
+      expect(sum(media.videoFramesByTrack), `page ${index} keeps decoding video`).toBeGreaterThan(sum(before[index]!.videoFramesByTrack));
+    });
+    for (const page of pages) await expect.poll(() => remoteTiles(page).count()).toBe(1);
+    await alice.screenshot({ path: path.join(screenshotDir, "cluster-two-person-room.png") });
+    for (const page of pages) await page.getByRole("button", { name: "Leave" }).click();
+    await waitFor(() => (endedDeliveries("/e2e").get(meeting.id)?.length ?? 0) >= 1, 90_000, "meeting.ended at the receiver");
+    const ended = receiver.on("/e2e").find((request) => request.payload?.type === "meeting.ended" && request.payload.data.meetingId === meeting.id)!;
+    expect(ended.verificationError).toBeUndefined();
+    expect(ended.headers["webhook-signature"]).toMatch(/^v1,/);
+    expect(ended.payload!.data.reason).toBe("empty");
+  }, 300_000);
+});
+
+describe("two replicas of every service", () => {
+  it("a key revoked through one identity replica is refused at once through every gateway replica", async () => {
+    const identities = await podsOf("identity");
+    const gateways = await podsOf("gateway");
+    expect(identities).toHaveLength(2);
+    expect(gateways).toHaveLength(2);
+    const key = await createTenantInCluster(identities[0]!.metadata.name, "revocation");
+    const gatewayPods = gateways.map((pod) => `http://${pod.status.podIP}:8080`);
+    // Verified (and cached) through both gateway replicas first.
+    for (const base of gatewayPods) expect((await api(base, key.apiKey, "POST", "/auth")).status).toBe(200);
+    await adminCli(identities[1]!.metadata.name, "keys", "revoke", "--key-id", key.keyId);
+    for (const base of gatewayPods) expect((await api(base, key.apiKey, "POST", "/auth")).status, base).toBe(401);
+  }, 120_000);
+
+  it("meeting.ended deliveries are not duplicated across the webhook replicas", async () => {
+    expect(await podsOf("webhook")).toHaveLength(2);
+    await subscribe("/replicas");
+    const ids: string[] = [];
+    for (let i = 0; i < 60; i++) ids.push(await createAndEndMeeting(`replicas ${i}`));
+    await waitFor(() => ids.every((id) => endedDeliveries("/replicas").has(id)), 120_000, "every meeting.ended delivered");
+    await sleep(5_000); // time for a duplicate to arrive
+    const deliveries = endedDeliveries("/replicas");
+    const duplicates = ids.filter((id) => deliveries.get(id)!.length !== 1);
+    figures.replicas = { events: ids.length, delivered: ids.filter((id) => deliveries.has(id)).length, duplicates: duplicates.length };
+    expect(duplicates).toEqual([]);
+  }, 300_000);
+});
+
+describe("rolling upgrade under load", () => {
+  it("helm upgrade to a new image tag while POST /auth and meeting creations run: zero failed requests; each migration Job runs once", async () => {
+    const memoryBefore = await memoryByPod();
+    const cpuBefore = await cpuSecondsByPod();
+    let stop = false;
+    let sent = 0;
+    const failures: string[] = [];
+    const worker = async (index: number) => {
+      for (let i = 0; !stop; i++) {
+        sent++;
+        try {
+          const response =
+            (i + index) % 4 === 0
+              ? await api(gatewayUrl, tenant.apiKey, "POST", "/meeting", { title: `load ${index}-${i}` })
+              : await api(gatewayUrl, tenant.apiKey, "POST", "/auth");
+          if (response.status !== 200) failures.push(`${response.status} ${(await response.text()).slice(0, 200)}`);
+          else await response.arrayBuffer();
+        } catch (error) {
+          failures.push(String((error as Error).cause ?? error));
+        }
+      }
+    };
+    const upgradeStarted = new Date();
+    const load = Array.from({ length: 8 }, (_, index) => worker(index));
+    await sleep(3_000);
+    const started = Date.now();
+    await helm("upgrade", release, chart, "-n", namespace, "-f", valuesFile, "--set", "image.tag=upgrade", "--wait", "--timeout", "10m");
+    const rolloutSeconds = Math.round((Date.now() - started) / 1000);
+    // Pods of the old ReplicaSets are still draining when --wait returns: keep the load on.
+    await sleep(15_000);
+    const cpuAfter = await cpuSecondsByPod();
+    const memoryUnderLoad = await memoryByPod();
+    stop = true;
+    await Promise.all(load);
+    for (const component of components) {
+      for (const pod of await podsOf(component)) {
+        const spec = await kubectlJson<{ spec: { containers: { image: string }[] } }>("-n", namespace, "get", "pod", pod.metadata.name);
+        expect(spec.spec.containers[0]!.image, pod.metadata.name).toBe("localhost/svc:upgrade");
+      }
+    }
+    // Each migration Job of this upgrade: one Job object, one pod created, completed.
+    const events = await kubectlJson<{
+      items: { involvedObject: { kind: string; name: string; uid: string }; reason: string; count?: number; firstTimestamp?: string; eventTime?: string }[];
+    }>("-n", namespace, "get", "events");
+    const migrationRuns: Record<string, number> = {};
+    for (const service of ["identity", "meeting", "webhook"]) {
+      const jobEvents = events.items.filter(
+        (event) =>
+          event.involvedObject.kind === "Job" &&
+          event.involvedObject.name === `${release}-${service}-migrations` &&
+          new Date(event.firstTimestamp ?? event.eventTime ?? 0) >= new Date(upgradeStarted.getTime() - 1000),
+      );
+      const jobs = new Set(jobEvents.map((event) => event.involvedObject.uid));
+      const podsCreated = jobEvents.filter((event) => event.reason === "SuccessfulCreate").reduce((total, event) => total + (event.count ?? 1), 0);
+      migrationRuns[service] = podsCreated;
+      expect(jobs.size, `${service}: migration Jobs in this upgrade`).toBe(1);
+      expect(podsCreated, `${service}: migration pods in this upgrade`).toBe(1);
+      expect(
+        jobEvents.some((event) => event.reason === "Completed"),
+        `${service}: migration Job completed`,
+      ).toBe(true);
+    }
+    const seconds = (Date.now() - started) / 1000 + 3;
+    figures.rollingUpgrade = {
+      requestsSent: sent,
+      failed: failures.length,
+      failures: failures.slice(0, 10),
+      rolloutSeconds,
+      requestsPerSecond: Math.round(sent / seconds),
+      migrationPodsPerService: migrationRuns,
+    };
+    figures.memoryUnderLoadMiB = memoryUnderLoad;
+    figures.memoryBeforeLoadMiB = memoryBefore;
+    figures.cpuSecondsDuringUpgrade = Object.fromEntries(Object.entries(cpuAfter).map(([pod, value]) => [pod, +(value - (cpuBefore[pod] ?? 0)).toFixed(1)]));
+    expect(sent).toBeGreaterThan(500);
+    expect(failures).toEqual([]);
+  }, 900_000);
+});
+
+describe("pod loss", () => {
+  it("a webhook replica force-deleted while 200 deliveries are in flight: every event delivered, each under one webhook-id", async () => {
+    await subscribe("/webhook-loss");
+    // A slow receiver keeps the deliveries in flight.
+    receiver.answer("/webhook-loss", () => ({ status: 204, delayMs: 1_500 }));
+    // 200 meetings ended, 20 at a time (a steady client, not a burst that only measures the API's queueing).
+    const ids: string[] = [];
+    for (let batch = 0; batch < 10; batch++) {
+      ids.push(...(await Promise.all(Array.from({ length: 20 }, (_, i) => createAndEndMeeting(`webhook loss ${batch * 20 + i}`)))));
+    }
+    await waitFor(() => receiver.on("/webhook-loss").length >= 20, 60_000, "deliveries under way");
+    const [victim] = await podsOf("webhook");
+    await kubectl("-n", namespace, "delete", "pod", victim!.metadata.name, "--force", "--grace-period=0");
+    await waitFor(() => ids.every((id) => endedDeliveries("/webhook-loss").has(id)), 240_000, "every meeting.ended delivered after the loss");
+    await sleep(5_000);
+    const deliveries = endedDeliveries("/webhook-loss");
+    const idsPerEvent = ids.map((id) => new Set(deliveries.get(id)).size);
+    const requests = ids.reduce((total, id) => total + deliveries.get(id)!.length, 0);
+    figures.webhookPodLoss = { events: ids.length, delivered: ids.filter((id) => deliveries.has(id)).length, requests, redelivered: requests - ids.length };
+    expect(
+      idsPerEvent.every((count) => count === 1),
+      "each event under one webhook-id",
+    ).toBe(true);
+  }, 600_000);
+
+  it("a meeting replica force-deleted while its outbox drains: every meeting.ended delivered, each under one webhook-id", async () => {
+    await subscribe("/meeting-loss");
+    // Settled from the start: a call that fails while the pod is being deleted is an expected
+    // outcome here, not an unhandled rejection.
+    const settled = Promise.allSettled(Array.from({ length: 200 }, (_, i) => createAndEndMeeting(`meeting loss ${i}`)));
+    await sleep(1_000);
+    const [victim] = await podsOf("meeting");
+    await kubectl("-n", namespace, "delete", "pod", victim!.metadata.name, "--force", "--grace-period=0");
+    // Requests the deleted pod held fail; the client retries them as any API client would.
+    const results = await settled;
+    const ids = results.filter((result) => result.status === "fulfilled").map((result) => (result as PromiseFulfilledResult<string>).value);
+    expect(ids.length).toBeGreaterThan(150);
+    await waitFor(() => ids.every((id) => endedDeliveries("/meeting-loss").has(id)), 240_000, "every meeting.ended delivered after the loss");
+    await sleep(5_000);
+    const deliveries = endedDeliveries("/meeting-loss");
+    const requests = ids.reduce((total, id) => total + deliveries.get(id)!.length, 0);
+    figures.meetingPodLoss = {
+      meetingsEnded: ids.length,
+      apiCallsFailedAtTheKill: results.length - ids.length,
+      delivered: ids.filter((id) => deliveries.has(id)).length,
+      requests,
+      redelivered: requests - ids.length,
+    };
+    expect(
+      ids.every((id) => new Set(deliveries.get(id)).size === 1),
+      "each event under one webhook-id",
+    ).toBe(true);
+  }, 600_000);
+});
+
+describe("NetworkPolicies", () => {
+  it("are applied as rendered, and every port a policy admits is a port the selected process listens on", async () => {
+    const rendered = (await helm("get", "manifest", release, "-n", namespace)).match(/^kind: NetworkPolicy$/gm)?.length ?? 0;
+    const policies = await kubectlJson<{
+      items: {
+        metadata: { name: string };
+        spec: { podSelector: { matchLabels: Record<string, string> }; ingress?: { ports?: { port: string | number }[] }[] };
+      }[];
+    }>("-n", namespace, "get", "networkpolicy");
+    expect(policies.items).toHaveLength(rendered);
+    expect(rendered).toBeGreaterThanOrEqual(5);
+    const checked: string[] = [];
+    for (const policy of policies.items) {
+      const selector = Object.entries(policy.spec.podSelector.matchLabels)
+        .map(([key, value]) => `${key}=${value}`)
+        .join(",");
+      const pods = (await kubectlJson<{ items: Pod[] }>("-n", namespace, "get", "pods", "-l", selector)).items.filter(
+        (pod) => pod.status.phase === "Running" && !pod.metadata.deletionTimestamp,
+      );
+      expect(pods.length, policy.metadata.name).toBeGreaterThan(0);
+      for (const pod of pods) {
+        const tables = await kubectl("-n", namespace, "exec", pod.metadata.name, "--", "sh", "-c", "cat /proc/net/tcp /proc/net/tcp6 2>/dev/null; true");
+        // State 0A: LISTEN; the local port is the hex after the address's colon.
+        const listening = new Set(
+          tables
+            .split("\n")
+            .map((line) => line.trim().split(/\s+/))
+            .filter((fields) => fields[3] === "0A")
+            .map((fields) => parseInt(fields[1]!.split(":").at(-1)!, 16)),
+        );
+        for (const rule of policy.spec.ingress ?? []) {
+          for (const { port } of rule.ports ?? []) {
+            const number =
+              typeof port === "number"
+                ? port
+                : pod.spec.containers.flatMap((container) => container.ports ?? []).find((candidate) => candidate.name === port)?.containerPort;
+            expect(number, `${policy.metadata.name}: port ${port} is a named port of ${pod.metadata.name}`).toBeDefined();
+            expect(listening.has(number!), `${policy.metadata.name}: ${pod.metadata.name} listens on ${port} (${number})`).toBe(true);
+            checked.push(`${policy.metadata.name}:${port}=${number}`);
+          }
+        }
+      }
+    }
+    figures.networkPolicyPortsChecked = [...new Set(checked)].sort();
+  }, 300_000);
+});

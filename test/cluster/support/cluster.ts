@@ -1,0 +1,118 @@
+// The local Kubernetes cluster of `npm run cluster:up`, as the cluster tests drive it: kubectl and
+// Helm (the binaries cluster:up built), the release under test, the admin CLI run in an identity pod.
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+
+const execFileAsync = promisify(execFile);
+export const root = path.resolve(import.meta.dirname, "../../..");
+const cache = process.env.SVC_CACHE ?? path.join(os.homedir(), ".cache/svc");
+export const clusterDir = process.env.SVC_CLUSTER_DIR ?? "/var/lib/svc-cluster";
+const kubeconfig = process.env.KUBECONFIG ?? path.join(clusterDir, "pki/admin.kubeconfig");
+const kubectlBinary = path.join(cache, `kubernetes-${process.env.SVC_K8S_VERSION ?? "v1.34.4"}/bin/kubectl`);
+
+export const namespace = "svc";
+export const release = "svc";
+export const chart = path.join(root, "deploy/helm/svc");
+export const valuesFile = path.join(chart, "ci/local-cluster-values.yaml");
+/** The gateway's NodePort, answered on this machine's loopback too (cluster:up, values file). */
+export const gatewayUrl = "http://127.0.0.1:30080";
+/** The node's own address: where pods reach this machine (cluster:up wrote it down). */
+export const nodeIp = () => readFileSync(path.join(clusterDir, "node-ip"), "utf8").trim();
+
+const env = () => ({ ...process.env, KUBECONFIG: kubeconfig });
+
+export async function kubectl(...args: string[]): Promise<string> {
+  const { stdout } = await execFileAsync(kubectlBinary, args, { env: env(), maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
+}
+
+export async function kubectlJson<T>(...args: string[]): Promise<T> {
+  return JSON.parse(await kubectl(...args, "-o", "json")) as T;
+}
+
+export async function helm(...args: string[]): Promise<string> {
+  const { stdout } = await execFileAsync("bash", [path.join(root, "scripts/helm"), ...args], { env: env(), maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
+}
+
+export interface Pod {
+  metadata: { name: string; labels: Record<string, string>; deletionTimestamp?: string };
+  spec: { containers: { name: string; ports?: { name?: string; containerPort: number }[] }[] };
+  status: { podIP?: string; phase: string; containerStatuses?: { ready: boolean }[] };
+}
+
+/** The running pods of one component of the release. */
+export async function podsOf(component: string): Promise<Pod[]> {
+  const list = await kubectlJson<{ items: Pod[] }>(
+    "-n",
+    namespace,
+    "get",
+    "pods",
+    "-l",
+    `app.kubernetes.io/instance=${release},app.kubernetes.io/component=${component}`,
+  );
+  return list.items.filter((pod) => pod.status.phase === "Running" && !pod.metadata.deletionTimestamp);
+}
+
+/** The admin CLI inside an identity pod, on loopback with the pod's own admin token (as NOTES shows). */
+export async function adminCli(pod: string, ...args: string[]): Promise<Record<string, string>> {
+  const out = await kubectl(
+    "-n",
+    namespace,
+    "exec",
+    pod,
+    "--",
+    "sh",
+    "-c",
+    'SVC_IDENTITY_ADMIN_URL="http://127.0.0.1:$ADMIN_PORT" SVC_ADMIN_TOKEN="$ADMIN_TOKEN" exec node services/identity/dist/cli/main.js "$@"',
+    "cli",
+    ...args,
+    "--json",
+  );
+  return JSON.parse(out) as Record<string, string>;
+}
+
+/** An organization, its admin and an API key, made with the admin CLI in the given identity pod. */
+export async function createTenantInCluster(identityPod: string, name: string): Promise<{ orgId: string; userId: string; keyId: string; apiKey: string }> {
+  const suffix = Math.random().toString(36).slice(2, 10);
+  const { orgId } = await adminCli(identityPod, "orgs", "create", "--name", `${name}-${suffix}`);
+  const { userId } = await adminCli(
+    identityPod,
+    "users",
+    "create",
+    "--org",
+    orgId!,
+    "--email",
+    `${name}-${suffix}@example.com`,
+    "--password",
+    `pw-${suffix}-${suffix}-long`,
+  );
+  const { keyId, key } = await adminCli(identityPod, "keys", "create", "--user", userId!, "--name", `${name}-key`);
+  return { orgId: orgId!, userId: userId!, keyId: keyId!, apiKey: key! };
+}
+
+/** A REST call to the gateway Service (NodePort) or one gateway pod. */
+export function api(base: string, key: string, method: string, route: string, body?: unknown): Promise<Response> {
+  return fetch(`${base}/api/v1${route}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(15_000),
+  });
+}
+
+/** Retries until `run` stops throwing (a Service's endpoints lag a moment behind readiness). */
+export async function eventually<T>(run: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await run();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
