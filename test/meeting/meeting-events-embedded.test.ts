@@ -3,10 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger, createPostgresEventBus, type EventBus, type IncomingEvent } from "@svc/platform";
 import { MeetingEndedSchema } from "@svc/proto/svc/meeting/v1/events_pb";
 import type { Stack } from "../support/stack.ts";
-import { useStack } from "../support/use-stack.ts";
+import { succeeded, useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
-import { apiBase, postOk } from "../support/rest-client.ts";
 import { holdStill } from "../support/hold-still.ts";
 
 // The embedded default: no KAFKA_BROKERS, so the meeting service's outbox feeds the durable
@@ -28,15 +27,17 @@ afterAll(async () => {
   await bus?.close();
 });
 
-const call = (path: string, body?: unknown) => postOk(apiBase(stack), path, tenant.apiKey, body);
+const createMeeting = (body: { title: string; start?: string; attendees?: string | string[] }) =>
+  succeeded(fixture.client(tenant.apiKey).POST("/meeting", { body }));
+const endMeeting = (id: string) => succeeded(fixture.client(tenant.apiKey).POST("/meeting/{id}/end", { params: { path: { id } } }));
 
 const eventsFor = (id: string) => received.filter((event) => event.key === id);
 
 describe("without Kafka, meeting.ended travels over the Postgres-backed event bus", () => {
   it("ending a meeting delivers one MeetingEnded to a subscriber, also when ended twice", async () => {
-    const { id } = await call("/meeting", { title: "Embedded", attendees: "a@example.com" });
-    await call(`/meeting/${id}/end`);
-    await call(`/meeting/${id}/end`);
+    const { id } = await createMeeting({ title: "Embedded", attendees: "a@example.com" });
+    await endMeeting(id);
+    await endMeeting(id);
     await waitFor(() => eventsFor(id).length === 1, 15_000, "MeetingEnded did not arrive");
     await holdStill(1_500, "a negative (the second end publishes nothing): time for a duplicate to arrive at a 200 ms poll");
     expect(eventsFor(id)).toHaveLength(1);
