@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { launchChromium } from "../support/chromium.ts";
 import { authorizeInBrowser } from "./support/browser.ts";
@@ -14,9 +15,10 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
   let otherApp: OAuthApp;
   let browser: Browser;
   let session: BrowserContext;
+  const fixture = useStack();
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = fixture.stack;
     const developer = await createTenant(stack);
     user = await createTenant(stack);
     app = await createOAuthApp(stack, developer, { scopes: "meeting.create webhook.read" });
@@ -29,7 +31,6 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
     await browser?.close();
     await app?.close();
     await otherApp?.close();
-    await stack?.stop();
   });
 
   /** A fresh authorization code for `app`, through sign-in (first time) and consent in Chromium. */
