@@ -1,9 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from "@svc/platform";
 import { load } from "../bench/load.ts";
-import { serviceNames, startStack, type Stack } from "../support/stack.ts";
+import { serviceNames, type Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { waitFor } from "../support/wait.ts";
 import { holdStill } from "../support/hold-still.ts";
 
@@ -25,12 +26,10 @@ describe("process launch", () => {
 
   describe("a running stack", () => {
     let stack: Stack;
-    beforeAll(async () => {
-      // At info, for the release's log line.
-      stack = await startStack({ env: { LOG_LEVEL: "info" } });
-    });
-    afterAll(async () => {
-      await stack?.stop();
+    // At info, for the release's log line.
+    const fixture = useStack({ env: { LOG_LEVEL: "info" } });
+    beforeAll(() => {
+      stack = fixture.stack;
     });
 
     it("starts every process with the Node flags and the environment", () => {
