@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { closingLine, junitCounts } from "../support/closing-line.ts";
+import { closingLine, junitCounts, withEarlierRuns } from "../support/closing-line.ts";
 
 // CI reads the test command's closing line ("N passed, N failed" alone on a line, one word and a
 // colon before it) to tell a run that tested something from one that tested nothing.
@@ -22,5 +25,17 @@ describe("the test command's closing line", () => {
 
   it("refuses what is not a JUnit report rather than counting nothing as success", () => {
     expect(() => junitCounts("<html></html>")).toThrow(/not a JUnit report/);
+  });
+
+  it("adds up the runs of one CI job when SVC_TEST_TOTALS_FILE names a file, so its last line counts them all", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "closing-line-"));
+    try {
+      const file = path.join(dir, "totals.json");
+      expect(withEarlierRuns({ passed: 3, failed: 0, skipped: 1 }, undefined)).toEqual({ passed: 3, failed: 0, skipped: 1 });
+      expect(withEarlierRuns({ passed: 1100, failed: 1, skipped: 0 }, file)).toEqual({ passed: 1100, failed: 1, skipped: 0 });
+      expect(withEarlierRuns({ passed: 9, failed: 0, skipped: 2 }, file)).toEqual({ passed: 1109, failed: 1, skipped: 2 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+
 // The one closing-line format of the test command ("npm test"): "<runner>: N passed, N failed,
 // N skipped", alone on a line, the plain form CI reads in any language to know what a run tested.
 export interface RunCounts {
@@ -18,4 +20,13 @@ export function junitCounts(xml: string): RunCounts {
   const failed = attribute("failures") + attribute("errors");
   const skipped = attribute("skipped");
   return { passed: attribute("tests") - failed - skipped, failed, skipped };
+}
+
+/** `counts` plus those recorded in `file` by earlier runs; the sum is recorded there. */
+export function withEarlierRuns(counts: RunCounts, file: string | undefined): RunCounts {
+  if (!file) return counts;
+  const earlier: RunCounts = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as RunCounts) : { passed: 0, failed: 0, skipped: 0 };
+  const total = { passed: earlier.passed + counts.passed, failed: earlier.failed + counts.failed, skipped: earlier.skipped + counts.skipped };
+  writeFileSync(file, JSON.stringify(total));
+  return total;
 }
