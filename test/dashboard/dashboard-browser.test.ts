@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unlabelledControls } from "../oauth/support/browser.ts";
 import { launchChromium } from "../support/chromium.ts";
 import { createOAuthApp, insecure, tokenRequest, verifyAtApi } from "../oauth/support/oauth-app.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
@@ -41,9 +42,10 @@ describe("developer dashboard in Chromium: every action through the public API, 
   };
   const secretValue = (label: string) => page.getByLabel(label, { exact: true }).inputValue();
 
+  const fixture = useStack({ env: { SIGNUP_ENABLED: "true" } });
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    stack = await startStack({ env: { SIGNUP_ENABLED: "true" } });
+    stack = fixture.stack;
     admin = await createTenant(stack, { name: "Acme Video" });
     receiver = await startWebhookReceiver();
     callbacks = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end("callback"));
@@ -63,7 +65,6 @@ describe("developer dashboard in Chromium: every action through the public API, 
     await browser?.close();
     await receiver?.close();
     await new Promise<void>((resolve) => (callbacks ? callbacks.close(() => resolve()) : resolve()));
-    await stack?.stop();
   });
 
   it("the site root leads to the sign-in page, served with a strict CSP, labelled controls and no inline script; a wrong password shows the API's message", async () => {

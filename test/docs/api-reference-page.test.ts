@@ -2,7 +2,8 @@ import { mkdirSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../support/chromium.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 
 /**
  * The API reference page at PUBLIC_URL/docs: the gateway's OpenAPI document rendered by Scalar
@@ -11,14 +12,15 @@ import { startStack, type Stack } from "../support/stack.ts";
 const screenshotDir = "/tmp/docs-shots";
 let stack: Stack;
 let browser: Browser;
+const fixture = useStack();
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchChromium()]);
+  stack = fixture.stack;
+  browser = await launchChromium();
   mkdirSync(screenshotDir, { recursive: true });
 });
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
 });
 
 describe("GET /docs", () => {

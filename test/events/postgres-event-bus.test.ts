@@ -4,6 +4,7 @@ import { createLogger, createPostgresEventBus, type IncomingEvent } from "@svc/p
 import { closeBusesAfterEach, expectContextReachesHandler, probeEvent as event, probeText as text } from "../support/event-bus-fixtures.ts";
 import { createTestDatabase, uniqueName } from "../support/infra.ts";
 import { waitFor } from "../support/wait.ts";
+import { holdStill } from "../support/hold-still.ts";
 
 const logger = createLogger("event-bus-test", "silent");
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -41,8 +42,7 @@ describe("the Postgres-backed event bus (embedded default)", () => {
     const bus = await openBus(prefix, { pollIntervalMs: 30_000 });
     const received: IncomingEvent[] = [];
     await bus.subscriber().start({ topic: "meeting.events", groupId: "g", handle: async (incoming) => void received.push(incoming) });
-    // Let the consumer go idle on its first empty read.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await holdStill(500, "let the consumer go idle on its first empty read");
     const publishedAt = Date.now();
     await bus.publisher().publish([event("k")]);
     await waitFor(() => received.length === 1, 5_000);
@@ -55,7 +55,7 @@ describe("the Postgres-backed event bus (embedded default)", () => {
     const handledBy = new Map<string, string[]>();
     const handler = (name: string) => async (incoming: IncomingEvent) => {
       handledBy.set(incoming.id, [...(handledBy.get(incoming.id) ?? []), name]);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await holdStill(5, "a handler that takes a moment, so both consumers are busy at once");
     };
     await busA.subscriber().start({ topic: "meeting.events", groupId: "workers", handle: handler("a") });
     await busB.subscriber().start({ topic: "meeting.events", groupId: "workers", handle: handler("b") });
@@ -63,8 +63,7 @@ describe("the Postgres-backed event bus (embedded default)", () => {
     await busA.publisher().publish(sent);
 
     await waitFor(() => handledBy.size === 200, 20_000);
-    // A negative (no event handled twice): time for a second handling to happen.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await holdStill(500, "a negative (no event handled twice): time for a second handling to happen");
     expect([...handledBy.values()].every((names) => names.length === 1)).toBe(true);
     const byA = [...handledBy.values()].filter(([name]) => name === "a").length;
     expect(byA).toBeGreaterThan(0);

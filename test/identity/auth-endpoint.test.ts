@@ -1,17 +1,19 @@
 import { createHash } from "node:crypto";
 import net from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { apiBase, callApi, type CallOptions } from "../support/rest-client.ts";
 
 let stack: Stack;
 let tenant: Tenant;
+const fixture = useStack();
+
 beforeAll(async () => {
-  stack = await startStack();
+  stack = fixture.stack;
   tenant = await createTenant(stack);
 });
-afterAll(async () => stack?.stop());
 
 /** Takes the whole Authorization value: these tests send malformed ones too. */
 const auth = (authorization?: string, options: Pick<CallOptions, "rawBody" | "contentType"> = {}) =>

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 
@@ -15,15 +16,16 @@ let cold: Tenant;
 const auth = (key: string) => callApi(apiBase(stack), "POST", "/auth", { key });
 const createMeeting = (key: string) => callApi(apiBase(stack), "POST", "/meeting", { key, body: { title: "Cache" } });
 
+const fixture = useStack();
+
 beforeAll(async () => {
-  stack = await startStack();
+  stack = fixture.stack;
   [warm, revoked, cold] = [await createTenant(stack), await createTenant(stack), await createTenant(stack)];
   expect((await auth(warm.apiKey)).status).toBe(200);
   expect((await auth(revoked.apiKey)).status).toBe(200);
   await stack.cli("keys", "revoke", "--key-id", revoked.keyId);
   await stack.kill("identity");
 });
-afterAll(async () => stack?.stop());
 
 describe("callers answer from identity's shared verification cache", () => {
   it("POST /auth resolves a warm API key while identity is down", async () => {

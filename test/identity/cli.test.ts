@@ -1,13 +1,15 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 
 let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
+const fixture = useStack();
+
+beforeAll(() => {
+  stack = fixture.stack;
 });
-afterAll(async () => stack?.stop());
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -1,13 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_EMAIL, describeDemoTenant, seedDemoTenant } from "../../scripts/demo-tenant.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 
 let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
+const fixture = useStack();
+beforeAll(() => {
+  stack = fixture.stack;
 });
-afterAll(async () => stack?.stop());
 
 describe("the demo tenant of the embedded default", () => {
   it("is created once, on an empty identity schema, with a working API key, and never again", async () => {

@@ -1,15 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant } from "../support/tenants.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 
 // The embedded default runs without Redis: identity caches verifications in-process and the
 // gateway counts rate limits in-process. Both must keep the same rules.
 let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ redis: false, env: { RATE_LIMIT_PER_SECOND: "5" } });
+const fixture = useStack({ redis: false, env: { RATE_LIMIT_PER_SECOND: "5" } });
+
+beforeAll(() => {
+  stack = fixture.stack;
 });
-afterAll(async () => stack?.stop());
 
 const auth = (key: string) => callApi(apiBase(stack), "POST", "/auth", { key });
 

@@ -8,15 +8,18 @@ import {
 } from "@svc/proto/svc/identity/v1/identity_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grpcJsClient } from "../support/grpc-js.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 
 let stack: Stack;
 let tenant: Tenant;
 let client: ReturnType<typeof grpcJsClient>;
 let adminClient: ReturnType<typeof grpcJsClient>;
+const fixture = useStack();
+
 beforeAll(async () => {
-  stack = await startStack();
+  stack = fixture.stack;
   tenant = await createTenant(stack);
   client = grpcJsClient(stack.urls.identity);
   adminClient = grpcJsClient(stack.urls.identityAdmin);
@@ -24,7 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   client?.close();
   adminClient?.close();
-  await stack?.stop();
 });
 
 const verify = (metadata: Record<string, string>) =>

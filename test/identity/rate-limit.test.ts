@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { waitFor } from "../support/wait.ts";
@@ -11,8 +12,10 @@ let stack: Stack;
 let first: Tenant;
 let second: Tenant;
 let redis: Redis;
+const fixture = useStack({ env: { RATE_LIMIT_PER_SECOND: String(LIMIT) } });
+
 beforeAll(async () => {
-  stack = await startStack({ env: { RATE_LIMIT_PER_SECOND: String(LIMIT) } });
+  stack = fixture.stack;
   redis = new Redis(stack.env.REDIS_URL!);
   [first, second] = [await createTenant(stack), await createTenant(stack)];
   // A credential earns its own bucket once identity has verified it (it is then in the shared
@@ -23,7 +26,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   redis?.disconnect();
-  await stack?.stop();
 });
 
 /**

@@ -6,10 +6,12 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grpcJsClient } from "../support/grpc-js.ts";
 import { freePort } from "../support/infra.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant } from "../support/tenants.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
-import { waitFor } from "../support/wait.ts";
+import { holdStill } from "../support/hold-still.ts";
+import { waitUntilReady } from "../support/process-readiness.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const FLUSH_MS = 200;
@@ -18,15 +20,16 @@ const CACHE_KEY = randomBytes(32).toString("hex");
 let stack: Stack;
 let redis: Redis;
 const extras: ChildProcess[] = [];
+const fixture = useStack({ env: { LAST_USED_FLUSH_INTERVAL_MS: String(FLUSH_MS), CREDENTIAL_CACHE_KEY: CACHE_KEY } });
+
 beforeAll(async () => {
-  stack = await startStack({ env: { LAST_USED_FLUSH_INTERVAL_MS: String(FLUSH_MS), CREDENTIAL_CACHE_KEY: CACHE_KEY } });
+  stack = fixture.stack;
   redis = new Redis(stack.env.REDIS_URL!);
 });
 afterAll(async () => {
   for (const child of extras) if (child.exitCode === null) child.kill("SIGTERM");
   await Promise.all(extras.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once("exit", resolve)) : undefined)));
   redis?.disconnect();
-  await stack?.stop();
 });
 
 const auth = (gatewayUrl: string, key: string) => callApi(apiBase({ gatewayUrl }), "POST", "/auth", { key });
@@ -50,30 +53,31 @@ async function startSecondReplicas(): Promise<{ gatewayUrl: string }> {
   const launch = (cwd: string, env: Record<string, string>) => {
     const child = spawn(process.execPath, ["--conditions=source", "src/main.ts"], { cwd, env: { ...stack.env, ...env }, stdio: "ignore" });
     extras.push(child);
+    return child;
   };
   // Its OAuth and admin listeners are not used here: ports the kernel picks, never a default one.
-  launch(path.join(root, "services/identity"), { GRPC_PORT: String(identityPort), OAUTH_PORT: "0", ADMIN_PORT: "0" });
-  launch(path.join(root, "gateway"), { PORT: String(gatewayPort), IDENTITY_URL: identityUrl });
+  const identity = launch(path.join(root, "services/identity"), { GRPC_PORT: String(identityPort), OAUTH_PORT: "0", ADMIN_PORT: "0" });
+  const gateway = launch(path.join(root, "gateway"), { PORT: String(gatewayPort), IDENTITY_URL: identityUrl });
   const health = grpcJsClient(identityUrl);
-  await waitFor(
+  await waitUntilReady(
+    identity,
     () =>
       health.unary("/grpc.health.v1.Health/Check", HealthCheckRequestSchema, HealthCheckResponseSchema, {}).then(
         () => true,
         () => false,
       ),
-    60_000,
-    "the second identity did not become ready",
+    { name: "the second identity" },
   );
   health.close();
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  await waitFor(
+  await waitUntilReady(
+    gateway,
     () =>
       fetch(`${gatewayUrl}/healthz`).then(
         (response) => response.ok,
         () => false,
       ),
-    60_000,
-    "the second gateway did not become ready",
+    { name: "the second gateway" },
   );
   return { gatewayUrl };
 }
@@ -188,8 +192,7 @@ describe("last used", () => {
     `);
     const started = Date.now();
     for (let i = 0; i < 30; i += 1) expect((await auth(stack.gatewayUrl, tenant.apiKey)).status).toBe(200);
-    // A negative: five flush intervals in which a second write, were there one, would have been made.
-    await new Promise((resolve) => setTimeout(resolve, FLUSH_MS * 5));
+    await holdStill(FLUSH_MS * 5, "a negative: five flush intervals in which a second write, were there one, would have been made");
     const { rows: writes } = await stack.query("SELECT last_used_at FROM public.api_key_writes WHERE key_id = $1", [tenant.keyId]);
     expect(writes).toHaveLength(1);
     const { rows } = await stack.query("SELECT last_used_at FROM identity.api_keys WHERE id = $1", [tenant.keyId]);

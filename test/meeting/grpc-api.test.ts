@@ -1,7 +1,7 @@
 import { Code, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import * as grpc from "@grpc/grpc-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   CreateMeetingRequestSchema,
   CreateMeetingResponseSchema,
@@ -10,7 +10,8 @@ import {
   MeetingStatus,
 } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { grpcJsClient } from "../support/grpc-js.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { bearer, refusal } from "../support/connect-refusal.ts";
 
@@ -19,14 +20,15 @@ let tenant: Tenant;
 let otherTenant: Tenant;
 let meetings: ReturnType<typeof createClient<typeof MeetingService>>;
 let page: ReturnType<typeof createClient<typeof MeetingPageService>>;
+const fixture = useStack();
+
 beforeAll(async () => {
-  stack = await startStack();
+  stack = fixture.stack;
   [tenant, otherTenant] = await Promise.all([createTenant(stack), createTenant(stack)]);
   const transport = createGrpcTransport({ baseUrl: stack.urls.meeting });
   meetings = createClient(MeetingService, transport);
   page = createClient(MeetingPageService, transport);
 });
-afterAll(async () => stack?.stop());
 
 const as = (t: Tenant) => bearer(t.apiKey);
 

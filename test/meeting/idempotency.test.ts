@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 
@@ -11,11 +12,12 @@ let stack: Stack;
 let tenant: Tenant;
 let other: Tenant;
 
+const fixture = useStack();
+
 beforeAll(async () => {
-  stack = await startStack();
+  stack = fixture.stack;
   [tenant, other] = await Promise.all([createTenant(stack), createTenant(stack)]);
 });
-afterAll(async () => stack?.stop());
 
 const post = (path: string, body: unknown, key?: string, as: Tenant = tenant) =>
   callApi(apiBase(stack), "POST", path, { key: as.apiKey, body, headers: key === undefined ? {} : { "idempotency-key": key } });

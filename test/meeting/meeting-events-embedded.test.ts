@@ -2,10 +2,11 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger, createPostgresEventBus, type EventBus, type IncomingEvent } from "@svc/platform";
 import { MeetingEndedSchema } from "@svc/proto/svc/meeting/v1/events_pb";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { succeeded, useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
-import { apiBase, postOk } from "../support/rest-client.ts";
+import { holdStill } from "../support/hold-still.ts";
 
 // The embedded default: no KAFKA_BROKERS, so the meeting service's outbox feeds the durable
 // Postgres-backed bus, which consumers read through the same EventSubscriber interface.
@@ -14,29 +15,31 @@ let stack: Stack;
 let tenant: Tenant;
 let bus: EventBus;
 const received: IncomingEvent[] = [];
+const fixture = useStack({ kafka: false });
+
 beforeAll(async () => {
-  stack = await startStack({ kafka: false });
+  stack = fixture.stack;
   tenant = await createTenant(stack);
   bus = await createPostgresEventBus({ databaseUrl: stack.databaseUrl, topicPrefix: "", logger: createLogger("embedded-test", "silent"), pollIntervalMs: 200 });
   await bus.subscriber().start({ topic: "meeting.events", groupId: "embedded-test", handle: async (event) => void received.push(event) });
 });
 afterAll(async () => {
   await bus?.close();
-  await stack?.stop();
 });
 
-const call = (path: string, body?: unknown) => postOk(apiBase(stack), path, tenant.apiKey, body);
+const createMeeting = (body: { title: string; start?: string; attendees?: string | string[] }) =>
+  succeeded(fixture.client(tenant.apiKey).POST("/meeting", { body }));
+const endMeeting = (id: string) => succeeded(fixture.client(tenant.apiKey).POST("/meeting/{id}/end", { params: { path: { id } } }));
 
 const eventsFor = (id: string) => received.filter((event) => event.key === id);
 
 describe("without Kafka, meeting.ended travels over the Postgres-backed event bus", () => {
   it("ending a meeting delivers one MeetingEnded to a subscriber, also when ended twice", async () => {
-    const { id } = await call("/meeting", { title: "Embedded", attendees: "a@example.com" });
-    await call(`/meeting/${id}/end`);
-    await call(`/meeting/${id}/end`);
+    const { id } = await createMeeting({ title: "Embedded", attendees: "a@example.com" });
+    await endMeeting(id);
+    await endMeeting(id);
     await waitFor(() => eventsFor(id).length === 1, 15_000, "MeetingEnded did not arrive");
-    // A negative (the second end publishes nothing): time for a duplicate to arrive at a 200 ms poll.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await holdStill(1_500, "a negative (the second end publishes nothing): time for a duplicate to arrive at a 200 ms poll");
     expect(eventsFor(id)).toHaveLength(1);
     const [event] = eventsFor(id) as [IncomingEvent];
     expect(event.type).toBe("svc.meeting.v1.MeetingEnded");

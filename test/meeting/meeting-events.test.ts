@@ -1,32 +1,35 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consumeMeetingEvents, type ReceivedEvent } from "../support/meeting-events.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { succeeded, useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
-import { apiBase, postOk } from "../support/rest-client.ts";
 
 let stack: Stack;
 let tenant: Tenant;
 let consumer: Awaited<ReturnType<typeof consumeMeetingEvents>>;
+const fixture = useStack();
+
 beforeAll(async () => {
-  stack = await startStack();
+  stack = fixture.stack;
   tenant = await createTenant(stack);
   consumer = await consumeMeetingEvents(stack.env.KAFKA_TOPIC_PREFIX!);
 });
 afterAll(async () => {
   await consumer?.stop();
-  await stack?.stop();
 });
 
-const call = (path: string, body?: unknown) => postOk(apiBase(stack), path, tenant.apiKey, body);
+const createMeeting = (body: { title: string; start?: string; attendees?: string | string[] }) =>
+  succeeded(fixture.client(tenant.apiKey).POST("/meeting", { body }));
+const endMeeting = (id: string) => succeeded(fixture.client(tenant.apiKey).POST("/meeting/{id}/end", { params: { path: { id } } }));
 
 const eventsFor = (id: string): ReceivedEvent[] => consumer.received.filter((received) => received.event.meeting?.id === id);
 
 describe("ending a meeting publishes meeting.ended to Kafka (topic meeting.events)", () => {
   it("a MeetingEnded protobuf arrives, keyed by meeting id, with event-id and content-type headers", async () => {
-    const { id } = await call("/meeting", { title: "Retro", start: "2020-05-01T10:00:00.000Z", attendees: ["a@example.com", "B@example.com"] });
-    const ended = await call(`/meeting/${id}/end`);
+    const { id } = await createMeeting({ title: "Retro", start: "2020-05-01T10:00:00.000Z", attendees: ["a@example.com", "B@example.com"] });
+    const ended = await endMeeting(id);
 
     await waitFor(() => eventsFor(id).length === 1, 20_000, "MeetingEnded did not arrive");
     const [{ key, headers, event }] = eventsFor(id) as [ReceivedEvent];
@@ -46,20 +49,20 @@ describe("ending a meeting publishes meeting.ended to Kafka (topic meeting.event
   });
 
   it("a meeting without start or attendees is published with neither", async () => {
-    const { id } = await call("/meeting", { title: "Bare" });
-    await call(`/meeting/${id}/end`);
+    const { id } = await createMeeting({ title: "Bare" });
+    await endMeeting(id);
     await waitFor(() => eventsFor(id).length === 1, 20_000, "MeetingEnded did not arrive");
     expect(eventsFor(id)[0]!.event.meeting!.start).toBeUndefined();
     expect(eventsFor(id)[0]!.event.meeting!.attendees).toEqual([]);
   });
 
   it("ending twice yields one message", async () => {
-    const { id } = await call("/meeting", { title: "Twice" });
-    await call(`/meeting/${id}/end`);
-    await call(`/meeting/${id}/end`);
+    const { id } = await createMeeting({ title: "Twice" });
+    await endMeeting(id);
+    await endMeeting(id);
     // A later meeting's event proves the relay has moved past anything the second end could have written.
-    const { id: marker } = await call("/meeting", { title: "Marker" });
-    await call(`/meeting/${marker}/end`);
+    const { id: marker } = await createMeeting({ title: "Marker" });
+    await endMeeting(marker);
     await waitFor(() => eventsFor(id).length >= 1 && eventsFor(marker).length >= 1, 20_000, "events did not arrive");
     await consumer.readAll();
     expect(eventsFor(id)).toHaveLength(1);

@@ -11,6 +11,7 @@ import { createServiceDatabase, type ServiceDatabase } from "../support/service-
 import { infra, uniqueName } from "../support/infra.ts";
 import { consumeMeetingEvents } from "../support/meeting-events.ts";
 import { waitFor } from "../support/wait.ts";
+import { holdStill } from "../support/hold-still.ts";
 
 const logger = createLogger("outbox-relay-test", "silent");
 const EVENTS = 300;
@@ -61,7 +62,7 @@ describe("two outbox relays (two meeting-service replicas) against one outbox", 
         publisher: {
           async publish(events: OutgoingEvent[]) {
             // Widen the window in which the other relay could grab the same rows if locking were wrong.
-            await new Promise((resolve) => setTimeout(resolve, 20));
+            await holdStill(20, "widen the window in which the other relay could grab the same rows if locking were wrong");
             await kafka.publish(events);
             for (const event of events) publishedBy.set(event.id, [...(publishedBy.get(event.id) ?? []), name]);
           },

@@ -10,6 +10,7 @@ import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { subscribeReceiver } from "../support/webhook-fixtures.ts";
+import { holdStill } from "../support/hold-still.ts";
 
 // Real meetings: Debian Chromium with a fake camera and microphone joins from the join URL,
 // through our join grants, to a real LiveKit; presence comes back from LiveKit's signed webhooks
@@ -64,8 +65,7 @@ async function expectEveryoneSeesAndHearsEveryone(pages: Page[]) {
   };
   await waitFor(flowing, 30_000, "every page decodes every other person's video and receives audio");
   const before = await Promise.all(pages.map(inboundMedia));
-  // Media keeps flowing: counters compared across a fixed interval (the measurement itself).
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  await holdStill(2_000, "media keeps flowing: counters compared across a fixed interval (the measurement itself)");
   const after = await Promise.all(pages.map(inboundMedia));
   after.forEach((media, index) => {
     const sum = (frames: number[]) => frames.reduce((total, value) => total + value, 0);
@@ -87,8 +87,7 @@ describe("a meeting held in real browsers", () => {
 
       const carol = await joinMeeting(browser, meeting.url, "Carol");
       await expectEveryoneSeesAndHearsEveryone([alice, bob, carol]);
-      // Hold the call past 20 s: a client/server mismatch shows as a renegotiation failure at 15 s.
-      await new Promise((resolve) => setTimeout(resolve, 8_000));
+      await holdStill(8_000, "hold the call past 20 s: a client/server mismatch shows as a renegotiation failure at 15 s");
       await expectEveryoneSeesAndHearsEveryone([alice, bob, carol]);
       for (const page of [alice, bob, carol]) await expect.poll(() => remoteTiles(page).count()).toBe(2);
       await alice.screenshot({ path: path.join(screenshotDir, "three-person-room.png") });
@@ -101,8 +100,7 @@ describe("a meeting held in real browsers", () => {
       await alice.getByRole("button", { name: "Leave" }).click();
       await waitFor(() => eventsOf(meeting.id, "meeting.ended").length === 1, 30_000, "meeting.ended after the grace period");
       expect(await statusOf(meeting.id)).toBe("ended");
-      // A negative (no second meeting.ended): time for a duplicate to be delivered.
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await holdStill(2_000, "a negative (no second meeting.ended): time for a duplicate to be delivered");
       expect(eventsOf(meeting.id, "meeting.ended")).toHaveLength(1);
       expect(eventsOf(meeting.id, "meeting.started")).toHaveLength(1);
       expect(participantNamesOf(meeting.id, "participant.joined")).toEqual(["Alice", "Bob", "Carol"]);
@@ -125,8 +123,7 @@ describe("a meeting held in real browsers", () => {
     await dana.getByRole("button", { name: "Leave" }).click();
     await waitFor(() => participantNamesOf(meeting.id, "participant.left").length === 1, 15_000, "participant.left");
     const again = await joinMeeting(browser, meeting.url, "Dana");
-    // A negative (the meeting does not end): past the grace period in which it would.
-    await new Promise((resolve) => setTimeout(resolve, GRACE_SECONDS * 1_000 + 3_000));
+    await holdStill(GRACE_SECONDS * 1_000 + 3_000, "a negative (the meeting does not end): past the grace period in which it would");
     expect(await statusOf(meeting.id)).toBe("live");
     expect(eventsOf(meeting.id, "meeting.ended")).toHaveLength(0);
     await again.getByRole("button", { name: "Leave" }).click();

@@ -8,6 +8,7 @@ import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { subscribeReceiver } from "../support/webhook-fixtures.ts";
+import { holdStill } from "../support/hold-still.ts";
 
 // The meeting lifecycle driven by presence, through the real services: join grants over REST, the
 // media server's signed webhooks (sent here exactly as LiveKit sends them, so every ordering and
@@ -122,8 +123,7 @@ describe("presence and lifecycle from the media server's webhooks", () => {
 
     await waitFor(() => eventsOf(id, "meeting.ended").length === 1, 15_000, "meeting.ended after the grace period");
     expect(await statusOf(id)).toBe("ended");
-    // A negative (no second meeting.ended): another grace period in which one would be sent.
-    await new Promise((resolve) => setTimeout(resolve, GRACE_SECONDS * 1_000 + 500));
+    await holdStill(GRACE_SECONDS * 1_000 + 500, "a negative (no second meeting.ended): another grace period in which one would be sent");
     expect(eventsOf(id, "meeting.ended")).toHaveLength(1);
     await waitFor(() => typesOf(id).length >= 6, 10_000, "all six events delivered");
     expect(typesOf(id)).toEqual(["meeting.ended", "meeting.started", "participant.joined", "participant.joined", "participant.left", "participant.left"]);
@@ -145,8 +145,7 @@ describe("presence and lifecycle from the media server's webhooks", () => {
     await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: first });
     await sendMediaWebhook(stack, { event: "participant_left", meetingId: id, participant: first });
     await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: mediaParticipant("Carol") });
-    // A negative (the meeting does not end): twice the grace period in which it would.
-    await new Promise((resolve) => setTimeout(resolve, GRACE_SECONDS * 1_000 * 2 + 1_000));
+    await holdStill(GRACE_SECONDS * 1_000 * 2 + 1_000, "a negative (the meeting does not end): twice the grace period in which it would");
     expect(await statusOf(id)).toBe("live");
     await waitFor(() => eventsOf(id, "participant.joined").length === 2, 10_000, "both joins delivered");
     expect(eventsOf(id, "meeting.ended")).toHaveLength(0);
@@ -159,8 +158,7 @@ describe("presence and lifecycle from the media server's webhooks", () => {
     const body = mediaWebhookBody({ event: "participant_joined", meetingId: id, participant: dave, id: "EV_replayed_once" + id.slice(0, 6) });
     for (let index = 0; index < 3; index++) expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id }, body)).toBe(200);
     await waitFor(() => eventsOf(id, "participant.joined").length >= 1, 10_000);
-    // A negative (the replays change nothing): time for a duplicate event to be delivered.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await holdStill(1_000, "a negative (the replays change nothing): time for a duplicate event to be delivered");
     expect(eventsOf(id, "participant.joined")).toHaveLength(1);
     const visits = await stack.query("SELECT count(*)::int AS n FROM meeting.room_participants WHERE meeting_id = $1", [id]);
     expect(visits.rows[0]!.n).toBe(1);
@@ -213,8 +211,7 @@ describe("presence and lifecycle from the media server's webhooks", () => {
     // The media server's own leave notifications arrive afterwards and change nothing.
     await sendMediaWebhook(stack, { event: "participant_left", meetingId: id, participant: frankLater });
     await waitFor(() => eventsOf(id, "meeting.ended").length === 1, 15_000, "meeting.ended");
-    // A negative (the replays change nothing): time for a duplicate event to be delivered.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await holdStill(1_000, "a negative (the replays change nothing): time for a duplicate event to be delivered");
     expect(typesOf(id)).toEqual(["meeting.ended", "meeting.started", "participant.joined", "participant.joined", "participant.left", "participant.left"]);
     expect(eventsOf(id, "meeting.ended")[0]!.data.reason).toBe("ended_by_api");
   });
@@ -237,8 +234,7 @@ describe("presence and lifecycle from the media server's webhooks", () => {
         .split("\n")
         .filter((line) => line.includes("could not close the media room"));
     await waitFor(() => closeFailures().length >= 2, 15_000, "the two closes to be tried and logged");
-    // A negative: time for a third close to have been tried as long as the other two.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await holdStill(1_000, "a negative: time for a third close to have been tried as long as the other two");
     const closed = closeFailures().join("\n");
     expect(closed).toContain(granted);
     expect(closed).toContain(entered);

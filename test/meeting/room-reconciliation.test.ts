@@ -9,6 +9,7 @@ import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { subscribeReceiver } from "../support/webhook-fixtures.ts";
+import { holdStill } from "../support/hold-still.ts";
 
 // Presence must not depend on every webhook arriving: the meeting service compares what it
 // recorded with LiveKit's room service at start and every ROOM_RECONCILE_INTERVAL_MS.
@@ -67,7 +68,7 @@ describe("reconciliation with the media server", () => {
     // A fixed outage, not a marker: LiveKit notices the closed page on its own schedule and need not
     // notify within it (waiting for Bob's participant_left at the proxy timed out after 30 s in a
     // trial); either way the leave is recorded by reconciliation after the restart.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await holdStill(3_000, "the lost leave's webhook must not arrive before the restart");
     await stack.start("meeting");
     // Alice's leave is lost on the way, and so is the room's closing, which would otherwise
     // tell the same thing 20 s later.
@@ -87,7 +88,7 @@ describe("reconciliation with the media server", () => {
     ]);
     // Later webhooks (the room closing) and later reconciliations change nothing: a negative, so
     // three reconciliation intervals in which a second meeting.ended would be sent.
-    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    await holdStill(6_000, "a negative: three reconciliation intervals in which a second meeting.ended would be sent");
     expect(endedEvents(meeting.id)).toHaveLength(1);
   });
 });

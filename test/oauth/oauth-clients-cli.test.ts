@@ -1,19 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { sha256Hex } from "./support/oauth-app.ts";
 
 describe("admin CLI: oauth-clients create, list and delete (through IdentityAdminService)", () => {
   let stack: Stack;
   let tenant: Tenant;
+  const fixture = useStack();
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = fixture.stack;
     tenant = await createTenant(stack);
-  });
-
-  afterAll(async () => {
-    await stack?.stop();
   });
 
   const create = (...extra: string[]) =>

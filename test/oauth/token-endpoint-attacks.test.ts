@@ -1,10 +1,12 @@
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { launchChromium } from "../support/chromium.ts";
 import { authorizeInBrowser } from "./support/browser.ts";
 import { createOAuthApp, sha256Hex, tokenRequest, verifyAtApi, type OAuthApp } from "./support/oauth-app.ts";
+import { holdStill } from "../support/hold-still.ts";
 
 describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; docs/decisions/0005-oauth-token-lifetimes-and-rotation.md)", () => {
   let stack: Stack;
@@ -13,9 +15,10 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
   let otherApp: OAuthApp;
   let browser: Browser;
   let session: BrowserContext;
+  const fixture = useStack();
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = fixture.stack;
     const developer = await createTenant(stack);
     user = await createTenant(stack);
     app = await createOAuthApp(stack, developer, { scopes: "meeting.create webhook.read" });
@@ -28,7 +31,6 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
     await browser?.close();
     await app?.close();
     await otherApp?.close();
-    await stack?.stop();
   });
 
   /** A fresh authorization code for `app`, through sign-in (first time) and consent in Chromium. */
@@ -120,7 +122,7 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
     const firstRefresh = await lifetime("RefreshToken", first.refresh_token);
     expect(firstRefresh.exp - firstRefresh.iat).toBe(30 * 24 * 3600);
 
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // so a fixed expiry would show
+    await holdStill(1100, "so a fixed expiry would show");
     const second = (await refresh(first.refresh_token)).body as { refresh_token: string };
     const secondRefresh = await lifetime("RefreshToken", second.refresh_token);
     expect(secondRefresh.iat).toBeGreaterThan(firstRefresh.iat);

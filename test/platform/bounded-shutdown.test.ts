@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { holdStill } from "../support/hold-still.ts";
 
 // A stopping service must exit within its bound whatever its output does: the reader of its stdout
 // may be gone (a supervisor or log shim that exited), and a second signal must end it at once.
@@ -53,8 +54,7 @@ describe("a stopping service", () => {
       await ready;
       const since = Date.now();
       child.kill("SIGTERM");
-      // The reader goes away while the service drains, before its last burst of lines.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await holdStill(100, "the reader goes away while the service drains, before its last burst of lines");
       child.stdout!.destroy();
       const exit = await exitWithin(child, since, GRACE_MS + 2_000);
       if (exit === "still running") child.kill("SIGKILL");
@@ -81,7 +81,7 @@ describe("a stopping service", () => {
     const { child, ready, stderr } = startFixture({ STOP_HANG: "1", SHUTDOWN_GRACE_MS: "60000" });
     await ready;
     child.kill("SIGTERM");
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await holdStill(300, "the second signal must arrive while the drain (which never finishes here) is running");
     const since = Date.now();
     child.stdout!.destroy();
     child.kill("SIGINT");

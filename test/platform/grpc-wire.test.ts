@@ -2,17 +2,19 @@ import { create } from "@bufbuild/protobuf";
 import * as grpc from "@grpc/grpc-js";
 import { ServerReflectionRequestSchema, ServerReflectionResponseSchema, type ServerReflectionResponse } from "@svc/proto/grpc/reflection/v1/reflection_pb";
 import { HealthCheckRequestSchema, HealthCheckResponse_ServingStatus, HealthCheckResponseSchema } from "@svc/proto/health/v1/health_pb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { READINESS_CACHE_MS } from "../../gateway/src/routes/health.ts";
 import { grpcJsClient } from "../support/grpc-js.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { waitFor } from "../support/wait.ts";
 
 let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
+const fixture = useStack();
+
+beforeAll(() => {
+  stack = fixture.stack;
 });
-afterAll(async () => stack?.stop());
 
 const services = [
   ["identity", "svc.identity.v1.IdentityService"],

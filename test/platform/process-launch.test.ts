@@ -1,10 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from "@svc/platform";
 import { load } from "../bench/load.ts";
-import { serviceNames, startStack, type Stack } from "../support/stack.ts";
+import { serviceNames, type Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { waitFor } from "../support/wait.ts";
+import { holdStill } from "../support/hold-still.ts";
 
 // How every long-running process starts (services/platform/src/process-launch.ts): the test
 // stacks start them as `npm start` and the image do, and glibc's dynamic loader, which reads
@@ -24,12 +26,10 @@ describe("process launch", () => {
 
   describe("a running stack", () => {
     let stack: Stack;
-    beforeAll(async () => {
-      // At info, for the release's log line.
-      stack = await startStack({ env: { LOG_LEVEL: "info" } });
-    });
-    afterAll(async () => {
-      await stack?.stop();
+    // At info, for the release's log line.
+    const fixture = useStack({ env: { LOG_LEVEL: "info" } });
+    beforeAll(() => {
+      stack = fixture.stack;
     });
 
     it("starts every process with the Node flags and the environment", () => {
@@ -61,8 +61,7 @@ describe("process launch", () => {
       await waitFor(() => released().length > before, 30_000, "the gateway's release after the load");
       const line = JSON.parse(released().at(-1)!) as { rssMbBefore: number; rssMbAfter: number; pauseMs: number };
       expect(line.rssMbAfter).toBeLessThan(line.rssMbBefore);
-      // Once per busy spell: the idle samples after it collect nothing more.
-      await new Promise((resolve) => setTimeout(resolve, 11_000));
+      await holdStill(11_000, "once per busy spell: the idle samples after it collect nothing more");
       expect(released().length).toBe(before + 1);
     });
   });

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import pg from "pg";
+import { holdStill } from "./hold-still.ts";
 
 export const infra = {
   databaseUrl: () => required("DATABASE_URL"),
@@ -44,7 +45,7 @@ export async function createTestDatabase(): Promise<{ url: string; name: string;
             break;
           } catch (error) {
             if ((error as { code?: string }).code !== "42501" || Date.now() > deadline) throw error;
-            await new Promise((resolve) => setTimeout(resolve, 250));
+            await holdStill(250, "before dropping the database again: its last connections are still closing");
           }
         }
       } finally {

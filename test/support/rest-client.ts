@@ -34,17 +34,6 @@ export function callApi(baseUrl: string, method: string, path: string, options: 
   return fetch(`${baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
 }
 
-/**
- * A POST that must answer 200, returning its JSON body: for the steps a test takes to reach what it
- * is about (create a meeting, end it), where any other answer is a broken setup.
- */
-export async function postOk(baseUrl: string, path: string, key: string, body?: unknown): Promise<any> {
-  const response = await callApi(baseUrl, "POST", path, { key, body });
-  // A plain error, not expect(): the benchmarks import this module outside the test runner.
-  if (response.status !== 200) throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`);
-  return response.json();
-}
-
 /** Status, headers and the body parsed as JSON (text when it is not JSON; undefined when empty). */
 export async function readResponse(response: Response): Promise<{ status: number; body: any; headers: Headers }> {
   const text = await response.text();

@@ -9,6 +9,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { freePorts } from "./infra.ts";
+import { waitUntilReady } from "./process-readiness.ts";
 
 const kafkaLibs = path.join(process.env.SVC_CACHE ?? path.join(os.homedir(), ".cache", "svc"), "kafka", "libs");
 // As scripts/infra's: a small heap, serial GC and C1 only start fastest on a shared 2-core machine.
@@ -112,12 +113,7 @@ export async function startSaslKafkaBroker(users: SaslUser[]): Promise<SaslKafka
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const deadline = Date.now() + 120_000;
-    while (!(await accepts(port))) {
-      if (child.exitCode !== null) throw new Error(`the SASL test broker exited (${child.exitCode}):\n${output}`);
-      if (Date.now() > deadline) throw new Error(`the SASL test broker did not listen within 120 s:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await waitUntilReady(child, () => accepts(port), { name: "the SASL test broker", timeoutMs: 120_000, output: () => output });
   } catch (error) {
     await stop();
     throw error;

@@ -30,3 +30,14 @@ export function useStack(options: StackOptions = {}): StackFixture {
     client: (token) => createSvcClient({ origin: stack().gatewayUrl, ...(token ? { token } : {}) }),
   };
 }
+
+/**
+ * The data of a @svc/client call that must succeed: for the steps a test takes to reach what it is
+ * about (create a meeting, end it), where any other answer is a broken setup, not a finding.
+ */
+export async function succeeded<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  // A plain error, not expect(): a setup step is not one of the test's assertions.
+  if (!response.ok || data === undefined) throw new Error(`${response.url} answered ${response.status}: ${JSON.stringify(error)}`);
+  return data;
+}

@@ -1,7 +1,7 @@
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { apiBase, callApi } from "./rest-client.ts";
 import type { Stack } from "./stack.ts";
-import type { WebhookReceiver } from "./webhook-receiver.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.ts";
 
 export interface ReceiverSubscription {
   /** Event types (default meeting.ended). */
@@ -20,4 +20,33 @@ export async function subscribeReceiver(stack: Stack, receiver: WebhookReceiver,
   const { webhookId, secret } = (await response.json()) as { webhookId: string; secret: string };
   receiver.useSecret(path, secret);
   return { webhookId, secret };
+}
+
+/**
+ * A webhook receiver for the test file, started before its tests (beforeAll) and closed after them
+ * (afterAll), as useStack does for the stack: call it at the top level of the file, after
+ * useStack. What it answers is the receiver itself once started (reading it earlier throws).
+ */
+export function useWebhookReceiver(): WebhookReceiver {
+  let started: WebhookReceiver | undefined;
+  beforeAll(async () => {
+    started = await startWebhookReceiver();
+  });
+  afterAll(async () => started?.close());
+  const receiver = () => {
+    if (!started) throw new Error("the webhook receiver is not started: use it inside a test or hook, after useWebhookReceiver's beforeAll");
+    return started;
+  };
+  return {
+    get baseUrl() {
+      return receiver().baseUrl;
+    },
+    get received() {
+      return receiver().received;
+    },
+    useSecret: (path, secret) => receiver().useSecret(path, secret),
+    answer: (path, decide) => receiver().answer(path, decide),
+    on: (path) => receiver().on(path),
+    close: () => receiver().close(),
+  };
 }

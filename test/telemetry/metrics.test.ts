@@ -1,42 +1,37 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { signInApi } from "../dashboard/support/dashboard-session.ts";
-import { serviceNames, startStack, type ServiceName, type Stack } from "../support/stack.ts";
+import { serviceNames, type ServiceName, type Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { useWebhookReceiver } from "../support/webhook-fixtures.ts";
 import { parsePrometheusText, total, type Sample } from "./prometheus-text.ts";
 
 // Every process of a real stack serves /metrics on its own METRICS_PORT; each scrape is parsed by
 // the reference Prometheus text-format parser, and the counters must move as requests, deliveries
 // and refused sign-ins happen. No label may carry an id.
 let stack: Stack;
-let receiver: WebhookReceiver;
 let tenant: Tenant;
 /** Every id this test created; none may appear in any label. */
 const idsSeen = new Set<string>();
+const fixture = useStack({
+  metrics: true,
+  env: {
+    // A failed attempt is retried only after a minute: it stays pending while the test looks.
+    WEBHOOK_RETRY_SCHEDULE: "0,60",
+    WEBHOOK_TIMEOUT_MS: "1000",
+    WEBHOOK_POLL_INTERVAL_MS: "200",
+    // The second wrong password starts the backoff, so the third is throttled.
+    SIGNIN_MAX_FAILURES_PER_ACCOUNT: "1",
+    SIGNIN_BACKOFF_BASE_SECONDS: "60",
+  },
+});
+const receiver = useWebhookReceiver();
 
 beforeAll(async () => {
-  [stack, receiver] = await Promise.all([
-    startStack({
-      metrics: true,
-      env: {
-        // A failed attempt is retried only after a minute: it stays pending while the test looks.
-        WEBHOOK_RETRY_SCHEDULE: "0,60",
-        WEBHOOK_TIMEOUT_MS: "1000",
-        WEBHOOK_POLL_INTERVAL_MS: "200",
-        // The second wrong password starts the backoff, so the third is throttled.
-        SIGNIN_MAX_FAILURES_PER_ACCOUNT: "1",
-        SIGNIN_BACKOFF_BASE_SECONDS: "60",
-      },
-    }),
-    startWebhookReceiver(),
-  ]);
+  stack = fixture.stack;
   tenant = await createTenant(stack);
   for (const id of [tenant.orgId, tenant.userId]) if (id) idsSeen.add(id);
-});
-afterAll(async () => {
-  await receiver?.close();
-  await stack?.stop();
 });
 
 async function scrape(service: ServiceName): Promise<Sample[]> {
@@ -46,18 +41,14 @@ async function scrape(service: ServiceName): Promise<Sample[]> {
   return parsePrometheusText(await response.text());
 }
 
-function api(method: string, path: string, body?: unknown) {
-  return fetch(`${stack.gatewayUrl}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+/** @svc/client as the tenant's API key. */
+const client = () => fixture.client(tenant.apiKey);
+const inPath = (id: string) => ({ params: { path: { id } } });
 
 async function createMeeting(title: string): Promise<string> {
-  const response = await api("POST", "/meeting", { title });
+  const { data, response } = await client().POST("/meeting", { body: { title } });
   expect(response.status).toBe(200);
-  const { id } = (await response.json()) as { id: string };
+  const { id } = data!;
   idsSeen.add(id);
   return id;
 }
@@ -83,8 +74,8 @@ describe("metrics", () => {
     const rpc = { rpc_service: "svc.meeting.v1.MeetingService", rpc_method: "GetMeeting" };
     const [gatewayBefore, meetingBefore] = await Promise.all([scrape("gateway"), scrape("meeting")]);
     const id = await createMeeting("Metrics review");
-    for (let i = 0; i < 3; i++) expect((await api("GET", `/meeting/${id}`)).status).toBe(200);
-    expect((await api("GET", "/meeting/AAAAAAAAAAAAAAAAAAAAAA")).status).toBe(404);
+    for (let i = 0; i < 3; i++) expect((await client().GET("/meeting/{id}", inPath(id))).response.status).toBe(200);
+    expect((await client().GET("/meeting/{id}", inPath("AAAAAAAAAAAAAAAAAAAAAA"))).response.status).toBe(404);
     const [gatewayAfter, meetingAfter] = await Promise.all([scrape("gateway"), scrape("meeting")]);
 
     const moved = (before: Sample[], after: Sample[], name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels);
@@ -105,14 +96,14 @@ describe("metrics", () => {
       ["/broken", 500],
     ] as const) {
       receiver.answer(path, () => status);
-      const response = await api("POST", "/webhook", { url: `${receiver.baseUrl}${path}`, events: ["meeting.ended"] });
+      const { data, response } = await client().POST("/webhook", { body: { url: `${receiver.baseUrl}${path}`, events: ["meeting.ended"] } });
       expect(response.status).toBe(201);
-      const { webhookId, secret } = (await response.json()) as { webhookId: string; secret: string };
+      const { webhookId, secret } = data!;
       idsSeen.add(webhookId);
       receiver.useSecret(path, secret);
     }
     const id = await createMeeting("Delivered");
-    expect((await api("POST", `/meeting/${id}/end`)).status).toBe(200);
+    expect((await client().POST("/meeting/{id}/end", inPath(id))).response.status).toBe(200);
     await waitFor(() => receiver.on("/ok").length === 1 && receiver.on("/broken").length === 1, 30_000, "both endpoints did not receive meeting.ended");
 
     const attempts = (samples: Sample[], outcome: string, statusClass: string) =>

@@ -14,6 +14,7 @@ import { createServiceDatabase, type ServiceDatabase } from "../support/service-
 import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { dispatcherSettings } from "../../services/webhook/src/delivery/dispatcher-settings.ts";
+import { holdStill } from "../support/hold-still.ts";
 
 // Tenant fairness of the dispatcher against the real Postgres and real HTTP endpoints: one
 // organization's slow (tarpit) endpoints must not hold up another organization's deliveries.
@@ -144,7 +145,7 @@ describe("fair delivery across organizations", () => {
     // The production request timeout (15 s): A's attempts hang for all of it.
     const dispatcher = startDispatcher(15_000);
     await waitFor(() => tarpit.open >= 10, 5_000, "organization A's deliveries did not start");
-    await new Promise((resolve) => setTimeout(resolve, 500)); // a negative: let A take every slot it can (it must not get more than its share)
+    await holdStill(500, "a negative: let A take every slot it can (it must not get more than its share)");
 
     const storedAt = Date.now();
     await storeEventDeliveries(pool, meetingEnded("org-b"));
@@ -166,8 +167,7 @@ describe("fair delivery across organizations", () => {
     const threshold = productionConfig.WEBHOOK_CIRCUIT_BREAKER_TIMEOUTS;
     startDispatcher(300, { perEndpointConcurrency: 1 });
     await waitFor(async () => (await pool.query("SELECT 1 FROM attempts")).rowCount! >= threshold, 10_000, "timeouts were not recorded");
-    // A negative: long enough for many more 300 ms attempts, were the endpoint still being tried.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await holdStill(2_000, "a negative: long enough for many more 300 ms attempts, were the endpoint still being tried");
     expect(tarpit.requests).toBe(threshold);
     const { rows } = await pool.query<{ open: boolean }>("SELECT circuit_open_until > now() AS open FROM subscriptions WHERE id = $1", [hung.id]);
     expect(rows[0]?.open).toBe(true);
@@ -183,8 +183,7 @@ describe("fair delivery across organizations", () => {
     await queueTestEvent("org-a", probe.id);
     startDispatcher(2_000, { retryPolicy: { scheduleSeconds: [0, 0.1, 0.1], throttledMinDelaySeconds: 0, jitter: 0 } });
     await waitFor(async () => (await pool.query("SELECT 1 FROM deliveries WHERE status <> 'pending'")).rowCount === 1, 5_000, "test delivery not settled");
-    // A negative (no retry follows): longer than the 0.1 s retry schedule, there is nothing to wait for.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await holdStill(500, "a negative (no retry follows): longer than the 0.1 s retry schedule, there is nothing to wait for");
     const { rows } = await pool.query<{ status: string; attempt_count: number }>("SELECT status, attempt_count FROM deliveries");
     expect(rows).toEqual([{ status: "failed", attempt_count: 1 }]);
     expect(receiver.on("/failing-probe")).toHaveLength(1);

@@ -13,6 +13,7 @@ import { createSecretBox } from "../../services/webhook/src/signing/secret-box.t
 import { generateSigningSecret } from "../../services/webhook/src/signing/signing-secret.ts";
 import { createServiceDatabase, type ServiceDatabase } from "../support/service-database.ts";
 import { waitFor } from "../support/wait.ts";
+import { holdStill } from "../support/hold-still.ts";
 
 // The delivery queue against the real Postgres: claims with FOR UPDATE SKIP LOCKED and leases,
 // outcomes, the disable policy, cancellation, and dispatchers sharing one queue.
@@ -339,8 +340,7 @@ describe("dispatchers sharing one queue", () => {
         ).rows.map((row) => row.lease_token);
       const first = await leasesAhead();
       expect(first).toHaveLength(4);
-      // Past queueWaitMs the two waiting are given back and claimed again: new leases, the two on the wire keep theirs.
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await holdStill(400, "past queueWaitMs the two waiting are given back and claimed again: new leases, the two on the wire keep theirs");
       const later = await leasesAhead();
       expect(later.filter((token) => first.includes(token))).toHaveLength(2);
       await waitFor(() => received.length === 6, 10_000, "not all delivered");
@@ -373,7 +373,7 @@ describe("dispatchers sharing one queue", () => {
     secret = subscription.secret;
     const dispatcher = dispatcherOn(pool, { pollIntervalMs: 60_000 });
     dispatcher.start();
-    await new Promise((resolve) => setTimeout(resolve, 200)); // now asleep for a minute (its first, empty poll is not observable)
+    await holdStill(200, "now asleep for a minute (its first, empty poll is not observable)");
     const stored = Date.now();
     await storeEvent("org-a");
     dispatcher.wake();

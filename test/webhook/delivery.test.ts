@@ -1,71 +1,70 @@
 import * as grpc from "@grpc/grpc-js";
+import type { components } from "@svc/client";
 import { SendTestEventRequestSchema, SendTestEventResponseSchema } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectDocumentedShape, fetchOpenApiDocument } from "../support/openapi-document.ts";
 import { grpcJsClient } from "../support/grpc-js.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
-import { apiBase, callApi } from "../support/rest-client.ts";
 import { subscribeReceiver } from "../support/webhook-fixtures.ts";
+import { holdStill } from "../support/hold-still.ts";
 
 // End to end: meetings ended through the REST API travel meeting outbox → Kafka → webhook
 // consumer → dispatcher → a real local receiver that verifies every request with the
 // `standardwebhooks` library. The retry schedule and timeout are compressed so the tests are fast.
 let stack: Stack;
 let receiver: WebhookReceiver;
+const fixture = useStack({
+  env: {
+    WEBHOOK_RETRY_SCHEDULE: "0,0.4,0.4,0.4",
+    WEBHOOK_TIMEOUT_MS: "1000",
+    WEBHOOK_THROTTLED_MIN_DELAY_SECONDS: "0.2",
+    WEBHOOK_POLL_INTERVAL_MS: "200",
+  },
+});
 
 beforeAll(async () => {
-  [stack, receiver] = await Promise.all([
-    startStack({
-      env: {
-        WEBHOOK_RETRY_SCHEDULE: "0,0.4,0.4,0.4",
-        WEBHOOK_TIMEOUT_MS: "1000",
-        WEBHOOK_THROTTLED_MIN_DELAY_SECONDS: "0.2",
-        WEBHOOK_POLL_INTERVAL_MS: "200",
-      },
-    }),
-    startWebhookReceiver(),
-  ]);
+  stack = fixture.stack;
+  receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
   await receiver?.close();
-  await stack?.stop();
 });
 
-const api = (tenant: Tenant, method: string, path: string, body?: unknown) => callApi(apiBase(stack), method, path, { key: tenant.apiKey, body });
+/** @svc/client as the tenant's API key. */
+const client = (tenant: Tenant) => fixture.client(tenant.apiKey);
+const onWebhook = (webhookId: string) => ({ params: { path: { webhookId } } });
+const listWebhooks = async (tenant: Tenant) => (await client(tenant).GET("/webhook")).data!.webhooks;
+const sendTest = (tenant: Tenant, webhookId: string) => client(tenant).POST("/webhook/{webhookId}/test", onWebhook(webhookId));
+const redeliver = (tenant: Tenant, webhookId: string, deliveryId: string) =>
+  client(tenant).POST("/webhook/{webhookId}/deliveries/{deliveryId}/retry", { params: { path: { webhookId, deliveryId } } });
+const deleteWebhook = (tenant: Tenant, webhookId: string) => client(tenant).DELETE("/webhook", { body: { webhookId } });
 
 /** Registers `path` on the receiver for `tenant` and tells the receiver the secret to verify with. */
 const subscribe = async (tenant: Tenant, path: string) => (await subscribeReceiver(stack, receiver, tenant.apiKey, path)).webhookId;
 
 async function endMeeting(tenant: Tenant, meeting: { title: string; start?: string; attendees?: string[] } = { title: "Weekly sync" }) {
-  const created = await api(tenant, "POST", "/meeting", meeting);
-  expect(created.status).toBe(200);
-  const { id } = (await created.json()) as { id: string };
-  const ended = await api(tenant, "POST", `/meeting/${id}/end`);
-  expect(ended.status).toBe(200);
-  return (await ended.json()) as { id: string; endedAt: string; attendees: string[]; start: string | null };
+  const created = await client(tenant).POST("/meeting", { body: meeting });
+  expect(created.response.status).toBe(200);
+  const ended = await client(tenant).POST("/meeting/{id}/end", { params: { path: { id: created.data!.id } } });
+  expect(ended.response.status).toBe(200);
+  return ended.data!;
 }
 
-interface DeliveryJson {
-  deliveryId: string;
-  status: string;
-  eventType: string;
-  attempts: { statusCode: number | null; error: string | null; latencyMs: number; responseExcerpt: string }[];
-}
-
-async function deliveries(tenant: Tenant, webhookId: string): Promise<DeliveryJson[]> {
-  const response = await api(tenant, "GET", `/webhook/${webhookId}/deliveries`);
+async function deliveries(tenant: Tenant, webhookId: string): Promise<components["schemas"]["Delivery"][]> {
+  const { data, response } = await client(tenant).GET("/webhook/{webhookId}/deliveries", onWebhook(webhookId));
   expect(response.status).toBe(200);
-  return ((await response.json()) as { deliveries: DeliveryJson[] }).deliveries;
+  return data!.deliveries;
 }
 
 /**
  * Proves a negative (no further, duplicate or cancelled delivery arrives): nothing can be waited
  * for, so it gives the dispatcher (polling every 200 ms, retrying after 0.4 s) time to send one.
  */
-const settle = (ms = 1_500) => new Promise((resolve) => setTimeout(resolve, ms));
+const settle = (ms = 1_500) => holdStill(ms, "a negative: time for the dispatcher to send a delivery that must not come");
 
 describe("webhook delivery, end to end", () => {
   it("ending a meeting delivers one signed meeting.ended carrying the meeting's data", async () => {
@@ -159,7 +158,7 @@ describe("webhook delivery, end to end", () => {
     await endMeeting(tenant);
     await waitFor(() => receiver.on("/deleted").length === 1 && receiver.on("/kept").length === 1, 20_000, "first event not delivered");
 
-    const response = await api(tenant, "DELETE", "/webhook", { webhookId: deletedId });
+    const { response } = await deleteWebhook(tenant, deletedId);
     expect(response.status).toBe(200);
     await endMeeting(tenant);
     await waitFor(() => receiver.on("/kept").length === 2, 20_000, "second event not delivered to the kept subscription");
@@ -174,7 +173,7 @@ describe("webhook delivery, end to end", () => {
     await endMeeting(tenant);
     await waitFor(() => receiver.on("/cancelled").length === 1, 20_000, "first attempt did not arrive");
 
-    expect((await api(tenant, "DELETE", "/webhook", { webhookId })).status).toBe(200);
+    expect((await deleteWebhook(tenant, webhookId)).response.status).toBe(200);
     await settle(3_000); // past the 1 s timeout and the 0.4 s retry delay
     expect(receiver.on("/cancelled")).toHaveLength(1);
     const { rows } = await stack.query("SELECT status FROM webhook.deliveries WHERE subscription_id = $1", [webhookId]);
@@ -189,25 +188,24 @@ describe("webhook delivery, end to end", () => {
     await endMeeting(tenant);
     await waitFor(
       async () => {
-        const listed = (await (await api(tenant, "GET", "/webhook")).json()) as { webhooks: { disabled: boolean }[] };
-        return listed.webhooks[0]?.disabled === true;
+        return (await listWebhooks(tenant))[0]?.disabled === true;
       },
       20_000,
       "the subscription was not disabled",
     );
-    const { webhooks } = (await (await api(tenant, "GET", "/webhook")).json()) as { webhooks: Record<string, unknown>[] };
+    const webhooks = await listWebhooks(tenant);
     expect(webhooks[0]).toMatchObject({ webhookId, disabled: true, disabledReason: "the endpoint answered 410 Gone", disabledAt: expect.any(String) });
     expect(receiver.on("/gone")).toHaveLength(1);
 
     await endMeeting(tenant);
     await settle(2_000);
     expect(receiver.on("/gone")).toHaveLength(1);
-    expect((await api(tenant, "POST", `/webhook/${webhookId}/test`)).status).toBe(409);
+    expect((await sendTest(tenant, webhookId)).response.status).toBe(409);
 
     gone = false;
-    const enabled = await api(tenant, "POST", `/webhook/${webhookId}/enable`);
-    expect(enabled.status).toBe(200);
-    expect(await enabled.json()).toMatchObject({ webhookId, disabled: false });
+    const enabled = await client(tenant).POST("/webhook/{webhookId}/enable", onWebhook(webhookId));
+    expect(enabled.response.status).toBe(200);
+    expect(enabled.data).toMatchObject({ webhookId, disabled: false });
     await endMeeting(tenant);
     await waitFor(() => receiver.on("/gone").length === 2, 20_000, "no delivery after re-enabling");
   });
@@ -215,9 +213,9 @@ describe("webhook delivery, end to end", () => {
   it("limits test events per webhook: beyond 10 a minute RESOURCE_EXHAUSTED with retry-after, other webhooks unaffected", async () => {
     const tenant = await createTenant(stack);
     const [limited, other] = [await subscribe(tenant, "/limited"), await subscribe(tenant, "/unlimited")];
-    const client = grpcJsClient(stack.urls.webhook);
-    const sendTest = (webhookId: string) =>
-      client.unary(
+    const grpcClient = grpcJsClient(stack.urls.webhook);
+    const sendTestOverGrpc = (webhookId: string) =>
+      grpcClient.unary(
         "/svc.webhook.v1.WebhookService/SendTestEvent",
         SendTestEventRequestSchema,
         SendTestEventResponseSchema,
@@ -225,15 +223,15 @@ describe("webhook delivery, end to end", () => {
         { authorization: `Bearer ${tenant.apiKey}` },
       );
     try {
-      for (let i = 0; i < 10; i++) await sendTest(limited);
-      const refused = (await sendTest(limited).catch((error: grpc.ServiceError) => error)) as grpc.ServiceError;
+      for (let i = 0; i < 10; i++) await sendTestOverGrpc(limited);
+      const refused = (await sendTestOverGrpc(limited).catch((error: grpc.ServiceError) => error)) as grpc.ServiceError;
       expect(refused.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
       // (No ";" or ":" in the message: grpc-js leaves the percent-encoding of the grpc-message header in place.)
       expect(refused.details).toBe(`Too many test events for this webhook. Try again in ${refused.metadata.get("retry-after")[0]} seconds`);
       expect(Number(refused.metadata.get("retry-after")[0])).toBeGreaterThan(0);
-      expect((await sendTest(other)).delivery?.webhookId).toBe(other);
+      expect((await sendTestOverGrpc(other)).delivery?.webhookId).toBe(other);
     } finally {
-      client.close();
+      grpcClient.close();
     }
     const { rows } = await stack.query<{ count: number }>("SELECT count(*)::int AS count FROM webhook.deliveries WHERE subscription_id = $1", [limited]);
     expect(rows[0]!.count).toBe(10);
@@ -242,20 +240,19 @@ describe("webhook delivery, end to end", () => {
   it("sends a signed webhook.test event on request, and redelivers a delivery with the same webhook-id", async () => {
     const tenant = await createTenant(stack);
     const webhookId = await subscribe(tenant, "/probe");
-    const response = await api(tenant, "POST", `/webhook/${webhookId}/test`);
+    const { data: scheduled, response } = await sendTest(tenant, webhookId);
     expect(response.status).toBe(202);
-    const scheduled = (await response.json()) as DeliveryJson;
     expect(scheduled).toMatchObject({ eventType: "webhook.test", status: "pending" });
 
     await waitFor(() => receiver.on("/probe").length === 1, 10_000, "test event did not arrive");
     const [first] = receiver.on("/probe");
     expect(first!.verificationError).toBeUndefined();
-    expect(first!.id).toBe(scheduled.deliveryId);
+    expect(first!.id).toBe(scheduled!.deliveryId);
     expect(first!.payload).toMatchObject({ type: "webhook.test", data: { webhookId, orgId: tenant.orgId } });
 
     await waitFor(async () => (await deliveries(tenant, webhookId))[0]?.status === "succeeded", 5_000, "not marked succeeded");
-    const retried = await api(tenant, "POST", `/webhook/${webhookId}/deliveries/${scheduled.deliveryId}/retry`);
-    expect(retried.status).toBe(202);
+    const retried = await redeliver(tenant, webhookId, scheduled!.deliveryId);
+    expect(retried.response.status).toBe(202);
     await waitFor(() => receiver.on("/probe").length === 2, 10_000, "redelivery did not arrive");
     const [, second] = receiver.on("/probe");
     expect(second!.id).toBe(first!.id);
@@ -277,45 +274,43 @@ describe("the OpenAPI document", () => {
 
     const tenant = await createTenant(stack);
     receiver.answer("/documented", (attempt) => (attempt === 1 ? 503 : 204));
-    const created = await api(tenant, "POST", "/webhook", { url: `${receiver.baseUrl}/documented`, events: ["meeting.ended"] });
-    const createdBody = await created.json();
+    const createdBody = (await client(tenant).POST("/webhook", { body: { url: `${receiver.baseUrl}/documented`, events: ["meeting.ended"] } })).data!;
     receiver.useSecret("/documented", createdBody.secret);
     expectDocumentedShape(schemas.CreatedWebhook, createdBody);
     expect(Object.keys(schemas.CreatedWebhook.properties).sort()).toEqual(Object.keys(createdBody).sort());
 
-    const listed = await (await api(tenant, "GET", "/webhook")).json();
+    const listed = (await client(tenant).GET("/webhook")).data!;
     expectDocumentedShape(schemas.WebhookList, listed);
-    expectDocumentedShape(schemas.Webhook, listed.webhooks[0]);
+    expectDocumentedShape(schemas.Webhook, listed.webhooks[0]!);
 
-    const tested = await (await api(tenant, "POST", `/webhook/${createdBody.webhookId}/test`)).json();
+    const tested = (await sendTest(tenant, createdBody.webhookId)).data!;
     expectDocumentedShape(schemas.Delivery, tested);
     // A test event is one attempt: the 503 fails it; a redelivery then succeeds.
     await waitFor(async () => (await deliveries(tenant, createdBody.webhookId))[0]?.status === "failed", 10_000, "test delivery not failed");
-    const redelivered = await api(tenant, "POST", `/webhook/${createdBody.webhookId}/deliveries/${tested.deliveryId}/retry`);
-    expectDocumentedShape(schemas.Delivery, await redelivered.json());
+    const redelivered = await redeliver(tenant, createdBody.webhookId, tested.deliveryId);
+    expectDocumentedShape(schemas.Delivery, redelivered.data!);
     await waitFor(async () => (await deliveries(tenant, createdBody.webhookId))[0]?.status === "succeeded", 10_000, "test delivery not done");
-    const page = await (await api(tenant, "GET", `/webhook/${createdBody.webhookId}/deliveries?pageSize=1`)).json();
+    const page = (
+      await client(tenant).GET("/webhook/{webhookId}/deliveries", { params: { path: { webhookId: createdBody.webhookId }, query: { pageSize: 1 } } })
+    ).data!;
     expectDocumentedShape(schemas.DeliveryPage, page);
-    expectDocumentedShape(schemas.Delivery, page.deliveries[0]);
-    expect(page.deliveries[0].attempts).toHaveLength(2);
-    for (const attempt of page.deliveries[0].attempts) expectDocumentedShape(schemas.DeliveryAttempt, attempt);
+    expectDocumentedShape(schemas.Delivery, page.deliveries[0]!);
+    expect(page.deliveries[0]!.attempts).toHaveLength(2);
+    for (const attempt of page.deliveries[0]!.attempts) expectDocumentedShape(schemas.DeliveryAttempt, attempt);
 
-    const deleted = await (await api(tenant, "DELETE", "/webhook", { webhookId: createdBody.webhookId })).json();
+    const deleted = (await deleteWebhook(tenant, createdBody.webhookId)).data!;
     expectDocumentedShape(schemas.DeletedWebhook, deleted);
   });
 
   it("pages through deliveries newest first without gaps or repeats", async () => {
     const tenant = await createTenant(stack);
     const webhookId = await subscribe(tenant, "/paged");
-    for (let i = 0; i < 5; i++) expect((await api(tenant, "POST", `/webhook/${webhookId}/test`)).status).toBe(202);
+    for (let i = 0; i < 5; i++) expect((await sendTest(tenant, webhookId)).response.status).toBe(202);
     const seen: string[] = [];
     let token: string | null = null;
     do {
-      const query: string = token ? `?pageSize=2&pageToken=${encodeURIComponent(token)}` : "?pageSize=2";
-      const page = (await (await api(tenant, "GET", `/webhook/${webhookId}/deliveries${query}`)).json()) as {
-        deliveries: DeliveryJson[];
-        nextPageToken: string | null;
-      };
+      const query: { pageSize: number; pageToken?: string } = token ? { pageSize: 2, pageToken: token } : { pageSize: 2 };
+      const page = (await client(tenant).GET("/webhook/{webhookId}/deliveries", { params: { path: { webhookId }, query } })).data!;
       expect(page.deliveries.length).toBeLessThanOrEqual(2);
       seen.push(...page.deliveries.map((delivery) => delivery.deliveryId));
       token = page.nextPageToken;

@@ -1,47 +1,46 @@
+import type { operations } from "@svc/client";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
-import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../support/webhook-receiver.ts";
-import { apiBase, callApi } from "../support/rest-client.ts";
-import { subscribeReceiver, type ReceiverSubscription } from "../support/webhook-fixtures.ts";
+import type { ReceivedWebhook } from "../support/webhook-receiver.ts";
+import { subscribeReceiver, useWebhookReceiver, type ReceiverSubscription } from "../support/webhook-fixtures.ts";
+import { holdStill } from "../support/hold-still.ts";
 
 // Issue 15's acceptance, end to end with real receivers verifying with the `standardwebhooks`
 // library: secret rotation with a grace window, recovering a window of failed deliveries,
 // webhook.disabled, the delivery-log filters, and a per-endpoint rate limit shared through Redis.
 const GRACE_SECONDS = 4;
 let stack: Stack;
-let receiver: WebhookReceiver;
-
-beforeAll(async () => {
-  [stack, receiver] = await Promise.all([
-    startStack({
-      env: {
-        WEBHOOK_RETRY_SCHEDULE: "0,0.3,0.3",
-        WEBHOOK_TIMEOUT_MS: "2000",
-        WEBHOOK_THROTTLED_MIN_DELAY_SECONDS: "0.2",
-        WEBHOOK_POLL_INTERVAL_MS: "200",
-        WEBHOOK_SECRET_ROTATION_GRACE_SECONDS: String(GRACE_SECONDS),
-      },
-    }),
-    startWebhookReceiver(),
-  ]);
+const fixture = useStack({
+  env: {
+    WEBHOOK_RETRY_SCHEDULE: "0,0.3,0.3",
+    WEBHOOK_TIMEOUT_MS: "2000",
+    WEBHOOK_THROTTLED_MIN_DELAY_SECONDS: "0.2",
+    WEBHOOK_POLL_INTERVAL_MS: "200",
+    WEBHOOK_SECRET_ROTATION_GRACE_SECONDS: String(GRACE_SECONDS),
+  },
 });
-afterAll(async () => {
-  await receiver?.close();
-  await stack?.stop();
+const receiver = useWebhookReceiver();
+
+beforeAll(() => {
+  stack = fixture.stack;
 });
 
-const api = (tenant: Tenant, method: string, path: string, body?: unknown) => callApi(apiBase(stack), method, path, { key: tenant.apiKey, body });
+/** @svc/client as the tenant's API key. */
+const client = (tenant: Tenant) => fixture.client(tenant.apiKey);
+const onWebhook = (webhookId: string) => ({ params: { path: { webhookId } } });
+const recover = (tenant: Tenant, webhookId: string, window: { since: string; until?: string }) =>
+  client(tenant).POST("/webhook/{webhookId}/recover", { ...onWebhook(webhookId), body: window });
 
 const subscribe = (tenant: Tenant, path: string, options: ReceiverSubscription = {}) => subscribeReceiver(stack, receiver, tenant.apiKey, path, options);
 
 async function endMeeting(tenant: Tenant, title = "Sync") {
-  const created = await api(tenant, "POST", "/meeting", { title });
-  expect(created.status).toBe(200);
-  const { id } = (await created.json()) as { id: string };
-  expect((await api(tenant, "POST", `/meeting/${id}/end`)).status).toBe(200);
+  const created = await client(tenant).POST("/meeting", { body: { title } });
+  expect(created.response.status).toBe(200);
+  expect((await client(tenant).POST("/meeting/{id}/end", { params: { path: { id: created.data!.id } } })).response.status).toBe(200);
 }
 
 /** Runs `count` tasks with at most `parallel` at a time. */
@@ -54,16 +53,14 @@ async function inParallel(count: number, parallel: number, task: (index: number)
   );
 }
 
-interface DeliveryJson {
-  deliveryId: string;
-  status: string;
-  attempts: { statusCode: number | null }[];
-}
+type DeliveryFilter = NonNullable<operations["listWebhookDeliveries"]["parameters"]["query"]>;
 
-async function deliveries(tenant: Tenant, webhookId: string, query = ""): Promise<DeliveryJson[]> {
-  const response = await api(tenant, "GET", `/webhook/${webhookId}/deliveries?pageSize=100${query}`);
+async function deliveries(tenant: Tenant, webhookId: string, filter: DeliveryFilter = {}) {
+  const { data, response } = await client(tenant).GET("/webhook/{webhookId}/deliveries", {
+    params: { path: { webhookId }, query: { pageSize: 100, ...filter } },
+  });
   expect(response.status).toBe(200);
-  return ((await response.json()) as { deliveries: DeliveryJson[] }).deliveries;
+  return data!.deliveries;
 }
 
 const verifies = (secret: string, request: ReceivedWebhook) => {
@@ -82,14 +79,14 @@ describe("secret rotation", () => {
     async () => {
       const tenant = await createTenant(stack);
       const { webhookId, secret: oldSecret } = await subscribe(tenant, "/rotating");
-      const rotated = await api(tenant, "POST", `/webhook/${webhookId}/rotate-secret`);
-      expect(rotated.status).toBe(200);
-      const { secret: newSecret, previousSecretExpiresAt } = (await rotated.json()) as { secret: string; previousSecretExpiresAt: string };
+      const rotated = await client(tenant).POST("/webhook/{webhookId}/rotate-secret", onWebhook(webhookId));
+      expect(rotated.response.status).toBe(200);
+      const { secret: newSecret, previousSecretExpiresAt } = rotated.data!;
       receiver.useSecret("/rotating", newSecret);
 
       /** Sends a test event and returns it as the receiver got it: the `nth` on the path. */
       const sendTestEvent = async (nth: number) => {
-        expect((await api(tenant, "POST", `/webhook/${webhookId}/test`)).status).toBe(202);
+        expect((await client(tenant).POST("/webhook/{webhookId}/test", onWebhook(webhookId))).response.status).toBe(202);
         await waitFor(() => receiver.on("/rotating").length >= nth, 10_000, `test event ${nth} did not arrive`);
         return receiver.on("/rotating")[nth - 1]!;
       };
@@ -100,7 +97,7 @@ describe("secret rotation", () => {
       expect(verifies(newSecret, during)).toBe(true);
 
       // After the window: only the new secret signs, and the old one is wiped from the database.
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(previousSecretExpiresAt) - Date.now()) + 200));
+      await holdStill(Math.max(0, Date.parse(previousSecretExpiresAt!) - Date.now()) + 200, "until the rotation's grace window has passed");
       const after = await sendTestEvent(2);
       expect(String(after.headers["webhook-signature"]).split(" ")).toHaveLength(1);
       expect(verifies(newSecret, after)).toBe(true);
@@ -122,33 +119,32 @@ describe("recovering a window and the delivery-log filters", () => {
     receiver.answer("/recover", () => (failing ? 503 : 204));
     const since = new Date(Date.now() - 1_000).toISOString();
     await inParallel(20, 5, () => endMeeting(tenant));
-    await waitFor(async () => (await deliveries(tenant, webhookId, "&status=failed")).length === 20, 60_000, "20 deliveries did not fail");
+    await waitFor(async () => (await deliveries(tenant, webhookId, { status: "failed" })).length === 20, 60_000, "20 deliveries did not fail");
 
-    const failed = await deliveries(tenant, webhookId, "&status=failed&statusClass=5xx");
+    const failed = await deliveries(tenant, webhookId, { status: "failed", statusClass: "5xx" });
     expect(failed).toHaveLength(20);
     expect(failed.every((delivery) => delivery.attempts.at(-1)?.statusCode === 503)).toBe(true);
-    expect(await deliveries(tenant, webhookId, "&statusClass=2xx")).toEqual([]);
-    expect(await deliveries(tenant, webhookId, `&since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
+    expect(await deliveries(tenant, webhookId, { statusClass: "2xx" })).toEqual([]);
+    expect(await deliveries(tenant, webhookId, { since: new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
 
     // A window before them recovers nothing.
-    const before = await api(tenant, "POST", `/webhook/${webhookId}/recover`, { since: new Date(Date.now() - 3600_000).toISOString(), until: since });
-    expect((await before.json()).recovered).toBe(0);
+    const before = await recover(tenant, webhookId, { since: new Date(Date.now() - 3600_000).toISOString(), until: since });
+    expect(before.data!.recovered).toBe(0);
 
     failing = false;
     const sentBefore = receiver.on("/recover").length;
-    const recovered = await api(tenant, "POST", `/webhook/${webhookId}/recover`, { since });
-    expect(recovered.status).toBe(202);
-    expect((await recovered.json()).recovered).toBe(20);
+    const recovered = await recover(tenant, webhookId, { since });
+    expect(recovered.response.status).toBe(202);
+    expect(recovered.data!.recovered).toBe(20);
     await waitFor(() => receiver.on("/recover").length >= sentBefore + 20, 30_000, "the recovered deliveries did not arrive");
-    // A negative (nothing is redelivered twice): time for a duplicate to be sent, there is nothing to wait for.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await holdStill(1_500, "a negative (nothing is redelivered twice): time for a duplicate to be sent, there is nothing to wait for");
     const redelivered = receiver.on("/recover").slice(sentBefore);
     expect(redelivered).toHaveLength(20);
     expect(redelivered.every((request) => request.payload?.type === "meeting.ended")).toBe(true);
     expect(new Set(redelivered.map((request) => request.id))).toEqual(new Set(failed.map((delivery) => delivery.deliveryId)));
 
-    expect(await deliveries(tenant, webhookId, "&status=failed")).toEqual([]);
-    expect(await deliveries(tenant, webhookId, "&status=succeeded&statusClass=2xx")).toHaveLength(20);
+    expect(await deliveries(tenant, webhookId, { status: "failed" })).toEqual([]);
+    expect(await deliveries(tenant, webhookId, { status: "succeeded", statusClass: "2xx" })).toHaveLength(20);
   });
 });
 
@@ -207,7 +203,7 @@ describe("per-endpoint rate limit", () => {
     expect(Math.max(...fast)).toBeLessThan(Math.max(...slow) - 10_000);
     // Every delivery arrived once, none was failed by the limit, and none was logged as an attempt it was not.
     expect(new Set(receiver.on("/slow").map((request) => request.id)).size).toBe(100);
-    const log = await deliveries(tenant, limited.webhookId, "&status=succeeded");
+    const log = await deliveries(tenant, limited.webhookId, { status: "succeeded" });
     expect(log).toHaveLength(100);
     expect(log.every((delivery) => delivery.attempts.length === 1)).toBe(true);
   });

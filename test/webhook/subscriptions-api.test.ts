@@ -1,10 +1,12 @@
 import * as grpc from "@grpc/grpc-js";
+import type { components } from "@svc/client";
 import { ListSubscriptionsRequestSchema, ListSubscriptionsResponseSchema } from "@svc/proto/svc/webhook/v1/webhook_pb";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { grpcJsClient } from "../support/grpc-js.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
-import { apiBase, callApi, type CallOptions } from "../support/rest-client.ts";
+import { apiBase, callApi } from "../support/rest-client.ts";
 
 // The REST contract of POST/GET/DELETE /api/v1/webhook (docs/decisions/0010-webhook-signing-secrets-and-ssrf-guard.md) with the production
 // target rules: https only, private and loopback targets refused.
@@ -12,38 +14,57 @@ let stack: Stack;
 let tenant: Tenant;
 let other: Tenant;
 
+const fixture = useStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "false", WEBHOOK_ALLOW_INSECURE: "false", WEBHOOK_MAX_SUBSCRIPTIONS_PER_ORG: "5" } });
+
 beforeAll(async () => {
-  stack = await startStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "false", WEBHOOK_ALLOW_INSECURE: "false", WEBHOOK_MAX_SUBSCRIPTIONS_PER_ORG: "5" } });
+  stack = fixture.stack;
   [tenant, other] = await Promise.all([createTenant(stack), createTenant(stack)]);
 });
-afterAll(async () => stack?.stop());
 
 // A public literal address: accepted without DNS, and nothing in these tests sends to it.
 const PUBLIC_URL = "https://93.184.215.14/hooks/svc";
 
-const call = (method: string, path: string, { as = tenant, ...options }: { as?: Tenant } & Omit<CallOptions, "key"> = {}) =>
-  callApi(apiBase(stack), method, path, { key: as.apiKey, ...options });
+/** @svc/client as a tenant's API key (this file's tenant unless told otherwise). */
+const client = (as: Tenant = tenant) => fixture.client(as.apiKey);
+const onWebhook = (webhookId: string) => ({ params: { path: { webhookId } } });
+type Schemas = components["schemas"];
+// Bodies and queries are `unknown` and URL-written on purpose: the refusal tests send what the schema does not allow.
+const fromQuery = (query: string) => Object.fromEntries(new URLSearchParams(query)) as Record<string, never>;
+const create = (body: unknown, as?: Tenant) => client(as).POST("/webhook", { body: body as Schemas["CreateWebhookRequest"] });
+const update = (webhookId: string, body: unknown, as?: Tenant) =>
+  client(as).PATCH("/webhook/{webhookId}", { ...onWebhook(webhookId), body: body as Schemas["UpdateWebhookRequest"] });
+const remove = (body: unknown, as?: Tenant) => client(as).DELETE("/webhook", { body: body as Schemas["DeleteWebhookRequest"] });
+const listPage = (query: string, as?: Tenant) => client(as).GET("/webhook", { params: { query: fromQuery(query) } });
+const deliveryPage = (webhookId: string, query = "", as?: Tenant) =>
+  client(as).GET("/webhook/{webhookId}/deliveries", { params: { path: { webhookId }, query: fromQuery(query) } });
+const redeliver = (webhookId: string, deliveryId: string, as?: Tenant) =>
+  client(as).POST("/webhook/{webhookId}/deliveries/{deliveryId}/retry", { params: { path: { webhookId, deliveryId } } });
+const rotate = (webhookId: string, headers: Record<string, string> = {}) =>
+  client().POST("/webhook/{webhookId}/rotate-secret", { ...onWebhook(webhookId), headers });
+const recover = (webhookId: string, body: unknown) =>
+  client().POST("/webhook/{webhookId}/recover", { ...onWebhook(webhookId), body: body as Schemas["RecoverWebhookRequest"] });
 
 async function register(as: Tenant = tenant, url = PUBLIC_URL) {
-  const response = await call("POST", "/webhook", { as, body: { url, events: ["meeting.ended"] } });
+  const { data, response } = await create({ url, events: ["meeting.ended"] }, as);
   expect(response.status).toBe(201);
-  return (await response.json()) as { webhookId: string; url: string; events: string[]; secret: string; createdAt: string };
+  return data!;
 }
 
-const list = async (as: Tenant = tenant) => ((await (await call("GET", "/webhook", { as })).json()) as { webhooks: Record<string, unknown>[] }).webhooks;
+const list = async (as: Tenant = tenant) => (await listPage("", as)).data!.webhooks;
 
-async function expectError(response: Response, status: number, message: RegExp | string) {
-  expect(response.status).toBe(status);
-  const body = (await response.json()) as { error: string };
+/** An answer of @svc/client: the parsed error body beside the untouched response. */
+async function expectError(answer: { error?: unknown; response: Response }, status: number, message: RegExp | string) {
+  expect(answer.response.status).toBe(status);
+  const body = answer.error as { error: string };
   if (typeof message === "string") expect(body.error).toBe(message);
   else expect(body.error).toMatch(message);
 }
 
 describe("POST /api/v1/webhook", () => {
   it("answers 201 with webhookId, url, events, a whsec_ secret and createdAt, deduplicating events", async () => {
-    const response = await call("POST", "/webhook", { body: { url: PUBLIC_URL, events: ["meeting.ended", "meeting.ended"] } });
+    const { data, response } = await create({ url: PUBLIC_URL, events: ["meeting.ended", "meeting.ended"] });
     expect(response.status).toBe(201);
-    const body = await response.json();
+    const body = data!;
     expect(Object.keys(body).sort()).toEqual(["createdAt", "description", "events", "rateLimitPerSecond", "secret", "url", "webhookId"]);
     expect(body.description).toBe("");
     expect(body.rateLimitPerSecond).toBeNull();
@@ -86,16 +107,12 @@ describe("POST /api/v1/webhook", () => {
     ["events with a non-string", { url: PUBLIC_URL, events: [1] }, "events must be an array of strings"],
   ])("refuses %s with 400 naming the problem", async (_label, body, message) => {
     const before = (await list()).length;
-    await expectError(await call("POST", "/webhook", { body }), 400, message);
+    await expectError(await create(body), 400, message);
     expect((await list()).length).toBe(before);
   });
 
   it("names every problem at once", async () => {
-    await expectError(
-      await call("POST", "/webhook", { body: { url: "nope", events: [] } }),
-      400,
-      /url must be an absolute http\(s\) URL; events must be a non-empty array/,
-    );
+    await expectError(await create({ url: "nope", events: [] }), 400, /url must be an absolute http\(s\) URL; events must be a non-empty array/);
   });
 
   it.each([
@@ -109,17 +126,18 @@ describe("POST /api/v1/webhook", () => {
     ["https://[::ffff:127.0.0.1]/hook", /loopback/],
     ["https://localhost/hook", /^url host localhost resolves to a non-public address$/],
   ])("refuses the internal target %s (SSRF guard at registration)", async (url, reason) => {
-    await expectError(await call("POST", "/webhook", { body: { url, events: ["meeting.ended"] } }), 400, reason);
+    await expectError(await create({ url, events: ["meeting.ended"] }), 400, reason);
   });
 
   it("refuses bodies that are not a JSON object, malformed JSON and other content types", async () => {
-    await expectError(await call("POST", "/webhook", { body: [PUBLIC_URL] }), 400, "Request body must be a JSON object");
-    await expectError(await call("POST", "/webhook", { rawBody: '{"url": ' }), 400, "Malformed JSON in request body");
-    await expectError(
-      await call("POST", "/webhook", { rawBody: "url=x", contentType: "application/x-www-form-urlencoded" }),
-      400,
-      "Content-Type must be application/json",
-    );
+    await expectError(await create([PUBLIC_URL]), 400, "Request body must be a JSON object");
+    // No client sends these two: they go on the wire as they are (callApi), read as an answer.
+    const raw = async (options: { rawBody: string; contentType?: string }) => {
+      const response = await callApi(apiBase(stack), "POST", "/webhook", { key: tenant.apiKey, ...options });
+      return { error: await response.json(), response };
+    };
+    await expectError(await raw({ rawBody: '{"url": ' }), 400, "Malformed JSON in request body");
+    await expectError(await raw({ rawBody: "url=x", contentType: "application/x-www-form-urlencoded" }), 400, "Content-Type must be application/json");
   });
 
   it("answers 401 without a valid token", async () => {
@@ -152,40 +170,40 @@ describe("GET /api/v1/webhook", () => {
     const own = await createTenant(stack);
     const registered = [];
     for (let i = 0; i < 3; i++) registered.push((await register(own)).webhookId);
-    const everything = (await (await call("GET", "/webhook", { as: own })).json()) as { webhooks: { webhookId: string }[]; nextPageToken: string | null };
+    const everything = (await listPage("", own)).data!;
     expect(everything.webhooks.map((webhook) => webhook.webhookId)).toEqual(registered);
     expect(everything.nextPageToken).toBeNull();
 
-    const first = (await (await call("GET", "/webhook?pageSize=2", { as: own })).json()) as typeof everything;
+    const first = (await listPage("pageSize=2", own)).data!;
     expect(first.webhooks.map((webhook) => webhook.webhookId)).toEqual(registered.slice(0, 2));
     expect(first.nextPageToken).toMatch(/^[A-Za-z0-9_-]+$/);
-    const second = (await (await call("GET", `/webhook?pageSize=2&pageToken=${first.nextPageToken}`, { as: own })).json()) as typeof everything;
+    const second = (await listPage(`pageSize=2&pageToken=${first.nextPageToken}`, own)).data!;
     expect(second.webhooks.map((webhook) => webhook.webhookId)).toEqual(registered.slice(2));
     expect(second.nextPageToken).toBeNull();
     // Another organization's listing, continued with this token, still shows only its own.
-    const elsewhere = (await (await call("GET", `/webhook?pageToken=${first.nextPageToken}`, { as: tenant })).json()) as typeof everything;
+    const elsewhere = (await listPage(`pageToken=${first.nextPageToken}`, tenant)).data!;
     expect(elsewhere.webhooks.map((webhook) => webhook.webhookId)).not.toContain(registered[2]);
   });
 
   it("answers 400 for a page size out of range and a page token it never issued", async () => {
-    await expectError(await call("GET", "/webhook?pageSize=0"), 400, /pageSize must be an integer between 1 and 100/);
-    await expectError(await call("GET", "/webhook?pageSize=101"), 400, /pageSize must be between 1 and 100/);
-    await expectError(await call("GET", "/webhook?pageToken=bm90LWEtY3Vyc29y"), 400, /pageToken is not a token this API returned/);
+    await expectError(await listPage("pageSize=0"), 400, /pageSize must be an integer between 1 and 100/);
+    await expectError(await listPage("pageSize=101"), 400, /pageSize must be between 1 and 100/);
+    await expectError(await listPage("pageToken=bm90LWEtY3Vyc29y"), 400, /pageToken is not a token this API returned/);
   });
 
   it("serves the same organization-scoped list to a plain gRPC client with the same credential", async () => {
-    const client = grpcJsClient(stack.urls.webhook);
-    const response = await client.unary(
+    const grpcClient = grpcJsClient(stack.urls.webhook);
+    const response = await grpcClient.unary(
       "/svc.webhook.v1.WebhookService/ListSubscriptions",
       ListSubscriptionsRequestSchema,
       ListSubscriptionsResponseSchema,
       {},
       { authorization: `Bearer ${other.apiKey}` },
     );
-    const failure = await client
+    const failure = await grpcClient
       .unary("/svc.webhook.v1.WebhookService/ListSubscriptions", ListSubscriptionsRequestSchema, ListSubscriptionsResponseSchema, {})
       .catch((error: grpc.ServiceError) => error);
-    client.close();
+    grpcClient.close();
     expect(response.subscriptions.map((s) => s.webhookId)).toEqual((await list(other)).map((w) => w.webhookId));
     expect((failure as grpc.ServiceError).code).toBe(grpc.status.UNAUTHENTICATED);
   });
@@ -194,24 +212,24 @@ describe("GET /api/v1/webhook", () => {
 describe("DELETE /api/v1/webhook", () => {
   it("deletes by body: 200 {webhookId, deleted:true}, gone from the list, a second delete is 404", async () => {
     const { webhookId } = await register();
-    const response = await call("DELETE", "/webhook", { body: { webhookId } });
+    const { data, response } = await remove({ webhookId });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ webhookId, deleted: true });
+    expect(data).toEqual({ webhookId, deleted: true });
     expect((await list()).map((webhook) => webhook.webhookId)).not.toContain(webhookId);
-    await expectError(await call("DELETE", "/webhook", { body: { webhookId } }), 404, "Webhook not found");
+    await expectError(await remove({ webhookId }), 404, "Webhook not found");
   });
 
   it("answers 404 for another organization's subscription and leaves it in place", async () => {
     const theirs = await register(other);
-    await expectError(await call("DELETE", "/webhook", { as: tenant, body: { webhookId: theirs.webhookId } }), 404, "Webhook not found");
+    await expectError(await remove({ webhookId: theirs.webhookId }, tenant), 404, "Webhook not found");
     expect((await list(other)).map((webhook) => webhook.webhookId)).toContain(theirs.webhookId);
   });
 
   it("answers 404 for an unknown UUID and 400 for a webhookId that is not a UUID or missing", async () => {
-    await expectError(await call("DELETE", "/webhook", { body: { webhookId: "8f14e45f-ceea-467a-9575-6e2b7c1d5a2b" } }), 404, "Webhook not found");
-    await expectError(await call("DELETE", "/webhook", { body: { webhookId: "not-a-uuid" } }), 400, "webhookId must be a UUID");
-    await expectError(await call("DELETE", "/webhook", { body: {} }), 400, "webhookId must be a UUID");
-    await expectError(await call("DELETE", "/webhook", { body: { webhookId: 7 } }), 400, "webhookId must be a string");
+    await expectError(await remove({ webhookId: "8f14e45f-ceea-467a-9575-6e2b7c1d5a2b" }), 404, "Webhook not found");
+    await expectError(await remove({ webhookId: "not-a-uuid" }), 400, "webhookId must be a UUID");
+    await expectError(await remove({}), 400, "webhookId must be a UUID");
+    await expectError(await remove({ webhookId: 7 }), 400, "webhookId must be a string");
   });
 });
 
@@ -220,47 +238,39 @@ describe("limits and the extension routes", () => {
     const limited = await createTenant(stack);
     const created = [];
     for (let i = 0; i < 5; i++) created.push(await register(limited));
-    await expectError(
-      await call("POST", "/webhook", { as: limited, body: { url: PUBLIC_URL, events: ["meeting.ended"] } }),
-      409,
-      /at most 5 webhook subscriptions/,
-    );
-    await call("DELETE", "/webhook", { as: limited, body: { webhookId: created[0]!.webhookId } });
+    await expectError(await create({ url: PUBLIC_URL, events: ["meeting.ended"] }, limited), 409, /at most 5 webhook subscriptions/);
+    await remove({ webhookId: created[0]!.webhookId }, limited);
     await register(limited);
   });
 
   it("keeps the delivery log, redelivery, test and enable routes organization-scoped", async () => {
     const theirs = await register(other);
     const id = theirs.webhookId;
-    await expectError(await call("GET", `/webhook/${id}/deliveries`), 404, "Webhook not found");
-    await expectError(await call("POST", `/webhook/${id}/test`), 404, "Webhook not found");
-    await expectError(await call("POST", `/webhook/${id}/enable`), 404, "Webhook not found");
-    await expectError(await call("POST", `/webhook/${id}/deliveries/8f14e45f-ceea-467a-9575-6e2b7c1d5a2b/retry`), 404, "Webhook not found");
-    const own = await call("GET", `/webhook/${id}/deliveries`, { as: other });
-    expect(own.status).toBe(200);
-    expect(await own.json()).toEqual({ deliveries: [], nextPageToken: null });
+    await expectError(await deliveryPage(id), 404, "Webhook not found");
+    await expectError(await client().POST("/webhook/{webhookId}/test", onWebhook(id)), 404, "Webhook not found");
+    await expectError(await client().POST("/webhook/{webhookId}/enable", onWebhook(id)), 404, "Webhook not found");
+    await expectError(await redeliver(id, "8f14e45f-ceea-467a-9575-6e2b7c1d5a2b"), 404, "Webhook not found");
+    const own = await deliveryPage(id, "", other);
+    expect(own.response.status).toBe(200);
+    expect(own.data).toEqual({ deliveries: [], nextPageToken: null });
   });
 
   it("validates ids and pagination parameters with 400", async () => {
     const { webhookId } = await register(other);
-    await expectError(await call("GET", "/webhook/nope/deliveries"), 400, "webhookId must be a UUID");
-    await expectError(await call("GET", `/webhook/${webhookId}/deliveries?pageSize=0`, { as: other }), 400, "pageSize must be an integer between 1 and 100");
-    await expectError(await call("GET", `/webhook/${webhookId}/deliveries?pageSize=101`, { as: other }), 400, "pageSize must be between 1 and 100");
-    await expectError(await call("GET", `/webhook/${webhookId}/deliveries?pageSize=ten`, { as: other }), 400, "pageSize must be an integer between 1 and 100");
-    await expectError(await call("GET", `/webhook/${webhookId}/deliveries?pageToken=forged`, { as: other }), 400, "pageToken is not a token this API returned");
-    await expectError(await call("POST", `/webhook/${webhookId}/deliveries/nope/retry`, { as: other }), 400, "deliveryId must be a UUID");
-    await expectError(
-      await call("POST", `/webhook/${webhookId}/deliveries/8f14e45f-ceea-467a-9575-6e2b7c1d5a2b/retry`, { as: other }),
-      404,
-      "Delivery not found",
-    );
+    await expectError(await deliveryPage("nope"), 400, "webhookId must be a UUID");
+    await expectError(await deliveryPage(webhookId, "pageSize=0", other), 400, "pageSize must be an integer between 1 and 100");
+    await expectError(await deliveryPage(webhookId, "pageSize=101", other), 400, "pageSize must be between 1 and 100");
+    await expectError(await deliveryPage(webhookId, "pageSize=ten", other), 400, "pageSize must be an integer between 1 and 100");
+    await expectError(await deliveryPage(webhookId, "pageToken=forged", other), 400, "pageToken is not a token this API returned");
+    await expectError(await redeliver(webhookId, "nope", other), 400, "deliveryId must be a UUID");
+    await expectError(await redeliver(webhookId, "8f14e45f-ceea-467a-9575-6e2b7c1d5a2b", other), 404, "Delivery not found");
   });
 });
 
 /** The organization limit is 5 here: the management tests start each from an empty organization. */
 async function clearSubscriptions(...tenants: Tenant[]) {
   for (const as of tenants) {
-    for (const webhook of await list(as)) await call("DELETE", "/webhook", { as, body: { webhookId: webhook.webhookId } });
+    for (const webhook of await list(as)) await remove({ webhookId: webhook.webhookId }, as);
   }
 }
 
@@ -269,16 +279,14 @@ describe("PATCH /api/v1/webhook/:webhookId", () => {
 
   it("changes only the fields sent: url, events (deduplicated), description, rate limit; null removes the limit", async () => {
     const { webhookId, createdAt } = await register();
-    const response = await call("PATCH", `/webhook/${webhookId}`, {
-      body: {
-        url: "https://93.184.215.15/v2",
-        events: ["meeting.started", "meeting.started", "webhook.disabled"],
-        description: "  Calendar sync  ",
-        rateLimitPerSecond: 20,
-      },
+    const { data, response } = await update(webhookId, {
+      url: "https://93.184.215.15/v2",
+      events: ["meeting.started", "meeting.started", "webhook.disabled"],
+      description: "  Calendar sync  ",
+      rateLimitPerSecond: 20,
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({
+    expect(data).toEqual({
       webhookId,
       url: "https://93.184.215.15/v2",
       events: ["meeting.started", "webhook.disabled"],
@@ -287,17 +295,17 @@ describe("PATCH /api/v1/webhook/:webhookId", () => {
       description: "Calendar sync",
       rateLimitPerSecond: 20,
     });
-    const unlimited = await call("PATCH", `/webhook/${webhookId}`, { body: { rateLimitPerSecond: null } });
-    expect(await unlimited.json()).toMatchObject({ url: "https://93.184.215.15/v2", description: "Calendar sync", rateLimitPerSecond: null });
+    const unlimited = await update(webhookId, { rateLimitPerSecond: null });
+    expect(unlimited.data).toMatchObject({ url: "https://93.184.215.15/v2", description: "Calendar sync", rateLimitPerSecond: null });
   });
 
   it("disables and re-enables explicitly, saying who disabled it", async () => {
     const { webhookId } = await register();
-    const disabled = await call("PATCH", `/webhook/${webhookId}`, { body: { disabled: true } });
-    expect(await disabled.json()).toMatchObject({ disabled: true, disabledReason: "disabled by the organization" });
-    await expectError(await call("POST", `/webhook/${webhookId}/test`), 409, /disabled/);
-    const enabled = await call("PATCH", `/webhook/${webhookId}`, { body: { disabled: false } });
-    const body = await enabled.json();
+    const disabled = await update(webhookId, { disabled: true });
+    expect(disabled.data).toMatchObject({ disabled: true, disabledReason: "disabled by the organization" });
+    await expectError(await client().POST("/webhook/{webhookId}/test", onWebhook(webhookId)), 409, /disabled/);
+    const enabled = await update(webhookId, { disabled: false });
+    const body = enabled.data!;
     expect(body.disabled).toBe(false);
     expect(body.disabledAt).toBeUndefined();
   });
@@ -312,12 +320,11 @@ describe("PATCH /api/v1/webhook/:webhookId", () => {
     ["https://user:pw@example.com/x", "url must not contain credentials"],
   ])("refuses the url %s exactly as registration does, and changes nothing", async (url, reason) => {
     const { webhookId } = await register();
-    const registration = await call("POST", "/webhook", { body: { url, events: ["meeting.ended"] } });
-    const patch = await call("PATCH", `/webhook/${webhookId}`, { body: { url } });
-    expect(patch.status).toBe(registration.status);
-    const [patchError, registrationError] = [(await patch.json()).error, (await registration.json()).error];
-    expect(patchError).toBe(registrationError);
-    await expectError(new Response(JSON.stringify({ error: patchError }), { status: patch.status }), 400, reason);
+    const registration = await create({ url, events: ["meeting.ended"] });
+    const patch = await update(webhookId, { url });
+    expect(patch.response.status).toBe(registration.response.status);
+    expect(patch.error?.error).toBe(registration.error?.error);
+    await expectError(patch, 400, reason);
     expect((await list()).find((webhook) => webhook.webhookId === webhookId)?.url).toBe(PUBLIC_URL);
   });
 
@@ -334,14 +341,14 @@ describe("PATCH /api/v1/webhook/:webhookId", () => {
     ["a url that is not a string", { url: 7 }, "url must be a string"],
   ])("refuses %s with 400", async (_label, body, message) => {
     const { webhookId } = await register();
-    await expectError(await call("PATCH", `/webhook/${webhookId}`, { body }), 400, message);
+    await expectError(await update(webhookId, body), 400, message);
   });
 
   it("answers 400 for an id that is not a UUID, 404 for an unknown one and for another organization's, 401 without a token", async () => {
     const theirs = await register(other);
-    await expectError(await call("PATCH", "/webhook/nope", { body: { description: "x" } }), 400, "webhookId must be a UUID");
-    await expectError(await call("PATCH", "/webhook/8f14e45f-ceea-467a-9575-6e2b7c1d5a2b", { body: { description: "x" } }), 404, "Webhook not found");
-    await expectError(await call("PATCH", `/webhook/${theirs.webhookId}`, { body: { description: "mine now" } }), 404, "Webhook not found");
+    await expectError(await update("nope", { description: "x" }), 400, "webhookId must be a UUID");
+    await expectError(await update("8f14e45f-ceea-467a-9575-6e2b7c1d5a2b", { description: "x" }), 404, "Webhook not found");
+    await expectError(await update(theirs.webhookId, { description: "mine now" }), 404, "Webhook not found");
     expect((await list(other)).find((webhook) => webhook.webhookId === theirs.webhookId)?.description).toBe("");
     const anonymous = await callApi(apiBase(stack), "PATCH", `/webhook/${theirs.webhookId}`, { rawBody: "{}" });
     expect(anonymous.status).toBe(401);
@@ -352,15 +359,15 @@ describe("POST /api/v1/webhook/:webhookId/rotate-secret", () => {
   beforeEach(() => clearSubscriptions(tenant, other));
   it("returns a new secret once, keeps the previous one signing for the grace window, and replays with an Idempotency-Key", async () => {
     const { webhookId, secret } = await register();
-    const response = await call("POST", `/webhook/${webhookId}/rotate-secret`);
+    const { data, response } = await rotate(webhookId);
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
-    const rotated = await response.json();
+    const rotated = data!;
     expect(rotated.webhookId).toBe(webhookId);
     expect(rotated.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(rotated.secret).not.toBe(secret);
     // The default grace window: 24 hours.
-    expect(Math.abs(Date.parse(rotated.previousSecretExpiresAt) - Date.now() - 24 * 3600_000)).toBeLessThan(60_000);
+    expect(Math.abs(Date.parse(rotated.previousSecretExpiresAt!) - Date.now() - 24 * 3600_000)).toBeLessThan(60_000);
     expect((await list()).find((webhook) => webhook.webhookId === webhookId)).toMatchObject({ previousSecretExpiresAt: rotated.previousSecretExpiresAt });
     expect(JSON.stringify(await list())).not.toContain("whsec_");
 
@@ -368,17 +375,17 @@ describe("POST /api/v1/webhook/:webhookId/rotate-secret", () => {
     for (const clear of [secret, rotated.secret]) expect(rows[0]!.row).not.toContain(Buffer.from(clear.slice(6), "base64").toString("hex"));
 
     const headers = { "idempotency-key": `rotate-${webhookId}` };
-    const first = await call("POST", `/webhook/${webhookId}/rotate-secret`, { headers });
-    const again = await call("POST", `/webhook/${webhookId}/rotate-secret`, { headers });
-    expect(again.headers.get("idempotent-replayed")).toBe("true");
-    expect((await again.json()).secret).toBe((await first.json()).secret);
+    const first = await rotate(webhookId, headers);
+    const again = await rotate(webhookId, headers);
+    expect(again.response.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.data!.secret).toBe(first.data!.secret);
   });
 
   it("answers 404 for another organization's subscription and rotates nothing of it, 400 for a malformed id", async () => {
     const theirs = await register(other);
-    await expectError(await call("POST", `/webhook/${theirs.webhookId}/rotate-secret`), 404, "Webhook not found");
+    await expectError(await rotate(theirs.webhookId), 404, "Webhook not found");
     expect((await list(other)).find((webhook) => webhook.webhookId === theirs.webhookId)?.previousSecretExpiresAt).toBeUndefined();
-    await expectError(await call("POST", "/webhook/nope/rotate-secret"), 400, "webhookId must be a UUID");
+    await expectError(await rotate("nope"), 400, "webhookId must be a UUID");
   });
 });
 
@@ -389,9 +396,9 @@ describe("POST /api/v1/webhook/:webhookId/recover", () => {
   it("answers 202 with the count and the window (nothing failed yet: 0)", async () => {
     const { webhookId } = await register();
     const since = hoursAgo(2);
-    const response = await call("POST", `/webhook/${webhookId}/recover`, { body: { since } });
+    const { data, response } = await recover(webhookId, { since });
     expect(response.status).toBe(202);
-    const body = await response.json();
+    const body = data!;
     expect(body).toMatchObject({ webhookId, recovered: 0, since });
     expect(Math.abs(Date.parse(body.until) - Date.now())).toBeLessThan(60_000);
   });
@@ -404,23 +411,24 @@ describe("POST /api/v1/webhook/:webhookId/recover", () => {
     ["a since that is not a string", { since: 5 }, "since must be a string (an ISO 8601 date-time) or null"],
   ])("refuses %s with 400", async (_label, body, message) => {
     const { webhookId } = await register();
-    await expectError(await call("POST", `/webhook/${webhookId}/recover`, { body }), 400, message);
+    await expectError(await recover(webhookId, body), 400, message);
   });
 
   it("answers 404 for another organization's subscription and 409 for a disabled one", async () => {
     const theirs = await register(other);
-    await expectError(await call("POST", `/webhook/${theirs.webhookId}/recover`, { body: { since: hoursAgo(1) } }), 404, "Webhook not found");
+    await expectError(await recover(theirs.webhookId, { since: hoursAgo(1) }), 404, "Webhook not found");
     const { webhookId } = await register();
-    await call("PATCH", `/webhook/${webhookId}`, { body: { disabled: true } });
-    await expectError(await call("POST", `/webhook/${webhookId}/recover`, { body: { since: hoursAgo(1) } }), 409, /disabled/);
+    await update(webhookId, { disabled: true });
+    await expectError(await recover(webhookId, { since: hoursAgo(1) }), 409, /disabled/);
   });
 });
 
 describe("GET /api/v1/event-types", () => {
   it("lists every subscribable type with its description and the JSON Schema of its data", async () => {
-    const response = await call("GET", "/event-types");
+    const { data, response } = await client().GET("/event-types");
     expect(response.status).toBe(200);
-    const { eventTypes } = (await response.json()) as { eventTypes: { type: string; description: string; schema: Record<string, any> }[] };
+    // The schemas are JSON Schema documents: walked by the names this test knows.
+    const { eventTypes } = data as { eventTypes: { type: string; description: string; schema: Record<string, any> }[] };
     expect(eventTypes.map((entry) => entry.type)).toEqual([
       "meeting.started",
       "meeting.ended",
@@ -451,16 +459,12 @@ describe("delivery log filters", () => {
   beforeEach(() => clearSubscriptions(tenant, other));
   it("validates status, statusClass and the window with 400", async () => {
     const { webhookId } = await register();
-    await expectError(await call("GET", `/webhook/${webhookId}/deliveries?status=lost`), 400, "status must be one of pending, succeeded, failed, cancelled");
-    await expectError(await call("GET", `/webhook/${webhookId}/deliveries?statusClass=6xx`), 400, "statusClass must be one of 2xx, 3xx, 4xx, 5xx, none");
-    await expectError(await call("GET", `/webhook/${webhookId}/deliveries?since=yesterday`), 400, /^since must be an ISO 8601 date-time with a UTC offset/);
-    await expectError(
-      await call("GET", `/webhook/${webhookId}/deliveries?since=2030-01-02T00:00:00Z&until=2030-01-01T00:00:00Z`),
-      400,
-      "until must be after since",
-    );
-    const filtered = await call("GET", `/webhook/${webhookId}/deliveries?status=failed&statusClass=5xx&since=2020-01-01T00:00:00Z`);
-    expect(filtered.status).toBe(200);
-    expect(await filtered.json()).toEqual({ deliveries: [], nextPageToken: null });
+    await expectError(await deliveryPage(webhookId, "status=lost"), 400, "status must be one of pending, succeeded, failed, cancelled");
+    await expectError(await deliveryPage(webhookId, "statusClass=6xx"), 400, "statusClass must be one of 2xx, 3xx, 4xx, 5xx, none");
+    await expectError(await deliveryPage(webhookId, "since=yesterday"), 400, /^since must be an ISO 8601 date-time with a UTC offset/);
+    await expectError(await deliveryPage(webhookId, "since=2030-01-02T00:00:00Z&until=2030-01-01T00:00:00Z"), 400, "until must be after since");
+    const filtered = await deliveryPage(webhookId, "status=failed&statusClass=5xx&since=2020-01-01T00:00:00Z");
+    expect(filtered.response.status).toBe(200);
+    expect(filtered.data).toEqual({ deliveries: [], nextPageToken: null });
   });
 });

@@ -1,15 +1,7 @@
 import { api, loadInto, pageHeading, submitting, type ViewContext } from "./app-shell.ts";
 import { h, replaceChildren } from "../shared/dom.ts";
 import { confirmedButton, field, resultBox, secretPanel, time } from "./widgets.ts";
-
-interface ApiKey {
-  keyId: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+import type { Schema } from "./api.ts";
 
 /** Settings → Developers → API keys: the signed-in user's own keys. */
 export function apiKeysView({ main }: ViewContext) {
@@ -28,7 +20,7 @@ export function apiKeysView({ main }: ViewContext) {
   const reload = () =>
     loadInto(
       list,
-      () => api<{ apiKeys: ApiKey[] }>("GET", "/api-keys"),
+      () => api<Schema<"ApiKeyList">>("GET", "/api-keys"),
       ({ apiKeys }) =>
         apiKeys.length === 0
           ? h("p", { class: "empty" }, "You have no API keys yet. Create one above; it acts as you, with everything your role allows.")
@@ -88,7 +80,7 @@ export function apiKeysView({ main }: ViewContext) {
     );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const result = await submitting(form, message, () => api("POST", "/api-keys", { name: name.value }));
+    const result = await submitting(form, message, () => api<Schema<"CreatedApiKey">>("POST", "/api-keys", { name: name.value }));
     if (!result.ok) return;
     form.reset();
     replaceChildren(created, secretPanel({ stored: "hashed", title: `Your new key “${result.body.name}”`, label: "API key", value: result.body.key }));

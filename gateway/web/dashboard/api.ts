@@ -1,3 +1,12 @@
+import type { components } from "@svc/client";
+
+/**
+ * A schema of the REST API as @svc/client's types give it (generated from the OpenAPI document the
+ * gateway serves): the dashboard declares no answer shapes of its own, so a change to the API that
+ * the pages do not follow fails the type check.
+ */
+export type Schema<Name extends keyof components["schemas"]> = components["schemas"][Name];
+
 /**
  * The dashboard's only way to the server: the documented REST API under /api/v1, with the
  * session cookie (sent by the browser) and the CSRF token copied from its cookie into the

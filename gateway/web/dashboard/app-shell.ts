@@ -1,14 +1,8 @@
-import { api, type ApiResult } from "./api.ts";
+import { api, type ApiResult, type Schema } from "./api.ts";
 import { h, replaceChildren } from "../shared/dom.ts";
 import { alertBox } from "./widgets.ts";
 
-export interface SessionUser {
-  userId: string;
-  orgId: string;
-  organizationName: string;
-  email: string;
-  role: "admin" | "member";
-}
+export type SessionUser = Schema<"SessionUser">;
 
 export interface ViewContext {
   user: SessionUser;
@@ -48,12 +42,12 @@ export async function loadInto<T>(region: HTMLElement, load: () => Promise<ApiRe
 }
 
 /** Disables a form's controls while its request runs, and shows the API's answer. */
-export async function submitting(
+export async function submitting<T>(
   form: HTMLFormElement,
   message: HTMLElement,
-  run: () => Promise<ApiResult>,
+  run: () => Promise<ApiResult<T>>,
   options: { signedOutOn401?: boolean } = {},
-): Promise<ApiResult> {
+): Promise<ApiResult<T>> {
   const controls = [...form.querySelectorAll<HTMLButtonElement | HTMLInputElement>("button, input, select, textarea")];
   controls.forEach((control) => (control.disabled = true));
   form.setAttribute("aria-busy", "true");
@@ -72,4 +66,4 @@ export async function submitting(
 
 export const pageHeading = (title: string, intro: string) => [h("h1", { tabindex: "-1", id: "page-title" }, title), h("p", { class: "intro" }, intro)];
 
-export { api };
+export { api, type Schema };

@@ -1,14 +1,7 @@
 import { api, loadInto, pageHeading, type ViewContext } from "./app-shell.ts";
 import { h, replaceChildren } from "../shared/dom.ts";
 import { confirmedButton, resultBox, time } from "./widgets.ts";
-
-interface App {
-  grantId: string;
-  clientId: string;
-  name: string;
-  scopes: string[];
-  grantedAt: string;
-}
+import type { Schema } from "./api.ts";
 
 /** Settings → Authorized apps: the OAuth applications this user approved. */
 export function authorizedAppsView({ main }: ViewContext) {
@@ -17,7 +10,7 @@ export function authorizedAppsView({ main }: ViewContext) {
   const reload = () =>
     loadInto(
       list,
-      () => api<{ apps: App[] }>("GET", "/authorized-apps"),
+      () => api<Schema<"AuthorizedAppList">>("GET", "/authorized-apps"),
       ({ apps }) =>
         apps.length === 0
           ? h("p", { class: "empty" }, "You have not authorized any application.")

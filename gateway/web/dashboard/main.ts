@@ -1,5 +1,5 @@
 import "./dashboard.css";
-import { api, type SessionUser, type ViewContext } from "./app-shell.ts";
+import { api, type Schema, type SessionUser, type ViewContext } from "./app-shell.ts";
 import { apiKeysView } from "./api-keys.ts";
 import { authorizedAppsView } from "./authorized-apps.ts";
 import { h, replaceChildren } from "../shared/dom.ts";
@@ -37,7 +37,7 @@ async function start() {
   const path = window.location.pathname.replace(/\/+$/, "") || "/dashboard";
   if (path === "/dashboard/sign-in") return signInView(root, "sign-in");
   if (path === "/dashboard/sign-up") return signInView(root, "sign-up");
-  const session = await api<{ user: SessionUser }>("GET", "/session");
+  const session = await api<Schema<"SessionInfo">>("GET", "/session");
   if (session.status === 401) return void window.location.replace("/dashboard/sign-in");
   if (!session.ok) return replaceChildren(root, h("main", { id: "main", class: "auth" }, h("h1", {}, "The dashboard is unavailable"), alertBox(session.error)));
   renderShell(session.body.user, path);

@@ -1,14 +1,14 @@
 import { h, replaceChildren } from "../shared/dom.ts";
-import { api, loadInto, pageHeading, submitting, type ViewContext } from "./app-shell.ts";
+import { api, loadInto, pageHeading, submitting, type Schema, type ViewContext } from "./app-shell.ts";
 import { clientCard } from "./oauth-clients/client-card.ts";
-import { clientForm, type Client, type ScopeInfo } from "./oauth-clients/client-form.ts";
+import { clientForm } from "./oauth-clients/client-form.ts";
 import { secretPanel } from "./widgets.ts";
 
 /** Settings → Developers → OAuth clients (admins). */
 export function oauthClientsView({ main }: ViewContext) {
   const region = h("div", { class: "region" });
   const notice = h("div", {});
-  const showSecret = (title: string, client: Client & { clientSecret: string }) =>
+  const showSecret = (title: string, client: Schema<"CreatedOAuthClient">) =>
     replaceChildren(
       notice,
       secretPanel({
@@ -22,7 +22,7 @@ export function oauthClientsView({ main }: ViewContext) {
   const reload = () =>
     loadInto(
       region,
-      () => api<{ clients: Client[]; scopeCatalog: ScopeInfo[] }>("GET", "/oauth-clients"),
+      () => api<Schema<"OAuthClientList">>("GET", "/oauth-clients"),
       ({ clients, scopeCatalog }) => {
         const createSection = h("section", { class: "create" });
         const openCreate = h(
@@ -36,7 +36,7 @@ export function oauthClientsView({ main }: ViewContext) {
                 createSection,
                 h("h2", {}, "Register an application"),
                 clientForm(scopeCatalog, undefined, "Register application", async (fields, form, message) => {
-                  const result = await submitting(form, message, () => api("POST", "/oauth-clients", fields));
+                  const result = await submitting(form, message, () => api<Schema<"CreatedOAuthClient">>("POST", "/oauth-clients", fields));
                   if (!result.ok) return;
                   showSecret(`“${result.body.name}” is registered`, result.body);
                   await reload();

@@ -1,15 +1,7 @@
 import { api, loadInto, pageHeading, submitting, type ViewContext } from "./app-shell.ts";
 import { h, replaceChildren } from "../shared/dom.ts";
 import { confirmAction, field, resultBox, time } from "./widgets.ts";
-
-interface User {
-  userId: string;
-  email: string;
-  role: "admin" | "member";
-  createdAt: string;
-  deactivated: boolean;
-  deactivatedAt: string | null;
-}
+import type { Schema } from "./api.ts";
 
 /** Users (admins): create with an initial password, change role, deactivate or reactivate. */
 export function usersView({ main, user: me }: ViewContext) {
@@ -19,7 +11,7 @@ export function usersView({ main, user: me }: ViewContext) {
   const reload = () =>
     loadInto(
       region,
-      () => api<{ users: User[] }>("GET", "/users"),
+      () => api<Schema<"UserList">>("GET", "/users"),
       ({ users }) =>
         h(
           "table",
@@ -118,7 +110,9 @@ export function usersView({ main, user: me }: ViewContext) {
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const result = await submitting(form, message, () => api("POST", "/users", { email: email.value, password: password.value, role: role.value }));
+    const result = await submitting(form, message, () =>
+      api<Schema<"User">>("POST", "/users", { email: email.value, password: password.value, role: role.value }),
+    );
     if (!result.ok) return;
     form.reset();
     say(result, `${result.body.email} can now sign in.`);

@@ -1,8 +1,7 @@
 import { h, replaceChildren } from "../shared/dom.ts";
-import { api, loadInto, pageHeading, type ViewContext } from "./app-shell.ts";
+import { api, loadInto, pageHeading, type Schema, type ViewContext } from "./app-shell.ts";
 import { resultBox } from "./widgets.ts";
 import { registerWebhookForm } from "./webhooks/register-form.ts";
-import type { Webhook } from "./webhooks/types.ts";
 import { webhookCard } from "./webhooks/webhook-card.ts";
 
 /**
@@ -19,7 +18,7 @@ export function webhooksView({ main, user }: ViewContext) {
   const reload = (): Promise<void> =>
     loadInto(
       region,
-      () => api<{ webhooks: Webhook[] }>("GET", "/webhook"),
+      () => api<Schema<"WebhookList">>("GET", "/webhook"),
       ({ webhooks }) =>
         webhooks.length === 0
           ? h(

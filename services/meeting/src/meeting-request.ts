@@ -1,4 +1,4 @@
-import { invalidArgument } from "@svc/platform";
+import { invalidArgument, RequestCheck } from "@svc/platform";
 import { EMAIL_ADDRESS, emailAddressMaxLength, LINE_BREAKING_OR_CONTROL, meetingLimits, parseOffsetDateTime } from "@svc/platform/contract";
 import type { MeetingSettings, ScreenShare } from "./db/meetings.ts";
 
@@ -64,64 +64,64 @@ export type UpdatableField = (typeof UPDATABLE_FIELDS)[number];
  * collected and reported in one INVALID_ARGUMENT naming each field.
  */
 export function validateMeetingRequest(input: MeetingRequestInput): ValidMeetingRequest {
-  const problems: string[] = [];
+  const check = new RequestCheck();
 
   const title = input.title.trim();
-  if (title.length === 0) problems.push("title is required and must not be empty");
-  else if ([...input.title].length > MAX_TITLE_LENGTH) problems.push(`title must be at most ${MAX_TITLE_LENGTH} characters`);
-  else if (LINE_BREAKING_OR_CONTROL.test(title)) problems.push("title must be one line without control characters");
+  if (title.length === 0) check.add("title is required and must not be empty");
+  else if ([...input.title].length > MAX_TITLE_LENGTH) check.add(`title must be at most ${MAX_TITLE_LENGTH} characters`);
+  else if (LINE_BREAKING_OR_CONTROL.test(title)) check.add("title must be one line without control characters");
 
   let start: Date | null = null;
   if (input.start !== undefined) {
     const parsed = parseOffsetDateTime(input.start);
     if (parsed.ok) start = parsed.date;
-    else problems.push(`start ${parsed.problem}`);
+    else check.add(`start ${parsed.problem}`);
   }
 
   let end: Date | null = null;
   if (input.end !== undefined && input.durationMinutes !== undefined) {
-    problems.push("give end or duration, not both");
+    check.add("give end or duration, not both");
   } else if (input.end !== undefined) {
     const parsed = parseOffsetDateTime(input.end);
-    if (!parsed.ok) problems.push(`end ${parsed.problem}`);
-    else if (input.start === undefined) problems.push("end needs a start");
-    else if (start && parsed.date.getTime() <= start.getTime()) problems.push("end must be after start");
+    if (!parsed.ok) check.add(`end ${parsed.problem}`);
+    else if (input.start === undefined) check.add("end needs a start");
+    else if (start && parsed.date.getTime() <= start.getTime()) check.add("end must be after start");
     else end = parsed.date;
   } else if (input.durationMinutes !== undefined) {
     const minutes = input.durationMinutes;
     if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_DURATION_MINUTES)
-      problems.push(`duration must be a whole number of minutes from 1 to ${MAX_DURATION_MINUTES}`);
-    else if (input.start === undefined) problems.push("duration needs a start");
+      check.add(`duration must be a whole number of minutes from 1 to ${MAX_DURATION_MINUTES}`);
+    else if (input.start === undefined) check.add("duration needs a start");
     else if (start) end = new Date(start.getTime() + minutes * 60_000);
   }
 
   // Hosts first: someone listed as both is a host.
   const seen = new Set<string>();
-  const hosts = addressList("hosts", input.hosts ?? [], MAX_HOSTS, seen, problems);
-  const attendees = addressList("attendees", input.attendees, MAX_ATTENDEES, seen, problems);
+  const hosts = addressList("hosts", input.hosts ?? [], MAX_HOSTS, seen, check);
+  const attendees = addressList("attendees", input.attendees, MAX_ATTENDEES, seen, check);
 
   const settings = { ...DEFAULT_SETTINGS };
   const given = input.settings ?? {};
   if (given.lobby !== undefined) settings.lobby = given.lobby;
   if (given.screenShare !== undefined) {
     if (given.screenShare === "everyone" || given.screenShare === "hosts") settings.screenShare = given.screenShare;
-    else problems.push("screenShare must be everyone or hosts");
+    else check.add("screenShare must be everyone or hosts");
   }
   if (given.noShowAfterMinutes !== undefined) {
     const minutes = given.noShowAfterMinutes;
     const { noShowAfterMinutesMin: min, noShowAfterMinutesMax: max } = meetingLimits;
     if (Number.isInteger(minutes) && minutes >= min && minutes <= max) settings.noShowAfterMinutes = minutes;
-    else problems.push(`noShowAfterMinutes must be a whole number of minutes from ${min} to ${max}`);
+    else check.add(`noShowAfterMinutes must be a whole number of minutes from ${min} to ${max}`);
   }
 
-  if (problems.length > 0) throw invalidArgument(problems);
+  check.done();
   return { title, start, end, attendees, hosts, settings };
 }
 
 /** Trimmed, valid addresses, each once (ignoring case, across the lists that share `seen`). */
-function addressList(field: string, raw: string[], max: number, seen: Set<string>, problems: string[]): string[] {
+function addressList(field: string, raw: string[], max: number, seen: Set<string>, check: RequestCheck): string[] {
   if (raw.length > max) {
-    problems.push(`${field} must list at most ${max} e-mail addresses (got ${raw.length})`);
+    check.add(`${field} must list at most ${max} e-mail addresses (got ${raw.length})`);
     return [];
   }
   const addresses: string[] = [];
@@ -137,7 +137,7 @@ function addressList(field: string, raw: string[], max: number, seen: Set<string
     seen.add(folded);
     addresses.push(address);
   }
-  if (invalid.length > 0) problems.push(`${field} must be e-mail addresses; not valid: ${quoteSome(invalid)}`);
+  if (invalid.length > 0) check.add(`${field} must be e-mail addresses; not valid: ${quoteSome(invalid)}`);
   return addresses;
 }
 

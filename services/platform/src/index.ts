@@ -4,6 +4,7 @@ export * from "./logger.ts";
 export * from "./lifecycle.ts";
 export * from "./shutdown-drain.ts";
 export * from "./errors.ts";
+export * from "./request-check.ts";
 export * from "./caller.ts";
 export * from "./db/pool.ts";
 export * from "./db/migrate.ts";

@@ -1,5 +1,5 @@
 import { h, replaceChildren } from "../../shared/dom.ts";
-import { api, submitting } from "../app-shell.ts";
+import { api, submitting, type Schema } from "../app-shell.ts";
 import { alertBox, confirmAction, confirmedButton, resultBox, statusBox, time } from "../widgets.ts";
 import { clientForm, type Client, type ScopeInfo } from "./client-form.ts";
 
@@ -7,7 +7,7 @@ export interface ClientCardContext {
   scopeCatalog: ScopeInfo[];
   /** Where answers and a new secret are shown. */
   notice: HTMLElement;
-  showSecret(title: string, client: Client & { clientSecret: string }): void;
+  showSecret(title: string, client: Schema<"CreatedOAuthClient">): void;
   reload(): Promise<void>;
 }
 
@@ -70,7 +70,7 @@ function edit(card: HTMLElement, client: Client, context: ClientCardContext, can
         }))
       )
         return;
-      const result = await submitting(form, message, () => api("PUT", `/oauth-clients/${client.clientId}`, fields));
+      const result = await submitting(form, message, () => api<Client>("PUT", `/oauth-clients/${client.clientId}`, fields));
       if (!result.ok) return;
       replaceChildren(context.notice, statusBox(`“${result.body.name}” is saved.`));
       await context.reload();
@@ -90,7 +90,7 @@ function rotateSecretButton(client: Client, context: ClientCardContext) {
       action: "Rotate secret",
     },
     onConfirmed: async () => {
-      const result = await api("POST", `/oauth-clients/${client.clientId}/secret`);
+      const result = await api<Schema<"CreatedOAuthClient">>("POST", `/oauth-clients/${client.clientId}/secret`);
       if (result.ok) context.showSecret(`New secret for “${client.name}”`, result.body);
       else replaceChildren(context.notice, alertBox(result.error));
     },

@@ -1,18 +1,10 @@
 import { h } from "../../shared/dom.ts";
 import { field, uniqueId } from "../widgets.ts";
+import type { Schema } from "../api.ts";
 
-// A registered OAuth client as the API answers it, and the scope catalog it offers.
-export interface Client {
-  clientId: string;
-  name: string;
-  redirectUris: string[];
-  scopes: string[];
-  createdAt: string;
-}
-export interface ScopeInfo {
-  scope: string;
-  description: string;
-}
+// A registered OAuth client as the API answers it, and an entry of the scope catalog it offers.
+export type Client = Schema<"OAuthClient">;
+export type ScopeInfo = Schema<"OAuthClientList">["scopeCatalog"][number];
 
 /** One form for creating and editing: name, redirect URIs (one per line), scopes from the catalog. */
 export function clientForm(

@@ -1,7 +1,9 @@
 import { h, replaceChildren } from "../../shared/dom.ts";
-import { api, loadInto } from "../app-shell.ts";
+import { api, loadInto, type Schema } from "../app-shell.ts";
 import { time } from "../widgets.ts";
-import type { Attempt, Delivery, Webhook } from "./types.ts";
+
+type Webhook = Schema<"Webhook">;
+type Delivery = Schema<"Delivery">;
 
 /** How soon a pending delivery must be due for the open log to follow it, and how often it looks. */
 const FOLLOW_WINDOW_MS = 60_000;
@@ -22,7 +24,7 @@ export interface DeliveryLogOptions {
 
 /** Opens (or refreshes) a webhook's delivery log in `container`; the card's last delivery follows what it shows. */
 export function openDeliveryLog(webhook: Webhook, container: HTMLElement, lastDelivery: HTMLElement, options: DeliveryLogOptions): Promise<void> {
-  const fetchLog = () => api<{ deliveries: Delivery[] }>("GET", `/webhook/${webhook.webhookId}/deliveries?pageSize=20`);
+  const fetchLog = () => api<Schema<"DeliveryPage">>("GET", `/webhook/${webhook.webhookId}/deliveries?pageSize=20`);
   // A delivery sent within the minute (a redelivery, a retry coming up) changes this log
   // on its own: follow it quietly, without the loading state, while the log is on screen.
   let follow: ReturnType<typeof setTimeout> | undefined;
@@ -46,7 +48,7 @@ export function openDeliveryLog(webhook: Webhook, container: HTMLElement, lastDe
     );
     await load();
   };
-  const render = ({ deliveries }: { deliveries: Delivery[] }) => {
+  const render = ({ deliveries }: Schema<"DeliveryPage">) => {
     followPending(deliveries);
     showLastDelivery(lastDelivery, deliveries[0]);
     return deliveries.length === 0
@@ -94,7 +96,7 @@ function deliveryRow(webhook: Webhook, delivery: Delivery, redeliver: (() => voi
   );
 }
 
-function attemptsTable(attempts: Attempt[]) {
+function attemptsTable(attempts: Schema<"DeliveryAttempt">[]) {
   return h(
     "table",
     { class: "attempts" },

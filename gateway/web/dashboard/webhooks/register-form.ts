@@ -1,5 +1,5 @@
 import { h, replaceChildren } from "../../shared/dom.ts";
-import { api, submitting } from "../app-shell.ts";
+import { api, submitting, type Schema } from "../app-shell.ts";
 import { field, secretPanel, uniqueId } from "../widgets.ts";
 
 /** The event types the API documents (its OpenAPI enum): the page keeps no list of its own. */
@@ -42,7 +42,7 @@ export function registerWebhookForm(notice: HTMLElement, reload: () => Promise<v
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const chosen = [...events.querySelectorAll<HTMLInputElement>("input:checked")].map((box) => box.value);
-    const result = await submitting(form, message, () => api("POST", "/webhook", { url: url.value, events: chosen }));
+    const result = await submitting(form, message, () => api<Schema<"CreatedWebhook">>("POST", "/webhook", { url: url.value, events: chosen }));
     if (!result.ok) return;
     url.value = "";
     replaceChildren(

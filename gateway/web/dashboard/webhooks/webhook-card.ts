@@ -1,8 +1,9 @@
 import { h, replaceChildren } from "../../shared/dom.ts";
-import { api } from "../app-shell.ts";
+import { api, type Schema } from "../app-shell.ts";
 import { confirmedButton, secretPanel, time } from "../widgets.ts";
 import { openDeliveryLog, showLastDelivery } from "./delivery-log.ts";
-import type { Delivery, Webhook } from "./types.ts";
+
+type Webhook = Schema<"Webhook">;
 
 export interface WebhookCardContext {
   admin: boolean;
@@ -17,7 +18,7 @@ export interface WebhookCardContext {
 export function webhookCard(webhook: Webhook, context: WebhookCardContext) {
   const log = h("div", { class: "log" });
   const lastDelivery = h("span", {}, "…");
-  void api<{ deliveries: Delivery[] }>("GET", `/webhook/${webhook.webhookId}/deliveries?pageSize=1`).then((result) =>
+  void api<Schema<"DeliveryPage">>("GET", `/webhook/${webhook.webhookId}/deliveries?pageSize=1`).then((result) =>
     result.ok ? showLastDelivery(lastDelivery, result.body.deliveries[0]) : replaceChildren(lastDelivery, "Unknown"),
   );
   const openLog = () => openDeliveryLog(webhook, log, lastDelivery, context);
@@ -137,7 +138,7 @@ function rotateSecretButton(webhook: Webhook, context: WebhookCardContext) {
       action: "Rotate secret",
     },
     onConfirmed: async () => {
-      const result = await api<{ secret: string; previousSecretExpiresAt: string | null }>("POST", `/webhook/${webhook.webhookId}/rotate-secret`);
+      const result = await api<Schema<"RotatedSecret">>("POST", `/webhook/${webhook.webhookId}/rotate-secret`);
       if (!result.ok) return context.say(result, "");
       replaceChildren(
         context.notice,

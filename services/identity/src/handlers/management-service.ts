@@ -1,7 +1,7 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
-import { adminRoleRequired, invalidArgument, notFound, type CredentialCache, type Logger } from "@svc/platform";
-import { GRANT_ID, identityLimits, UUID } from "@svc/platform/contract";
+import { adminRoleRequired, invalidArgument, notFound, requireUuid, type CredentialCache, type Logger } from "@svc/platform";
+import { GRANT_ID, identityLimits } from "@svc/platform/contract";
 import { ClientPolicyMode, Role, type ManagementService } from "@svc/proto/svc/identity/v1/identity_pb";
 import type { AccountStores } from "../account-stores.ts";
 import { RequestCheck } from "../admin/admin-requests.ts";
@@ -38,10 +38,7 @@ export interface ManagementDependencies {
 
 // oidc-provider's grant ids: base64url, 21-43 characters.
 
-const idOrRefuse = (field: string, value: string) => {
-  if (!UUID.test(value)) throw invalidArgument([`${field} must be a UUID`]);
-  return value.toLowerCase();
-};
+const idOrRefuse = requireUuid;
 
 const roleFrom = (role: Role, field = "role"): UserRole | undefined => {
   if (role === Role.ADMIN) return "admin";

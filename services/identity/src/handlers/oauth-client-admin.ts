@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import { invalidArgument, notFound, type Logger } from "@svc/platform";
+import { invalidArgument, notFound, requireUuid, type Logger } from "@svc/platform";
 import type { IdentityAdminService } from "@svc/proto/svc/identity/v1/identity_pb";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
 import type { OAuthClientQueries } from "../db/oauth-clients.ts";
@@ -45,15 +45,13 @@ export function oauthClientAdmin(deps: {
     },
 
     async listOAuthClients(request) {
-      if (!UUID.test(request.orgId)) throw invalidArgument(["orgId must be a UUID"]);
-      const orgId = request.orgId.toLowerCase();
+      const orgId = requireUuid("orgId", request.orgId);
       if (!(await clients.organizationExists(orgId))) throw notFound("Organization");
       return { clients: (await clients.listByOrg(orgId)).map(toOAuthClientMessage) };
     },
 
     async deleteOAuthClient(request) {
-      if (!UUID.test(request.clientId)) throw invalidArgument(["clientId must be a UUID"]);
-      const clientId = request.clientId.toLowerCase();
+      const clientId = requireUuid("clientId", request.clientId);
       const revokedAccessTokens = await clients.delete(clientId);
       if (!revokedAccessTokens) throw notFound("OAuth client");
       try {

@@ -1,7 +1,16 @@
 import { create, fromBinary, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, invalidArgument, notFound, idempotentRequest, type Authenticate, type Logger } from "@svc/platform";
+import {
+  IDEMPOTENT_REPLAYED_HEADER,
+  idempotencyKeyOf,
+  idempotentRequest,
+  invalidArgument,
+  notFound,
+  RequestCheck,
+  type Authenticate,
+  type Logger,
+} from "@svc/platform";
 import {
   CreateMeetingRequestSchema,
   type MeetingPageService,
@@ -273,19 +282,19 @@ const statusFromProto: Partial<Record<MeetingStatus, StoredStatus>> = {
 
 /** ListMeetings' filters, with the date rule of creation; every bad one named. */
 function listFilter(request: { status: MeetingStatus; startFrom?: string | undefined; startBefore?: string | undefined }) {
-  const problems: string[] = [];
+  const check = new RequestCheck();
   const date = (name: string, value: string | undefined) => {
     if (value === undefined) return null;
     const parsed = parseOffsetDateTime(value);
     if (parsed.ok) return parsed.date;
-    problems.push(`${name} ${parsed.problem}`);
+    check.add(`${name} ${parsed.problem}`);
     return null;
   };
   const startFrom = date("start_from", request.startFrom);
   const startBefore = date("start_before", request.startBefore);
   const status = request.status === MeetingStatus.UNSPECIFIED ? null : (statusFromProto[request.status] ?? null);
-  if (request.status !== MeetingStatus.UNSPECIFIED && status === null) problems.push("status is not a meeting status");
-  if (problems.length > 0) throw invalidArgument(problems);
+  if (request.status !== MeetingStatus.UNSPECIFIED && status === null) check.add("status is not a meeting status");
+  check.done();
   return { status, startFrom, startBefore };
 }
 

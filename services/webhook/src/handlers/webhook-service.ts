@@ -7,6 +7,8 @@ import {
   IDEMPOTENT_REPLAYED_HEADER,
   idempotencyKeyOf,
   invalidArgument,
+  RequestCheck,
+  requireUuid,
   notFound,
   idempotentRequest,
   type Authenticate,
@@ -38,17 +40,7 @@ import { testEventBody } from "../payloads.ts";
 import type { SecretBox } from "../signing/secret-box.ts";
 import { generateSigningSecret } from "../signing/signing-secret.ts";
 import type { DeliveryLog, SubscriptionStore } from "../webhook-stores.ts";
-import {
-  dateTimeOrProblem,
-  decodePageToken,
-  descriptionOrProblem,
-  encodePageToken,
-  eventsProblems,
-  pageSizeOrProblem,
-  rateLimitProblem,
-  recoveryWindowOrProblems,
-  uuidOrProblem,
-} from "../api/request-rules.ts";
+import { dateTimeOf, decodePageToken, descriptionOf, encodePageToken, eventsOf, pageSizeOf, rateLimitOf, recoveryWindowOf } from "../api/request-rules.ts";
 
 export interface WebhookServiceDependencies {
   subscriptions: SubscriptionStore;
@@ -106,10 +98,12 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       fromBinary(RotateSecretResponseSchema, Buffer.from(deps.secretBox.open(Buffer.from(stored), ROTATION_REPLAY_BINDING), "base64")),
   };
 
-  /** The URL rules of registration and the SSRF check of its host's addresses; throws INVALID_ARGUMENT. */
-  const checkedUrl = async (value: string, otherProblems: string[]): Promise<URL> => {
-    const problems = [...urlProblems(value, deps.targetPolicy), ...otherProblems];
-    if (problems.length > 0) throw invalidArgument(problems);
+  /**
+   * The URL rules of registration (before the request's other problems) and the SSRF check of its
+   * host's addresses; throws INVALID_ARGUMENT naming every problem of the request.
+   */
+  const checkedUrl = async (value: string, check: RequestCheck): Promise<URL> => {
+    new RequestCheck().add(...urlProblems(value, deps.targetPolicy), ...check.problems).done();
     const url = new URL(value);
     const refusal = await checkTargetAddresses(url, deps.targetPolicy);
     if (refusal) throw invalidArgument([refusal]);
@@ -141,19 +135,16 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
     }
   };
   /** The id in a request field (`webhookId`, `deliveryId`), lower-cased; INVALID_ARGUMENT when it is not a UUID. */
-  const uuidFrom = (value: string, field = "webhookId") => {
-    const { id, problem } = uuidOrProblem(value, field);
-    if (problem) throw invalidArgument([problem]);
-    return id!;
-  };
+  const uuidFrom = (value: string, field = "webhookId") => requireUuid(field, value);
 
   return {
     async createSubscription(request, context: HandlerContext) {
       const caller = await authenticate(context, scopes.create, adminOnly);
-      const { description, problem: descriptionProblem } = descriptionOrProblem(request.description);
-      const limitProblem = request.rateLimitPerSecond === undefined ? undefined : rateLimitProblem(request.rateLimitPerSecond);
-      const otherProblems = [...eventsProblems(request.events), descriptionProblem, limitProblem].filter((p): p is string => p !== undefined);
-      const url = await checkedUrl(request.url, otherProblems);
+      const check = new RequestCheck();
+      const events = eventsOf(check, request.events);
+      const description = descriptionOf(check, request.description);
+      if (request.rateLimitPerSecond !== undefined) rateLimitOf(check, request.rateLimitPerSecond);
+      const url = await checkedUrl(request.url, check);
 
       const idempotent = idempotentRequest(caller, idempotencyKeyOf(context), "CreateSubscription", toBinary(CreateSubscriptionRequestSchema, request));
       const result = await subscriptions.issuingSecret(idempotent, createdCodec, async (writes) => {
@@ -164,7 +155,7 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
             id,
             orgId: caller.orgId,
             url: url.href,
-            events: [...new Set(request.events)],
+            events,
             secretSealed: deps.secretBox.seal(secret, id),
             description,
             rateLimitPerSecond: request.rateLimitPerSecond ?? null,
@@ -190,10 +181,11 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       // per-organization cap bounds the answer.
       if (request.pageSize === 0 && !request.pageToken)
         return { subscriptions: (await subscriptions.list(caller.orgId)).map(toSubscription), nextPageToken: "" };
-      const { size, problem } = pageSizeOrProblem(request.pageSize);
+      const check = new RequestCheck();
+      const size = pageSizeOf(check, request.pageSize);
       const after = request.pageToken ? decodePageToken(request.pageToken) : undefined;
-      const problems = [problem, request.pageToken && !after ? "pageToken is not a token this API returned" : undefined].filter((p) => p !== undefined);
-      if (problems.length > 0) throw invalidArgument(problems);
+      if (request.pageToken && !after) check.add("pageToken is not a token this API returned");
+      check.done();
       const page = await subscriptions.listPage(caller.orgId, { size, ...(after ? { after } : {}) });
       return { subscriptions: page.subscriptions.map(toSubscription), nextPageToken: page.next ? encodePageToken(page.next) : "" };
     },
@@ -216,26 +208,22 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
     async listDeliveries(request, context) {
       const caller = await authenticate(context, scopes.read);
       const webhookId = uuidFrom(request.webhookId);
-      const { size, problem } = pageSizeOrProblem(request.pageSize);
+      const check = new RequestCheck();
+      const size = pageSizeOf(check, request.pageSize);
       const after = request.pageToken ? decodePageToken(request.pageToken) : undefined;
-      const since = dateTimeOrProblem(request.since, "since");
-      const until = dateTimeOrProblem(request.until, "until");
-      const problems = [
-        problem,
-        request.pageToken && !after ? "pageToken is not a token this API returned" : undefined,
-        since.problem,
-        until.problem,
-        since.date && until.date && until.date <= since.date ? "until must be after since" : undefined,
-        request.status !== DeliveryStatus.UNSPECIFIED && !statusNameOf[request.status] ? "status is not a delivery status" : undefined,
-        request.statusClass !== HttpStatusClass.UNSPECIFIED && !statusClassOf[request.statusClass] ? "statusClass is not a status class" : undefined,
-      ].filter((p) => p !== undefined && p !== "");
-      if (problems.length > 0) throw invalidArgument(problems as string[]);
+      if (request.pageToken && !after) check.add("pageToken is not a token this API returned");
+      const since = dateTimeOf(check, request.since, "since");
+      const until = dateTimeOf(check, request.until, "until");
+      if (since && until && until <= since) check.add("until must be after since");
+      if (request.status !== DeliveryStatus.UNSPECIFIED && !statusNameOf[request.status]) check.add("status is not a delivery status");
+      if (request.statusClass !== HttpStatusClass.UNSPECIFIED && !statusClassOf[request.statusClass]) check.add("statusClass is not a status class");
+      check.done();
       await subscriptionOf(caller.orgId, webhookId);
       const filter: DeliveryFilter = {
         ...(statusNameOf[request.status] ? { status: statusNameOf[request.status] } : {}),
         ...(statusClassOf[request.statusClass] ? { statusClass: statusClassOf[request.statusClass] } : {}),
-        ...(since.date ? { since: since.date } : {}),
-        ...(until.date ? { until: until.date } : {}),
+        ...(since ? { since } : {}),
+        ...(until ? { until } : {}),
       };
       const page = await deliveries.list({ orgId: caller.orgId, subscriptionId: webhookId, pageSize: size, filter, ...(after ? { after } : {}) });
       return { deliveries: page.deliveries.map(toDelivery), nextPageToken: page.next ? encodePageToken(page.next) : "" };
@@ -245,26 +233,17 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       const caller = await authenticate(context, scopes.update, adminOnly);
       const webhookId = uuidFrom(request.webhookId);
       const changes: SubscriptionChanges = {};
-      const problems: string[] = [];
-      if (request.events) {
-        problems.push(...eventsProblems(request.events.types));
-        changes.events = [...new Set(request.events.types)];
-      }
-      if (request.description !== undefined) {
-        const { description, problem } = descriptionOrProblem(request.description);
-        if (problem) problems.push(problem);
-        changes.description = description;
-      }
+      const check = new RequestCheck();
+      if (request.events) changes.events = eventsOf(check, request.events.types);
+      if (request.description !== undefined) changes.description = descriptionOf(check, request.description);
       if (request.rateLimit) {
         const perSecond = request.rateLimit.perSecond;
-        const problem = perSecond === undefined ? undefined : rateLimitProblem(perSecond);
-        if (problem) problems.push(problem);
-        changes.rateLimitPerSecond = perSecond ?? null;
+        changes.rateLimitPerSecond = perSecond === undefined ? null : rateLimitOf(check, perSecond);
       }
       if (request.disabled !== undefined) changes.disabled = request.disabled ? { reason: DISABLED_BY_ORGANIZATION } : false;
       // The URL exactly as at registration, SSRF check included.
-      if (request.url !== undefined) changes.url = (await checkedUrl(request.url, problems)).href;
-      else if (problems.length > 0) throw invalidArgument(problems);
+      if (request.url !== undefined) changes.url = (await checkedUrl(request.url, check)).href;
+      else check.done();
       if (Object.keys(changes).length === 0) {
         throw invalidArgument(["nothing to change: set at least one of url, events, description, disabled, rateLimitPerSecond"]);
       }
@@ -295,12 +274,13 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
     async recoverDeliveries(request, context) {
       const caller = await authenticate(context, scopes.update, adminOnly);
       const webhookId = uuidFrom(request.webhookId);
-      const window = recoveryWindowOrProblems(request.since, request.until, new Date());
-      if (window.problems.length > 0) throw invalidArgument(window.problems);
+      const check = new RequestCheck();
+      const window = recoveryWindowOf(check, request.since, request.until, new Date());
+      check.done();
       requireEnabled(await subscriptionOf(caller.orgId, webhookId));
-      const recovered = await deliveries.recoverFailed({ orgId: caller.orgId, subscriptionId: webhookId, since: window.since!, until: window.until! });
+      const recovered = await deliveries.recoverFailed({ orgId: caller.orgId, subscriptionId: webhookId, since: window!.since, until: window!.until });
       if (recovered > 0) deps.wakeDispatcher();
-      return { webhookId, recovered, since: timestampFromDate(window.since!), until: timestampFromDate(window.until!) };
+      return { webhookId, recovered, since: timestampFromDate(window!.since), until: timestampFromDate(window!.until) };
     },
 
     async listEventTypes(_request, context) {
