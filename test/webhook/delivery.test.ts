@@ -92,6 +92,11 @@ describe("webhook delivery, end to end", () => {
         attendees: ended.attendees,
         reason: "ended_by_api",
         participants: [],
+        // Who of the invited came (issue 30): nobody joined this one.
+        attendance: {
+          guests: 0,
+          invitees: ended.attendees.map((email) => ({ email, role: "attendee", joined: false, firstJoinedAt: null, totalSeconds: 0 })),
+        },
       },
     });
 

@@ -100,7 +100,7 @@ describe("POST /api/v1/webhook", () => {
     [
       "an unknown event type",
       { url: PUBLIC_URL, events: ["meeting.paused", "meeting.ended"] },
-      'events contains unknown event types: "meeting.paused" (known: meeting.started, meeting.ended, meeting.updated, meeting.cancelled, participant.joined, participant.left, webhook.disabled)',
+      'events contains unknown event types: "meeting.paused" (known: meeting.started, meeting.ended, meeting.updated, meeting.cancelled, meeting.no_show, participant.joined, participant.left, webhook.disabled)',
     ],
     ["a url that is not a string", { url: 42, events: ["meeting.ended"] }, "url must be a string"],
     ["events that is not an array", { url: PUBLIC_URL, events: "meeting.ended" }, "events must be an array of strings"],
@@ -434,6 +434,7 @@ describe("GET /api/v1/event-types", () => {
       "meeting.ended",
       "meeting.updated",
       "meeting.cancelled",
+      "meeting.no_show",
       "participant.joined",
       "participant.left",
       "webhook.disabled",
@@ -442,7 +443,7 @@ describe("GET /api/v1/event-types", () => {
     expect(ended.description).toMatch(/^The meeting ended/);
     expect(ended.schema.type).toBe("object");
     expect(ended.schema.required).toEqual(expect.arrayContaining(["meetingId", "endedAt", "reason", "participants"]));
-    expect(ended.schema.properties.reason.anyOf[0].enum).toEqual(["empty", "ended_by_api", "end_passed"]);
+    expect(ended.schema.properties.reason.anyOf[0].enum).toEqual(["empty", "ended_by_api", "end_passed", "ended_by_host"]);
     // The same schema the OpenAPI document gives the event's data.
     const document = await (await fetch(`${stack.gatewayUrl}/api/v1/openapi.json`)).json();
     const documented = document.components.schemas.MeetingEndedEvent.properties.data;
