@@ -263,7 +263,7 @@ describe("the OpenAPI document", () => {
       "participant.joined": "ParticipantJoinedEvent",
       "participant.left": "ParticipantLeftEvent",
     };
-    expect(Object.keys(document.webhooks).sort()).toEqual([...Object.keys(schemaByType), "meeting.cancelled", "meeting.updated", "webhook.disabled"].sort());
+    expect(Object.keys(document.webhooks).sort()).toEqual([...Object.keys(schemaByType), "meeting.cancelled", "meeting.no_show", "meeting.updated", "webhook.disabled"].sort());
     for (const [type, name] of Object.entries(schemaByType)) {
       const delivered = receiver.on("/events").find((request) => request.payload?.type === type);
       expect(delivered, `a delivered ${type}`).toBeDefined();

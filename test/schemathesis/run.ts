@@ -26,8 +26,17 @@ const log = (message: string) => process.stderr.write(`schemathesis run: ${messa
 // The limits protect production from abuse; here they would answer 429 instead of exercising the
 // routes, so they are raised far above what the fuzzer sends.
 // The fuzzer's wrong sign-ins all come from 127.0.0.1, so the per-address sign-in throttle is
-// raised too.
-const stack = await startStack({ env: { RATE_LIMIT_PER_SECOND: "100000", JOIN_GRANTS_PER_MINUTE: "1000000", SIGNIN_MAX_FAILURES_PER_ADDRESS: "100000" } });
+// raised too. The stack has its own media server: a join opens the meeting's room there first
+// (with its cap), and answers 503 when no media server can (see join-grants.ts).
+const stack = await startStack({
+  media: true,
+  env: {
+    RATE_LIMIT_PER_SECOND: "100000",
+    JOIN_GRANTS_PER_MINUTE: "1000000",
+    JOIN_GRANTS_PER_MEETING_PER_MINUTE: "1000000",
+    SIGNIN_MAX_FAILURES_PER_ADDRESS: "100000",
+  },
+});
 let code = 1;
 const startedAt = Date.now();
 try {
