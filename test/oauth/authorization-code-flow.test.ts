@@ -46,6 +46,7 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
       "meeting.read",
       "meeting.update",
       "meeting.delete",
+      "meeting.links",
       "webhook.create",
       "webhook.read",
       "webhook.update",
