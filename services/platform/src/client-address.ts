@@ -1,14 +1,18 @@
 import net from "node:net";
 
 /**
- * The key under which a client address is counted by per-address limits (the gateway's rate
- * limit, the sign-in throttle). An IPv4 address is itself; an IPv6 address is its /64, because a
+ * The key under which a client address is counted by every per-address limit (the gateway's
+ * rate limit, the sign-in throttle, join grants). An IPv4 address is itself; an IPv6 address is its /64, because a
  * single subscriber is routinely given a whole /64 (RFC 6177, RFC 7934 §6) and could otherwise
  * take a fresh address, and a fresh allowance, for every request. An IPv4-mapped IPv6 address
- * counts as the IPv4 address it carries. Anything else (no address known) is left as it is.
+ * counts as the IPv4 address it carries. Anything else (no address known) is left as it is:
+ * callers pass the address their server saw, never one a client wrote.
  */
 export function clientAddressKey(address: string): string {
-  const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  const bare = address
+    .trim()
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "");
   if (net.isIPv4(bare)) return bare;
   if (!net.isIPv6(bare)) return address;
   const hextets = expandIPv6(bare);

@@ -32,5 +32,4 @@ export * from "./telemetry/request-context.ts";
 export * from "./telemetry/tracing-config.ts";
 export * from "./process-launch.ts";
 export * from "./telemetry/event-context.ts";
-export * from "./address-bucket.ts";
 export * from "./telemetry/trace-boundaries.ts";

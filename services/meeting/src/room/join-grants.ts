@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { AccessToken, TrackSource, type VideoGrant } from "livekit-server-sdk";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
-import { addressBucket, notFound, type Pool } from "@svc/platform";
+import { clientAddressKey, notFound, type Pool } from "@svc/platform";
 import { errorMetadata } from "@svc/platform/contract";
 import type { LinkRole } from "../db/join-links.ts";
 import { insertLobbyEntry, lobbyEntryByTicket, type LobbyEntryRecord } from "../db/lobby.ts";
@@ -67,7 +67,7 @@ export function createJoinGrants(deps: {
   maxParticipants: number;
   tokenTtlSeconds: number;
   links: JoinLinks;
-  /** Grants per client address (IPv6 counted per /64: addressBucket). */
+  /** Grants per client address (IPv6 counted per /64: clientAddressKey). */
   limiter: RateLimiterAbstract;
   /** Grants per meeting, whatever the addresses asking. */
   meetingLimiter: RateLimiterAbstract;
@@ -97,7 +97,7 @@ export function createJoinGrants(deps: {
 
   /** The limits and the meeting's state, checked for every grant (also after a lobby admission). */
   async function openMeeting(meetingId: string, clientAddress: string): Promise<StoredMeeting> {
-    await consume(limiter, addressBucket(clientAddress), "Too many join requests from this address; try again shortly");
+    await consume(limiter, clientAddressKey(clientAddress), "Too many join requests from this address; try again shortly");
     const meeting = await getMeeting(pool, meetingId);
     if (!meeting) throw notFound("Meeting");
     if (isClosed(meeting.status)) throw closedMeeting(meeting.status);
