@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -34,6 +34,18 @@ describe("the test command's closing line", () => {
       expect(withEarlierRuns({ passed: 3, failed: 0, skipped: 1 }, undefined)).toEqual({ passed: 3, failed: 0, skipped: 1 });
       expect(withEarlierRuns({ passed: 1100, failed: 1, skipped: 0 }, file)).toEqual({ passed: 1100, failed: 1, skipped: 0 });
       expect(withEarlierRuns({ passed: 9, failed: 0, skipped: 2 }, file)).toEqual({ passed: 1109, failed: 1, skipped: 2 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("reads an empty totals file, as .ci/run's mktemp creates it, as no earlier run", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "closing-line-"));
+    try {
+      const file = path.join(dir, "totals.json");
+      writeFileSync(file, "");
+      expect(withEarlierRuns({ passed: 1166, failed: 0, skipped: 0 }, file)).toEqual({ passed: 1166, failed: 0, skipped: 0 });
+      expect(withEarlierRuns({ passed: 4, failed: 0, skipped: 0 }, file)).toEqual({ passed: 1170, failed: 0, skipped: 0 });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -22,10 +22,14 @@ export function junitCounts(xml: string): RunCounts {
   return { passed: attribute("tests") - failed - skipped, failed, skipped };
 }
 
-/** `counts` plus those recorded in `file` by earlier runs; the sum is recorded there. */
+/**
+ * `counts` plus those recorded in `file` by earlier runs; the sum is recorded there. A missing or
+ * empty file (what `mktemp` creates) records no earlier run.
+ */
 export function withEarlierRuns(counts: RunCounts, file: string | undefined): RunCounts {
   if (!file) return counts;
-  const earlier: RunCounts = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as RunCounts) : { passed: 0, failed: 0, skipped: 0 };
+  const recorded = existsSync(file) ? readFileSync(file, "utf8").trim() : "";
+  const earlier: RunCounts = recorded ? (JSON.parse(recorded) as RunCounts) : { passed: 0, failed: 0, skipped: 0 };
   const total = { passed: earlier.passed + counts.passed, failed: earlier.failed + counts.failed, skipped: earlier.skipped + counts.skipped };
   writeFileSync(file, JSON.stringify(total));
   return total;
