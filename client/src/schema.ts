@@ -338,6 +338,158 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/meeting/{id}/recordings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a meeting's recordings
+         * @description Every recording of the meeting, newest first, in every status.
+         */
+        get: operations["listRecordings"];
+        put?: never;
+        /**
+         * Start recording a meeting
+         * @description Starts recording the meeting's room (LiveKit Egress): `grid` (default) records the room as its people see it, `audio` its audio only. The meeting's `recording` setting must be `manual` or `auto`, and someone must be in its room. Everyone in the room sees a recording indicator and hears that the recording started; the join page tells people before they join. Emits `recording.started`; when it is stopped (or the meeting ends) the file is finished and `recording.ready` follows, or `recording.failed`. 409: Recording is off for the meeting (`recording: off`), nobody is in its room yet (a recording needs the room open), it has ended or was cancelled, or it is being recorded already (one recording at a time).
+         */
+        post: operations["startRecording"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recordings/{recordingId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a recording
+         * @description Its status (`recording`, `processing`, `ready`, `failed`), times, duration, size, layout and error.
+         */
+        get: operations["getRecording"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a recording and its file
+         * @description Deletes the recording and its file for good; access links to it stop working (404). Admins of the organization only (a member's credential gets 403). A recording still `recording` or `processing` is refused (409): stop it and wait until it is ready or failed. Recordings are also deleted RECORDING_RETENTION_DAYS (default 30) after they ended.
+         */
+        delete: operations["deleteRecording"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recordings/{recordingId}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a recording
+         * @description Stops a recording in progress: it becomes `processing` while the recorder finishes the file, then `ready` (`recording.ready`) or `failed`. Idempotent: a recording that is no longer recording is answered as it is.
+         */
+        post: operations["stopRecording"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recordings/{recordingId}/access-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A download link for a recording
+         * @description A signed URL of the recording's file that needs no API key, valid until `expiresAt` (`expiresInSeconds`, default 1 hour, at most 7 days): what a scheduler hands to its user. Anyone holding it can watch or download the file until then, so share it like the recording itself. The file is served with `Range` support (a video element can seek). 409 while the recording is not `ready`.
+         */
+        get: operations["getRecordingAccessLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recording-downloads/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a recording's file (access link)
+         * @description The MP4 file an access link points to. No Authorization header: the signed, expiring token in the path is the permission. Supports `Range` (206 with `Content-Range`; 416 outside the file) and HEAD.
+         */
+        get: operations["downloadRecording"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/recording": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the meeting is being recorded
+         * @description What the room page shows in its recording indicator when it opens (afterwards it hears changes as `svc.recording` data packets). Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential.
+         */
+        get: operations["getRoomRecording"];
+        put?: never;
+        /**
+         * Start recording (a host in the room)
+         * @description The host panel's Record control: the same start as POST /meeting/{id}/recordings (409: Recording is off for the meeting (`recording: off`), nobody is in its room yet (a recording needs the room open), it has ended or was cancelled, or it is being recorded already (one recording at a time).; 503 with Retry-After without recording capacity). Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403.
+         */
+        post: operations["startRoomRecording"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/recording/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop the recording (a host in the room)
+         * @description Stops the meeting's recording in progress (404 when nothing is being recorded). Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403.
+         */
+        post: operations["stopRoomRecording"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth": {
         parameters: {
             query?: never;
@@ -433,7 +585,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Subscribes `url` to the listed event types for the caller's organization and returns the signing secret, **once**: it cannot be retrieved again. `url` must be an absolute https URL (http only where the deployment allows insecure targets) of at most 2048 characters, without credentials, whose host does not resolve to a loopback, private, link-local, carrier-grade NAT, reserved, unique-local or cloud-metadata address (checked again on every delivery). `events` must be a non-empty list of known types (`meeting.started`, `meeting.ended`, `meeting.updated`, `meeting.cancelled`, `meeting.no_show`, `participant.joined`, `participant.left`, `webhook.disabled`; their bodies are under `webhooks` in this document), at most 20 entries; duplicates are removed. An organization may have at most 100 subscriptions. Deliveries are signed per Standard Webhooks (headers `webhook-id`, `webhook-timestamp`, `webhook-signature`). Delivery is at least once and unordered: a receiver may get the same event twice (deduplicate on the `webhook-id` header) and events in any order.
+         * @description Subscribes `url` to the listed event types for the caller's organization and returns the signing secret, **once**: it cannot be retrieved again. `url` must be an absolute https URL (http only where the deployment allows insecure targets) of at most 2048 characters, without credentials, whose host does not resolve to a loopback, private, link-local, carrier-grade NAT, reserved, unique-local or cloud-metadata address (checked again on every delivery). `events` must be a non-empty list of known types (`meeting.started`, `meeting.ended`, `meeting.updated`, `meeting.cancelled`, `meeting.no_show`, `participant.joined`, `participant.left`, `recording.started`, `recording.ready`, `recording.failed`, `webhook.disabled`; their bodies are under `webhooks` in this document), at most 20 entries; duplicates are removed. An organization may have at most 100 subscriptions. Deliveries are signed per Standard Webhooks (headers `webhook-id`, `webhook-timestamp`, `webhook-signature`). Delivery is at least once and unordered: a receiver may get the same event twice (deduplicate on the `webhook-id` header) and events in any order.
          */
         post: operations["createWebhook"];
         /**
@@ -1236,6 +1388,150 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "recording.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recording of the meeting's room started
+         * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RecordingStartedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recording.ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recording's file is complete: get a download link with GET /recordings/{recordingId}/access-link
+         * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RecordingReadyEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recording.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recording failed: the recorder reported a failure, or was lost (its process died)
+         * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RecordingFailedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.disabled": {
         parameters: {
             query?: never;
@@ -1317,6 +1613,11 @@ export interface components {
             screenShare?: "everyone" | "hosts";
             /** @description Default 5. That many minutes after `start`, each invited host or attendee who has not joined (with their personal link) is reported once with a `meeting.no_show` event. */
             noShowAfterMinutes?: number;
+            /**
+             * @description Default `off`: nobody can record the meeting. `manual`: a host in the room or the API (POST /meeting/{id}/recordings) starts and stops recordings. `auto`: a recording starts when the first person is admitted and stops when the meeting ends. Everyone in the room sees that it is being recorded, and the join page says so before they join.
+             * @enum {string}
+             */
+            recording?: "off" | "manual" | "auto";
         } & (unknown & unknown);
         /**
          * @description Any of the fields of CreateMeetingRequest, at least one; those present are changed. Unknown fields are ignored. The schema asks for `start` beside `end` or `duration`; the service also takes them alone when the meeting has a start already.
@@ -1348,7 +1649,12 @@ export interface components {
             screenShare?: "everyone" | "hosts";
             /** @description Default 5. That many minutes after `start`, each invited host or attendee who has not joined (with their personal link) is reported once with a `meeting.no_show` event. */
             noShowAfterMinutes?: number;
-        } & (unknown & unknown)) | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+            /**
+             * @description Default `off`: nobody can record the meeting. `manual`: a host in the room or the API (POST /meeting/{id}/recordings) starts and stops recordings. `auto`: a recording starts when the first person is admitted and stops when the meeting ends. Everyone in the room sees that it is being recorded, and the join page says so before they join.
+             * @enum {string}
+             */
+            recording?: "off" | "manual" | "auto";
+        } & (unknown & unknown)) | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
         /**
          * @example {
          *       "email": "ada@example.com"
@@ -1407,6 +1713,21 @@ export interface components {
             /** @description The secret of a personal join link (the `link` parameter of its URL's fragment): enter as its host, attendee or guest. */
             link?: string;
         };
+        /**
+         * @example {
+         *       "layout": "grid"
+         *     }
+         * @example {
+         *       "layout": "audio"
+         *     }
+         */
+        StartRecordingRequest: {
+            /**
+             * @description Default `grid`.
+             * @enum {string}
+             */
+            layout?: "grid" | "audio";
+        };
         TokenRequest: {
             /** @enum {string} */
             grant_type: "authorization_code" | "refresh_token";
@@ -1442,7 +1763,7 @@ export interface components {
              */
             url: string;
             /** @description Event types; duplicates are removed. */
-            events: ("meeting.started" | "meeting.ended" | "meeting.updated" | "meeting.cancelled" | "meeting.no_show" | "participant.joined" | "participant.left" | "webhook.disabled")[];
+            events: ("meeting.started" | "meeting.ended" | "meeting.updated" | "meeting.cancelled" | "meeting.no_show" | "participant.joined" | "participant.left" | "recording.started" | "recording.ready" | "recording.failed" | "webhook.disabled")[];
             /**
              * @description Free text for people (what the endpoint is for, who owns it): at most 500 characters, trimmed; newlines and tabs allowed, other control characters not.
              * @example Calendar sync (team Atlas)
@@ -1473,7 +1794,7 @@ export interface components {
              */
             url?: string;
             /** @description Event types; duplicates are removed. */
-            events?: ("meeting.started" | "meeting.ended" | "meeting.updated" | "meeting.cancelled" | "meeting.no_show" | "participant.joined" | "participant.left" | "webhook.disabled")[];
+            events?: ("meeting.started" | "meeting.ended" | "meeting.updated" | "meeting.cancelled" | "meeting.no_show" | "participant.joined" | "participant.left" | "recording.started" | "recording.ready" | "recording.failed" | "webhook.disabled")[];
             /**
              * @description Free text for people (what the endpoint is for, who owns it): at most 500 characters, trimmed; newlines and tabs allowed, other control characters not.
              * @example Calendar sync (team Atlas)
@@ -1518,7 +1839,7 @@ export interface components {
             /** @description Duplicates are dropped. */
             redirectUris: string[];
             /** @description Duplicates are dropped. */
-            scopes: ("meeting.create" | "meeting.read" | "meeting.update" | "meeting.delete" | "meeting.links" | "webhook.create" | "webhook.read" | "webhook.update" | "webhook.delete")[];
+            scopes: ("meeting.create" | "meeting.read" | "meeting.update" | "meeting.delete" | "meeting.links" | "recording.read" | "recording.manage" | "webhook.create" | "webhook.read" | "webhook.update" | "webhook.delete")[];
         };
         CreateUserRequest: {
             /** @description An e-mail address (one `@`, a dot in the domain, no spaces); trimmed. */
@@ -1642,7 +1963,7 @@ export interface components {
                 start: string | null;
                 attendees: string[];
                 end: string | null;
-                changedFields: ("title" | "start" | "end" | "attendees" | "hosts" | "lobby" | "screenShare" | "noShowAfterMinutes")[];
+                changedFields: ("title" | "start" | "end" | "attendees" | "hosts" | "lobby" | "screenShare" | "noShowAfterMinutes" | "recording")[];
                 previous: components["schemas"]["MeetingDetails"];
             };
         };
@@ -1723,6 +2044,91 @@ export interface components {
                 participant: components["schemas"]["ParticipantVisit"];
             };
         };
+        RecordingStartedEvent: {
+            /** @constant */
+            type: "recording.started";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                recordingId: string;
+                meetingId: string;
+                orgId: string;
+                /** @enum {string} */
+                layout: "grid" | "audio";
+                /** @enum {string} */
+                startedBy: "host" | "api" | "auto";
+                /**
+                 * Format: date-time
+                 * @description When the recording started.
+                 */
+                startedAt: string;
+            };
+        };
+        RecordingReadyEvent: {
+            /** @constant */
+            type: "recording.ready";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                recordingId: string;
+                meetingId: string;
+                orgId: string;
+                /** @enum {string} */
+                layout: "grid" | "audio";
+                /** @enum {string} */
+                startedBy: "host" | "api" | "auto";
+                /**
+                 * Format: date-time
+                 * @description When the recording started.
+                 */
+                startedAt: string;
+                /**
+                 * Format: date-time
+                 * @description When the recording stopped.
+                 */
+                endedAt: string;
+                /** @description The file's duration. */
+                durationSeconds: number;
+                /** @description The file's size. */
+                sizeBytes: number;
+            };
+        };
+        RecordingFailedEvent: {
+            /** @constant */
+            type: "recording.failed";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                recordingId: string;
+                meetingId: string;
+                orgId: string;
+                /** @enum {string} */
+                layout: "grid" | "audio";
+                /** @enum {string} */
+                startedBy: "host" | "api" | "auto";
+                /**
+                 * Format: date-time
+                 * @description When the recording started.
+                 */
+                startedAt: string;
+                /** @description When it stopped. */
+                endedAt: string | null;
+                /** @description Why, in words. */
+                error: string;
+            };
+        };
         WebhookDisabledEvent: {
             /** @constant */
             type: "webhook.disabled";
@@ -1791,6 +2197,8 @@ export interface components {
             /** @enum {string} */
             screenShare: "everyone" | "hosts";
             noShowAfterMinutes: number;
+            /** @enum {string} */
+            recording: "off" | "manual" | "auto";
             /** Format: date-time */
             createdAt: string;
             endedAt: string | null;
@@ -1936,6 +2344,59 @@ export interface components {
                 /** @enum {string} */
                 status: "scheduled" | "live";
             };
+        };
+        Recording: {
+            /** Format: uuid */
+            id: string;
+            meetingId: string;
+            /**
+             * @description `recording` while the recorder records the room; `processing` once stopped, while it finishes the file; `ready` when the file can be downloaded; `failed` when the recorder failed or was lost (`error` says why).
+             * @enum {string}
+             */
+            status: "recording" | "processing" | "ready" | "failed";
+            /** @enum {string} */
+            layout: "grid" | "audio";
+            /** Format: date-time */
+            startedAt: string;
+            /** @description When it stopped; null while recording. */
+            endedAt: string | null;
+            /** @description The file's duration, once ready. */
+            durationSeconds: number | null;
+            /** @description The file's size, once ready. */
+            sizeBytes: number | null;
+            /** @description Why it failed; null otherwise. */
+            error: string | null;
+            /**
+             * @description A host in the room, the API, or the meeting's `recording: auto` setting.
+             * @enum {string}
+             */
+            startedBy: "host" | "api" | "auto";
+        };
+        RecordingList: {
+            /** @description Newest first. */
+            recordings: components["schemas"]["Recording"][];
+        };
+        RecordingAccessLink: {
+            /**
+             * Format: uri
+             * @description A signed URL of the file (MP4). It needs no API key: hand it to whoever should watch or download the recording. Served with `Range` support, so a browser's video element can seek.
+             */
+            downloadLink: string;
+            /**
+             * Format: date-time
+             * @description After this the link is refused (403).
+             */
+            expiresAt: string;
+        };
+        RoomRecordingState: {
+            /** @description A recording of the meeting is in progress. */
+            recording: boolean;
+            layout: ("grid" | "audio") | null;
+            /**
+             * @description The meeting's recording setting.
+             * @enum {string}
+             */
+            mode: "off" | "manual" | "auto";
         };
         CredentialVerification: {
             /** @constant */
@@ -4317,6 +4778,996 @@ export interface operations {
                 };
             };
             /** @description Too many join grants for this client address; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRecordings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recordings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingList"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `recording.read`: `{"error": "Insufficient scope: recording.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="recording.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartRecordingRequest"];
+            };
+        };
+        responses: {
+            /** @description The recording, `recording`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recording"];
+                };
+            };
+            /** @description `layout` is not grid or audio. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `recording.manage`: `{"error": "Insufficient scope: recording.manage"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="recording.manage"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Recording is off for the meeting (`recording: off`), nobody is in its room yet (a recording needs the room open), it has ended or was cancelled, or it is being recorded already (one recording at a time). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No recorder has capacity for another recording now (it refused, or did not answer within RECORDING_START_TIMEOUT_SECONDS, default 8 s): the message says so, and `Retry-After` says when to try again. A start never hangs. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait (RECORDING_RETRY_AFTER_SECONDS, default 30). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The recording id (a UUID), as `id` in a Recording. */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recording. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recording"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `recording.read`: `{"error": "Insufficient scope: recording.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="recording.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such recording in the caller's organization: `{"error": "Recording not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The recording id (a UUID), as `id` in a Recording. */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recordingId: string;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `recording.manage`: `{"error": "Insufficient scope: recording.manage"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="recording.manage"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such recording in the caller's organization: `{"error": "Recording not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The recording is not finished yet. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stopRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The recording id (a UUID), as `id` in a Recording. */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recording, `processing` (or as it was). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recording"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `recording.manage`: `{"error": "Insufficient scope: recording.manage"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="recording.manage"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such recording in the caller's organization: `{"error": "Recording not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRecordingAccessLink: {
+        parameters: {
+            query?: {
+                /** @description How long the link works: 1 s to 7 days. Default RECORDING_LINK_TTL_SECONDS (1 hour). */
+                expiresInSeconds?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The recording id (a UUID), as `id` in a Recording. */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingAccessLink"];
+                };
+            };
+            /** @description `expiresInSeconds` is out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `recording.read`: `{"error": "Insufficient scope: recording.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="recording.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such recording in the caller's organization: `{"error": "Recording not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The recording is not ready (still recording or processing, or failed). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadRecording: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A byte range (`bytes=0-`, `bytes=1000-1999`, `bytes=-500`), as a browser's video element sends when it seeks: answered 206. */
+                Range?: string;
+            };
+            path: {
+                /** @description The signed token of an access link (everything after `/recording-downloads/`). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                    "audio/mp4": string;
+                };
+            };
+            /** @description The asked range. */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                    "audio/mp4": string;
+                };
+            };
+            /** @description The link is not valid, or has expired: `{"error": "This download link has expired"}`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The recording was deleted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The range is outside the file (`Content-Range: bytes *\/<size>`). */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRoomRecording: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recording state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomRecordingState"];
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller was removed from this meeting. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting (or, to stop, nothing is being recorded). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startRoomRecording: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartRecordingRequest"];
+            };
+        };
+        responses: {
+            /** @description Recording. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recordingId: string;
+                        /** @enum {string} */
+                        layout: "grid" | "audio";
+                    };
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting (or, to stop, nothing is being recorded). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Recording is off for the meeting (`recording: off`), nobody is in its room yet (a recording needs the room open), it has ended or was cancelled, or it is being recorded already (one recording at a time). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No recorder has capacity for another recording now (it refused, or did not answer within RECORDING_START_TIMEOUT_SECONDS, default 8 s): the message says so, and `Retry-After` says when to try again. A start never hangs. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait (RECORDING_RETRY_AFTER_SECONDS, default 30). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stopRoomRecording: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stopped: the file is being finished. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recordingId: string;
+                        /** @constant */
+                        stopped: true;
+                    };
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting (or, to stop, nothing is being recorded). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
             429: {
                 headers: {
                     /** @description Seconds to wait. */

@@ -25,6 +25,8 @@ import { healthRoutes } from "./routes/health.ts";
 import { meetingRoutes } from "./routes/meeting.ts";
 import { meetingJoinRoutes } from "./routes/meeting-join.ts";
 import { meetingRoomRoutes } from "./routes/meeting-room.ts";
+import { recordingRoutes } from "./routes/recording.ts";
+import { recordingDownloadRoutes } from "./routes/recording-download.ts";
 import { webhookRoutes } from "./routes/webhook.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
 import { createDashboardClients, managementRoutes, publicSessionRoutes } from "./routes/dashboard-api.ts";
@@ -81,6 +83,8 @@ export function buildApp({ config, clients, logger, metrics, redis, credentialCa
   // Join grants for the meeting room: public like the page that asks for them.
   app.use("/api/v1", meetingJoinRoutes(clients, config.PUBLIC_URL));
   app.use("/api/v1", meetingRoomRoutes(clients));
+  // Recording files for holders of a signed access link: public, the link is the permission.
+  app.use(recordingDownloadRoutes(clients, logger));
   app.use(dashboardPageRoutes(assets));
   const cookies = sessionCookies(config.PUBLIC_URL);
   const dashboardClients = createDashboardClients(config.IDENTITY_URL);
@@ -94,6 +98,7 @@ export function buildApp({ config, clients, logger, metrics, redis, credentialCa
   api.use(requireCredential(cookies), ...jsonBody);
   api.use(authRoutes(resolveCaller));
   api.use(meetingRoutes(clients, logger));
+  api.use(recordingRoutes(clients));
   api.use(webhookRoutes(clients));
   api.use(managementRoutes(dashboardClients, cookies));
   app.use("/api/v1", api);

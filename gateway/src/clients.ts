@@ -3,6 +3,7 @@ import { internalTransport } from "@svc/platform";
 import { Health } from "@svc/proto/health/v1/health_pb";
 import { IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { MeetingPageService, MeetingRoomService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
+import { RecordingFileService, RecordingService } from "@svc/proto/svc/meeting/v1/recording_pb";
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import type { Config } from "./config.ts";
 
@@ -12,6 +13,9 @@ export interface Clients {
   meeting: Client<typeof MeetingService>;
   meetingPage: Client<typeof MeetingPageService>;
   meetingRoom: Client<typeof MeetingRoomService>;
+  recording: Client<typeof RecordingService>;
+  /** Recording files for access-link holders (no credential). */
+  recordingFile: Client<typeof RecordingFileService>;
   webhook: Client<typeof WebhookService>;
   /** Health clients by downstream name, for /readyz. */
   health: Record<string, Client<typeof Health>>;
@@ -28,6 +32,8 @@ export function createClients(config: Config): Clients {
     meeting: createClient(MeetingService, transports.meeting),
     meetingPage: createClient(MeetingPageService, transports.meeting),
     meetingRoom: createClient(MeetingRoomService, transports.meeting),
+    recording: createClient(RecordingService, transports.meeting),
+    recordingFile: createClient(RecordingFileService, transports.meeting),
     webhook: createClient(WebhookService, transports.webhook),
     health: Object.fromEntries(Object.entries(transports).map(([name, transport]) => [name, createClient(Health, transport)])),
   };

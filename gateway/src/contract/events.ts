@@ -92,7 +92,7 @@ export const meetingEvents = {
       "meeting.updated",
       z.object({
         ...plannedMeetingFields,
-        changedFields: z.array(z.enum(["title", "start", "end", "attendees", "hosts", "lobby", "screenShare", "noShowAfterMinutes"])),
+        changedFields: z.array(z.enum(["title", "start", "end", "attendees", "hosts", "lobby", "screenShare", "noShowAfterMinutes", "recording"])),
         previous: MeetingDetails,
       }),
       "MeetingUpdatedEvent",
@@ -134,6 +134,44 @@ export const meetingEvents = {
   },
 } as const satisfies Partial<Record<SubscribableEventType, EventEntry>>;
 
+const recordingFields = {
+  recordingId: z.string().meta({ format: "uuid" }),
+  meetingId: z.string(),
+  orgId: z.string(),
+  layout: z.enum(["grid", "audio"]),
+  startedBy: z.enum(["host", "api", "auto"]),
+  startedAt: dateTime("When the recording started."),
+};
+
+/** A meeting's recordings (docs/meeting-room.md, "Recording"). */
+export const recordingEvents = {
+  "recording.started": {
+    summary: "A recording of the meeting's room started",
+    schema: envelope("recording.started", z.object(recordingFields), "RecordingStartedEvent"),
+  },
+  "recording.ready": {
+    summary: "A recording's file is complete: get a download link with GET /recordings/{recordingId}/access-link",
+    schema: envelope(
+      "recording.ready",
+      z.object({
+        ...recordingFields,
+        endedAt: dateTime("When the recording stopped."),
+        durationSeconds: z.number().meta({ description: "The file's duration." }),
+        sizeBytes: z.number().int().meta({ description: "The file's size." }),
+      }),
+      "RecordingReadyEvent",
+    ),
+  },
+  "recording.failed": {
+    summary: "A recording failed: the recorder reported a failure, or was lost (its process died)",
+    schema: envelope(
+      "recording.failed",
+      z.object({ ...recordingFields, endedAt: nullableDateTime("When it stopped."), error: z.string().meta({ description: "Why, in words." }) }),
+      "RecordingFailedEvent",
+    ),
+  },
+} as const satisfies Partial<Record<SubscribableEventType, EventEntry>>;
+
 /** Events about the webhook endpoints themselves. */
 export const operationalEvents = {
   "webhook.disabled": {
@@ -164,7 +202,7 @@ export const operationalEvents = {
  * Every event a subscription may list, with the schema of its body: the OpenAPI document's
  * `webhooks` and GET /event-types are both generated from it.
  */
-export const eventCatalog = { ...meetingEvents, ...operationalEvents } as const satisfies Record<SubscribableEventType, EventEntry>;
+export const eventCatalog = { ...meetingEvents, ...recordingEvents, ...operationalEvents } as const satisfies Record<SubscribableEventType, EventEntry>;
 
 /**
  * The JSON Schema (draft 2020-12) of an event's `data`, self-contained (`$defs` for shared parts),

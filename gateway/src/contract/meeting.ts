@@ -54,6 +54,10 @@ const meetingFields = {
   screenShare: z
     .enum(["everyone", "hosts"], { error: "screenShare must be everyone or hosts" })
     .meta({ description: "Who may share their screen in the room. Default `everyone`." }),
+  recording: z.enum(["off", "manual", "auto"], { error: "recording must be off, manual or auto" }).meta({
+    description:
+      "Default `off`: nobody can record the meeting. `manual`: a host in the room or the API (POST /meeting/{id}/recordings) starts and stops recordings. `auto`: a recording starts when the first person is admitted and stops when the meeting ends. Everyone in the room sees that it is being recorded, and the join page says so before they join.",
+  }),
   noShowAfterMinutes: z.int32({ error: "noShowAfterMinutes must be a whole number of minutes" }).meta({
     description:
       "Default 5. That many minutes after `start`, each invited host or attendee who has not joined (with their personal link) is reported once with a `meeting.no_show` event.",
@@ -83,6 +87,7 @@ const meetingBody = z.object({
   lobby: meetingFields.lobby.optional(),
   screenShare: meetingFields.screenShare.optional(),
   noShowAfterMinutes: meetingFields.noShowAfterMinutes.optional(),
+  recording: meetingFields.recording.optional(),
 });
 
 export const CreateMeetingRequest = meetingBody.meta({
@@ -102,7 +107,7 @@ export const UpdateMeetingRequest = meetingBody.meta({
     "Any of the fields of CreateMeetingRequest, at least one; those present are changed. Unknown fields are ignored. The schema asks for `start` beside `end` or `duration`; the service also takes them alone when the meeting has a start already.",
   examples: [{ start: "2031-02-03T15:00:00Z", end: "2031-02-03T15:30:00Z", attendees: ["ada@example.com", "bob@example.com"] }],
   override: ({ jsonSchema }) => {
-    jsonSchema.anyOf = ["title", "start", "end", "duration", "attendees", "hosts", "lobby", "screenShare", "noShowAfterMinutes"].map((field) => ({
+    jsonSchema.anyOf = ["title", "start", "end", "duration", "attendees", "hosts", "lobby", "screenShare", "noShowAfterMinutes", "recording"].map((field) => ({
       required: [field],
     }));
     Object.assign(jsonSchema, plannedEndRules);
@@ -238,6 +243,7 @@ export const Meeting = MeetingJoinPayload.extend({
   lobby: z.boolean(),
   screenShare: z.enum(["everyone", "hosts"]),
   noShowAfterMinutes: z.number().int(),
+  recording: z.enum(["off", "manual", "auto"]),
   createdAt: dateTime(),
   endedAt: nullableDateTime(),
   cancelledAt: nullableDateTime(),

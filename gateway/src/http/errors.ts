@@ -53,7 +53,13 @@ export function fromConnectError(error: ConnectError, internalMessage = "Interna
     const scope = error.metadata.get(errorMetadata.requiredScope);
     return new HttpError(403, error.rawMessage, scope ? { "WWW-Authenticate": `Bearer realm="svc", error="insufficient_scope", scope="${scope}"` } : {});
   }
-  if (status === 503) return new HttpError(503, "Service temporarily unavailable", { "Retry-After": "1" });
+  // A 503 the service chose (it says how long to wait: no recording capacity, say) keeps its
+  // reason; any other is an outage whose detail stays inside.
+  if (status === 503) {
+    const retryAfter = error.metadata.get(errorMetadata.retryAfter);
+    if (retryAfter) return new HttpError(503, error.rawMessage, { "Retry-After": retryAfter });
+    return new HttpError(503, "Service temporarily unavailable", { "Retry-After": "1" });
+  }
   if (status === 429) return new HttpError(429, error.rawMessage, { "Retry-After": error.metadata.get(errorMetadata.retryAfter) ?? "1" });
   if (status) return new HttpError(status, error.rawMessage);
   return new HttpError(500, internalMessage);

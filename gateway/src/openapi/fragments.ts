@@ -4,7 +4,16 @@ import type { OpenApiFragment } from "./document.ts";
 import { eventsOpenApi } from "./events.ts";
 import { meetingOpenApi } from "./meeting.ts";
 import { oauthOpenApi } from "./oauth.ts";
+import { recordingOpenApi } from "./recording.ts";
 import { webhookOpenApi } from "./webhook.ts";
 
 /** Each area's OpenAPI paths; every route the gateway registers has its entry here (the generated @svc/client reads them too). */
-export const openApiFragments: OpenApiFragment[] = [meetingOpenApi, authOpenApi, oauthOpenApi, webhookOpenApi, eventsOpenApi, dashboardOpenApi];
+export const openApiFragments: OpenApiFragment[] = [
+  meetingOpenApi,
+  recordingOpenApi,
+  authOpenApi,
+  oauthOpenApi,
+  webhookOpenApi,
+  eventsOpenApi,
+  dashboardOpenApi,
+];

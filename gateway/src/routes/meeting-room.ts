@@ -10,6 +10,7 @@ import {
   type ChatMessages,
   type LobbyList,
 } from "../contract/meeting.ts";
+import { StartRecordingRequest, type RoomRecordingState } from "../contract/recording.ts";
 import { HttpError } from "../http/errors.ts";
 import { jsonBody } from "../http/json-body.ts";
 import { parseJsonBody } from "../http/parse-request.ts";
@@ -80,6 +81,29 @@ export function meetingRoomRoutes(clients: Clients): Router {
   router.post("/meeting/:id/room/end", async (req, res) => {
     await room.endForEveryone(ids(req), options);
     res.json({ meetingId: req.params.id, ended: true });
+  });
+
+  router.get("/meeting/:id/room/recording", async (req, res) => {
+    const state = await room.getRoomRecording(ids(req), options);
+    res.set("Cache-Control", "no-store");
+    const answer: z.input<typeof RoomRecordingState> = {
+      recording: state.recording,
+      layout: state.layout === "grid" || state.layout === "audio" ? state.layout : null,
+      mode: state.mode === "manual" || state.mode === "auto" ? state.mode : "off",
+    };
+    res.json(answer);
+  });
+
+  router.post("/meeting/:id/room/recording", ...jsonBody, async (req, res) => {
+    const { layout } = parseJsonBody(StartRecordingRequest, req.body);
+    // The meeting service answers within its start timeout (a clear 503 when no recorder has capacity).
+    const started = await room.startRoomRecording({ ...ids(req), layout: layout ?? "grid" }, { timeoutMs: 65_000 });
+    res.status(201).json({ recordingId: started.recordingId, layout: started.layout });
+  });
+
+  router.post("/meeting/:id/room/recording/stop", async (req, res) => {
+    const { recordingId } = await room.stopRoomRecording(ids(req), options);
+    res.json({ recordingId, stopped: true });
   });
 
   router.get("/meeting/:id/room/chat", async (req, res) => {

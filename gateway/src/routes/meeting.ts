@@ -3,7 +3,7 @@ import { Router } from "express";
 import type { z } from "zod";
 import type { Logger } from "@svc/platform";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { MeetingStatus, ParticipantRole, ScreenSharePolicy, type Meeting } from "@svc/proto/svc/meeting/v1/meeting_pb";
+import { MeetingStatus, ParticipantRole, RecordingMode, ScreenSharePolicy, type Meeting } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { Clients } from "../clients.ts";
 import { forwardedCredential } from "../http/bearer.ts";
 import { fromConnectError, HttpError } from "../http/errors.ts";
@@ -51,11 +51,24 @@ export const roleNames: Record<ParticipantRole, "host" | "attendee" | "guest"> =
 const roleValues = { host: ParticipantRole.HOST, attendee: ParticipantRole.ATTENDEE, guest: ParticipantRole.GUEST } as const;
 
 /** The settings of a create or update body, as the service takes them (absent: not given). */
-const settingsOf = (body: { lobby?: boolean | undefined; screenShare?: "everyone" | "hosts" | undefined; noShowAfterMinutes?: number | undefined }) => ({
+const recordingModes = { off: RecordingMode.OFF, manual: RecordingMode.MANUAL, auto: RecordingMode.AUTO } as const;
+const recordingModeNames: Partial<Record<RecordingMode, keyof typeof recordingModes>> = {
+  [RecordingMode.OFF]: "off",
+  [RecordingMode.MANUAL]: "manual",
+  [RecordingMode.AUTO]: "auto",
+};
+
+const settingsOf = (body: {
+  lobby?: boolean | undefined;
+  screenShare?: "everyone" | "hosts" | undefined;
+  noShowAfterMinutes?: number | undefined;
+  recording?: "off" | "manual" | "auto" | undefined;
+}) => ({
   lobby: body.lobby,
   screenShare:
     body.screenShare === "hosts" ? ScreenSharePolicy.HOSTS : body.screenShare === "everyone" ? ScreenSharePolicy.EVERYONE : ScreenSharePolicy.UNSPECIFIED,
   noShowAfterMinutes: body.noShowAfterMinutes,
+  recording: body.recording ? recordingModes[body.recording] : RecordingMode.UNSPECIFIED,
 });
 
 /** The update-mask path of each PATCH body field. */
@@ -64,6 +77,7 @@ const updatePaths: Record<string, string> = {
   lobby: "settings.lobby",
   screenShare: "settings.screen_share",
   noShowAfterMinutes: "settings.no_show_after_minutes",
+  recording: "settings.recording",
 };
 
 /** The creation payload of spec 2.2. The join URL is the capability, so the password is empty. */
@@ -81,6 +95,7 @@ const meetingResource = (meeting: Meeting): z.input<typeof MeetingResource> => (
   lobby: meeting.settings?.lobby ?? false,
   screenShare: meeting.settings?.screenShare === ScreenSharePolicy.HOSTS ? "hosts" : "everyone",
   noShowAfterMinutes: meeting.settings?.noShowAfterMinutes ?? 5,
+  recording: recordingModeNames[meeting.settings?.recording ?? RecordingMode.OFF] ?? "off",
   createdAt: isoTime(meeting.createdAt),
   endedAt: isoOrNull(meeting.endedAt),
   cancelledAt: isoOrNull(meeting.cancelledAt),

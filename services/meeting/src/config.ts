@@ -1,3 +1,5 @@
+import os from "node:os";
+import path from "node:path";
 import { z } from "zod";
 import {
   baseEnvSchema,
@@ -20,6 +22,12 @@ import {
 export const DEVELOPMENT_LIVEKIT_API_KEY = "svc-development-key";
 export const DEVELOPMENT_LIVEKIT_API_SECRET = "svc-development-only-livekit-secret-not-for-production";
 export const DEFAULT_LIVEKIT_PORT = 7880;
+/** Signs recording access links when RECORDING_LINK_SECRET is unset: public, so development only (warned, refused in production). */
+export const DEVELOPMENT_RECORDING_LINK_SECRET = "svc-development-only-recording-link-secret-not-for-production";
+/** Where recordings are kept by default: the development data folder (the chart sets a volume). */
+export const DEFAULT_RECORDING_DIR = path.join(os.homedir(), ".cache", "svc", "recordings");
+
+const flag = z.enum(["true", "false"]).transform((value) => value === "true");
 
 const mediaUrl = (schemes: RegExp, hint: string) =>
   z.string().refine((value) => URL.canParse(value) && schemes.test(new URL(value).protocol), { message: hint });
@@ -73,6 +81,49 @@ export const configSchema = baseEnvSchema
     NO_SHOW_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
     /** How often presence is compared with the media server's rooms (lost webhooks); also done at start. */
     ROOM_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+
+    /** Where recordings are stored: `filesystem` (RECORDING_DIR) or `s3` (an S3-compatible bucket, RECORDING_S3_*). */
+    RECORDING_STORAGE: z.enum(["filesystem", "s3"]).default("filesystem"),
+    /** The folder the recorder (LiveKit Egress) writes files to and this service reads them from (filesystem storage). */
+    RECORDING_DIR: z.string().min(1).default(DEFAULT_RECORDING_DIR),
+    /** The same folder as the recorder sees it, when it is mounted elsewhere there; default RECORDING_DIR. */
+    RECORDING_EGRESS_DIR: z.string().min(1).optional(),
+    /** S3 storage: the endpoint URL (`https://s3.example.com`; any S3-compatible server). */
+    RECORDING_S3_ENDPOINT: z
+      .string()
+      .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: "must be an http(s):// URL" })
+      .optional(),
+    /** S3 storage: the bucket (it must exist). */
+    RECORDING_S3_BUCKET: z.string().min(3).max(63).optional(),
+    /** S3 storage: the region the signatures name. */
+    RECORDING_S3_REGION: z.string().min(1).default("us-east-1"),
+    /** S3 storage: the access key id (with RECORDING_S3_SECRET_ACCESS_KEY); the recorder uploads with the same pair. */
+    RECORDING_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    /** S3 storage: the secret access key. */
+    RECORDING_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    /** S3 storage: path-style URLs (`endpoint/bucket/key`), as most self-hosted servers need. */
+    RECORDING_S3_FORCE_PATH_STYLE: flag.default(true),
+    /**
+     * Signs the access links of recordings (HMAC-SHA256), at least 32 characters. Unset: a public
+     * development value, with a warning; refused with NODE_ENV=production or a non-loopback HOST.
+     */
+    RECORDING_LINK_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    /** Default lifetime of an access link (a request may ask for 1 s to 7 days). */
+    RECORDING_LINK_TTL_SECONDS: z.coerce.number().int().min(1).max(604_800).default(3_600),
+    /** Recordings (and their files) are deleted this many days after they ended; 0 keeps them. */
+    RECORDING_RETENTION_DAYS: z.coerce.number().min(0).max(36_500).default(30),
+    /** How often recordings past their retention are looked for. */
+    RECORDING_RETENTION_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).default(3_600_000),
+    /** How long a start waits for the recorder to accept; then 503 with Retry-After (never a hang). */
+    RECORDING_START_TIMEOUT_SECONDS: z.coerce.number().min(1).max(60).default(8),
+    /** The Retry-After of a start refused for want of recording capacity. */
+    RECORDING_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3_600).default(30),
+    /** How often recordings in progress are compared with the recorder (a lost recorder fails its recording). */
+    RECORDING_WATCH_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+    /** A recording whose recorder has been out of the room (or unknown to LiveKit) this long has failed. */
+    RECORDING_LOST_AFTER_SECONDS: z.coerce.number().min(1).max(3_600).default(20),
+    /** A stopped recording whose file is not finished after this long has failed. */
+    RECORDING_FINISH_TIMEOUT_SECONDS: z.coerce.number().min(5).max(86_400).default(300),
   })
   .superRefine((env, context) => {
     checkKafkaSecurity(env, context);
@@ -83,6 +134,13 @@ export const configSchema = baseEnvSchema
     const defaults: DevelopmentDefault[] = [];
     if (env.LIVEKIT_API_KEY === undefined)
       defaults.push({ variable: "LIVEKIT_API_KEY", howToSet: "with LIVEKIT_API_SECRET, the pair your LiveKit server has" });
+    if (env.RECORDING_LINK_SECRET === undefined)
+      defaults.push({ variable: "RECORDING_LINK_SECRET", howToSet: "32 or more random characters, for example `openssl rand -base64 32`" });
+    if (env.RECORDING_STORAGE === "s3") {
+      for (const variable of ["RECORDING_S3_ENDPOINT", "RECORDING_S3_BUCKET", "RECORDING_S3_ACCESS_KEY_ID", "RECORDING_S3_SECRET_ACCESS_KEY"] as const) {
+        if (env[variable] === undefined) context.addIssue({ code: "custom", path: [variable], message: "is required with RECORDING_STORAGE=s3" });
+      }
+    }
     refuseDevelopmentDefaults(env, [...defaults, ...credentialCacheKeyDefaults(env)], context);
   })
   .transform((env) => {
@@ -100,6 +158,24 @@ export const configSchema = baseEnvSchema
         apiKey: env.LIVEKIT_API_KEY ?? DEVELOPMENT_LIVEKIT_API_KEY,
         apiSecret: env.LIVEKIT_API_SECRET ?? DEVELOPMENT_LIVEKIT_API_SECRET,
         isDevelopmentDefault,
+      },
+      recording: {
+        storage: env.RECORDING_STORAGE,
+        dir: env.RECORDING_DIR,
+        egressDir: env.RECORDING_EGRESS_DIR ?? env.RECORDING_DIR,
+        s3:
+          env.RECORDING_STORAGE === "s3"
+            ? {
+                endpoint: env.RECORDING_S3_ENDPOINT!.replace(/\/+$/, ""),
+                bucket: env.RECORDING_S3_BUCKET!,
+                region: env.RECORDING_S3_REGION,
+                accessKeyId: env.RECORDING_S3_ACCESS_KEY_ID!,
+                secretAccessKey: env.RECORDING_S3_SECRET_ACCESS_KEY!,
+                forcePathStyle: env.RECORDING_S3_FORCE_PATH_STYLE,
+              }
+            : undefined,
+        linkSecret: env.RECORDING_LINK_SECRET ?? DEVELOPMENT_RECORDING_LINK_SECRET,
+        linkSecretIsDevelopmentDefault: env.RECORDING_LINK_SECRET === undefined,
       },
     };
   });

@@ -19,9 +19,18 @@ import {
 } from "@svc/platform";
 import { metricsRegistryIfServed, serveMetricsIfConfigured } from "@svc/platform/telemetry";
 import { MeetingPageService, MeetingRoomService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
+import { RecordingFileService, RecordingService } from "@svc/proto/svc/meeting/v1/recording_pb";
 import { configSchema } from "./config.ts";
 import { createOutbox } from "./db/outbox.ts";
 import { pgMeetingStore } from "./db/pg-meeting-store.ts";
+import { pgRecordingStore } from "./db/pg-recording-store.ts";
+import { activeRecordingOf } from "./db/recordings.ts";
+import { recordingFileService, recordingService } from "./handlers/recording-service.ts";
+import { createAccessLinks } from "./recording/access-links.ts";
+import { createRecorder } from "./recording/recorder.ts";
+import { createRecordings } from "./recording/recordings.ts";
+import { filesystemRecordingStorage } from "./recording/recording-storage-filesystem.ts";
+import { s3RecordingStorage } from "./recording/recording-storage-s3.ts";
 import { purgeMeetingHistory } from "./db/retention.ts";
 import { meetingRoomService } from "./handlers/meeting-room-service.ts";
 import { meetingPageService, meetingService } from "./handlers/meeting-service.ts";
@@ -50,6 +59,13 @@ if (config.livekit.isDevelopmentDefault) {
   );
 }
 
+if (config.recording.linkSecretIsDevelopmentDefault) {
+  logger.warn(
+    "RECORDING_LINK_SECRET is unset: recording download links are signed with a PUBLIC development value. " +
+      "Anyone could forge a link to any recording; never use it outside development.",
+  );
+}
+
 runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
   const pool = createServicePool(config, { schema: SCHEMA, logger, defaultSize: 20 });
@@ -68,8 +84,39 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
   const rooms = new RoomServiceClient(livekit.apiUrl, livekit.apiKey, livekit.apiSecret, { requestTimeout: 5 });
   const roomLogger = logger.child({ component: "meeting-rooms" });
   const lifecycle = createMeetingLifecycle({ pool, graceSeconds: config.MEETING_EMPTY_GRACE_SECONDS, outboxWritten: relay.wake, logger: roomLogger });
+  const actions = createRoomActions({ rooms, logger: roomLogger });
+
+  // Recordings (LiveKit Egress through livekit-server's API), their storage and access links.
+  const recordingLogger = logger.child({ component: "recordings" });
+  const storage = config.recording.s3
+    ? s3RecordingStorage(config.recording.s3)
+    : await (async () => {
+        const folder = filesystemRecordingStorage({ dir: config.recording.dir, egressDir: config.recording.egressDir });
+        await folder.prepare();
+        return folder;
+      })();
+  const recordings = createRecordings({
+    pool,
+    recorder: createRecorder({ ...livekit, startTimeoutSeconds: config.RECORDING_START_TIMEOUT_SECONDS, rooms }),
+    storage,
+    outboxWritten: relay.wake,
+    notifyRoom: (meetingId, notice) => actions.broadcast(meetingId, ROOM_TOPICS.recording, notice),
+    logger: recordingLogger,
+    retryAfterSeconds: config.RECORDING_RETRY_AFTER_SECONDS,
+    startTimeoutSeconds: config.RECORDING_START_TIMEOUT_SECONDS,
+    lostAfterMs: config.RECORDING_LOST_AFTER_SECONDS * 1_000,
+    finishTimeoutMs: config.RECORDING_FINISH_TIMEOUT_SECONDS * 1_000,
+  });
+  const accessLinks = createAccessLinks(config.recording.linkSecret);
+  const stopRecordingsOf = (meetingId: string) =>
+    recordings
+      .stopAllOf(meetingId)
+      .catch((error: unknown) => recordingLogger.warn({ err: error, meetingId }, "could not stop the recording of an ended meeting"));
+
   // Closing the room disconnects everyone; retried a few times, since the meeting has already ended.
+  // Its recording is stopped first, so the file is finished and becomes ready.
   const closeRoom = async (meetingId: string) => {
+    await stopRecordingsOf(meetingId);
     for (let attempt = 1; attempt <= 3; attempt++) {
       try {
         return await rooms.deleteRoom(meetingId);
@@ -87,6 +134,8 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
     receiver: new WebhookReceiver(livekit.apiKey, livekit.apiSecret),
     lifecycle,
     evict: (meetingId, participantId) => rooms.removeParticipant(meetingId, participantId),
+    egressNotified: (info) => recordings.egressNotified(info),
+    participantEntered: () => void autoRecordings.runNow(),
     logger: roomLogger,
   });
   drain.httpServer(webhookListener);
@@ -95,8 +144,28 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
   const sweeper = startPeriodicTask(
     "end-due-meetings",
     Math.min(1_000, Math.max(100, config.MEETING_EMPTY_GRACE_SECONDS * 250)),
-    lifecycle.endDueMeetings,
+    async () => {
+      // A meeting set to record stops recording when it ends (the file becomes ready).
+      for (const meetingId of await lifecycle.endDueMeetings()) await stopRecordingsOf(meetingId);
+    },
     roomLogger,
+  );
+  const recordingWatch = startPeriodicTask("watch-recordings", config.RECORDING_WATCH_INTERVAL_MS, recordings.watch, recordingLogger);
+  const autoRecordings = startPeriodicTask(
+    "start-automatic-recordings",
+    config.RECORDING_WATCH_INTERVAL_MS,
+    recordings.startAutomaticRecordings,
+    recordingLogger,
+  );
+  const recordingRetention = startPeriodicTask(
+    "recording-retention",
+    config.RECORDING_RETENTION_CHECK_INTERVAL_MS,
+    async () => {
+      if (config.RECORDING_RETENTION_DAYS === 0) return;
+      const removed = await recordings.purgeExpired(config.RECORDING_RETENTION_DAYS);
+      if (removed > 0) recordingLogger.info({ removed }, "retention: recordings past RECORDING_RETENTION_DAYS deleted with their files");
+    },
+    recordingLogger,
   );
   const reconciler = startPeriodicTask(
     "reconcile-rooms",
@@ -115,7 +184,6 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
     logger,
   );
   const links = createJoinLinks({ pool });
-  const actions = createRoomActions({ rooms, logger: roomLogger });
   // meeting.no_show, once per invited person who has not joined by then (across replicas).
   const noShows = startPeriodicTask(
     "report-no-shows",
@@ -162,6 +230,8 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
   });
 
   const meetings = pgMeetingStore(pool);
+  const recordingStore = pgRecordingStore(pool);
+  const authenticate = createAuthenticator(callers.resolveCaller);
   const server = await startServer({
     name: SERVICE,
     drain,
@@ -169,12 +239,12 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
     port: config.GRPC_PORT,
     logger,
     metrics,
-    services: [MeetingService, MeetingPageService, MeetingRoomService],
+    services: [MeetingService, MeetingPageService, MeetingRoomService, RecordingService, RecordingFileService],
     routes: (router) => {
       router.service(
         MeetingService,
         meetingService({
-          authenticate: createAuthenticator(callers.resolveCaller),
+          authenticate,
           meetings,
           lifecycle,
           publicUrl: config.PUBLIC_URL,
@@ -185,8 +255,27 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
           pool,
         }),
       );
-      router.service(MeetingPageService, meetingPageService({ meetings, grants, links }));
-      router.service(MeetingRoomService, meetingRoomService({ pool, grants, lifecycle, actions, closeRoom: (meetingId) => void closeRoom(meetingId) }));
+      router.service(
+        MeetingPageService,
+        meetingPageService({ meetings, grants, links, isRecording: async (meetingId) => (await activeRecordingOf(pool, meetingId)) !== undefined }),
+      );
+      router.service(
+        MeetingRoomService,
+        meetingRoomService({ pool, grants, lifecycle, actions, recordings, closeRoom: (meetingId) => void closeRoom(meetingId) }),
+      );
+      router.service(
+        RecordingService,
+        recordingService({
+          authenticate,
+          store: recordingStore,
+          recordings,
+          links: accessLinks,
+          publicUrl: config.PUBLIC_URL,
+          linkTtlSeconds: config.RECORDING_LINK_TTL_SECONDS,
+          logger: recordingLogger,
+        }),
+      );
+      router.service(RecordingFileService, recordingFileService({ store: recordingStore, links: accessLinks, storage }));
     },
     isServing: async () =>
       pool.query("select 1").then(
@@ -201,6 +290,9 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
     // The periodic tasks and the relay's batch finish before the bus and the pool they use close.
     thenClose: [
       () => sweeper.stop(),
+      () => recordingWatch.stop(),
+      () => autoRecordings.stop(),
+      () => recordingRetention.stop(),
       () => reconciler.stop(),
       () => noShows.stop(),
       () => stopRetention.abort(),

@@ -10,12 +10,17 @@ import {
   MeetingUpdatedSchema,
   ParticipantJoinedSchema,
   ParticipantLeftSchema,
+  RecordingFailedSchema,
+  RecordingReadySchema,
+  RecordingStartedSchema,
   type AttendanceSchema,
+  type RecordingSnapshotSchema,
   type MeetingSnapshotSchema,
   type ParticipantVisitSchema,
 } from "@svc/proto/svc/meeting/v1/events_pb";
 import type { MeetingEndCause, StoredMeeting } from "./db/meetings.ts";
 import type { RoomVisit } from "./db/room-participants.ts";
+import type { StoredRecording } from "./db/recordings.ts";
 import type { OutboxEvent } from "./db/outbox.ts";
 
 /** The logical topic of meeting lifecycle events (the bus adds the deployment's prefix). */
@@ -172,5 +177,47 @@ export function meetingCancelledEvent(meeting: StoredMeeting): OutboxEvent {
     occurredAt: timestampFromDate(meeting.cancelledAt ?? new Date()),
     orgId: meeting.orgId,
     meeting: snapshot(meeting),
+  }));
+}
+
+const recordingSnapshot = (recording: StoredRecording): MessageInitShape<typeof RecordingSnapshotSchema> => ({
+  recordingId: recording.id,
+  meetingId: recording.meetingId,
+  layout: recording.layout,
+  startedAt: timestampFromDate(recording.startedAt),
+  endedAt: recording.endedAt ? timestampFromDate(recording.endedAt) : undefined,
+  durationSeconds: recording.durationMs === null ? undefined : recording.durationMs / 1_000,
+  sizeBytes: recording.sizeBytes === null ? undefined : BigInt(recording.sizeBytes),
+  startedBy: recording.startedBy,
+});
+
+/** `recording.started`: the recorder accepted and records the meeting's room. */
+export function recordingStartedEvent(recording: StoredRecording): OutboxEvent {
+  return outboxEvent(RecordingStartedSchema, recording.meetingId, (eventId) => ({
+    eventId,
+    occurredAt: timestampFromDate(recording.startedAt),
+    orgId: recording.orgId,
+    recording: recordingSnapshot(recording),
+  }));
+}
+
+/** `recording.ready`: the file is complete. */
+export function recordingReadyEvent(recording: StoredRecording): OutboxEvent {
+  return outboxEvent(RecordingReadySchema, recording.meetingId, (eventId) => ({
+    eventId,
+    occurredAt: timestampFromDate(new Date()),
+    orgId: recording.orgId,
+    recording: recordingSnapshot(recording),
+  }));
+}
+
+/** `recording.failed`: the recorder failed or was lost. */
+export function recordingFailedEvent(recording: StoredRecording): OutboxEvent {
+  return outboxEvent(RecordingFailedSchema, recording.meetingId, (eventId) => ({
+    eventId,
+    occurredAt: timestampFromDate(new Date()),
+    orgId: recording.orgId,
+    recording: recordingSnapshot(recording),
+    error: recording.error ?? "The recording failed",
   }));
 }

@@ -1,6 +1,6 @@
 import { invalidArgument, RequestCheck } from "@svc/platform";
 import { EMAIL_ADDRESS, emailAddressMaxLength, LINE_BREAKING_OR_CONTROL, meetingLimits, parseOffsetDateTime } from "@svc/platform/contract";
-import type { MeetingSettings, ScreenShare } from "./db/meetings.ts";
+import type { MeetingSettings, RecordingMode, ScreenShare } from "./db/meetings.ts";
 
 // The date-time rule is shared with the webhook service (its delivery-log windows).
 export { parseOffsetDateTime };
@@ -10,13 +10,21 @@ export const MAX_ATTENDEES = meetingLimits.attendeesMax;
 export const MAX_DURATION_MINUTES = meetingLimits.durationMaxMinutes;
 export const MAX_HOSTS = meetingLimits.hostsMax;
 
-export const DEFAULT_SETTINGS: MeetingSettings = { lobby: false, screenShare: "everyone", noShowAfterMinutes: meetingLimits.noShowAfterMinutesDefault };
+export const DEFAULT_SETTINGS: MeetingSettings = {
+  lobby: false,
+  screenShare: "everyone",
+  noShowAfterMinutes: meetingLimits.noShowAfterMinutesDefault,
+  recording: "off",
+};
+
+const RECORDING_MODES: readonly string[] = ["off", "manual", "auto"] satisfies RecordingMode[];
 
 /** Settings a request gives; an absent one keeps the default (create) or the current value (update). */
 export interface SettingsInput {
   lobby?: boolean | undefined;
   screenShare?: ScreenShare | undefined;
   noShowAfterMinutes?: number | undefined;
+  recording?: RecordingMode | undefined;
 }
 
 /** A meeting request that passed every value rule (docs/decisions/0008-rest-contract-from-zod-schemas.md). */
@@ -56,6 +64,7 @@ export const UPDATABLE_FIELDS = [
   "settings.lobby",
   "settings.screen_share",
   "settings.no_show_after_minutes",
+  "settings.recording",
 ] as const;
 export type UpdatableField = (typeof UPDATABLE_FIELDS)[number];
 
@@ -113,6 +122,10 @@ export function validateMeetingRequest(input: MeetingRequestInput): ValidMeeting
     if (Number.isInteger(minutes) && minutes >= min && minutes <= max) settings.noShowAfterMinutes = minutes;
     else check.add(`noShowAfterMinutes must be a whole number of minutes from ${min} to ${max}`);
   }
+  if (given.recording !== undefined) {
+    if (RECORDING_MODES.includes(given.recording)) settings.recording = given.recording;
+    else check.add("recording must be off, manual or auto");
+  }
 
   check.done();
   return { title, start, end, attendees, hosts, settings };
@@ -164,7 +177,9 @@ export function validateMeetingUpdate(
 ): ValidMeetingRequest {
   const unknown = fields.filter((field) => !(UPDATABLE_FIELDS as readonly string[]).includes(field));
   if (fields.length === 0)
-    throw invalidArgument(["nothing to update: name at least one of title, start, end, duration, attendees, hosts, lobby, screenShare, noShowAfterMinutes"]);
+    throw invalidArgument([
+      "nothing to update: name at least one of title, start, end, duration, attendees, hosts, lobby, screenShare, noShowAfterMinutes, recording",
+    ]);
   if (unknown.length > 0) throw invalidArgument([`unknown fields to update: ${unknown.join(", ")}`]);
   const named = (field: UpdatableField) => fields.includes(field);
   const iso = (date: Date | null) => date?.toISOString();
@@ -191,6 +206,7 @@ export function validateMeetingUpdate(
       lobby: named("settings.lobby") ? input.settings?.lobby : current.settings.lobby,
       screenShare: named("settings.screen_share") ? input.settings?.screenShare : current.settings.screenShare,
       noShowAfterMinutes: named("settings.no_show_after_minutes") ? input.settings?.noShowAfterMinutes : current.settings.noShowAfterMinutes,
+      recording: named("settings.recording") ? input.settings?.recording : current.settings.recording,
     },
   });
 }
@@ -207,6 +223,7 @@ export function changedFields(before: CurrentDetails, after: CurrentDetails): st
   if (before.settings.lobby !== after.settings.lobby) changed.push("lobby");
   if (before.settings.screenShare !== after.settings.screenShare) changed.push("screenShare");
   if (before.settings.noShowAfterMinutes !== after.settings.noShowAfterMinutes) changed.push("noShowAfterMinutes");
+  if (before.settings.recording !== after.settings.recording) changed.push("recording");
   return changed;
 }
 

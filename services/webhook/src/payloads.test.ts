@@ -1,5 +1,5 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { create, toBinary } from "@bufbuild/protobuf";
+import { create, toBinary, type MessageShape } from "@bufbuild/protobuf";
 import {
   MeetingEndedSchema,
   MeetingCancelledSchema,
@@ -9,6 +9,9 @@ import {
   MeetingUpdatedSchema,
   ParticipantJoinedSchema,
   ParticipantLeftSchema,
+  RecordingFailedSchema,
+  RecordingReadySchema,
+  RecordingStartedSchema,
 } from "@svc/proto/svc/meeting/v1/events_pb";
 import { describe, expect, it } from "vitest";
 import { SUBSCRIBABLE_EVENT_TYPES } from "./event-types.ts";
@@ -140,8 +143,10 @@ describe("event bodies", () => {
     });
     expect(types).toEqual(["meeting.started", "meeting.ended", "meeting.updated", "meeting.cancelled", "participant.joined", "participant.left"]);
     // Every subscribable type is a meeting event except the one the webhook service raises itself
-    // (meeting.no_show is decoded in the test above).
-    expect(new Set([...types, "meeting.no_show", "webhook.disabled"])).toEqual(new Set(SUBSCRIBABLE_EVENT_TYPES));
+    // (meeting.no_show is decoded in the test above, the recording events in the test below).
+    expect(new Set([...types, "meeting.no_show", "recording.started", "recording.ready", "recording.failed", "webhook.disabled"])).toEqual(
+      new Set(SUBSCRIBABLE_EVENT_TYPES),
+    );
     const joined = decodeMeetingEvent(ParticipantJoinedSchema.typeName, toBinary(ParticipantJoinedSchema, messages[4][1]))!;
     const updated = decodeMeetingEvent(MeetingUpdatedSchema.typeName, toBinary(MeetingUpdatedSchema, messages[2][1]))!;
     expect(updated.body.data).toEqual({
@@ -163,6 +168,42 @@ describe("event bodies", () => {
     expect(() =>
       decodeMeetingEvent(ParticipantJoinedSchema.typeName, toBinary(ParticipantJoinedSchema, create(ParticipantJoinedSchema, { eventId: "e" }))),
     ).toThrow(/participant/);
+  });
+
+  it("decodes the recording events into recording.started, recording.ready (duration, size) and recording.failed (error)", () => {
+    const started = timestampFromDate(new Date("2030-01-02T03:00:00Z"));
+    const ended = timestampFromDate(new Date("2030-01-02T03:00:21.5Z"));
+    const recording = { recordingId: "r", meetingId: "m", layout: "grid", startedAt: started, startedBy: "host" };
+    const common = { recordingId: "r", meetingId: "m", orgId: "o", layout: "grid", startedBy: "host", startedAt: "2030-01-02T03:00:00.000Z" };
+    const decode = <S extends typeof RecordingStartedSchema | typeof RecordingReadySchema | typeof RecordingFailedSchema>(
+      schema: S,
+      message: MessageShape<S>,
+    ) => decodeMeetingEvent(schema.typeName, toBinary(schema, message))!;
+    expect(decode(RecordingStartedSchema, create(RecordingStartedSchema, { eventId: "e1", orgId: "o", occurredAt: started, recording })).body).toEqual({
+      type: "recording.started",
+      timestamp: "2030-01-02T03:00:00.000Z",
+      data: common,
+    });
+    const ready = decode(
+      RecordingReadySchema,
+      create(RecordingReadySchema, {
+        eventId: "e2",
+        orgId: "o",
+        occurredAt: ended,
+        recording: { ...recording, endedAt: ended, durationSeconds: 21.5, sizeBytes: 123456n },
+      }),
+    );
+    expect(ready.body).toEqual({
+      type: "recording.ready",
+      timestamp: "2030-01-02T03:00:21.500Z",
+      data: { ...common, endedAt: "2030-01-02T03:00:21.500Z", durationSeconds: 21.5, sizeBytes: 123456 },
+    });
+    const failed = decode(
+      RecordingFailedSchema,
+      create(RecordingFailedSchema, { eventId: "e3", orgId: "o", occurredAt: ended, recording, error: "The recorder failed" }),
+    );
+    expect(failed.body.data).toEqual({ ...common, endedAt: null, error: "The recorder failed" });
+    expect(() => decode(RecordingReadySchema, create(RecordingReadySchema, { eventId: "e4", orgId: "o" }))).toThrow(/recording snapshot/);
   });
 
   it("gives null for a meeting without a start and refuses an event without a snapshot", () => {

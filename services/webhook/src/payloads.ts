@@ -9,6 +9,13 @@ import {
   MeetingUpdatedSchema,
   ParticipantJoinedSchema,
   ParticipantLeftSchema,
+  RecordingFailedSchema,
+  RecordingReadySchema,
+  RecordingStartedSchema,
+  type RecordingFailed,
+  type RecordingReady,
+  type RecordingSnapshot,
+  type RecordingStarted,
   type MeetingCancelled,
   type MeetingEnded,
   type MeetingNoShow,
@@ -157,6 +164,48 @@ function participantBody(type: "participant.joined" | "participant.left", event:
   };
 }
 
+function requireRecording(recording: RecordingSnapshot | undefined, what: string): RecordingSnapshot {
+  if (!recording) throw new Error(`${what} without a recording snapshot`);
+  return recording;
+}
+
+const recordingData = (recording: RecordingSnapshot, orgId: string) => ({
+  recordingId: recording.recordingId,
+  meetingId: recording.meetingId,
+  orgId,
+  layout: recording.layout,
+  startedBy: recording.startedBy,
+  startedAt: iso(recording.startedAt),
+});
+
+export function recordingStartedBody(event: RecordingStarted): EventBody {
+  const recording = requireRecording(event.recording, "RecordingStarted");
+  return { type: "recording.started", timestamp: occurredAt(event), data: recordingData(recording, event.orgId) };
+}
+
+export function recordingReadyBody(event: RecordingReady): EventBody {
+  const recording = requireRecording(event.recording, "RecordingReady");
+  return {
+    type: "recording.ready",
+    timestamp: occurredAt(event),
+    data: {
+      ...recordingData(recording, event.orgId),
+      endedAt: iso(recording.endedAt),
+      durationSeconds: recording.durationSeconds ?? 0,
+      sizeBytes: Number(recording.sizeBytes ?? 0n),
+    },
+  };
+}
+
+export function recordingFailedBody(event: RecordingFailed): EventBody {
+  const recording = requireRecording(event.recording, "RecordingFailed");
+  return {
+    type: "recording.failed",
+    timestamp: occurredAt(event),
+    data: { ...recordingData(recording, event.orgId), endedAt: iso(recording.endedAt), error: event.error },
+  };
+}
+
 /** A decoded meeting event, ready to store as deliveries. */
 export interface DecodedEvent {
   eventId: string;
@@ -182,6 +231,9 @@ const meetingEventMappings = new Map(
     mapping({ schema: MeetingCancelledSchema, type: "meeting.cancelled", body: meetingCancelledBody }),
     mapping({ schema: ParticipantJoinedSchema, type: "participant.joined", body: (event) => participantBody("participant.joined", event) }),
     mapping({ schema: ParticipantLeftSchema, type: "participant.left", body: (event) => participantBody("participant.left", event) }),
+    mapping({ schema: RecordingStartedSchema, type: "recording.started", body: recordingStartedBody }),
+    mapping({ schema: RecordingReadySchema, type: "recording.ready", body: recordingReadyBody }),
+    mapping({ schema: RecordingFailedSchema, type: "recording.failed", body: recordingFailedBody }),
   ].map((entry) => [entry.schema.typeName, entry]),
 );
 

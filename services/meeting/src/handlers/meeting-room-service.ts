@@ -12,7 +12,10 @@ import { closedMeeting, type JoinGrants } from "../room/join-grants.ts";
 import type { MeetingLifecycle } from "../room/meeting-lifecycle.ts";
 import { MUTABLE_SOURCES, ROOM_TOPICS, type MutableSource, type RoomActions } from "../room/room-actions.ts";
 import { hashRoomSecret, isRoomSecret } from "../room/room-secrets.ts";
+import { activeRecordingOf } from "../db/recordings.ts";
+import type { Recordings } from "../recording/recordings.ts";
 import { joinResponse } from "./meeting-service.ts";
+import { layoutOf } from "./recording-service.ts";
 
 const MAX_CHAT_LENGTH = meetingLimits.chatMessageMaxLength;
 const notHost = () => new ConnectError("Only a host of this meeting can do this", Code.PermissionDenied);
@@ -24,6 +27,7 @@ export interface MeetingRoomServiceDependencies {
   actions: RoomActions;
   /** Closes the meeting's media room (everyone is disconnected). */
   closeRoom: (meetingId: string) => void;
+  recordings: Pick<Recordings, "start" | "stop">;
 }
 
 /**
@@ -142,6 +146,30 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
     async listChatMessages(request) {
       await participant(request.meetingId, request.roomSession);
       return { messages: (await chatMessagesOf(pool, request.meetingId)).map(chatMessage) };
+    },
+
+    async startRoomRecording(request) {
+      await host(request.meetingId, request.roomSession);
+      const layout = layoutOf(request.layout);
+      const meeting = await getMeeting(pool, request.meetingId);
+      if (!meeting) throw notFound("Meeting");
+      const recording = await deps.recordings.start(meeting, layout, "host");
+      return { recordingId: recording.id, layout: recording.layout };
+    },
+
+    async stopRoomRecording(request) {
+      await host(request.meetingId, request.roomSession);
+      const active = await activeRecordingOf(pool, request.meetingId);
+      if (!active) throw new ConnectError("Nothing is being recorded in this meeting", Code.NotFound);
+      await deps.recordings.stop(active);
+      return { recordingId: active.id };
+    },
+
+    async getRoomRecording(request) {
+      await participant(request.meetingId, request.roomSession);
+      const meeting = await getMeeting(pool, request.meetingId);
+      const active = await activeRecordingOf(pool, request.meetingId);
+      return { recording: active !== undefined, layout: active?.layout ?? "", mode: meeting?.settings.recording ?? "off" };
     },
   };
 }

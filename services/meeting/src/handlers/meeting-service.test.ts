@@ -114,7 +114,10 @@ function setUp() {
         pool: notUsed as never,
       }),
     );
-    router.service(MeetingPageService, meetingPageService({ meetings: store, grants: notUsed as never, links: notUsed as never }));
+    router.service(
+      MeetingPageService,
+      meetingPageService({ meetings: store, grants: notUsed as never, links: notUsed as never, isRecording: async () => false }),
+    );
   });
   const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
   return { store, closedRooms, as, meetings: createClient(MeetingService, transport), pages: createClient(MeetingPageService, transport) };

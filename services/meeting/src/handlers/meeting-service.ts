@@ -18,12 +18,13 @@ import {
   type MeetingService,
   MeetingStatus,
   ParticipantRole,
+  RecordingMode,
   ScreenSharePolicy,
   type JoinMeetingResponseSchema,
   type Meeting,
   type MeetingSettingsInput,
 } from "@svc/proto/svc/meeting/v1/meeting_pb";
-import type { MeetingStatus as StoredStatus, StoredMeeting } from "../db/meetings.ts";
+import type { MeetingStatus as StoredStatus, RecordingMode as StoredRecordingMode, StoredMeeting } from "../db/meetings.ts";
 import { meetingLimits } from "@svc/platform/contract";
 import { isMeetingId, newMeetingId } from "../meeting-id.ts";
 import type { MeetingStore } from "../meeting-store.ts";
@@ -303,7 +304,13 @@ function listFilter(request: { status: MeetingStatus; startFrom?: string | undef
  * holding the unguessable id is the permission. It tells only what a participant needs (no
  * attendee list).
  */
-export function meetingPageService(deps: { meetings: MeetingStore; grants: JoinGrants; links: JoinLinks }): ServiceImpl<typeof MeetingPageService> {
+export function meetingPageService(deps: {
+  meetings: MeetingStore;
+  grants: JoinGrants;
+  links: JoinLinks;
+  /** Whether the meeting is being recorded now (the join page says so before anyone joins). */
+  isRecording: (meetingId: string) => Promise<boolean>;
+}): ServiceImpl<typeof MeetingPageService> {
   return {
     async joinMeeting(request) {
       if (!isMeetingId(request.meetingId)) throw notFound("Meeting");
@@ -322,6 +329,8 @@ export function meetingPageService(deps: { meetings: MeetingStore; grants: JoinG
       if (!meeting) throw notFound("Meeting");
       const described = request.link ? await deps.links.describe(meeting.id, request.link) : undefined;
       return {
+        recording: meeting.status === "live" && meeting.settings.recording !== "off" ? await deps.isRecording(meeting.id) : false,
+        recordingMode: meeting.settings.recording,
         lobby: meeting.settings.lobby,
         linkName: described?.link ? (described.link.name ?? "") : "",
         linkRole: described?.link ? roleToProto[described.link.role] : ParticipantRole.UNSPECIFIED,
@@ -338,12 +347,20 @@ export function meetingPageService(deps: { meetings: MeetingStore; grants: JoinG
   };
 }
 
-/** The settings a request gives (an unspecified screen-share policy is not given). */
+const recordingModeToProto: Record<StoredRecordingMode, RecordingMode> = { off: RecordingMode.OFF, manual: RecordingMode.MANUAL, auto: RecordingMode.AUTO };
+const recordingModeFromProto: Partial<Record<RecordingMode, StoredRecordingMode>> = {
+  [RecordingMode.OFF]: "off",
+  [RecordingMode.MANUAL]: "manual",
+  [RecordingMode.AUTO]: "auto",
+};
+
+/** The settings a request gives (an unspecified screen-share policy or recording mode is not given). */
 function settingsInput(input: MeetingSettingsInput | undefined): SettingsInput {
   return {
     lobby: input?.lobby,
     noShowAfterMinutes: input?.noShowAfterMinutes,
     screenShare: input?.screenShare === ScreenSharePolicy.EVERYONE ? "everyone" : input?.screenShare === ScreenSharePolicy.HOSTS ? "hosts" : undefined,
+    recording: input?.recording === undefined ? undefined : recordingModeFromProto[input.recording],
   };
 }
 
@@ -367,6 +384,7 @@ function toProtoMeeting(meeting: StoredMeeting, publicUrl: string): Meeting {
       lobby: meeting.settings.lobby,
       screenShare: meeting.settings.screenShare === "hosts" ? ScreenSharePolicy.HOSTS : ScreenSharePolicy.EVERYONE,
       noShowAfterMinutes: meeting.settings.noShowAfterMinutes,
+      recording: recordingModeToProto[meeting.settings.recording],
     },
     createdAt: timestampFromDate(meeting.createdAt),
     endedAt: meeting.endedAt ? timestampFromDate(meeting.endedAt) : undefined,

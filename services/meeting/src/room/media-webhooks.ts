@@ -1,7 +1,8 @@
 import http from "node:http";
-import type { WebhookEvent, WebhookReceiver } from "livekit-server-sdk";
+import type { EgressInfo, WebhookEvent, WebhookReceiver } from "livekit-server-sdk";
 import type { Logger } from "@svc/platform";
 import { isMeetingId } from "../meeting-id.ts";
+import { EGRESS_PARTICIPANT_KIND } from "../recording/recorder.ts";
 import { MAX_DISPLAY_NAME_LENGTH } from "./display-name.ts";
 import type { MeetingLifecycle, ParticipantPresence } from "./meeting-lifecycle.ts";
 
@@ -15,6 +16,10 @@ export interface MediaWebhookDependencies {
   lifecycle: MeetingLifecycle;
   /** Removes a participant from a room (someone who entered an ended meeting). */
   evict: (meetingId: string, participantId: string) => Promise<void>;
+  /** A recorder's run changed (egress_started, egress_updated, egress_ended). */
+  egressNotified?: (info: EgressInfo) => Promise<void>;
+  /** Someone entered a meeting's room (an automatic recording may start). */
+  participantEntered?: (meetingId: string) => void;
   logger: Logger;
 }
 
@@ -36,15 +41,26 @@ export function presenceOf(meetingId: string, participant: NonNullable<WebhookEv
  * Applies one verified notification. Every notification has an id and is applied at most once,
  * so LiveKit's redeliveries (and replays of a captured request) change nothing.
  */
-export async function applyMediaWebhook(event: WebhookEvent, deps: Pick<MediaWebhookDependencies, "lifecycle" | "evict" | "logger">): Promise<void> {
+export async function applyMediaWebhook(
+  event: WebhookEvent,
+  deps: Pick<MediaWebhookDependencies, "lifecycle" | "evict" | "logger" | "egressNotified" | "participantEntered">,
+): Promise<void> {
+  if (event.egressInfo && event.event.startsWith("egress_")) {
+    if (isMeetingId(event.egressInfo.roomName)) await deps.egressNotified?.(event.egressInfo);
+    return;
+  }
   const meetingId = event.room?.name ?? "";
   if (!isMeetingId(meetingId) || !event.id) return; // not one of our rooms
+  // A recorder joins the room it records as a hidden participant: it is not one of the meeting's
+  // people (it must not keep an emptied meeting going, nor appear in its attendance).
+  if (event.participant?.kind === EGRESS_PARTICIPANT_KIND) return;
   const at = Number(event.createdAt) > 0 ? new Date(Number(event.createdAt) * 1_000) : new Date();
   switch (event.event) {
     case "participant_joined": {
       if (!event.participant) return;
       const outcome = await deps.lifecycle.participantJoined(presenceOf(meetingId, event.participant, at), event.id);
       if (outcome.evict) await deps.evict(meetingId, event.participant.identity);
+      else deps.participantEntered?.(meetingId);
       return;
     }
     case "participant_left":

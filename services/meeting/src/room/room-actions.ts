@@ -6,7 +6,7 @@ export const MUTABLE_SOURCES = { microphone: TrackSource.MICROPHONE, camera: Tra
 export type MutableSource = keyof typeof MUTABLE_SOURCES;
 
 /** Data-packet topics the server sends to the room; the page listens to these. */
-export const ROOM_TOPICS = { chat: "svc.chat", lobby: "svc.lobby" } as const;
+export const ROOM_TOPICS = { chat: "svc.chat", lobby: "svc.lobby", recording: "svc.recording" } as const;
 
 const isMissing = (error: unknown) => error instanceof ServerError && (error.status === 404 || error.code === "not_found");
 

@@ -2,6 +2,7 @@ import { ServerError, type ParticipantInfo, type RoomServiceClient } from "livek
 import type { Logger, Pool } from "@svc/platform";
 import { meetingsWithPresence } from "../db/meetings.ts";
 import { presentVisits } from "../db/room-participants.ts";
+import { EGRESS_PARTICIPANT_KIND } from "../recording/recorder.ts";
 import { presenceOf } from "./media-webhooks.ts";
 import type { MeetingLifecycle } from "./meeting-lifecycle.ts";
 
@@ -20,7 +21,8 @@ export function createRoomReconciler(deps: { pool: Pool; rooms: RoomServiceClien
   /** The room's participants; undefined when the media server has no such room. */
   async function participantsInRoom(meetingId: string): Promise<ParticipantInfo[] | undefined> {
     try {
-      return await rooms.listParticipants(meetingId);
+      // A recorder in the room is not one of the meeting's people (media-webhooks.ts).
+      return (await rooms.listParticipants(meetingId)).filter((participant) => participant.kind !== EGRESS_PARTICIPANT_KIND);
     } catch (error) {
       if (error instanceof ServerError && (error.status === 404 || error.code === "not_found")) return undefined;
       throw error;

@@ -10,6 +10,8 @@ export const errorMetadata = {
   gone: "x-gone",
   /** Which Idempotency-Key refusal: `"mismatch"` (422) or `"in-progress"` (409). */
   idempotency: "x-idempotency",
-  /** RESOURCE_EXHAUSTED: whole seconds to wait, sent as `Retry-After`. */
+  /** RESOURCE_EXHAUSTED, or UNAVAILABLE refused on purpose (no recording capacity): whole seconds to wait, sent as `Retry-After`. */
   retryAfter: "retry-after",
+  /** OUT_OF_RANGE for a byte range outside a file: the file's size, for `Content-Range: bytes *\/<size>` (416). */
+  fileSize: "x-size",
 } as const;

@@ -14,6 +14,11 @@ export const EVENT_TYPE_DESCRIPTIONS = {
     "An invited host or attendee had not joined (with their personal link) `noShowAfterMinutes` after the meeting's start: one event per person, sent once. Not sent for cancelled meetings or meetings without a start.",
   "participant.joined": "A participant entered the meeting room.",
   "participant.left": "A participant left the meeting room (or was disconnected, or removed when the meeting ended).",
+  "recording.started": "A recording of the meeting's room started (by a host in the room, through the API, or by the meeting's `recording: auto` setting).",
+  "recording.ready":
+    "A recording's file is complete and can be downloaded (GET /recordings/{recordingId}/access-link): with its duration, size and layout. Sent once per recording.",
+  "recording.failed":
+    "A recording failed: the recorder reported a failure, or was lost (its process died) and the recording can never finish. Sent once per recording, with `error`.",
   "webhook.disabled":
     "One of the organization's webhook endpoints was disabled after it answered 410 Gone or kept failing: sent to the organization's other endpoints that subscribe to it, so someone hears about it.",
 } as const;

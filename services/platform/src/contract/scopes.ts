@@ -2,7 +2,8 @@
  * The OAuth scopes of the API and what each lets an application do, in the words the consent
  * page shows and the API reference lists. The first four are the specification's; meeting.read, meeting.update and
  * meeting.delete cover the scheduling endpoints (list and get, and who attended; update and end; cancel);
- * meeting.links covers personal join links (create, revoke); webhook.update
+ * meeting.links covers personal join links (create, revoke); recording.read and recording.manage cover
+ * the recordings of meetings (list, get and download; start, stop and delete); webhook.update
  * covers changing a subscription, rotating its secret and recovering its failed deliveries.
  */
 export const SCOPE_DESCRIPTIONS = {
@@ -11,6 +12,8 @@ export const SCOPE_DESCRIPTIONS = {
   "meeting.update": "Reschedule, change and end your meetings",
   "meeting.delete": "Cancel your meetings",
   "meeting.links": "Create and revoke personal join links to your meetings, which let whoever holds one enter as the invited host, attendee or guest it names",
+  "recording.read": "See your meetings' recordings and get links that let anyone holding them watch or download a recording",
+  "recording.manage": "Start and stop recording your meetings (everyone in the meeting sees that it is being recorded) and delete recordings",
   "webhook.create": "Register webhooks that are called when your organization's meetings end",
   "webhook.read": "See your organization's webhooks",
   "webhook.update": "Change your organization's webhooks: their address, events and limits, their signing secrets, and redelivering failed events",

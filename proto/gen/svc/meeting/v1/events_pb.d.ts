@@ -470,6 +470,165 @@ export declare type MeetingSnapshot = Message<"svc.meeting.v1.MeetingSnapshot"> 
 export declare const MeetingSnapshotSchema: GenMessage<MeetingSnapshot>;
 
 /**
+ * A recording of the meeting's room started.
+ *
+ * @generated from message svc.meeting.v1.RecordingStarted
+ */
+export declare type RecordingStarted = Message<"svc.meeting.v1.RecordingStarted"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string org_id = 3;
+   */
+  orgId: string;
+
+  /**
+   * @generated from field: svc.meeting.v1.RecordingSnapshot recording = 4;
+   */
+  recording?: RecordingSnapshot | undefined;
+};
+
+/**
+ * Describes the message svc.meeting.v1.RecordingStarted.
+ * Use `create(RecordingStartedSchema)` to create a new message.
+ */
+export declare const RecordingStartedSchema: GenMessage<RecordingStarted>;
+
+/**
+ * A recording's file is complete and can be downloaded (GET /recordings/{id}/access-link).
+ *
+ * @generated from message svc.meeting.v1.RecordingReady
+ */
+export declare type RecordingReady = Message<"svc.meeting.v1.RecordingReady"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string org_id = 3;
+   */
+  orgId: string;
+
+  /**
+   * @generated from field: svc.meeting.v1.RecordingSnapshot recording = 4;
+   */
+  recording?: RecordingSnapshot | undefined;
+};
+
+/**
+ * Describes the message svc.meeting.v1.RecordingReady.
+ * Use `create(RecordingReadySchema)` to create a new message.
+ */
+export declare const RecordingReadySchema: GenMessage<RecordingReady>;
+
+/**
+ * A recording failed: the recorder reported a failure or was lost; `error` says why.
+ *
+ * @generated from message svc.meeting.v1.RecordingFailed
+ */
+export declare type RecordingFailed = Message<"svc.meeting.v1.RecordingFailed"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string org_id = 3;
+   */
+  orgId: string;
+
+  /**
+   * @generated from field: svc.meeting.v1.RecordingSnapshot recording = 4;
+   */
+  recording?: RecordingSnapshot | undefined;
+
+  /**
+   * @generated from field: string error = 5;
+   */
+  error: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.RecordingFailed.
+ * Use `create(RecordingFailedSchema)` to create a new message.
+ */
+export declare const RecordingFailedSchema: GenMessage<RecordingFailed>;
+
+/**
+ * @generated from message svc.meeting.v1.RecordingSnapshot
+ */
+export declare type RecordingSnapshot = Message<"svc.meeting.v1.RecordingSnapshot"> & {
+  /**
+   * @generated from field: string recording_id = 1;
+   */
+  recordingId: string;
+
+  /**
+   * @generated from field: string meeting_id = 2;
+   */
+  meetingId: string;
+
+  /**
+   * "grid" or "audio".
+   *
+   * @generated from field: string layout = 3;
+   */
+  layout: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp started_at = 4;
+   */
+  startedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp ended_at = 5;
+   */
+  endedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: optional double duration_seconds = 6;
+   */
+  durationSeconds?: number | undefined;
+
+  /**
+   * @generated from field: optional int64 size_bytes = 7;
+   */
+  sizeBytes?: bigint | undefined;
+
+  /**
+   * "host", "api" or "auto".
+   *
+   * @generated from field: string started_by = 8;
+   */
+  startedBy: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.RecordingSnapshot.
+ * Use `create(RecordingSnapshotSchema)` to create a new message.
+ */
+export declare const RecordingSnapshotSchema: GenMessage<RecordingSnapshot>;
+
+/**
  * @generated from enum svc.meeting.v1.MeetingEndReason
  */
 export enum MeetingEndReason {

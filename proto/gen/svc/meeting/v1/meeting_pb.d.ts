@@ -12,6 +12,145 @@ import type { FieldMask, Timestamp } from "@bufbuild/protobuf/wkt";
 export declare const file_svc_meeting_v1_meeting: GenFile;
 
 /**
+ * @generated from message svc.meeting.v1.StartRoomRecordingRequest
+ */
+export declare type StartRoomRecordingRequest = Message<"svc.meeting.v1.StartRoomRecordingRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string room_session = 2;
+   */
+  roomSession: string;
+
+  /**
+   * "grid" (default) or "audio".
+   *
+   * @generated from field: string layout = 3;
+   */
+  layout: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.StartRoomRecordingRequest.
+ * Use `create(StartRoomRecordingRequestSchema)` to create a new message.
+ */
+export declare const StartRoomRecordingRequestSchema: GenMessage<StartRoomRecordingRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.StartRoomRecordingResponse
+ */
+export declare type StartRoomRecordingResponse = Message<"svc.meeting.v1.StartRoomRecordingResponse"> & {
+  /**
+   * @generated from field: string recording_id = 1;
+   */
+  recordingId: string;
+
+  /**
+   * @generated from field: string layout = 2;
+   */
+  layout: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.StartRoomRecordingResponse.
+ * Use `create(StartRoomRecordingResponseSchema)` to create a new message.
+ */
+export declare const StartRoomRecordingResponseSchema: GenMessage<StartRoomRecordingResponse>;
+
+/**
+ * @generated from message svc.meeting.v1.StopRoomRecordingRequest
+ */
+export declare type StopRoomRecordingRequest = Message<"svc.meeting.v1.StopRoomRecordingRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string room_session = 2;
+   */
+  roomSession: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.StopRoomRecordingRequest.
+ * Use `create(StopRoomRecordingRequestSchema)` to create a new message.
+ */
+export declare const StopRoomRecordingRequestSchema: GenMessage<StopRoomRecordingRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.StopRoomRecordingResponse
+ */
+export declare type StopRoomRecordingResponse = Message<"svc.meeting.v1.StopRoomRecordingResponse"> & {
+  /**
+   * @generated from field: string recording_id = 1;
+   */
+  recordingId: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.StopRoomRecordingResponse.
+ * Use `create(StopRoomRecordingResponseSchema)` to create a new message.
+ */
+export declare const StopRoomRecordingResponseSchema: GenMessage<StopRoomRecordingResponse>;
+
+/**
+ * @generated from message svc.meeting.v1.GetRoomRecordingRequest
+ */
+export declare type GetRoomRecordingRequest = Message<"svc.meeting.v1.GetRoomRecordingRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string room_session = 2;
+   */
+  roomSession: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.GetRoomRecordingRequest.
+ * Use `create(GetRoomRecordingRequestSchema)` to create a new message.
+ */
+export declare const GetRoomRecordingRequestSchema: GenMessage<GetRoomRecordingRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.GetRoomRecordingResponse
+ */
+export declare type GetRoomRecordingResponse = Message<"svc.meeting.v1.GetRoomRecordingResponse"> & {
+  /**
+   * True while a recording of the meeting is in progress.
+   *
+   * @generated from field: bool recording = 1;
+   */
+  recording: boolean;
+
+  /**
+   * Its layout when recording: "grid" or "audio".
+   *
+   * @generated from field: string layout = 2;
+   */
+  layout: string;
+
+  /**
+   * The meeting's recording setting: "off", "manual" or "auto".
+   *
+   * @generated from field: string mode = 3;
+   */
+  mode: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.GetRoomRecordingResponse.
+ * Use `create(GetRoomRecordingResponseSchema)` to create a new message.
+ */
+export declare const GetRoomRecordingResponseSchema: GenMessage<GetRoomRecordingResponse>;
+
+/**
  * @generated from message svc.meeting.v1.GetLobbyStatusRequest
  */
 export declare type GetLobbyStatusRequest = Message<"svc.meeting.v1.GetLobbyStatusRequest"> & {
@@ -580,6 +719,13 @@ export declare type MeetingSettings = Message<"svc.meeting.v1.MeetingSettings"> 
    * @generated from field: int32 no_show_after_minutes = 3;
    */
   noShowAfterMinutes: number;
+
+  /**
+   * Whether the meeting may be recorded, and whether that starts by itself.
+   *
+   * @generated from field: svc.meeting.v1.RecordingMode recording = 4;
+   */
+  recording: RecordingMode;
 };
 
 /**
@@ -609,6 +755,13 @@ export declare type MeetingSettingsInput = Message<"svc.meeting.v1.MeetingSettin
    * @generated from field: optional int32 no_show_after_minutes = 3;
    */
   noShowAfterMinutes?: number | undefined;
+
+  /**
+   * Unspecified: not given.
+   *
+   * @generated from field: svc.meeting.v1.RecordingMode recording = 4;
+   */
+  recording: RecordingMode;
 };
 
 /**
@@ -811,7 +964,7 @@ export declare type UpdateMeetingRequest = Message<"svc.meeting.v1.UpdateMeeting
 
   /**
    * The fields to change: any of title, start, end, duration_minutes, attendees, hosts,
-   * settings.lobby, settings.screen_share, settings.no_show_after_minutes. A named field that is
+   * settings.lobby, settings.screen_share, settings.no_show_after_minutes, settings.recording. A named field that is
    * absent in the message is cleared (start, end), emptied (attendees, hosts) or reset to its
    * default (settings).
    *
@@ -1399,6 +1552,20 @@ export declare type GetJoinInfoResponse = Message<"svc.meeting.v1.GetJoinInfoRes
    * @generated from field: string link_problem_message = 11;
    */
   linkProblemMessage: string;
+
+  /**
+   * A recording of the meeting is in progress now: the join page says so before anyone joins.
+   *
+   * @generated from field: bool recording = 12;
+   */
+  recording: boolean;
+
+  /**
+   * The meeting's recording setting: "off", "manual" or "auto" ("auto": it will be recorded).
+   *
+   * @generated from field: string recording_mode = 13;
+   */
+  recordingMode: string;
 };
 
 /**
@@ -1441,6 +1608,43 @@ export enum MeetingStatus {
  * Describes the enum svc.meeting.v1.MeetingStatus.
  */
 export declare const MeetingStatusSchema: GenEnum<MeetingStatus>;
+
+/**
+ * @generated from enum svc.meeting.v1.RecordingMode
+ */
+export enum RecordingMode {
+  /**
+   * @generated from enum value: RECORDING_MODE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Nobody can record it (the default).
+   *
+   * @generated from enum value: RECORDING_MODE_OFF = 1;
+   */
+  OFF = 1,
+
+  /**
+   * A host (in the room) or the API starts and stops recordings.
+   *
+   * @generated from enum value: RECORDING_MODE_MANUAL = 2;
+   */
+  MANUAL = 2,
+
+  /**
+   * A recording starts when the first person is admitted and stops when the meeting ends; hosts
+   * and the API may also stop and start it.
+   *
+   * @generated from enum value: RECORDING_MODE_AUTO = 3;
+   */
+  AUTO = 3,
+}
+
+/**
+ * Describes the enum svc.meeting.v1.RecordingMode.
+ */
+export declare const RecordingModeSchema: GenEnum<RecordingMode>;
 
 /**
  * @generated from enum svc.meeting.v1.ScreenSharePolicy
@@ -1731,6 +1935,38 @@ export declare const MeetingRoomService: GenService<{
     methodKind: "unary";
     input: typeof ListChatMessagesRequestSchema;
     output: typeof ListChatMessagesResponseSchema;
+  },
+  /**
+   * Host: start recording the meeting (its recording setting must be manual or auto). The same
+   * refusals as RecordingService.StartRecording.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingRoomService.StartRoomRecording
+   */
+  startRoomRecording: {
+    methodKind: "unary";
+    input: typeof StartRoomRecordingRequestSchema;
+    output: typeof StartRoomRecordingResponseSchema;
+  },
+  /**
+   * Host: stop the meeting's recording in progress. NOT_FOUND when nothing is being recorded.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingRoomService.StopRoomRecording
+   */
+  stopRoomRecording: {
+    methodKind: "unary";
+    input: typeof StopRoomRecordingRequestSchema;
+    output: typeof StopRoomRecordingResponseSchema;
+  },
+  /**
+   * Anyone in the room: whether the meeting is being recorded now (the page also hears it from
+   * the server's `svc.recording` data packets).
+   *
+   * @generated from rpc svc.meeting.v1.MeetingRoomService.GetRoomRecording
+   */
+  getRoomRecording: {
+    methodKind: "unary";
+    input: typeof GetRoomRecordingRequestSchema;
+    output: typeof GetRoomRecordingResponseSchema;
   },
 }>;
 

@@ -9,336 +9,378 @@ import { file_google_protobuf_field_mask, file_google_protobuf_timestamp } from 
  * Describes the file svc/meeting/v1/meeting.proto.
  */
 export const file_svc_meeting_v1_meeting = /*@__PURE__*/
-  fileDesc("ChxzdmMvbWVldGluZy92MS9tZWV0aW5nLnByb3RvEg5zdmMubWVldGluZy52MSJTChVHZXRMb2JieVN0YXR1c1JlcXVlc3QSEgoKbWVldGluZ19pZBgBIAEoCRIOCgZ0aWNrZXQYAiABKAkSFgoOY2xpZW50X2FkZHJlc3MYAyABKAkiXAoWR2V0TG9iYnlTdGF0dXNSZXNwb25zZRIOCgZzdGF0dXMYASABKAkSMgoFZ3JhbnQYAiABKAsyIy5zdmMubWVldGluZy52MS5Kb2luTWVldGluZ1Jlc3BvbnNlIjwKEExpc3RMb2JieVJlcXVlc3QSEgoKbWVldGluZ19pZBgBIAEoCRIUCgxyb29tX3Nlc3Npb24YAiABKAkiZwoKTG9iYnlFbnRyeRIQCghlbnRyeV9pZBgBIAEoCRIUCgxkaXNwbGF5X25hbWUYAiABKAkSMQoNd2FpdGluZ19zaW5jZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiUAoRTGlzdExvYmJ5UmVzcG9uc2USKwoHd2FpdGluZxgBIAMoCzIaLnN2Yy5tZWV0aW5nLnYxLkxvYmJ5RW50cnkSDgoGbG9ja2VkGAIgASgIImQKF0RlY2lkZUxvYmJ5RW50cnlSZXF1ZXN0EhIKCm1lZXRpbmdfaWQYASABKAkSFAoMcm9vbV9zZXNzaW9uGAIgASgJEhAKCGVudHJ5X2lkGAMgASgJEg0KBWFkbWl0GAQgASgIIioKGERlY2lkZUxvYmJ5RW50cnlSZXNwb25zZRIOCgZzdGF0dXMYASABKAkiUAoUU2V0Um9vbUxvY2tlZFJlcXVlc3QSEgoKbWVldGluZ19pZBgBIAEoCRIUCgxyb29tX3Nlc3Npb24YAiABKAkSDgoGbG9ja2VkGAMgASgIIicKFVNldFJvb21Mb2NrZWRSZXNwb25zZRIOCgZsb2NrZWQYASABKAgiagoWTXV0ZVBhcnRpY2lwYW50UmVxdWVzdBISCgptZWV0aW5nX2lkGAEgASgJEhQKDHJvb21fc2Vzc2lvbhgCIAEoCRIWCg5wYXJ0aWNpcGFudF9pZBgDIAEoCRIOCgZzb3VyY2UYBCABKAkiKAoXTXV0ZVBhcnRpY2lwYW50UmVzcG9uc2USDQoFbXV0ZWQYASABKAgiXAoYUmVtb3ZlUGFydGljaXBhbnRSZXF1ZXN0EhIKCm1lZXRpbmdfaWQYASABKAkSFAoMcm9vbV9zZXNzaW9uGAIgASgJEhYKDnBhcnRpY2lwYW50X2lkGAMgASgJIhsKGVJlbW92ZVBhcnRpY2lwYW50UmVzcG9uc2UiQQoVRW5kRm9yRXZlcnlvbmVSZXF1ZXN0EhIKCm1lZXRpbmdfaWQYASABKAkSFAoMcm9vbV9zZXNzaW9uGAIgASgJIhgKFkVuZEZvckV2ZXJ5b25lUmVzcG9uc2UiggEKC0NoYXRNZXNzYWdlEgoKAmlkGAEgASgDEhYKDnBhcnRpY2lwYW50X2lkGAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRIMCgR0ZXh0GAQgASgJEisKB3NlbnRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlAKFlNlbmRDaGF0TWVzc2FnZVJlcXVlc3QSEgoKbWVldGluZ19pZBgBIAEoCRIUCgxyb29tX3Nlc3Npb24YAiABKAkSDAoEdGV4dBgDIAEoCSJHChdTZW5kQ2hhdE1lc3NhZ2VSZXNwb25zZRIsCgdtZXNzYWdlGAEgASgLMhsuc3ZjLm1lZXRpbmcudjEuQ2hhdE1lc3NhZ2UiQwoXTGlzdENoYXRNZXNzYWdlc1JlcXVlc3QSEgoKbWVldGluZ19pZBgBIAEoCRIUCgxyb29tX3Nlc3Npb24YAiABKAkiSQoYTGlzdENoYXRNZXNzYWdlc1Jlc3BvbnNlEi0KCG1lc3NhZ2VzGAEgAygLMhsuc3ZjLm1lZXRpbmcudjEuQ2hhdE1lc3NhZ2UirAQKB01lZXRpbmcSCgoCaWQYASABKAkSDgoGb3JnX2lkGAIgASgJEg0KBXRpdGxlGAMgASgJEi4KBXN0YXJ0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEi0KBnN0YXR1cxgFIAEoDjIdLnN2Yy5tZWV0aW5nLnYxLk1lZXRpbmdTdGF0dXMSEQoJYXR0ZW5kZWVzGAYgAygJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKCGVuZGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBEhAKCGpvaW5fdXJsGAkgASgJEhoKEmNyZWF0ZWRfYnlfdXNlcl9pZBgKIAEoCRIcChRjcmVhdGVkX2J5X2NsaWVudF9pZBgLIAEoCRIsCgNlbmQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAKIAQESNQoMY2FuY2VsbGVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgDiAEBEg0KBWhvc3RzGA4gAygJEjEKCHNldHRpbmdzGA8gASgLMh8uc3ZjLm1lZXRpbmcudjEuTWVldGluZ1NldHRpbmdzQggKBl9zdGFydEILCglfZW5kZWRfYXRCBgoEX2VuZEIPCg1fY2FuY2VsbGVkX2F0IngKD01lZXRpbmdTZXR0aW5ncxINCgVsb2JieRgBIAEoCBI3CgxzY3JlZW5fc2hhcmUYAiABKA4yIS5zdmMubWVldGluZy52MS5TY3JlZW5TaGFyZVBvbGljeRIdChVub19zaG93X2FmdGVyX21pbnV0ZXMYAyABKAUiqwEKFE1lZXRpbmdTZXR0aW5nc0lucHV0EhIKBWxvYmJ5GAEgASgISACIAQESNwoMc2NyZWVuX3NoYXJlGAIgASgOMiEuc3ZjLm1lZXRpbmcudjEuU2NyZWVuU2hhcmVQb2xpY3kSIgoVbm9fc2hvd19hZnRlcl9taW51dGVzGAMgASgFSAGIAQFCCAoGX2xvYmJ5QhgKFl9ub19zaG93X2FmdGVyX21pbnV0ZXMi6wEKFENyZWF0ZU1lZXRpbmdSZXF1ZXN0Eg0KBXRpdGxlGAEgASgJEhIKBXN0YXJ0GAIgASgJSACIAQESEQoJYXR0ZW5kZWVzGAMgAygJEhAKA2VuZBgEIAEoCUgBiAEBEh0KEGR1cmF0aW9uX21pbnV0ZXMYBSABKAVIAogBARINCgVob3N0cxgGIAMoCRI2CghzZXR0aW5ncxgHIAEoCzIkLnN2Yy5tZWV0aW5nLnYxLk1lZXRpbmdTZXR0aW5nc0lucHV0QggKBl9zdGFydEIGCgRfZW5kQhMKEV9kdXJhdGlvbl9taW51dGVzIkEKFUNyZWF0ZU1lZXRpbmdSZXNwb25zZRIoCgdtZWV0aW5nGAEgASgLMhcuc3ZjLm1lZXRpbmcudjEuTWVldGluZyIfChFHZXRNZWV0aW5nUmVxdWVzdBIKCgJpZBgBIAEoCSI+ChJHZXRNZWV0aW5nUmVzcG9uc2USKAoHbWVldGluZxgBIAEoCzIXLnN2Yy5tZWV0aW5nLnYxLk1lZXRpbmciHwoRRW5kTWVldGluZ1JlcXVlc3QSCgoCaWQYASABKAkiUQoSRW5kTWVldGluZ1Jlc3BvbnNlEigKB21lZXRpbmcYASABKAsyFy5zdmMubWVldGluZy52MS5NZWV0aW5nEhEKCWVuZGVkX25vdxgCIAEoCCK/AQoTTGlzdE1lZXRpbmdzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRItCgZzdGF0dXMYAyABKA4yHS5zdmMubWVldGluZy52MS5NZWV0aW5nU3RhdHVzEhcKCnN0YXJ0X2Zyb20YBCABKAlIAIgBARIZCgxzdGFydF9iZWZvcmUYBSABKAlIAYgBAUINCgtfc3RhcnRfZnJvbUIPCg1fc3RhcnRfYmVmb3JlIqgCChRVcGRhdGVNZWV0aW5nUmVxdWVzdBIKCgJpZBgBIAEoCRIvCgt1cGRhdGVfbWFzaxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2sSDQoFdGl0bGUYAyABKAkSEgoFc3RhcnQYBCABKAlIAIgBARIQCgNlbmQYBSABKAlIAYgBARIdChBkdXJhdGlvbl9taW51dGVzGAYgASgFSAKIAQESEQoJYXR0ZW5kZWVzGAcgAygJEg0KBWhvc3RzGAggAygJEjYKCHNldHRpbmdzGAkgASgLMiQuc3ZjLm1lZXRpbmcudjEuTWVldGluZ1NldHRpbmdzSW5wdXRCCAoGX3N0YXJ0QgYKBF9lbmRCEwoRX2R1cmF0aW9uX21pbnV0ZXMiWQoVVXBkYXRlTWVldGluZ1Jlc3BvbnNlEigKB21lZXRpbmcYASABKAsyFy5zdmMubWVldGluZy52MS5NZWV0aW5nEhYKDmNoYW5nZWRfZmllbGRzGAIgAygJIiIKFENhbmNlbE1lZXRpbmdSZXF1ZXN0EgoKAmlkGAEgASgJIlgKFUNhbmNlbE1lZXRpbmdSZXNwb25zZRIoCgdtZWV0aW5nGAEgASgLMhcuc3ZjLm1lZXRpbmcudjEuTWVldGluZxIVCg1jYW5jZWxsZWRfbm93GAIgASgIIloKFExpc3RNZWV0aW5nc1Jlc3BvbnNlEikKCG1lZXRpbmdzGAEgAygLMhcuc3ZjLm1lZXRpbmcudjEuTWVldGluZxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiuwEKFUNyZWF0ZUpvaW5MaW5rUmVxdWVzdBISCgptZWV0aW5nX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBG5hbWUYAyABKAkSLQoEcm9sZRgEIAEoDjIfLnN2Yy5tZWV0aW5nLnYxLlBhcnRpY2lwYW50Um9sZRIzCgpleHBpcmVzX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBQg0KC19leHBpcmVzX2F0IrgBCghKb2luTGluaxIPCgdsaW5rX2lkGAEgASgJEgsKA3VybBgCIAEoCRItCgRyb2xlGAMgASgOMh8uc3ZjLm1lZXRpbmcudjEuUGFydGljaXBhbnRSb2xlEg0KBWVtYWlsGAQgASgJEgwKBG5hbWUYBSABKAkSLgoKZXhwaXJlc19hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKbWVldGluZ19pZBgHIAEoCSJAChZDcmVhdGVKb2luTGlua1Jlc3BvbnNlEiYKBGxpbmsYASABKAsyGC5zdmMubWVldGluZy52MS5Kb2luTGluayI8ChVSZXZva2VKb2luTGlua1JlcXVlc3QSEgoKbWVldGluZ19pZBgBIAEoCRIPCgdsaW5rX2lkGAIgASgJIi0KFlJldm9rZUpvaW5MaW5rUmVzcG9uc2USEwoLcmV2b2tlZF9ub3cYASABKAgiVAoXTGlzdFBhcnRpY2lwYW50c1JlcXVlc3QSEgoKbWVldGluZ19pZBgBIAEoCRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCSL+AQoRUGFydGljaXBhbnRSZWNvcmQSFgoOcGFydGljaXBhbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRItCgRyb2xlGAQgASgOMh8uc3ZjLm1lZXRpbmcudjEuUGFydGljaXBhbnRSb2xlEi0KCWpvaW5lZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoHbGVmdF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARIYChBkdXJhdGlvbl9zZWNvbmRzGAcgASgDQgoKCF9sZWZ0X2F0ImwKGExpc3RQYXJ0aWNpcGFudHNSZXNwb25zZRI3CgxwYXJ0aWNpcGFudHMYASADKAsyIS5zdmMubWVldGluZy52MS5QYXJ0aWNpcGFudFJlY29yZBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiLgoSR2V0Sm9pbkluZm9SZXF1ZXN0EgoKAmlkGAEgASgJEgwKBGxpbmsYAiABKAkieQoSSm9pbk1lZXRpbmdSZXF1ZXN0EhIKCm1lZXRpbmdfaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEhYKDmNsaWVudF9hZGRyZXNzGAMgASgJEgwKBGxpbmsYBCABKAkSEwoLdmlzaXRvcl9rZXkYBSABKAkirQIKE0pvaW5NZWV0aW5nUmVzcG9uc2USFgoOcGFydGljaXBhbnRfaWQYASABKAkSDQoFdG9rZW4YAiABKAkSEgoKc2VydmVyX3VybBgDIAEoCRIuCgpleHBpcmVzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgptZWV0aW5nX2lkGAUgASgJEg0KBXRpdGxlGAYgASgJEi0KBnN0YXR1cxgHIAEoDjIdLnN2Yy5tZWV0aW5nLnYxLk1lZXRpbmdTdGF0dXMSLQoEcm9sZRgIIAEoDjIfLnN2Yy5tZWV0aW5nLnYxLlBhcnRpY2lwYW50Um9sZRIUCgxyb29tX3Nlc3Npb24YCSABKAkSFAoMbG9iYnlfdGlja2V0GAogASgJIvsCChNHZXRKb2luSW5mb1Jlc3BvbnNlEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEi4KBXN0YXJ0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEi0KBnN0YXR1cxgEIAEoDjIdLnN2Yy5tZWV0aW5nLnYxLk1lZXRpbmdTdGF0dXMSFgoOYXR0ZW5kZWVfY291bnQYBSABKAUSMQoIZW5kZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAGIAQESEQoJbGlua19uYW1lGAcgASgJEjIKCWxpbmtfcm9sZRgIIAEoDjIfLnN2Yy5tZWV0aW5nLnYxLlBhcnRpY2lwYW50Um9sZRIUCgxsaW5rX3Byb2JsZW0YCSABKAkSDQoFbG9iYnkYCiABKAgSHAoUbGlua19wcm9ibGVtX21lc3NhZ2UYCyABKAlCCAoGX3N0YXJ0QgsKCV9lbmRlZF9hdCqeAQoNTWVldGluZ1N0YXR1cxIeChpNRUVUSU5HX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGE1FRVRJTkdfU1RBVFVTX1NDSEVEVUxFRBABEhcKE01FRVRJTkdfU1RBVFVTX0xJVkUQAhIYChRNRUVUSU5HX1NUQVRVU19FTkRFRBADEhwKGE1FRVRJTkdfU1RBVFVTX0NBTkNFTExFRBAEKnkKEVNjcmVlblNoYXJlUG9saWN5EiMKH1NDUkVFTl9TSEFSRV9QT0xJQ1lfVU5TUEVDSUZJRUQQABIgChxTQ1JFRU5fU0hBUkVfUE9MSUNZX0VWRVJZT05FEAESHQoZU0NSRUVOX1NIQVJFX1BPTElDWV9IT1NUUxACKokBCg9QYXJ0aWNpcGFudFJvbGUSIAocUEFSVElDSVBBTlRfUk9MRV9VTlNQRUNJRklFRBAAEhkKFVBBUlRJQ0lQQU5UX1JPTEVfSE9TVBABEh0KGVBBUlRJQ0lQQU5UX1JPTEVfQVRURU5ERUUQAhIaChZQQVJUSUNJUEFOVF9ST0xFX0dVRVNUEAMy5wYKDk1lZXRpbmdTZXJ2aWNlElwKDUNyZWF0ZU1lZXRpbmcSJC5zdmMubWVldGluZy52MS5DcmVhdGVNZWV0aW5nUmVxdWVzdBolLnN2Yy5tZWV0aW5nLnYxLkNyZWF0ZU1lZXRpbmdSZXNwb25zZRJYCgpHZXRNZWV0aW5nEiEuc3ZjLm1lZXRpbmcudjEuR2V0TWVldGluZ1JlcXVlc3QaIi5zdmMubWVldGluZy52MS5HZXRNZWV0aW5nUmVzcG9uc2UiA5ACARJTCgpFbmRNZWV0aW5nEiEuc3ZjLm1lZXRpbmcudjEuRW5kTWVldGluZ1JlcXVlc3QaIi5zdmMubWVldGluZy52MS5FbmRNZWV0aW5nUmVzcG9uc2USXgoMTGlzdE1lZXRpbmdzEiMuc3ZjLm1lZXRpbmcudjEuTGlzdE1lZXRpbmdzUmVxdWVzdBokLnN2Yy5tZWV0aW5nLnYxLkxpc3RNZWV0aW5nc1Jlc3BvbnNlIgOQAgESXAoNVXBkYXRlTWVldGluZxIkLnN2Yy5tZWV0aW5nLnYxLlVwZGF0ZU1lZXRpbmdSZXF1ZXN0GiUuc3ZjLm1lZXRpbmcudjEuVXBkYXRlTWVldGluZ1Jlc3BvbnNlElwKDUNhbmNlbE1lZXRpbmcSJC5zdmMubWVldGluZy52MS5DYW5jZWxNZWV0aW5nUmVxdWVzdBolLnN2Yy5tZWV0aW5nLnYxLkNhbmNlbE1lZXRpbmdSZXNwb25zZRJfCg5DcmVhdGVKb2luTGluaxIlLnN2Yy5tZWV0aW5nLnYxLkNyZWF0ZUpvaW5MaW5rUmVxdWVzdBomLnN2Yy5tZWV0aW5nLnYxLkNyZWF0ZUpvaW5MaW5rUmVzcG9uc2USXwoOUmV2b2tlSm9pbkxpbmsSJS5zdmMubWVldGluZy52MS5SZXZva2VKb2luTGlua1JlcXVlc3QaJi5zdmMubWVldGluZy52MS5SZXZva2VKb2luTGlua1Jlc3BvbnNlEmoKEExpc3RQYXJ0aWNpcGFudHMSJy5zdmMubWVldGluZy52MS5MaXN0UGFydGljaXBhbnRzUmVxdWVzdBooLnN2Yy5tZWV0aW5nLnYxLkxpc3RQYXJ0aWNpcGFudHNSZXNwb25zZSIDkAIBMskBChJNZWV0aW5nUGFnZVNlcnZpY2USWwoLR2V0Sm9pbkluZm8SIi5zdmMubWVldGluZy52MS5HZXRKb2luSW5mb1JlcXVlc3QaIy5zdmMubWVldGluZy52MS5HZXRKb2luSW5mb1Jlc3BvbnNlIgOQAgESVgoLSm9pbk1lZXRpbmcSIi5zdmMubWVldGluZy52MS5Kb2luTWVldGluZ1JlcXVlc3QaIy5zdmMubWVldGluZy52MS5Kb2luTWVldGluZ1Jlc3BvbnNlMosHChJNZWV0aW5nUm9vbVNlcnZpY2USXwoOR2V0TG9iYnlTdGF0dXMSJS5zdmMubWVldGluZy52MS5HZXRMb2JieVN0YXR1c1JlcXVlc3QaJi5zdmMubWVldGluZy52MS5HZXRMb2JieVN0YXR1c1Jlc3BvbnNlElAKCUxpc3RMb2JieRIgLnN2Yy5tZWV0aW5nLnYxLkxpc3RMb2JieVJlcXVlc3QaIS5zdmMubWVldGluZy52MS5MaXN0TG9iYnlSZXNwb25zZRJlChBEZWNpZGVMb2JieUVudHJ5Eicuc3ZjLm1lZXRpbmcudjEuRGVjaWRlTG9iYnlFbnRyeVJlcXVlc3QaKC5zdmMubWVldGluZy52MS5EZWNpZGVMb2JieUVudHJ5UmVzcG9uc2USXAoNU2V0Um9vbUxvY2tlZBIkLnN2Yy5tZWV0aW5nLnYxLlNldFJvb21Mb2NrZWRSZXF1ZXN0GiUuc3ZjLm1lZXRpbmcudjEuU2V0Um9vbUxvY2tlZFJlc3BvbnNlEmIKD011dGVQYXJ0aWNpcGFudBImLnN2Yy5tZWV0aW5nLnYxLk11dGVQYXJ0aWNpcGFudFJlcXVlc3QaJy5zdmMubWVldGluZy52MS5NdXRlUGFydGljaXBhbnRSZXNwb25zZRJoChFSZW1vdmVQYXJ0aWNpcGFudBIoLnN2Yy5tZWV0aW5nLnYxLlJlbW92ZVBhcnRpY2lwYW50UmVxdWVzdBopLnN2Yy5tZWV0aW5nLnYxLlJlbW92ZVBhcnRpY2lwYW50UmVzcG9uc2USXwoORW5kRm9yRXZlcnlvbmUSJS5zdmMubWVldGluZy52MS5FbmRGb3JFdmVyeW9uZVJlcXVlc3QaJi5zdmMubWVldGluZy52MS5FbmRGb3JFdmVyeW9uZVJlc3BvbnNlEmIKD1NlbmRDaGF0TWVzc2FnZRImLnN2Yy5tZWV0aW5nLnYxLlNlbmRDaGF0TWVzc2FnZVJlcXVlc3QaJy5zdmMubWVldGluZy52MS5TZW5kQ2hhdE1lc3NhZ2VSZXNwb25zZRJqChBMaXN0Q2hhdE1lc3NhZ2VzEicuc3ZjLm1lZXRpbmcudjEuTGlzdENoYXRNZXNzYWdlc1JlcXVlc3QaKC5zdmMubWVldGluZy52MS5MaXN0Q2hhdE1lc3NhZ2VzUmVzcG9uc2UiA5ACAWIGcHJvdG8z", [file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
+  fileDesc("ChxzdmMvbWVldGluZy92MS9tZWV0aW5nLnByb3RvEg5zdmMubWVldGluZy52MSJVChlTdGFydFJvb21SZWNvcmRpbmdSZXF1ZXN0EhIKCm1lZXRpbmdfaWQYASABKAkSFAoMcm9vbV9zZXNzaW9uGAIgASgJEg4KBmxheW91dBgDIAEoCSJCChpTdGFydFJvb21SZWNvcmRpbmdSZXNwb25zZRIUCgxyZWNvcmRpbmdfaWQYASABKAkSDgoGbGF5b3V0GAIgASgJIkQKGFN0b3BSb29tUmVjb3JkaW5nUmVxdWVzdBISCgptZWV0aW5nX2lkGAEgASgJEhQKDHJvb21fc2Vzc2lvbhgCIAEoCSIxChlTdG9wUm9vbVJlY29yZGluZ1Jlc3BvbnNlEhQKDHJlY29yZGluZ19pZBgBIAEoCSJDChdHZXRSb29tUmVjb3JkaW5nUmVxdWVzdBISCgptZWV0aW5nX2lkGAEgASgJEhQKDHJvb21fc2Vzc2lvbhgCIAEoCSJLChhHZXRSb29tUmVjb3JkaW5nUmVzcG9uc2USEQoJcmVjb3JkaW5nGAEgASgIEg4KBmxheW91dBgCIAEoCRIMCgRtb2RlGAMgASgJIlMKFUdldExvYmJ5U3RhdHVzUmVxdWVzdBISCgptZWV0aW5nX2lkGAEgASgJEg4KBnRpY2tldBgCIAEoCRIWCg5jbGllbnRfYWRkcmVzcxgDIAEoCSJcChZHZXRMb2JieVN0YXR1c1Jlc3BvbnNlEg4KBnN0YXR1cxgBIAEoCRIyCgVncmFudBgCIAEoCzIjLnN2Yy5tZWV0aW5nLnYxLkpvaW5NZWV0aW5nUmVzcG9uc2UiPAoQTGlzdExvYmJ5UmVxdWVzdBISCgptZWV0aW5nX2lkGAEgASgJEhQKDHJvb21fc2Vzc2lvbhgCIAEoCSJnCgpMb2JieUVudHJ5EhAKCGVudHJ5X2lkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIxCg13YWl0aW5nX3NpbmNlGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJQChFMaXN0TG9iYnlSZXNwb25zZRIrCgd3YWl0aW5nGAEgAygLMhouc3ZjLm1lZXRpbmcudjEuTG9iYnlFbnRyeRIOCgZsb2NrZWQYAiABKAgiZAoXRGVjaWRlTG9iYnlFbnRyeVJlcXVlc3QSEgoKbWVldGluZ19pZBgBIAEoCRIUCgxyb29tX3Nlc3Npb24YAiABKAkSEAoIZW50cnlfaWQYAyABKAkSDQoFYWRtaXQYBCABKAgiKgoYRGVjaWRlTG9iYnlFbnRyeVJlc3BvbnNlEg4KBnN0YXR1cxgBIAEoCSJQChRTZXRSb29tTG9ja2VkUmVxdWVzdBISCgptZWV0aW5nX2lkGAEgASgJEhQKDHJvb21fc2Vzc2lvbhgCIAEoCRIOCgZsb2NrZWQYAyABKAgiJwoVU2V0Um9vbUxvY2tlZFJlc3BvbnNlEg4KBmxvY2tlZBgBIAEoCCJqChZNdXRlUGFydGljaXBhbnRSZXF1ZXN0EhIKCm1lZXRpbmdfaWQYASABKAkSFAoMcm9vbV9zZXNzaW9uGAIgASgJEhYKDnBhcnRpY2lwYW50X2lkGAMgASgJEg4KBnNvdXJjZRgEIAEoCSIoChdNdXRlUGFydGljaXBhbnRSZXNwb25zZRINCgVtdXRlZBgBIAEoCCJcChhSZW1vdmVQYXJ0aWNpcGFudFJlcXVlc3QSEgoKbWVldGluZ19pZBgBIAEoCRIUCgxyb29tX3Nlc3Npb24YAiABKAkSFgoOcGFydGljaXBhbnRfaWQYAyABKAkiGwoZUmVtb3ZlUGFydGljaXBhbnRSZXNwb25zZSJBChVFbmRGb3JFdmVyeW9uZVJlcXVlc3QSEgoKbWVldGluZ19pZBgBIAEoCRIUCgxyb29tX3Nlc3Npb24YAiABKAkiGAoWRW5kRm9yRXZlcnlvbmVSZXNwb25zZSKCAQoLQ2hhdE1lc3NhZ2USCgoCaWQYASABKAMSFgoOcGFydGljaXBhbnRfaWQYAiABKAkSFAoMZGlzcGxheV9uYW1lGAMgASgJEgwKBHRleHQYBCABKAkSKwoHc2VudF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiUAoWU2VuZENoYXRNZXNzYWdlUmVxdWVzdBISCgptZWV0aW5nX2lkGAEgASgJEhQKDHJvb21fc2Vzc2lvbhgCIAEoCRIMCgR0ZXh0GAMgASgJIkcKF1NlbmRDaGF0TWVzc2FnZVJlc3BvbnNlEiwKB21lc3NhZ2UYASABKAsyGy5zdmMubWVldGluZy52MS5DaGF0TWVzc2FnZSJDChdMaXN0Q2hhdE1lc3NhZ2VzUmVxdWVzdBISCgptZWV0aW5nX2lkGAEgASgJEhQKDHJvb21fc2Vzc2lvbhgCIAEoCSJJChhMaXN0Q2hhdE1lc3NhZ2VzUmVzcG9uc2USLQoIbWVzc2FnZXMYASADKAsyGy5zdmMubWVldGluZy52MS5DaGF0TWVzc2FnZSKsBAoHTWVldGluZxIKCgJpZBgBIAEoCRIOCgZvcmdfaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSLgoFc3RhcnQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESLQoGc3RhdHVzGAUgASgOMh0uc3ZjLm1lZXRpbmcudjEuTWVldGluZ1N0YXR1cxIRCglhdHRlbmRlZXMYBiADKAkSLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMQoIZW5kZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAGIAQESEAoIam9pbl91cmwYCSABKAkSGgoSY3JlYXRlZF9ieV91c2VyX2lkGAogASgJEhwKFGNyZWF0ZWRfYnlfY2xpZW50X2lkGAsgASgJEiwKA2VuZBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAogBARI1CgxjYW5jZWxsZWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAOIAQESDQoFaG9zdHMYDiADKAkSMQoIc2V0dGluZ3MYDyABKAsyHy5zdmMubWVldGluZy52MS5NZWV0aW5nU2V0dGluZ3NCCAoGX3N0YXJ0QgsKCV9lbmRlZF9hdEIGCgRfZW5kQg8KDV9jYW5jZWxsZWRfYXQiqgEKD01lZXRpbmdTZXR0aW5ncxINCgVsb2JieRgBIAEoCBI3CgxzY3JlZW5fc2hhcmUYAiABKA4yIS5zdmMubWVldGluZy52MS5TY3JlZW5TaGFyZVBvbGljeRIdChVub19zaG93X2FmdGVyX21pbnV0ZXMYAyABKAUSMAoJcmVjb3JkaW5nGAQgASgOMh0uc3ZjLm1lZXRpbmcudjEuUmVjb3JkaW5nTW9kZSLdAQoUTWVldGluZ1NldHRpbmdzSW5wdXQSEgoFbG9iYnkYASABKAhIAIgBARI3CgxzY3JlZW5fc2hhcmUYAiABKA4yIS5zdmMubWVldGluZy52MS5TY3JlZW5TaGFyZVBvbGljeRIiChVub19zaG93X2FmdGVyX21pbnV0ZXMYAyABKAVIAYgBARIwCglyZWNvcmRpbmcYBCABKA4yHS5zdmMubWVldGluZy52MS5SZWNvcmRpbmdNb2RlQggKBl9sb2JieUIYChZfbm9fc2hvd19hZnRlcl9taW51dGVzIusBChRDcmVhdGVNZWV0aW5nUmVxdWVzdBINCgV0aXRsZRgBIAEoCRISCgVzdGFydBgCIAEoCUgAiAEBEhEKCWF0dGVuZGVlcxgDIAMoCRIQCgNlbmQYBCABKAlIAYgBARIdChBkdXJhdGlvbl9taW51dGVzGAUgASgFSAKIAQESDQoFaG9zdHMYBiADKAkSNgoIc2V0dGluZ3MYByABKAsyJC5zdmMubWVldGluZy52MS5NZWV0aW5nU2V0dGluZ3NJbnB1dEIICgZfc3RhcnRCBgoEX2VuZEITChFfZHVyYXRpb25fbWludXRlcyJBChVDcmVhdGVNZWV0aW5nUmVzcG9uc2USKAoHbWVldGluZxgBIAEoCzIXLnN2Yy5tZWV0aW5nLnYxLk1lZXRpbmciHwoRR2V0TWVldGluZ1JlcXVlc3QSCgoCaWQYASABKAkiPgoSR2V0TWVldGluZ1Jlc3BvbnNlEigKB21lZXRpbmcYASABKAsyFy5zdmMubWVldGluZy52MS5NZWV0aW5nIh8KEUVuZE1lZXRpbmdSZXF1ZXN0EgoKAmlkGAEgASgJIlEKEkVuZE1lZXRpbmdSZXNwb25zZRIoCgdtZWV0aW5nGAEgASgLMhcuc3ZjLm1lZXRpbmcudjEuTWVldGluZxIRCgllbmRlZF9ub3cYAiABKAgivwEKE0xpc3RNZWV0aW5nc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSLQoGc3RhdHVzGAMgASgOMh0uc3ZjLm1lZXRpbmcudjEuTWVldGluZ1N0YXR1cxIXCgpzdGFydF9mcm9tGAQgASgJSACIAQESGQoMc3RhcnRfYmVmb3JlGAUgASgJSAGIAQFCDQoLX3N0YXJ0X2Zyb21CDwoNX3N0YXJ0X2JlZm9yZSKoAgoUVXBkYXRlTWVldGluZ1JlcXVlc3QSCgoCaWQYASABKAkSLwoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrEg0KBXRpdGxlGAMgASgJEhIKBXN0YXJ0GAQgASgJSACIAQESEAoDZW5kGAUgASgJSAGIAQESHQoQZHVyYXRpb25fbWludXRlcxgGIAEoBUgCiAEBEhEKCWF0dGVuZGVlcxgHIAMoCRINCgVob3N0cxgIIAMoCRI2CghzZXR0aW5ncxgJIAEoCzIkLnN2Yy5tZWV0aW5nLnYxLk1lZXRpbmdTZXR0aW5nc0lucHV0QggKBl9zdGFydEIGCgRfZW5kQhMKEV9kdXJhdGlvbl9taW51dGVzIlkKFVVwZGF0ZU1lZXRpbmdSZXNwb25zZRIoCgdtZWV0aW5nGAEgASgLMhcuc3ZjLm1lZXRpbmcudjEuTWVldGluZxIWCg5jaGFuZ2VkX2ZpZWxkcxgCIAMoCSIiChRDYW5jZWxNZWV0aW5nUmVxdWVzdBIKCgJpZBgBIAEoCSJYChVDYW5jZWxNZWV0aW5nUmVzcG9uc2USKAoHbWVldGluZxgBIAEoCzIXLnN2Yy5tZWV0aW5nLnYxLk1lZXRpbmcSFQoNY2FuY2VsbGVkX25vdxgCIAEoCCJaChRMaXN0TWVldGluZ3NSZXNwb25zZRIpCghtZWV0aW5ncxgBIAMoCzIXLnN2Yy5tZWV0aW5nLnYxLk1lZXRpbmcSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIrsBChVDcmVhdGVKb2luTGlua1JlcXVlc3QSEgoKbWVldGluZ19pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRuYW1lGAMgASgJEi0KBHJvbGUYBCABKA4yHy5zdmMubWVldGluZy52MS5QYXJ0aWNpcGFudFJvbGUSMwoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBAUINCgtfZXhwaXJlc19hdCK4AQoISm9pbkxpbmsSDwoHbGlua19pZBgBIAEoCRILCgN1cmwYAiABKAkSLQoEcm9sZRgDIAEoDjIfLnN2Yy5tZWV0aW5nLnYxLlBhcnRpY2lwYW50Um9sZRINCgVlbWFpbBgEIAEoCRIMCgRuYW1lGAUgASgJEi4KCmV4cGlyZXNfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCm1lZXRpbmdfaWQYByABKAkiQAoWQ3JlYXRlSm9pbkxpbmtSZXNwb25zZRImCgRsaW5rGAEgASgLMhguc3ZjLm1lZXRpbmcudjEuSm9pbkxpbmsiPAoVUmV2b2tlSm9pbkxpbmtSZXF1ZXN0EhIKCm1lZXRpbmdfaWQYASABKAkSDwoHbGlua19pZBgCIAEoCSItChZSZXZva2VKb2luTGlua1Jlc3BvbnNlEhMKC3Jldm9rZWRfbm93GAEgASgIIlQKF0xpc3RQYXJ0aWNpcGFudHNSZXF1ZXN0EhIKCm1lZXRpbmdfaWQYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAki/gEKEVBhcnRpY2lwYW50UmVjb3JkEhYKDnBhcnRpY2lwYW50X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFZW1haWwYAyABKAkSLQoEcm9sZRgEIAEoDjIfLnN2Yy5tZWV0aW5nLnYxLlBhcnRpY2lwYW50Um9sZRItCglqb2luZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKB2xlZnRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESGAoQZHVyYXRpb25fc2Vjb25kcxgHIAEoA0IKCghfbGVmdF9hdCJsChhMaXN0UGFydGljaXBhbnRzUmVzcG9uc2USNwoMcGFydGljaXBhbnRzGAEgAygLMiEuc3ZjLm1lZXRpbmcudjEuUGFydGljaXBhbnRSZWNvcmQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIi4KEkdldEpvaW5JbmZvUmVxdWVzdBIKCgJpZBgBIAEoCRIMCgRsaW5rGAIgASgJInkKEkpvaW5NZWV0aW5nUmVxdWVzdBISCgptZWV0aW5nX2lkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIWCg5jbGllbnRfYWRkcmVzcxgDIAEoCRIMCgRsaW5rGAQgASgJEhMKC3Zpc2l0b3Jfa2V5GAUgASgJIq0CChNKb2luTWVldGluZ1Jlc3BvbnNlEhYKDnBhcnRpY2lwYW50X2lkGAEgASgJEg0KBXRva2VuGAIgASgJEhIKCnNlcnZlcl91cmwYAyABKAkSLgoKZXhwaXJlc19hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKbWVldGluZ19pZBgFIAEoCRINCgV0aXRsZRgGIAEoCRItCgZzdGF0dXMYByABKA4yHS5zdmMubWVldGluZy52MS5NZWV0aW5nU3RhdHVzEi0KBHJvbGUYCCABKA4yHy5zdmMubWVldGluZy52MS5QYXJ0aWNpcGFudFJvbGUSFAoMcm9vbV9zZXNzaW9uGAkgASgJEhQKDGxvYmJ5X3RpY2tldBgKIAEoCSKmAwoTR2V0Sm9pbkluZm9SZXNwb25zZRIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIuCgVzdGFydBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARItCgZzdGF0dXMYBCABKA4yHS5zdmMubWVldGluZy52MS5NZWV0aW5nU3RhdHVzEhYKDmF0dGVuZGVlX2NvdW50GAUgASgFEjEKCGVuZGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBEhEKCWxpbmtfbmFtZRgHIAEoCRIyCglsaW5rX3JvbGUYCCABKA4yHy5zdmMubWVldGluZy52MS5QYXJ0aWNpcGFudFJvbGUSFAoMbGlua19wcm9ibGVtGAkgASgJEg0KBWxvYmJ5GAogASgIEhwKFGxpbmtfcHJvYmxlbV9tZXNzYWdlGAsgASgJEhEKCXJlY29yZGluZxgMIAEoCBIWCg5yZWNvcmRpbmdfbW9kZRgNIAEoCUIICgZfc3RhcnRCCwoJX2VuZGVkX2F0Kp4BCg1NZWV0aW5nU3RhdHVzEh4KGk1FRVRJTkdfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHAoYTUVFVElOR19TVEFUVVNfU0NIRURVTEVEEAESFwoTTUVFVElOR19TVEFUVVNfTElWRRACEhgKFE1FRVRJTkdfU1RBVFVTX0VOREVEEAMSHAoYTUVFVElOR19TVEFUVVNfQ0FOQ0VMTEVEEAQqewoNUmVjb3JkaW5nTW9kZRIeChpSRUNPUkRJTkdfTU9ERV9VTlNQRUNJRklFRBAAEhYKElJFQ09SRElOR19NT0RFX09GRhABEhkKFVJFQ09SRElOR19NT0RFX01BTlVBTBACEhcKE1JFQ09SRElOR19NT0RFX0FVVE8QAyp5ChFTY3JlZW5TaGFyZVBvbGljeRIjCh9TQ1JFRU5fU0hBUkVfUE9MSUNZX1VOU1BFQ0lGSUVEEAASIAocU0NSRUVOX1NIQVJFX1BPTElDWV9FVkVSWU9ORRABEh0KGVNDUkVFTl9TSEFSRV9QT0xJQ1lfSE9TVFMQAiqJAQoPUGFydGljaXBhbnRSb2xlEiAKHFBBUlRJQ0lQQU5UX1JPTEVfVU5TUEVDSUZJRUQQABIZChVQQVJUSUNJUEFOVF9ST0xFX0hPU1QQARIdChlQQVJUSUNJUEFOVF9ST0xFX0FUVEVOREVFEAISGgoWUEFSVElDSVBBTlRfUk9MRV9HVUVTVBADMucGCg5NZWV0aW5nU2VydmljZRJcCg1DcmVhdGVNZWV0aW5nEiQuc3ZjLm1lZXRpbmcudjEuQ3JlYXRlTWVldGluZ1JlcXVlc3QaJS5zdmMubWVldGluZy52MS5DcmVhdGVNZWV0aW5nUmVzcG9uc2USWAoKR2V0TWVldGluZxIhLnN2Yy5tZWV0aW5nLnYxLkdldE1lZXRpbmdSZXF1ZXN0GiIuc3ZjLm1lZXRpbmcudjEuR2V0TWVldGluZ1Jlc3BvbnNlIgOQAgESUwoKRW5kTWVldGluZxIhLnN2Yy5tZWV0aW5nLnYxLkVuZE1lZXRpbmdSZXF1ZXN0GiIuc3ZjLm1lZXRpbmcudjEuRW5kTWVldGluZ1Jlc3BvbnNlEl4KDExpc3RNZWV0aW5ncxIjLnN2Yy5tZWV0aW5nLnYxLkxpc3RNZWV0aW5nc1JlcXVlc3QaJC5zdmMubWVldGluZy52MS5MaXN0TWVldGluZ3NSZXNwb25zZSIDkAIBElwKDVVwZGF0ZU1lZXRpbmcSJC5zdmMubWVldGluZy52MS5VcGRhdGVNZWV0aW5nUmVxdWVzdBolLnN2Yy5tZWV0aW5nLnYxLlVwZGF0ZU1lZXRpbmdSZXNwb25zZRJcCg1DYW5jZWxNZWV0aW5nEiQuc3ZjLm1lZXRpbmcudjEuQ2FuY2VsTWVldGluZ1JlcXVlc3QaJS5zdmMubWVldGluZy52MS5DYW5jZWxNZWV0aW5nUmVzcG9uc2USXwoOQ3JlYXRlSm9pbkxpbmsSJS5zdmMubWVldGluZy52MS5DcmVhdGVKb2luTGlua1JlcXVlc3QaJi5zdmMubWVldGluZy52MS5DcmVhdGVKb2luTGlua1Jlc3BvbnNlEl8KDlJldm9rZUpvaW5MaW5rEiUuc3ZjLm1lZXRpbmcudjEuUmV2b2tlSm9pbkxpbmtSZXF1ZXN0GiYuc3ZjLm1lZXRpbmcudjEuUmV2b2tlSm9pbkxpbmtSZXNwb25zZRJqChBMaXN0UGFydGljaXBhbnRzEicuc3ZjLm1lZXRpbmcudjEuTGlzdFBhcnRpY2lwYW50c1JlcXVlc3QaKC5zdmMubWVldGluZy52MS5MaXN0UGFydGljaXBhbnRzUmVzcG9uc2UiA5ACATLJAQoSTWVldGluZ1BhZ2VTZXJ2aWNlElsKC0dldEpvaW5JbmZvEiIuc3ZjLm1lZXRpbmcudjEuR2V0Sm9pbkluZm9SZXF1ZXN0GiMuc3ZjLm1lZXRpbmcudjEuR2V0Sm9pbkluZm9SZXNwb25zZSIDkAIBElYKC0pvaW5NZWV0aW5nEiIuc3ZjLm1lZXRpbmcudjEuSm9pbk1lZXRpbmdSZXF1ZXN0GiMuc3ZjLm1lZXRpbmcudjEuSm9pbk1lZXRpbmdSZXNwb25zZTLOCQoSTWVldGluZ1Jvb21TZXJ2aWNlEl8KDkdldExvYmJ5U3RhdHVzEiUuc3ZjLm1lZXRpbmcudjEuR2V0TG9iYnlTdGF0dXNSZXF1ZXN0GiYuc3ZjLm1lZXRpbmcudjEuR2V0TG9iYnlTdGF0dXNSZXNwb25zZRJQCglMaXN0TG9iYnkSIC5zdmMubWVldGluZy52MS5MaXN0TG9iYnlSZXF1ZXN0GiEuc3ZjLm1lZXRpbmcudjEuTGlzdExvYmJ5UmVzcG9uc2USZQoQRGVjaWRlTG9iYnlFbnRyeRInLnN2Yy5tZWV0aW5nLnYxLkRlY2lkZUxvYmJ5RW50cnlSZXF1ZXN0Giguc3ZjLm1lZXRpbmcudjEuRGVjaWRlTG9iYnlFbnRyeVJlc3BvbnNlElwKDVNldFJvb21Mb2NrZWQSJC5zdmMubWVldGluZy52MS5TZXRSb29tTG9ja2VkUmVxdWVzdBolLnN2Yy5tZWV0aW5nLnYxLlNldFJvb21Mb2NrZWRSZXNwb25zZRJiCg9NdXRlUGFydGljaXBhbnQSJi5zdmMubWVldGluZy52MS5NdXRlUGFydGljaXBhbnRSZXF1ZXN0Gicuc3ZjLm1lZXRpbmcudjEuTXV0ZVBhcnRpY2lwYW50UmVzcG9uc2USaAoRUmVtb3ZlUGFydGljaXBhbnQSKC5zdmMubWVldGluZy52MS5SZW1vdmVQYXJ0aWNpcGFudFJlcXVlc3QaKS5zdmMubWVldGluZy52MS5SZW1vdmVQYXJ0aWNpcGFudFJlc3BvbnNlEl8KDkVuZEZvckV2ZXJ5b25lEiUuc3ZjLm1lZXRpbmcudjEuRW5kRm9yRXZlcnlvbmVSZXF1ZXN0GiYuc3ZjLm1lZXRpbmcudjEuRW5kRm9yRXZlcnlvbmVSZXNwb25zZRJiCg9TZW5kQ2hhdE1lc3NhZ2USJi5zdmMubWVldGluZy52MS5TZW5kQ2hhdE1lc3NhZ2VSZXF1ZXN0Gicuc3ZjLm1lZXRpbmcudjEuU2VuZENoYXRNZXNzYWdlUmVzcG9uc2USagoQTGlzdENoYXRNZXNzYWdlcxInLnN2Yy5tZWV0aW5nLnYxLkxpc3RDaGF0TWVzc2FnZXNSZXF1ZXN0Giguc3ZjLm1lZXRpbmcudjEuTGlzdENoYXRNZXNzYWdlc1Jlc3BvbnNlIgOQAgESawoSU3RhcnRSb29tUmVjb3JkaW5nEikuc3ZjLm1lZXRpbmcudjEuU3RhcnRSb29tUmVjb3JkaW5nUmVxdWVzdBoqLnN2Yy5tZWV0aW5nLnYxLlN0YXJ0Um9vbVJlY29yZGluZ1Jlc3BvbnNlEmgKEVN0b3BSb29tUmVjb3JkaW5nEiguc3ZjLm1lZXRpbmcudjEuU3RvcFJvb21SZWNvcmRpbmdSZXF1ZXN0Gikuc3ZjLm1lZXRpbmcudjEuU3RvcFJvb21SZWNvcmRpbmdSZXNwb25zZRJqChBHZXRSb29tUmVjb3JkaW5nEicuc3ZjLm1lZXRpbmcudjEuR2V0Um9vbVJlY29yZGluZ1JlcXVlc3QaKC5zdmMubWVldGluZy52MS5HZXRSb29tUmVjb3JkaW5nUmVzcG9uc2UiA5ACAWIGcHJvdG8z", [file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
+
+/**
+ * Describes the message svc.meeting.v1.StartRoomRecordingRequest.
+ * Use `create(StartRoomRecordingRequestSchema)` to create a new message.
+ */
+export const StartRoomRecordingRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 0);
+
+/**
+ * Describes the message svc.meeting.v1.StartRoomRecordingResponse.
+ * Use `create(StartRoomRecordingResponseSchema)` to create a new message.
+ */
+export const StartRoomRecordingResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 1);
+
+/**
+ * Describes the message svc.meeting.v1.StopRoomRecordingRequest.
+ * Use `create(StopRoomRecordingRequestSchema)` to create a new message.
+ */
+export const StopRoomRecordingRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 2);
+
+/**
+ * Describes the message svc.meeting.v1.StopRoomRecordingResponse.
+ * Use `create(StopRoomRecordingResponseSchema)` to create a new message.
+ */
+export const StopRoomRecordingResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 3);
+
+/**
+ * Describes the message svc.meeting.v1.GetRoomRecordingRequest.
+ * Use `create(GetRoomRecordingRequestSchema)` to create a new message.
+ */
+export const GetRoomRecordingRequestSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 4);
+
+/**
+ * Describes the message svc.meeting.v1.GetRoomRecordingResponse.
+ * Use `create(GetRoomRecordingResponseSchema)` to create a new message.
+ */
+export const GetRoomRecordingResponseSchema = /*@__PURE__*/
+  messageDesc(file_svc_meeting_v1_meeting, 5);
 
 /**
  * Describes the message svc.meeting.v1.GetLobbyStatusRequest.
  * Use `create(GetLobbyStatusRequestSchema)` to create a new message.
  */
 export const GetLobbyStatusRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 0);
+  messageDesc(file_svc_meeting_v1_meeting, 6);
 
 /**
  * Describes the message svc.meeting.v1.GetLobbyStatusResponse.
  * Use `create(GetLobbyStatusResponseSchema)` to create a new message.
  */
 export const GetLobbyStatusResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 1);
+  messageDesc(file_svc_meeting_v1_meeting, 7);
 
 /**
  * Describes the message svc.meeting.v1.ListLobbyRequest.
  * Use `create(ListLobbyRequestSchema)` to create a new message.
  */
 export const ListLobbyRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 2);
+  messageDesc(file_svc_meeting_v1_meeting, 8);
 
 /**
  * Describes the message svc.meeting.v1.LobbyEntry.
  * Use `create(LobbyEntrySchema)` to create a new message.
  */
 export const LobbyEntrySchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 3);
+  messageDesc(file_svc_meeting_v1_meeting, 9);
 
 /**
  * Describes the message svc.meeting.v1.ListLobbyResponse.
  * Use `create(ListLobbyResponseSchema)` to create a new message.
  */
 export const ListLobbyResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 4);
+  messageDesc(file_svc_meeting_v1_meeting, 10);
 
 /**
  * Describes the message svc.meeting.v1.DecideLobbyEntryRequest.
  * Use `create(DecideLobbyEntryRequestSchema)` to create a new message.
  */
 export const DecideLobbyEntryRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 5);
+  messageDesc(file_svc_meeting_v1_meeting, 11);
 
 /**
  * Describes the message svc.meeting.v1.DecideLobbyEntryResponse.
  * Use `create(DecideLobbyEntryResponseSchema)` to create a new message.
  */
 export const DecideLobbyEntryResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 6);
+  messageDesc(file_svc_meeting_v1_meeting, 12);
 
 /**
  * Describes the message svc.meeting.v1.SetRoomLockedRequest.
  * Use `create(SetRoomLockedRequestSchema)` to create a new message.
  */
 export const SetRoomLockedRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 7);
+  messageDesc(file_svc_meeting_v1_meeting, 13);
 
 /**
  * Describes the message svc.meeting.v1.SetRoomLockedResponse.
  * Use `create(SetRoomLockedResponseSchema)` to create a new message.
  */
 export const SetRoomLockedResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 8);
+  messageDesc(file_svc_meeting_v1_meeting, 14);
 
 /**
  * Describes the message svc.meeting.v1.MuteParticipantRequest.
  * Use `create(MuteParticipantRequestSchema)` to create a new message.
  */
 export const MuteParticipantRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 9);
+  messageDesc(file_svc_meeting_v1_meeting, 15);
 
 /**
  * Describes the message svc.meeting.v1.MuteParticipantResponse.
  * Use `create(MuteParticipantResponseSchema)` to create a new message.
  */
 export const MuteParticipantResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 10);
+  messageDesc(file_svc_meeting_v1_meeting, 16);
 
 /**
  * Describes the message svc.meeting.v1.RemoveParticipantRequest.
  * Use `create(RemoveParticipantRequestSchema)` to create a new message.
  */
 export const RemoveParticipantRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 11);
+  messageDesc(file_svc_meeting_v1_meeting, 17);
 
 /**
  * Describes the message svc.meeting.v1.RemoveParticipantResponse.
  * Use `create(RemoveParticipantResponseSchema)` to create a new message.
  */
 export const RemoveParticipantResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 12);
+  messageDesc(file_svc_meeting_v1_meeting, 18);
 
 /**
  * Describes the message svc.meeting.v1.EndForEveryoneRequest.
  * Use `create(EndForEveryoneRequestSchema)` to create a new message.
  */
 export const EndForEveryoneRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 13);
+  messageDesc(file_svc_meeting_v1_meeting, 19);
 
 /**
  * Describes the message svc.meeting.v1.EndForEveryoneResponse.
  * Use `create(EndForEveryoneResponseSchema)` to create a new message.
  */
 export const EndForEveryoneResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 14);
+  messageDesc(file_svc_meeting_v1_meeting, 20);
 
 /**
  * Describes the message svc.meeting.v1.ChatMessage.
  * Use `create(ChatMessageSchema)` to create a new message.
  */
 export const ChatMessageSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 15);
+  messageDesc(file_svc_meeting_v1_meeting, 21);
 
 /**
  * Describes the message svc.meeting.v1.SendChatMessageRequest.
  * Use `create(SendChatMessageRequestSchema)` to create a new message.
  */
 export const SendChatMessageRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 16);
+  messageDesc(file_svc_meeting_v1_meeting, 22);
 
 /**
  * Describes the message svc.meeting.v1.SendChatMessageResponse.
  * Use `create(SendChatMessageResponseSchema)` to create a new message.
  */
 export const SendChatMessageResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 17);
+  messageDesc(file_svc_meeting_v1_meeting, 23);
 
 /**
  * Describes the message svc.meeting.v1.ListChatMessagesRequest.
  * Use `create(ListChatMessagesRequestSchema)` to create a new message.
  */
 export const ListChatMessagesRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 18);
+  messageDesc(file_svc_meeting_v1_meeting, 24);
 
 /**
  * Describes the message svc.meeting.v1.ListChatMessagesResponse.
  * Use `create(ListChatMessagesResponseSchema)` to create a new message.
  */
 export const ListChatMessagesResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 19);
+  messageDesc(file_svc_meeting_v1_meeting, 25);
 
 /**
  * Describes the message svc.meeting.v1.Meeting.
  * Use `create(MeetingSchema)` to create a new message.
  */
 export const MeetingSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 20);
+  messageDesc(file_svc_meeting_v1_meeting, 26);
 
 /**
  * Describes the message svc.meeting.v1.MeetingSettings.
  * Use `create(MeetingSettingsSchema)` to create a new message.
  */
 export const MeetingSettingsSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 21);
+  messageDesc(file_svc_meeting_v1_meeting, 27);
 
 /**
  * Describes the message svc.meeting.v1.MeetingSettingsInput.
  * Use `create(MeetingSettingsInputSchema)` to create a new message.
  */
 export const MeetingSettingsInputSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 22);
+  messageDesc(file_svc_meeting_v1_meeting, 28);
 
 /**
  * Describes the message svc.meeting.v1.CreateMeetingRequest.
  * Use `create(CreateMeetingRequestSchema)` to create a new message.
  */
 export const CreateMeetingRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 23);
+  messageDesc(file_svc_meeting_v1_meeting, 29);
 
 /**
  * Describes the message svc.meeting.v1.CreateMeetingResponse.
  * Use `create(CreateMeetingResponseSchema)` to create a new message.
  */
 export const CreateMeetingResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 24);
+  messageDesc(file_svc_meeting_v1_meeting, 30);
 
 /**
  * Describes the message svc.meeting.v1.GetMeetingRequest.
  * Use `create(GetMeetingRequestSchema)` to create a new message.
  */
 export const GetMeetingRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 25);
+  messageDesc(file_svc_meeting_v1_meeting, 31);
 
 /**
  * Describes the message svc.meeting.v1.GetMeetingResponse.
  * Use `create(GetMeetingResponseSchema)` to create a new message.
  */
 export const GetMeetingResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 26);
+  messageDesc(file_svc_meeting_v1_meeting, 32);
 
 /**
  * Describes the message svc.meeting.v1.EndMeetingRequest.
  * Use `create(EndMeetingRequestSchema)` to create a new message.
  */
 export const EndMeetingRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 27);
+  messageDesc(file_svc_meeting_v1_meeting, 33);
 
 /**
  * Describes the message svc.meeting.v1.EndMeetingResponse.
  * Use `create(EndMeetingResponseSchema)` to create a new message.
  */
 export const EndMeetingResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 28);
+  messageDesc(file_svc_meeting_v1_meeting, 34);
 
 /**
  * Describes the message svc.meeting.v1.ListMeetingsRequest.
  * Use `create(ListMeetingsRequestSchema)` to create a new message.
  */
 export const ListMeetingsRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 29);
+  messageDesc(file_svc_meeting_v1_meeting, 35);
 
 /**
  * Describes the message svc.meeting.v1.UpdateMeetingRequest.
  * Use `create(UpdateMeetingRequestSchema)` to create a new message.
  */
 export const UpdateMeetingRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 30);
+  messageDesc(file_svc_meeting_v1_meeting, 36);
 
 /**
  * Describes the message svc.meeting.v1.UpdateMeetingResponse.
  * Use `create(UpdateMeetingResponseSchema)` to create a new message.
  */
 export const UpdateMeetingResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 31);
+  messageDesc(file_svc_meeting_v1_meeting, 37);
 
 /**
  * Describes the message svc.meeting.v1.CancelMeetingRequest.
  * Use `create(CancelMeetingRequestSchema)` to create a new message.
  */
 export const CancelMeetingRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 32);
+  messageDesc(file_svc_meeting_v1_meeting, 38);
 
 /**
  * Describes the message svc.meeting.v1.CancelMeetingResponse.
  * Use `create(CancelMeetingResponseSchema)` to create a new message.
  */
 export const CancelMeetingResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 33);
+  messageDesc(file_svc_meeting_v1_meeting, 39);
 
 /**
  * Describes the message svc.meeting.v1.ListMeetingsResponse.
  * Use `create(ListMeetingsResponseSchema)` to create a new message.
  */
 export const ListMeetingsResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 34);
+  messageDesc(file_svc_meeting_v1_meeting, 40);
 
 /**
  * Describes the message svc.meeting.v1.CreateJoinLinkRequest.
  * Use `create(CreateJoinLinkRequestSchema)` to create a new message.
  */
 export const CreateJoinLinkRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 35);
+  messageDesc(file_svc_meeting_v1_meeting, 41);
 
 /**
  * Describes the message svc.meeting.v1.JoinLink.
  * Use `create(JoinLinkSchema)` to create a new message.
  */
 export const JoinLinkSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 36);
+  messageDesc(file_svc_meeting_v1_meeting, 42);
 
 /**
  * Describes the message svc.meeting.v1.CreateJoinLinkResponse.
  * Use `create(CreateJoinLinkResponseSchema)` to create a new message.
  */
 export const CreateJoinLinkResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 37);
+  messageDesc(file_svc_meeting_v1_meeting, 43);
 
 /**
  * Describes the message svc.meeting.v1.RevokeJoinLinkRequest.
  * Use `create(RevokeJoinLinkRequestSchema)` to create a new message.
  */
 export const RevokeJoinLinkRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 38);
+  messageDesc(file_svc_meeting_v1_meeting, 44);
 
 /**
  * Describes the message svc.meeting.v1.RevokeJoinLinkResponse.
  * Use `create(RevokeJoinLinkResponseSchema)` to create a new message.
  */
 export const RevokeJoinLinkResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 39);
+  messageDesc(file_svc_meeting_v1_meeting, 45);
 
 /**
  * Describes the message svc.meeting.v1.ListParticipantsRequest.
  * Use `create(ListParticipantsRequestSchema)` to create a new message.
  */
 export const ListParticipantsRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 40);
+  messageDesc(file_svc_meeting_v1_meeting, 46);
 
 /**
  * Describes the message svc.meeting.v1.ParticipantRecord.
  * Use `create(ParticipantRecordSchema)` to create a new message.
  */
 export const ParticipantRecordSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 41);
+  messageDesc(file_svc_meeting_v1_meeting, 47);
 
 /**
  * Describes the message svc.meeting.v1.ListParticipantsResponse.
  * Use `create(ListParticipantsResponseSchema)` to create a new message.
  */
 export const ListParticipantsResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 42);
+  messageDesc(file_svc_meeting_v1_meeting, 48);
 
 /**
  * Describes the message svc.meeting.v1.GetJoinInfoRequest.
  * Use `create(GetJoinInfoRequestSchema)` to create a new message.
  */
 export const GetJoinInfoRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 43);
+  messageDesc(file_svc_meeting_v1_meeting, 49);
 
 /**
  * Describes the message svc.meeting.v1.JoinMeetingRequest.
  * Use `create(JoinMeetingRequestSchema)` to create a new message.
  */
 export const JoinMeetingRequestSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 44);
+  messageDesc(file_svc_meeting_v1_meeting, 50);
 
 /**
  * Describes the message svc.meeting.v1.JoinMeetingResponse.
  * Use `create(JoinMeetingResponseSchema)` to create a new message.
  */
 export const JoinMeetingResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 45);
+  messageDesc(file_svc_meeting_v1_meeting, 51);
 
 /**
  * Describes the message svc.meeting.v1.GetJoinInfoResponse.
  * Use `create(GetJoinInfoResponseSchema)` to create a new message.
  */
 export const GetJoinInfoResponseSchema = /*@__PURE__*/
-  messageDesc(file_svc_meeting_v1_meeting, 46);
+  messageDesc(file_svc_meeting_v1_meeting, 52);
 
 /**
  * Describes the enum svc.meeting.v1.MeetingStatus.
@@ -353,10 +395,22 @@ export const MeetingStatus = /*@__PURE__*/
   tsEnum(MeetingStatusSchema);
 
 /**
+ * Describes the enum svc.meeting.v1.RecordingMode.
+ */
+export const RecordingModeSchema = /*@__PURE__*/
+  enumDesc(file_svc_meeting_v1_meeting, 1);
+
+/**
+ * @generated from enum svc.meeting.v1.RecordingMode
+ */
+export const RecordingMode = /*@__PURE__*/
+  tsEnum(RecordingModeSchema);
+
+/**
  * Describes the enum svc.meeting.v1.ScreenSharePolicy.
  */
 export const ScreenSharePolicySchema = /*@__PURE__*/
-  enumDesc(file_svc_meeting_v1_meeting, 1);
+  enumDesc(file_svc_meeting_v1_meeting, 2);
 
 /**
  * @generated from enum svc.meeting.v1.ScreenSharePolicy
@@ -368,7 +422,7 @@ export const ScreenSharePolicy = /*@__PURE__*/
  * Describes the enum svc.meeting.v1.ParticipantRole.
  */
 export const ParticipantRoleSchema = /*@__PURE__*/
-  enumDesc(file_svc_meeting_v1_meeting, 2);
+  enumDesc(file_svc_meeting_v1_meeting, 3);
 
 /**
  * @generated from enum svc.meeting.v1.ParticipantRole

@@ -1,0 +1,205 @@
+import type { Pool, PoolClient } from "@svc/platform";
+
+export type RecordingLayout = "grid" | "audio";
+export type RecordingStatus = "recording" | "processing" | "ready" | "failed";
+export type RecordingStarter = "host" | "api" | "auto";
+export type RecordingStorageKind = "filesystem" | "s3";
+
+export interface StoredRecording {
+  id: string;
+  meetingId: string;
+  orgId: string;
+  egressId: string | null;
+  layout: RecordingLayout;
+  status: RecordingStatus;
+  startedBy: RecordingStarter;
+  storage: RecordingStorageKind;
+  objectKey: string;
+  startedAt: Date;
+  endedAt: Date | null;
+  durationMs: number | null;
+  sizeBytes: number | null;
+  error: string | null;
+  missingSince: Date | null;
+}
+
+interface RecordingRow {
+  id: string;
+  meeting_id: string;
+  org_id: string;
+  egress_id: string | null;
+  layout: RecordingLayout;
+  status: RecordingStatus;
+  started_by: RecordingStarter;
+  storage: RecordingStorageKind;
+  object_key: string;
+  started_at: Date;
+  ended_at: Date | null;
+  duration_ms: string | null;
+  size_bytes: string | null;
+  error: string | null;
+  missing_since: Date | null;
+}
+
+const COLUMNS =
+  "id, meeting_id, org_id, egress_id, layout, status, started_by, storage, object_key, started_at, ended_at, duration_ms, size_bytes, error, missing_since";
+
+const toRecording = (row: RecordingRow): StoredRecording => ({
+  id: row.id,
+  meetingId: row.meeting_id,
+  orgId: row.org_id,
+  egressId: row.egress_id,
+  layout: row.layout,
+  status: row.status,
+  startedBy: row.started_by,
+  storage: row.storage,
+  objectKey: row.object_key,
+  startedAt: row.started_at,
+  endedAt: row.ended_at,
+  durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
+  sizeBytes: row.size_bytes === null ? null : Number(row.size_bytes),
+  error: row.error,
+  missingSince: row.missing_since,
+});
+
+type Queryable = Pool | PoolClient;
+
+export interface NewRecording {
+  id: string;
+  meetingId: string;
+  orgId: string;
+  layout: RecordingLayout;
+  startedBy: RecordingStarter;
+  storage: RecordingStorageKind;
+  objectKey: string;
+}
+
+/**
+ * Claims the meeting for a new recording: the row exists (status `recording`, no recorder yet)
+ * before the recorder is asked, so a second start at the same moment meets the unique index of
+ * recordings in progress instead of starting a second recorder. Undefined when one is in progress.
+ */
+export async function claimRecording(db: Queryable, recording: NewRecording): Promise<StoredRecording | undefined> {
+  const { rows } = await db.query<RecordingRow>(
+    `INSERT INTO recordings (id, meeting_id, org_id, layout, status, started_by, storage, object_key)
+     VALUES ($1, $2, $3, $4, 'recording', $5, $6, $7)
+     ON CONFLICT (meeting_id) WHERE status = 'recording' DO NOTHING
+     RETURNING ${COLUMNS}`,
+    [recording.id, recording.meetingId, recording.orgId, recording.layout, recording.startedBy, recording.storage, recording.objectKey],
+  );
+  return rows[0] ? toRecording(rows[0]) : undefined;
+}
+
+/** The recorder accepted: its id, and when it started. */
+export async function markRecorderStarted(client: PoolClient, id: string, egressId: string): Promise<StoredRecording | undefined> {
+  const { rows } = await client.query<RecordingRow>(
+    `UPDATE recordings SET egress_id = $2, started_at = now() WHERE id = $1 AND egress_id IS NULL AND status = 'recording' RETURNING ${COLUMNS}`,
+    [id, egressId],
+  );
+  return rows[0] ? toRecording(rows[0]) : undefined;
+}
+
+/** The recorder refused or did not answer: the claim is given back (nothing was recorded, nothing emitted). */
+export async function releaseClaim(db: Queryable, id: string): Promise<void> {
+  await db.query("DELETE FROM recordings WHERE id = $1 AND egress_id IS NULL", [id]);
+}
+
+export const recordingOfOrg = async (db: Queryable, orgId: string, id: string): Promise<StoredRecording | undefined> =>
+  (await db.query<RecordingRow>(`SELECT ${COLUMNS} FROM recordings WHERE id = $1 AND org_id = $2`, [id, orgId])).rows.map(toRecording)[0];
+
+export const recordingById = async (db: Queryable, id: string): Promise<StoredRecording | undefined> =>
+  (await db.query<RecordingRow>(`SELECT ${COLUMNS} FROM recordings WHERE id = $1`, [id])).rows.map(toRecording)[0];
+
+export const recordingByEgress = async (db: Queryable, egressId: string, lock = false): Promise<StoredRecording | undefined> =>
+  (await db.query<RecordingRow>(`SELECT ${COLUMNS} FROM recordings WHERE egress_id = $1${lock ? " FOR UPDATE" : ""}`, [egressId])).rows.map(toRecording)[0];
+
+/** Newest first. */
+export const recordingsOfMeeting = async (db: Queryable, meetingId: string): Promise<StoredRecording[]> =>
+  (await db.query<RecordingRow>(`SELECT ${COLUMNS} FROM recordings WHERE meeting_id = $1 ORDER BY created_at DESC, id`, [meetingId])).rows.map(toRecording);
+
+/** The meeting's recording in progress, if any. */
+export const activeRecordingOf = async (db: Queryable, meetingId: string): Promise<StoredRecording | undefined> =>
+  (await db.query<RecordingRow>(`SELECT ${COLUMNS} FROM recordings WHERE meeting_id = $1 AND status = 'recording'`, [meetingId])).rows.map(toRecording)[0];
+
+/** Recordings whose recorder has not finished (the watchdog's list). */
+export const unfinishedRecordings = async (db: Queryable, limit: number): Promise<StoredRecording[]> =>
+  (
+    await db.query<RecordingRow>(
+      `SELECT ${COLUMNS} FROM recordings WHERE status IN ('recording', 'processing') AND egress_id IS NOT NULL ORDER BY started_at LIMIT $1`,
+      [limit],
+    )
+  ).rows.map(toRecording);
+
+/** recording → processing (a stop was asked); undefined when it was not recording. */
+export async function markProcessing(db: Queryable, id: string): Promise<StoredRecording | undefined> {
+  const { rows } = await db.query<RecordingRow>(
+    `UPDATE recordings SET status = 'processing', ended_at = COALESCE(ended_at, now()) WHERE id = $1 AND status = 'recording' RETURNING ${COLUMNS}`,
+    [id],
+  );
+  return rows[0] ? toRecording(rows[0]) : undefined;
+}
+
+export interface FinishedFile {
+  startedAt: Date | null;
+  endedAt: Date;
+  durationMs: number;
+  sizeBytes: number;
+}
+
+/**
+ * → ready, once: only a recording still in progress changes (the answer is undefined otherwise),
+ * which is what makes recording.ready exactly once however many notifications report the end.
+ */
+export async function markReady(client: PoolClient, id: string, file: FinishedFile): Promise<StoredRecording | undefined> {
+  const { rows } = await client.query<RecordingRow>(
+    `UPDATE recordings SET status = 'ready', started_at = COALESCE($2, started_at), ended_at = $3, duration_ms = $4, size_bytes = $5, missing_since = NULL
+      WHERE id = $1 AND status IN ('recording', 'processing') RETURNING ${COLUMNS}`,
+    [id, file.startedAt, file.endedAt, Math.round(file.durationMs), file.sizeBytes],
+  );
+  return rows[0] ? toRecording(rows[0]) : undefined;
+}
+
+/** → failed, once (as markReady). */
+export async function markFailed(client: PoolClient, id: string, error: string): Promise<StoredRecording | undefined> {
+  const { rows } = await client.query<RecordingRow>(
+    `UPDATE recordings SET status = 'failed', error = $2, ended_at = COALESCE(ended_at, now()), missing_since = NULL
+      WHERE id = $1 AND status IN ('recording', 'processing') RETURNING ${COLUMNS}`,
+    [id, error.slice(0, 500)],
+  );
+  return rows[0] ? toRecording(rows[0]) : undefined;
+}
+
+/** The watchdog saw the recorder (null) or did not (kept from the first time it did not). */
+export async function noteRecorderSeen(db: Queryable, id: string, seen: boolean): Promise<Date | null> {
+  const { rows } = await db.query<{ missing_since: Date | null }>(
+    `UPDATE recordings SET missing_since = CASE WHEN $2 THEN NULL ELSE COALESCE(missing_since, now()) END WHERE id = $1 RETURNING missing_since`,
+    [id, seen],
+  );
+  return rows[0]?.missing_since ?? null;
+}
+
+export async function deleteRecordingRow(db: Queryable, id: string): Promise<boolean> {
+  const { rowCount } = await db.query("DELETE FROM recordings WHERE id = $1", [id]);
+  return rowCount === 1;
+}
+
+/** Finished recordings that ended more than `days` ago (retention), oldest first. */
+export const recordingsPastRetention = async (db: Queryable, days: number, limit: number): Promise<StoredRecording[]> =>
+  (
+    await db.query<RecordingRow>(
+      `SELECT ${COLUMNS} FROM recordings WHERE status IN ('ready', 'failed') AND ended_at < now() - make_interval(secs => $1) ORDER BY ended_at LIMIT $2`,
+      [days * 86_400, limit],
+    )
+  ).rows.map(toRecording);
+
+/** Live meetings set to record by themselves that have never had an automatic recording (the auto-start sweep). */
+export async function meetingsAwaitingAutoRecording(db: Queryable, limit: number): Promise<{ id: string; orgId: string }[]> {
+  const { rows } = await db.query<{ id: string; org_id: string }>(
+    `SELECT m.id, m.org_id FROM meetings m
+      WHERE m.status = 'live' AND m.recording = 'auto'
+        AND NOT EXISTS (SELECT 1 FROM recordings r WHERE r.meeting_id = m.id AND r.started_by = 'auto')
+      LIMIT $1`,
+    [limit],
+  );
+  return rows.map((row) => ({ id: row.id, orgId: row.org_id }));
+}

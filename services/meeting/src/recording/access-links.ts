@@ -1,0 +1,36 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+/**
+ * Signed, expiring access links to recording files: `<payload>.<signature>`, both base64url, the
+ * payload `<recordingId>.<expiry in Unix seconds>` and the signature its HMAC-SHA256 with
+ * RECORDING_LINK_SECRET. Holding one is the permission to download that file until it expires
+ * (a scheduler hands it to its user); nothing is stored, so a link cannot be revoked, only
+ * outlived, or made useless by deleting the recording.
+ */
+export function createAccessLinks(secret: string) {
+  const sign = (payload: string) => createHmac("sha256", secret).update(`svc.recording-link.v1.${payload}`).digest();
+
+  return {
+    issue(recordingId: string, expiresAt: Date): string {
+      const payload = `${recordingId}.${Math.floor(expiresAt.getTime() / 1_000)}`;
+      return `${Buffer.from(payload).toString("base64url")}.${sign(payload).toString("base64url")}`;
+    },
+
+    /** The recording a token names, or why it does not let anyone in. */
+    verify(token: string, now = new Date()): { ok: true; recordingId: string } | { ok: false; problem: "invalid" | "expired" } {
+      const match = /^([A-Za-z0-9_-]{1,200})\.([A-Za-z0-9_-]{43})$/.exec(token);
+      if (!match) return { ok: false, problem: "invalid" };
+      const payload = Buffer.from(match[1]!, "base64url").toString();
+      const given = Buffer.from(match[2]!, "base64url");
+      const expected = sign(payload);
+      // Constant time: the comparison tells nothing about how much of a forged signature matched.
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, problem: "invalid" };
+      const parts = /^([0-9a-f-]{36})\.(\d{1,12})$/.exec(payload);
+      if (!parts) return { ok: false, problem: "invalid" };
+      if (Number(parts[2]) * 1_000 <= now.getTime()) return { ok: false, problem: "expired" };
+      return { ok: true, recordingId: parts[1]! };
+    },
+  };
+}
+
+export type AccessLinks = ReturnType<typeof createAccessLinks>;

@@ -1,0 +1,107 @@
+import {
+  EgressClient,
+  EgressStatus,
+  EncodingOptionsPreset,
+  ServerError,
+  type EgressInfo,
+  type EncodedFileOutput,
+  type RoomServiceClient,
+} from "livekit-server-sdk";
+import type { RecordingLayout } from "../db/recordings.ts";
+
+/** LiveKit's participant kind of a recorder (ParticipantInfo.Kind.EGRESS; the SDK does not export the enum). */
+export const EGRESS_PARTICIPANT_KIND = 2;
+
+/** The recorder refused or did not answer: no capacity now, or it is down. Worth retrying later. */
+export class RecorderUnavailable extends Error {}
+/** The meeting's media room does not exist (nobody is in it). */
+export class RoomNotOpen extends Error {}
+
+/** How a recorder's run ended, from its EgressInfo. */
+export type RecorderOutcome =
+  | { state: "running" }
+  | { state: "complete"; startedAt: Date | null; endedAt: Date; durationMs: number; sizeBytes: number }
+  | { state: "failed"; error: string };
+
+const nanosToMs = (nanos: bigint) => Number(nanos / 1_000_000n);
+const dateOfNanos = (nanos: bigint) => (nanos > 0n ? new Date(nanosToMs(nanos)) : null);
+
+/** What an EgressInfo (from a webhook or the API) says about the run. */
+export function outcomeOf(info: EgressInfo): RecorderOutcome {
+  if (info.status === EgressStatus.EGRESS_STARTING || info.status === EgressStatus.EGRESS_ACTIVE || info.status === EgressStatus.EGRESS_ENDING)
+    return { state: "running" };
+  const file = info.fileResults[0];
+  // LIMIT_REACHED ends a run at the recorder's time limit with its file complete.
+  if ((info.status === EgressStatus.EGRESS_COMPLETE || info.status === EgressStatus.EGRESS_LIMIT_REACHED) && file && file.size > 0n) {
+    const startedAt = dateOfNanos(file.startedAt);
+    const endedAt = dateOfNanos(file.endedAt) ?? new Date();
+    return { state: "complete", startedAt, endedAt, durationMs: nanosToMs(file.duration), sizeBytes: Number(file.size) };
+  }
+  if (info.status === EgressStatus.EGRESS_COMPLETE || info.status === EgressStatus.EGRESS_LIMIT_REACHED)
+    return { state: "failed", error: "The recorder finished without a file (nothing was recorded)" };
+  if (info.status === EgressStatus.EGRESS_ABORTED) return { state: "failed", error: `The recorder aborted${info.error ? `: ${info.error}` : ""}` };
+  return { state: "failed", error: `The recorder failed${info.error ? `: ${info.error}` : ""}` };
+}
+
+const isNotFound = (error: unknown) => error instanceof ServerError && (error.status === 404 || error.code === "not_found");
+
+/**
+ * The recorder: LiveKit Egress, reached through livekit-server's Egress API (they share Redis).
+ * A meeting is recorded as a room composite of its LiveKit room: `grid` is the whole room
+ * (H.264 720p30 + AAC), `audio` its audio only. Starting has a short timeout of its own: egress
+ * without capacity does not answer, and a caller must hear "try later", not wait.
+ */
+export function createRecorder(options: { apiUrl: string; apiKey: string; apiSecret: string; startTimeoutSeconds: number; rooms: RoomServiceClient }) {
+  const starting = new EgressClient(options.apiUrl, options.apiKey, options.apiSecret, { requestTimeout: options.startTimeoutSeconds });
+  const egress = new EgressClient(options.apiUrl, options.apiKey, options.apiSecret, { requestTimeout: 10 });
+
+  return {
+    async start(meetingId: string, layout: RecordingLayout, output: EncodedFileOutput): Promise<string> {
+      let info: EgressInfo;
+      try {
+        info =
+          layout === "audio"
+            ? await starting.startRoomCompositeEgress(meetingId, output, { audioOnly: true })
+            : await starting.startRoomCompositeEgress(meetingId, output, { layout: "grid", encodingOptions: EncodingOptionsPreset.H264_720P_30 });
+      } catch (error) {
+        if (isNotFound(error)) throw new RoomNotOpen("The meeting's room is not open on the media server");
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new RecorderUnavailable(reason);
+      }
+      if (info.status !== EgressStatus.EGRESS_STARTING && info.status !== EgressStatus.EGRESS_ACTIVE)
+        throw new RecorderUnavailable(info.error || "the recorder did not start");
+      return info.egressId;
+    },
+
+    /** Asks the recorder to stop (it finishes the file); nothing when it has already ended. */
+    async stop(egressId: string): Promise<void> {
+      try {
+        await egress.stopEgress(egressId);
+      } catch (error) {
+        // An ended run cannot be stopped: LiveKit answers failed_precondition or not found.
+        if (isNotFound(error) || (error instanceof ServerError && error.code === "failed_precondition")) return;
+        throw error;
+      }
+    },
+
+    /** The run as livekit-server knows it; undefined when it knows none by that id. */
+    async info(egressId: string): Promise<EgressInfo | undefined> {
+      const [info] = await egress.listEgress({ egressId });
+      return info;
+    },
+
+    /** Whether the recorder is a participant of the meeting's room; undefined when the room is gone. */
+    async inRoom(meetingId: string, egressId: string): Promise<boolean | undefined> {
+      try {
+        const participants = await options.rooms.listParticipants(meetingId);
+        // A room composite recorder joins the room as a hidden participant named after its run.
+        return participants.some((participant) => participant.identity === egressId);
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
+    },
+  };
+}
+
+export type Recorder = ReturnType<typeof createRecorder>;
