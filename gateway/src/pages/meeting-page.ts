@@ -102,11 +102,27 @@ function meetingView(info: GetJoinInfoResponse, status: string, joinable: boolea
       ${invited ? html`<span>${invited}</span>` : null}
       ${info.endedAt ? html`<span>Ended ${time(info.endedAt)}</span>` : null}
     </p>
+    ${joinable ? recordingNotice(info) : null}
   </header>
   <div id="view" class="view">
     ${joinable ? loadingView() : terminalView(status)}
   </div>
 </main>`;
+}
+
+/**
+ * Told before anyone joins (docs/meeting-room.md, "Recording"): people decide whether to enter
+ * a recorded meeting, and with camera and microphone on, knowing it.
+ */
+function recordingNotice(info: GetJoinInfoResponse): SafeHtml | null {
+  const dot = html`<span class="recording-dot" aria-hidden="true"></span>`;
+  if (info.recording)
+    return html`<p class="recording-join-notice" id="recording-notice">${dot}This meeting is being recorded. Everyone in it sees when it is.</p>`;
+  if (info.recordingMode === "auto")
+    return html`<p class="recording-join-notice" id="recording-notice">${dot}This meeting is recorded: recording starts when the first person joins.</p>`;
+  if (info.recordingMode === "manual")
+    return html`<p class="recording-join-notice" id="recording-notice">${dot}Hosts may record this meeting; everyone in it sees when they do.</p>`;
+  return null;
 }
 
 function loadingView(): SafeHtml {

@@ -5,6 +5,7 @@ import { authorizedAppsView } from "./authorized-apps.ts";
 import { h, replaceChildren } from "../shared/dom.ts";
 import { alertBox } from "./widgets.ts";
 import { oauthClientsView } from "./oauth-clients.ts";
+import { recordingsView } from "./recordings.ts";
 import { signInView } from "./sign-in.ts";
 import { thirdPartyAppsView } from "./third-party-apps.ts";
 import { usersView } from "./users.ts";
@@ -17,7 +18,7 @@ import { webhooksView } from "./webhooks.ts";
 interface Route {
   path: string;
   label: string;
-  group: "Developers" | "Settings" | "Organization";
+  group: "Developers" | "Settings" | "Meetings" | "Organization";
   adminOnly: boolean;
   view: (context: ViewContext) => void;
 }
@@ -26,6 +27,7 @@ const routes: Route[] = [
   { path: "/dashboard/api-keys", label: "API keys", group: "Developers", adminOnly: false, view: apiKeysView },
   { path: "/dashboard/oauth-clients", label: "OAuth clients", group: "Developers", adminOnly: true, view: oauthClientsView },
   { path: "/dashboard/webhooks", label: "Webhooks", group: "Developers", adminOnly: false, view: webhooksView },
+  { path: "/dashboard/recordings", label: "Recordings", group: "Meetings", adminOnly: false, view: recordingsView },
   { path: "/dashboard/authorized-apps", label: "Authorized apps", group: "Settings", adminOnly: false, view: authorizedAppsView },
   { path: "/dashboard/users", label: "Users", group: "Organization", adminOnly: true, view: usersView },
   { path: "/dashboard/third-party-apps", label: "Third-party apps", group: "Organization", adminOnly: true, view: thirdPartyAppsView },
@@ -63,7 +65,7 @@ function renderShell(user: SessionUser, path: string) {
       route.label,
     ),
   );
-  const groups = (["Developers", "Settings", "Organization"] as const)
+  const groups = (["Developers", "Settings", "Meetings", "Organization"] as const)
     .map((group) => ({ group, items: visible.map((route, index) => ({ route, link: links[index]! })).filter(({ route }) => route.group === group) }))
     .filter(({ items }) => items.length > 0);
   const signOut = h(

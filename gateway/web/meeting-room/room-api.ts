@@ -18,6 +18,12 @@ export interface LobbyList {
   waiting: { entryId: string; displayName: string; waitingSince: string }[];
 }
 
+export interface RoomRecordingState {
+  recording: boolean;
+  layout: "grid" | "audio" | null;
+  mode: "off" | "manual" | "auto";
+}
+
 export function roomApi(meetingId: string, roomSession: string) {
   const base = `/api/v1/meeting/${encodeURIComponent(meetingId)}/room`;
   async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<RoomCall<T>> {
@@ -48,6 +54,9 @@ export function roomApi(meetingId: string, roomSession: string) {
       call<{ muted: boolean }>("POST", `${participant(participantId)}/mute`, { source }),
     remove: (participantId: string) => call<{ removed: boolean }>("POST", `${participant(participantId)}/remove`),
     end: () => call<{ ended: boolean }>("POST", "/end"),
+    recording: () => call<RoomRecordingState>("GET", "/recording"),
+    startRecording: (layout: "grid" | "audio") => call<{ recordingId: string }>("POST", "/recording", { layout }),
+    stopRecording: () => call<{ recordingId: string }>("POST", "/recording/stop"),
   };
 }
 

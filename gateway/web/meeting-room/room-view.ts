@@ -38,6 +38,8 @@ export function mountRoom(container: HTMLElement, session: JoinedSession, naviga
     { class: "room with-panel", "aria-labelledby": "view-heading" },
     h("h2", { id: "view-heading", class: "visually-hidden", tabindex: "-1" }, "Meeting room"),
     banner,
+    panel.recording.element,
+    panel.recording.notice,
     h("div", { class: "room-main" }, stage.element, panel.element),
     h("div", { class: "room-bar" }, count, controls.element, h("div", { class: "room-bar-end" }, startAudio)),
     problem,
