@@ -23,6 +23,81 @@ function size(bytes: number | null): string {
   return bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
+function recordingCard(
+  meeting: Meeting,
+  recording: Recording,
+  page: { admin: boolean; say: (result: { ok: boolean; error: string }, success: string) => void; reload: () => void },
+) {
+  const { admin, say, reload } = page;
+  const player = h("div", { class: "player" });
+  const actions = h("p", { class: "actions" });
+  if (recording.status === "ready") {
+    const play = h("button", { type: "button", class: "primary", "aria-label": `Play the recording of ${recording.startedAt}` }, "Play");
+    play.addEventListener("click", async () => {
+      const link = await api<Schema<"RecordingAccessLink">>("GET", `/recordings/${encodeURIComponent(recording.id)}/access-link`);
+      if (!link.ok) return say(link, "");
+      const video = h(recording.layout === "audio" ? "audio" : "video", {
+        controls: true,
+        preload: "metadata",
+        src: link.body.downloadLink,
+        class: "recording-player",
+      });
+      replaceChildren(
+        player,
+        video,
+        h(
+          "p",
+          { class: "hint" },
+          "This link works without signing in until ",
+          time(link.body.expiresAt),
+          ": share it only with people who may watch the recording. ",
+          h("a", { href: link.body.downloadLink, download: "" }, "Download the file"),
+        ),
+      );
+      void (video as HTMLMediaElement).play().catch(() => undefined);
+    });
+    actions.append(play);
+  }
+  if (admin && (recording.status === "ready" || recording.status === "failed")) {
+    actions.append(
+      confirmedButton({
+        label: "Delete",
+        ariaLabel: `Delete the recording of ${recording.startedAt}`,
+        tone: "danger",
+        confirm: {
+          title: "Delete this recording?",
+          message: `The recording of “${meeting.title}” and its file are deleted for good; links to it stop working.`,
+          action: "Delete recording",
+        },
+        onConfirmed: async () => {
+          const result = await api("DELETE", `/recordings/${encodeURIComponent(recording.id)}`);
+          say(result, "The recording was deleted.");
+          if (result.ok) reload();
+        },
+      }),
+    );
+  }
+  return h(
+    "li",
+    { class: "card recording", "data-status": recording.status },
+    h("h2", {}, `${recording.layout === "audio" ? "Audio" : "Video"} recording · `, time(recording.startedAt)),
+    h(
+      "dl",
+      { class: "facts" },
+      h("dt", {}, "Status"),
+      h("dd", {}, statusWords[recording.status], recording.error ? ` (${recording.error})` : ""),
+      h("dt", {}, "Length"),
+      h("dd", {}, duration(recording.durationSeconds)),
+      h("dt", {}, "Size"),
+      h("dd", {}, size(recording.sizeBytes)),
+      h("dt", {}, "Started by"),
+      h("dd", {}, recording.startedBy === "auto" ? "The meeting's automatic recording" : recording.startedBy === "host" ? "A host in the room" : "The API"),
+    ),
+    actions,
+    player,
+  );
+}
+
 /**
  * Meetings → Recordings: a meeting's recordings (pick one of the organization's recent meetings),
  * each with its status, length and size; Play (a signed access link in a video element, which
@@ -35,76 +110,6 @@ export function recordingsView({ main, user }: ViewContext) {
   const region = h("div", { class: "region", "aria-live": "polite" });
   const picker = h("select", { name: "meeting" }, h("option", { value: "" }, "Loading meetings…"));
   const say = (result: { ok: boolean; error: string }, success: string) => replaceChildren(notice, resultBox(result, success));
-
-  function recordingCard(meeting: Meeting, recording: Recording, reload: () => void) {
-    const player = h("div", { class: "player" });
-    const actions = h("p", { class: "actions" });
-    if (recording.status === "ready") {
-      const play = h("button", { type: "button", class: "primary", "aria-label": `Play the recording of ${recording.startedAt}` }, "Play");
-      play.addEventListener("click", async () => {
-        const link = await api<Schema<"RecordingAccessLink">>("GET", `/recordings/${encodeURIComponent(recording.id)}/access-link`);
-        if (!link.ok) return say(link, "");
-        const video = h(recording.layout === "audio" ? "audio" : "video", {
-          controls: true,
-          preload: "metadata",
-          src: link.body.downloadLink,
-          class: "recording-player",
-        });
-        replaceChildren(
-          player,
-          video,
-          h(
-            "p",
-            { class: "hint" },
-            "This link works without signing in until ",
-            time(link.body.expiresAt),
-            ": share it only with people who may watch the recording. ",
-            h("a", { href: link.body.downloadLink, download: "" }, "Download the file"),
-          ),
-        );
-        void (video as HTMLMediaElement).play().catch(() => undefined);
-      });
-      actions.append(play);
-    }
-    if (admin && (recording.status === "ready" || recording.status === "failed")) {
-      actions.append(
-        confirmedButton({
-          label: "Delete",
-          ariaLabel: `Delete the recording of ${recording.startedAt}`,
-          tone: "danger",
-          confirm: {
-            title: "Delete this recording?",
-            message: `The recording of “${meeting.title}” and its file are deleted for good; links to it stop working.`,
-            action: "Delete recording",
-          },
-          onConfirmed: async () => {
-            const result = await api("DELETE", `/recordings/${encodeURIComponent(recording.id)}`);
-            say(result, "The recording was deleted.");
-            if (result.ok) reload();
-          },
-        }),
-      );
-    }
-    return h(
-      "li",
-      { class: "card recording", "data-status": recording.status },
-      h("h2", {}, `${recording.layout === "audio" ? "Audio" : "Video"} recording · `, time(recording.startedAt)),
-      h(
-        "dl",
-        { class: "facts" },
-        h("dt", {}, "Status"),
-        h("dd", {}, statusWords[recording.status], recording.error ? ` (${recording.error})` : ""),
-        h("dt", {}, "Length"),
-        h("dd", {}, duration(recording.durationSeconds)),
-        h("dt", {}, "Size"),
-        h("dd", {}, size(recording.sizeBytes)),
-        h("dt", {}, "Started by"),
-        h("dd", {}, recording.startedBy === "auto" ? "The meeting's automatic recording" : recording.startedBy === "host" ? "A host in the room" : "The API"),
-      ),
-      actions,
-      player,
-    );
-  }
 
   function show(meeting: Meeting) {
     const reload = () => show(meeting);
@@ -123,7 +128,7 @@ export function recordingsView({ main, user }: ViewContext) {
           : h(
               "ul",
               { class: "cards" },
-              recordings.map((recording) => recordingCard(meeting, recording, reload)),
+              recordings.map((recording) => recordingCard(meeting, recording, { admin, say, reload })),
             ),
     );
   }
