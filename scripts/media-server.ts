@@ -19,6 +19,11 @@ export interface MediaServerOptions {
   /** Where LiveKit posts its signed webhooks: the meeting service's listener. */
   webhookUrl: string;
   logLevel?: "debug" | "info" | "warn" | "error";
+  /**
+   * host:port of the Redis LiveKit shares with Egress (recording): Egress takes its requests only
+   * over Redis. Unset, LiveKit keeps its state in memory, as a single node.
+   */
+  redisAddress?: string;
 }
 
 /**
@@ -49,6 +54,7 @@ export function mediaServerConfig(options: MediaServerOptions) {
     // grant taken while a room was open cannot recreate it without its cap after it closed.
     room: { auto_create: false, empty_timeout: 300, departure_timeout: 20 },
     logging: { level: options.logLevel ?? "warn" },
+    ...(options.redisAddress ? { redis: { address: options.redisAddress } } : {}),
   };
 }
 

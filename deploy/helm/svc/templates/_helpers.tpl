@@ -308,3 +308,18 @@ strategy:
     maxUnavailable: 0
     maxSurge: 1
 {{- end }}
+
+{{/* The recordings volume's claim: recording.storage.existingClaim, or the chart's own. */}}
+{{- define "svc.recordingClaimName" -}}
+{{- .Values.recording.storage.existingClaim | default (include "svc.componentName" (dict "root" . "component" "recordings")) }}
+{{- end }}
+
+{{/* Egress's own image (GStreamer, Chromium, Xvfb, PulseAudio), pinned by digest when one is given. */}}
+{{- define "svc.recordingImage" -}}
+{{- $image := .Values.recording.image }}
+{{- if $image.digest }}
+{{- printf "%s@%s" $image.repository $image.digest }}
+{{- else }}
+{{- printf "%s:%s" $image.repository (default .Chart.AppVersion $image.tag) }}
+{{- end }}
+{{- end }}
