@@ -99,6 +99,7 @@ describe("hosts, personal links and the lobby", () => {
         lobby: true,
         screenShare: "everyone",
         noShowAfterMinutes: 5,
+        recording: "off",
       });
       const hostLink = await link(meeting.id, { email: "HOST@example.com" });
       expect(hostLink).toMatchObject({ role: "host", email: "host@example.com" });

@@ -284,7 +284,16 @@ describe("the OpenAPI document", () => {
       "participant.left": "ParticipantLeftEvent",
     };
     expect(Object.keys(document.webhooks).sort()).toEqual(
-      [...Object.keys(schemaByType), "meeting.cancelled", "meeting.no_show", "meeting.updated", "webhook.disabled"].sort(),
+      [
+        ...Object.keys(schemaByType),
+        "meeting.cancelled",
+        "meeting.no_show",
+        "meeting.updated",
+        "recording.started",
+        "recording.ready",
+        "recording.failed",
+        "webhook.disabled",
+      ].sort(),
     );
     for (const [type, name] of Object.entries(schemaByType)) {
       const delivered = receiver.on("/events").find((request) => request.payload?.type === type);

@@ -47,6 +47,8 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
       "meeting.update",
       "meeting.delete",
       "meeting.links",
+      "recording.read",
+      "recording.manage",
       "webhook.create",
       "webhook.read",
       "webhook.update",

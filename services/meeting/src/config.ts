@@ -84,8 +84,8 @@ export const configSchema = baseEnvSchema
 
     /** Where recordings are stored: `filesystem` (RECORDING_DIR) or `s3` (an S3-compatible bucket, RECORDING_S3_*). */
     RECORDING_STORAGE: z.enum(["filesystem", "s3"]).default("filesystem"),
-    /** The folder the recorder (LiveKit Egress) writes files to and this service reads them from (filesystem storage). */
-    RECORDING_DIR: z.string().min(1).default(DEFAULT_RECORDING_DIR),
+    /** The folder the recorder (LiveKit Egress) writes files to and this service reads them from (filesystem storage); unset: `~/.cache/svc/recordings`. */
+    RECORDING_DIR: z.string().min(1).optional(),
     /** The same folder as the recorder sees it, when it is mounted elsewhere there; default RECORDING_DIR. */
     RECORDING_EGRESS_DIR: z.string().min(1).optional(),
     /** S3 storage: the endpoint URL (`https://s3.example.com`; any S3-compatible server). */
@@ -161,8 +161,8 @@ export const configSchema = baseEnvSchema
       },
       recording: {
         storage: env.RECORDING_STORAGE,
-        dir: env.RECORDING_DIR,
-        egressDir: env.RECORDING_EGRESS_DIR ?? env.RECORDING_DIR,
+        dir: env.RECORDING_DIR ?? DEFAULT_RECORDING_DIR,
+        egressDir: env.RECORDING_EGRESS_DIR ?? env.RECORDING_DIR ?? DEFAULT_RECORDING_DIR,
         s3:
           env.RECORDING_STORAGE === "s3"
             ? {
