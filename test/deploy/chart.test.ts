@@ -204,7 +204,12 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
     const env = environmentOf(objects, container);
     const meetingEnv = environmentOf(objects, mainContainer(objects, "meeting"));
     for (const name of ["LIVEKIT_API_KEY", "LIVEKIT_API_SECRET"]) expect(env.get(name), name).toEqual(meetingEnv.get(name));
-    const config = JSON.parse(env.get("EGRESS_CONFIG_BODY")!.value!) as { redis: Record<string, unknown>; ws_url: string; health_port: number; api_secret?: string };
+    const config = JSON.parse(env.get("EGRESS_CONFIG_BODY")!.value!) as {
+      redis: Record<string, unknown>;
+      ws_url: string;
+      health_port: number;
+      api_secret?: string;
+    };
     expect(config.api_secret, "the secret stays in its Secret").toBeUndefined();
     expect(config.redis.address).toMatch(/^[^\s:]+:\d+$/);
     if (valuesFile === "ci/production-values.yaml") {
