@@ -461,7 +461,7 @@ export interface paths {
         put?: never;
         /**
          * Start recording (a host in the room)
-         * @description The host panel's Record control: the same start as POST /meeting/{id}/recordings (409: Recording is off for the meeting (`recording: off`), nobody is in its room yet (a recording needs the room open), it has ended or was cancelled, or it is being recorded already (one recording at a time).; 503 with Retry-After without recording capacity). Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403.
+         * @description The host panel's Record control: the same start as POST /meeting/{id}/recordings (409: Recording is off for the meeting (`recording: off`), nobody is in its room yet (a recording needs the room open), it has ended or was cancelled, or it is being recorded already (one recording at a time).; 503 with Retry-After without recording capacity). Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
          */
         post: operations["startRoomRecording"];
         delete?: never;
@@ -481,7 +481,7 @@ export interface paths {
         put?: never;
         /**
          * Stop the recording (a host in the room)
-         * @description Stops the meeting's recording in progress (404 when nothing is being recorded). Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403.
+         * @description Stops the meeting's recording in progress (404 when nothing is being recorded). Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
          */
         post: operations["stopRoomRecording"];
         delete?: never;
@@ -5517,7 +5517,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such meeting (or, to stop, nothing is being recorded). */
+            /** @description No such meeting, or no such participant or lobby entry in it. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5526,7 +5526,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The meeting has ended or was cancelled. */
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -5625,7 +5625,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such meeting (or, to stop, nothing is being recorded). */
+            /** @description No such meeting, or no such participant or lobby entry in it. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5643,7 +5643,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The meeting has ended or was cancelled. */
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -5749,7 +5749,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such meeting (or, to stop, nothing is being recorded). */
+            /** @description No such meeting, or nothing is being recorded in it. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5758,7 +5758,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The meeting has ended or was cancelled. */
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
             410: {
                 headers: {
                     [name: string]: unknown;

@@ -48,7 +48,7 @@ const serverErrors = { "500": errorResponse("Internal server error."), "503": er
 const goneMeeting = errorResponse('The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`.');
 
 /** An operation of the meeting room's own API: authenticated by the participant's room session (X-Room-Session). */
-const roomOperation = (spec: {
+export const roomOperation = (spec: {
   operationId: string;
   summary: string;
   description: string;
@@ -57,6 +57,8 @@ const roomOperation = (spec: {
   ok: ReturnType<typeof jsonResponse>;
   host?: boolean;
   okStatus?: "200" | "201";
+  /** Further answers, or ones that differ from the common ones. */
+  extra?: Record<string, ReturnType<typeof errorResponse>>;
 }) => ({
   operationId: spec.operationId,
   summary: spec.summary,
@@ -75,6 +77,7 @@ const roomOperation = (spec: {
     ...(spec.body ? { "413": errorResponse("Request body over 100 KB.") } : {}),
     "429": tooManyRequests,
     ...serverErrors,
+    ...spec.extra,
   },
 });
 const ok = (description: string) => jsonResponse(zod.object({}).loose(), description);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MeetingPath, RoomSessionHeader } from "../contract/meeting.ts";
+import { MeetingPath } from "../contract/meeting.ts";
 import {
   AccessLinkQuery,
   DownloadPath,
@@ -20,6 +20,7 @@ import {
   unauthorizedResponse as unauthorized,
   type OpenApiFragment,
 } from "./document.ts";
+import { roomOperation } from "./meeting.ts";
 
 const tooManyRequests = tooManyRequestsResponse();
 const serverErrors = { "500": errorResponse("Internal server error."), "503": errorResponse("A service is temporarily unavailable.") };
@@ -35,38 +36,6 @@ const noCapacity = {
 };
 const startRefusals =
   "Recording is off for the meeting (`recording: off`), nobody is in its room yet (a recording needs the room open), it has ended or was cancelled, or it is being recorded already (one recording at a time).";
-
-/** A room API operation (X-Room-Session), as the meeting room's host control calls it. */
-const roomRecordingOperation = (spec: {
-  operationId: string;
-  summary: string;
-  description: string;
-  body?: z.ZodType;
-  ok: ReturnType<typeof jsonResponse>;
-  okStatus?: "200" | "201";
-  host: boolean;
-  extra?: Record<string, unknown>;
-}) => ({
-  operationId: spec.operationId,
-  summary: spec.summary,
-  description: `${spec.description} Authenticated by the caller's room session (\`X-Room-Session\`, from their join grant), not an API credential.${spec.host ? " Hosts only: anyone else gets 403." : ""}`,
-  tags: ["Meeting rooms"],
-  security: [],
-  requestParams: { path: MeetingPath, header: RoomSessionHeader },
-  ...(spec.body ? { requestBody: jsonRequestBody(spec.body) } : {}),
-  responses: {
-    [spec.okStatus ?? "200"]: spec.ok,
-    "400": errorResponse("The body or a value is invalid; the message says which."),
-    "401": errorResponse("No room session, or one that is not valid for this meeting."),
-    "403": errorResponse(spec.host ? "The caller is not a host of this meeting, or was removed from it." : "The caller was removed from this meeting."),
-    "404": errorResponse("No such meeting (or, to stop, nothing is being recorded)."),
-    "410": errorResponse("The meeting has ended or was cancelled."),
-    ...(spec.body ? { "413": errorResponse("Request body over 100 KB.") } : {}),
-    "429": tooManyRequests,
-    ...serverErrors,
-    ...spec.extra,
-  },
-});
 
 /** Recordings of meetings (docs/meeting-room.md, "Recording"). */
 export const recordingOpenApi: OpenApiFragment = {
@@ -213,14 +182,13 @@ export const recordingOpenApi: OpenApiFragment = {
       },
     },
     "/meeting/{id}/room/recording": {
-      get: roomRecordingOperation({
+      get: roomOperation({
         operationId: "getRoomRecording",
         summary: "Whether the meeting is being recorded",
         description: "What the room page shows in its recording indicator when it opens (afterwards it hears changes as `svc.recording` data packets).",
         ok: jsonResponse(RoomRecordingState, "The recording state."),
-        host: false,
       }),
-      post: roomRecordingOperation({
+      post: roomOperation({
         operationId: "startRoomRecording",
         summary: "Start recording (a host in the room)",
         description: `The host panel's Record control: the same start as POST /meeting/{id}/recordings (409: ${startRefusals}; 503 with Retry-After without recording capacity).`,
@@ -232,12 +200,13 @@ export const recordingOpenApi: OpenApiFragment = {
       }),
     },
     "/meeting/{id}/room/recording/stop": {
-      post: roomRecordingOperation({
+      post: roomOperation({
         operationId: "stopRoomRecording",
         summary: "Stop the recording (a host in the room)",
         description: "Stops the meeting's recording in progress (404 when nothing is being recorded).",
         ok: jsonResponse(z.object({ recordingId: z.string(), stopped: z.literal(true) }), "Stopped: the file is being finished."),
         host: true,
+        extra: { "404": errorResponse("No such meeting, or nothing is being recorded in it.") },
       }),
     },
   },
