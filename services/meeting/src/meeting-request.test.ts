@@ -1,6 +1,6 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
-import { parseOffsetDateTime, validateMeetingRequest, type MeetingRequestInput } from "./meeting-request.ts";
+import { changedFields, parseOffsetDateTime, validateMeetingRequest, validateMeetingUpdate, type MeetingRequestInput } from "./meeting-request.ts";
 
 const valid: MeetingRequestInput = { title: "Standup", attendees: [] };
 
@@ -118,4 +118,23 @@ it("names every invalid field in one message", () => {
   expect(problemsOf({ title: " ", start: "2025-02-30T09:00:00Z", attendees: ["nope"] })).toBe(
     'title is required and must not be empty; start is not a calendar date (2025-02-30 does not exist); attendees must be e-mail addresses; not valid: "nope"',
   );
+});
+
+describe("the recording setting", () => {
+  it("is off unless given; manual and auto are taken; anything else is refused by name", () => {
+    expect(validateMeetingRequest({ title: "t", attendees: [] }).settings.recording).toBe("off");
+    expect(validateMeetingRequest({ title: "t", attendees: [], settings: { recording: "auto" } }).settings.recording).toBe("auto");
+    expect(() => validateMeetingRequest({ title: "t", attendees: [], settings: { recording: "always" as never } })).toThrow(
+      "recording must be off, manual or auto",
+    );
+  });
+
+  it("an update naming it changes it (and reports it changed); one not naming it keeps it", () => {
+    const current = validateMeetingRequest({ title: "t", attendees: [], settings: { recording: "manual" } });
+    const kept = validateMeetingUpdate(["title"], { title: "u", attendees: [] }, current);
+    expect(kept.settings.recording).toBe("manual");
+    const changed = validateMeetingUpdate(["settings.recording"], { title: "", attendees: [], settings: { recording: "auto" } }, current);
+    expect(changed.settings.recording).toBe("auto");
+    expect(changedFields(current, changed)).toEqual(["recording"]);
+  });
 });
