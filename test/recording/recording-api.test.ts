@@ -36,6 +36,7 @@ beforeAll(async () => {
     startStack({
       recording: true,
       env: {
+        LOG_LEVEL: "info",
         // The watchdog looks every second and gives a recorder that left the room 6 s.
         RECORDING_WATCH_INTERVAL_MS: "1000",
         RECORDING_LOST_AFTER_SECONDS: "6",
@@ -51,6 +52,11 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
+  // What the services and the recorder said, for a failure's diagnosis.
+  if (stack) {
+    await writeFile(path.join(SHOTS, "meeting.log"), stack.logs("meeting"));
+    await writeFile(path.join(SHOTS, "egress.log"), stack.recording?.egress.logs() ?? "");
+  }
   await browser?.close();
   await receiver?.close();
   await stack?.stop();

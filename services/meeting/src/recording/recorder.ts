@@ -23,6 +23,9 @@ export type RecorderOutcome =
   | { state: "complete"; startedAt: Date | null; endedAt: Date; durationMs: number; sizeBytes: number }
   | { state: "failed"; error: string };
 
+/** The recorder accepted the run but is not recording yet (a room recording loads a page and joins the room first). */
+export const isStarting = (info: EgressInfo) => info.status === EgressStatus.EGRESS_STARTING;
+
 const nanosToMs = (nanos: bigint) => Number(nanos / 1_000_000n);
 const dateOfNanos = (nanos: bigint) => (nanos > 0n ? new Date(nanosToMs(nanos)) : null);
 

@@ -25,7 +25,7 @@ import {
   type StoredRecording,
 } from "../db/recordings.ts";
 import { recordingFailedEvent, recordingReadyEvent, recordingStartedEvent } from "../meeting-events.ts";
-import { outcomeOf, RecorderUnavailable, RoomNotOpen, type Recorder } from "./recorder.ts";
+import { isStarting, outcomeOf, RecorderUnavailable, RoomNotOpen, type Recorder } from "./recorder.ts";
 import type { RecordingStorage } from "./recording-storage.ts";
 
 /** What the room's pages hear on topic `svc.recording` (gateway/web/meeting-room/room/recording-indicator.ts). */
@@ -49,6 +49,13 @@ export interface RecordingsDependencies {
 }
 
 const refused = (message: string) => new ConnectError(message, Code.FailedPrecondition);
+
+/**
+ * How long a run may stay STARTING (its recorder loading the room's page and joining) before its
+ * absence from the room counts: on a busy machine joining takes far longer than the 1-3 s it
+ * takes on an idle one.
+ */
+const START_GRACE_MS = 60_000;
 
 /**
  * Recordings of meeting rooms (docs/meeting-room.md, "Recording"): starting (the meeting's
@@ -223,6 +230,7 @@ export function createRecordings(deps: RecordingsDependencies) {
             await fail(recording, "The recorder did not finish the file in time after the recording was stopped");
           continue;
         }
+        if (info && isStarting(info) && Date.now() - recording.startedAt.getTime() < Math.max(START_GRACE_MS, deps.lostAfterMs)) continue;
         const present = info ? await recorder.inRoom(recording.meetingId, egressId).catch(() => null) : false;
         if (present === null) continue;
         const missingSince = await noteRecorderSeen(pool, recording.id, present === true);
