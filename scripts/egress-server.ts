@@ -27,8 +27,10 @@ const root = path.resolve(import.meta.dirname, "..");
 /**
  * What one recording costs, in CPUs, as egress counts it before accepting a request (its defaults
  * assume 4+ cores per room recording and refuse everything on two). Measured on a 2-core machine
- * (docs/benchmarks.md): a grid room recording ~0.6 CPU steady and ~0.9 while starting, an audio-only
- * one a fraction of that. Egress accepts while the sum stays under `max_cpu_utilization` of the cores.
+ * (docs/benchmarks.md "Recording"): a grid room recording ~0.5 CPU steady (up to ~0.9 while it
+ * starts), an audio-only one ~0.35 (it still runs egress's Chromium). Egress accepts while what it
+ * measures plus the new request's cost stays under `max_cpu_utilization` of the cores: one grid
+ * recording per 2 cores, or about four audio ones.
  */
 export const EGRESS_CPU_COST = {
   max_cpu_utilization: 0.95,
