@@ -17,17 +17,20 @@
 // a growing delay, and each exit is logged. LiveKit never learns that the recordings the dead
 // process held are over: they stay ACTIVE in its Egress API until the caller marks them failed.
 import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { descendantPids, hasExited } from "./supervision.ts";
+import { descendantPids, hasExited, stopProcess } from "./supervision.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
 /**
  * What one recording costs, in CPUs, as egress counts it before accepting a request (its defaults
  * assume 4+ cores per room recording and refuse everything on two). Measured on a 2-core machine
- * (docs/benchmarks.md): a grid room recording ~0.6 CPU steady and ~0.9 while starting, an audio-only
- * one a fraction of that. Egress accepts while the sum stays under `max_cpu_utilization` of the cores.
+ * (docs/benchmarks.md "Recording"): a grid room recording ~0.5 CPU steady (up to ~0.9 while it
+ * starts), an audio-only one ~0.35 (it still runs egress's Chromium). Egress accepts while what it
+ * measures plus the new request's cost stays under `max_cpu_utilization` of the cores: one grid
+ * recording per 2 cores, or about four audio ones.
  */
 export const EGRESS_CPU_COST = {
   max_cpu_utilization: 0.95,
@@ -149,9 +152,35 @@ function killAll(pids: number[]) {
   }
 }
 
+/**
+ * PulseAudio for one egress: room recordings play the room's sound into a sink of their own there.
+ * It does not start itself for root (no autospawn) and a shared one would mix every stack's sinks,
+ * so each egress gets one in a runtime folder of its own, started with it and stopped with it (as
+ * the container's entry point does in Kubernetes).
+ */
+function startPulseAudio(runtimeDir: string, onOutput: (chunk: Buffer) => void): ChildProcess {
+  const pulse = spawn("pulseaudio", ["--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--log-level=error"], {
+    env: { PATH: process.env.PATH ?? "", HOME: runtimeDir, XDG_RUNTIME_DIR: runtimeDir, PULSE_RUNTIME_PATH: runtimeDir },
+    stdio: ["ignore", "pipe", "pipe"],
+    cwd: runtimeDir,
+  });
+  pulse.stdout!.on("data", onOutput);
+  pulse.stderr!.on("data", onOutput);
+  return pulse;
+}
+
 /** Starts egress under supervision and resolves once it takes requests. */
 export async function superviseEgress(options: SuperviseEgressOptions): Promise<SupervisedEgress> {
   const wsUrl = `ws://127.0.0.1:${options.mediaPort}`;
+  // PulseAudio's socket and cookie, this egress's alone (mode 0700, as PulseAudio requires).
+  const runtimeDir = mkdtempSync(path.join(os.tmpdir(), "svc-egress-"));
+  const pulseEnv = {
+    XDG_RUNTIME_DIR: runtimeDir,
+    PULSE_RUNTIME_PATH: runtimeDir,
+    PULSE_SERVER: `unix:${path.join(runtimeDir, "native")}`,
+    PULSE_COOKIE: path.join(runtimeDir, ".config/pulse/cookie"),
+  };
+  let pulse: ChildProcess | undefined;
   const chunks: string[] = [];
   let size = 0;
   let child: ChildProcess | undefined;
@@ -182,12 +211,14 @@ export async function superviseEgress(options: SuperviseEgressOptions): Promise<
   const launch = () => {
     newReadiness();
     const startedAt = Date.now();
+    pulse = startPulseAudio(runtimeDir, append);
     const current = spawn(options.binary, [], {
       env: {
         // Egress starts each recording as `egress run-handler`, found on PATH.
         PATH: `${path.dirname(options.binary)}:${process.env.PATH ?? ""}`,
+        // The real home: GStreamer caches its plugin registry there (seconds to rebuild).
         HOME: process.env.HOME ?? "",
-        ...(process.env.XDG_RUNTIME_DIR ? { XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR } : {}),
+        ...pulseEnv,
         // Through the environment, not the command line, so the secret is not in the process list.
         EGRESS_CONFIG_BODY: JSON.stringify(egressConfig(options)),
       },
@@ -208,7 +239,9 @@ export async function superviseEgress(options: SuperviseEgressOptions): Promise<
     current.once("exit", (code, signal) => {
       if (stopping) return;
       // Its recordings die with it: a recording process left behind would hold its file and CPU.
+      // PulseAudio too: the next egress starts with a fresh one, as a restarted container would.
       killAll(handlerPids(wsUrl).flatMap((pid) => descendantPids(pid)));
+      if (pulse && !hasExited(pulse)) pulse.kill("SIGKILL");
       failuresInARow = Date.now() - startedAt >= STABLE_MS ? 0 : failuresInARow + 1;
       const delay = RESTART_DELAYS_MS[Math.min(failuresInARow, RESTART_DELAYS_MS.length) - 1] ?? RESTART_DELAYS_MS[0]!;
       options.log(`egress exited (${signal ?? code}); restarting it in ${delay / 1000} s`);
@@ -248,6 +281,8 @@ export async function superviseEgress(options: SuperviseEgressOptions): Promise<
         clearTimeout(killer);
       }
       killAll(handlerPids(wsUrl).flatMap((pid) => descendantPids(pid)));
+      if (pulse && !hasExited(pulse)) await stopProcess(pulse, 2_000);
+      rmSync(runtimeDir, { recursive: true, force: true });
     },
   };
 

@@ -91,10 +91,11 @@ try {
       const before = sample(egressPid());
       const startedAt = Date.now();
       const ids: string[] = [];
-      let refused = 0;
+      const refusals: string[] = [];
       await Promise.all(
         Array.from({ length: concurrency }, async (_, index) => {
           const file = path.join(stack.recording!.dir, `${layout}-${concurrency}-${index}.mp4`);
+          const asked = Date.now();
           try {
             const info = await egress.startRoomCompositeEgress(
               meeting.id,
@@ -102,8 +103,9 @@ try {
               layout === "audio" ? { audioOnly: true } : { layout: "grid" },
             );
             ids.push(info.egressId);
-          } catch {
-            refused += 1; // no egress had the CPU for it (egress's cpu_cost check)
+          } catch (error) {
+            // No egress had the CPU for it (egress's cpu_cost check): how long the refusal took, and what it said.
+            refusals.push(`refused after ${((Date.now() - asked) / 1000).toFixed(1)} s: ${error instanceof Error ? error.message : String(error)}`);
           }
         }),
       );
@@ -122,7 +124,7 @@ try {
       await waitFor(async () => (await egress.listEgress({ roomName: meeting.id, active: true })).length === 0, 60_000, "recordings ended");
       const perRecording = ids.length ? (steady.pss - idle.pss) / ids.length : 0;
       rows.push(
-        `| ${layout} | ${concurrency} | ${ids.length} accepted, ${refused} refused | ${steadyCores.toFixed(2)} | ${startCores.toFixed(2)} | ${steady.pss.toFixed(0)} | ${perRecording.toFixed(0)} |`,
+        `| ${layout} | ${concurrency} | ${ids.length} accepted${refusals.length ? `, ${refusals.join("; ")}` : ""} | ${steadyCores.toFixed(2)} | ${startCores.toFixed(2)} | ${steady.pss.toFixed(0)} | ${perRecording.toFixed(0)} |`,
       );
       process.stderr.write(`${rows.at(-1)}\n`);
       await delay(3_000); // let the ended recordings' processes go
@@ -135,7 +137,7 @@ try {
 process.stdout.write(
   [
     `Recording cost, ${seconds} s per measurement (one participant, 1280x720 H.264 + AAC for grid; AAC for audio):`,
-    "| layout | concurrent | requests | cores steady | cores in the first 5 s | PSS MiB (egress + its recordings + PulseAudio) | PSS MiB per recording above idle |",
+    "| layout | concurrent | requests | cores steady | cores from the requests until active (5 s at least) | PSS MiB (egress + its recordings + PulseAudio) | PSS MiB per recording above idle |",
     "|---|---|---|---|---|---|---|",
     ...rows,
     "",
