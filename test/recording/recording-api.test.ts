@@ -227,7 +227,9 @@ describe("recording a meeting through the room and the API", () => {
     const recordedSeconds = (stoppedAt - startedAt) / 1_000;
     const ready = await webhookOf("recording.ready", (data) => data.recordingId === started.body.id);
     // Figures for the issue's note (not timed assertions): the start call, and stop to recording.ready received.
-    console.info(`recording figures: POST start answered "recording" in ${startCallMs} ms; stop to recording.ready received in ${ready.receivedAt - stoppedAt} ms`);
+    console.info(
+      `recording figures: POST start answered "recording" in ${startCallMs} ms; stop to recording.ready received in ${ready.receivedAt - stoppedAt} ms`,
+    );
     const { probe } = await downloadAndProbe(started.body.id, "audio.mp4");
     expect(codecs(probe)).toEqual(["audio:aac"]);
     expect(Math.abs(Number(probe.format.duration) - recordedSeconds)).toBeLessThan(4);
