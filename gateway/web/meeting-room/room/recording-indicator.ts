@@ -21,12 +21,15 @@ export function createRecordingIndicator(room: Room, api: RoomApi, announce: (te
   );
   const notice = h("p", { class: "recording-notice", role: "alert" });
   let byServer = false;
+  // After a stop the recorder stays in the room while it finishes the file, and LiveKit still
+  // counts the room as recorded: the server's word wins until LiveKit's flag drops.
+  let stoppedByServer = false;
   let layout: "grid" | "audio" = "grid";
   let noticeTimer: number | undefined;
   const listeners = new Set<(state: { recording: boolean; mode: RoomRecordingState["mode"] }) => void>();
   let mode: RoomRecordingState["mode"] = "off";
 
-  const recording = () => byServer || room.isRecording;
+  const recording = () => byServer || (room.isRecording && !stoppedByServer);
   function render() {
     element.hidden = !recording();
     element.lastChild!.textContent = layout === "audio" ? "Recording audio" : "Recording";
@@ -41,11 +44,17 @@ export function createRecordingIndicator(room: Room, api: RoomApi, announce: (te
   function change(next: boolean) {
     const was = recording();
     byServer = next;
+    stoppedByServer = !next;
     if (recording() !== was) say(recording() ? "This meeting is now being recorded." : "The recording stopped.");
     render();
   }
 
-  const onLiveKitFlag = () => change(byServer);
+  const onLiveKitFlag = () => {
+    const was = recording();
+    if (!room.isRecording) stoppedByServer = false;
+    if (recording() !== was) say(recording() ? "This meeting is now being recorded." : "The recording stopped.");
+    render();
+  };
   room.on(RoomEvent.RecordingStatusChanged, onLiveKitFlag);
   void api.recording().then((answer) => {
     if (!answer.ok) return;
