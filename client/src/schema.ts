@@ -1519,6 +1519,8 @@ export interface components {
             redirectUris: string[];
             /** @description Duplicates are dropped. */
             scopes: ("meeting.create" | "meeting.read" | "meeting.update" | "meeting.delete" | "meeting.links" | "webhook.create" | "webhook.read" | "webhook.update" | "webhook.delete")[];
+            /** @description Every authorization request must then carry a PKCE `code_challenge` (S256), although the client authenticates with its secret. Default false: schedulers such as Cal.com do not send one. On PUT, an absent value turns it off. */
+            requirePkce?: boolean;
         };
         CreateUserRequest: {
             /** @description An e-mail address (one `@`, a dot in the domain, no spaces); trimmed. */
@@ -2165,6 +2167,8 @@ export interface components {
             name: string;
             redirectUris: string[];
             scopes: string[];
+            /** @description Every authorization request must carry a PKCE code_challenge (S256). */
+            requirePkce: boolean;
             /** Format: date-time */
             createdAt: string;
         };
@@ -2174,6 +2178,8 @@ export interface components {
             name: string;
             redirectUris: string[];
             scopes: string[];
+            /** @description Every authorization request must carry a PKCE code_challenge (S256). */
+            requirePkce: boolean;
             /** Format: date-time */
             createdAt: string;
             /** @description Shown only now. */

@@ -217,6 +217,38 @@ describe("developer dashboard in Chromium: every action through the public API, 
     await shot("06-oauth-clients-list");
   });
 
+  it("OAuth clients: 'Require PKCE' registers a client whose card says so, and an edit keeps or clears it", async () => {
+    await open("OAuth clients");
+    await page.getByRole("button", { name: "Register an application" }).click();
+    await page.getByLabel("Application name").fill("Strict App");
+    await page.getByLabel("Redirect URIs").fill("https://strict.example/cb");
+    await page.getByLabel(/meeting\.read/).check();
+    const requirePkce = page.getByLabel("Require PKCE on every authorization request");
+    expect(await requirePkce.isChecked()).toBe(false);
+    await requirePkce.check();
+    await shot("04c-oauth-client-form-pkce");
+    await page.getByRole("button", { name: "Register application" }).click();
+    await secretValue("Client secret");
+    const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Strict App" }) });
+    await expect.poll(() => card.textContent()).toContain("Required on every authorization request");
+    await shot("04d-oauth-client-pkce-required");
+
+    await card.getByRole("button", { name: "Edit Strict App" }).click();
+    const editBox = card.getByLabel("Require PKCE on every authorization request");
+    expect(await editBox.isChecked()).toBe(true);
+    await editBox.uncheck();
+    await card.getByRole("button", { name: "Save changes" }).click();
+    await page.getByRole("status").filter({ hasText: "“Strict App” is saved." }).waitFor();
+    await expect
+      .poll(() =>
+        page
+          .getByRole("listitem")
+          .filter({ has: page.getByRole("heading", { name: "Strict App" }) })
+          .textContent(),
+      )
+      .toContain("Not required");
+  });
+
   it("Webhooks: create → end a meeting → the delivery is in the log → redeliver sends it again with the same webhook-id, and the open log (and the card's last delivery) follows it to its answer", async () => {
     await open("Webhooks");
     await page.getByText("No webhooks yet.", { exact: false }).waitFor();

@@ -144,6 +144,44 @@ describe("dashboard management API: sessions, CSRF, roles, credential rules and 
     expect((await adminA.call("DELETE", `/oauth-clients/${created.body.clientId}`)).status).toBe(404);
   });
 
+  it("an admin can make a client require PKCE and turn it off again; /oauth/authorize follows the setting at once", async () => {
+    const authorize = async (clientId: string) => {
+      const query = new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: "https://pkce.example/cb",
+        response_type: "code",
+        scope: "meeting.read",
+        state: "s",
+      });
+      const response = await fetch(`${stack.gatewayUrl}/oauth/authorize?${query}`, { redirect: "manual" });
+      return new URL(response.headers.get("location") ?? "/", stack.gatewayUrl);
+    };
+    const fields = { name: "Strict", redirectUris: ["https://pkce.example/cb"], scopes: ["meeting.read"] };
+    const created = await adminA.call("POST", "/oauth-clients", { ...fields, requirePkce: true });
+    expect(created.status).toBe(201);
+    expect(created.body.requirePkce).toBe(true);
+    const listed = await adminA.call("GET", "/oauth-clients");
+    expect(listed.body.clients).toContainEqual(expect.objectContaining({ clientId: created.body.clientId, requirePkce: true }));
+    // Without a code_challenge: back at the application with invalid_request.
+    const refused = await authorize(created.body.clientId);
+    expect(refused.origin + refused.pathname).toBe("https://pkce.example/cb");
+    expect(refused.searchParams.get("error")).toBe("invalid_request");
+    expect(refused.searchParams.get("error_description")).toMatch(/PKCE/);
+
+    // A PUT without requirePkce turns it off (PUT replaces the fields): the same request goes on to sign-in.
+    const edited = await adminA.call("PUT", `/oauth-clients/${created.body.clientId}`, fields);
+    expect(edited.body.requirePkce).toBe(false);
+    const accepted = await authorize(created.body.clientId);
+    expect(accepted.searchParams.get("error")).toBeNull();
+    expect(accepted.origin).toBe(new URL(stack.gatewayUrl).origin);
+
+    const again = await adminA.call("PUT", `/oauth-clients/${created.body.clientId}`, { ...fields, requirePkce: true });
+    expect(again.body.requirePkce).toBe(true);
+    expect((await authorize(created.body.clientId)).searchParams.get("error")).toBe("invalid_request");
+    expect((await adminA.call("POST", "/oauth-clients", { ...fields, requirePkce: "yes" })).status).toBe(400);
+    await adminA.call("DELETE", `/oauth-clients/${created.body.clientId}`);
+  });
+
   it("organization isolation: every route answers another organization's ids like unknown ones and changes nothing", async () => {
     const client = await adminA.call("POST", "/oauth-clients", { name: "A's app", redirectUris: ["https://a.example/cb"], scopes: ["meeting.create"] });
     const webhook = await adminA.call("POST", "/webhook", { url: "https://hooks.example.com/a", events: ["meeting.ended"] });

@@ -73,6 +73,9 @@ describe("Third-party apps in Chromium: an admin allows only listed applications
     await page.getByLabel("Client ID").fill(crypto.randomUUID());
     await page.keyboard.press("Enter");
     await expect.poll(() => page.getByRole("alert").textContent()).toBe("OAuth client not found");
+    // The earlier success is gone: the page never says "listed" beside the refusal.
+    expect(await page.getByRole("status").filter({ hasText: "is listed." }).count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/third-party-apps-refused.png`, fullPage: true });
 
     // The policy: arrow keys move within the radio group, Tab reaches Save, Enter presses it.
     await anyApplication.focus();

@@ -64,6 +64,10 @@ export const OAuthClientFields = z
         override: ({ jsonSchema }) => void (jsonSchema.items = { type: "string", enum: ALL_SCOPES }),
       })
       .optional(),
+    requirePkce: z.boolean().optional().meta({
+      description:
+        "Every authorization request must then carry a PKCE `code_challenge` (S256), although the client authenticates with its secret. Default false: schedulers such as Cal.com do not send one. On PUT, an absent value turns it off.",
+    }),
   })
   .meta({ id: "OAuthClientFields", ...documentedRequired("name", "redirectUris", "scopes") });
 
@@ -113,7 +117,14 @@ export const ApiKeyList = z.object({ apiKeys: z.array(ApiKey) }).meta({ id: "Api
 export const CreatedApiKey = ApiKey.extend({ key: z.string().meta({ description: "Shown only now." }) }).meta({ id: "CreatedApiKey" });
 
 export const OAuthClient = z
-  .object({ clientId: uuid(), name: z.string(), redirectUris: z.array(z.string()), scopes: z.array(z.string()), createdAt: dateTime() })
+  .object({
+    clientId: uuid(),
+    name: z.string(),
+    redirectUris: z.array(z.string()),
+    scopes: z.array(z.string()),
+    requirePkce: z.boolean().meta({ description: "Every authorization request must carry a PKCE code_challenge (S256)." }),
+    createdAt: dateTime(),
+  })
   .meta({ id: "OAuthClient" });
 
 export const CreatedOAuthClient = OAuthClient.extend({ clientSecret: z.string().meta({ description: "Shown only now." }) }).meta({ id: "CreatedOAuthClient" });

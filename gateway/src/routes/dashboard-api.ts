@@ -61,6 +61,7 @@ const clientResource = (client: OAuthClient): z.input<typeof contract.OAuthClien
   name: client.name,
   redirectUris: client.redirectUris,
   scopes: client.scopes,
+  requirePkce: client.requirePkce,
   createdAt: isoTime(client.createdAt),
 });
 
@@ -175,7 +176,7 @@ export function managementRoutes(clients: DashboardClients, cookies: SessionCook
   router.post("/oauth-clients", async (req, res) => {
     const body = parseJsonBody(contract.OAuthClientFields, req.body);
     const created = await clients.management.createOrganizationOAuthClient(
-      { name: body.name ?? "", redirectUris: body.redirectUris ?? [], scopes: body.scopes ?? [] },
+      { name: body.name ?? "", redirectUris: body.redirectUris ?? [], scopes: body.scopes ?? [], requirePkce: body.requirePkce ?? false },
       options(res),
     );
     send(res, contract.CreatedOAuthClient, { ...clientResource(created.client!), clientSecret: created.clientSecret }, 201);
@@ -183,7 +184,13 @@ export function managementRoutes(clients: DashboardClients, cookies: SessionCook
   router.put("/oauth-clients/:clientId", async (req, res) => {
     const body = parseJsonBody(contract.OAuthClientFields, req.body);
     const { client } = await clients.management.updateOrganizationOAuthClient(
-      { clientId: req.params.clientId, name: body.name ?? "", redirectUris: body.redirectUris ?? [], scopes: body.scopes ?? [] },
+      {
+        clientId: req.params.clientId,
+        name: body.name ?? "",
+        redirectUris: body.redirectUris ?? [],
+        scopes: body.scopes ?? [],
+        requirePkce: body.requirePkce ?? false,
+      },
       options(res),
     );
     send(res, contract.OAuthClient, clientResource(client!));

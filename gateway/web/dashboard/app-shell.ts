@@ -46,8 +46,13 @@ export async function submitting<T>(
   form: HTMLFormElement,
   message: HTMLElement,
   run: () => Promise<ApiResult<T>>,
-  options: { signedOutOn401?: boolean } = {},
+  options: {
+    signedOutOn401?: boolean;
+    /** The page's status line of an earlier action, emptied as this one starts: an error never stands beside an old success. */
+    earlierStatus?: HTMLElement;
+  } = {},
 ): Promise<ApiResult<T>> {
+  if (options.earlierStatus) replaceChildren(options.earlierStatus);
   const controls = [...form.querySelectorAll<HTMLButtonElement | HTMLInputElement>("button, input, select, textarea")];
   controls.forEach((control) => (control.disabled = true));
   form.setAttribute("aria-busy", "true");

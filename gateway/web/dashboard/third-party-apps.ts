@@ -27,7 +27,7 @@ export function thirdPartyAppsView({ main }: ViewContext) {
   const say = (result: { ok: boolean; error: string }, success: string) => replaceChildren(notice, resultBox(result, success));
   const reload = () => loadInto(region, () => api<ClientPolicy>("GET", "/oauth-client-policy"), render);
 
-  const page: PageActions = { say, reload };
+  const page: PageActions = { notice, say, reload };
   const render = (current: ClientPolicy) => [policyForm(current, page), addForm(page), listedTable(current, page)];
 
   replaceChildren(
@@ -42,13 +42,15 @@ export function thirdPartyAppsView({ main }: ViewContext) {
   void reload();
 }
 
-/** What a section does after a change: say how it went, and show the policy anew. */
+/** What a section does around a change: say how it went, and show the policy anew. */
 interface PageActions {
+  /** The page's status line (emptied when a change starts). */
+  notice: HTMLElement;
   say(result: { ok: boolean; error: string }, success: string): void;
   reload(): Promise<void>;
 }
 
-function policyForm(current: ClientPolicy, { say, reload }: PageActions) {
+function policyForm(current: ClientPolicy, { notice, say, reload }: PageActions) {
   const name = uniqueId("policy");
   const option = (value: ClientPolicy["policy"], label: string, hint: string) => {
     const input = h("input", {
@@ -88,7 +90,7 @@ function policyForm(current: ClientPolicy, { say, reload }: PageActions) {
       const sure = await confirmAction({ title: "Allow only listed applications?", message: ENDING_WARNING, action: "Allow only listed" });
       if (!sure) return;
     }
-    const result = await submitting(form, message, () => api("PUT", "/oauth-client-policy", { policy: chosen }));
+    const result = await submitting(form, message, () => api("PUT", "/oauth-client-policy", { policy: chosen }), { earlierStatus: notice });
     if (!result.ok) return;
     say(result, chosen === "listed" ? "Only listed applications can be authorized now." : "Any application can be authorized now.");
     await reload();
@@ -96,7 +98,7 @@ function policyForm(current: ClientPolicy, { say, reload }: PageActions) {
   return form;
 }
 
-function addForm({ say, reload }: PageActions) {
+function addForm({ notice, say, reload }: PageActions) {
   const clientId = h("input", { type: "text", name: "clientId", required: true, maxlength: "100", autocomplete: "off", spellcheck: "false" });
   const message = h("div", { class: "form-message" });
   const form = h(
@@ -110,7 +112,9 @@ function addForm({ say, reload }: PageActions) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const id = clientId.value.trim();
-    const result = await submitting(form, message, () => api<ClientPolicy>("PUT", `/oauth-client-policy/allowed-clients/${encodeURIComponent(id)}`));
+    const result = await submitting(form, message, () => api<ClientPolicy>("PUT", `/oauth-client-policy/allowed-clients/${encodeURIComponent(id)}`), {
+      earlierStatus: notice,
+    });
     if (!result.ok) return;
     const added = (result.body as ClientPolicy).allowedClients.find((client) => client.clientId === id.toLowerCase());
     say(result, added ? `${added.name} (registered by ${added.organizationName}) is listed.` : "The application is listed.");

@@ -110,8 +110,11 @@ export function usersView({ main, user: me }: ViewContext) {
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const result = await submitting(form, message, () =>
-      api<Schema<"User">>("POST", "/users", { email: email.value, password: password.value, role: role.value }),
+    const result = await submitting(
+      form,
+      message,
+      () => api<Schema<"User">>("POST", "/users", { email: email.value, password: password.value, role: role.value }),
+      { earlierStatus: notice },
     );
     if (!result.ok) return;
     form.reset();

@@ -39,6 +39,8 @@ export function clientCard(client: Client, context: ClientCardContext) {
           {},
           client.scopes.map((scope, index) => [index > 0 ? ", " : "", h("code", {}, scope)]),
         ),
+        h("dt", {}, "PKCE"),
+        h("dd", {}, client.requirePkce ? "Required on every authorization request" : "Not required"),
         h("dt", {}, "Registered"),
         h("dd", {}, time(client.createdAt)),
       ),

@@ -1,7 +1,7 @@
 import type { Pool } from "@svc/platform";
 import { findActiveApiKeyByHash } from "../db/api-keys.ts";
 import { API_KEY_PREFIX, hasApiKeyShape } from "./api-key.ts";
-import type { CredentialVerifier } from "./verified-credential.ts";
+import type { CredentialVerifier } from "./credential-verifier.ts";
 
 /** API keys: full access (what their user's role allows), no scopes, valid until revoked or the user is deactivated. */
 export function apiKeyVerifier(db: Pool): CredentialVerifier {

@@ -2,7 +2,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { createLogger } from "@svc/platform";
 import { describe, expect, it } from "vitest";
 import { createMemoryCredentialCache, hashToken, type CredentialCache } from "@svc/platform";
-import type { CredentialVerifier, VerifiedCredential } from "./verified-credential.ts";
+import type { CredentialVerifier, VerifiedCredential } from "./credential-verifier.ts";
 import { createCredentialVerification } from "./verify-credential.ts";
 
 const logger = createLogger("test", "silent");

@@ -1,7 +1,7 @@
 import { unauthenticated, type Logger } from "@svc/platform";
 import type { CredentialCache } from "@svc/platform";
 import { hashToken } from "@svc/platform";
-import type { CredentialVerifier, VerifiedCredential } from "./verified-credential.ts";
+import type { CredentialVerifier, VerifiedCredential } from "./credential-verifier.ts";
 
 /**
  * How long a revocation marker stays in the cache: longer than any cached credential lives, so

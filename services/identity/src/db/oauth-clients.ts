@@ -86,7 +86,7 @@ export function oauthClientQueries(pool: Pool) {
     async updateInOrg(
       orgId: string,
       clientId: string,
-      fields: { name: string; redirectUris: string[]; scopes: string[] },
+      fields: { name: string; redirectUris: string[]; scopes: string[]; requirePkce: boolean },
     ): Promise<{ client: OAuthClientRecord; revokedAccessTokens: string[] } | undefined> {
       return inTransaction(pool, async (client) => {
         const before = await client.query<{ scopes: string[] }>("SELECT scopes FROM oauth_clients WHERE client_id = $1 AND org_id = $2 FOR UPDATE", [
@@ -95,8 +95,8 @@ export function oauthClientQueries(pool: Pool) {
         ]);
         if (before.rowCount !== 1) return undefined;
         const { rows } = await client.query<OAuthClientRow>(
-          `UPDATE oauth_clients SET name = $3, redirect_uris = $4, scopes = $5 WHERE client_id = $1 AND org_id = $2 RETURNING ${COLUMNS}`,
-          [clientId, orgId, fields.name, fields.redirectUris, fields.scopes],
+          `UPDATE oauth_clients SET name = $3, redirect_uris = $4, scopes = $5, require_pkce = $6 WHERE client_id = $1 AND org_id = $2 RETURNING ${COLUMNS}`,
+          [clientId, orgId, fields.name, fields.redirectUris, fields.scopes, fields.requirePkce],
         );
         const narrowed = before.rows[0]!.scopes.some((scope) => !fields.scopes.includes(scope));
         let revokedAccessTokens: string[] = [];

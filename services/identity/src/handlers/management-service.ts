@@ -133,7 +133,13 @@ export function managementService(deps: ManagementDependencies): ServiceImpl<typ
       const fields = checkClientFields(request, problems, deps.redirectUriPolicy);
       if (problems.length > 0) throw invalidArgument(problems);
       const clientSecret = generateClientSecret();
-      const created = await clients.create({ clientId: crypto.randomUUID(), orgId: caller.orgId, ...fields, secretHash: hashClientSecret(clientSecret) });
+      const created = await clients.create({
+        clientId: crypto.randomUUID(),
+        orgId: caller.orgId,
+        ...fields,
+        requirePkce: request.requirePkce,
+        secretHash: hashClientSecret(clientSecret),
+      });
       if (!created) throw notFound("Organization");
       logger.info({ clientId: created.clientId, orgId: caller.orgId, userId: caller.userId }, "OAuth client created in the dashboard");
       return { client: toOAuthClientMessage(created), clientSecret };
@@ -145,7 +151,7 @@ export function managementService(deps: ManagementDependencies): ServiceImpl<typ
       const problems: string[] = [];
       const fields = checkClientFields(request, problems, deps.redirectUriPolicy);
       if (problems.length > 0) throw invalidArgument(problems);
-      const updated = await clients.updateInOrg(caller.orgId, clientId, fields);
+      const updated = await clients.updateInOrg(caller.orgId, clientId, { ...fields, requirePkce: request.requirePkce });
       if (!updated) throw notFound("OAuth client");
       await revokeCached(updated.revokedAccessTokens, "The client is updated");
       logger.info({ clientId, orgId: caller.orgId, endedAccessTokens: updated.revokedAccessTokens.length }, "OAuth client updated");

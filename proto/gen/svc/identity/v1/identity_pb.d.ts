@@ -881,6 +881,13 @@ export declare type CreateOrganizationOAuthClientRequest = Message<"svc.identity
    * @generated from field: repeated string scopes = 3;
    */
   scopes: string[];
+
+  /**
+   * See OAuthClient.require_pkce.
+   *
+   * @generated from field: bool require_pkce = 4;
+   */
+  requirePkce: boolean;
 };
 
 /**
@@ -933,6 +940,13 @@ export declare type UpdateOrganizationOAuthClientRequest = Message<"svc.identity
    * @generated from field: repeated string scopes = 4;
    */
   scopes: string[];
+
+  /**
+   * See OAuthClient.require_pkce; authorization requests from then on follow the new setting.
+   *
+   * @generated from field: bool require_pkce = 5;
+   */
+  requirePkce: boolean;
 };
 
 /**

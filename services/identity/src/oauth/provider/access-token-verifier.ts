@@ -1,5 +1,5 @@
 import type { OAuthArtifactQueries } from "../../db/oauth-artifacts.ts";
-import type { CredentialVerifier } from "../../credentials/verified-credential.ts";
+import type { CredentialVerifier } from "../../credentials/credential-verifier.ts";
 import { ACCESS_TOKEN_PREFIX } from "./provider-configuration.ts";
 
 /** Opaque access tokens: the prefix and 256 random bits in base64url (43 characters). */
