@@ -32,7 +32,11 @@ const dataDir = process.env.SVC_DATA_DIR ?? (isRoot ? "/var/tmp/svc-embedded-pos
 // them, the meeting service reads them (RECORDING_DIR).
 const recordingDir =
   process.env.RECORDING_DIR ??
-  (process.env.SVC_DATA_DIR ? `${process.env.SVC_DATA_DIR}-recordings` : isRoot ? "/var/tmp/svc-recordings" : path.join(os.homedir(), ".cache", "svc", "recordings"));
+  (process.env.SVC_DATA_DIR
+    ? `${process.env.SVC_DATA_DIR}-recordings`
+    : isRoot
+      ? "/var/tmp/svc-recordings"
+      : path.join(os.homedir(), ".cache", "svc", "recordings"));
 // Beside the media server's 7880-7882: egress's Redis, health, metrics and browser-page ports.
 const RECORDING_PORTS = {
   redis: DEFAULT_LIVEKIT_PORT + 3,
