@@ -188,12 +188,22 @@ export async function superviseEgress(options: SuperviseEgressOptions): Promise<
   let failuresInARow = 0;
   let stopping = false;
   let restartTimer: NodeJS.Timeout | undefined;
-  let readiness!: { promise: Promise<void>; resolve: () => void };
+  let readiness: { promise: Promise<void>; resolve: () => void; resolved: boolean } | undefined;
 
+  /** Whoever waits for readiness is answered by the next process that becomes ready. */
   const newReadiness = () => {
+    if (readiness && !readiness.resolved) return;
     let resolve!: () => void;
     const promise = new Promise<void>((done) => (resolve = done));
-    readiness = { promise, resolve };
+    const next = {
+      promise,
+      resolved: false,
+      resolve: () => {
+        next.resolved = true;
+        resolve();
+      },
+    };
+    readiness = next;
   };
   const append = (chunk: Buffer) => {
     const text = chunk.toString();
@@ -209,7 +219,6 @@ export async function superviseEgress(options: SuperviseEgressOptions): Promise<
   };
 
   const launch = () => {
-    newReadiness();
     const startedAt = Date.now();
     pulse = startPulseAudio(runtimeDir, append);
     const current = spawn(options.binary, [], {
@@ -229,7 +238,7 @@ export async function superviseEgress(options: SuperviseEgressOptions): Promise<
     const watchReady = (chunk: Buffer) => {
       if (!ready && chunk.toString().includes("service ready")) {
         ready = true;
-        readiness.resolve();
+        readiness!.resolve();
       }
     };
     for (const stream of [current.stdout!, current.stderr!]) {
@@ -256,7 +265,7 @@ export async function superviseEgress(options: SuperviseEgressOptions): Promise<
   const supervised: SupervisedEgress = {
     pid: () => (child && !hasExited(child) ? child.pid : undefined),
     restarts: () => restarts,
-    ready: () => readiness.promise,
+    ready: () => readiness!.promise,
     async kill(signal = "SIGKILL") {
       const current = child;
       if (!current || hasExited(current)) return;
@@ -286,6 +295,7 @@ export async function superviseEgress(options: SuperviseEgressOptions): Promise<
     },
   };
 
+  newReadiness();
   launch();
   const first = child!;
   let onExitAtStart!: (code: number | null, signal: NodeJS.Signals | null) => void;
@@ -296,7 +306,7 @@ export async function superviseEgress(options: SuperviseEgressOptions): Promise<
     timer = setTimeout(() => reject(new Error(`egress did not start within 30 s:\n${supervised.logs().slice(-4_000)}`)), 30_000);
   });
   try {
-    await Promise.race([readiness.promise, failedStart]);
+    await Promise.race([readiness!.promise, failedStart]);
   } catch (error) {
     await supervised.stop();
     throw error;

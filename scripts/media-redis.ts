@@ -44,7 +44,9 @@ export async function startMediaRedis(port: number): Promise<RunningMediaRedis> 
   const stop = () => stopProcess(child, 5_000);
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode} at start: ${errors}`);
+    // EADDRINUSE named as Node names it, so that the test stacks start again on fresh ports.
+    if (child.exitCode !== null)
+      throw new Error(`redis-server exited with ${child.exitCode} at start${/already in use/i.test(errors) ? " (EADDRINUSE)" : ""}: ${errors}`);
     if (await answersPing(port)) return { process: child, address: `127.0.0.1:${port}`, stop };
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

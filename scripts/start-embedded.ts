@@ -30,7 +30,13 @@ const isRoot = process.getuid?.() === 0;
 const dataDir = process.env.SVC_DATA_DIR ?? (isRoot ? "/var/tmp/svc-embedded-postgres" : path.join(os.homedir(), ".cache", "svc", "embedded-postgres"));
 // Recordings beside the database's folder (which must hold Postgres's files only); egress writes
 // them, the meeting service reads them (RECORDING_DIR).
-const recordingDir = process.env.RECORDING_DIR ?? path.join(path.dirname(dataDir), "svc-recordings");
+const recordingDir =
+  process.env.RECORDING_DIR ??
+  (process.env.SVC_DATA_DIR
+    ? `${process.env.SVC_DATA_DIR}-recordings`
+    : isRoot
+      ? "/var/tmp/svc-recordings"
+      : path.join(os.homedir(), ".cache", "svc", "recordings"));
 // Beside the media server's 7880-7882: egress's Redis, health, metrics and browser-page ports.
 const RECORDING_PORTS = {
   redis: DEFAULT_LIVEKIT_PORT + 3,
@@ -142,7 +148,7 @@ function startEmbeddedEgress() {
         templatePort: RECORDING_PORTS.template,
         logLevel: "info",
         log: (message) => log(message),
-        onOutput: (chunk) => process.stderr.write(chunk),
+        onOutput: (chunk) => process.stderr.write(egressWorthShowing(chunk.toString())),
       }),
     )
     .then(
@@ -153,6 +159,19 @@ function startEmbeddedEgress() {
       },
       (error: unknown) => log(`recording is unavailable: ${error instanceof Error ? error.message : String(error)}`),
     );
+}
+
+/**
+ * Egress's warnings and errors, without its "high cpu usage" warning (every second or two on a busy
+ * machine, and harmless: it only declines new requests) or the stack traces and GStreamer chatter
+ * around them; everything is still in the supervisor's `logs()`.
+ */
+function egressWorthShowing(text: string): string {
+  return text
+    .split("\n")
+    .filter((line) => /\t(WARN|ERROR)\t/.test(line) && !line.includes("high cpu usage"))
+    .map((line) => `${line}\n`)
+    .join("");
 }
 
 function spawnProcess(name: string, cwd: string, env: NodeJS.ProcessEnv) {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { launchChromium } from "../support/chromium.ts";
-import { joinAs, openRoomPage } from "./support/room-browser.ts";
+import { enterAs, openRoomPage } from "../support/meeting-room-browser.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 
 /**
@@ -290,10 +290,10 @@ describe("the meeting room in Chromium with a fake camera and microphone", () =>
   it("a second person appears as a tile and is announced; when they leave the tile goes and that is announced too", async () => {
     const { url } = await createMeeting({ title: "Two of us" });
     const first = await openRoomPage(browser, url);
-    await joinAs(first.page, "Ada");
+    await enterAs(first.page, "Ada");
     await first.page.getByRole("figure", { name: "Ada (you)" }).waitFor();
     const second = await openRoomPage(browser, url);
-    await joinAs(second.page, "Grace");
+    await enterAs(second.page, "Grace");
     await second.page.getByRole("figure", { name: "Ada" }).waitFor();
 
     const grid = first.page.getByRole("list", { name: "Participants" });
@@ -314,7 +314,7 @@ describe("the meeting room in Chromium with a fake camera and microphone", () =>
   it("the meeting ended through the API: a pre-join page shows the API's refusal; people in the room see 'The meeting has ended'", async () => {
     const { id, url } = await createMeeting({ title: "Ends soon" });
     const inRoom = await openRoomPage(browser, url);
-    await joinAs(inRoom.page, "Stays");
+    await enterAs(inRoom.page, "Stays");
     await inRoom.page.getByRole("figure", { name: "Stays (you)" }).waitFor();
     const waiting = await openRoomPage(browser, url);
     await waiting.page.getByRole("heading", { name: "Ready to join?" }).waitFor();
@@ -324,7 +324,7 @@ describe("the meeting room in Chromium with a fake camera and microphone", () =>
     expect(await inRoom.page.locator("#meeting-status").textContent()).toBe("Ended");
 
     const refusal = waiting.page.waitForResponse((response) => response.url().endsWith("/join"));
-    await joinAs(waiting.page, "Too late");
+    await enterAs(waiting.page, "Too late");
     const response = await refusal;
     expect(response.status()).toBe(410);
     const { error } = (await response.json()) as { error: string };

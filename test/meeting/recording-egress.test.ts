@@ -52,15 +52,29 @@ async function meetingWithOnePerson(title: string): Promise<{ room: string; page
 
 const egressNow = async (id: string) => (await egress.listEgress({ egressId: id }))[0]!;
 
-/** Starts a room recording into `file`, keeps it ACTIVE for RECORD_SECONDS, stops it, and returns its end. */
-async function record(room: string, file: string, layout: "grid" | "audio"): Promise<EgressInfo> {
+/** Waits until the egress is active; a failure says what egress did meanwhile. */
+async function untilActive(id: string, what: string) {
+  try {
+    await waitFor(async () => (await egressNow(id)).status === EgressStatus.EGRESS_ACTIVE, 45_000, `${what} is active`);
+  } catch (error) {
+    const now = await egressNow(id);
+    throw new Error(`${String(error)}: status ${now.status} ${now.error}\n${stack.recording!.egress.logs().slice(-6_000)}`);
+  }
+}
+
+/**
+ * Starts a room recording into `file`, keeps it ACTIVE for RECORD_SECONDS, stops it, and returns its
+ * end with how long it took from the start request to the end (the most the file may hold).
+ */
+async function record(room: string, file: string, layout: "grid" | "audio"): Promise<{ info: EgressInfo; spanSeconds: number }> {
   const output = new EncodedFileOutput({ fileType: EncodedFileType.MP4, filepath: file });
+  const asked = Date.now();
   const started = await egress.startRoomCompositeEgress(room, output, layout === "audio" ? { audioOnly: true } : { layout: "grid" });
-  await waitFor(async () => (await egressNow(started.egressId)).status === EgressStatus.EGRESS_ACTIVE, 30_000, `the ${layout} recording is active`);
+  await untilActive(started.egressId, `the ${layout} recording`);
   await holdStill(RECORD_SECONDS * 1_000, "the recording's length (what ffprobe then measures)");
   await egress.stopEgress(started.egressId);
   await waitFor(async () => (await egressNow(started.egressId)).status >= EgressStatus.EGRESS_COMPLETE, 30_000, `the ${layout} recording ends`);
-  return egressNow(started.egressId);
+  return { info: await egressNow(started.egressId), spanSeconds: (Date.now() - asked) / 1000 };
 }
 
 interface Probe {
@@ -86,27 +100,25 @@ function expectFinishedFile(info: EgressInfo, file: string) {
 }
 
 /**
- * The file lasts as long as egress says it recorded (its start to its end), and that span holds
- * the RECORD_SECONDS the test kept the recording active; on a loaded machine the start and the stop
- * each take seconds, which go into the file too.
+ * The file holds the RECORD_SECONDS the test kept the recording active, and no more than the
+ * time from the start request to the recording's end: on a loaded machine the start (egress's
+ * Chromium joining) and the stop take seconds, which may go into the file too.
  */
-function expectLengthOfRecording(info: EgressInfo, fileSeconds: number) {
-  const result = info.fileResults[0]!;
-  const recordedSeconds = Number(result.endedAt - result.startedAt) / 1e9;
-  expect(Math.abs(fileSeconds - recordedSeconds), `file ${fileSeconds} s, egress recorded ${recordedSeconds} s`).toBeLessThan(2);
-  expect(fileSeconds).toBeGreaterThan(RECORD_SECONDS - 1);
+function expectLengthOfRecording(spanSeconds: number, fileSeconds: number) {
+  expect(fileSeconds, "the file holds the time the recording was active").toBeGreaterThan(RECORD_SECONDS - 1);
+  expect(fileSeconds, `the file is no longer than the ${spanSeconds} s from the start request to the end`).toBeLessThan(spanSeconds + 1);
 }
 
 describe("recording with LiveKit Egress beside the media server", () => {
   it("records the room as a grid: H.264 video and AAC audio with sound, as long as it ran", { timeout: 180_000 }, async () => {
     const { room, page } = await meetingWithOnePerson("Grid recording");
     const file = path.join(stack.recording!.dir, "grid.mp4");
-    const info = await record(room, file, "grid");
+    const { info, spanSeconds } = await record(room, file, "grid");
     expectFinishedFile(info, file);
     const { streams, format } = await probe(file);
     expect(streams.map((stream) => `${stream.codec_type}:${stream.codec_name}`).sort()).toEqual(["audio:aac", "video:h264"]);
     expect(streams.find((stream) => stream.codec_type === "video")).toMatchObject({ width: 1280, height: 720 });
-    expectLengthOfRecording(info, Number(format.duration));
+    expectLengthOfRecording(spanSeconds, Number(format.duration));
     expect(await maxVolume(file), "the microphone's beep is in the recording").toBeGreaterThan(-40);
     await page.close();
   });
@@ -114,11 +126,11 @@ describe("recording with LiveKit Egress beside the media server", () => {
   it("records the room's audio only: one AAC stream", { timeout: 180_000 }, async () => {
     const { room, page } = await meetingWithOnePerson("Audio recording");
     const file = path.join(stack.recording!.dir, "audio.mp4");
-    const info = await record(room, file, "audio");
+    const { info, spanSeconds } = await record(room, file, "audio");
     expectFinishedFile(info, file);
     const { streams, format } = await probe(file);
     expect(streams.map((stream) => `${stream.codec_type}:${stream.codec_name}`)).toEqual(["audio:aac"]);
-    expectLengthOfRecording(info, Number(format.duration));
+    expectLengthOfRecording(spanSeconds, Number(format.duration));
     expect(await maxVolume(file)).toBeGreaterThan(-40);
     await page.close();
   });
@@ -133,7 +145,7 @@ describe("recording with LiveKit Egress beside the media server", () => {
         layout: "grid",
       },
     );
-    await waitFor(async () => (await egressNow(doomed.egressId)).status === EgressStatus.EGRESS_ACTIVE, 30_000, "the recording to be killed is active");
+    await untilActive(doomed.egressId, "the recording to be killed");
     const killedPid = supervised.pid()!;
     const before = processTree(killedPid);
     expect(before.length, "egress runs the recording in processes of its own").toBeGreaterThan(1);
@@ -146,7 +158,7 @@ describe("recording with LiveKit Egress beside the media server", () => {
     expect(supervised.pid()).not.toBe(killedPid);
 
     const file = path.join(stack.recording!.dir, "after-restart.mp4");
-    const info = await record(room, file, "audio");
+    const { info } = await record(room, file, "audio");
     expectFinishedFile(info, file);
     expect((await probe(file)).streams.map((stream) => stream.codec_name)).toEqual(["aac"]);
     await page.close();

@@ -74,7 +74,12 @@ try {
     reportDir,
     ...process.argv.slice(2),
   ];
+  // SIGTERM or SIGINT (CI's timeout, Ctrl-C) stops schemathesis; the stack is then stopped below,
+  // rather than both being left running.
+  const stopped = new AbortController();
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => stopped.abort());
   code = await runSchemathesis(args, {
+    signal: stopped.signal,
     cwd: workDir,
     env: {
       ...process.env,

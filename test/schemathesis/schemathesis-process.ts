@@ -33,15 +33,22 @@ export interface SchemathesisOutput {
   stderr: Writable;
 }
 
-/** Runs schemathesis with `args`; resolves to its exit code once its whole output has been passed on. */
+/**
+ * Runs schemathesis with `args`; resolves to its exit code once its whole output has been passed on.
+ * `options.signal` aborted stops it with SIGTERM (scripts/schemathesis execs it, so the signal
+ * reaches schemathesis itself), and the caller goes on to stop its stack.
+ */
 export async function runSchemathesis(
   args: string[],
-  options: Pick<SpawnOptions, "cwd" | "env">,
+  options: Pick<SpawnOptions, "cwd" | "env" | "signal">,
   output: SchemathesisOutput = { stdout: process.stdout, stderr: process.stderr },
 ): Promise<number> {
-  const child = spawn(path.join(root, "scripts/schemathesis"), args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(path.join(root, "scripts/schemathesis"), args, { ...options, killSignal: "SIGTERM", stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<number>((resolve, reject) => {
-    child.once("error", reject);
+    // An abort is reported as an error too; the exit that follows says how it ended.
+    child.once("error", (error) => {
+      if (error.name !== "AbortError") reject(error);
+    });
     child.once("exit", (code, signal) => resolve(code ?? (signal ? 128 : 1)));
   });
   const [code] = await Promise.all([exited, passLines(child.stdout!, output.stdout), passLines(child.stderr!, output.stderr)]);

@@ -60,5 +60,29 @@ describe("the fuzz wrapper's output", () => {
       expect(lines.filter((line) => CI_PYTEST_SUMMARY.test(line))).toEqual([]);
       expect(lines.filter((line) => line.startsWith("schemathesis summary: "))).toEqual([expect.stringMatching(/^schemathesis summary: .+ in \d+ s$/)]);
     });
+
+    it("stops schemathesis at once when its signal is aborted (run.ts aborts it on SIGTERM and SIGINT)", { timeout: 120_000 }, async () => {
+      // A schema that never answers: schemathesis would wait the whole minute for it.
+      const closed = http.createServer();
+      await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+      const silentUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/openapi.json`;
+      closed.close();
+      const stopped = new AbortController();
+      const stdout = collector();
+      const run = runSchemathesis(
+        ["run", silentUrl, "--wait-for-schema", "60", "--no-color"],
+        { cwd: os.tmpdir(), env: process.env, signal: stopped.signal },
+        {
+          stdout: stdout.stream,
+          stderr: collector().stream,
+        },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      const abortedAt = Date.now();
+      stopped.abort();
+      const code = await run;
+      expect(Date.now() - abortedAt).toBeLessThan(10_000);
+      expect(code).not.toBe(0);
+    });
   });
 });

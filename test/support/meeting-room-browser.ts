@@ -11,14 +11,28 @@ export interface InboundMedia {
   audioPackets: number;
 }
 
+export interface OpenedPage {
+  page: Page;
+  status: number;
+  /** Console errors (CSP violations are reported there) and uncaught page errors. */
+  problems: string[];
+}
+
 /**
- * Opens the join URL in a new browser context, enters the name and joins. The page's peer
- * connections are collected by an init script (the page has no test hooks), so tests can read
- * their getStats() as a person's browser would report them.
+ * Opens `url` in a new page of its own context (own storage, as a second person's browser),
+ * recording every problem the page reports. The page's peer connections are collected by an init
+ * script (the page has no test hooks), so tests can read their getStats() as a person's browser
+ * would report them (`inboundMedia`).
  */
-export async function joinMeeting(browser: Browser, joinUrl: string, name: string): Promise<Page> {
+export async function openRoomPage(browser: Browser, url: string): Promise<OpenedPage> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("close", () => void context.close().catch(() => undefined));
   await page.addInitScript(() => {
     const Native = window.RTCPeerConnection;
     const connections: RTCPeerConnection[] = [];
@@ -30,9 +44,20 @@ export async function joinMeeting(browser: Browser, joinUrl: string, name: strin
       }
     };
   });
-  await page.goto(joinUrl);
+  const response = await page.goto(url);
+  return { page, status: response!.status(), problems };
+}
+
+/** On the join screen: types a name and presses the join button (its label depends on the devices' state). */
+export async function enterAs(page: Page, name: string) {
   await page.getByLabel("Your name").fill(name);
   await page.getByRole("button", { name: /^Join/ }).click();
+}
+
+/** Opens the join URL as a new person, enters the name and waits until the room's controls show. */
+export async function joinMeeting(browser: Browser, joinUrl: string, name: string): Promise<Page> {
+  const { page } = await openRoomPage(browser, joinUrl);
+  await enterAs(page, name);
   await page.getByRole("group", { name: "Meeting controls" }).waitFor({ timeout: 20_000 });
   return page;
 }
