@@ -6,6 +6,7 @@ import {
   checkKafkaSecurity,
   credentialCacheKeyDefaults,
   defaultAddresses,
+  developmentDefaultsRefusal,
   kafkaSecurityEnv,
   port,
   refuseDevelopmentDefaults,
@@ -105,7 +106,8 @@ export const configSchema = baseEnvSchema
     RECORDING_S3_FORCE_PATH_STYLE: flag.default(true),
     /**
      * Signs the access links of recordings (HMAC-SHA256), at least 32 characters. Unset: a public
-     * development value, with a warning; refused with NODE_ENV=production or a non-loopback HOST.
+     * development value, with a warning; with NODE_ENV=production or a non-loopback HOST, no
+     * access links at all (the service starts, and asking for a link answers that it is not set).
      */
     RECORDING_LINK_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     /** Default lifetime of an access link (a request may ask for 1 s to 7 days). */
@@ -134,8 +136,6 @@ export const configSchema = baseEnvSchema
     const defaults: DevelopmentDefault[] = [];
     if (env.LIVEKIT_API_KEY === undefined)
       defaults.push({ variable: "LIVEKIT_API_KEY", howToSet: "with LIVEKIT_API_SECRET, the pair your LiveKit server has" });
-    if (env.RECORDING_LINK_SECRET === undefined)
-      defaults.push({ variable: "RECORDING_LINK_SECRET", howToSet: "32 or more random characters, for example `openssl rand -base64 32`" });
     if (env.RECORDING_STORAGE === "s3") {
       for (const variable of ["RECORDING_S3_ENDPOINT", "RECORDING_S3_BUCKET", "RECORDING_S3_ACCESS_KEY_ID", "RECORDING_S3_SECRET_ACCESS_KEY"] as const) {
         if (env[variable] === undefined) context.addIssue({ code: "custom", path: [variable], message: "is required with RECORDING_STORAGE=s3" });
@@ -174,8 +174,9 @@ export const configSchema = baseEnvSchema
                 forcePathStyle: env.RECORDING_S3_FORCE_PATH_STYLE,
               }
             : undefined,
-        linkSecret: env.RECORDING_LINK_SECRET ?? DEVELOPMENT_RECORDING_LINK_SECRET,
-        linkSecretIsDevelopmentDefault: env.RECORDING_LINK_SECRET === undefined,
+        // The public development value is never used where development defaults are refused.
+        linkSecret: env.RECORDING_LINK_SECRET ?? (developmentDefaultsRefusal(env) === undefined ? DEVELOPMENT_RECORDING_LINK_SECRET : undefined),
+        linkSecretIsDevelopmentDefault: env.RECORDING_LINK_SECRET === undefined && developmentDefaultsRefusal(env) === undefined,
       },
     };
   });

@@ -66,6 +66,10 @@ if (config.recording.linkSecretIsDevelopmentDefault) {
   );
 }
 
+if (config.recording.linkSecret === undefined) {
+  logger.warn("RECORDING_LINK_SECRET is unset: recordings can be made, but no download link is issued until it is set.");
+}
+
 runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
   const pool = createServicePool(config, { schema: SCHEMA, logger, defaultSize: 20 });

@@ -107,6 +107,8 @@ export function recordingService(deps: RecordingServiceDependencies): ServiceImp
       const recording = await recordingOfCaller(caller.orgId, request.recordingId);
       if (recording.status !== "ready")
         throw new ConnectError(`The recording is ${recording.status}: only a ready recording can be downloaded`, Code.FailedPrecondition);
+      if (!deps.links.enabled)
+        throw new ConnectError("Recording downloads are not configured: the operator must set RECORDING_LINK_SECRET", Code.FailedPrecondition);
       const seconds = request.expiresInSeconds === 0 ? deps.linkTtlSeconds : request.expiresInSeconds;
       if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_LINK_SECONDS)
         throw invalidArgument([`expiresInSeconds must be a whole number of seconds from 1 to ${MAX_LINK_SECONDS}`]);

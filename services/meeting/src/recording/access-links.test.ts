@@ -22,4 +22,12 @@ describe("recording access links", () => {
     expect(links.verify(`${payload}.${signature!.slice(0, 20)}`)).toEqual({ ok: false, problem: "invalid" });
     expect(links.verify("")).toEqual({ ok: false, problem: "invalid" });
   });
+
+  it("without a secret (production without RECORDING_LINK_SECRET) accepts no link", () => {
+    const token = links.issue(recordingId, new Date(Date.now() + 60_000));
+    const disabled = createAccessLinks(undefined);
+    expect(disabled.enabled).toBe(false);
+    expect(disabled.verify(token)).toEqual({ ok: false, problem: "invalid" });
+    expect(disabled.verify(disabled.issue(recordingId, new Date(Date.now() + 60_000)))).toEqual({ ok: false, problem: "invalid" });
+  });
 });

@@ -7,10 +7,16 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * (a scheduler hands it to its user); nothing is stored, so a link cannot be revoked, only
  * outlived, or made useless by deleting the recording.
  */
-export function createAccessLinks(secret: string) {
-  const sign = (payload: string) => createHmac("sha256", secret).update(`svc.recording-link.v1.${payload}`).digest();
+export function createAccessLinks(secret: string | undefined) {
+  const sign = (payload: string) =>
+    createHmac("sha256", secret ?? "")
+      .update(`svc.recording-link.v1.${payload}`)
+      .digest();
 
   return {
+    /** False without RECORDING_LINK_SECRET in production: no link is issued or accepted. */
+    enabled: secret !== undefined,
+
     issue(recordingId: string, expiresAt: Date): string {
       const payload = `${recordingId}.${Math.floor(expiresAt.getTime() / 1_000)}`;
       return `${Buffer.from(payload).toString("base64url")}.${sign(payload).toString("base64url")}`;
@@ -18,6 +24,7 @@ export function createAccessLinks(secret: string) {
 
     /** The recording a token names, or why it does not let anyone in. */
     verify(token: string, now = new Date()): { ok: true; recordingId: string } | { ok: false; problem: "invalid" | "expired" } {
+      if (secret === undefined) return { ok: false, problem: "invalid" };
       const match = /^([A-Za-z0-9_-]{1,200})\.([A-Za-z0-9_-]{43})$/.exec(token);
       if (!match) return { ok: false, problem: "invalid" };
       const payload = Buffer.from(match[1]!, "base64url").toString();
