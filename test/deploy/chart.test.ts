@@ -232,6 +232,15 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
     expect(mounts.find((mount) => mount.name === "recordings")?.mountPath).toBe("/recordings");
     if (valuesFile === "ci/production-values.yaml") expect(claim).toBe("svc-recordings");
     else expect(find(objects, "PersistentVolumeClaim", claim!).spec.resources.requests.storage).toBe("5Gi");
+    // The meeting service serves downloads from the same claim at the same path, and signs their links
+    // with a secret from a Secret.
+    const meeting = find(objects, "Deployment", nameOf("meeting"));
+    const meetingVolumes = meeting.spec.template.spec.volumes as { name: string; persistentVolumeClaim?: { claimName: string } }[];
+    expect(meetingVolumes.find((volume) => volume.name === "recordings")?.persistentVolumeClaim?.claimName).toBe(claim);
+    const meetingMounts = (mainContainer(objects, "meeting") as Container & { volumeMounts: { name: string; mountPath: string }[] }).volumeMounts;
+    expect(meetingMounts.find((mount) => mount.name === "recordings")?.mountPath).toBe("/recordings");
+    expect(meetingEnv.get("RECORDING_DIR")?.value).toBe("/recordings");
+    expect(meetingEnv.get("RECORDING_LINK_SECRET")?.source).toBe("secret");
 
     // Nothing calls egress: its policy admits no chart component, only the metrics port.
     const policy = find(objects, "NetworkPolicy", nameOf("egress"));

@@ -155,13 +155,16 @@ export const credentialSamples: Record<string, string> = {
   LIVEKIT_API_SECRET: "sample-livekit-secret-0123456789abcdefghij",
   KAFKA_SASL_USERNAME: "sample-kafka-user",
   KAFKA_SASL_PASSWORD: "sample-kafka-password",
+  RECORDING_LINK_SECRET: "sample-recording-link-secret-0123456789abcdef",
+  RECORDING_S3_SECRET_ACCESS_KEY: "sample-s3-secret-access-key",
 };
 
 /**
- * Credentials without a development default: unset, their feature is off (Kafka without SASL), so
- * the chart passes them only when the feature is configured (from a Secret, like every credential).
+ * Credentials whose feature is off without them (Kafka without SASL; in production, recordings
+ * without download links, or without S3 storage), so the chart passes them only when the feature
+ * is configured (from a Secret, like every credential).
  */
-export const optionalCredentials = new Set(["KAFKA_SASL_USERNAME", "KAFKA_SASL_PASSWORD"]);
+export const optionalCredentials = new Set(["KAFKA_SASL_USERNAME", "KAFKA_SASL_PASSWORD", "RECORDING_LINK_SECRET", "RECORDING_S3_SECRET_ACCESS_KEY"]);
 
 /** A credential: never a plain value (REDIS_URL may be one when it carries no password). */
 export const isCredential = (name: string) => (name in credentialSamples && name !== "REDIS_URL") || /(SECRET|TOKEN|PASSWORD|_KEYS?)$/.test(name);
