@@ -1,0 +1,74 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../support/chromium.ts";
+import { holdStill } from "../support/hold-still.ts";
+import { joinMeeting } from "../support/meeting-room-browser.ts";
+import { recorderActive } from "../support/recorder-active.ts";
+import { apiBase, callApi, readResponse } from "../support/rest-client.ts";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createTenant, type Tenant } from "../support/tenants.ts";
+import { waitFor } from "../support/wait.ts";
+
+// RECORDING_RETENTION_DAYS: a finished recording is deleted with its file once it ended longer ago
+// than that. Here "days" is 20 seconds' worth, and the sweep looks every second.
+const RETENTION_SECONDS = 20;
+
+let stack: Stack;
+let browser: Browser;
+let tenant: Tenant;
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([
+    startStack({
+      recording: true,
+      env: {
+        LOG_LEVEL: "info",
+        RECORDING_RETENTION_DAYS: String(RETENTION_SECONDS / 86_400),
+        RECORDING_RETENTION_CHECK_INTERVAL_MS: "1000",
+        RECORDING_LINK_SECRET: "recording-retention-test-secret-of-32-characters-or-more",
+      },
+    }),
+    launchChromium({ fakeMedia: true }),
+  ]);
+  tenant = await createTenant(stack);
+}, 900_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+const api = (method: string, route: string, body?: unknown) =>
+  callApi(apiBase(stack), method, route, { key: tenant.apiKey, ...(body === undefined ? {} : { body }) }).then(readResponse);
+
+describe("recording retention", () => {
+  it("keeps a ready recording until RECORDING_RETENTION_DAYS after it ended, then deletes it and its file", { timeout: 300_000 }, async () => {
+    const meeting = await api("POST", "/meeting", { title: "Kept for a while", recording: "manual" });
+    expect(meeting.status).toBe(200);
+    const page = await joinMeeting(browser, meeting.body.url, "Ada");
+    const started = await api("POST", `/meeting/${meeting.body.id}/recordings`, { layout: "audio" });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const id = started.body.id as string;
+    await recorderActive(stack, id);
+    await holdStill(3_000, "a few seconds of audio");
+    expect((await api("POST", `/recordings/${id}/stop`)).status).toBe(200);
+    await waitFor(async () => (await api("GET", `/recordings/${id}`)).body.status === "ready", 120_000, "the recording is ready");
+    const readyAt = Date.now();
+    const file = path.join(stack.recording!.dir, `${id}.mp4`);
+    expect(existsSync(file)).toBe(true);
+    await page.context().close();
+
+    // Within the retention it stays, file and all.
+    await holdStill(5_000, "well inside the retention");
+    expect((await api("GET", `/recordings/${id}`)).status).toBe(200);
+    expect(existsSync(file)).toBe(true);
+
+    // After it, the sweep deletes both.
+    await waitFor(async () => (await api("GET", `/recordings/${id}`)).status === 404, 60_000, "retention deletes the recording");
+    expect(Date.now() - readyAt).toBeGreaterThanOrEqual((RETENTION_SECONDS - 10) * 1_000);
+    expect(existsSync(file)).toBe(false);
+    expect(stack.logs("meeting")).toContain("retention: recordings past RECORDING_RETENTION_DAYS deleted with their files");
+  });
+});
