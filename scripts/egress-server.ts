@@ -29,8 +29,9 @@ const root = path.resolve(import.meta.dirname, "..");
  * assume 4+ cores per room recording and refuse everything on two). Measured on a 2-core machine
  * (docs/benchmarks.md "Recording"): a grid room recording ~0.5 CPU steady (up to ~0.9 while it
  * starts), an audio-only one ~0.35 (it still runs egress's Chromium). Egress accepts while what it
- * measures plus the new request's cost stays under `max_cpu_utilization` of the cores: one grid
- * recording per 2 cores, or about four audio ones.
+ * counts plus the new request's cost stays under `max_cpu_utilization` of the cores; it counts a
+ * recording at its cost for its first 30 s, then at what it measures. So on 2 cores a second grid
+ * recording is refused while the first is starting, and accepted once the first runs at ~0.5 CPU.
  */
 export const EGRESS_CPU_COST = {
   max_cpu_utilization: 0.95,

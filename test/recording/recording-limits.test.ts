@@ -11,8 +11,10 @@ import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 
-// RECORDING_RETENTION_DAYS: a finished recording is deleted with its file once it ended longer ago
-// than that. Here "days" is 20 seconds' worth, and the sweep looks every second.
+// What limits recordings, end to end on a stack with LiveKit Egress: retention
+// (RECORDING_RETENTION_DAYS: a finished recording is deleted with its file once it ended longer ago
+// than that; here "days" is 20 seconds' worth and the sweep looks every second), and the recorder's
+// capacity (the test stack's egress takes one room recording at a time: scripts/egress-server.ts).
 const RETENTION_SECONDS = 20;
 
 let stack: Stack;
@@ -43,7 +45,7 @@ afterAll(async () => {
 const api = (method: string, route: string, body?: unknown) =>
   callApi(apiBase(stack), method, route, { key: tenant.apiKey, ...(body === undefined ? {} : { body }) }).then(readResponse);
 
-describe("recording retention", () => {
+describe("recording limits", () => {
   it("keeps a ready recording until RECORDING_RETENTION_DAYS after it ended, then deletes it and its file", { timeout: 300_000 }, async () => {
     const meeting = await api("POST", "/meeting", { title: "Kept for a while", recording: "manual" });
     expect(meeting.status).toBe(200);
@@ -71,4 +73,44 @@ describe("recording retention", () => {
     expect(existsSync(file)).toBe(false);
     expect(stack.logs("meeting")).toContain("retention: recordings past RECORDING_RETENTION_DAYS deleted with their files");
   });
+
+  it(
+    "a start the recorder has no capacity for is a prompt 503 with Retry-After, not a hang; it starts once capacity is back",
+    { timeout: 300_000 },
+    async () => {
+      const meeting = async (title: string) => {
+        const created = await api("POST", "/meeting", { title, recording: "manual" });
+        expect(created.status).toBe(200);
+        await joinMeeting(browser, created.body.url, "Ada");
+        return created.body.id as string;
+      };
+      const [first, second] = [await meeting("Recorded first"), await meeting("Recorded second")];
+      const holding = await api("POST", `/meeting/${first}/recordings`, { layout: "grid" });
+      expect(holding.status, JSON.stringify(holding.body)).toBe(201);
+      await recorderActive(stack, holding.body.id);
+
+      const askedAt = Date.now();
+      const refused = await api("POST", `/meeting/${second}/recordings`, { layout: "grid" });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(503);
+      expect(Date.now() - askedAt).toBeLessThan(20_000);
+      expect(refused.body.error).toMatch(/No recorder has capacity for this recording now/);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      // Nothing is left claimed: the meeting has no recording, and may try again.
+      expect((await api("GET", `/meeting/${second}/recordings`)).body.recordings).toEqual([]);
+
+      expect((await api("POST", `/recordings/${holding.body.id}/stop`)).status).toBe(200);
+      await waitFor(async () => (await api("GET", `/recordings/${holding.body.id}`)).body.status === "ready", 120_000, "the first recording is ready");
+      let retried: Awaited<ReturnType<typeof api>> | undefined;
+      await waitFor(
+        async () => {
+          retried = await api("POST", `/meeting/${second}/recordings`, { layout: "grid" });
+          return retried.status === 201;
+        },
+        90_000,
+        "the second meeting records once the recorder is free",
+      );
+      await recorderActive(stack, retried!.body.id);
+      expect((await api("POST", `/recordings/${retried!.body.id}/stop`)).status).toBe(200);
+    },
+  );
 });
