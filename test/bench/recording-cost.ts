@@ -3,6 +3,7 @@
 // and how many it accepts at once. It sizes egress's cpu_cost (scripts/egress-server.ts) and the
 // chart's recording.resources (docs/benchmarks.md "Recording").
 //
+//   npm run bench (its "recording" section; alone: npm run bench -- --only=recording), or
 //   eval "$(bash scripts/infra up)"; scripts/node test/bench/recording-cost.ts
 //   RECORDING_BENCH_LAYOUTS=grid,audio  RECORDING_BENCH_CONCURRENCY=1,2  RECORDING_BENCH_SECONDS=20
 //
@@ -12,6 +13,7 @@
 // between the processes sharing them, so Chromium's processes are not counted several times).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { setTimeout as delay } from "node:timers/promises";
 import { EgressClient, EgressStatus, EncodedFileOutput, EncodedFileType, RoomServiceClient } from "livekit-server-sdk";
 import { launchChromium } from "../support/chromium.ts";
@@ -66,80 +68,84 @@ function coresBetween(before: ReturnType<typeof sample>, after: ReturnType<typeo
   return used / ms;
 }
 
-const stack = await startStack({ recording: true });
-const browser = await launchChromium({ fakeMedia: true });
-const rows: string[] = [];
-try {
-  const tenant = await createTenant(stack);
-  const egress = new EgressClient(stack.media!.url, stack.media!.apiKey, stack.media!.apiSecret);
-  const rooms = new RoomServiceClient(stack.media!.url, stack.media!.apiKey, stack.media!.apiSecret);
-  const meeting = (await (await callApi(apiBase(stack), "POST", "/meeting", { key: tenant.apiKey, body: { title: "Recording cost" } })).json()) as {
-    id: string;
-    url: string;
-  };
-  await joinMeeting(browser, meeting.url, "Alice");
-  await waitFor(async () => (await rooms.listParticipants(meeting.id)).some((person) => person.tracks.length >= 2), 30_000, "Alice publishes");
-  const egressPid = () => stack.recording!.egress.pid()!;
+/** Measures each layout at each concurrency on a stack of its own; returns the table (markdown). */
+export async function measureRecordingCost(): Promise<string> {
+  const stack = await startStack({ recording: true });
+  const browser = await launchChromium({ fakeMedia: true });
+  const rows: string[] = [];
+  try {
+    const tenant = await createTenant(stack);
+    const egress = new EgressClient(stack.media!.url, stack.media!.apiKey, stack.media!.apiSecret);
+    const rooms = new RoomServiceClient(stack.media!.url, stack.media!.apiKey, stack.media!.apiSecret);
+    const meeting = (await (await callApi(apiBase(stack), "POST", "/meeting", { key: tenant.apiKey, body: { title: "Recording cost" } })).json()) as {
+      id: string;
+      url: string;
+    };
+    await joinMeeting(browser, meeting.url, "Alice");
+    await waitFor(async () => (await rooms.listParticipants(meeting.id)).some((person) => person.tracks.length >= 2), 30_000, "Alice publishes");
+    const egressPid = () => stack.recording!.egress.pid()!;
 
-  const idleBefore = sample(egressPid());
-  await delay(5_000);
-  const idle = sample(egressPid());
-  rows.push(`| idle egress | - | - | ${coresBetween(idleBefore, idle, 5_000).toFixed(2)} | - | ${idle.pss.toFixed(0)} | - |`);
+    const idleBefore = sample(egressPid());
+    await delay(5_000);
+    const idle = sample(egressPid());
+    rows.push(`| idle egress | - | - | ${coresBetween(idleBefore, idle, 5_000).toFixed(2)} | - | ${idle.pss.toFixed(0)} | - |`);
 
-  for (const layout of layouts) {
-    for (const concurrency of concurrencies) {
-      const before = sample(egressPid());
-      const startedAt = Date.now();
-      const ids: string[] = [];
-      const refusals: string[] = [];
-      await Promise.all(
-        Array.from({ length: concurrency }, async (_, index) => {
-          const file = path.join(stack.recording!.dir, `${layout}-${concurrency}-${index}.mp4`);
-          const asked = Date.now();
-          try {
-            const info = await egress.startRoomCompositeEgress(
-              meeting.id,
-              new EncodedFileOutput({ fileType: EncodedFileType.MP4, filepath: file }),
-              layout === "audio" ? { audioOnly: true } : { layout: "grid" },
-            );
-            ids.push(info.egressId);
-          } catch (error) {
-            // No egress had the CPU for it (egress's cpu_cost check): how long the refusal took, and what it said.
-            refusals.push(`refused after ${((Date.now() - asked) / 1000).toFixed(1)} s: ${error instanceof Error ? error.message : String(error)}`);
-          }
-        }),
-      );
-      const active = async () => {
-        const infos = await egress.listEgress({ roomName: meeting.id, active: true });
-        return ids.every((id) => infos.some((info) => info.egressId === id && info.status === EgressStatus.EGRESS_ACTIVE));
-      };
-      await waitFor(active, 30_000, `${concurrency} ${layout} recordings active`);
-      await delay(Math.max(0, START_WINDOW_MS - (Date.now() - startedAt)));
-      const afterStart = sample(egressPid());
-      const startCores = coresBetween(before, afterStart, Date.now() - startedAt);
-      await delay(seconds * 1_000);
-      const steady = sample(egressPid());
-      const steadyCores = coresBetween(afterStart, steady, seconds * 1_000);
-      await Promise.all(ids.map((id) => egress.stopEgress(id)));
-      await waitFor(async () => (await egress.listEgress({ roomName: meeting.id, active: true })).length === 0, 60_000, "recordings ended");
-      const perRecording = ids.length ? (steady.pss - idle.pss) / ids.length : 0;
-      rows.push(
-        `| ${layout} | ${concurrency} | ${ids.length} accepted${refusals.length ? `, ${refusals.join("; ")}` : ""} | ${steadyCores.toFixed(2)} | ${startCores.toFixed(2)} | ${steady.pss.toFixed(0)} | ${perRecording.toFixed(0)} |`,
-      );
-      process.stderr.write(`${rows.at(-1)}\n`);
-      await delay(3_000); // let the ended recordings' processes go
+    for (const layout of layouts) {
+      for (const concurrency of concurrencies) {
+        const before = sample(egressPid());
+        const startedAt = Date.now();
+        const ids: string[] = [];
+        const refusals: string[] = [];
+        await Promise.all(
+          Array.from({ length: concurrency }, async (_, index) => {
+            const file = path.join(stack.recording!.dir, `${layout}-${concurrency}-${index}.mp4`);
+            const asked = Date.now();
+            try {
+              const info = await egress.startRoomCompositeEgress(
+                meeting.id,
+                new EncodedFileOutput({ fileType: EncodedFileType.MP4, filepath: file }),
+                layout === "audio" ? { audioOnly: true } : { layout: "grid" },
+              );
+              ids.push(info.egressId);
+            } catch (error) {
+              // No egress had the CPU for it (egress's cpu_cost check): how long the refusal took, and what it said.
+              refusals.push(`refused after ${((Date.now() - asked) / 1000).toFixed(1)} s: ${error instanceof Error ? error.message : String(error)}`);
+            }
+          }),
+        );
+        const active = async () => {
+          const infos = await egress.listEgress({ roomName: meeting.id, active: true });
+          return ids.every((id) => infos.some((info) => info.egressId === id && info.status === EgressStatus.EGRESS_ACTIVE));
+        };
+        await waitFor(active, 30_000, `${concurrency} ${layout} recordings active`);
+        await delay(Math.max(0, START_WINDOW_MS - (Date.now() - startedAt)));
+        const afterStart = sample(egressPid());
+        const startCores = coresBetween(before, afterStart, Date.now() - startedAt);
+        await delay(seconds * 1_000);
+        const steady = sample(egressPid());
+        const steadyCores = coresBetween(afterStart, steady, seconds * 1_000);
+        await Promise.all(ids.map((id) => egress.stopEgress(id)));
+        await waitFor(async () => (await egress.listEgress({ roomName: meeting.id, active: true })).length === 0, 60_000, "recordings ended");
+        const perRecording = ids.length ? (steady.pss - idle.pss) / ids.length : 0;
+        rows.push(
+          `| ${layout} | ${concurrency} | ${ids.length} accepted${refusals.length ? `, ${refusals.join("; ")}` : ""} | ${steadyCores.toFixed(2)} | ${startCores.toFixed(2)} | ${steady.pss.toFixed(0)} | ${perRecording.toFixed(0)} |`,
+        );
+        process.stderr.write(`${rows.at(-1)}\n`);
+        await delay(3_000); // let the ended recordings' processes go
+      }
     }
+  } finally {
+    await browser.close();
+    await stack.stop();
   }
-} finally {
-  await browser.close();
-  await stack.stop();
-}
-process.stdout.write(
-  [
+  return [
     `Recording cost, ${seconds} s per measurement (one participant, 1280x720 H.264 + AAC for grid; AAC for audio):`,
     "| layout | concurrent | requests | cores steady | cores from the requests until active (5 s at least) | PSS MiB (egress + its recordings + PulseAudio) | PSS MiB per recording above idle |",
     "|---|---|---|---|---|---|---|",
     ...rows,
     "",
-  ].join("\n"),
-);
+  ].join("\n");
+}
+
+// Run directly: print the table.
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.stdout.write(await measureRecordingCost());

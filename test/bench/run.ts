@@ -3,9 +3,10 @@
 // machine drift while ratios hold. Prints one table and writes test/bench/results.json.
 // `--quick` runs every throughput scenario briefly (under a minute, no meeting-room browser runs);
 // BENCH_PROFILE_DIR=<dir> writes a CPU profile of every service process there and summarises it.
-// `--only=auth,list,pipeline,backlog,growth,rooms` runs just those sections (POST /auth with its
-// ceilings, GET /webhook with its ceilings, the webhook pipeline end to end, a queued webhook
-// backlog, how cost grows with data, a meeting room filling up).
+// `--only=auth,list,pipeline,backlog,growth,rooms,recording` runs just those sections (POST /auth
+// with its ceilings, GET /webhook with its ceilings, the webhook pipeline end to end, a queued
+// webhook backlog, how cost grows with data, a meeting room filling up, what a recording costs:
+// recording-cost.ts, on a stack with LiveKit Egress; not in --quick).
 // BENCH_PRODUCTION_TREE=<dir> runs the compiled build from `scripts/build-production <dir>`.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -19,6 +20,7 @@ import { createTenant, type Tenant } from "../support/tenants.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { keepAliveClient, load, loop, percentiles, type LoadOptions, type LoadResult } from "./load.ts";
 import { firstRemoteFrame, JOIN_CONCURRENCY, joinGrantLatency } from "./meeting-room.ts";
+import { measureRecordingCost } from "./recording-cost.ts";
 import { cpuMeter, withCpuPerRequest } from "./process-cpu.ts";
 import { dispatcherBacklog } from "./dispatcher-backlog.ts";
 import { growth, roomPresence } from "./growth.ts";
@@ -34,7 +36,7 @@ const PIPELINE_MEETINGS = Number(process.env.BENCH_PIPELINE_MEETINGS ?? (QUICK ?
 const BACKLOG_DELIVERIES = Number(process.env.BENCH_BACKLOG_DELIVERIES ?? (QUICK ? 2_000 : 10_000));
 /** Stored meetings and deliveries at the largest growth step; the smallest is a hundredth of it. */
 const GROWTH_MAX_ROWS = Number(process.env.BENCH_GROWTH_MAX_ROWS ?? (QUICK ? 10_000 : 1_000_000));
-/** `--only=auth,list,pipeline,backlog,growth,rooms`: just those sections (and no results.json), to measure one change without the whole run. */
+/** `--only=auth,list,pipeline,backlog,growth,rooms,recording`: just those sections (and no results.json), to measure one change without the whole run. */
 const ONLY = process.argv
   .find((arg) => arg.startsWith("--only="))
   ?.slice("--only=".length)
@@ -354,6 +356,7 @@ async function main() {
     await roomStack.stop();
   }
   print();
+  if (!QUICK) console.log(await measureRecordingCost());
   if (PROFILE_DIR) summariseProfiles(PROFILE_DIR);
 }
 
@@ -445,6 +448,7 @@ async function onlySections(sections: string[]) {
     await stack.stop();
   }
   print();
+  if (sections.includes("recording")) console.log(await measureRecordingCost());
   if (PROFILE_DIR) summariseProfiles(PROFILE_DIR);
 }
 
