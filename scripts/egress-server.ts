@@ -27,8 +27,8 @@ const root = path.resolve(import.meta.dirname, "..");
 /**
  * What one recording costs, in CPUs, as egress counts it before accepting a request (its defaults
  * assume 4+ cores per room recording and refuse everything on two). Measured on a 2-core machine
- * (docs/benchmarks.md "Recording"): a grid room recording ~0.5 CPU steady (up to ~0.9 while it
- * starts), an audio-only one ~0.35 (it still runs egress's Chromium). Egress accepts while what it
+ * (docs/benchmarks.md "Recording"): a grid room recording up to ~1 CPU steady (~0.5 when CPU is
+ * scarce), an audio-only one 0.35-0.6 (it still runs egress's Chromium). Egress accepts while what it
  * counts plus the new request's cost stays under `max_cpu_utilization` of the cores; it counts a
  * recording at its cost for its first 30 s, then at what it measures. So on 2 cores a second grid
  * recording is refused while the first is starting, and accepted once the first runs at ~0.5 CPU.
