@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { bearerCall, openSession, sessionFrom, signInApi, type DashboardSession } from "./support/dashboard-session.ts";
+import { authorizeRedirect } from "../oauth/support/oauth-app.ts";
 
 describe("dashboard management API: sessions, CSRF, roles, credential rules and organization isolation", () => {
   let stack: Stack;
@@ -145,17 +146,7 @@ describe("dashboard management API: sessions, CSRF, roles, credential rules and 
   });
 
   it("an admin can make a client require PKCE and turn it off again; /oauth/authorize follows the setting at once", async () => {
-    const authorize = async (clientId: string) => {
-      const query = new URLSearchParams({
-        client_id: clientId,
-        redirect_uri: "https://pkce.example/cb",
-        response_type: "code",
-        scope: "meeting.read",
-        state: "s",
-      });
-      const response = await fetch(`${stack.gatewayUrl}/oauth/authorize?${query}`, { redirect: "manual" });
-      return new URL(response.headers.get("location") ?? "/", stack.gatewayUrl);
-    };
+    const authorize = async (clientId: string) => (await authorizeRedirect(stack, clientId)).location;
     const fields = { name: "Strict", redirectUris: ["https://pkce.example/cb"], scopes: ["meeting.read"] };
     const created = await adminA.call("POST", "/oauth-clients", { ...fields, requirePkce: true });
     expect(created.status).toBe(201);

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
-import { sha256Hex } from "./support/oauth-app.ts";
+import { authorizeRedirect, sha256Hex } from "./support/oauth-app.ts";
 
 describe("admin CLI: oauth-clients create, list and delete (through IdentityAdminService)", () => {
   let stack: Stack;
@@ -158,18 +158,7 @@ describe("admin CLI: oauth-clients create, list and delete (through IdentityAdmi
     expect(listed.clients.find((client) => client.clientId === strict)?.requirePkce).toBe(true);
     expect(listed.clients.find((client) => client.clientId === lenient)?.requirePkce).toBe(false);
 
-    const authorize = async (clientId: string, pkce: Record<string, string> = {}) => {
-      const query = new URLSearchParams({
-        client_id: clientId,
-        redirect_uri: "https://pkce.example/cb",
-        response_type: "code",
-        scope: "meeting.read",
-        state: "s",
-        ...pkce,
-      });
-      const response = await fetch(`${stack.gatewayUrl}/oauth/authorize?${query}`, { redirect: "manual" });
-      return { status: response.status, location: new URL(response.headers.get("location") ?? "/", stack.gatewayUrl) };
-    };
+    const authorize = (clientId: string, pkce: Record<string, string> = {}) => authorizeRedirect(stack, clientId, pkce);
     const challenge = { code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256" };
     // Without a challenge: refused, back at the application with invalid_request.
     const refused = await authorize(strict);

@@ -38,13 +38,13 @@ import {
   idempotencyResponses,
   jsonRequestBody,
   jsonResponse,
+  serverErrorResponses as serverErrors,
   tooManyRequestsResponse,
   unauthorizedResponse as unauthorized,
   type OpenApiFragment,
 } from "./document.ts";
 
 const tooManyRequests = tooManyRequestsResponse();
-const serverErrors = { "500": errorResponse("Internal server error."), "503": errorResponse("A service is temporarily unavailable.") };
 const goneMeeting = errorResponse('The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`.');
 
 /** An operation of the meeting room's own API: authenticated by the participant's room session (X-Room-Session). */

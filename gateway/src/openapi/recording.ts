@@ -16,6 +16,7 @@ import {
   forbiddenResponse as forbidden,
   jsonRequestBody,
   jsonResponse,
+  serverErrorResponses as serverErrors,
   tooManyRequestsResponse,
   unauthorizedResponse as unauthorized,
   type OpenApiFragment,
@@ -23,7 +24,6 @@ import {
 import { roomOperation } from "./meeting.ts";
 
 const tooManyRequests = tooManyRequestsResponse();
-const serverErrors = { "500": errorResponse("Internal server error."), "503": errorResponse("A service is temporarily unavailable.") };
 const noRecording = errorResponse('No such recording in the caller\'s organization: `{"error": "Recording not found"}`.');
 const noMeeting = errorResponse('No such meeting in the caller\'s organization: `{"error": "Meeting not found"}`.');
 const noCapacity = {

@@ -97,4 +97,21 @@ export async function verifyAtApi(stack: Stack, token: string) {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
+/**
+ * GET /oauth/authorize for `clientId` (redirect URI https://pkce.example/cb, scope meeting.read),
+ * without following the redirect: its status and where it points.
+ */
+export async function authorizeRedirect(stack: Stack, clientId: string, extra: Record<string, string> = {}) {
+  const query = new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: "https://pkce.example/cb",
+    response_type: "code",
+    scope: "meeting.read",
+    state: "s",
+    ...extra,
+  });
+  const response = await fetch(`${stack.gatewayUrl}/oauth/authorize?${query}`, { redirect: "manual" });
+  return { status: response.status, location: new URL(response.headers.get("location") ?? "/", stack.gatewayUrl) };
+}
+
 export const sha256Hex = (value: string) => createHash("sha256").update(value).digest("hex");
