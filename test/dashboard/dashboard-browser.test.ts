@@ -342,7 +342,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
     const memberPage = await memberContext.newPage();
     await signInPage(memberPage, "member@acme.example", "member password");
     const nav = memberPage.getByRole("navigation");
-    expect(await nav.getByRole("link").allTextContents()).toEqual(["API keys", "Webhooks", "Authorized apps"]);
+    expect(await nav.getByRole("link").allTextContents()).toEqual(["API keys", "Webhooks", "Authorized apps", "Recordings"]);
     await nav.getByRole("link", { name: "Webhooks" }).click();
     await memberPage.getByText("Only admins of your organization can register").waitFor();
     await memberPage.getByRole("heading", { name: `${receiver.baseUrl}/hooks/dashboard` }).waitFor();
@@ -416,6 +416,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
       "OAuth clients",
       "Webhooks",
       "Authorized apps",
+      "Recordings",
       "Users",
       "Third-party apps",
     ]);

@@ -46,6 +46,8 @@ describe("production build started with the chart's commands", () => {
   >;
   const adminToken = `admin-${uniqueName("token")}-${uniqueName("token")}`;
   const runId = uniqueName("deploy");
+  /** The meeting pod's recordings volume, as a folder of this run. */
+  let recordingDir: string;
   /** The collector the production values point the traces at, moved to this machine. */
   let otlp: OtlpReceiver;
 
@@ -59,6 +61,7 @@ describe("production build started with the chart's commands", () => {
     CREDENTIAL_CACHE_KEY: "production-start-test-credential-cache-key-0123456789",
     LIVEKIT_API_KEY: "production-start-test-key",
     LIVEKIT_API_SECRET: "production-start-test-livekit-secret-0123456789",
+    RECORDING_LINK_SECRET: "production-start-test-recording-link-secret-0123456789",
   });
 
   /** The chart's environment for a container, with addresses moved to this machine. */
@@ -78,6 +81,8 @@ describe("production build started with the chart's commands", () => {
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
       OTEL_TRACES_SAMPLER_ARG: "1",
       OTEL_BSP_SCHEDULE_DELAY: "100",
+      // The recordings claim's mount point, moved to a folder of this run.
+      RECORDING_DIR: recordingDir,
     };
     // Only what the chart set is moved (OTEL_BSP_SCHEDULE_DELAY is added only where tracing is on).
     for (const [name, value] of Object.entries(local)) if (name in env || (name === "OTEL_BSP_SCHEDULE_DELAY" && "NODE_OPTIONS" in env)) env[name] = value;
@@ -124,6 +129,7 @@ describe("production build started with the chart's commands", () => {
     objects = await renderChart("ci/production-values.yaml");
     scratch = mkdtempSync(path.join(os.tmpdir(), "svc-production-"));
     app = path.join(scratch, imageWorkdir().replace(/^\//, ""));
+    recordingDir = path.join(scratch, "recordings");
     await execFileAsync("bash", [path.join(root, "scripts/build-production"), app], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
     database = await createTestDatabase();
     otlp = await startOtlpReceiver();
