@@ -1,0 +1,194 @@
+// What one small unary Connect call costs, with and without our Connect-ES patch (patches/,
+// docs/decisions/0017), in the same run: a server process (startServer, as every service serves)
+// and a load-generator process (internalTransport, as every service calls) on one HTTP/2
+// connection, a small call (WebhookService.ListEventTypes: an empty request, a ~40-byte answer).
+//
+//   scripts/node test/bench/connect-call-cost.ts [--seconds=10] [--rounds=3] [--concurrency=16,64]
+//
+// "unpatched" runs the same code against a pristine copy of the two packages (the installed ones
+// with our patches reversed, in node_modules/.cache/connect-unpatched), to which a module resolve
+// hook sends every import of @connectrpc/connect and @connectrpc/connect-node. The variants
+// alternate within each round (which one goes first alternates too), and each figure is the median
+// of the rounds: CPU µs per call of each process (from /proc), and calls per second.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { registerHooks } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { cpuMs } from "./process-cpu.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const unpatchedRoot = path.join(root, "node_modules/.cache/connect-unpatched");
+const connectPackages = ["connect", "connect-node"];
+type Variant = "unpatched" | "patched";
+
+const option = (name: string, fallback: string) =>
+  process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? process.env[`BENCH_${name.toUpperCase()}`] ?? fallback;
+
+/** The installed packages with our patches reversed, made once per run. */
+function prepareUnpatchedCopy() {
+  rmSync(unpatchedRoot, { recursive: true, force: true });
+  for (const name of connectPackages) {
+    cpSync(path.join(root, "node_modules/@connectrpc", name), path.join(unpatchedRoot, "node_modules/@connectrpc", name), { recursive: true });
+  }
+  for (const patch of readdirSync(path.join(root, "patches")).filter((file) => file.startsWith("@connectrpc+"))) {
+    // Paths in the patch are a/node_modules/@connectrpc/<package>/…: strip three parts.
+    execFileSync("patch", ["-R", "-p3", "-s", "-d", path.join(unpatchedRoot, "node_modules/@connectrpc"), "-i", path.join(root, "patches", patch)]);
+  }
+}
+
+/** In a server or client process of the "unpatched" variant: Connect's imports resolve to the pristine copy. */
+function useUnpatchedConnect() {
+  // A parent inside the copy: from there Node finds the copy's packages first, and everything else
+  // (@bufbuild/protobuf) further up, in the project's node_modules.
+  const parentURL = pathToFileURL(path.join(unpatchedRoot, "package.json")).href;
+  registerHooks({
+    resolve(specifier, context, nextResolve) {
+      if (/^@connectrpc\/connect(-node)?(\/|$)/.test(specifier)) return nextResolve(specifier, { ...context, parentURL });
+      return nextResolve(specifier, context);
+    },
+  });
+}
+
+/** Which Connect build this process loads, and whether it is patched (checked, not assumed). */
+function loadedConnect() {
+  const file = new URL(import.meta.resolve("@connectrpc/connect")).pathname;
+  const signals = readFileSync(path.join(path.dirname(file), "protocol/signals.js"), "utf8");
+  return { file: path.relative(root, file), patched: signals.includes("completedCallAbortReason") };
+}
+
+async function serve(variant: Variant) {
+  if (variant === "unpatched") useUnpatchedConnect();
+  const { create } = await import("@bufbuild/protobuf");
+  const { createLogger, startServer } = await import("@svc/platform");
+  const { ListEventTypesResponseSchema, WebhookService } = await import("@svc/proto/svc/webhook/v1/webhook_pb");
+  const response = create(ListEventTypesResponseSchema, { eventTypes: [{ type: "meeting.ended", description: "A meeting ended." }] });
+  const server = await startServer({
+    name: "connect-call-cost",
+    host: "127.0.0.1",
+    port: 0,
+    logger: createLogger("connect-call-cost", "warn"),
+    services: [WebhookService],
+    routes: (router) => router.service(WebhookService, { listEventTypes: () => response }),
+    isServing: async () => true,
+  });
+  process.stdout.write(`${JSON.stringify({ port: server.port, connect: loadedConnect() })}\n`);
+}
+
+async function load(variant: Variant, port: number, serverPid: number, concurrency: number, seconds: number) {
+  if (variant === "unpatched") useUnpatchedConnect();
+  const { createClient } = await import("@connectrpc/connect");
+  const { internalTransport } = await import("@svc/platform");
+  const { WebhookService } = await import("@svc/proto/svc/webhook/v1/webhook_pb");
+  const client = createClient(WebhookService, internalTransport(`http://127.0.0.1:${port}`));
+  let calls = 0;
+  let stop = false;
+  const worker = async () => {
+    while (!stop) {
+      await client.listEventTypes({});
+      calls++;
+    }
+  };
+  const workers = Array.from({ length: concurrency }, worker);
+  await new Promise((resolve) => setTimeout(resolve, 2_000)); // warm-up: JIT, session, pools
+  const start = { calls, at: performance.now(), own: process.cpuUsage(), server: cpuMs(serverPid) };
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1_000));
+  const end = { calls, at: performance.now(), own: process.cpuUsage(start.own), server: cpuMs(serverPid) };
+  stop = true;
+  await Promise.all(workers);
+  const n = end.calls - start.calls;
+  process.stdout.write(
+    `${JSON.stringify({
+      connect: loadedConnect(),
+      callsPerSecond: n / ((end.at - start.at) / 1_000),
+      clientCpuUsPerCall: (end.own.user + end.own.system) / n,
+      serverCpuUsPerCall: ((end.server - start.server) * 1_000) / n,
+    })}\n`,
+  );
+  process.exit(0);
+}
+
+function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("\n")) resolve(out.slice(0, out.indexOf("\n")));
+    });
+    child.once("exit", (code) => reject(new Error(`exited with ${code} before answering: ${out}`)));
+  });
+}
+
+interface Measured {
+  callsPerSecond: number;
+  clientCpuUsPerCall: number;
+  serverCpuUsPerCall: number;
+}
+
+async function measure(variant: Variant, concurrency: number, seconds: number): Promise<Measured> {
+  const self = path.join(import.meta.dirname, "connect-call-cost.ts");
+  const node = (args: string[]) => spawn(process.execPath, ["--conditions=source", self, ...args], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const server = node(["serve", variant]);
+  try {
+    const started = JSON.parse(await firstLine(server)) as { port: number; connect: ReturnType<typeof loadedConnect> };
+    const client = node(["load", variant, String(started.port), String(server.pid), String(concurrency), String(seconds)]);
+    const result = JSON.parse(await firstLine(client)) as Measured & { connect: ReturnType<typeof loadedConnect> };
+    // Each side loaded what the variant says: never compare a build with itself.
+    for (const side of [started.connect, result.connect]) {
+      if (side.patched !== (variant === "patched")) throw new Error(`${variant} run loaded ${side.file} (patched: ${side.patched})`);
+    }
+    return result;
+  } finally {
+    server.kill();
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const uptime = () =>
+  `load ${os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(" ")}`;
+
+async function compare() {
+  const seconds = Number(option("seconds", "10"));
+  const rounds = Number(option("rounds", "3"));
+  const concurrencies = option("concurrency", "16,64").split(",").map(Number);
+  prepareUnpatchedCopy();
+  console.log(`connect-call-cost: ${rounds} rounds of ${seconds} s per variant and concurrency, Node ${process.version}, ${uptime()}`);
+  for (const concurrency of concurrencies) {
+    const results: Record<Variant, Measured[]> = { unpatched: [], patched: [] };
+    for (let round = 0; round < rounds; round++) {
+      const order: Variant[] = round % 2 === 0 ? ["unpatched", "patched"] : ["patched", "unpatched"];
+      for (const variant of order) {
+        const result = await measure(variant, concurrency, seconds);
+        results[variant].push(result);
+        console.log(
+          `  c=${concurrency} round ${round + 1} ${variant.padEnd(9)} ${result.callsPerSecond.toFixed(0).padStart(6)} calls/s, CPU µs per call: client ${result.clientCpuUsPerCall.toFixed(1)}, server ${result.serverCpuUsPerCall.toFixed(1)} (${uptime()})`,
+        );
+      }
+    }
+    const summary = (variant: Variant) => ({
+      callsPerSecond: median(results[variant].map((r) => r.callsPerSecond)),
+      client: median(results[variant].map((r) => r.clientCpuUsPerCall)),
+      server: median(results[variant].map((r) => r.serverCpuUsPerCall)),
+    });
+    const [before, after] = [summary("unpatched"), summary("patched")];
+    const change = (a: number, b: number) => `${b >= a ? "+" : ""}${(((b - a) / a) * 100).toFixed(1)}%`;
+    console.log(`c=${concurrency}, median of ${rounds}:`);
+    console.log(`  | variant | calls/s | client CPU µs/call | server CPU µs/call |`);
+    console.log(`  | unpatched | ${before.callsPerSecond.toFixed(0)} | ${before.client.toFixed(1)} | ${before.server.toFixed(1)} |`);
+    console.log(`  | patched | ${after.callsPerSecond.toFixed(0)} | ${after.client.toFixed(1)} | ${after.server.toFixed(1)} |`);
+    console.log(
+      `  | change | ${change(before.callsPerSecond, after.callsPerSecond)} | ${change(before.client, after.client)} | ${change(before.server, after.server)} |`,
+    );
+  }
+  console.log(`connect-call-cost: done, ${uptime()}`);
+}
+
+const [role, ...args] = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
+if (role === "serve") await serve(args[0] as Variant);
+else if (role === "load") await load(args[0] as Variant, Number(args[1]), Number(args[2]), Number(args[3]), Number(args[4]));
+else if (!existsSync(path.join(root, "patches"))) throw new Error("no patches/ folder");
+else await compare();
