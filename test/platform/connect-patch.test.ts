@@ -15,6 +15,7 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type HandlerContext, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { createLogger, internalTransport, startServer, type RunningServer } from "@svc/platform";
+import { RecordingFileService } from "@svc/proto/svc/meeting/v1/recording_pb";
 import { ListEventTypesResponseSchema, WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
@@ -161,8 +162,18 @@ describe("a Connect call through the project's own server and client (HTTP/2 bet
       host: "127.0.0.1",
       port: 0,
       logger: createLogger("connect-patch-test", "silent"),
-      services: [WebhookService],
-      routes: (router) =>
+      services: [WebhookService, RecordingFileService],
+      routes: (router) => {
+        // A server stream (the streaming handlers' teardown): two chunks, or, for "wait", one chunk
+        // and then nothing until the call is aborted.
+        router.service(RecordingFileService, {
+          async *readRecordingFile({ token }, context) {
+            contexts.push(context);
+            yield { part: { case: "chunk", value: new Uint8Array([1]) } };
+            if (token === "wait") throw await abortReason(context.signal);
+            yield { part: { case: "chunk", value: new Uint8Array([2]) } };
+          },
+        });
         router.service(WebhookService, {
           listEventTypes: (_request, context) => {
             contexts.push(context);
@@ -174,7 +185,8 @@ describe("a Connect call through the project's own server and client (HTTP/2 bet
             if (webhookId === "fail") throw new ConnectError("no such subscription", Code.NotFound);
             throw await abortReason(context.signal);
           },
-        }),
+        });
+      },
       isServing: async () => true,
     });
     baseUrl = `http://127.0.0.1:${server.port}`;
@@ -224,6 +236,37 @@ describe("a Connect call through the project's own server and client (HTTP/2 bet
       expect(reasons[1], kind).toBe(reasons[0]);
       expect(reasons[2], kind).toBe(reasons[0]);
     }
+  });
+
+  it("ends a completed server stream with the same shared AbortError, and a cancelled one with CANCELED", async () => {
+    const transport = createConnectTransport({ baseUrl, httpVersion: "2", useBinaryFormat: true, acceptCompression: [], interceptors: [captureSignal] });
+    const client = createClient(RecordingFileService, transport);
+    const chunks = [];
+    for await (const message of client.readRecordingFile({ token: "whole" })) chunks.push(message.part.value);
+    expect(chunks).toEqual([new Uint8Array([1]), new Uint8Array([2])]);
+    await createClient(WebhookService, transport).listEventTypes({});
+    const [streamReason, unaryReason] = await Promise.all(contexts.map((context) => abortReason(context.signal)));
+    expect(streamReason).toBeInstanceOf(DOMException);
+    expect(streamReason).toBe(unaryReason);
+    expect(await abortReason(clientSignals[0]!)).toBe(await abortReason(clientSignals[1]!));
+
+    // Cancelled by the client after the first chunk: the handler sees CANCELED, the client too.
+    contexts.length = 0;
+    const cancel = new AbortController();
+    const read = async () => {
+      for await (const message of client.readRecordingFile({ token: "wait" }, { signal: cancel.signal })) {
+        expect(message.part.case).toBe("chunk");
+        cancel.abort();
+      }
+    };
+    const error = await read().then(
+      () => undefined,
+      (caught: unknown) => ConnectError.from(caught),
+    );
+    expect(error?.code).toBe(Code.Canceled);
+    const serverReason = await abortReason(contexts[0]!.signal);
+    expect(serverReason).toBeInstanceOf(ConnectError);
+    expect((serverReason as ConnectError).code).toBe(Code.Canceled);
   });
 
   it("still aborts with the client's cancellation on both sides", async () => {
