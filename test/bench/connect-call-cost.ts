@@ -3,7 +3,11 @@
 // and a load-generator process (internalTransport, as every service calls) on one HTTP/2
 // connection, a small call (WebhookService.ListEventTypes: an empty request, a ~40-byte answer).
 //
-//   scripts/node test/bench/connect-call-cost.ts [--seconds=10] [--rounds=3] [--concurrency=16,64]
+//   scripts/node test/bench/connect-call-cost.ts [--seconds=10] [--rounds=3] [--concurrency=16,64] [--profile-dir=DIR]
+//
+// With --profile-dir every process runs under --cpu-prof, and the run ends with each variant's
+// share of samples spent building exception objects (inside a DOMException or ConnectError
+// constructor, stack capture included) and its top frames by self time.
 //
 // "unpatched" runs the same code against a pristine copy of the two packages (the installed ones
 // with our patches reversed, in node_modules/.cache/connect-unpatched), to which a module resolve
@@ -17,6 +21,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { cpuMs } from "./process-cpu.ts";
+import { topFrames } from "./profile-summary.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const unpatchedRoot = path.join(root, "node_modules/.cache/connect-unpatched");
@@ -73,6 +78,8 @@ async function serve(variant: Variant) {
     routes: (router) => router.service(WebhookService, { listEventTypes: () => response }),
     isServing: async () => true,
   });
+  // Stopped by the driver: exit normally, so that --cpu-prof writes its profile.
+  process.once("SIGTERM", () => process.exit(0));
   process.stdout.write(`${JSON.stringify({ port: server.port, connect: loadedConnect() })}\n`);
 }
 
@@ -126,9 +133,14 @@ interface Measured {
   serverCpuUsPerCall: number;
 }
 
-async function measure(variant: Variant, concurrency: number, seconds: number): Promise<Measured> {
+async function measure(variant: Variant, concurrency: number, seconds: number, profileDir: string | undefined, round: number): Promise<Measured> {
   const self = path.join(import.meta.dirname, "connect-call-cost.ts");
-  const node = (args: string[]) => spawn(process.execPath, ["--conditions=source", self, ...args], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const node = (args: string[]) => {
+    const profile = profileDir
+      ? ["--cpu-prof", `--cpu-prof-dir=${path.join(profileDir, variant)}`, `--cpu-prof-name=${args[0]}-c${concurrency}-r${round}.cpuprofile`]
+      : [];
+    return spawn(process.execPath, ["--conditions=source", ...profile, self, ...args], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  };
   const server = node(["serve", variant]);
   try {
     const started = JSON.parse(await firstLine(server)) as { port: number; connect: ReturnType<typeof loadedConnect> };
@@ -141,6 +153,62 @@ async function measure(variant: Variant, concurrency: number, seconds: number): 
     return result;
   } finally {
     server.kill();
+    await new Promise((resolve) => (server.exitCode === null ? server.once("exit", resolve) : resolve(undefined)));
+  }
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Share of a profile's samples taken inside an exception's constructor (its stack capture included). */
+function exceptionShare(profile: CpuProfile): number {
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const inside = new Map<number, boolean>();
+  const isInside = (id: number): boolean => {
+    const known = inside.get(id);
+    if (known !== undefined) return known;
+    const name = byId.get(id)!.callFrame.functionName;
+    const up = parent.get(id);
+    const result = name === "DOMException" || name === "ConnectError" || (up !== undefined && isInside(up));
+    inside.set(id, result);
+    return result;
+  };
+  return profile.samples.filter(isInside).length / profile.samples.length;
+}
+
+/**
+ * The busy samples of the profile's last `seconds` (the measured window: the load generator exits
+ * at its end, and the server is stopped right after), without the idle ones, so that start-up,
+ * warm-up and waiting do not dilute the shares.
+ */
+function measuredWindow(profile: CpuProfile, seconds: number): CpuProfile {
+  const idle = new Set(profile.nodes.filter((node) => node.callFrame.functionName === "(idle)").map((node) => node.id));
+  const times: number[] = [];
+  let t = 0;
+  for (const delta of profile.timeDeltas) times.push((t += delta));
+  const from = t - seconds * 1e6;
+  const kept = profile.samples
+    .map((sample, i) => ({ sample, delta: profile.timeDeltas[i]! }))
+    .filter(({ sample }, i) => times[i]! >= from && !idle.has(sample));
+  return { nodes: profile.nodes, samples: kept.map((k) => k.sample), timeDeltas: kept.map((k) => k.delta) };
+}
+
+function summariseProfiles(profileDir: string, seconds: number) {
+  for (const variant of ["unpatched", "patched"] as const) {
+    for (const role of ["serve", "load"]) {
+      const files = readdirSync(path.join(profileDir, variant)).filter((file) => file.startsWith(`${role}-`));
+      const profiles = files.map((file) => measuredWindow(JSON.parse(readFileSync(path.join(profileDir, variant, file), "utf8")) as CpuProfile, seconds));
+      const shares = profiles.map(exceptionShare);
+      console.log(
+        `${variant} ${role === "serve" ? "server" : "client"}: building exception objects ${(median(shares) * 100).toFixed(1)}% of its busy samples in the measured window (median of ${shares.length} profiles); top frames by self time in the first:`,
+      );
+      for (const frame of topFrames(profiles[0]!, 8)) console.log(`    ${(frame.self * 100).toFixed(1).padStart(5)}%  ${frame.frame}`);
+    }
   }
 }
 
@@ -155,6 +223,8 @@ async function compare() {
   const seconds = Number(option("seconds", "10"));
   const rounds = Number(option("rounds", "3"));
   const concurrencies = option("concurrency", "16,64").split(",").map(Number);
+  const profileDir = process.argv.find((arg) => arg.startsWith("--profile-dir="))?.slice("--profile-dir=".length);
+  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   prepareUnpatchedCopy();
   console.log(`connect-call-cost: ${rounds} rounds of ${seconds} s per variant and concurrency, Node ${process.version}, ${uptime()}`);
   for (const concurrency of concurrencies) {
@@ -162,7 +232,7 @@ async function compare() {
     for (let round = 0; round < rounds; round++) {
       const order: Variant[] = round % 2 === 0 ? ["unpatched", "patched"] : ["patched", "unpatched"];
       for (const variant of order) {
-        const result = await measure(variant, concurrency, seconds);
+        const result = await measure(variant, concurrency, seconds, profileDir && path.resolve(profileDir), round + 1);
         results[variant].push(result);
         console.log(
           `  c=${concurrency} round ${round + 1} ${variant.padEnd(9)} ${result.callsPerSecond.toFixed(0).padStart(6)} calls/s, CPU µs per call: client ${result.clientCpuUsPerCall.toFixed(1)}, server ${result.serverCpuUsPerCall.toFixed(1)} (${uptime()})`,
@@ -184,6 +254,7 @@ async function compare() {
       `  | change | ${change(before.callsPerSecond, after.callsPerSecond)} | ${change(before.client, after.client)} | ${change(before.server, after.server)} |`,
     );
   }
+  if (profileDir) summariseProfiles(path.resolve(profileDir), seconds);
   console.log(`connect-call-cost: done, ${uptime()}`);
 }
 
