@@ -3,7 +3,7 @@
 // and a load-generator process (internalTransport, as every service calls) on one HTTP/2
 // connection, a small call (WebhookService.ListEventTypes: an empty request, a ~40-byte answer).
 //
-//   scripts/node test/bench/connect-call-cost.ts [--seconds=10] [--rounds=3] [--concurrency=16,64] [--profile-dir=DIR]
+//   scripts/node test/bench/connect-call-cost.ts [--seconds=10] [--warmup=2] [--rounds=3] [--concurrency=16,64] [--profile-dir=DIR]
 //
 // With --profile-dir every process runs under --cpu-prof, and the run ends with each variant's
 // share of samples spent building exception objects (inside a DOMException or ConnectError
@@ -83,7 +83,7 @@ async function serve(variant: Variant) {
   process.stdout.write(`${JSON.stringify({ port: server.port, connect: loadedConnect() })}\n`);
 }
 
-async function load(variant: Variant, port: number, serverPid: number, concurrency: number, seconds: number) {
+async function load(variant: Variant, port: number, serverPid: number, concurrency: number, seconds: number, warmupSeconds: number) {
   if (variant === "unpatched") useUnpatchedConnect();
   const { createClient } = await import("@connectrpc/connect");
   const { internalTransport } = await import("@svc/platform");
@@ -98,7 +98,7 @@ async function load(variant: Variant, port: number, serverPid: number, concurren
     }
   };
   const workers = Array.from({ length: concurrency }, worker);
-  await new Promise((resolve) => setTimeout(resolve, 2_000)); // warm-up: JIT, session, pools
+  await new Promise((resolve) => setTimeout(resolve, warmupSeconds * 1_000)); // warm-up: JIT, session, pools
   const start = { calls, at: performance.now(), own: process.cpuUsage(), server: cpuMs(serverPid) };
   await new Promise((resolve) => setTimeout(resolve, seconds * 1_000));
   const end = { calls, at: performance.now(), own: process.cpuUsage(start.own), server: cpuMs(serverPid) };
@@ -133,7 +133,14 @@ interface Measured {
   serverCpuUsPerCall: number;
 }
 
-async function measure(variant: Variant, concurrency: number, seconds: number, profileDir: string | undefined, round: number): Promise<Measured> {
+async function measure(
+  variant: Variant,
+  concurrency: number,
+  seconds: number,
+  warmupSeconds: number,
+  profileDir: string | undefined,
+  round: number,
+): Promise<Measured> {
   const self = path.join(import.meta.dirname, "connect-call-cost.ts");
   const node = (args: string[]) => {
     const profile = profileDir
@@ -144,7 +151,7 @@ async function measure(variant: Variant, concurrency: number, seconds: number, p
   const server = node(["serve", variant]);
   try {
     const started = JSON.parse(await firstLine(server)) as { port: number; connect: ReturnType<typeof loadedConnect> };
-    const client = node(["load", variant, String(started.port), String(server.pid), String(concurrency), String(seconds)]);
+    const client = node(["load", variant, String(started.port), String(server.pid), String(concurrency), String(seconds), String(warmupSeconds)]);
     const result = JSON.parse(await firstLine(client)) as Measured & { connect: ReturnType<typeof loadedConnect> };
     // Each side loaded what the variant says: never compare a build with itself.
     for (const side of [started.connect, result.connect]) {
@@ -222,17 +229,20 @@ const uptime = () =>
 async function compare() {
   const seconds = Number(option("seconds", "10"));
   const rounds = Number(option("rounds", "3"));
+  const warmupSeconds = Number(option("warmup", "2"));
   const concurrencies = option("concurrency", "16,64").split(",").map(Number);
   const profileDir = process.argv.find((arg) => arg.startsWith("--profile-dir="))?.slice("--profile-dir=".length);
   if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   prepareUnpatchedCopy();
-  console.log(`connect-call-cost: ${rounds} rounds of ${seconds} s per variant and concurrency, Node ${process.version}, ${uptime()}`);
+  console.log(
+    `connect-call-cost: ${rounds} rounds of ${seconds} s (after ${warmupSeconds} s of warm-up) per variant and concurrency, Node ${process.version}, ${uptime()}`,
+  );
   for (const concurrency of concurrencies) {
     const results: Record<Variant, Measured[]> = { unpatched: [], patched: [] };
     for (let round = 0; round < rounds; round++) {
       const order: Variant[] = round % 2 === 0 ? ["unpatched", "patched"] : ["patched", "unpatched"];
       for (const variant of order) {
-        const result = await measure(variant, concurrency, seconds, profileDir && path.resolve(profileDir), round + 1);
+        const result = await measure(variant, concurrency, seconds, warmupSeconds, profileDir && path.resolve(profileDir), round + 1);
         results[variant].push(result);
         console.log(
           `  c=${concurrency} round ${round + 1} ${variant.padEnd(9)} ${result.callsPerSecond.toFixed(0).padStart(6)} calls/s, CPU µs per call: client ${result.clientCpuUsPerCall.toFixed(1)}, server ${result.serverCpuUsPerCall.toFixed(1)} (${uptime()})`,
@@ -260,6 +270,6 @@ async function compare() {
 
 const [role, ...args] = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 if (role === "serve") await serve(args[0] as Variant);
-else if (role === "load") await load(args[0] as Variant, Number(args[1]), Number(args[2]), Number(args[3]), Number(args[4]));
+else if (role === "load") await load(args[0] as Variant, Number(args[1]), Number(args[2]), Number(args[3]), Number(args[4]), Number(args[5]));
 else if (!existsSync(path.join(root, "patches"))) throw new Error("no patches/ folder");
 else await compare();
