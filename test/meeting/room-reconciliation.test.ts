@@ -3,55 +3,56 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMediaWebhookProxy, type MediaWebhookProxy } from "../support/media-webhook-proxy.ts";
 import { launchChromium } from "../support/chromium.ts";
 import { joinMeeting } from "../support/meeting-room-browser.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
+import { succeeded, useStack } from "../support/use-stack.ts";
 import { waitFor } from "../support/wait.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
-import { apiBase, callApi } from "../support/rest-client.ts";
-import { subscribeReceiver } from "../support/webhook-fixtures.ts";
+import { subscribeReceiver, useWebhookReceiver } from "../support/webhook-fixtures.ts";
 import { holdStill } from "../support/hold-still.ts";
 
 // Presence must not depend on every webhook arriving: the meeting service compares what it
 // recorded with LiveKit's room service at start and every ROOM_RECONCILE_INTERVAL_MS.
 const GRACE_SECONDS = 3;
-let stack: Stack;
 let proxy: MediaWebhookProxy;
-let receiver: WebhookReceiver;
+let stack: Stack;
 let tenant: Tenant;
 let browser: Browser;
 
+// The proxy first: the stack's media server is pointed at it.
 beforeAll(async () => {
   proxy = await startMediaWebhookProxy();
-  [stack, receiver, browser] = await Promise.all([
-    startStack({
-      media: true,
-      mediaWebhookTarget: (listener) => {
-        proxy.target = listener;
-        return proxy.url;
-      },
-      env: { MEETING_EMPTY_GRACE_SECONDS: String(GRACE_SECONDS), ROOM_RECONCILE_INTERVAL_MS: "2000", WEBHOOK_POLL_INTERVAL_MS: "200" },
-    }),
-    startWebhookReceiver(),
-    launchChromium({ fakeMedia: true }),
-  ]);
-  tenant = await createTenant(stack);
-  await subscribeReceiver(stack, receiver, tenant.apiKey, "/events", { events: ["meeting.ended", "participant.left"] });
-}, 180_000);
+});
 afterAll(async () => {
-  await browser?.close();
-  await receiver?.close();
-  await stack?.stop();
   await proxy?.close();
 });
+const fixture = useStack({
+  media: true,
+  mediaWebhookTarget: (listener) => {
+    proxy.target = listener;
+    return proxy.url;
+  },
+  env: { MEETING_EMPTY_GRACE_SECONDS: String(GRACE_SECONDS), ROOM_RECONCILE_INTERVAL_MS: "2000", WEBHOOK_POLL_INTERVAL_MS: "200" },
+});
+const receiver = useWebhookReceiver();
 
-const api = (method: string, path: string, body?: unknown) => callApi(apiBase(stack), method, path, { key: tenant.apiKey, body });
-const statusOf = async (id: string) => ((await (await api("GET", `/meeting/${id}`)).json()) as { status: string }).status;
+beforeAll(async () => {
+  stack = fixture.stack;
+  browser = await launchChromium({ fakeMedia: true });
+  tenant = await createTenant(stack);
+  await subscribeReceiver(stack, receiver, tenant.apiKey, "/events", { events: ["meeting.ended", "participant.left"] });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const client = () => fixture.client(tenant.apiKey);
+const statusOf = async (id: string) => (await succeeded(client().GET("/meeting/{id}", { params: { path: { id } } }))).status;
 const endedEvents = (meetingId: string) =>
   receiver.on("/events").filter((request) => request.payload?.type === "meeting.ended" && request.payload.data.meetingId === meetingId);
 
 describe("reconciliation with the media server", () => {
   it("the meeting service restarted while people are in a meeting, and a webhook lost: the meeting still ends exactly once", { timeout: 150_000 }, async () => {
-    const meeting = (await (await api("POST", "/meeting", { title: "Restart" })).json()) as { id: string; url: string };
+    const meeting = await succeeded(client().POST("/meeting", { body: { title: "Restart" } }));
     const alice = await joinMeeting(browser, meeting.url, "Alice");
     const bob = await joinMeeting(browser, meeting.url, "Bob");
     await waitFor(

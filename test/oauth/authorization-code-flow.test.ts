@@ -3,12 +3,12 @@ import path from "node:path";
 import * as oauth from "oauth4webapi";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { launchChromium } from "../support/chromium.ts";
 import { authorizeInBrowser, signIn, unlabelledControls } from "./support/browser.ts";
 import { createOAuthApp, exchangeCode, insecure, tokenRequest, verifyAtApi, type OAuthApp } from "./support/oauth-app.ts";
-import { apiBase, callApi } from "../support/rest-client.ts";
 
 describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, with oauth4webapi", () => {
   let stack: Stack;
@@ -19,8 +19,9 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
   /** One browser profile for the whole file: its session cookie carries over between tests. */
   let session: BrowserContext;
 
+  const fixture = useStack();
   beforeAll(async () => {
-    stack = await startStack();
+    stack = fixture.stack;
     developer = await createTenant(stack, { name: "App Developer Inc" });
     user = await createTenant(stack, { name: "Customer Org" });
     app = await createOAuthApp(stack, developer, { name: "Cal Scheduler", scopes: "meeting.create webhook.read" });
@@ -31,7 +32,6 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
   afterAll(async () => {
     await browser?.close();
     await app?.close();
-    await stack?.stop();
   });
 
   it("serves RFC 8414 metadata that oauth4webapi accepts, listing only our grants and scopes", () => {
@@ -196,10 +196,10 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
       const state = "narrow";
       const { callbackUrl } = await authorizeInBrowser(session, readOnly, readOnly.authorizeUrl({ scope: "webhook.read", state }), user);
       const { tokens } = await exchangeCode(readOnly, callbackUrl, state);
-      const refused = await callApi(apiBase(stack), "POST", "/meeting", { key: tokens.access_token, body: { title: "Not allowed" } });
+      const { error, response: refused } = await fixture.client(tokens.access_token).POST("/meeting", { body: { title: "Not allowed" } });
       expect(refused.status).toBe(403);
       expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="svc", error="insufficient_scope", scope="meeting.create"');
-      expect(await refused.json()).toMatchObject({ error: "Insufficient scope: meeting.create" });
+      expect(error).toMatchObject({ error: "Insufficient scope: meeting.create" });
     } finally {
       await readOnly.close();
     }
@@ -207,9 +207,9 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
     const state = "create";
     const { callbackUrl } = await authorizeInBrowser(session, app, app.authorizeUrl({ scope: "meeting.create", state }), user);
     const { tokens } = await exchangeCode(app, callbackUrl, state);
-    const created = await callApi(apiBase(stack), "POST", "/meeting", { key: tokens.access_token, body: { title: "Planned through OAuth" } });
-    expect(created.status).toBe(200);
-    expect(await created.json()).toMatchObject({ type: "svc_video", password: "" });
+    const created = await fixture.client(tokens.access_token).POST("/meeting", { body: { title: "Planned through OAuth" } });
+    expect(created.response.status).toBe(200);
+    expect(created.data).toMatchObject({ type: "svc_video", password: "" });
   });
 
   it("RFC 7009 revocation: a revoked access token is refused at /auth at once; revoking a refresh token ends the whole authorization", async () => {

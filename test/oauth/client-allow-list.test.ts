@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearerCall, openSession, type DashboardSession } from "../dashboard/support/dashboard-session.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { authorizeOverHttp } from "./support/http-authorization.ts";
 import { createOAuthApp, exchangeCode, verifyAtApi, type OAuthApp } from "./support/oauth-app.ts";
@@ -24,8 +25,9 @@ describe("an organization's OAuth client allow-list: consent refused for unliste
   let unlistedApp: OAuthApp;
   let ownApp: OAuthApp;
 
+  const fixture = useStack();
   beforeAll(async () => {
-    stack = await startStack();
+    stack = fixture.stack;
     [members, vendor] = await Promise.all([createTenant(stack, { name: "Careful Corp" }), createTenant(stack, { name: "App Vendor" })]);
     [admin, vendorAdmin] = await Promise.all([openSession(stack, members.email, members.password), openSession(stack, vendor.email, vendor.password)]);
     member = { email: `member-${randomBytes(4).toString("hex")}@example.com`, password: "member password 1" };
@@ -40,7 +42,6 @@ describe("an organization's OAuth client allow-list: consent refused for unliste
 
   afterAll(async () => {
     await Promise.all([listedApp, unlistedApp, ownApp].map((app) => app?.close()));
-    await stack?.stop();
   });
 
   it("by default (`all`) a member may authorize another organization's client, as before", async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { createOAuthApp, type OAuthApp } from "./support/oauth-app.ts";
 
@@ -16,15 +17,15 @@ describe("password guessing: one throttle with exponential backoff for both sign
   let bystander: Tenant;
   let app: OAuthApp;
 
+  const fixture = useStack();
   beforeAll(async () => {
-    stack = await startStack();
+    stack = fixture.stack;
     bystander = await createTenant(stack);
     app = await createOAuthApp(stack, bystander, { name: "Guessing target", scopes: "meeting.create" });
   });
 
   afterAll(async () => {
     await app?.close();
-    await stack?.stop();
   });
 
   const randomAuthorization = () => ({ authorization: `Bearer svc_${randomBytes(32).toString("base64url")}` });

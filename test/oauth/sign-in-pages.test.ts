@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import type { Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { createOAuthApp, type OAuthApp } from "./support/oauth-app.ts";
 
@@ -12,15 +13,15 @@ describe("OAuth sign-in and consent pages: cookies, headers and CSRF-safe form p
   let user: Tenant;
   let app: OAuthApp;
 
+  const fixture = useStack();
   beforeAll(async () => {
-    stack = await startStack();
+    stack = fixture.stack;
     user = await createTenant(stack);
     app = await createOAuthApp(stack, user, { name: "Pages <App> & Co", scopes: "meeting.create" });
   });
 
   afterAll(async () => {
     await app?.close();
-    await stack?.stop();
   });
 
   /** Starts an authorization and follows it to the sign-in page, keeping the cookies it set. */

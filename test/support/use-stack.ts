@@ -11,12 +11,14 @@ export interface StackFixture {
 
 /**
  * Starts a stack for the test file (beforeAll) and stops it after (afterAll): the one place that
- * owns a file's start and stop. Call it at the top level of the file.
+ * owns a file's start and stop. Call it at the top level of the file (or of a describe, for a stack
+ * of that block's own). Options that need something started first (a receiver's address) are
+ * given as a function, called in the beforeAll: register that other thing's beforeAll before this.
  */
-export function useStack(options: StackOptions = {}): StackFixture {
+export function useStack(options: StackOptions | (() => StackOptions) = {}): StackFixture {
   let running: Stack | undefined;
   beforeAll(async () => {
-    running = await startStack(options);
+    running = await startStack(typeof options === "function" ? options() : options);
   });
   afterAll(async () => running?.stop());
   const stack = () => {
