@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
+import { openSignInPage } from "./support/http-authorization.ts";
 import { createOAuthApp, type OAuthApp } from "./support/oauth-app.ts";
 
 /**
@@ -40,15 +41,14 @@ describe("password guessing: one throttle with exponential backoff for both sign
 
   /** Starts an authorization request and opens its sign-in page, as a browser would. */
   async function startInteraction() {
-    const started = await fetch(app.authorizeUrl({ scope: "meeting.create", state: "guess" }), { redirect: "manual", headers: randomAuthorization() });
+    const { started, interactionPath, cookie, csrf } = await openSignInPage(stack, app, {
+      scope: "meeting.create",
+      state: "guess",
+      headers: randomAuthorization(),
+    });
     expect(started.status).toBe(303);
-    const path = started.headers.get("location")!;
-    const cookie = started.headers
-      .getSetCookie()
-      .map((header) => header.split(";")[0])
-      .join("; ");
-    const html = await (await fetch(`${stack.gatewayUrl}${path}`, { headers: { cookie } })).text();
-    return { path, cookie, csrf: /name="csrf" value="([^"]+)"/.exec(html)![1]! };
+    expect(csrf).toBeDefined();
+    return { path: interactionPath, cookie, csrf: csrf! };
   }
   const oauthSignIn = (interaction: { path: string; cookie: string; csrf: string }, email: string, password: string) =>
     fetch(`${stack.gatewayUrl}${interaction.path}/login`, {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
+import { openSignInPage } from "./support/http-authorization.ts";
 import { createOAuthApp, type OAuthApp } from "./support/oauth-app.ts";
 
 /**
@@ -26,15 +27,9 @@ describe("OAuth sign-in and consent pages: cookies, headers and CSRF-safe form p
 
   /** Starts an authorization and follows it to the sign-in page, keeping the cookies it set. */
   async function startInteraction() {
-    const started = await fetch(app.authorizeUrl({ scope: "meeting.create", state: "st" }), { redirect: "manual" });
+    const { started, interactionPath, setCookies, cookie, page, html, csrf } = await openSignInPage(stack, app, { scope: "meeting.create", state: "st" });
     expect(started.status).toBe(303);
-    const interactionPath = started.headers.get("location")!;
     expect(interactionPath).toMatch(/^\/oauth\/interaction\/[A-Za-z0-9_-]+$/);
-    const setCookies = started.headers.getSetCookie();
-    const cookie = setCookies.map((header) => header.split(";")[0]).join("; ");
-    const page = await fetch(`${stack.gatewayUrl}${interactionPath}`, { headers: { cookie } });
-    const html = await page.text();
-    const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
     expect(csrf).toBeDefined();
     return { interactionPath, setCookies, cookie, page, html, csrf: csrf! };
   }
