@@ -3,7 +3,6 @@ import { RoomServiceClient, TokenVerifier } from "livekit-server-sdk";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectDocumentedShape, fetchOpenApiDocument } from "../support/openapi-document.ts";
 import { mediaParticipant, mediaWebhookBody, sendMediaWebhook, signMediaWebhook } from "../support/media-webhooks.ts";
-import type { Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { succeeded, useStack } from "../support/use-stack.ts";
 import { waitFor } from "../support/wait.ts";
@@ -28,13 +27,11 @@ const fixture = useStack({
   },
 });
 const receiver = useWebhookReceiver();
-let stack: Stack;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  stack = fixture.stack;
-  tenant = await createTenant(stack);
-  await subscribeReceiver(stack, receiver, tenant.apiKey, "/events", {
+  tenant = await createTenant(fixture.stack);
+  await subscribeReceiver(fixture.stack, receiver, tenant.apiKey, "/events", {
     events: ["meeting.started", "meeting.ended", "participant.joined", "participant.left"],
   });
 });
@@ -72,9 +69,9 @@ describe("join grants: POST /api/v1/meeting/:id/join", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
     const grant = data as components["schemas"]["JoinGrant"];
-    expect(grant.serverUrl).toBe(stack.env.LIVEKIT_PUBLIC_URL);
+    expect(grant.serverUrl).toBe(fixture.stack.env.LIVEKIT_PUBLIC_URL);
     expect(grant.meeting).toEqual({ id, title: "Grant", status: "scheduled" });
-    const claims = await new TokenVerifier(stack.env.LIVEKIT_API_KEY!, stack.env.LIVEKIT_API_SECRET!).verify(grant.token);
+    const claims = await new TokenVerifier(fixture.stack.env.LIVEKIT_API_KEY!, fixture.stack.env.LIVEKIT_API_SECRET!).verify(grant.token);
     expect(claims.sub).toBe(grant.participantId);
     expect(claims.name).toBe("Ada Lovelace");
     expect(claims.video).toMatchObject({ roomJoin: true, room: id, canPublish: true, canSubscribe: true });
@@ -108,7 +105,7 @@ describe("join grants: POST /api/v1/meeting/:id/join", () => {
   it("refuses a join once the meeting room is full (409)", async () => {
     const id = await createMeeting("Full");
     for (const name of ["A", "B", "C"]) {
-      expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: mediaParticipant(name) })).toBe(200);
+      expect(await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: id, participant: mediaParticipant(name) })).toBe(200);
     }
     const { error, response } = await join(id, "D");
     expect(response.status).toBe(409);
@@ -122,11 +119,11 @@ describe("presence and lifecycle from the media server's webhooks", () => {
     const alice = mediaParticipant("Alice");
     const bob = mediaParticipant("Bob <script>");
     expect(await statusOf(id)).toBe("scheduled");
-    expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: alice })).toBe(200);
+    expect(await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: id, participant: alice })).toBe(200);
     expect(await statusOf(id)).toBe("live");
-    expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: bob })).toBe(200);
-    expect(await sendMediaWebhook(stack, { event: "participant_left", meetingId: id, participant: bob })).toBe(200);
-    expect(await sendMediaWebhook(stack, { event: "participant_left", meetingId: id, participant: alice })).toBe(200);
+    expect(await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: id, participant: bob })).toBe(200);
+    expect(await sendMediaWebhook(fixture.stack, { event: "participant_left", meetingId: id, participant: bob })).toBe(200);
+    expect(await sendMediaWebhook(fixture.stack, { event: "participant_left", meetingId: id, participant: alice })).toBe(200);
     expect(await statusOf(id)).toBe("live"); // within the grace period
 
     await waitFor(() => eventsOf(id, "meeting.ended").length === 1, 15_000, "meeting.ended after the grace period");
@@ -151,9 +148,9 @@ describe("presence and lifecycle from the media server's webhooks", () => {
   it("a rejoin within the grace period keeps the meeting live: no meeting.ended", async () => {
     const id = await createMeeting("Rejoin");
     const first = mediaParticipant("Carol");
-    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: first });
-    await sendMediaWebhook(stack, { event: "participant_left", meetingId: id, participant: first });
-    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: mediaParticipant("Carol") });
+    await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: id, participant: first });
+    await sendMediaWebhook(fixture.stack, { event: "participant_left", meetingId: id, participant: first });
+    await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: id, participant: mediaParticipant("Carol") });
     await holdStill(GRACE_SECONDS * 1_000 * 2 + 1_000, "a negative (the meeting does not end): twice the grace period in which it would");
     expect(await statusOf(id)).toBe("live");
     await waitFor(() => eventsOf(id, "participant.joined").length === 2, 10_000, "both joins delivered");
@@ -165,11 +162,11 @@ describe("presence and lifecycle from the media server's webhooks", () => {
     const id = await createMeeting("Replay");
     const dave = mediaParticipant("Dave");
     const body = mediaWebhookBody({ event: "participant_joined", meetingId: id, participant: dave, id: "EV_replayed_once" + id.slice(0, 6) });
-    for (let index = 0; index < 3; index++) expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id }, body)).toBe(200);
+    for (let index = 0; index < 3; index++) expect(await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: id }, body)).toBe(200);
     await waitFor(() => eventsOf(id, "participant.joined").length >= 1, 10_000);
     await holdStill(1_000, "a negative (the replays change nothing): time for a duplicate event to be delivered");
     expect(eventsOf(id, "participant.joined")).toHaveLength(1);
-    const visits = await stack.query("SELECT count(*)::int AS n FROM meeting.room_participants WHERE meeting_id = $1", [id]);
+    const visits = await fixture.stack.query("SELECT count(*)::int AS n FROM meeting.room_participants WHERE meeting_id = $1", [id]);
     expect(visits.rows[0]!.n).toBe(1);
   });
 
@@ -177,14 +174,14 @@ describe("presence and lifecycle from the media server's webhooks", () => {
     const id = await createMeeting("Forged");
     const body = mediaWebhookBody({ event: "participant_joined", meetingId: id, participant: mediaParticipant("Mallory") });
     const post = (authorization: string | undefined, payload = body) =>
-      fetch(stack.mediaWebhookUrl, {
+      fetch(fixture.stack.mediaWebhookUrl, {
         method: "POST",
         headers: { "content-type": "application/webhook+json", ...(authorization ? { authorization } : {}) },
         body: payload,
       });
-    const wrongSecret = await signMediaWebhook(body, stack.env.LIVEKIT_API_KEY!, "an-attacker-s-secret-of-thirty-two-chars!");
-    const wrongKey = await signMediaWebhook(body, "another-key", stack.env.LIVEKIT_API_SECRET!);
-    const rightSignature = await signMediaWebhook(body, stack.env.LIVEKIT_API_KEY!, stack.env.LIVEKIT_API_SECRET!);
+    const wrongSecret = await signMediaWebhook(body, fixture.stack.env.LIVEKIT_API_KEY!, "an-attacker-s-secret-of-thirty-two-chars!");
+    const wrongKey = await signMediaWebhook(body, "another-key", fixture.stack.env.LIVEKIT_API_SECRET!);
+    const rightSignature = await signMediaWebhook(body, fixture.stack.env.LIVEKIT_API_KEY!, fixture.stack.env.LIVEKIT_API_SECRET!);
     const tampered = body.replace("Mallory", "Mallorx");
     for (const [authorization, payload] of [
       [undefined, body],
@@ -196,15 +193,15 @@ describe("presence and lifecycle from the media server's webhooks", () => {
       expect((await post(authorization, payload)).status).toBe(401);
     }
     expect(await statusOf(id)).toBe("scheduled");
-    expect((await stack.query("SELECT count(*)::int AS n FROM meeting.room_participants WHERE meeting_id = $1", [id])).rows[0]!.n).toBe(0);
-    expect(stack.logs("meeting")).not.toContain(stack.env.LIVEKIT_API_SECRET!);
+    expect((await fixture.stack.query("SELECT count(*)::int AS n FROM meeting.room_participants WHERE meeting_id = $1", [id])).rows[0]!.n).toBe(0);
+    expect(fixture.stack.logs("meeting")).not.toContain(fixture.stack.env.LIVEKIT_API_SECRET!);
   });
 
   it("a leave that arrives before its join still counts the visit, and the late join changes nothing", async () => {
     const id = await createMeeting("Out of order");
     const erin = mediaParticipant("Erin", Date.now() - 5_000);
-    await sendMediaWebhook(stack, { event: "participant_left", meetingId: id, participant: erin });
-    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: erin });
+    await sendMediaWebhook(fixture.stack, { event: "participant_left", meetingId: id, participant: erin });
+    await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: id, participant: erin });
     await waitFor(() => eventsOf(id, "meeting.ended").length === 1, 15_000, "meeting.ended");
     await waitFor(() => typesOf(id).length === 4, 10_000, "all four events delivered");
     expect(typesOf(id)).toEqual(["meeting.ended", "meeting.started", "participant.joined", "participant.left"]);
@@ -212,13 +209,13 @@ describe("presence and lifecycle from the media server's webhooks", () => {
 
   it("the API end removes everyone present: participant.left for each, then meeting.ended (ended_by_api) once", async () => {
     const id = await createMeeting("Ended by API");
-    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: mediaParticipant("Frank") });
+    await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: id, participant: mediaParticipant("Frank") });
     const frankLater = mediaParticipant("Grace");
-    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: frankLater });
+    await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: id, participant: frankLater });
     expect((await endMeeting(id)).response.status).toBe(200);
     expect((await endMeeting(id)).response.status).toBe(200);
     // The media server's own leave notifications arrive afterwards and change nothing.
-    await sendMediaWebhook(stack, { event: "participant_left", meetingId: id, participant: frankLater });
+    await sendMediaWebhook(fixture.stack, { event: "participant_left", meetingId: id, participant: frankLater });
     await waitFor(() => eventsOf(id, "meeting.ended").length === 1, 15_000, "meeting.ended");
     await holdStill(1_000, "a negative (the replays change nothing): time for a duplicate event to be delivered");
     expect(typesOf(id)).toEqual(["meeting.ended", "meeting.started", "participant.joined", "participant.joined", "participant.left", "participant.left"]);
@@ -227,16 +224,16 @@ describe("presence and lifecycle from the media server's webhooks", () => {
 
   it("closes the media room of an ended meeting only when a grant or an entry may have opened it", async () => {
     const roomOpenedAt = async (id: string) =>
-      (await stack.query<{ room_opened_at: Date | null }>("SELECT room_opened_at FROM meeting.meetings WHERE id = $1", [id])).rows[0]!.room_opened_at;
+      (await fixture.stack.query<{ room_opened_at: Date | null }>("SELECT room_opened_at FROM meeting.meetings WHERE id = $1", [id])).rows[0]!.room_opened_at;
     const [untouched, granted, entered] = [await createMeeting("Nobody came"), await createMeeting("Granted"), await createMeeting("Entered")];
     expect((await join(granted, "Hana")).response.status).toBe(200);
-    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: entered, participant: mediaParticipant("Ivan") });
+    await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: entered, participant: mediaParticipant("Ivan") });
     expect(await roomOpenedAt(untouched)).toBeNull();
     expect(await roomOpenedAt(granted)).toBeInstanceOf(Date);
     expect(await roomOpenedAt(entered)).toBeInstanceOf(Date);
 
     // The grant opened a real room; the entry was only announced (no such room on the media server).
-    const rooms = new RoomServiceClient(stack.media!.url, stack.media!.apiKey, stack.media!.apiSecret);
+    const rooms = new RoomServiceClient(fixture.stack.media!.url, fixture.stack.media!.apiKey, fixture.stack.media!.apiSecret);
     const openRooms = async () => (await rooms.listRooms([untouched, granted, entered])).map((room) => room.name);
     expect(await openRooms()).toEqual([granted]);
 
@@ -247,7 +244,7 @@ describe("presence and lifecycle from the media server's webhooks", () => {
     // retried, then logged as failed. The untouched meeting's close is never tried.
     // (Earlier tests' meetings were entered the same way: only these three ids count here.)
     const closeFailuresOf = (id: string) =>
-      stack
+      fixture.stack
         .logs("meeting")
         .split("\n")
         .filter((line) => line.includes("could not close the media room") && line.includes(id));
@@ -258,14 +255,16 @@ describe("presence and lifecycle from the media server's webhooks", () => {
   });
 
   it("ignores notifications about rooms that are not meetings", async () => {
-    expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: "some-other-room", participant: mediaParticipant("X") })).toBe(200);
-    expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: "BBBBBBBBBBBBBBBBBBBBBB", participant: mediaParticipant("X") })).toBe(200);
+    expect(await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: "some-other-room", participant: mediaParticipant("X") })).toBe(200);
+    expect(
+      await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: "BBBBBBBBBBBBBBBBBBBBBB", participant: mediaParticipant("X") }),
+    ).toBe(200);
   });
 });
 
 describe("the OpenAPI document", () => {
   it("documents the join route (public) and every event body that was delivered above", async () => {
-    const document = await fetchOpenApiDocument(stack);
+    const document = await fetchOpenApiDocument(fixture.stack);
     const joinRoute = document.paths["/meeting/{id}/join"].post;
     expect(joinRoute.security).toEqual([]);
     // 202: waiting in the lobby; 403: a personal link that is not valid for this meeting, or a removed person.

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMediaWebhookProxy, type MediaWebhookProxy } from "../support/media-webhook-proxy.ts";
 import { launchChromium } from "../support/chromium.ts";
 import { joinMeeting } from "../support/meeting-room-browser.ts";
-import type { Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { succeeded, useStack } from "../support/use-stack.ts";
 import { waitFor } from "../support/wait.ts";
@@ -14,7 +13,6 @@ import { holdStill } from "../support/hold-still.ts";
 // recorded with LiveKit's room service at start and every ROOM_RECONCILE_INTERVAL_MS.
 const GRACE_SECONDS = 3;
 let proxy: MediaWebhookProxy;
-let stack: Stack;
 let tenant: Tenant;
 let browser: Browser;
 
@@ -36,10 +34,9 @@ const fixture = useStack({
 const receiver = useWebhookReceiver();
 
 beforeAll(async () => {
-  stack = fixture.stack;
   browser = await launchChromium({ fakeMedia: true });
-  tenant = await createTenant(stack);
-  await subscribeReceiver(stack, receiver, tenant.apiKey, "/events", { events: ["meeting.ended", "participant.left"] });
+  tenant = await createTenant(fixture.stack);
+  await subscribeReceiver(fixture.stack, receiver, tenant.apiKey, "/events", { events: ["meeting.ended", "participant.left"] });
 });
 afterAll(async () => {
   await browser?.close();
@@ -57,20 +54,20 @@ describe("reconciliation with the media server", () => {
     const bob = await joinMeeting(browser, meeting.url, "Bob");
     await waitFor(
       async () =>
-        (await stack.query("SELECT count(*)::int AS n FROM meeting.room_participants WHERE meeting_id = $1 AND left_at IS NULL", [meeting.id])).rows[0]!.n ===
-        2,
+        (await fixture.stack.query("SELECT count(*)::int AS n FROM meeting.room_participants WHERE meeting_id = $1 AND left_at IS NULL", [meeting.id])).rows[0]!
+          .n === 2,
       20_000,
       "both recorded as present",
     );
 
     // Bob leaves while the meeting service is down: LiveKit's notification finds nobody.
-    await stack.kill("meeting");
+    await fixture.stack.kill("meeting");
     await bob.close();
     // A fixed outage, not a marker: LiveKit notices the closed page on its own schedule and need not
     // notify within it (waiting for Bob's participant_left at the proxy timed out after 30 s in a
     // trial); either way the leave is recorded by reconciliation after the restart.
     await holdStill(3_000, "the lost leave's webhook must not arrive before the restart");
-    await stack.start("meeting");
+    await fixture.stack.start("meeting");
     // Alice's leave is lost on the way, and so is the room's closing, which would otherwise
     // tell the same thing 20 s later.
     proxy.drop((webhook) => (webhook.event === "participant_left" && webhook.participantName === "Alice") || webhook.event === "room_finished");
