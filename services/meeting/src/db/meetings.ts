@@ -73,7 +73,7 @@ export interface MeetingPage {
   nextAfterSeq: string | null;
 }
 
-interface MeetingRow {
+export interface MeetingRow {
   id: string;
   seq: string;
   org_id: string;
@@ -97,7 +97,7 @@ interface MeetingRow {
 }
 
 /** A meeting row with its attendees (`m` is the meetings table), as toMeeting reads it. */
-const MEETING_COLUMNS = `m.id, m.seq, m.org_id, m.title, m.start, m.planned_end, m.status, m.created_at, m.ended_at, m.cancelled_at, m.created_by_user_id, m.created_by_client_id, m.room_opened_at,
+export const MEETING_COLUMNS = `m.id, m.seq, m.org_id, m.title, m.start, m.planned_end, m.status, m.created_at, m.ended_at, m.cancelled_at, m.created_by_user_id, m.created_by_client_id, m.room_opened_at,
          m.lobby, m.screen_share, m.no_show_after_minutes, m.recording, m.room_locked,
          ARRAY(SELECT p.email FROM participants p WHERE p.meeting_id = m.id AND p.role = 'attendee' ORDER BY p.ordinal) AS attendees,
          ARRAY(SELECT p.email FROM participants p WHERE p.meeting_id = m.id AND p.role = 'host' ORDER BY p.ordinal) AS hosts`;
@@ -106,7 +106,7 @@ const SELECT_MEETING = `
   SELECT ${MEETING_COLUMNS}
     FROM meetings m`;
 
-const toMeeting = (row: MeetingRow): StoredMeeting => ({
+export const toMeeting = (row: MeetingRow): StoredMeeting => ({
   id: row.id,
   orgId: row.org_id,
   title: row.title,
@@ -244,19 +244,6 @@ export async function markLive(client: PoolClient, id: string): Promise<void> {
     "UPDATE meetings SET status = 'live', empty_since = NULL, room_opened_at = COALESCE(room_opened_at, now()) WHERE id = $1 AND status IN ('scheduled', 'live')",
     [id],
   );
-}
-
-/**
- * Records that a join grant opens the meeting's media room, unless the meeting has closed
- * meanwhile (false). Taking the row's lock, it orders itself with an end or a cancellation: one
- * that comes after sees the room and closes it.
- */
-export async function markRoomOpened(db: Queryable, id: string): Promise<boolean> {
-  const { rowCount } = await db.query(
-    "UPDATE meetings SET room_opened_at = COALESCE(room_opened_at, now()) WHERE id = $1 AND status IN ('scheduled', 'live')",
-    [id],
-  );
-  return rowCount === 1;
 }
 
 /** Starts the grace period of a live meeting whose room just emptied (kept if already running). */

@@ -2,11 +2,17 @@ import { runIdempotently, type Pool } from "@svc/platform";
 import type { MeetingStore } from "../meeting-store.ts";
 import { getMeeting, getMeetingOfOrg, insertMeeting, listMeetings } from "./meetings.ts";
 
-/** MeetingStore on the service's Postgres schema; a meeting and its idempotency key are stored in one transaction. */
+/**
+ * MeetingStore on the service's Postgres schema. A meeting and its idempotency key are stored in
+ * one transaction; without a key the meeting is one statement (insertMeeting), atomic by itself,
+ * so it is sent alone: one round trip instead of BEGIN, INSERT and COMMIT.
+ */
 export function pgMeetingStore(pool: Pool): MeetingStore {
   return {
-    create: (meeting, idempotent) =>
-      runIdempotently(pool, idempotent.request, idempotent.codec, async (client) => idempotent.answer(await insertMeeting(client, meeting))),
+    create: async (meeting, idempotent) =>
+      idempotent.request
+        ? runIdempotently(pool, idempotent.request, idempotent.codec, async (client) => idempotent.answer(await insertMeeting(client, meeting)))
+        : { value: idempotent.answer(await insertMeeting(pool, meeting)), replayed: false },
     getOfOrg: (orgId, id) => getMeetingOfOrg(pool, orgId, id),
     get: (id) => getMeeting(pool, id),
     list: (orgId, page) => listMeetings(pool, orgId, page),

@@ -36,26 +36,6 @@ const toAdmission = (row: AdmissionRow): Admission => ({
 
 type Queryable = Pool | PoolClient;
 
-export async function insertAdmission(
-  db: Queryable,
-  admission: Omit<Admission, "removedAt"> & { visitorHash: Buffer | null; sessionHash: Buffer },
-): Promise<void> {
-  await db.query(
-    `INSERT INTO room_admissions (participant_id, meeting_id, role, email, link_id, display_name, visitor_hash, session_hash)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      admission.participantId,
-      admission.meetingId,
-      admission.role,
-      admission.email,
-      admission.linkId,
-      admission.displayName,
-      admission.visitorHash,
-      admission.sessionHash,
-    ],
-  );
-}
-
 /** The admission a room session belongs to, within one meeting. */
 export async function admissionBySession(db: Queryable, meetingId: string, sessionHash: Buffer): Promise<Admission | undefined> {
   const { rows } = await db.query<AdmissionRow>(`SELECT ${COLUMNS} FROM room_admissions WHERE meeting_id = $1 AND session_hash = $2`, [meetingId, sessionHash]);

@@ -6,9 +6,9 @@ import { clientAddressKey, notFound, type Pool } from "@svc/platform";
 import { errorMetadata } from "@svc/platform/contract";
 import type { LinkRole } from "../db/join-links.ts";
 import { insertLobbyEntry, lobbyEntryByTicket, type LobbyEntryRecord } from "../db/lobby.ts";
-import { getMeeting, isClosed, markRoomOpened, type MeetingStatus, type StoredMeeting } from "../db/meetings.ts";
-import { insertAdmission, isBarred } from "../db/room-admissions.ts";
-import { countPresent } from "../db/room-participants.ts";
+import { openRoomAndAdmit, readJoinState, withdrawAdmission } from "../db/join-state.ts";
+import { getMeeting, isClosed, type MeetingStatus, type StoredMeeting } from "../db/meetings.ts";
+import { isBarred } from "../db/room-admissions.ts";
 import { validateDisplayName } from "./display-name.ts";
 import type { JoinLinks } from "./join-links.ts";
 import { hashRoomSecret, isRoomSecret, newRoomSecret } from "./room-secrets.ts";
@@ -95,36 +95,41 @@ export function createJoinGrants(deps: {
     }
   };
 
-  /** The limits and the meeting's state, checked for every grant (also after a lobby admission). */
-  async function openMeeting(meetingId: string, clientAddress: string): Promise<StoredMeeting> {
+  /**
+   * The limits and the meeting's state, checked for every grant (also after a lobby admission):
+   * the meeting, with whether this browser session was removed from it and how many are in its
+   * room, read in one round trip.
+   */
+  async function openMeeting(meetingId: string, clientAddress: string, visitorHash: Buffer | null) {
     await consume(limiter, clientAddressKey(clientAddress), "Too many join requests from this address; try again shortly");
-    const meeting = await getMeeting(pool, meetingId);
-    if (!meeting) throw notFound("Meeting");
-    if (isClosed(meeting.status)) throw closedMeeting(meeting.status);
-    await consume(meetingLimiter, meeting.id, "Too many join requests for this meeting; try again shortly");
-    return meeting;
+    const state = await readJoinState(pool, meetingId, visitorHash);
+    if (!state) throw notFound("Meeting");
+    if (isClosed(state.meeting.status)) throw closedMeeting(state.meeting.status);
+    await consume(meetingLimiter, state.meeting.id, "Too many join requests for this meeting; try again shortly");
+    return state;
   }
 
   /** The token, and the admission that says who the new participant identity is. */
   async function issue(
     meeting: StoredMeeting,
+    present: number,
     person: { displayName: string; role: LinkRole; email: string | null; linkId: string | null; visitorHash: Buffer | null },
   ): Promise<JoinGrant> {
     // The media server enforces the cap (the room is opened with it); this check gives a clear
     // answer before the browser tries.
-    const present = await countPresent(pool, meeting.id);
     if (present >= maxParticipants) throw new ConnectError(`This meeting is full (${maxParticipants} participants)`, Code.FailedPrecondition);
-    // Recorded first, so an end that comes after closes the room this grant opens.
-    if (!(await markRoomOpened(pool, meeting.id))) throw closedMeeting((await getMeeting(pool, meeting.id))?.status ?? "ended");
+    const participantId = `p_${randomBytes(12).toString("base64url")}`;
+    const roomSession = newRoomSecret();
+    // Recorded before the room is opened, so an end that comes after closes the room this grant opens.
+    const admission = { participantId, meetingId: meeting.id, ...person, sessionHash: hashRoomSecret(roomSession) };
+    if (!(await openRoomAndAdmit(pool, admission))) throw closedMeeting((await getMeeting(pool, meeting.id))?.status ?? "ended");
     try {
       await deps.openRoom(meeting.id, maxParticipants);
     } catch {
       // Without its room (and rooms are never created on connection) nobody can enter.
+      await withdrawAdmission(pool, participantId).catch(() => undefined);
       throw new ConnectError("The meeting room is unavailable right now; try again shortly", Code.Unavailable);
     }
-    const participantId = `p_${randomBytes(12).toString("base64url")}`;
-    const roomSession = newRoomSecret();
-    await insertAdmission(pool, { participantId, meetingId: meeting.id, ...person, sessionHash: hashRoomSecret(roomSession) });
     const token = new AccessToken(media.apiKey, media.apiSecret, {
       identity: participantId,
       name: person.displayName,
@@ -146,11 +151,11 @@ export function createJoinGrants(deps: {
 
   async function grantJoin(request: JoinRequest): Promise<JoinGrant | LobbyWait> {
     const displayName = validateDisplayName(request.displayName);
-    const meeting = await openMeeting(request.meetingId, request.clientAddress);
+    const visitorHash = request.visitorKey && isRoomSecret(request.visitorKey) ? hashRoomSecret(request.visitorKey) : null;
+    const { meeting, barred, present } = await openMeeting(request.meetingId, request.clientAddress, visitorHash);
     const link = request.link ? await deps.links.resolve(meeting.id, request.link) : undefined;
     const role: LinkRole = link?.role ?? "guest";
-    const visitorHash = request.visitorKey && isRoomSecret(request.visitorKey) ? hashRoomSecret(request.visitorKey) : null;
-    if (await isBarred(pool, meeting.id, visitorHash, link?.id ?? null)) throw removed();
+    if (barred || (link && (await isBarred(pool, meeting.id, null, link.id)))) throw removed();
     const person = { displayName, role, email: link?.email ?? null, linkId: link?.id ?? null, visitorHash };
     if (role !== "host" && meeting.roomLocked) throw locked();
     if (role !== "host" && meeting.settings.lobby) {
@@ -159,7 +164,7 @@ export function createJoinGrants(deps: {
       deps.lobbyKnocked(meeting.id);
       return { lobbyTicket, meeting, role };
     }
-    return issue(meeting, person);
+    return issue(meeting, present, person);
   }
 
   /** How a lobby entry stands; once admitted, with a grant (asked again, a new one). */
@@ -178,8 +183,8 @@ export function createJoinGrants(deps: {
     if (entry.status === "denied") return { status: "denied" };
     if (entry.status === "waiting") return { status: meeting.roomLocked ? "locked" : "waiting" };
     if (await isBarred(pool, meeting.id, entry.visitorHash, entry.linkId)) throw removed();
-    await openMeeting(request.meetingId, request.clientAddress);
-    const grant = await issue(meeting, entry);
+    const state = await openMeeting(request.meetingId, request.clientAddress, entry.visitorHash);
+    const grant = await issue(state.meeting, state.present, entry);
     return { status: "admitted", grant };
   }
 
