@@ -1,6 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMediaWebhookProxy, type MediaWebhookProxy } from "../support/media-webhook-proxy.ts";
+import { startMediaWebhookProxy } from "../support/media-webhook-proxy.ts";
+import { useResource } from "../support/use-resource.ts";
 import { launchChromium } from "../support/chromium.ts";
 import { joinMeeting } from "../support/meeting-room-browser.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
@@ -12,22 +13,16 @@ import { holdStill } from "../support/hold-still.ts";
 // Presence must not depend on every webhook arriving: the meeting service compares what it
 // recorded with LiveKit's room service at start and every ROOM_RECONCILE_INTERVAL_MS.
 const GRACE_SECONDS = 3;
-let proxy: MediaWebhookProxy;
 let tenant: Tenant;
 let browser: Browser;
 
 // The proxy first: the stack's media server is pointed at it.
-beforeAll(async () => {
-  proxy = await startMediaWebhookProxy();
-});
-afterAll(async () => {
-  await proxy?.close();
-});
+const proxy = useResource("the media webhook proxy", startMediaWebhookProxy, (started) => started.close());
 const fixture = useStack({
   media: true,
   mediaWebhookTarget: (listener) => {
-    proxy.target = listener;
-    return proxy.url;
+    proxy().target = listener;
+    return proxy().url;
   },
   env: { MEETING_EMPTY_GRACE_SECONDS: String(GRACE_SECONDS), ROOM_RECONCILE_INTERVAL_MS: "2000", WEBHOOK_POLL_INTERVAL_MS: "200" },
 });
@@ -70,14 +65,14 @@ describe("reconciliation with the media server", () => {
     await fixture.stack.start("meeting");
     // Alice's leave is lost on the way, and so is the room's closing, which would otherwise
     // tell the same thing 20 s later.
-    proxy.drop((webhook) => (webhook.event === "participant_left" && webhook.participantName === "Alice") || webhook.event === "room_finished");
+    proxy().drop((webhook) => (webhook.event === "participant_left" && webhook.participantName === "Alice") || webhook.event === "room_finished");
     await alice.close();
 
     await waitFor(() => endedEvents(meeting.id).length === 1, 60_000, "meeting.ended after reconciliation and the grace period");
     // Alice's participant_left may reach the proxy after the end: LiveKit sends a room's webhooks
     // one at a time, and Bob's, refused while the meeting service was down, is retried with backoff
     // (1, 2, 4, 8 s) ahead of it. It is dropped whenever it comes; that it came shows it was sent.
-    await waitFor(() => proxy.dropped.some((webhook) => webhook.participantName === "Alice"), 30_000, "Alice's participant_left dropped at the proxy");
+    await waitFor(() => proxy().dropped.some((webhook) => webhook.participantName === "Alice"), 30_000, "Alice's participant_left dropped at the proxy");
     expect(await statusOf(meeting.id)).toBe("ended");
     const ended = endedEvents(meeting.id)[0]!.payload!.data;
     expect((ended.participants as { displayName: string; leftAt: string | null }[]).map((visit) => [visit.displayName, visit.leftAt !== null]).sort()).toEqual([

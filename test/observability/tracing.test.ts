@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startOtlpReceiver, tracingEnv, type OtlpReceiver, type ReceivedSpan } from "../support/otlp-receiver.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startOtlpReceiver, tracingEnv, type ReceivedSpan } from "../support/otlp-receiver.ts";
+import { useResource } from "../support/use-resource.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { succeeded, useStack } from "../support/use-stack.ts";
 import { waitFor } from "../support/wait.ts";
@@ -15,17 +16,11 @@ describe.each([
   { transport: "kafka", kafka: true },
   { transport: "the Postgres event bus", kafka: false },
 ])("tracing over $transport", ({ kafka }) => {
-  let otlp: OtlpReceiver;
   let tenant: Tenant;
 
   // The OTLP receiver first: the stack's processes are told its address.
-  beforeAll(async () => {
-    otlp = await startOtlpReceiver();
-  });
-  afterAll(async () => {
-    await otlp?.close();
-  });
-  const fixture = useStack(() => ({ kafka, env: { ...tracingEnv(otlp), LOG_LEVEL: "debug" } }));
+  const otlp = useResource("the OTLP receiver", startOtlpReceiver, (started) => started.close());
+  const fixture = useStack(() => ({ kafka, env: { ...tracingEnv(otlp()), LOG_LEVEL: "debug" } }));
   const receiver = useWebhookReceiver();
   beforeAll(async () => {
     tenant = await createTenant(fixture.stack);
@@ -50,8 +45,13 @@ describe.each([
 
     // The trace is the one whose gateway server span is the end call.
     const endSpan = () =>
-      otlp.spans().find((span) => span.service === "svc-gateway" && span.kind === 2 && span.attributes["http.route"] === "/api/v1/meeting/:id/end");
-    const traceSpans = () => otlp.spans().filter((span) => span.traceId === endSpan()?.traceId);
+      otlp()
+        .spans()
+        .find((span) => span.service === "svc-gateway" && span.kind === 2 && span.attributes["http.route"] === "/api/v1/meeting/:id/end");
+    const traceSpans = () =>
+      otlp()
+        .spans()
+        .filter((span) => span.traceId === endSpan()?.traceId);
     const attemptSpan = () => traceSpans().find((span) => span.service === "svc-webhook" && span.name === "webhook delivery attempt");
     // The delivery attempt's log line, written once its success is recorded.
     const deliveredLine = () =>
@@ -146,9 +146,14 @@ describe.each([
       expect(ended.status).toBe(200);
       await waitFor(() => receiver.on("/edge").length >= 1, 30_000, "the webhook was not delivered");
       const attempt = () =>
-        otlp.spans().find((span) => span.name === "webhook delivery attempt" && span.attributes["svc.webhook.subscription_id"] !== undefined);
+        otlp()
+          .spans()
+          .find((span) => span.name === "webhook delivery attempt" && span.attributes["svc.webhook.subscription_id"] !== undefined);
       await waitFor(() => attempt() !== undefined, 30_000, "no delivery attempt span");
-      const clientSpan = () => otlp.spans().find((span) => span.kind === 3 && String(span.attributes["url.full"] ?? "").includes("/edge"));
+      const clientSpan = () =>
+        otlp()
+          .spans()
+          .find((span) => span.kind === 3 && String(span.attributes["url.full"] ?? "").includes("/edge"));
       await waitFor(() => clientSpan() !== undefined, 30_000, "no HTTP client span of the delivery");
 
       // The customer's endpoint sees neither the caller's context nor ours.
@@ -157,7 +162,7 @@ describe.each([
       expect(delivery!.headers).not.toHaveProperty("tracestate");
       expect(delivery!.headers).not.toHaveProperty("baggage");
       // Nothing was recorded in the caller's trace; the gateway's span of the call is a root of its own.
-      const spans = otlp.spans();
+      const spans = otlp().spans();
       expect(spans.filter((span) => span.traceId === callerTraceId)).toEqual([]);
       const edge = spans.find(
         (span) =>

@@ -1,6 +1,6 @@
 import { createSvcClient, type SvcClient } from "@svc/client";
-import { afterAll, beforeAll } from "vitest";
 import { startStack, type Stack, type StackOptions } from "./stack.ts";
+import { useResource } from "./use-resource.ts";
 
 export interface StackFixture {
   /** The running stack (available inside tests and hooks, after the file's beforeAll). */
@@ -16,15 +16,11 @@ export interface StackFixture {
  * given as a function, called in the beforeAll: register that other thing's beforeAll before this.
  */
 export function useStack(options: StackOptions | (() => StackOptions) = {}): StackFixture {
-  let running: Stack | undefined;
-  beforeAll(async () => {
-    running = await startStack(typeof options === "function" ? options() : options);
-  });
-  afterAll(async () => running?.stop());
-  const stack = () => {
-    if (!running) throw new Error("the stack is not started: use it inside a test or hook, after useStack's beforeAll");
-    return running;
-  };
+  const stack = useResource(
+    "the stack",
+    () => startStack(typeof options === "function" ? options() : options),
+    (running) => running.stop(),
+  );
   return {
     get stack() {
       return stack();
