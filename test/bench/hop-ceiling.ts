@@ -3,11 +3,14 @@
 // over HTTP/2, once with bare `node:http2` on both sides and once with Connect exactly as our
 // processes call each other. Each role runs in its own process, like the gateway and a service.
 //
-//   DATABASE_URL=… hop-ceiling.ts backend <http2Port> <connectPort>
-//   REDIS_URL=… hop-ceiling.ts front <port> <http2Port> <connectPort>
+//   DATABASE_URL=… hop-ceiling.ts backend <http2Port> <connectPort> <grpcJsPort>
+//   REDIS_URL=… hop-ceiling.ts front <port> <http2Port> <connectPort> <grpcJsPort>
 //
 // For the two bare hops the backend answers the same protobuf bytes, so they differ only by the
 // stack that carries them, and it does no work of its own (no database, no authentication).
+// Two more hops carry the same call over gRPC with @grpc/grpc-js as the caller: to our Connect
+// server (startServer, which speaks gRPC too), and to a @grpc/grpc-js server: the choice of
+// transport per pair of processes, measured (docs/decisions, "internal transport").
 //
 // `GET /connect-parts` stands for a read through one service, GET /webhook's shape: the parts of
 // an authenticated request (auth-parts.ts), the Connect hop, and behind it one Postgres round trip
@@ -17,12 +20,18 @@
 // n Subscription messages, written as JSON; at 1 and 100 items it bounds how a page's cost may grow
 // with its length.
 import http2 from "node:http2";
-import { create, toBinary } from "@bufbuild/protobuf";
+import * as grpc from "@grpc/grpc-js";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { createClient } from "@connectrpc/connect";
 import express from "express";
 import { createLogger, createPool, internalTransport, startServer } from "@svc/platform";
-import { ListEventTypesResponseSchema, ListSubscriptionsResponseSchema, WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
+import {
+  ListEventTypesRequestSchema,
+  ListEventTypesResponseSchema,
+  ListSubscriptionsResponseSchema,
+  WebhookService,
+} from "@svc/proto/svc/webhook/v1/webhook_pb";
 import { authPartsApp } from "./auth-parts.ts";
 
 const [role, ...ports] = [process.argv[2], ...process.argv.slice(3).map(Number)];
@@ -31,9 +40,33 @@ const [role, ...ports] = [process.argv[2], ...process.argv.slice(3).map(Number)]
 // carries a few bytes, so both hops move a real message the receiver has to read.
 const response = create(ListEventTypesResponseSchema, { eventTypes: [{ type: "meeting.ended", description: "A meeting ended." }] });
 const responseBytes = toBinary(ListEventTypesResponseSchema, response);
+const LIST_EVENT_TYPES = "/svc.webhook.v1.WebhookService/ListEventTypes";
+// protobuf-es messages on the grpc-js wire, both ways.
+const encodeRequest = (message: unknown) => Buffer.from(toBinary(ListEventTypesRequestSchema, message as never));
+const decodeRequest = (bytes: Buffer) => fromBinary(ListEventTypesRequestSchema, bytes);
+const encodeResponse = (message: unknown) => Buffer.from(toBinary(ListEventTypesResponseSchema, message as never));
+const decodeResponse = (bytes: Buffer) => fromBinary(ListEventTypesResponseSchema, bytes);
 
 if (role === "backend") {
-  const [http2Port, connectPort] = ports as [number, number];
+  const [http2Port, connectPort, grpcJsPort] = ports as [number, number, number];
+  const grpcServer = new grpc.Server();
+  grpcServer.addService(
+    {
+      listEventTypes: {
+        path: LIST_EVENT_TYPES,
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: encodeRequest,
+        requestDeserialize: decodeRequest,
+        responseSerialize: encodeResponse,
+        responseDeserialize: decodeResponse,
+      },
+    },
+    { listEventTypes: (_call: unknown, callback: grpc.sendUnaryData<unknown>) => callback(null, response) },
+  );
+  grpcServer.bindAsync(`127.0.0.1:${grpcJsPort}`, grpc.ServerCredentials.createInsecure(), (error) => {
+    if (error) throw error;
+  });
   http2
     .createServer()
     .on("stream", (stream, headers) => {
@@ -86,7 +119,7 @@ if (role === "backend") {
     isServing: async () => true,
   });
 } else {
-  const [port, http2Port, connectPort] = ports as [number, number, number];
+  const [port, http2Port, connectPort, grpcJsPort] = ports as [number, number, number, number];
   const body = JSON.stringify({ valid: true, userId: "00000000-0000-0000-0000-000000000000", orgId: "00000000-0000-0000-0000-000000000000" });
 
   // One session shared by all requests, as the Connect transport keeps one; opened again only if
@@ -123,10 +156,26 @@ if (role === "backend") {
   const webhook = createClient(WebhookService, internalTransport(`http://127.0.0.1:${connectPort}`));
   const connectHop = () => webhook.listEventTypes({}, { timeoutMs: 10_000 });
 
+  // @grpc/grpc-js as the caller, with the same deadline, to our Connect server and to a grpc-js server.
+  const grpcJsHop = (client: grpc.Client) => () =>
+    new Promise<unknown>((resolve, reject) =>
+      client.makeUnaryRequest(
+        LIST_EVENT_TYPES,
+        encodeRequest,
+        decodeResponse,
+        create(ListEventTypesRequestSchema),
+        new grpc.Metadata(),
+        { deadline: Date.now() + 10_000 },
+        (error, answer) => (error ? reject(error) : resolve(answer)),
+      ),
+    );
+  const grpcJsToConnect = grpcJsHop(new grpc.Client(`127.0.0.1:${connectPort}`, grpc.credentials.createInsecure()));
+  const grpcJsToGrpcJs = grpcJsHop(new grpc.Client(`127.0.0.1:${grpcJsPort}`, grpc.credentials.createInsecure()));
+
   // Listen only once every hop answers, so that the bench's readiness check covers the backend too.
   for (let attempt = 0; ; attempt++) {
     try {
-      await Promise.all([bareHop(), connectHop(), webhook.listSubscriptions({})]);
+      await Promise.all([bareHop(), connectHop(), grpcJsToConnect(), grpcJsToGrpcJs(), webhook.listSubscriptions({})]);
       break;
     } catch (error) {
       if (attempt === 100) throw error;
@@ -161,6 +210,14 @@ if (role === "backend") {
   });
   app.post("/connect", async (_req, res) => {
     await connectHop();
+    res.type("application/json").send(body);
+  });
+  app.post("/grpc-js-to-connect", async (_req, res) => {
+    await grpcJsToConnect();
+    res.type("application/json").send(body);
+  });
+  app.post("/grpc-js-to-grpc-js", async (_req, res) => {
+    await grpcJsToGrpcJs();
     res.type("application/json").send(body);
   });
   app.listen(port, "127.0.0.1");
