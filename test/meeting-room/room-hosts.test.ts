@@ -5,33 +5,40 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../support/chromium.ts";
 import { collectPeerConnections, inboundMedia, screenshotDir } from "../support/meeting-room-browser.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
-import { useStack } from "../support/use-stack.ts";
+import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
-import { subscribeReceiver, useWebhookReceiver } from "../support/webhook-fixtures.ts";
+import { subscribeReceiver } from "../support/webhook-fixtures.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 // Three real Chromium participants with fake cameras and microphones, through a real LiveKit: a
 // host with a host link, an attendee with a personal link and a guest with the plain URL, in a
 // meeting with a lobby. Webhooks are verified with `standardwebhooks` by the receiver. Every
 // state is photographed into screenshotDir (test/support/meeting-room-browser.ts).
+let stack: Stack;
 let tenant: Tenant;
+let receiver: WebhookReceiver;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
-const fixture = useStack({ media: true, env: { NO_SHOW_CHECK_INTERVAL_MS: "500", WEBHOOK_POLL_INTERVAL_MS: "200" } });
-const receiver = useWebhookReceiver();
 
 beforeAll(async () => {
-  browser = await launchChromium({ fakeMedia: true });
-  tenant = await createTenant(fixture.stack);
-  await subscribeReceiver(fixture.stack, receiver, tenant.apiKey, "/events", { events: ["meeting.ended", "meeting.no_show"] });
+  [stack, receiver, browser] = await Promise.all([
+    startStack({ media: true, env: { NO_SHOW_CHECK_INTERVAL_MS: "500", WEBHOOK_POLL_INTERVAL_MS: "200" } }),
+    startWebhookReceiver(),
+    launchChromium({ fakeMedia: true }),
+  ]);
+  tenant = await createTenant(stack);
+  await subscribeReceiver(stack, receiver, tenant.apiKey, "/events", { events: ["meeting.ended", "meeting.no_show"] });
   mkdirSync(screenshotDir, { recursive: true });
-});
+}, 180_000);
 afterAll(async () => {
   for (const context of contexts) await context.close().catch(() => undefined);
   await browser?.close();
+  await receiver?.close();
+  await stack?.stop();
 });
 
-const api = (method: string, apiPath: string, body?: unknown) => callApi(apiBase(fixture.stack), method, apiPath, { key: tenant.apiKey, body });
+const api = (method: string, apiPath: string, body?: unknown) => callApi(apiBase(stack), method, apiPath, { key: tenant.apiKey, body });
 const events = (meetingId: string, type: string) =>
   receiver.on("/events").filter((request) => !request.verificationError && request.payload?.type === type && request.payload.data.meetingId === meetingId);
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
@@ -130,7 +137,7 @@ describe("hosts, lobby, host controls and chat in real browsers", () => {
       // A guest calling a host action (with the room session their page holds) is refused by the server.
       expect(guestRoomSession).not.toBe("");
       for (const action of ["/room/end", "/room/lock"]) {
-        const refused = await callApi(apiBase(fixture.stack), "POST", `/meeting/${id}${action}`, {
+        const refused = await callApi(apiBase(stack), "POST", `/meeting/${id}${action}`, {
           headers: { "x-room-session": guestRoomSession },
           body: { locked: true },
         });
