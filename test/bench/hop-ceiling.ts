@@ -204,21 +204,13 @@ if (role === "backend") {
     });
   });
   app.use("/connect-parts", parts.app);
-  app.post("/http2", async (_req, res) => {
-    await bareHop();
-    res.type("application/json").send(body);
-  });
-  app.post("/connect", async (_req, res) => {
-    await connectHop();
-    res.type("application/json").send(body);
-  });
-  app.post("/grpc-js-to-connect", async (_req, res) => {
-    await grpcJsToConnect();
-    res.type("application/json").send(body);
-  });
-  app.post("/grpc-js-to-grpc-js", async (_req, res) => {
-    await grpcJsToGrpcJs();
-    res.type("application/json").send(body);
-  });
+  // One route per hop, each answering the same body once its call is back.
+  const hops = { http2: bareHop, connect: connectHop, "grpc-js-to-connect": grpcJsToConnect, "grpc-js-to-grpc-js": grpcJsToGrpcJs };
+  for (const [route, hop] of Object.entries(hops)) {
+    app.post(`/${route}`, async (_req, res) => {
+      await hop();
+      res.type("application/json").send(body);
+    });
+  }
   app.listen(port, "127.0.0.1");
 }

@@ -59,7 +59,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       requestIdServerInterceptor,
       ...tracingInterceptors("server"),
       ...(options.metrics ? [rpcMetrics(options.metrics)] : []),
-      rpcDebugLog(options.logger),
+      // Installed only at the debug level: an RPC pays nothing for a log line it would not write.
+      ...(options.logger.isLevelEnabled("debug") ? [rpcDebugLog(options.logger)] : []),
       hideInternalErrors(options.logger),
     ],
     routes(router) {

@@ -4,7 +4,8 @@ import type { Logger } from "../logger.ts";
 
 /**
  * One debug line per RPC a server handles (procedure, outcome, duration): with LOG_LEVEL=debug a
- * request can be followed through every service by its requestId. Free at the default level.
+ * request can be followed through every service by its requestId. startServer installs it only
+ * at the debug level; the check here keeps it right wherever else it is installed.
  */
 export function rpcDebugLog(logger: Logger): Interceptor {
   return (next) => async (request) => {
