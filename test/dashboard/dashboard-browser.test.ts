@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unlabelledControls } from "../oauth/support/browser.ts";
 import { launchChromium } from "../support/chromium.ts";
 import { createOAuthApp, insecure, tokenRequest, verifyAtApi } from "../oauth/support/oauth-app.ts";
-import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
@@ -17,7 +16,6 @@ import { apiBase, callApi } from "../support/rest-client.ts";
 const SHOTS = process.env.DASHBOARD_SHOTS_DIR ?? "/tmp/dash-shots";
 
 describe("developer dashboard in Chromium: every action through the public API, as admin and as member", () => {
-  let stack: Stack;
   let admin: Tenant;
   let browser: Browser;
   let context: BrowserContext;
@@ -33,7 +31,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe(label === "Users" ? "Users" : label.replace("API keys", "API keys"));
   };
   const signInPage = async (target: Page, email: string, password: string) => {
-    await target.goto(`${stack.gatewayUrl}/`);
+    await target.goto(`${fixture.stack.gatewayUrl}/`);
     await target.waitForURL(/\/dashboard\/sign-in$/);
     await target.getByLabel("E-mail address").fill(email);
     await target.getByLabel("Password").fill(password);
@@ -45,8 +43,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
   const fixture = useStack({ env: { SIGNUP_ENABLED: "true" } });
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    stack = fixture.stack;
-    admin = await createTenant(stack, { name: "Acme Video" });
+    admin = await createTenant(fixture.stack, { name: "Acme Video" });
     receiver = await startWebhookReceiver();
     callbacks = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end("callback"));
     await new Promise<void>((resolve) => callbacks.listen(0, "127.0.0.1", resolve));
@@ -68,7 +65,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
   });
 
   it("the site root leads to the sign-in page, served with a strict CSP, labelled controls and no inline script; a wrong password shows the API's message", async () => {
-    const response = await fetch(`${stack.gatewayUrl}/dashboard/api-keys`);
+    const response = await fetch(`${fixture.stack.gatewayUrl}/dashboard/api-keys`);
     const csp = response.headers.get("content-security-policy") ?? "";
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("script-src 'self'");
@@ -80,7 +77,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
     expect(shell).not.toMatch(/style=/);
     expect(shell).toMatch(/<script type="module" src="\/assets\/dashboard-[A-Z0-9]+\.js"><\/script>/);
 
-    await page.goto(`${stack.gatewayUrl}/`);
+    await page.goto(`${fixture.stack.gatewayUrl}/`);
     await page.waitForURL(/\/dashboard\/sign-in$/);
     expect(await unlabelledControls(page)).toEqual([]);
     await page.getByLabel("E-mail address").fill(admin.email);
@@ -116,17 +113,17 @@ describe("developer dashboard in Chromium: every action through the public API, 
     expect(await page.getByText("It is shown only this once").isVisible()).toBe(true);
     await page.getByRole("cell", { name: key.slice(0, 12) + "…" }).waitFor();
     await shot("02-api-keys-created");
-    expect((await verifyAtApi(stack, key)).status).toBe(200);
+    expect((await verifyAtApi(fixture.stack, key)).status).toBe(200);
 
     await page.getByRole("button", { name: "Revoke CI deploys" }).click();
     await page.getByRole("dialog").waitFor();
     await shot("03-api-keys-confirm-revoke");
     await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
-    expect((await verifyAtApi(stack, key)).status).toBe(200);
+    expect((await verifyAtApi(fixture.stack, key)).status).toBe(200);
     await page.getByRole("button", { name: "Revoke CI deploys" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
     await expect.poll(() => page.getByRole("status").filter({ hasText: "is revoked" }).count()).toBe(1);
-    expect((await verifyAtApi(stack, key)).status).toBe(401);
+    expect((await verifyAtApi(fixture.stack, key)).status).toBe(401);
     // A reload shows the list again, never the key.
     await page.reload();
     await page.getByRole("table").waitFor();
@@ -151,7 +148,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
     expect(clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     await shot("04-oauth-clients-created");
 
-    const issuer = new URL(stack.gatewayUrl);
+    const issuer = new URL(fixture.stack.gatewayUrl);
     const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }));
     const client = { client_id: clientId };
     const authorize = new URL(as.authorization_endpoint!);
@@ -181,10 +178,10 @@ describe("developer dashboard in Chromium: every action through the public API, 
       insecure,
     );
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, exchanged);
-    expect((await verifyAtApi(stack, tokens.access_token)).status).toBe(200);
+    expect((await verifyAtApi(fixture.stack, tokens.access_token)).status).toBe(200);
     /** The grant's refresh token presented with `secret`: its answer tells the grant check from the client check. */
     const refreshWith = (secret: string) =>
-      tokenRequest(stack, { grant_type: "refresh_token", refresh_token: tokens.refresh_token!, client_id: clientId, client_secret: secret });
+      tokenRequest(fixture.stack, { grant_type: "refresh_token", refresh_token: tokens.refresh_token!, client_id: clientId, client_secret: secret });
 
     await open("Authorized apps");
     await page.getByRole("heading", { name: "Cal Scheduler" }).waitFor();
@@ -193,7 +190,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
     await page.getByRole("button", { name: "Revoke access of Cal Scheduler" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Revoke access" }).click();
     await page.getByText("You have not authorized any application.").waitFor();
-    expect((await verifyAtApi(stack, tokens.access_token)).status).toBe(401);
+    expect((await verifyAtApi(fixture.stack, tokens.access_token)).status).toBe(401);
     const refreshed = await refreshWith(clientSecret);
     expect(refreshed.status).toBe(400);
     expect(refreshed.body.error).toBe("invalid_grant");
@@ -260,11 +257,11 @@ describe("developer dashboard in Chromium: every action through the public API, 
     expect(secret).toMatch(/^whsec_/);
     receiver.useSecret("/hooks/dashboard", secret);
 
-    const meeting = await callApi(apiBase(stack), "POST", "/meeting", {
+    const meeting = await callApi(apiBase(fixture.stack), "POST", "/meeting", {
       key: admin.apiKey,
       body: { title: "Dashboard check", attendees: ["ada@example.com"] },
     }).then((response) => response.json() as Promise<{ id: string }>);
-    const ended = await callApi(apiBase(stack), "POST", `/meeting/${meeting.id}/end`, { key: admin.apiKey });
+    const ended = await callApi(apiBase(fixture.stack), "POST", `/meeting/${meeting.id}/end`, { key: admin.apiKey });
     expect(ended.status).toBe(200);
     await waitFor(() => receiver.on("/hooks/dashboard").length === 1, 20_000, "the meeting.ended delivery did not arrive");
     const first = receiver.on("/hooks/dashboard")[0]!;
@@ -295,7 +292,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
     const url = `${receiver.baseUrl}/hooks/dashboard`;
     const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: url }) });
     const webhookState = async () => {
-      const listed = await callApi(apiBase(stack), "GET", "/webhook", { key: admin.apiKey });
+      const listed = await callApi(apiBase(fixture.stack), "GET", "/webhook", { key: admin.apiKey });
       const { webhooks } = (await listed.json()) as { webhooks: { url: string; disabled: boolean }[] };
       return webhooks.find((webhook) => webhook.url === url)!.disabled ? "disabled" : "enabled";
     };
@@ -348,7 +345,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
     await memberPage.getByRole("heading", { name: `${receiver.baseUrl}/hooks/dashboard` }).waitFor();
     expect(await memberPage.getByRole("button", { name: /Delete|Send a test event|Register webhook/ }).count()).toBe(0);
     await memberPage.screenshot({ path: `${SHOTS}/10-member-webhooks.png`, fullPage: true });
-    await memberPage.goto(`${stack.gatewayUrl}/dashboard/users`);
+    await memberPage.goto(`${fixture.stack.gatewayUrl}/dashboard/users`);
     await memberPage.getByRole("heading", { name: "Not available to you" }).waitFor();
     await memberPage.screenshot({ path: `${SHOTS}/11-member-users-refused.png`, fullPage: true });
     // The API says the same when the page is bypassed (the browser's own cookie and CSRF token).
@@ -369,9 +366,9 @@ describe("developer dashboard in Chromium: every action through the public API, 
   });
 
   it("a cross-site form POST with the victim's browser creates nothing; after sign-out the old cookie is refused", async () => {
-    const before = (await stack.query("SELECT count(*)::int AS n FROM identity.api_keys")).rows[0]!.n;
+    const before = (await fixture.stack.query("SELECT count(*)::int AS n FROM identity.api_keys")).rows[0]!.n;
     // Another site (localhost is not the same site as 127.0.0.1) with a form aimed at the API.
-    const target = `${stack.gatewayUrl}/api/v1/api-keys`;
+    const target = `${fixture.stack.gatewayUrl}/api/v1/api-keys`;
     const evil = http.createServer((_req, res) => {
       res
         .writeHead(200, { "content-type": "text/html" })
@@ -384,12 +381,12 @@ describe("developer dashboard in Chromium: every action through the public API, 
     expect([400, 401, 403]).toContain(response.status());
     await evilPage.close();
     await new Promise<void>((resolve) => evil.close(() => resolve()));
-    expect((await stack.query("SELECT count(*)::int AS n FROM identity.api_keys")).rows[0]!.n).toBe(before);
+    expect((await fixture.stack.query("SELECT count(*)::int AS n FROM identity.api_keys")).rows[0]!.n).toBe(before);
 
     const cookies = await context.cookies();
     const cookieHeader = cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join("; ");
     const csrf = cookies.find((cookie) => cookie.name === "svc_csrf")!.value;
-    const call = () => callApi(apiBase(stack), "GET", "/api-keys", { cookie: cookieHeader, headers: { "x-csrf-token": csrf } });
+    const call = () => callApi(apiBase(fixture.stack), "GET", "/api-keys", { cookie: cookieHeader, headers: { "x-csrf-token": csrf } });
     expect((await call()).status).toBe(200);
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL(/\/dashboard\/sign-in$/);
@@ -400,7 +397,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
 
   it("sign-up (enabled here) creates an organization whose founder is an admin", async () => {
     const signUp = await context.newPage();
-    await signUp.goto(`${stack.gatewayUrl}/dashboard/sign-up`);
+    await signUp.goto(`${fixture.stack.gatewayUrl}/dashboard/sign-up`);
     expect(await unlabelledControls(signUp)).toEqual([]);
     await signUp.getByLabel("Organization name").fill("Newco");
     await signUp.getByLabel("E-mail address").fill("founder@newco.example");
@@ -425,16 +422,16 @@ describe("developer dashboard in Chromium: every action through the public API, 
   });
 
   it("the throttle is shared with the OAuth sign-in page: failures at the dashboard refuse the right password there too", async () => {
-    const victim = await createTenant(stack, { name: "Victim Org" });
+    const victim = await createTenant(fixture.stack, { name: "Victim Org" });
     for (let attempt = 0; attempt < 10; attempt++) {
-      const response = await fetch(`${stack.gatewayUrl}/api/v1/session`, {
+      const response = await fetch(`${fixture.stack.gatewayUrl}/api/v1/session`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ email: victim.email, password: `wrong ${attempt}` }),
       });
       expect(response.status).toBe(401);
     }
-    const app = await createOAuthApp(stack, admin, { name: "Throttle Probe", scopes: "meeting.create" });
+    const app = await createOAuthApp(fixture.stack, admin, { name: "Throttle Probe", scopes: "meeting.create" });
     try {
       const oauthPage = await browser.newPage();
       await oauthPage.goto(app.authorizeUrl({ scope: "meeting.create", state: "t" }));

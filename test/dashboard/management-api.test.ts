@@ -1,12 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { bearerCall, openSession, sessionFrom, signInApi, type DashboardSession } from "./support/dashboard-session.ts";
 import { authorizeRedirect } from "../oauth/support/oauth-app.ts";
 
 describe("dashboard management API: sessions, CSRF, roles, credential rules and organization isolation", () => {
-  let stack: Stack;
   let orgA: Tenant;
   let orgB: Tenant;
   let adminA: DashboardSession;
@@ -14,22 +13,18 @@ describe("dashboard management API: sessions, CSRF, roles, credential rules and 
   let memberA: DashboardSession;
   let member: { email: string; password: string; userId: string };
 
+  const fixture = useStack({ env: { SIGNUP_ENABLED: "true" } });
   beforeAll(async () => {
-    stack = await startStack({ env: { SIGNUP_ENABLED: "true" } });
-    orgA = await createTenant(stack, { name: "Org A" });
-    orgB = await createTenant(stack, { name: "Org B" });
-    adminA = await openSession(stack, orgA.email, orgA.password);
-    adminB = await openSession(stack, orgB.email, orgB.password);
+    orgA = await createTenant(fixture.stack, { name: "Org A" });
+    orgB = await createTenant(fixture.stack, { name: "Org B" });
+    adminA = await openSession(fixture.stack, orgA.email, orgA.password);
+    adminB = await openSession(fixture.stack, orgB.email, orgB.password);
     member = { email: `member-${randomBytes(4).toString("hex")}@example.com`, password: "member password 1", userId: "" };
     const created = await adminA.call("POST", "/users", { email: member.email, password: member.password });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ email: member.email, role: "member", deactivated: false });
     member.userId = created.body.userId;
-    memberA = await openSession(stack, member.email, member.password);
-  });
-
-  afterAll(async () => {
-    await stack?.stop();
+    memberA = await openSession(fixture.stack, member.email, member.password);
   });
 
   it("signs in with an HttpOnly SameSite=Lax session cookie and a script-readable SameSite=Strict CSRF cookie; users made by the CLI are admins", async () => {
@@ -66,7 +61,7 @@ describe("dashboard management API: sessions, CSRF, roles, credential rules and 
     expect(created.status).toBe(201);
     expect(created.body.key).toMatch(/^svc_[A-Za-z0-9_-]{43}$/);
     expect(created.body.prefix).toBe(created.body.key.slice(0, 12));
-    const ok = await bearerCall(stack, created.body.key, "POST", "/auth");
+    const ok = await bearerCall(fixture.stack, created.body.key, "POST", "/auth");
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ valid: true, userId: orgA.userId, orgId: orgA.orgId, kind: "api_key" });
     const listed = await adminA.call("GET", "/api-keys");
@@ -75,7 +70,7 @@ describe("dashboard management API: sessions, CSRF, roles, credential rules and 
     const revoked = await adminA.call("POST", `/api-keys/${created.body.keyId}/revoke`);
     expect(revoked.status).toBe(200);
     expect(revoked.body.revokedAt).toEqual(expect.any(String));
-    expect((await bearerCall(stack, created.body.key, "POST", "/auth")).status).toBe(401);
+    expect((await bearerCall(fixture.stack, created.body.key, "POST", "/auth")).status).toBe(401);
   });
 
   it("API keys and OAuth-style bearer tokens cannot mint credentials or users: only a session may (403)", async () => {
@@ -86,12 +81,12 @@ describe("dashboard management API: sessions, CSRF, roles, credential rules and 
       ["POST", "/users", { email: "sneaky@example.com", password: "password123" }],
       ["GET", "/authorized-apps", undefined],
     ] as const) {
-      const refused = await bearerCall(stack, orgA.apiKey, method, path, body);
+      const refused = await bearerCall(fixture.stack, orgA.apiKey, method, path, body);
       expect(refused.status, `${method} ${path}`).toBe(403);
       expect(refused.body.error).toMatch(/only a dashboard session/);
     }
-    expect((await bearerCall(stack, "svc_" + "A".repeat(43), "GET", "/api-keys")).status).toBe(401);
-    const keys = await stack.query("SELECT count(*)::int AS n FROM identity.api_keys WHERE name = 'minted by a leaked key'");
+    expect((await bearerCall(fixture.stack, "svc_" + "A".repeat(43), "GET", "/api-keys")).status).toBe(401);
+    const keys = await fixture.stack.query("SELECT count(*)::int AS n FROM identity.api_keys WHERE name = 'minted by a leaked key'");
     expect(keys.rows[0]!.n).toBe(0);
   });
 
@@ -111,7 +106,9 @@ describe("dashboard management API: sessions, CSRF, roles, credential rules and 
       expect(refused.body.error).toBe("Only an admin of the organization can do this");
     }
     // The member's own API key has no more rights than the member.
-    expect((await bearerCall(stack, key.body.key, "POST", "/webhook", { url: "https://hooks.example.com/x", events: ["meeting.ended"] })).status).toBe(403);
+    expect((await bearerCall(fixture.stack, key.body.key, "POST", "/webhook", { url: "https://hooks.example.com/x", events: ["meeting.ended"] })).status).toBe(
+      403,
+    );
     expect((await memberA.call("GET", "/webhook")).status).toBe(200);
   });
 
@@ -146,7 +143,7 @@ describe("dashboard management API: sessions, CSRF, roles, credential rules and 
   });
 
   it("an admin can make a client require PKCE and turn it off again; /oauth/authorize follows the setting at once", async () => {
-    const authorize = async (clientId: string) => (await authorizeRedirect(stack, clientId)).location;
+    const authorize = async (clientId: string) => (await authorizeRedirect(fixture.stack, clientId)).location;
     const fields = { name: "Strict", redirectUris: ["https://pkce.example/cb"], scopes: ["meeting.read"] };
     const created = await adminA.call("POST", "/oauth-clients", { ...fields, requirePkce: true });
     expect(created.status).toBe(201);
@@ -164,7 +161,7 @@ describe("dashboard management API: sessions, CSRF, roles, credential rules and 
     expect(edited.body.requirePkce).toBe(false);
     const accepted = await authorize(created.body.clientId);
     expect(accepted.searchParams.get("error")).toBeNull();
-    expect(accepted.origin).toBe(new URL(stack.gatewayUrl).origin);
+    expect(accepted.origin).toBe(new URL(fixture.stack.gatewayUrl).origin);
 
     const again = await adminA.call("PUT", `/oauth-clients/${created.body.clientId}`, { ...fields, requirePkce: true });
     expect(again.body.requirePkce).toBe(true);
@@ -198,7 +195,7 @@ describe("dashboard management API: sessions, CSRF, roles, credential rules and 
       for (const foreign of [id, orgA.userId, keyOfA.body.keyId, webhook.body.webhookId]) expect(seen, path).not.toContain(foreign);
     }
     expect((await adminA.call("GET", "/oauth-clients")).body.clients).toContainEqual(expect.objectContaining({ clientId: id, name: "A's app" }));
-    expect((await bearerCall(stack, keyOfA.body.key, "POST", "/auth")).status).toBe(200);
+    expect((await bearerCall(fixture.stack, keyOfA.body.key, "POST", "/auth")).status).toBe(200);
     expect((await adminA.call("GET", "/webhook")).body.webhooks.map((w: any) => w.webhookId)).toContain(webhook.body.webhookId);
     expect((await adminB.call("DELETE", "/authorized-apps/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")).status).toBe(404);
   });
@@ -214,18 +211,18 @@ describe("dashboard management API: sessions, CSRF, roles, credential rules and 
     await adminA.call("PATCH", `/users/${member.userId}`, { role: "member" });
     expect((await memberA.call("GET", "/users")).status).toBe(403);
     const key = await memberA.call("POST", "/api-keys", { name: "soon dead" });
-    expect((await bearerCall(stack, key.body.key, "POST", "/auth")).status).toBe(200);
+    expect((await bearerCall(fixture.stack, key.body.key, "POST", "/auth")).status).toBe(200);
     const deactivated = await adminA.call("PATCH", `/users/${member.userId}`, { deactivated: true });
     expect(deactivated.body).toMatchObject({ deactivated: true, deactivatedAt: expect.any(String) });
     expect((await memberA.call("GET", "/session")).status).toBe(401);
-    expect((await bearerCall(stack, key.body.key, "POST", "/auth")).status).toBe(401);
-    expect((await signInApi(stack, member.email, member.password)).status).toBe(401);
+    expect((await bearerCall(fixture.stack, key.body.key, "POST", "/auth")).status).toBe(401);
+    expect((await signInApi(fixture.stack, member.email, member.password)).status).toBe(401);
     await adminA.call("PATCH", `/users/${member.userId}`, { deactivated: false });
-    memberA = await openSession(stack, member.email, member.password);
+    memberA = await openSession(fixture.stack, member.email, member.password);
   });
 
   it("sign-out ends the session server-side: the old cookie is refused afterwards", async () => {
-    const session = await openSession(stack, orgB.email, orgB.password);
+    const session = await openSession(fixture.stack, orgB.email, orgB.password);
     const out = await session.call("DELETE", "/session");
     expect(out.status).toBe(200);
     expect(out.headers.getSetCookie().join("\n")).toMatch(/svc_session=;.*Expires=Thu, 01 Jan 1970/);
@@ -234,63 +231,63 @@ describe("dashboard management API: sessions, CSRF, roles, credential rules and 
   });
 
   it("a session idle for longer than the idle timeout, or past its absolute end, is refused", async () => {
-    const idle = await openSession(stack, orgB.email, orgB.password);
-    const ended = await openSession(stack, orgB.email, orgB.password);
+    const idle = await openSession(fixture.stack, orgB.email, orgB.password);
+    const ended = await openSession(fixture.stack, orgB.email, orgB.password);
     const tokenOf = (session: DashboardSession) => session.cookieHeader.match(/svc_session=([^;]+)/)![1]!;
     const hash = (token: string) => createHash("sha256").update(token).digest("hex");
     expect((await idle.call("GET", "/session")).status).toBe(200);
-    await stack.query("UPDATE identity.sessions SET last_seen_at = now() - interval '31 minutes' WHERE token_hash = $1", [hash(tokenOf(idle))]);
-    await stack.query("UPDATE identity.sessions SET expires_at = now() - interval '1 second' WHERE token_hash = $1", [hash(tokenOf(ended))]);
+    await fixture.stack.query("UPDATE identity.sessions SET last_seen_at = now() - interval '31 minutes' WHERE token_hash = $1", [hash(tokenOf(idle))]);
+    await fixture.stack.query("UPDATE identity.sessions SET expires_at = now() - interval '1 second' WHERE token_hash = $1", [hash(tokenOf(ended))]);
     expect((await idle.call("GET", "/session")).status).toBe(401);
     expect((await ended.call("GET", "/session")).status).toBe(401);
     // Activity moves the idle clock: a session used 29 minutes ago is still alive.
-    const active = await openSession(stack, orgB.email, orgB.password);
-    await stack.query("UPDATE identity.sessions SET last_seen_at = now() - interval '29 minutes' WHERE token_hash = $1", [hash(tokenOf(active))]);
+    const active = await openSession(fixture.stack, orgB.email, orgB.password);
+    await fixture.stack.query("UPDATE identity.sessions SET last_seen_at = now() - interval '29 minutes' WHERE token_hash = $1", [hash(tokenOf(active))]);
     expect((await active.call("GET", "/session")).status).toBe(200);
   });
 
   it("20 wrong passwords throttle that account for everyone, the right password included, with the same answer for an unknown account", async () => {
-    const victim = await createTenant(stack, { name: "Victim" });
+    const victim = await createTenant(fixture.stack, { name: "Victim" });
     const unknown = `nobody-${randomBytes(4).toString("hex")}@example.com`;
     const answers: number[] = [];
     const unknownAnswers: number[] = [];
     for (let attempt = 0; attempt < 20; attempt++) {
-      answers.push((await signInApi(stack, victim.email, `wrong-${attempt}`)).status);
-      unknownAnswers.push((await signInApi(stack, unknown, `wrong-${attempt}`)).status);
+      answers.push((await signInApi(fixture.stack, victim.email, `wrong-${attempt}`)).status);
+      unknownAnswers.push((await signInApi(fixture.stack, unknown, `wrong-${attempt}`)).status);
     }
     expect(answers.slice(0, 10).every((status) => status === 401)).toBe(true);
     expect(answers.slice(10).every((status) => status === 429)).toBe(true);
     expect(unknownAnswers).toEqual(answers);
-    const right = await signInApi(stack, victim.email, victim.password);
+    const right = await signInApi(fixture.stack, victim.email, victim.password);
     expect(right.status).toBe(429);
     expect(Number(right.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(right.body.error).toMatch(/^Too many failed sign-in attempts/);
     // Another account is unaffected.
-    expect((await signInApi(stack, orgB.email, orgB.password)).status).toBe(200);
-    expect(stack.logs("identity")).toContain("sign-in throttled");
+    expect((await signInApi(fixture.stack, orgB.email, orgB.password)).status).toBe(200);
+    expect(fixture.stack.logs("identity")).toContain("sign-in throttled");
   });
 
   it("sign-up creates an organization with its first admin and signs in; a taken address is 409 and leaves no organization", async () => {
     const email = `founder-${randomBytes(4).toString("hex")}@example.com`;
-    const response = await fetch(`${stack.gatewayUrl}/api/v1/signup`, {
+    const response = await fetch(`${fixture.stack.gatewayUrl}/api/v1/signup`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ organizationName: "New Co", email, password: "founder password" }),
     });
     expect(response.status).toBe(201);
-    const founder = sessionFrom(stack, response.headers, (await response.json()) as Record<string, unknown>);
+    const founder = sessionFrom(fixture.stack, response.headers, (await response.json()) as Record<string, unknown>);
     expect(founder.body.user).toMatchObject({ email, role: "admin", organizationName: "New Co" });
     expect((await founder.call("GET", "/users")).body.users).toHaveLength(1);
-    const orgs = async () => (await stack.query("SELECT count(*)::int AS n FROM identity.organizations")).rows[0]!.n;
+    const orgs = async () => (await fixture.stack.query("SELECT count(*)::int AS n FROM identity.organizations")).rows[0]!.n;
     const before = await orgs();
-    const taken = await fetch(`${stack.gatewayUrl}/api/v1/signup`, {
+    const taken = await fetch(`${fixture.stack.gatewayUrl}/api/v1/signup`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ organizationName: "Copycat", email, password: "founder password" }),
     });
     expect(taken.status).toBe(409);
     expect(await orgs()).toBe(before);
-    const invalid = await fetch(`${stack.gatewayUrl}/api/v1/signup`, {
+    const invalid = await fetch(`${fixture.stack.gatewayUrl}/api/v1/signup`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ organizationName: "", email: "nope", password: "short" }),
@@ -307,7 +304,7 @@ describe("dashboard management API: sessions, CSRF, roles, credential rules and 
     secrets.push(created.body.clientSecret);
     const key = await adminA.call("POST", "/api-keys", { name: "dump check" });
     secrets.push(key.body.key);
-    const { rows } = await stack.query<{ dump: string }>(
+    const { rows } = await fixture.stack.query<{ dump: string }>(
       `SELECT string_agg(t::text, E'\\n') AS dump FROM (
          SELECT row_to_json(s)::text AS t FROM identity.sessions s UNION ALL
          SELECT row_to_json(k)::text FROM identity.api_keys k UNION ALL

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn, unlabelledControls } from "../oauth/support/browser.ts";
 import { createOAuthApp, type OAuthApp } from "../oauth/support/oauth-app.ts";
 import { launchChromium } from "../support/chromium.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 
 const SHOTS = process.env.DASHBOARD_SHOTS_DIR ?? "/tmp/dash-shots";
@@ -14,7 +14,6 @@ const SHOTS = process.env.DASHBOARD_SHOTS_DIR ?? "/tmp/dash-shots";
  * keyboard and found by role and label, then what a member meets at the consent step.
  */
 describe("Third-party apps in Chromium: an admin allows only listed applications; a member is refused an unlisted one", () => {
-  let stack: Stack;
   let members: Tenant;
   let vendor: Tenant;
   let listedApp: OAuthApp;
@@ -24,17 +23,17 @@ describe("Third-party apps in Chromium: an admin allows only listed applications
   const violations: string[] = [];
   const member = { email: "member@careful.example", password: "member password 1" };
   const policyRow = async () =>
-    (await stack.query("SELECT oauth_client_policy AS policy FROM identity.organizations WHERE id = $1", [members.orgId])).rows[0]!.policy as string;
+    (await fixture.stack.query("SELECT oauth_client_policy AS policy FROM identity.organizations WHERE id = $1", [members.orgId])).rows[0]!.policy as string;
 
+  const fixture = useStack();
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    stack = await startStack();
-    [members, vendor] = await Promise.all([createTenant(stack, { name: "Careful Corp" }), createTenant(stack, { name: "App Vendor Ltd" })]);
+    [members, vendor] = await Promise.all([createTenant(fixture.stack, { name: "Careful Corp" }), createTenant(fixture.stack, { name: "App Vendor Ltd" })]);
     [listedApp, unlistedApp] = await Promise.all([
-      createOAuthApp(stack, vendor, { name: "Vendor Scheduler", scopes: "meeting.create" }),
-      createOAuthApp(stack, vendor, { name: "Cal.com", scopes: "meeting.create" }),
+      createOAuthApp(fixture.stack, vendor, { name: "Vendor Scheduler", scopes: "meeting.create" }),
+      createOAuthApp(fixture.stack, vendor, { name: "Cal.com", scopes: "meeting.create" }),
     ]);
-    await stack.cli("users", "create", "--org", members.orgId, "--email", member.email, "--password", member.password);
+    await fixture.stack.cli("users", "create", "--org", members.orgId, "--email", member.email, "--password", member.password);
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     page.on("pageerror", (error) => violations.push(error.message));
@@ -46,11 +45,10 @@ describe("Third-party apps in Chromium: an admin allows only listed applications
   afterAll(async () => {
     await browser?.close();
     await Promise.all([listedApp, unlistedApp].map((app) => app?.close()));
-    await stack?.stop();
   });
 
   it("the admin lists a client by its id, sees its name and organization, and switches to 'Only listed applications', all with the keyboard", async () => {
-    await page.goto(`${stack.gatewayUrl}/dashboard/sign-in`);
+    await page.goto(`${fixture.stack.gatewayUrl}/dashboard/sign-in`);
     await signIn(page, { email: members.email, password: members.password });
     await page.getByRole("navigation").getByRole("link", { name: "Third-party apps" }).click();
     await page.getByRole("heading", { level: 1, name: "Third-party apps" }).waitFor();
@@ -127,7 +125,7 @@ describe("Third-party apps in Chromium: an admin allows only listed applications
     await page.keyboard.press("Enter");
     await page.getByRole("status").filter({ hasText: "Vendor Scheduler is no longer listed." }).waitFor();
     await page.getByText("People in your organization can authorize only your organization's own applications.").waitFor();
-    const listed = await stack.query("SELECT count(*)::int AS n FROM identity.oauth_client_allow_list WHERE org_id = $1", [members.orgId]);
+    const listed = await fixture.stack.query("SELECT count(*)::int AS n FROM identity.oauth_client_allow_list WHERE org_id = $1", [members.orgId]);
     expect(listed.rows[0]!.n).toBe(0);
     expect(violations).toEqual([]);
   });

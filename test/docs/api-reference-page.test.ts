@@ -2,7 +2,6 @@ import { mkdirSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../support/chromium.ts";
-import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 
 /**
@@ -10,12 +9,10 @@ import { useStack } from "../support/use-stack.ts";
  * from our own assets, under the pages' strict CSP, in real Chromium.
  */
 const screenshotDir = "/tmp/docs-shots";
-let stack: Stack;
 let browser: Browser;
 const fixture = useStack();
 
 beforeAll(async () => {
-  stack = fixture.stack;
   browser = await launchChromium();
   mkdirSync(screenshotDir, { recursive: true });
 });
@@ -25,7 +22,7 @@ afterAll(async () => {
 
 describe("GET /docs", () => {
   it("is a page with the strict CSP (no eval, no inline script, <style> only by exact hash; style attributes allowed) that loads only its fingerprinted assets", async () => {
-    const response = await fetch(`${stack.gatewayUrl}/docs`);
+    const response = await fetch(`${fixture.stack.gatewayUrl}/docs`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/html/);
     const csp = new Map(
@@ -59,7 +56,7 @@ describe("GET /docs", () => {
     const page = await context.newPage();
     const problems: string[] = [];
     const foreignRequests: string[] = [];
-    const origin = new URL(stack.gatewayUrl).origin;
+    const origin = new URL(fixture.stack.gatewayUrl).origin;
     page.on("console", (message) => {
       if (message.type() === "error") problems.push(`console: ${message.text()}`);
     });
@@ -75,10 +72,10 @@ describe("GET /docs", () => {
       document.addEventListener("securitypolicyviolation", (event) => violations.push(`${event.violatedDirective} ${event.blockedURI}`));
     });
     try {
-      const response = await page.goto(`${stack.gatewayUrl}/docs`);
+      const response = await page.goto(`${fixture.stack.gatewayUrl}/docs`);
       expect(response!.status()).toBe(200);
 
-      const document = (await (await fetch(`${stack.gatewayUrl}/api/v1/openapi.json`)).json()) as {
+      const document = (await (await fetch(`${fixture.stack.gatewayUrl}/api/v1/openapi.json`)).json()) as {
         paths: Record<string, Record<string, { summary?: string; tags?: string[] }>>;
       };
       const operations = Object.values(document.paths).flatMap((byMethod) => Object.values(byMethod).filter((operation) => operation.summary !== undefined));

@@ -1,24 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createKafkaEventBus, createLogger, createPostgresEventBus, type EventBus } from "@svc/platform";
 import { consumerLagGauge, createMetricsRegistry } from "@svc/platform/telemetry";
 import { closeBusesAfterEach, probeEvent as event } from "../support/event-bus-fixtures.ts";
 import { createTestDatabase, infra, uniqueName } from "../support/infra.ts";
+import { useResource } from "../support/use-resource.ts";
 import { waitFor } from "../support/wait.ts";
 
 // The consumer-lag gauge against both real transports: events published and not yet consumed
 // count, and the count falls to zero once a consumer has handled (and committed) them.
 const logger = createLogger("consumer-lag-test", "silent");
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => database?.drop());
+const database = useResource("the test database", createTestDatabase, (created) => created.drop());
 const closedAfterTest = closeBusesAfterEach();
 
 const transports: Record<string, (prefix: string) => Promise<EventBus>> = {
   kafka: async (prefix) => createKafkaEventBus({ brokers: infra.kafkaBrokers().split(","), topicPrefix: prefix, clientId: "consumer-lag-test", logger }),
-  postgres: (prefix) => createPostgresEventBus({ databaseUrl: database.url, topicPrefix: prefix, logger, pollIntervalMs: 200 }),
+  postgres: (prefix) => createPostgresEventBus({ databaseUrl: database().url, topicPrefix: prefix, logger, pollIntervalMs: 200 }),
 };
 
 describe.each(Object.keys(transports))("consumer lag on the %s bus", (transport) => {

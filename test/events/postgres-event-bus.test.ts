@@ -1,23 +1,19 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createLogger, createPostgresEventBus, type IncomingEvent } from "@svc/platform";
 import { closeBusesAfterEach, expectContextReachesHandler, probeEvent as event, probeText as text } from "../support/event-bus-fixtures.ts";
 import { createTestDatabase, uniqueName } from "../support/infra.ts";
+import { useResource } from "../support/use-resource.ts";
 import { waitFor } from "../support/wait.ts";
 import { holdStill } from "../support/hold-still.ts";
 
 const logger = createLogger("event-bus-test", "silent");
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => database?.drop());
+const database = useResource("the test database", createTestDatabase, (created) => created.drop());
 const closedAfterTest = closeBusesAfterEach();
 
 /** A bus on this file's database with its own topic prefix, polling fast so tests do not wait. */
 async function openBus(topicPrefix: string, options: { pollIntervalMs?: number } = {}) {
-  return closedAfterTest(await createPostgresEventBus({ databaseUrl: database.url, topicPrefix, logger, pollIntervalMs: options.pollIntervalMs ?? 200 }));
+  return closedAfterTest(await createPostgresEventBus({ databaseUrl: database().url, topicPrefix, logger, pollIntervalMs: options.pollIntervalMs ?? 200 }));
 }
 
 describe("the Postgres-backed event bus (embedded default)", () => {
@@ -119,7 +115,7 @@ describe("the Postgres-backed event bus (embedded default)", () => {
     const once = event("k");
     await bus.publisher().publish([once]);
     await bus.publisher().publish([once]);
-    const client = new pg.Client({ connectionString: database.url });
+    const client = new pg.Client({ connectionString: database().url });
     await client.connect();
     const { rows } = await client.query("SELECT count(*)::int AS n FROM event_bus.events WHERE event_id = $1", [once.id]);
     await client.end();
@@ -146,7 +142,7 @@ describe("the Postgres-backed event bus (embedded default)", () => {
     await handlerStarted;
 
     // Kill the dying consumer's database session, as a crash would: its claim is rolled back.
-    const admin = new pg.Client({ connectionString: database.url });
+    const admin = new pg.Client({ connectionString: database().url });
     await admin.connect();
     await admin.query(
       `SELECT pg_terminate_backend(l.pid) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation

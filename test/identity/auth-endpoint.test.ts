@@ -1,27 +1,24 @@
 import { createHash } from "node:crypto";
 import net from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { apiBase, callApi, type CallOptions } from "../support/rest-client.ts";
 
-let stack: Stack;
 let tenant: Tenant;
 const fixture = useStack();
 
 beforeAll(async () => {
-  stack = fixture.stack;
-  tenant = await createTenant(stack);
+  tenant = await createTenant(fixture.stack);
 });
 
 /** Takes the whole Authorization value: these tests send malformed ones too. */
 const auth = (authorization?: string, options: Pick<CallOptions, "rawBody" | "contentType"> = {}) =>
-  callApi(apiBase(stack), "POST", "/auth", { ...options, headers: authorization === undefined ? {} : { authorization } });
+  callApi(apiBase(fixture.stack), "POST", "/auth", { ...options, headers: authorization === undefined ? {} : { authorization } });
 
 /** Sends raw bytes (fetch refuses non-ASCII header values) with `Connection: close`; returns status, head and body. */
 async function rawRequest(request: Buffer): Promise<{ status: number; headers: string; body: string }> {
-  const url = new URL(stack.gatewayUrl);
+  const url = new URL(fixture.stack.gatewayUrl);
   const response = await new Promise<string>((resolve, reject) => {
     const socket = net.connect(Number(url.port), url.hostname, () => socket.write(request));
     let data = "";
@@ -64,7 +61,7 @@ describe("POST /api/v1/auth with a valid API key", () => {
   });
 
   it("resolves the keys of two organizations to their own user and organization ids", async () => {
-    const other = await createTenant(stack);
+    const other = await createTenant(fixture.stack);
     const [mine, theirs] = await Promise.all([auth(`Bearer ${tenant.apiKey}`), auth(`Bearer ${other.apiKey}`)]);
     expect(await mine.json()).toMatchObject({ userId: tenant.userId, orgId: tenant.orgId });
     expect(await theirs.json()).toMatchObject({ userId: other.userId, orgId: other.orgId });
@@ -81,7 +78,7 @@ describe("POST /api/v1/auth with a valid API key", () => {
 
 describe("the OpenAPI document describes POST /auth as it answers", () => {
   it("lists the 200 body's fields as required and the 401 and 429 statuses", async () => {
-    const document = await (await callApi(apiBase(stack), "GET", "/openapi.json")).json();
+    const document = await (await callApi(apiBase(fixture.stack), "GET", "/openapi.json")).json();
     const operation = document.paths["/auth"].post;
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(["200", "401", "429"]));
     const schema = document.components.schemas.CredentialVerification;
@@ -131,18 +128,18 @@ describe("POST /api/v1/auth refuses with 401 {error} and WWW-Authenticate", () =
   });
 
   it("a revoked key on the very next request, although its verification is cached", async () => {
-    const victim = await createTenant(stack);
+    const victim = await createTenant(fixture.stack);
     expect((await auth(`Bearer ${victim.apiKey}`)).status).toBe(200);
-    const cacheKey = `${stack.env.REDIS_KEY_PREFIX}cred:${createHash("sha256").update(victim.apiKey).digest("hex")}`;
+    const cacheKey = `${fixture.stack.env.REDIS_KEY_PREFIX}cred:${createHash("sha256").update(victim.apiKey).digest("hex")}`;
     const { Redis } = await import("ioredis");
-    const redis = new Redis(stack.env.REDIS_URL!);
+    const redis = new Redis(fixture.stack.env.REDIS_URL!);
     try {
       // Entries are `<HMAC>.<notAfter>.<content>` (see credential-cache.ts's entrySeal).
       const payload = (value: string | null) => value!.split(".").slice(2).join(".");
       expect(JSON.parse(payload(await redis.get(cacheKey)))).toMatchObject({ userId: victim.userId, orgId: victim.orgId });
       expect(await redis.pttl(cacheKey)).toBeLessThanOrEqual(60_000);
 
-      expect(await stack.cli("keys", "revoke", "--key-id", victim.keyId)).toEqual({ keyId: victim.keyId, revoked: true });
+      expect(await fixture.stack.cli("keys", "revoke", "--key-id", victim.keyId)).toEqual({ keyId: victim.keyId, revoked: true });
       await expectUnauthorized(await auth(`Bearer ${victim.apiKey}`), true);
       expect(payload(await redis.get(cacheKey))).toBe("revoked");
     } finally {
@@ -155,24 +152,24 @@ describe("POST /api/v1/auth refuses with 401 {error} and WWW-Authenticate", () =
 
 describe("the key is shown once and never stored", () => {
   it("the database holds only its SHA-256 and a short display prefix, nowhere the key", async () => {
-    const { rows: tables } = await stack.query<{ table_name: string }>(
+    const { rows: tables } = await fixture.stack.query<{ table_name: string }>(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'identity' AND table_type = 'BASE TABLE'",
     );
     expect(tables.length).toBeGreaterThan(0);
     const secretPart = tenant.apiKey.slice("svc_".length + 8); // everything beyond the display prefix
     for (const { table_name } of tables) {
-      const { rows } = await stack.query(`SELECT to_jsonb(t)::text AS row FROM identity."${table_name}" t`);
+      const { rows } = await fixture.stack.query(`SELECT to_jsonb(t)::text AS row FROM identity."${table_name}" t`);
       for (const { row } of rows) expect(row).not.toContain(secretPart);
     }
-    const { rows } = await stack.query("SELECT key_hash, display_prefix FROM identity.api_keys WHERE id = $1", [tenant.keyId]);
+    const { rows } = await fixture.stack.query("SELECT key_hash, display_prefix FROM identity.api_keys WHERE id = $1", [tenant.keyId]);
     expect(rows[0]).toEqual({ key_hash: createHash("sha256").update(tenant.apiKey).digest("hex"), display_prefix: tenant.apiKey.slice(0, 12) });
   });
 
   it("keys list shows the display prefix but never the key", async () => {
-    const listed = await stack.cli<{ keys: Record<string, unknown>[] }>("keys", "list", "--user", tenant.userId);
+    const listed = await fixture.stack.cli<{ keys: Record<string, unknown>[] }>("keys", "list", "--user", tenant.userId);
     expect(listed.keys).toEqual([expect.objectContaining({ keyId: tenant.keyId, prefix: tenant.apiKey.slice(0, 12) })]);
     expect(JSON.stringify(listed)).not.toContain(tenant.apiKey.slice(12));
-    const human = await stack.cliRaw("keys", "list", "--user", tenant.userId);
+    const human = await fixture.stack.cliRaw("keys", "list", "--user", tenant.userId);
     expect(human.stdout).not.toContain(tenant.apiKey.slice(12));
   });
 });

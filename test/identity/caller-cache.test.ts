@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
@@ -8,23 +7,21 @@ import { apiBase, callApi } from "../support/rest-client.ts";
 // call VerifyCredential, so a warm credential costs one Redis GET instead of an RPC. These tests
 // show it by stopping identity: warm credentials still resolve, revocation markers still refuse,
 // and a cold credential cannot be resolved at all.
-let stack: Stack;
 let warm: Tenant;
 let revoked: Tenant;
 let cold: Tenant;
 
-const auth = (key: string) => callApi(apiBase(stack), "POST", "/auth", { key });
-const createMeeting = (key: string) => callApi(apiBase(stack), "POST", "/meeting", { key, body: { title: "Cache" } });
+const auth = (key: string) => callApi(apiBase(fixture.stack), "POST", "/auth", { key });
+const createMeeting = (key: string) => callApi(apiBase(fixture.stack), "POST", "/meeting", { key, body: { title: "Cache" } });
 
 const fixture = useStack();
 
 beforeAll(async () => {
-  stack = fixture.stack;
-  [warm, revoked, cold] = [await createTenant(stack), await createTenant(stack), await createTenant(stack)];
+  [warm, revoked, cold] = [await createTenant(fixture.stack), await createTenant(fixture.stack), await createTenant(fixture.stack)];
   expect((await auth(warm.apiKey)).status).toBe(200);
   expect((await auth(revoked.apiKey)).status).toBe(200);
-  await stack.cli("keys", "revoke", "--key-id", revoked.keyId);
-  await stack.kill("identity");
+  await fixture.stack.cli("keys", "revoke", "--key-id", revoked.keyId);
+  await fixture.stack.kill("identity");
 });
 
 describe("callers answer from identity's shared verification cache", () => {

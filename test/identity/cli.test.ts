@@ -1,15 +1,11 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 
-let stack: Stack;
 const fixture = useStack();
 
-beforeAll(() => {
-  stack = fixture.stack;
-});
+beforeAll(() => {});
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -29,7 +25,7 @@ function cliWith(env: Record<string, string>, ...args: string[]) {
 
 /** Runs a command with --json and checks it printed exactly one JSON object on one line. */
 async function json(...args: string[]) {
-  const result = await stack.cliRaw(...args, "--json");
+  const result = await fixture.stack.cliRaw(...args, "--json");
   expect(result.stderr, result.stderr).toBe("");
   expect(result.code).toBe(0);
   expect(result.stdout.endsWith("\n")).toBe(true);
@@ -39,7 +35,7 @@ async function json(...args: string[]) {
 
 /** Runs a command expected to fail: non-zero exit, one line on stderr, nothing on stdout. */
 async function failure(...args: string[]) {
-  const result = await stack.cliRaw(...args);
+  const result = await fixture.stack.cliRaw(...args);
   expect(result.code).not.toBe(0);
   expect(result.stdout).toBe("");
   expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
@@ -61,7 +57,7 @@ describe("the admin CLI, each command with --json", () => {
     const output = await json("users", "create", "--org", orgId, "--email", "Ada@Example.com", "--password", "correct horse battery");
     expect(output).toEqual({ userId: expect.stringMatching(UUID) });
     userId = output.userId;
-    const { rows } = await stack.query("SELECT email, password_hash FROM identity.users WHERE id = $1", [userId]);
+    const { rows } = await fixture.stack.query("SELECT email, password_hash FROM identity.users WHERE id = $1", [userId]);
     expect(rows[0]!.email).toBe("Ada@Example.com");
     expect(rows[0]!.password_hash).toMatch(/^scrypt\$N=\d+,r=\d+,p=\d+\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/);
     expect(rows[0]!.password_hash).not.toContain("correct horse");
@@ -103,7 +99,7 @@ describe("the admin CLI, each command with --json", () => {
   });
 
   it("without --json prints words, and the key once with a warning to store it", async () => {
-    const result = await stack.cliRaw("keys", "create", "--user", userId);
+    const result = await fixture.stack.cliRaw("keys", "create", "--user", userId);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^API key created: [0-9a-f-]{36}\nkey \(shown only now; store it safely\): svc_[A-Za-z0-9_-]{43}\n$/);
   });
@@ -144,7 +140,7 @@ describe("CLI errors: one line on stderr and a non-zero exit", () => {
 
   it("a wrong administrator token", async () => {
     const result = await cliWith(
-      { SVC_IDENTITY_ADMIN_URL: stack.urls.identityAdmin, SVC_ADMIN_TOKEN: "wrong-token-wrong-token-wrong-token" },
+      { SVC_IDENTITY_ADMIN_URL: fixture.stack.urls.identityAdmin, SVC_ADMIN_TOKEN: "wrong-token-wrong-token-wrong-token" },
       "orgs",
       "create",
       "--name",
@@ -155,13 +151,25 @@ describe("CLI errors: one line on stderr and a non-zero exit", () => {
   });
 
   it("an identity admin API that cannot be reached", async () => {
-    const result = await cliWith({ SVC_IDENTITY_ADMIN_URL: "http://127.0.0.1:9", SVC_ADMIN_TOKEN: stack.env.ADMIN_TOKEN! }, "orgs", "create", "--name", "x");
+    const result = await cliWith(
+      { SVC_IDENTITY_ADMIN_URL: "http://127.0.0.1:9", SVC_ADMIN_TOKEN: fixture.stack.env.ADMIN_TOKEN! },
+      "orgs",
+      "create",
+      "--name",
+      "x",
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^error: cannot reach the identity admin API at http:\/\/127\.0\.0\.1:9: .+\n$/);
   });
 
   it("the old SVC_IDENTITY_URL (the admin API left the gRPC port), naming its replacement", async () => {
-    const result = await cliWith({ SVC_IDENTITY_URL: stack.urls.identity, SVC_ADMIN_TOKEN: stack.env.ADMIN_TOKEN! }, "orgs", "create", "--name", "x");
+    const result = await cliWith(
+      { SVC_IDENTITY_URL: fixture.stack.urls.identity, SVC_ADMIN_TOKEN: fixture.stack.env.ADMIN_TOKEN! },
+      "orgs",
+      "create",
+      "--name",
+      "x",
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: SVC_IDENTITY_URL is no longer read: set SVC_IDENTITY_ADMIN_URL .+\n$/);
   });

@@ -1,22 +1,18 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_EMAIL, describeDemoTenant, seedDemoTenant } from "../../scripts/demo-tenant.ts";
-import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 
-let stack: Stack;
 const fixture = useStack();
-beforeAll(() => {
-  stack = fixture.stack;
-});
+beforeAll(() => {});
 
 describe("the demo tenant of the embedded default", () => {
   it("is created once, on an empty identity schema, with a working API key, and never again", async () => {
-    const options = { databaseUrl: stack.databaseUrl, identityAdminUrl: stack.urls.identityAdmin, adminToken: stack.env.ADMIN_TOKEN! };
+    const options = { databaseUrl: fixture.stack.databaseUrl, identityAdminUrl: fixture.stack.urls.identityAdmin, adminToken: fixture.stack.env.ADMIN_TOKEN! };
     const demo = await seedDemoTenant(options);
     expect(demo).toMatchObject({ email: DEMO_EMAIL, apiKey: expect.stringMatching(/^svc_/) });
 
-    const response = await callApi(apiBase(stack), "POST", "/auth", { key: demo!.apiKey });
+    const response = await callApi(apiBase(fixture.stack), "POST", "/auth", { key: demo!.apiKey });
     expect(await response.json()).toMatchObject({ valid: true, userId: demo!.userId, orgId: demo!.orgId });
 
     const announcement = describeDemoTenant(demo!, "http://localhost:8080");
@@ -25,7 +21,7 @@ describe("the demo tenant of the embedded default", () => {
     expect(announcement).toContain("http://localhost:8080/dashboard");
 
     expect(await seedDemoTenant(options)).toBeUndefined();
-    const { rows } = await stack.query("SELECT count(*)::int AS n FROM identity.users WHERE lower(email) = $1", [DEMO_EMAIL]);
+    const { rows } = await fixture.stack.query("SELECT count(*)::int AS n FROM identity.users WHERE lower(email) = $1", [DEMO_EMAIL]);
     expect(rows[0]!.n).toBe(1);
   });
 });

@@ -8,21 +8,18 @@ import {
 } from "@svc/proto/svc/identity/v1/identity_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grpcJsClient } from "../support/grpc-js.ts";
-import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 
-let stack: Stack;
 let tenant: Tenant;
 let client: ReturnType<typeof grpcJsClient>;
 let adminClient: ReturnType<typeof grpcJsClient>;
 const fixture = useStack();
 
 beforeAll(async () => {
-  stack = fixture.stack;
-  tenant = await createTenant(stack);
-  client = grpcJsClient(stack.urls.identity);
-  adminClient = grpcJsClient(stack.urls.identityAdmin);
+  tenant = await createTenant(fixture.stack);
+  client = grpcJsClient(fixture.stack.urls.identity);
+  adminClient = grpcJsClient(fixture.stack.urls.identityAdmin);
 });
 afterAll(async () => {
   client?.close();
@@ -55,9 +52,9 @@ describe("VerifyCredential called directly by a @grpc/grpc-js client", () => {
   });
 
   it("answers UNAUTHENTICATED for a key once it is revoked", async () => {
-    const other = await createTenant(stack);
+    const other = await createTenant(fixture.stack);
     expect((await verify({ authorization: `Bearer ${other.apiKey}` })).orgId).toBe(other.orgId);
-    await stack.cli("keys", "revoke", "--key-id", other.keyId);
+    await fixture.stack.cli("keys", "revoke", "--key-id", other.keyId);
     expect(await failureCode(verify({ authorization: `Bearer ${other.apiKey}` }))).toBe(grpc.status.UNAUTHENTICATED);
   });
 });
@@ -73,16 +70,16 @@ describe("IdentityAdminService, on its own port, needs the administrator token",
     );
 
   it("refuses a call without it, with a wrong one, and with an API key, creating nothing", async () => {
-    const before = await stack.query("SELECT count(*)::int AS n FROM identity.organizations");
+    const before = await fixture.stack.query("SELECT count(*)::int AS n FROM identity.organizations");
     expect(await failureCode(createOrganization({}))).toBe(grpc.status.UNAUTHENTICATED);
-    expect(await failureCode(createOrganization({ authorization: `Bearer ${stack.env.ADMIN_TOKEN}x` }))).toBe(grpc.status.UNAUTHENTICATED);
+    expect(await failureCode(createOrganization({ authorization: `Bearer ${fixture.stack.env.ADMIN_TOKEN}x` }))).toBe(grpc.status.UNAUTHENTICATED);
     expect(await failureCode(createOrganization({ authorization: `Bearer ${tenant.apiKey}` }))).toBe(grpc.status.UNAUTHENTICATED);
-    const after = await stack.query("SELECT count(*)::int AS n FROM identity.organizations");
+    const after = await fixture.stack.query("SELECT count(*)::int AS n FROM identity.organizations");
     expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
   });
 
   it("is not served on the gRPC port the gateway, meeting and webhook call, not even with the right token", async () => {
-    expect(await failureCode(createOrganization({ authorization: `Bearer ${stack.env.ADMIN_TOKEN}` }, client))).toBe(grpc.status.UNIMPLEMENTED);
+    expect(await failureCode(createOrganization({ authorization: `Bearer ${fixture.stack.env.ADMIN_TOKEN}` }, client))).toBe(grpc.status.UNIMPLEMENTED);
   });
 
   it("serves only the admin API (and health) on the admin port: VerifyCredential is not there", async () => {
@@ -97,8 +94,8 @@ describe("IdentityAdminService, on its own port, needs the administrator token",
   });
 
   it("accepts the configured token", async () => {
-    const { orgId } = await createOrganization({ authorization: `Bearer ${stack.env.ADMIN_TOKEN}` });
-    const { rows } = await stack.query("SELECT name FROM identity.organizations WHERE id = $1", [orgId]);
+    const { orgId } = await createOrganization({ authorization: `Bearer ${fixture.stack.env.ADMIN_TOKEN}` });
+    const { rows } = await fixture.stack.query("SELECT name FROM identity.organizations WHERE id = $1", [orgId]);
     expect(rows).toEqual([{ name: "Direct" }]);
   });
 });

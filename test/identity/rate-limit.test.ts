@@ -1,23 +1,20 @@
 import { createHash, randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { waitFor } from "../support/wait.ts";
 
 const LIMIT = 5;
-let stack: Stack;
 let first: Tenant;
 let second: Tenant;
 let redis: Redis;
 const fixture = useStack({ env: { RATE_LIMIT_PER_SECOND: String(LIMIT) } });
 
 beforeAll(async () => {
-  stack = fixture.stack;
-  redis = new Redis(stack.env.REDIS_URL!);
-  [first, second] = [await createTenant(stack), await createTenant(stack)];
+  redis = new Redis(fixture.stack.env.REDIS_URL!);
+  [first, second] = [await createTenant(fixture.stack), await createTenant(fixture.stack)];
   // A credential earns its own bucket once identity has verified it (it is then in the shared
   // cache): verify both keys once (this also loads the response checker's OpenAPI document), then
   // let the client address's bucket refill.
@@ -33,9 +30,13 @@ afterAll(async () => {
  * full again once its key is gone (asking the gateway would spend a request of it).
  */
 const addressBucketRefilled = () =>
-  waitFor(async () => (await redis.keys(`${stack.env.REDIS_KEY_PREFIX}ratelimit*ip:*`)).length === 0, 5_000, "the client address's bucket did not refill");
+  waitFor(
+    async () => (await redis.keys(`${fixture.stack.env.REDIS_KEY_PREFIX}ratelimit*ip:*`)).length === 0,
+    5_000,
+    "the client address's bucket did not refill",
+  );
 
-const auth = (key?: string) => callApi(apiBase(stack), "POST", "/auth", { key });
+const auth = (key?: string) => callApi(apiBase(fixture.stack), "POST", "/auth", { key });
 
 describe("rate limiting at the gateway (Redis-backed)", () => {
   it("answers 429 {error} with Retry-After once a credential exceeds its requests per second, without touching other credentials", async () => {
@@ -50,7 +51,7 @@ describe("rate limiting at the gateway (Redis-backed)", () => {
   });
 
   it("counts in Redis under the deployment's prefix, keyed by the verified credential's hash", async () => {
-    const keys = await redis.keys(`${stack.env.REDIS_KEY_PREFIX}ratelimit*`);
+    const keys = await redis.keys(`${fixture.stack.env.REDIS_KEY_PREFIX}ratelimit*`);
     const hash = createHash("sha256").update(second.apiKey).digest("hex");
     expect(keys.some((key) => key.endsWith(`cred:${hash}`))).toBe(true);
     expect(keys.join(" ")).not.toContain(second.apiKey);
@@ -79,7 +80,9 @@ describe("rate limiting at the gateway (Redis-backed)", () => {
   it("X-Forwarded-For is not trusted without TRUST_PROXY_HOPS: rotating it gives no fresh bucket", async () => {
     await addressBucketRefilled();
     const burst = await Promise.all(
-      Array.from({ length: LIMIT * 3 }, (_, index) => callApi(apiBase(stack), "POST", "/auth", { headers: { "x-forwarded-for": `203.0.113.${index + 1}` } })),
+      Array.from({ length: LIMIT * 3 }, (_, index) =>
+        callApi(apiBase(fixture.stack), "POST", "/auth", { headers: { "x-forwarded-for": `203.0.113.${index + 1}` } }),
+      ),
     );
     expect(burst.filter((response) => response.status === 401).length).toBeLessThanOrEqual(LIMIT);
   });

@@ -1,38 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { mediaParticipant, sendMediaWebhook, type MediaParticipant } from "../support/media-webhooks.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
-import { subscribeReceiver } from "../support/webhook-fixtures.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { subscribeReceiver, useWebhookReceiver } from "../support/webhook-fixtures.ts";
 
 // Hosts, personal links, the lobby, host actions, chat, attendance and no-shows through the REST
 // API, as the room page and a scheduler use them, against a real LiveKit (join grants open its
 // rooms). Presence comes as LiveKit's signed webhooks for the grants' identities; deliveries are
 // verified with `standardwebhooks` by the receiver. The same flows in real browsers are in
 // room-hosts.test.ts.
-let stack: Stack;
 let tenant: Tenant;
 let otherTenant: Tenant;
-let receiver: WebhookReceiver;
+const fixture = useStack({ media: true, env: { NO_SHOW_CHECK_INTERVAL_MS: "500", WEBHOOK_POLL_INTERVAL_MS: "200", MEETING_EMPTY_GRACE_SECONDS: "60" } });
+const receiver = useWebhookReceiver();
 
 beforeAll(async () => {
-  [stack, receiver] = await Promise.all([
-    startStack({ media: true, env: { NO_SHOW_CHECK_INTERVAL_MS: "500", WEBHOOK_POLL_INTERVAL_MS: "200", MEETING_EMPTY_GRACE_SECONDS: "60" } }),
-    startWebhookReceiver(),
-  ]);
-  [tenant, otherTenant] = await Promise.all([createTenant(stack), createTenant(stack)]);
-  await subscribeReceiver(stack, receiver, tenant.apiKey, "/events", { events: ["meeting.ended", "meeting.no_show"] });
-}, 180_000);
-afterAll(async () => {
-  await receiver?.close();
-  await stack?.stop();
+  [tenant, otherTenant] = await Promise.all([createTenant(fixture.stack), createTenant(fixture.stack)]);
+  await subscribeReceiver(fixture.stack, receiver, tenant.apiKey, "/events", { events: ["meeting.ended", "meeting.no_show"] });
 });
 
-const api = (method: string, path: string, body?: unknown, key = tenant.apiKey) => callApi(apiBase(stack), method, path, { key, body });
+const api = (method: string, path: string, body?: unknown, key = tenant.apiKey) => callApi(apiBase(fixture.stack), method, path, { key, body });
 const publicCall = (method: string, path: string, options: { body?: unknown; session?: string; cookie?: string } = {}) =>
-  callApi(apiBase(stack), method, path, {
+  callApi(apiBase(fixture.stack), method, path, {
     body: options.body,
     ...(options.cookie ? { cookie: options.cookie } : {}),
     headers: options.session ? { "x-room-session": options.session } : {},
@@ -84,7 +75,7 @@ async function holder(meetingId: string, secret: string) {
 /** LiveKit says the grant's identity entered the room. */
 async function enter(meetingId: string, participantId: string, name: string): Promise<MediaParticipant> {
   const participant = { ...mediaParticipant(name), identity: participantId };
-  expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId, participant })).toBe(200);
+  expect(await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId, participant })).toBe(200);
   return participant;
 }
 
@@ -267,7 +258,7 @@ describe("removal, chat, attendance and no-shows", () => {
 
       // No-show: a minute after the start, once for the attendee who never came (not for those who did).
       await waitFor(() => events(meeting.id, "meeting.no_show").length >= 1, 40_000, "meeting.no_show");
-      expect((await sendMediaWebhook(stack, { event: "participant_left", meetingId: meeting.id, participant: adaIn })).valueOf()).toBe(200);
+      expect((await sendMediaWebhook(fixture.stack, { event: "participant_left", meetingId: meeting.id, participant: adaIn })).valueOf()).toBe(200);
 
       // The host ends it for everyone: meeting.ended with the attendance summary.
       expect((await publicCall("POST", `/meeting/${meeting.id}/room/end`, { session: hostSession })).status).toBe(200);
@@ -307,7 +298,7 @@ describe("removal, chat, attendance and no-shows", () => {
       expect(rest.participants.map((visit) => visit.name)).toEqual(["Walk-in"]);
 
       // Nothing of the chat is kept after the meeting.
-      expect((await stack.query("SELECT count(*)::int AS n FROM meeting.room_chat_messages WHERE meeting_id = $1", [meeting.id])).rows[0]!.n).toBe(0);
+      expect((await fixture.stack.query("SELECT count(*)::int AS n FROM meeting.room_chat_messages WHERE meeting_id = $1", [meeting.id])).rows[0]!.n).toBe(0);
       // A negative (exactly once): time for a duplicate no-show to be written and delivered.
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       expect(events(meeting.id, "meeting.no_show").map((event) => event.payload!.data)).toEqual([

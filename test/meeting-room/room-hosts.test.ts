@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../support/chromium.ts";
-import { inboundMedia, screenshotDir } from "../support/meeting-room-browser.ts";
+import { collectPeerConnections, inboundMedia, screenshotDir } from "../support/meeting-room-browser.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
@@ -48,17 +48,7 @@ async function person(viewport = { width: 1280, height: 800 }): Promise<Page> {
   const context = await browser.newContext({ viewport });
   contexts.push(context);
   const page = await context.newPage();
-  await page.addInitScript(() => {
-    const Native = window.RTCPeerConnection;
-    const connections: RTCPeerConnection[] = [];
-    (window as unknown as { __peerConnections: RTCPeerConnection[] }).__peerConnections = connections;
-    window.RTCPeerConnection = class extends Native {
-      constructor(configuration?: RTCConfiguration) {
-        super(configuration);
-        connections.push(this);
-      }
-    };
-  });
+  await collectPeerConnections(page);
   return page;
 }
 

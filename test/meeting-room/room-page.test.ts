@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { launchChromium } from "../support/chromium.ts";
 import { enterAs, openRoomPage } from "../support/meeting-room-browser.ts";
@@ -13,7 +13,6 @@ import { apiBase, callApi } from "../support/rest-client.ts";
  * and microphone, against a stack with its own LiveKit server.
  */
 
-let stack: Stack;
 let tenant: Tenant;
 
 /** Screenshots of each state a person sees, to look at after a change to the pages (not compared by pixel). */
@@ -23,13 +22,12 @@ const shot = async (page: Page, name: string) => {
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 };
 
+const fixture = useStack({ media: true });
 beforeAll(async () => {
-  stack = await startStack({ media: true });
-  tenant = await createTenant(stack);
+  tenant = await createTenant(fixture.stack);
 });
-afterAll(async () => stack?.stop());
 
-const api = (method: string, path: string, body?: unknown) => callApi(apiBase(stack), method, path, { key: tenant.apiKey, body });
+const api = (method: string, path: string, body?: unknown) => callApi(apiBase(fixture.stack), method, path, { key: tenant.apiKey, body });
 
 async function createMeeting(body: Record<string, unknown> = {}): Promise<{ id: string; url: string }> {
   const response = await api("POST", "/meeting", { title: "Room page test", ...body });
@@ -69,7 +67,7 @@ describe("the meeting page over plain HTTP: CSP, assets and server-rendered stat
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
     const policy = parsePolicy(response.headers.get("content-security-policy")!);
-    const livekit = new URL(stack.env.LIVEKIT_PUBLIC_URL!);
+    const livekit = new URL(fixture.stack.env.LIVEKIT_PUBLIC_URL!);
     expect(Object.fromEntries(policy)).toEqual({
       "default-src": ["'none'"],
       "script-src": ["'self'"],
@@ -108,7 +106,7 @@ describe("the meeting page over plain HTTP: CSP, assets and server-rendered stat
       [scripts[0]!, "text/javascript; charset=utf-8"],
       [styles[0]!, "text/css; charset=utf-8"],
     ] as const) {
-      const plain = await fetch(`${stack.gatewayUrl}${path}`, { headers: { "accept-encoding": "identity" } });
+      const plain = await fetch(`${fixture.stack.gatewayUrl}${path}`, { headers: { "accept-encoding": "identity" } });
       expect(plain.status).toBe(200);
       expect(plain.headers.get("content-type")).toBe(type);
       expect(plain.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
@@ -118,22 +116,22 @@ describe("the meeting page over plain HTTP: CSP, assets and server-rendered stat
       expect(body.length).toBeGreaterThan(1000);
 
       // fetch() decompresses transparently: the same text, sent smaller.
-      const compressed = await fetch(`${stack.gatewayUrl}${path}`, { headers: { "accept-encoding": "br, gzip" } });
+      const compressed = await fetch(`${fixture.stack.gatewayUrl}${path}`, { headers: { "accept-encoding": "br, gzip" } });
       expect(compressed.headers.get("content-encoding")).toBe("br");
       expect(await compressed.text()).toBe(body);
     }
-    const script = await (await fetch(`${stack.gatewayUrl}${scripts[0]!}`)).text();
+    const script = await (await fetch(`${fixture.stack.gatewayUrl}${scripts[0]!}`)).text();
     expect(script).toContain("livekit");
 
     for (const path of ["/assets/meeting-room-AAAAAAAA.js", "/assets/manifest.json", "/assets/..%2Fpackage.json", "/assets/"]) {
-      const missing = await fetch(`${stack.gatewayUrl}${path}`);
+      const missing = await fetch(`${fixture.stack.gatewayUrl}${path}`);
       expect(missing.status, path).toBe(404);
       expect(missing.headers.get("cache-control") ?? "", path).not.toContain("immutable");
     }
   });
 
   it("an unknown meeting is a 404 page 'Meeting not found' without script", async () => {
-    const response = await fetch(`${stack.gatewayUrl}/meeting/${UNKNOWN_ID}`);
+    const response = await fetch(`${fixture.stack.gatewayUrl}/meeting/${UNKNOWN_ID}`);
     expect(response.status).toBe(404);
     expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
     const html = await response.text();

@@ -10,12 +10,10 @@ import {
   MeetingStatus,
 } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { grpcJsClient } from "../support/grpc-js.ts";
-import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { bearer, refusal } from "../support/connect-refusal.ts";
 
-let stack: Stack;
 let tenant: Tenant;
 let otherTenant: Tenant;
 let meetings: ReturnType<typeof createClient<typeof MeetingService>>;
@@ -23,9 +21,8 @@ let page: ReturnType<typeof createClient<typeof MeetingPageService>>;
 const fixture = useStack();
 
 beforeAll(async () => {
-  stack = fixture.stack;
-  [tenant, otherTenant] = await Promise.all([createTenant(stack), createTenant(stack)]);
-  const transport = createGrpcTransport({ baseUrl: stack.urls.meeting });
+  [tenant, otherTenant] = await Promise.all([createTenant(fixture.stack), createTenant(fixture.stack)]);
+  const transport = createGrpcTransport({ baseUrl: fixture.stack.urls.meeting });
   meetings = createClient(MeetingService, transport);
   page = createClient(MeetingPageService, transport);
 });
@@ -46,7 +43,7 @@ describe("MeetingService over gRPC (direct callers meet the same rules as REST o
   });
 
   it("a plain @grpc/grpc-js client can create a meeting with an API key in the metadata", async () => {
-    const client = grpcJsClient(stack.urls.meeting);
+    const client = grpcJsClient(fixture.stack.urls.meeting);
     try {
       const response = await client.unary(
         "/svc.meeting.v1.MeetingService/CreateMeeting",

@@ -1,32 +1,29 @@
 import { createHash, randomUUID } from "node:crypto";
 import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 
 // Idempotency-Key (draft-ietf-httpapi-idempotency-key-header) on POST /meeting and POST /webhook,
 // through the gateway to the services' own tables.
-let stack: Stack;
 let tenant: Tenant;
 let other: Tenant;
 
 const fixture = useStack();
 
 beforeAll(async () => {
-  stack = fixture.stack;
-  [tenant, other] = await Promise.all([createTenant(stack), createTenant(stack)]);
+  [tenant, other] = await Promise.all([createTenant(fixture.stack), createTenant(fixture.stack)]);
 });
 
 const post = (path: string, body: unknown, key?: string, as: Tenant = tenant) =>
-  callApi(apiBase(stack), "POST", path, { key: as.apiKey, body, headers: key === undefined ? {} : { "idempotency-key": key } });
+  callApi(apiBase(fixture.stack), "POST", path, { key: as.apiKey, body, headers: key === undefined ? {} : { "idempotency-key": key } });
 
 /** How a key is stored and locked: SHA-256 of the sending credential (user, OAuth client: none for an API key) and the key. */
 const storedKeyOf = (as: Tenant, key: string) => createHash("sha256").update(`${as.userId}\0\0${key}`).digest("hex");
 
 const countMeetings = async (orgId: string) =>
-  (await stack.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting.meetings WHERE org_id = $1", [orgId])).rows[0]!.n;
+  (await fixture.stack.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting.meetings WHERE org_id = $1", [orgId])).rows[0]!.n;
 
 describe("Idempotency-Key on POST /api/v1/meeting", () => {
   it("replays the first response for the same key and body, creating one meeting", async () => {
@@ -55,7 +52,7 @@ describe("Idempotency-Key on POST /api/v1/meeting", () => {
   it("a duplicate while the first is still being processed is 409, and nothing is created by it", async () => {
     const key = randomUUID();
     // Hold the key's lock from outside, as a first request still in its transaction would.
-    const holder = new pg.Client({ connectionString: stack.databaseUrl });
+    const holder = new pg.Client({ connectionString: fixture.stack.databaseUrl });
     await holder.connect();
     try {
       await holder.query("SELECT pg_advisory_lock(hashtextextended('idempotency:' || $1 || ':' || $2, 0))", [tenant.orgId, storedKeyOf(tenant, key)]);
@@ -99,7 +96,7 @@ describe("Idempotency-Key on POST /api/v1/meeting", () => {
   });
 
   it("keys are scoped to the credential: another user of the same organization sending the same key gets a meeting of its own", async () => {
-    const { userId } = await stack.cli<{ userId: string }>(
+    const { userId } = await fixture.stack.cli<{ userId: string }>(
       "users",
       "create",
       "--org",
@@ -109,7 +106,7 @@ describe("Idempotency-Key on POST /api/v1/meeting", () => {
       "--password",
       "second-user-password",
     );
-    const { keyId, key: apiKey } = await stack.cli<{ keyId: string; key: string }>("keys", "create", "--user", userId, "--name", "second");
+    const { keyId, key: apiKey } = await fixture.stack.cli<{ keyId: string; key: string }>("keys", "create", "--user", userId, "--name", "second");
     const colleague: Tenant = { ...tenant, userId, keyId, apiKey };
     const key = randomUUID();
     const first = (await (await post("/meeting", { title: "Mine" }, key)).json()) as { id: string; url: string };
@@ -136,12 +133,12 @@ describe("Idempotency-Key on POST /api/v1/webhook", () => {
     expect(again.status).toBe(201);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(await again.json()).toEqual(created);
-    const subscriptions = await stack.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook.subscriptions WHERE org_id = $1 AND url = $2", [
+    const subscriptions = await fixture.stack.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook.subscriptions WHERE org_id = $1 AND url = $2", [
       tenant.orgId,
       body.url,
     ]);
     expect(subscriptions.rows[0]!.n).toBe(1);
-    const stored = await stack.query<{ response: Buffer }>("SELECT response FROM webhook.idempotency_keys WHERE org_id = $1 AND key = $2", [
+    const stored = await fixture.stack.query<{ response: Buffer }>("SELECT response FROM webhook.idempotency_keys WHERE org_id = $1 AND key = $2", [
       tenant.orgId,
       storedKeyOf(tenant, key),
     ]);
@@ -151,9 +148,9 @@ describe("Idempotency-Key on POST /api/v1/webhook", () => {
   });
 
   it("deleting the subscription deletes the stored replies that hold its signing secrets (registration and rotation)", async () => {
-    const owner = await createTenant(stack);
+    const owner = await createTenant(fixture.stack);
     const storedReplies = async () =>
-      (await stack.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook.idempotency_keys WHERE org_id = $1", [owner.orgId])).rows[0]!.n;
+      (await fixture.stack.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook.idempotency_keys WHERE org_id = $1", [owner.orgId])).rows[0]!.n;
     const created = (await (await post("/webhook", { url: "https://example.com/deleted", events: ["meeting.ended"] }, randomUUID(), owner)).json()) as {
       webhookId: string;
     };
@@ -162,7 +159,7 @@ describe("Idempotency-Key on POST /api/v1/webhook", () => {
     // Another subscription's reply stays.
     expect((await post("/webhook", { url: "https://example.com/kept", events: ["meeting.ended"] }, randomUUID(), owner)).status).toBe(201);
     expect(await storedReplies()).toBe(3);
-    const deleted = await callApi(apiBase(stack), "DELETE", "/webhook", { key: owner.apiKey, body: { webhookId: created.webhookId } });
+    const deleted = await callApi(apiBase(fixture.stack), "DELETE", "/webhook", { key: owner.apiKey, body: { webhookId: created.webhookId } });
     expect(deleted.status).toBe(200);
     expect(await storedReplies()).toBe(1);
   });

@@ -1,18 +1,15 @@
 import type { components } from "@svc/client";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 
-let stack: Stack;
 let tenant: Tenant;
 let otherTenant: Tenant;
 const fixture = useStack();
 
 beforeAll(async () => {
-  stack = fixture.stack;
-  [tenant, otherTenant] = await Promise.all([createTenant(stack), createTenant(stack)]);
+  [tenant, otherTenant] = await Promise.all([createTenant(fixture.stack), createTenant(fixture.stack)]);
 });
 
 const MEETING_ID = /^[A-Za-z0-9_-]{22}$/;
@@ -27,7 +24,7 @@ const getMeeting = (id: string, key?: string | null) => client(key).GET("/meetin
 const endMeeting = (id: string, key?: string | null) => client(key).POST("/meeting/{id}/end", inPath(id));
 
 async function countMeetings(): Promise<number> {
-  const { rows } = await stack.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting.meetings");
+  const { rows } = await fixture.stack.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting.meetings");
   return rows[0]!.n;
 }
 
@@ -45,24 +42,24 @@ describe("POST /api/v1/meeting with a valid API key", () => {
     expect(body!.type).toBe("svc_video");
     expect(body!.password).toBe("");
     expect(body!.id).toMatch(MEETING_ID);
-    expect(body!.url).toBe(`${stack.gatewayUrl}/meeting/${body!.id}`);
+    expect(body!.url).toBe(`${fixture.stack.gatewayUrl}/meeting/${body!.id}`);
   });
 
   it("stores a single attendee string as one participant", async () => {
     const { id } = await createdMeeting({ title: "One attendee", attendees: "solo@example.com" });
-    const { rows } = await stack.query("SELECT email FROM meeting.participants WHERE meeting_id = $1", [id]);
+    const { rows } = await fixture.stack.query("SELECT email FROM meeting.participants WHERE meeting_id = $1", [id]);
     expect(rows.map((row) => row.email)).toEqual(["solo@example.com"]);
   });
 
   it("stores an attendee array as participants, deduplicated case-insensitively in the given order", async () => {
     const { id } = await createdMeeting({ title: "Many", attendees: ["Ann@Example.com", "bob@example.com", "ann@example.com", "BOB@example.com"] });
-    const { rows } = await stack.query("SELECT email FROM meeting.participants WHERE meeting_id = $1 ORDER BY ordinal", [id]);
+    const { rows } = await fixture.stack.query("SELECT email FROM meeting.participants WHERE meeting_id = $1 ORDER BY ordinal", [id]);
     expect(rows.map((row) => row.email)).toEqual(["Ann@Example.com", "bob@example.com"]);
   });
 
   it("records the organization and user of the key, and the trimmed title", async () => {
     const { id } = await createdMeeting({ title: "  Padded title  " });
-    const { rows } = await stack.query("SELECT org_id, created_by_user_id, created_by_client_id, title FROM meeting.meetings WHERE id = $1", [id]);
+    const { rows } = await fixture.stack.query("SELECT org_id, created_by_user_id, created_by_client_id, title FROM meeting.meetings WHERE id = $1", [id]);
     expect(rows[0]).toEqual({ org_id: tenant.orgId, created_by_user_id: tenant.userId, created_by_client_id: null, title: "Padded title" });
   });
 
@@ -142,13 +139,13 @@ describe("POST /api/v1/meeting refuses invalid bodies with 400 naming each field
 
   // No client sends these two: they go on the wire as they are (callApi).
   it("malformed JSON: 400 with a clear message", async () => {
-    const response = await callApi(apiBase(stack), "POST", "/meeting", { key: tenant.apiKey, rawBody: '{"title": "t",' });
+    const response = await callApi(apiBase(fixture.stack), "POST", "/meeting", { key: tenant.apiKey, rawBody: '{"title": "t",' });
     expect(response.status).toBe(400);
     expect((await response.json()).error).toBe("Malformed JSON in request body");
   });
 
   it("a body that is not JSON: 400 naming the content type", async () => {
-    const response = await callApi(apiBase(stack), "POST", "/meeting", {
+    const response = await callApi(apiBase(fixture.stack), "POST", "/meeting", {
       key: tenant.apiKey,
       rawBody: "title=t",
       contentType: "application/x-www-form-urlencoded",
@@ -247,7 +244,7 @@ describe("POST /api/v1/meeting/:id/end", () => {
     const second = await endMeeting(id);
     expect(second.response.status).toBe(200);
     expect(second.data!.endedAt).toBe(first.endedAt);
-    const { rows } = await stack.query("SELECT count(*)::int AS n FROM meeting.outbox WHERE key = $1", [id]);
+    const { rows } = await fixture.stack.query("SELECT count(*)::int AS n FROM meeting.outbox WHERE key = $1", [id]);
     expect(rows[0]!.n).toBe(1);
   });
 
@@ -255,7 +252,7 @@ describe("POST /api/v1/meeting/:id/end", () => {
     const { id } = await createdMeeting({ title: "Race" });
     const answers = await Promise.all(Array.from({ length: 8 }, () => endMeeting(id)));
     expect(answers.map(({ response }) => response.status)).toEqual(Array(8).fill(200));
-    const { rows } = await stack.query("SELECT count(*)::int AS n FROM meeting.outbox WHERE key = $1", [id]);
+    const { rows } = await fixture.stack.query("SELECT count(*)::int AS n FROM meeting.outbox WHERE key = $1", [id]);
     expect(rows[0]!.n).toBe(1);
   });
 
@@ -264,7 +261,7 @@ describe("POST /api/v1/meeting/:id/end", () => {
     const { response } = await endMeeting(id, otherTenant.apiKey);
     expect(response.status).toBe(404);
     expect((await getMeeting(id)).data!.status).toBe("scheduled");
-    const { rows } = await stack.query("SELECT count(*)::int AS n FROM meeting.outbox WHERE key = $1", [id]);
+    const { rows } = await fixture.stack.query("SELECT count(*)::int AS n FROM meeting.outbox WHERE key = $1", [id]);
     expect(rows[0]!.n).toBe(0);
   });
 
@@ -274,7 +271,7 @@ describe("POST /api/v1/meeting/:id/end", () => {
 });
 
 describe("the join page at PUBLIC_URL/meeting/:id", () => {
-  const page = (id: string) => fetch(`${stack.gatewayUrl}/meeting/${id}`);
+  const page = (id: string) => fetch(`${fixture.stack.gatewayUrl}/meeting/${id}`);
 
   it("shows title (escaped), start, status and the number of invited people, without a credential", async () => {
     const { url } = await createdMeeting({
@@ -317,7 +314,7 @@ describe("when the meeting service cannot reach its tables", () => {
   it("POST /meeting answers 500 {error:'Failed to create meeting'} and leaks no detail; GET answers a generic 500", async () => {
     const { id } = await createdMeeting({ title: "Before the outage" });
     // Make this stack's meeting schema unreachable (the shared Postgres keeps running for everyone else).
-    await stack.query("ALTER SCHEMA meeting RENAME TO meeting_unreachable");
+    await fixture.stack.query("ALTER SCHEMA meeting RENAME TO meeting_unreachable");
     try {
       const { error, response } = await createMeeting({ title: "During the outage", attendees: "a@example.com" });
       expect(response.status).toBe(500);
@@ -328,10 +325,10 @@ describe("when the meeting service cannot reach its tables", () => {
       expect(read.response.status).toBe(500);
       expect(read.error).toMatchObject({ error: "Internal server error" });
     } finally {
-      await stack.query("ALTER SCHEMA meeting_unreachable RENAME TO meeting");
+      await fixture.stack.query("ALTER SCHEMA meeting_unreachable RENAME TO meeting");
     }
     // And it recovers without a restart.
     await createdMeeting({ title: "After the outage" });
-    expect(stack.logs("meeting")).toContain("failed to store a new meeting");
+    expect(fixture.stack.logs("meeting")).toContain("failed to store a new meeting");
   });
 });

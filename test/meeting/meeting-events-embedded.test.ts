@@ -2,7 +2,6 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger, createPostgresEventBus, type EventBus, type IncomingEvent } from "@svc/platform";
 import { MeetingEndedSchema } from "@svc/proto/svc/meeting/v1/events_pb";
-import type { Stack } from "../support/stack.ts";
 import { succeeded, useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
@@ -11,16 +10,19 @@ import { holdStill } from "../support/hold-still.ts";
 // The embedded default: no KAFKA_BROKERS, so the meeting service's outbox feeds the durable
 // Postgres-backed bus, which consumers read through the same EventSubscriber interface.
 
-let stack: Stack;
 let tenant: Tenant;
 let bus: EventBus;
 const received: IncomingEvent[] = [];
 const fixture = useStack({ kafka: false });
 
 beforeAll(async () => {
-  stack = fixture.stack;
-  tenant = await createTenant(stack);
-  bus = await createPostgresEventBus({ databaseUrl: stack.databaseUrl, topicPrefix: "", logger: createLogger("embedded-test", "silent"), pollIntervalMs: 200 });
+  tenant = await createTenant(fixture.stack);
+  bus = await createPostgresEventBus({
+    databaseUrl: fixture.stack.databaseUrl,
+    topicPrefix: "",
+    logger: createLogger("embedded-test", "silent"),
+    pollIntervalMs: 200,
+  });
   await bus.subscriber().start({ topic: "meeting.events", groupId: "embedded-test", handle: async (event) => void received.push(event) });
 });
 afterAll(async () => {
@@ -47,10 +49,10 @@ describe("without Kafka, meeting.ended travels over the Postgres-backed event bu
     expect(message.eventId).toBe(event.id);
     expect(message.orgId).toBe(tenant.orgId);
     expect(message.meeting).toMatchObject({ id, title: "Embedded", attendees: ["a@example.com"] });
-    const { rows } = await stack.query("SELECT count(*)::int AS n FROM meeting.outbox WHERE key = $1 AND sent_at IS NOT NULL", [id]);
+    const { rows } = await fixture.stack.query("SELECT count(*)::int AS n FROM meeting.outbox WHERE key = $1 AND sent_at IS NOT NULL", [id]);
     expect(rows[0]!.n).toBe(1);
     // Carried by the Postgres transport: the event sits in the bus's own schema.
-    const stored = await stack.query("SELECT event_id FROM event_bus.events WHERE key = $1", [id]);
+    const stored = await fixture.stack.query("SELECT event_id FROM event_bus.events WHERE key = $1", [id]);
     expect(stored.rows.map((row) => row.event_id)).toEqual([event.id]);
   });
 });

@@ -1,20 +1,17 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consumeMeetingEvents, type ReceivedEvent } from "../support/meeting-events.ts";
-import type { Stack } from "../support/stack.ts";
 import { succeeded, useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 
-let stack: Stack;
 let tenant: Tenant;
 let consumer: Awaited<ReturnType<typeof consumeMeetingEvents>>;
 const fixture = useStack();
 
 beforeAll(async () => {
-  stack = fixture.stack;
-  tenant = await createTenant(stack);
-  consumer = await consumeMeetingEvents(stack.env.KAFKA_TOPIC_PREFIX!);
+  tenant = await createTenant(fixture.stack);
+  consumer = await consumeMeetingEvents(fixture.stack.env.KAFKA_TOPIC_PREFIX!);
 });
 afterAll(async () => {
   await consumer?.stop();
@@ -43,7 +40,7 @@ describe("ending a meeting publishes meeting.ended to Kafka (topic meeting.event
     expect(timestampDate(event.meeting!.endedAt!).toISOString()).toBe(ended.endedAt);
     expect(timestampDate(event.occurredAt!).toISOString()).toBe(ended.endedAt);
 
-    const { rows } = await stack.query("SELECT sent_at FROM meeting.outbox WHERE key = $1", [id]);
+    const { rows } = await fixture.stack.query("SELECT sent_at FROM meeting.outbox WHERE key = $1", [id]);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.sent_at).toBeInstanceOf(Date);
   });

@@ -4,48 +4,36 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, launchKillableChromium } from "../support/chromium.ts";
 import { inboundMedia, joinMeeting, remoteTiles, screenshotDir } from "../support/meeting-room-browser.ts";
-import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
+import { succeeded, useStack } from "../support/use-stack.ts";
 import { waitFor } from "../support/wait.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
-import { apiBase, callApi } from "../support/rest-client.ts";
-import { subscribeReceiver } from "../support/webhook-fixtures.ts";
+import { subscribeReceiver, useWebhookReceiver } from "../support/webhook-fixtures.ts";
 import { holdStill } from "../support/hold-still.ts";
 
 // Real meetings: Debian Chromium with a fake camera and microphone joins from the join URL,
 // through our join grants, to a real LiveKit; presence comes back from LiveKit's signed webhooks
 // and leaves as our webhook events at a receiver verifying with `standardwebhooks`.
 const GRACE_SECONDS = 4;
-let stack: Stack;
-let receiver: WebhookReceiver;
+const fixture = useStack({ media: true, env: { MEETING_EMPTY_GRACE_SECONDS: String(GRACE_SECONDS), WEBHOOK_POLL_INTERVAL_MS: "200" } });
+const receiver = useWebhookReceiver();
 let tenant: Tenant;
 let browser: Browser;
 
 beforeAll(async () => {
-  [stack, receiver, browser] = await Promise.all([
-    startStack({ media: true, env: { MEETING_EMPTY_GRACE_SECONDS: String(GRACE_SECONDS), WEBHOOK_POLL_INTERVAL_MS: "200" } }),
-    startWebhookReceiver(),
-    launchChromium({ fakeMedia: true }),
-  ]);
-  tenant = await createTenant(stack);
-  await subscribeReceiver(stack, receiver, tenant.apiKey, "/events", {
+  browser = await launchChromium({ fakeMedia: true });
+  tenant = await createTenant(fixture.stack);
+  await subscribeReceiver(fixture.stack, receiver, tenant.apiKey, "/events", {
     events: ["meeting.started", "meeting.ended", "participant.joined", "participant.left"],
   });
   mkdirSync(screenshotDir, { recursive: true });
-}, 180_000);
+});
 afterAll(async () => {
   await browser?.close();
-  await receiver?.close();
-  await stack?.stop();
 });
 
-const api = (method: string, path: string, body?: unknown) => callApi(apiBase(stack), method, path, { key: tenant.apiKey, body });
-
-async function createMeeting(title: string): Promise<{ id: string; url: string }> {
-  return (await (await api("POST", "/meeting", { title })).json()) as { id: string; url: string };
-}
-
-const statusOf = async (id: string) => ((await (await api("GET", `/meeting/${id}`)).json()) as { status: string }).status;
+const client = () => fixture.client(tenant.apiKey);
+const createMeeting = (title: string) => succeeded(client().POST("/meeting", { body: { title } }));
+const statusOf = async (id: string) => (await succeeded(client().GET("/meeting/{id}", { params: { path: { id } } }))).status;
 const eventsOf = (meetingId: string, type: string) =>
   receiver.on("/events").filter((request) => !request.verificationError && request.payload?.type === type && request.payload.data.meetingId === meetingId);
 const participantNamesOf = (meetingId: string, type: string) =>
@@ -149,7 +137,7 @@ describe("a meeting held in real browsers", () => {
     const meeting = await createMeeting("Ended by the organizer");
     const frank = await joinMeeting(browser, meeting.url, "Frank");
     await waitFor(async () => (await statusOf(meeting.id)) === "live", 15_000, "live");
-    expect((await api("POST", `/meeting/${meeting.id}/end`)).status).toBe(200);
+    expect((await client().POST("/meeting/{id}/end", { params: { path: { id: meeting.id } } })).response.status).toBe(200);
     await expect.poll(() => frank.getByText(/meeting has ended/i).count(), { timeout: 15_000 }).toBeGreaterThan(0);
     await waitFor(() => eventsOf(meeting.id, "meeting.ended").length === 1, 15_000, "meeting.ended");
     expect(eventsOf(meeting.id, "meeting.ended")[0]!.payload!.data.reason).toBe("ended_by_api");

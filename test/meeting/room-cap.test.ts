@@ -6,7 +6,7 @@ import { refusal } from "../support/connect-refusal.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectSignal, validateSignal, type SignalConnection } from "../support/media-signal.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 
@@ -16,28 +16,26 @@ import { waitFor } from "../support/wait.ts";
 const CAP = 3;
 const PER_ADDRESS = 8;
 const PER_MEETING = 12;
-let stack: Stack;
 let tenant: Tenant;
 let rooms: RoomServiceClient;
 const open: SignalConnection[] = [];
 
+const fixture = useStack({
+  media: true,
+  env: { MEETING_MAX_PARTICIPANTS: String(CAP), JOIN_GRANTS_PER_MINUTE: String(PER_ADDRESS), JOIN_GRANTS_PER_MEETING_PER_MINUTE: String(PER_MEETING) },
+});
 beforeAll(async () => {
-  stack = await startStack({
-    media: true,
-    env: { MEETING_MAX_PARTICIPANTS: String(CAP), JOIN_GRANTS_PER_MINUTE: String(PER_ADDRESS), JOIN_GRANTS_PER_MEETING_PER_MINUTE: String(PER_MEETING) },
-  });
-  tenant = await createTenant(stack);
-  rooms = new RoomServiceClient(stack.media!.url, stack.media!.apiKey, stack.media!.apiSecret);
-}, 180_000);
-afterAll(async () => {
+  tenant = await createTenant(fixture.stack);
+  rooms = new RoomServiceClient(fixture.stack.media!.url, fixture.stack.media!.apiKey, fixture.stack.media!.apiSecret);
+});
+afterAll(() => {
   for (const connection of open) connection.close();
-  await stack?.stop();
 });
 
-const api = (method: string, path: string, body?: unknown) => callApi(apiBase(stack), method, path, { key: tenant.apiKey, body });
+const api = (method: string, path: string, body?: unknown) => callApi(apiBase(fixture.stack), method, path, { key: tenant.apiKey, body });
 
 async function grant(meetingId: string, displayName: string) {
-  const response = await callApi(apiBase(stack), "POST", `/meeting/${meetingId}/join`, { body: { displayName } });
+  const response = await callApi(apiBase(fixture.stack), "POST", `/meeting/${meetingId}/join`, { body: { displayName } });
   expect(response.status, await response.clone().text()).toBe(200);
   return (await response.json()) as { token: string; serverUrl: string };
 }
@@ -80,7 +78,7 @@ describe("the room cap", () => {
 });
 
 describe("join grant limits", () => {
-  const page = () => createClient(MeetingPageService, createGrpcTransport({ baseUrl: stack.urls.meeting }));
+  const page = () => createClient(MeetingPageService, createGrpcTransport({ baseUrl: fixture.stack.urls.meeting }));
   const newMeeting = async () => ((await (await api("POST", "/meeting", { title: "Limits" })).json()) as { id: string }).id;
 
   it("count every address of one IPv6 /64 together, and another /64 apart", async () => {

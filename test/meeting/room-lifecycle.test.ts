@@ -1,13 +1,12 @@
+import type { components } from "@svc/client";
 import { RoomServiceClient, TokenVerifier } from "livekit-server-sdk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { expectDocumentedShape, fetchOpenApiDocument } from "../support/openapi-document.ts";
 import { mediaParticipant, mediaWebhookBody, sendMediaWebhook, signMediaWebhook } from "../support/media-webhooks.ts";
-import { startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
+import { succeeded, useStack } from "../support/use-stack.ts";
 import { waitFor } from "../support/wait.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
-import { apiBase, callApi } from "../support/rest-client.ts";
-import { subscribeReceiver } from "../support/webhook-fixtures.ts";
+import { subscribeReceiver, useWebhookReceiver } from "../support/webhook-fixtures.ts";
 import { holdStill } from "../support/hold-still.ts";
 
 // The meeting lifecycle driven by presence, through the real services: join grants over REST, the
@@ -15,43 +14,37 @@ import { holdStill } from "../support/hold-still.ts";
 // every forgery can be tried), the outbox, Kafka and webhook delivery to a receiver that verifies
 // with `standardwebhooks`. The browser tests in room-call.test.ts do the same with real people.
 const GRACE_SECONDS = 1.5;
-let stack: Stack;
-let receiver: WebhookReceiver;
+// A real media server: a join opens the meeting's room there, with its cap, before it answers.
+// The people here are announced by webhooks alone, so the reconciler (which would remove them,
+// as the media server does not know them) stays out of the way: room-reconciliation.test.ts tests it.
+const fixture = useStack({
+  media: true,
+  env: {
+    MEETING_EMPTY_GRACE_SECONDS: String(GRACE_SECONDS),
+    MEETING_MAX_PARTICIPANTS: "3",
+    WEBHOOK_POLL_INTERVAL_MS: "200",
+    ROOM_RECONCILE_INTERVAL_MS: "3600000",
+  },
+});
+const receiver = useWebhookReceiver();
 let tenant: Tenant;
 
 beforeAll(async () => {
-  [stack, receiver] = await Promise.all([
-    // A real media server: a join opens the meeting's room there, with its cap, before it answers.
-    // The people here are announced by webhooks alone, so the reconciler (which would remove them,
-    // as the media server does not know them) stays out of the way: room-reconciliation.test.ts tests it.
-    startStack({
-      media: true,
-      env: {
-        MEETING_EMPTY_GRACE_SECONDS: String(GRACE_SECONDS),
-        MEETING_MAX_PARTICIPANTS: "3",
-        WEBHOOK_POLL_INTERVAL_MS: "200",
-        ROOM_RECONCILE_INTERVAL_MS: "3600000",
-      },
-    }),
-    startWebhookReceiver(),
-  ]);
-  tenant = await createTenant(stack);
-  await subscribeReceiver(stack, receiver, tenant.apiKey, "/events", {
+  tenant = await createTenant(fixture.stack);
+  await subscribeReceiver(fixture.stack, receiver, tenant.apiKey, "/events", {
     events: ["meeting.started", "meeting.ended", "participant.joined", "participant.left"],
   });
 });
-afterAll(async () => {
-  await receiver?.close();
-  await stack?.stop();
-});
 
-const api = (method: string, path: string, body?: unknown) => callApi(apiBase(stack), method, path, { key: tenant.apiKey, body });
+const client = () => fixture.client(tenant.apiKey);
 
 async function createMeeting(title = "Room test"): Promise<string> {
-  const response = await api("POST", "/meeting", { title });
+  const { data, response } = await client().POST("/meeting", { body: { title } });
   expect(response.status).toBe(200);
-  return ((await response.json()) as { id: string }).id;
+  return data!.id;
 }
+
+const endMeeting = (id: string) => client().POST("/meeting/{id}/end", { params: { path: { id } } });
 
 /** Deliveries run concurrently, so receivers get events in any order (each carries its time): compare as sets. */
 const typesOf = (meetingId: string) =>
@@ -59,9 +52,10 @@ const typesOf = (meetingId: string) =>
     .map((event) => event.type)
     .sort();
 
-const statusOf = async (id: string) => ((await (await api("GET", `/meeting/${id}`)).json()) as { status: string }).status;
-/** Joining needs no credential: the join URL is the capability. */
-const join = (id: string, displayName: unknown) => callApi(apiBase(stack), "POST", `/meeting/${id}/join`, { body: { displayName } });
+const statusOf = async (id: string) => (await succeeded(client().GET("/meeting/{id}", { params: { path: { id } } }))).status;
+/** Joining needs no credential: the join URL is the capability. A name of another type is sent as it is (the cast only quiets the compiler). */
+const join = (id: string, displayName: unknown) =>
+  fixture.client().POST("/meeting/{id}/join", { params: { path: { id } }, body: { displayName: displayName as string } });
 const eventsOf = (meetingId: string, type?: string) =>
   receiver
     .on("/events")
@@ -71,19 +65,19 @@ const eventsOf = (meetingId: string, type?: string) =>
 describe("join grants: POST /api/v1/meeting/:id/join", () => {
   it("gives anyone with the link a short-lived LiveKit token for the meeting's room, with a new identity and the name", async () => {
     const id = await createMeeting("Grant");
-    const response = await join(id, "  Ada Lovelace ");
+    const { data, response } = await join(id, "  Ada Lovelace ");
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
-    const grant = (await response.json()) as { participantId: string; token: string; serverUrl: string; expiresAt: string; meeting: Record<string, unknown> };
-    expect(grant.serverUrl).toBe(stack.env.LIVEKIT_PUBLIC_URL);
+    const grant = data as components["schemas"]["JoinGrant"];
+    expect(grant.serverUrl).toBe(fixture.stack.env.LIVEKIT_PUBLIC_URL);
     expect(grant.meeting).toEqual({ id, title: "Grant", status: "scheduled" });
-    const claims = await new TokenVerifier(stack.env.LIVEKIT_API_KEY!, stack.env.LIVEKIT_API_SECRET!).verify(grant.token);
+    const claims = await new TokenVerifier(fixture.stack.env.LIVEKIT_API_KEY!, fixture.stack.env.LIVEKIT_API_SECRET!).verify(grant.token);
     expect(claims.sub).toBe(grant.participantId);
     expect(claims.name).toBe("Ada Lovelace");
     expect(claims.video).toMatchObject({ roomJoin: true, room: id, canPublish: true, canSubscribe: true });
     expect(claims.exp! - claims.nbf!).toBe(300);
     expect(Math.abs(Date.parse(grant.expiresAt) - claims.exp! * 1_000)).toBeLessThan(2_000);
-    const second = (await (await join(id, "Ada Lovelace")).json()) as { participantId: string };
+    const second = (await join(id, "Ada Lovelace")).data as components["schemas"]["JoinGrant"];
     expect(second.participantId).not.toBe(grant.participantId);
   });
 
@@ -98,24 +92,24 @@ describe("join grants: POST /api/v1/meeting/:id/join", () => {
       ["not-an-id", "Ada", 404, "Meeting not found"],
     ];
     for (const [meetingId, name, status, message] of cases) {
-      const response = await join(meetingId, name);
+      const { error, response } = await join(meetingId, name);
       expect(response.status, `${meetingId} ${String(name)}`).toBe(status);
-      expect(((await response.json()) as { error: string }).error).toBe(message);
+      expect(error?.error).toBe(message);
     }
-    expect((await api("POST", `/meeting/${id}/end`)).status).toBe(200);
+    expect((await endMeeting(id)).response.status).toBe(200);
     const ended = await join(id, "Ada");
-    expect(ended.status).toBe(410);
-    expect(await ended.json()).toMatchObject({ error: "This meeting has ended" });
+    expect(ended.response.status).toBe(410);
+    expect(ended.error).toMatchObject({ error: "This meeting has ended" });
   });
 
   it("refuses a join once the meeting room is full (409)", async () => {
     const id = await createMeeting("Full");
     for (const name of ["A", "B", "C"]) {
-      expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: mediaParticipant(name) })).toBe(200);
+      expect(await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: id, participant: mediaParticipant(name) })).toBe(200);
     }
-    const response = await join(id, "D");
+    const { error, response } = await join(id, "D");
     expect(response.status).toBe(409);
-    expect(await response.json()).toMatchObject({ error: "This meeting is full (3 participants)" });
+    expect(error).toMatchObject({ error: "This meeting is full (3 participants)" });
   });
 });
 
@@ -125,11 +119,11 @@ describe("presence and lifecycle from the media server's webhooks", () => {
     const alice = mediaParticipant("Alice");
     const bob = mediaParticipant("Bob <script>");
     expect(await statusOf(id)).toBe("scheduled");
-    expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: alice })).toBe(200);
+    expect(await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: id, participant: alice })).toBe(200);
     expect(await statusOf(id)).toBe("live");
-    expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: bob })).toBe(200);
-    expect(await sendMediaWebhook(stack, { event: "participant_left", meetingId: id, participant: bob })).toBe(200);
-    expect(await sendMediaWebhook(stack, { event: "participant_left", meetingId: id, participant: alice })).toBe(200);
+    expect(await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: id, participant: bob })).toBe(200);
+    expect(await sendMediaWebhook(fixture.stack, { event: "participant_left", meetingId: id, participant: bob })).toBe(200);
+    expect(await sendMediaWebhook(fixture.stack, { event: "participant_left", meetingId: id, participant: alice })).toBe(200);
     expect(await statusOf(id)).toBe("live"); // within the grace period
 
     await waitFor(() => eventsOf(id, "meeting.ended").length === 1, 15_000, "meeting.ended after the grace period");
@@ -154,9 +148,9 @@ describe("presence and lifecycle from the media server's webhooks", () => {
   it("a rejoin within the grace period keeps the meeting live: no meeting.ended", async () => {
     const id = await createMeeting("Rejoin");
     const first = mediaParticipant("Carol");
-    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: first });
-    await sendMediaWebhook(stack, { event: "participant_left", meetingId: id, participant: first });
-    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: mediaParticipant("Carol") });
+    await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: id, participant: first });
+    await sendMediaWebhook(fixture.stack, { event: "participant_left", meetingId: id, participant: first });
+    await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: id, participant: mediaParticipant("Carol") });
     await holdStill(GRACE_SECONDS * 1_000 * 2 + 1_000, "a negative (the meeting does not end): twice the grace period in which it would");
     expect(await statusOf(id)).toBe("live");
     await waitFor(() => eventsOf(id, "participant.joined").length === 2, 10_000, "both joins delivered");
@@ -168,11 +162,11 @@ describe("presence and lifecycle from the media server's webhooks", () => {
     const id = await createMeeting("Replay");
     const dave = mediaParticipant("Dave");
     const body = mediaWebhookBody({ event: "participant_joined", meetingId: id, participant: dave, id: "EV_replayed_once" + id.slice(0, 6) });
-    for (let index = 0; index < 3; index++) expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id }, body)).toBe(200);
+    for (let index = 0; index < 3; index++) expect(await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: id }, body)).toBe(200);
     await waitFor(() => eventsOf(id, "participant.joined").length >= 1, 10_000);
     await holdStill(1_000, "a negative (the replays change nothing): time for a duplicate event to be delivered");
     expect(eventsOf(id, "participant.joined")).toHaveLength(1);
-    const visits = await stack.query("SELECT count(*)::int AS n FROM meeting.room_participants WHERE meeting_id = $1", [id]);
+    const visits = await fixture.stack.query("SELECT count(*)::int AS n FROM meeting.room_participants WHERE meeting_id = $1", [id]);
     expect(visits.rows[0]!.n).toBe(1);
   });
 
@@ -180,14 +174,14 @@ describe("presence and lifecycle from the media server's webhooks", () => {
     const id = await createMeeting("Forged");
     const body = mediaWebhookBody({ event: "participant_joined", meetingId: id, participant: mediaParticipant("Mallory") });
     const post = (authorization: string | undefined, payload = body) =>
-      fetch(stack.mediaWebhookUrl, {
+      fetch(fixture.stack.mediaWebhookUrl, {
         method: "POST",
         headers: { "content-type": "application/webhook+json", ...(authorization ? { authorization } : {}) },
         body: payload,
       });
-    const wrongSecret = await signMediaWebhook(body, stack.env.LIVEKIT_API_KEY!, "an-attacker-s-secret-of-thirty-two-chars!");
-    const wrongKey = await signMediaWebhook(body, "another-key", stack.env.LIVEKIT_API_SECRET!);
-    const rightSignature = await signMediaWebhook(body, stack.env.LIVEKIT_API_KEY!, stack.env.LIVEKIT_API_SECRET!);
+    const wrongSecret = await signMediaWebhook(body, fixture.stack.env.LIVEKIT_API_KEY!, "an-attacker-s-secret-of-thirty-two-chars!");
+    const wrongKey = await signMediaWebhook(body, "another-key", fixture.stack.env.LIVEKIT_API_SECRET!);
+    const rightSignature = await signMediaWebhook(body, fixture.stack.env.LIVEKIT_API_KEY!, fixture.stack.env.LIVEKIT_API_SECRET!);
     const tampered = body.replace("Mallory", "Mallorx");
     for (const [authorization, payload] of [
       [undefined, body],
@@ -199,15 +193,15 @@ describe("presence and lifecycle from the media server's webhooks", () => {
       expect((await post(authorization, payload)).status).toBe(401);
     }
     expect(await statusOf(id)).toBe("scheduled");
-    expect((await stack.query("SELECT count(*)::int AS n FROM meeting.room_participants WHERE meeting_id = $1", [id])).rows[0]!.n).toBe(0);
-    expect(stack.logs("meeting")).not.toContain(stack.env.LIVEKIT_API_SECRET!);
+    expect((await fixture.stack.query("SELECT count(*)::int AS n FROM meeting.room_participants WHERE meeting_id = $1", [id])).rows[0]!.n).toBe(0);
+    expect(fixture.stack.logs("meeting")).not.toContain(fixture.stack.env.LIVEKIT_API_SECRET!);
   });
 
   it("a leave that arrives before its join still counts the visit, and the late join changes nothing", async () => {
     const id = await createMeeting("Out of order");
     const erin = mediaParticipant("Erin", Date.now() - 5_000);
-    await sendMediaWebhook(stack, { event: "participant_left", meetingId: id, participant: erin });
-    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: erin });
+    await sendMediaWebhook(fixture.stack, { event: "participant_left", meetingId: id, participant: erin });
+    await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: id, participant: erin });
     await waitFor(() => eventsOf(id, "meeting.ended").length === 1, 15_000, "meeting.ended");
     await waitFor(() => typesOf(id).length === 4, 10_000, "all four events delivered");
     expect(typesOf(id)).toEqual(["meeting.ended", "meeting.started", "participant.joined", "participant.left"]);
@@ -215,13 +209,13 @@ describe("presence and lifecycle from the media server's webhooks", () => {
 
   it("the API end removes everyone present: participant.left for each, then meeting.ended (ended_by_api) once", async () => {
     const id = await createMeeting("Ended by API");
-    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: mediaParticipant("Frank") });
+    await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: id, participant: mediaParticipant("Frank") });
     const frankLater = mediaParticipant("Grace");
-    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: id, participant: frankLater });
-    expect((await api("POST", `/meeting/${id}/end`)).status).toBe(200);
-    expect((await api("POST", `/meeting/${id}/end`)).status).toBe(200);
+    await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: id, participant: frankLater });
+    expect((await endMeeting(id)).response.status).toBe(200);
+    expect((await endMeeting(id)).response.status).toBe(200);
     // The media server's own leave notifications arrive afterwards and change nothing.
-    await sendMediaWebhook(stack, { event: "participant_left", meetingId: id, participant: frankLater });
+    await sendMediaWebhook(fixture.stack, { event: "participant_left", meetingId: id, participant: frankLater });
     await waitFor(() => eventsOf(id, "meeting.ended").length === 1, 15_000, "meeting.ended");
     await holdStill(1_000, "a negative (the replays change nothing): time for a duplicate event to be delivered");
     expect(typesOf(id)).toEqual(["meeting.ended", "meeting.started", "participant.joined", "participant.joined", "participant.left", "participant.left"]);
@@ -230,27 +224,27 @@ describe("presence and lifecycle from the media server's webhooks", () => {
 
   it("closes the media room of an ended meeting only when a grant or an entry may have opened it", async () => {
     const roomOpenedAt = async (id: string) =>
-      (await stack.query<{ room_opened_at: Date | null }>("SELECT room_opened_at FROM meeting.meetings WHERE id = $1", [id])).rows[0]!.room_opened_at;
+      (await fixture.stack.query<{ room_opened_at: Date | null }>("SELECT room_opened_at FROM meeting.meetings WHERE id = $1", [id])).rows[0]!.room_opened_at;
     const [untouched, granted, entered] = [await createMeeting("Nobody came"), await createMeeting("Granted"), await createMeeting("Entered")];
-    expect((await join(granted, "Hana")).status).toBe(200);
-    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: entered, participant: mediaParticipant("Ivan") });
+    expect((await join(granted, "Hana")).response.status).toBe(200);
+    await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: entered, participant: mediaParticipant("Ivan") });
     expect(await roomOpenedAt(untouched)).toBeNull();
     expect(await roomOpenedAt(granted)).toBeInstanceOf(Date);
     expect(await roomOpenedAt(entered)).toBeInstanceOf(Date);
 
     // The grant opened a real room; the entry was only announced (no such room on the media server).
-    const rooms = new RoomServiceClient(stack.media!.url, stack.media!.apiKey, stack.media!.apiSecret);
+    const rooms = new RoomServiceClient(fixture.stack.media!.url, fixture.stack.media!.apiKey, fixture.stack.media!.apiSecret);
     const openRooms = async () => (await rooms.listRooms([untouched, granted, entered])).map((room) => room.name);
     expect(await openRooms()).toEqual([granted]);
 
-    for (const id of [untouched, granted, entered]) expect((await api("POST", `/meeting/${id}/end`)).status).toBe(200);
+    for (const id of [untouched, granted, entered]) expect((await endMeeting(id)).response.status).toBe(200);
     // The granted room is closed on the media server.
     await waitFor(async () => (await openRooms()).length === 0, 15_000, "the granted meeting's room to be closed");
     // The entered meeting's close is tried too: the media server has no such room, so it is
     // retried, then logged as failed. The untouched meeting's close is never tried.
     // (Earlier tests' meetings were entered the same way: only these three ids count here.)
     const closeFailuresOf = (id: string) =>
-      stack
+      fixture.stack
         .logs("meeting")
         .split("\n")
         .filter((line) => line.includes("could not close the media room") && line.includes(id));
@@ -261,20 +255,22 @@ describe("presence and lifecycle from the media server's webhooks", () => {
   });
 
   it("ignores notifications about rooms that are not meetings", async () => {
-    expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: "some-other-room", participant: mediaParticipant("X") })).toBe(200);
-    expect(await sendMediaWebhook(stack, { event: "participant_joined", meetingId: "BBBBBBBBBBBBBBBBBBBBBB", participant: mediaParticipant("X") })).toBe(200);
+    expect(await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: "some-other-room", participant: mediaParticipant("X") })).toBe(200);
+    expect(
+      await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: "BBBBBBBBBBBBBBBBBBBBBB", participant: mediaParticipant("X") }),
+    ).toBe(200);
   });
 });
 
 describe("the OpenAPI document", () => {
   it("documents the join route (public) and every event body that was delivered above", async () => {
-    const document = await fetchOpenApiDocument(stack);
-    const join = document.paths["/meeting/{id}/join"].post;
-    expect(join.security).toEqual([]);
+    const document = await fetchOpenApiDocument(fixture.stack);
+    const joinRoute = document.paths["/meeting/{id}/join"].post;
+    expect(joinRoute.security).toEqual([]);
     // 202: waiting in the lobby; 403: a personal link that is not valid for this meeting, or a removed person.
-    expect(Object.keys(join.responses).sort()).toEqual(["200", "202", "400", "403", "404", "409", "410", "413", "429", "500", "503"]);
+    expect(Object.keys(joinRoute.responses).sort()).toEqual(["200", "202", "400", "403", "404", "409", "410", "413", "429", "500", "503"]);
     const schemas = document.components.schemas;
-    const grant = (await (await join_(await createMeeting("Documented"))).json()) as Record<string, unknown>;
+    const grant = (await join(await createMeeting("Documented"), "Documented")).data as Record<string, unknown>;
     expectDocumentedShape(schemas.JoinGrant, grant, "JoinGrant");
 
     const schemaByType: Record<string, string> = {
@@ -306,5 +302,3 @@ describe("the OpenAPI document", () => {
     }
   });
 });
-
-const join_ = (id: string) => join(id, "Documented");

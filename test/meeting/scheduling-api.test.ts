@@ -2,7 +2,6 @@ import type { components, operations } from "@svc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectDocumentedShape, fetchOpenApiDocument } from "../support/openapi-document.ts";
 import { sendMediaWebhook, mediaParticipant } from "../support/media-webhooks.ts";
-import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
@@ -14,7 +13,6 @@ import { holdStill } from "../support/hold-still.ts";
 // What a scheduling tool needs (Cal.com's VideoApiAdapter: createMeeting, updateMeeting,
 // deleteMeeting): update, cancel and list meetings, and a planned end, over REST, with the events
 // each step emits checked at a `standardwebhooks` receiver.
-let stack: Stack;
 let receiver: WebhookReceiver;
 let tenant: Tenant;
 let other: Tenant;
@@ -23,10 +21,9 @@ const fixture = useStack({ env: { MEETING_EMPTY_GRACE_SECONDS: "1", WEBHOOK_POLL
 const EVENT_TYPES = ["meeting.started", "meeting.ended", "meeting.updated", "meeting.cancelled", "participant.joined", "participant.left"];
 
 beforeAll(async () => {
-  stack = fixture.stack;
   receiver = await startWebhookReceiver();
-  [tenant, other] = await Promise.all([createTenant(stack), createTenant(stack)]);
-  await subscribeReceiver(stack, receiver, tenant.apiKey, "/events", { events: EVENT_TYPES });
+  [tenant, other] = await Promise.all([createTenant(fixture.stack), createTenant(fixture.stack)]);
+  await subscribeReceiver(fixture.stack, receiver, tenant.apiKey, "/events", { events: EVENT_TYPES });
 });
 afterAll(async () => {
   await receiver?.close();
@@ -104,10 +101,10 @@ describe("a planned end on POST /meeting", () => {
   it("someone in the room keeps the meeting going past its planned end; it ends when they leave", async () => {
     const meeting = await create({ title: "Overrun", start: new Date(Date.now() - 60_000).toISOString(), end: new Date(Date.now() + 500).toISOString() });
     const ada = mediaParticipant("Ada");
-    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: meeting.id, participant: ada });
+    await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: meeting.id, participant: ada });
     await holdStill(2_500, "a negative (an occupied meeting is not ended at its planned end): well past that end");
     expect((await get(meeting.id)).status).toBe("live");
-    await sendMediaWebhook(stack, { event: "participant_left", meetingId: meeting.id, participant: ada });
+    await sendMediaWebhook(fixture.stack, { event: "participant_left", meetingId: meeting.id, participant: ada });
     await waitFor(async () => (await get(meeting.id)).status === "ended", 10_000, "ended once empty");
     await waitFor(() => events(meeting.id, "meeting.ended").length === 1, 10_000, "meeting.ended");
     expect(events(meeting.id, "meeting.ended")[0]!.data.reason).toBe("empty");
@@ -178,7 +175,7 @@ describe("PATCH /api/v1/meeting/:id", () => {
 describe("DELETE /api/v1/meeting/:id (cancel)", () => {
   it("cancels: 200 with the meeting, meeting.cancelled once, joins refused with 410, anyone present removed, and no meeting.ended ever", async () => {
     const meeting = await create({ title: "Cancelled", attendees: ["a@example.com"] });
-    await sendMediaWebhook(stack, { event: "participant_joined", meetingId: meeting.id, participant: mediaParticipant("Early bird") });
+    await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: meeting.id, participant: mediaParticipant("Early bird") });
     const { data: cancelled, response } = await cancel(meeting.id);
     expect(response.status).toBe(200);
     expect(cancelled).toMatchObject({ id: meeting.id, status: "cancelled", endedAt: null });
@@ -219,7 +216,7 @@ describe("DELETE /api/v1/meeting/:id (cancel)", () => {
 
 describe("GET /api/v1/meeting", () => {
   it("lists the organization's meetings newest first, with cursor pagination and filters by status and start range", async () => {
-    const lister = await createTenant(stack);
+    const lister = await createTenant(fixture.stack);
     const made: string[] = [];
     for (const [index, start] of ["2032-01-01T09:00:00Z", "2032-01-02T09:00:00Z", "2032-01-03T09:00:00Z", null].entries()) {
       const { data } = await post({ title: `M${index}`, start }, lister);
@@ -295,7 +292,7 @@ describe("a Cal.com-style adapter: createMeeting → updateMeeting → deleteMee
 
 describe("the OpenAPI document", () => {
   it("documents the new operations and the bodies they answer and emit", async () => {
-    const document = await fetchOpenApiDocument(stack);
+    const document = await fetchOpenApiDocument(fixture.stack);
     expect(Object.keys(document.paths["/meeting"]).sort()).toEqual(["get", "post"]);
     expect(Object.keys(document.paths["/meeting/{id}"]).sort()).toEqual(["delete", "get", "patch"]);
     expect(document.paths["/meeting/{id}"].delete.security).toEqual([{ ApiKey: [] }, { OAuth2: ["meeting.delete"] }]);
@@ -330,18 +327,18 @@ describe("methods a path does not have", () => {
       ["PUT", "/oauth/authorize", "GET, HEAD, OPTIONS"],
     ];
     for (const [method, path, allow] of cases) {
-      const response = await fetch(`${stack.gatewayUrl}/api/v1${path}`, { method });
+      const response = await fetch(`${fixture.stack.gatewayUrl}/api/v1${path}`, { method });
       expect(response.status, `${method} ${path}`).toBe(405);
       expect(response.headers.get("allow")?.split(", ").sort()).toEqual(allow.split(", ").sort());
       expect(((await response.json()) as { error: string }).error).toMatch(/^Method \w+ is not allowed here/);
     }
     // OPTIONS answers the same list, whichever router serves the path.
     for (const path of ["/session", "/meeting"]) {
-      const options = await fetch(`${stack.gatewayUrl}/api/v1${path}`, { method: "OPTIONS" });
+      const options = await fetch(`${fixture.stack.gatewayUrl}/api/v1${path}`, { method: "OPTIONS" });
       expect(options.status).toBe(204);
       expect(options.headers.get("allow")).toBe(path === "/session" ? "POST, GET, DELETE, HEAD, OPTIONS" : "GET, POST, HEAD, OPTIONS");
     }
     // An unknown path is still 404 (no client knows it: on the wire as it is).
-    expect((await callApi(apiBase(stack), "GET", "/no-such-thing", { key: tenant.apiKey })).status).toBe(404);
+    expect((await callApi(apiBase(fixture.stack), "GET", "/no-such-thing", { key: tenant.apiKey })).status).toBe(404);
   });
 });

@@ -3,15 +3,13 @@ import path from "node:path";
 import * as oauth from "oauth4webapi";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { launchChromium } from "../support/chromium.ts";
 import { authorizeInBrowser, signIn, unlabelledControls } from "./support/browser.ts";
 import { createOAuthApp, exchangeCode, insecure, tokenRequest, verifyAtApi, type OAuthApp } from "./support/oauth-app.ts";
-import { apiBase, callApi } from "../support/rest-client.ts";
 
 describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, with oauth4webapi", () => {
-  let stack: Stack;
   let developer: Tenant;
   let user: Tenant;
   let app: OAuthApp;
@@ -19,11 +17,11 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
   /** One browser profile for the whole file: its session cookie carries over between tests. */
   let session: BrowserContext;
 
+  const fixture = useStack();
   beforeAll(async () => {
-    stack = await startStack();
-    developer = await createTenant(stack, { name: "App Developer Inc" });
-    user = await createTenant(stack, { name: "Customer Org" });
-    app = await createOAuthApp(stack, developer, { name: "Cal Scheduler", scopes: "meeting.create webhook.read" });
+    developer = await createTenant(fixture.stack, { name: "App Developer Inc" });
+    user = await createTenant(fixture.stack, { name: "Customer Org" });
+    app = await createOAuthApp(fixture.stack, developer, { name: "Cal Scheduler", scopes: "meeting.create webhook.read" });
     browser = await launchChromium();
     session = await browser.newContext();
   });
@@ -31,14 +29,13 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
   afterAll(async () => {
     await browser?.close();
     await app?.close();
-    await stack?.stop();
   });
 
   it("serves RFC 8414 metadata that oauth4webapi accepts, listing only our grants and scopes", () => {
-    expect(app.as.issuer).toBe(new URL(stack.gatewayUrl).origin);
-    expect(app.as.authorization_endpoint).toBe(`${new URL(stack.gatewayUrl).origin}/oauth/authorize`);
-    expect(app.as.token_endpoint).toBe(`${new URL(stack.gatewayUrl).origin}/api/oauth/token`);
-    expect(app.as.revocation_endpoint).toBe(`${new URL(stack.gatewayUrl).origin}/api/oauth/revoke`);
+    expect(app.as.issuer).toBe(new URL(fixture.stack.gatewayUrl).origin);
+    expect(app.as.authorization_endpoint).toBe(`${new URL(fixture.stack.gatewayUrl).origin}/oauth/authorize`);
+    expect(app.as.token_endpoint).toBe(`${new URL(fixture.stack.gatewayUrl).origin}/api/oauth/token`);
+    expect(app.as.revocation_endpoint).toBe(`${new URL(fixture.stack.gatewayUrl).origin}/api/oauth/revoke`);
     expect(app.as.grant_types_supported).toEqual(["authorization_code", "refresh_token"]);
     expect(app.as.response_types_supported).toEqual(["code"]);
     expect(app.as.scopes_supported).toEqual([
@@ -97,7 +94,7 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
     expect(raw.refresh_token).toMatch(/^svc_rt_[A-Za-z0-9_-]{43}$/);
     expect(raw).not.toHaveProperty("id_token");
 
-    const verified = await verifyAtApi(stack, tokens.access_token);
+    const verified = await verifyAtApi(fixture.stack, tokens.access_token);
     expect(verified).toEqual({
       status: 200,
       body: { valid: true, userId: user.userId, orgId: user.orgId, kind: "oauth", scopes: ["meeting.create", "webhook.read"], clientId: app.clientId },
@@ -111,7 +108,7 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
     const callback = new URL(callbackUrl);
     expect(callback.searchParams.get("state")).toBe(state);
 
-    const response = await fetch(`${stack.gatewayUrl}/api/v1/oauth/token`, {
+    const response = await fetch(`${fixture.stack.gatewayUrl}/api/v1/oauth/token`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({
@@ -128,7 +125,7 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
     const tokens = await oauth.processAuthorizationCodeResponse(app.as, app.client, response);
     expect(tokens.access_token).toMatch(/^svc_oauth_/);
     expect(tokens.refresh_token).toMatch(/^svc_rt_/);
-    expect((await verifyAtApi(stack, tokens.access_token)).body).toMatchObject({ userId: user.userId, scopes: ["meeting.create"] });
+    expect((await verifyAtApi(fixture.stack, tokens.access_token)).body).toMatchObject({ userId: user.userId, scopes: ["meeting.create"] });
   });
 
   it("Deny sends the browser back with error=access_denied and the unchanged state, and no code", async () => {
@@ -151,7 +148,7 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
     const page = await session.newPage();
     const response = await page.goto(url);
     expect(response?.status()).toBe(400);
-    expect(new URL(page.url()).origin).toBe(new URL(stack.gatewayUrl).origin);
+    expect(new URL(page.url()).origin).toBe(new URL(fixture.stack.gatewayUrl).origin);
     await expect(page.getByRole("heading", { name: "This request cannot be completed" }).isVisible()).resolves.toBe(true);
     expect(await page.textContent("code")).toBe(error);
     await page.close();
@@ -171,7 +168,7 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
     expect(refreshed.refresh_token).toMatch(/^svc_rt_/);
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect(refreshed.access_token).not.toBe(tokens.access_token);
-    expect((await verifyAtApi(stack, refreshed.access_token)).status).toBe(200);
+    expect((await verifyAtApi(fixture.stack, refreshed.access_token)).status).toBe(200);
   });
 
   it("HTTP Basic client authentication is accepted as well as client_secret_post", async () => {
@@ -191,15 +188,15 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
   });
 
   it("scopes are enforced by the services: a webhook.read token gets 403 Insufficient scope on POST /meeting, a meeting.create token creates one", async () => {
-    const readOnly = await createOAuthApp(stack, developer, { name: "Webhook Viewer", scopes: "webhook.read" });
+    const readOnly = await createOAuthApp(fixture.stack, developer, { name: "Webhook Viewer", scopes: "webhook.read" });
     try {
       const state = "narrow";
       const { callbackUrl } = await authorizeInBrowser(session, readOnly, readOnly.authorizeUrl({ scope: "webhook.read", state }), user);
       const { tokens } = await exchangeCode(readOnly, callbackUrl, state);
-      const refused = await callApi(apiBase(stack), "POST", "/meeting", { key: tokens.access_token, body: { title: "Not allowed" } });
+      const { error, response: refused } = await fixture.client(tokens.access_token).POST("/meeting", { body: { title: "Not allowed" } });
       expect(refused.status).toBe(403);
       expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="svc", error="insufficient_scope", scope="meeting.create"');
-      expect(await refused.json()).toMatchObject({ error: "Insufficient scope: meeting.create" });
+      expect(error).toMatchObject({ error: "Insufficient scope: meeting.create" });
     } finally {
       await readOnly.close();
     }
@@ -207,31 +204,31 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
     const state = "create";
     const { callbackUrl } = await authorizeInBrowser(session, app, app.authorizeUrl({ scope: "meeting.create", state }), user);
     const { tokens } = await exchangeCode(app, callbackUrl, state);
-    const created = await callApi(apiBase(stack), "POST", "/meeting", { key: tokens.access_token, body: { title: "Planned through OAuth" } });
-    expect(created.status).toBe(200);
-    expect(await created.json()).toMatchObject({ type: "svc_video", password: "" });
+    const created = await fixture.client(tokens.access_token).POST("/meeting", { body: { title: "Planned through OAuth" } });
+    expect(created.response.status).toBe(200);
+    expect(created.data).toMatchObject({ type: "svc_video", password: "" });
   });
 
   it("RFC 7009 revocation: a revoked access token is refused at /auth at once; revoking a refresh token ends the whole authorization", async () => {
     const state = "revoke";
     const first = await authorizeInBrowser(session, app, app.authorizeUrl({ scope: "webhook.read", state }), user);
     const { tokens } = await exchangeCode(app, first.callbackUrl, state);
-    expect((await verifyAtApi(stack, tokens.access_token)).status).toBe(200); // now cached by identity
+    expect((await verifyAtApi(fixture.stack, tokens.access_token)).status).toBe(200); // now cached by identity
     await oauth.processRevocationResponse(await oauth.revocationRequest(app.as, app.client, app.auth, tokens.access_token, insecure));
-    expect((await verifyAtApi(stack, tokens.access_token)).status).toBe(401);
+    expect((await verifyAtApi(fixture.stack, tokens.access_token)).status).toBe(401);
 
     const second = await authorizeInBrowser(session, app, app.authorizeUrl({ scope: "webhook.read", state }), user);
     const { tokens: other } = await exchangeCode(app, second.callbackUrl, state);
-    expect((await verifyAtApi(stack, other.access_token)).status).toBe(200);
+    expect((await verifyAtApi(fixture.stack, other.access_token)).status).toBe(200);
     // JSON body at the /api/v1 alias of the revocation endpoint.
-    const revoked = await fetch(`${stack.gatewayUrl}/api/v1/oauth/revoke`, {
+    const revoked = await fetch(`${fixture.stack.gatewayUrl}/api/v1/oauth/revoke`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ token: other.refresh_token, client_id: app.clientId, client_secret: app.clientSecret }),
     });
     expect(revoked.status).toBe(200);
-    expect((await verifyAtApi(stack, other.access_token)).status).toBe(401);
-    const refresh = await tokenRequest(stack, {
+    expect((await verifyAtApi(fixture.stack, other.access_token)).status).toBe(401);
+    const refresh = await tokenRequest(fixture.stack, {
       grant_type: "refresh_token",
       refresh_token: other.refresh_token!,
       client_id: app.clientId,

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearerCall, openSession, type DashboardSession } from "../dashboard/support/dashboard-session.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { authorizeOverHttp } from "./support/http-authorization.ts";
 import { createOAuthApp, exchangeCode, verifyAtApi, type OAuthApp } from "./support/oauth-app.ts";
@@ -13,7 +13,6 @@ import { createOAuthApp, exchangeCode, verifyAtApi, type OAuthApp } from "./supp
  * the consent page refuses, and the application gets `access_denied` with a description.
  */
 describe("an organization's OAuth client allow-list: consent refused for unlisted clients, managed by admins only", () => {
-  let stack: Stack;
   let members: Tenant;
   let vendor: Tenant;
   let admin: DashboardSession;
@@ -24,28 +23,30 @@ describe("an organization's OAuth client allow-list: consent refused for unliste
   let unlistedApp: OAuthApp;
   let ownApp: OAuthApp;
 
+  const fixture = useStack();
   beforeAll(async () => {
-    stack = await startStack();
-    [members, vendor] = await Promise.all([createTenant(stack, { name: "Careful Corp" }), createTenant(stack, { name: "App Vendor" })]);
-    [admin, vendorAdmin] = await Promise.all([openSession(stack, members.email, members.password), openSession(stack, vendor.email, vendor.password)]);
+    [members, vendor] = await Promise.all([createTenant(fixture.stack, { name: "Careful Corp" }), createTenant(fixture.stack, { name: "App Vendor" })]);
+    [admin, vendorAdmin] = await Promise.all([
+      openSession(fixture.stack, members.email, members.password),
+      openSession(fixture.stack, vendor.email, vendor.password),
+    ]);
     member = { email: `member-${randomBytes(4).toString("hex")}@example.com`, password: "member password 1" };
     expect((await admin.call("POST", "/users", member)).status).toBe(201);
-    memberSession = await openSession(stack, member.email, member.password);
+    memberSession = await openSession(fixture.stack, member.email, member.password);
     [listedApp, unlistedApp, ownApp] = await Promise.all([
-      createOAuthApp(stack, vendor, { name: "Listed Scheduler", scopes: "meeting.create" }),
-      createOAuthApp(stack, vendor, { name: "Unlisted Scheduler", scopes: "meeting.create" }),
-      createOAuthApp(stack, members, { name: "Our Own Tool", scopes: "meeting.create" }),
+      createOAuthApp(fixture.stack, vendor, { name: "Listed Scheduler", scopes: "meeting.create" }),
+      createOAuthApp(fixture.stack, vendor, { name: "Unlisted Scheduler", scopes: "meeting.create" }),
+      createOAuthApp(fixture.stack, members, { name: "Our Own Tool", scopes: "meeting.create" }),
     ]);
   });
 
   afterAll(async () => {
     await Promise.all([listedApp, unlistedApp, ownApp].map((app) => app?.close()));
-    await stack?.stop();
   });
 
   it("by default (`all`) a member may authorize another organization's client, as before", async () => {
     expect((await admin.call("GET", "/oauth-client-policy")).body).toEqual({ policy: "all", allowedClients: [] });
-    const consent = await authorizeOverHttp(stack, unlistedApp, member, { scope: "meeting.create", state: "default" });
+    const consent = await authorizeOverHttp(fixture.stack, unlistedApp, member, { scope: "meeting.create", state: "default" });
     expect(consent.status).toBe(200);
     expect(consent.html).toContain("Allow Unlisted Scheduler to access your account?");
     const callback = await consent.decide("allow");
@@ -54,9 +55,9 @@ describe("an organization's OAuth client allow-list: consent refused for unliste
 
   it("an admin lists a client (shown with its name and organization) and switches to `listed`; members' authorizations of unlisted clients end", async () => {
     // A token the member holds for the unlisted client, from before the switch.
-    const consent = await authorizeOverHttp(stack, unlistedApp, member, { scope: "meeting.create", state: "before" });
+    const consent = await authorizeOverHttp(fixture.stack, unlistedApp, member, { scope: "meeting.create", state: "before" });
     const { tokens } = await exchangeCode(unlistedApp, (await consent.decide("allow")).href, "before");
-    expect((await verifyAtApi(stack, tokens.access_token)).status).toBe(200);
+    expect((await verifyAtApi(fixture.stack, tokens.access_token)).status).toBe(200);
 
     const listed = await admin.call("PUT", `/oauth-client-policy/allowed-clients/${listedApp.clientId}`);
     expect(listed.status).toBe(200);
@@ -67,11 +68,11 @@ describe("an organization's OAuth client allow-list: consent refused for unliste
     const switched = await admin.call("PUT", "/oauth-client-policy", { policy: "listed" });
     expect(switched.status).toBe(200);
     expect(switched.body.policy).toBe("listed");
-    expect((await verifyAtApi(stack, tokens.access_token)).status).toBe(401);
+    expect((await verifyAtApi(fixture.stack, tokens.access_token)).status).toBe(401);
   });
 
   it("with `listed`, a member is refused an unlisted client: the consent page says why (no Allow button) and the application gets access_denied with a description", async () => {
-    const consent = await authorizeOverHttp(stack, unlistedApp, member, { scope: "meeting.create", state: "refused-1" });
+    const consent = await authorizeOverHttp(fixture.stack, unlistedApp, member, { scope: "meeting.create", state: "refused-1" });
     expect(consent.status).toBe(403);
     expect(consent.html).toContain("Your organization does not allow Unlisted Scheduler");
     expect(consent.html).toContain("App Vendor");
@@ -85,12 +86,12 @@ describe("an organization's OAuth client allow-list: consent refused for unliste
   });
 
   it("with `listed`, posting Allow anyway (a form kept from before) is refused the same way and issues no code", async () => {
-    const consent = await authorizeOverHttp(stack, unlistedApp, member, { scope: "meeting.create", state: "refused-2" });
+    const consent = await authorizeOverHttp(fixture.stack, unlistedApp, member, { scope: "meeting.create", state: "refused-2" });
     const callback = await consent.decide("allow");
     expect(callback.searchParams.get("error")).toBe("access_denied");
     expect(callback.searchParams.get("error_description")).toBe("the user's organization does not allow this application");
     expect(callback.searchParams.get("code")).toBeNull();
-    const grants = await stack.query(
+    const grants = await fixture.stack.query(
       "SELECT count(*)::int AS n FROM identity.oauth_artifacts WHERE model = 'Grant' AND client_id = $1 AND payload->>'accountId' = (SELECT id::text FROM identity.users WHERE email = $2)",
       [unlistedApp.clientId, member.email],
     );
@@ -102,18 +103,18 @@ describe("an organization's OAuth client allow-list: consent refused for unliste
       [listedApp, "listed"],
       [ownApp, "own"],
     ] as const) {
-      const consent = await authorizeOverHttp(stack, app, member, { scope: "meeting.create", state });
+      const consent = await authorizeOverHttp(fixture.stack, app, member, { scope: "meeting.create", state });
       expect(consent.status, state).toBe(200);
       const { tokens } = await exchangeCode(app, (await consent.decide("allow")).href, state);
-      expect((await verifyAtApi(stack, tokens.access_token)).status, state).toBe(200);
+      expect((await verifyAtApi(fixture.stack, tokens.access_token)).status, state).toBe(200);
     }
   });
 
   it("a change between the consent page and the approval is caught at the approval: unlisting the client refuses the Allow", async () => {
-    const extra = await createOAuthApp(stack, vendor, { name: "Briefly Listed", scopes: "meeting.create" });
+    const extra = await createOAuthApp(fixture.stack, vendor, { name: "Briefly Listed", scopes: "meeting.create" });
     try {
       expect((await admin.call("PUT", `/oauth-client-policy/allowed-clients/${extra.clientId}`)).status).toBe(200);
-      const consent = await authorizeOverHttp(stack, extra, member, { scope: "meeting.create", state: "raced" });
+      const consent = await authorizeOverHttp(fixture.stack, extra, member, { scope: "meeting.create", state: "raced" });
       expect(consent.status).toBe(200);
       expect((await admin.call("DELETE", `/oauth-client-policy/allowed-clients/${extra.clientId}`)).status).toBe(200);
       const callback = await consent.decide("allow");
@@ -134,7 +135,7 @@ describe("an organization's OAuth client allow-list: consent refused for unliste
       const byMember = await memberSession.call(method, path, body);
       expect(byMember.status, `member ${method} ${path}`).toBe(403);
       expect(byMember.body.error).toBe("Only an admin of the organization can do this");
-      const byKey = await bearerCall(stack, members.apiKey, method, path, body);
+      const byKey = await bearerCall(fixture.stack, members.apiKey, method, path, body);
       expect(byKey.status, `API key ${method} ${path}`).toBe(403);
     }
     const withoutCsrf = await admin.call("PUT", "/oauth-client-policy", { policy: "all" }, { csrf: false });
@@ -169,7 +170,7 @@ describe("an organization's OAuth client allow-list: consent refused for unliste
 
   it("back to `all`: the unlisted client can be authorized again", async () => {
     expect((await admin.call("PUT", "/oauth-client-policy", { policy: "all" })).body.policy).toBe("all");
-    const consent = await authorizeOverHttp(stack, unlistedApp, member, { scope: "meeting.create", state: "again" });
+    const consent = await authorizeOverHttp(fixture.stack, unlistedApp, member, { scope: "meeting.create", state: "again" });
     expect(consent.status).toBe(200);
     expect((await consent.decide("allow")).searchParams.get("code")).toBeTruthy();
   });

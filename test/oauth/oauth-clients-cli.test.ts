@@ -1,24 +1,21 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { authorizeRedirect, sha256Hex } from "./support/oauth-app.ts";
 
 describe("admin CLI: oauth-clients create, list and delete (through IdentityAdminService)", () => {
-  let stack: Stack;
   let tenant: Tenant;
   const fixture = useStack();
 
   beforeAll(async () => {
-    stack = fixture.stack;
-    tenant = await createTenant(stack);
+    tenant = await createTenant(fixture.stack);
   });
 
   const create = (...extra: string[]) =>
-    stack.cliRaw("oauth-clients", "create", "--org", tenant.orgId, "--name", "Cal.com", "--redirect-uri", "https://cal.example/callback", ...extra);
+    fixture.stack.cliRaw("oauth-clients", "create", "--org", tenant.orgId, "--name", "Cal.com", "--redirect-uri", "https://cal.example/callback", ...extra);
 
   it("create --json prints exactly clientId and the secret, once; only the secret's SHA-256 is stored", async () => {
-    const created = await stack.cli<Record<string, string>>(
+    const created = await fixture.stack.cli<Record<string, string>>(
       "oauth-clients",
       "create",
       "--org",
@@ -35,7 +32,9 @@ describe("admin CLI: oauth-clients create, list and delete (through IdentityAdmi
     expect(Object.keys(created).sort()).toEqual(["clientId", "clientSecret"]);
     expect(created.clientId).toMatch(/^[0-9a-f-]{36}$/);
     expect(created.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const { rows } = await stack.query("SELECT secret_hash, redirect_uris, scopes, name FROM identity.oauth_clients WHERE client_id = $1", [created.clientId]);
+    const { rows } = await fixture.stack.query("SELECT secret_hash, redirect_uris, scopes, name FROM identity.oauth_clients WHERE client_id = $1", [
+      created.clientId,
+    ]);
     expect(rows).toEqual([
       {
         secret_hash: sha256Hex(created.clientSecret!),
@@ -53,8 +52,8 @@ describe("admin CLI: oauth-clients create, list and delete (through IdentityAdmi
   });
 
   it("list --org shows the organization's clients without any secret", async () => {
-    const other = await createTenant(stack);
-    const mine = await stack.cli<{ clientId: string }>(
+    const other = await createTenant(fixture.stack);
+    const mine = await fixture.stack.cli<{ clientId: string }>(
       "oauth-clients",
       "create",
       "--org",
@@ -66,7 +65,7 @@ describe("admin CLI: oauth-clients create, list and delete (through IdentityAdmi
       "--scopes",
       "webhook.read,webhook.delete",
     );
-    const listed = await stack.cli<{ clients: Record<string, unknown>[] }>("oauth-clients", "list", "--org", other.orgId);
+    const listed = await fixture.stack.cli<{ clients: Record<string, unknown>[] }>("oauth-clients", "list", "--org", other.orgId);
     expect(listed.clients).toEqual([
       {
         clientId: mine.clientId,
@@ -95,7 +94,7 @@ describe("admin CLI: oauth-clients create, list and delete (through IdentityAdmi
   });
 
   it("create for an unknown organization fails with 'Organization not found'; a missing option is a usage error", async () => {
-    const unknown = await stack.cliRaw(
+    const unknown = await fixture.stack.cliRaw(
       "oauth-clients",
       "create",
       "--org",
@@ -108,13 +107,13 @@ describe("admin CLI: oauth-clients create, list and delete (through IdentityAdmi
       "meeting.create",
     );
     expect(unknown).toMatchObject({ code: 1, stderr: "error: Organization not found\n" });
-    const usage = await stack.cliRaw("oauth-clients", "create", "--org", tenant.orgId, "--name", "X", "--scopes", "meeting.create");
+    const usage = await fixture.stack.cliRaw("oauth-clients", "create", "--org", tenant.orgId, "--name", "X", "--scopes", "meeting.create");
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("needs --redirect-uri");
   });
 
   it("delete removes the client (a second delete finds nothing); list --org of an unknown organization fails", async () => {
-    const { clientId } = await stack.cli<{ clientId: string }>(
+    const { clientId } = await fixture.stack.cli<{ clientId: string }>(
       "oauth-clients",
       "create",
       "--org",
@@ -126,19 +125,19 @@ describe("admin CLI: oauth-clients create, list and delete (through IdentityAdmi
       "--scopes",
       "meeting.read",
     );
-    expect(await stack.cli("oauth-clients", "delete", "--client-id", clientId)).toEqual({ clientId, deleted: true });
-    const again = await stack.cliRaw("oauth-clients", "delete", "--client-id", clientId);
+    expect(await fixture.stack.cli("oauth-clients", "delete", "--client-id", clientId)).toEqual({ clientId, deleted: true });
+    const again = await fixture.stack.cliRaw("oauth-clients", "delete", "--client-id", clientId);
     expect(again).toMatchObject({ code: 1, stderr: "error: OAuth client not found\n" });
-    const { rowCount } = await stack.query("SELECT 1 FROM identity.oauth_clients WHERE client_id = $1", [clientId]);
+    const { rowCount } = await fixture.stack.query("SELECT 1 FROM identity.oauth_clients WHERE client_id = $1", [clientId]);
     expect(rowCount).toBe(0);
-    const list = await stack.cliRaw("oauth-clients", "list", "--org", "00000000-0000-4000-8000-000000000000");
+    const list = await fixture.stack.cliRaw("oauth-clients", "list", "--org", "00000000-0000-4000-8000-000000000000");
     expect(list).toMatchObject({ code: 1, stderr: "error: Organization not found\n" });
   });
 
   it("create --require-pkce: that client's authorization requests need an S256 code_challenge; other clients' do not", async () => {
     const register = async (...extra: string[]) =>
       (
-        await stack.cli<{ clientId: string }>(
+        await fixture.stack.cli<{ clientId: string }>(
           "oauth-clients",
           "create",
           "--org",
@@ -154,11 +153,11 @@ describe("admin CLI: oauth-clients create, list and delete (through IdentityAdmi
       ).clientId;
     const strict = await register("--require-pkce");
     const lenient = await register();
-    const listed = await stack.cli<{ clients: { clientId: string; requirePkce: boolean }[] }>("oauth-clients", "list", "--org", tenant.orgId);
+    const listed = await fixture.stack.cli<{ clients: { clientId: string; requirePkce: boolean }[] }>("oauth-clients", "list", "--org", tenant.orgId);
     expect(listed.clients.find((client) => client.clientId === strict)?.requirePkce).toBe(true);
     expect(listed.clients.find((client) => client.clientId === lenient)?.requirePkce).toBe(false);
 
-    const authorize = (clientId: string, pkce: Record<string, string> = {}) => authorizeRedirect(stack, clientId, pkce);
+    const authorize = (clientId: string, pkce: Record<string, string> = {}) => authorizeRedirect(fixture.stack, clientId, pkce);
     const challenge = { code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256" };
     // Without a challenge: refused, back at the application with invalid_request.
     const refused = await authorize(strict);

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
+import { openSignInPage } from "./support/http-authorization.ts";
 import { createOAuthApp, type OAuthApp } from "./support/oauth-app.ts";
 
 /**
@@ -12,24 +13,22 @@ import { createOAuthApp, type OAuthApp } from "./support/oauth-app.ts";
  * rate-limit bucket would send.
  */
 describe("password guessing: one throttle with exponential backoff for both sign-in forms", () => {
-  let stack: Stack;
   let bystander: Tenant;
   let app: OAuthApp;
 
+  const fixture = useStack();
   beforeAll(async () => {
-    stack = await startStack();
-    bystander = await createTenant(stack);
-    app = await createOAuthApp(stack, bystander, { name: "Guessing target", scopes: "meeting.create" });
+    bystander = await createTenant(fixture.stack);
+    app = await createOAuthApp(fixture.stack, bystander, { name: "Guessing target", scopes: "meeting.create" });
   });
 
   afterAll(async () => {
     await app?.close();
-    await stack?.stop();
   });
 
   const randomAuthorization = () => ({ authorization: `Bearer svc_${randomBytes(32).toString("base64url")}` });
   const dashboardSignIn = async (email: string, password: string) => {
-    const response = await fetch(`${stack.gatewayUrl}/api/v1/session`, {
+    const response = await fetch(`${fixture.stack.gatewayUrl}/api/v1/session`, {
       method: "POST",
       headers: { "content-type": "application/json", ...randomAuthorization() },
       body: JSON.stringify({ email, password }),
@@ -39,18 +38,17 @@ describe("password guessing: one throttle with exponential backoff for both sign
 
   /** Starts an authorization request and opens its sign-in page, as a browser would. */
   async function startInteraction() {
-    const started = await fetch(app.authorizeUrl({ scope: "meeting.create", state: "guess" }), { redirect: "manual", headers: randomAuthorization() });
+    const { started, interactionPath, cookie, csrf } = await openSignInPage(fixture.stack, app, {
+      scope: "meeting.create",
+      state: "guess",
+      headers: randomAuthorization(),
+    });
     expect(started.status).toBe(303);
-    const path = started.headers.get("location")!;
-    const cookie = started.headers
-      .getSetCookie()
-      .map((header) => header.split(";")[0])
-      .join("; ");
-    const html = await (await fetch(`${stack.gatewayUrl}${path}`, { headers: { cookie } })).text();
-    return { path, cookie, csrf: /name="csrf" value="([^"]+)"/.exec(html)![1]! };
+    expect(csrf).toBeDefined();
+    return { path: interactionPath, cookie, csrf: csrf! };
   }
   const oauthSignIn = (interaction: { path: string; cookie: string; csrf: string }, email: string, password: string) =>
-    fetch(`${stack.gatewayUrl}${interaction.path}/login`, {
+    fetch(`${fixture.stack.gatewayUrl}${interaction.path}/login`, {
       method: "POST",
       redirect: "manual",
       headers: { "content-type": "application/x-www-form-urlencoded", cookie: interaction.cookie, ...randomAuthorization() },
@@ -60,7 +58,7 @@ describe("password guessing: one throttle with exponential backoff for both sign
   const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
 
   it("dashboard: 200 wrong passwords → only the first 10 are checked, the rest refused (429); the right password is refused too; an unknown address answers alike; others sign in", async () => {
-    const victim = await createTenant(stack, { name: "Victim" });
+    const victim = await createTenant(fixture.stack, { name: "Victim" });
     const unknown = `nobody-${randomBytes(4).toString("hex")}@example.com`;
     const victimAnswers: number[] = [];
     const unknownAnswers: number[] = [];
@@ -82,7 +80,7 @@ describe("password guessing: one throttle with exponential backoff for both sign
     expect(Number(right.retryAfter)).toBeLessThanOrEqual(30);
     expect(right.body.error).toMatch(/^Too many failed sign-in attempts/);
     expect(other.status).toBe(200);
-    const logs = stack.logs("identity");
+    const logs = fixture.stack.logs("identity");
     expect(logs).toContain("sign-in throttled");
     expect(logs).toContain("sign-in backoff");
     expect(logs).not.toContain(victim.email);
@@ -90,7 +88,7 @@ describe("password guessing: one throttle with exponential backoff for both sign
   });
 
   it("dashboard: 50 parallel guesses still get only the allowance checked (attempts are counted before the password check)", async () => {
-    const victim = await createTenant(stack, { name: "Parallel victim" });
+    const victim = await createTenant(fixture.stack, { name: "Parallel victim" });
     const answers = await Promise.all(Array.from({ length: 50 }, (_, attempt) => dashboardSignIn(victim.email, `wrong-${attempt}`)));
     const statuses = answers.map((answer) => answer.status);
     console.log(`dashboard, 50 parallel wrong passwords: ${JSON.stringify(tally(statuses))}`);
@@ -110,7 +108,10 @@ describe("password guessing: one throttle with exponential backoff for both sign
     }
     expect(statuses).toEqual([401, 401, 401, 401, 303]);
     // The request is finished: the browser goes back through /oauth/authorize/<uid> to the application.
-    const resumed = await fetch(new URL(ended!.headers.get("location")!, stack.gatewayUrl), { redirect: "manual", headers: { cookie: interaction.cookie } });
+    const resumed = await fetch(new URL(ended!.headers.get("location")!, fixture.stack.gatewayUrl), {
+      redirect: "manual",
+      headers: { cookie: interaction.cookie },
+    });
     const callback = new URL(resumed.headers.get("location")!);
     expect(`${callback.origin}${callback.pathname}`).toBe(app.redirectUri);
     expect(callback.searchParams.get("error")).toBe("access_denied");
@@ -121,7 +122,7 @@ describe("password guessing: one throttle with exponential backoff for both sign
   });
 
   it("OAuth page: 200 wrong passwords over as many authorization requests as needed → 10 checked, the rest refused; the right password refused too; the dashboard shares the count", async () => {
-    const victim = await createTenant(stack, { name: "OAuth victim" });
+    const victim = await createTenant(fixture.stack, { name: "OAuth victim" });
     const statuses: number[] = [];
     let interaction = await startInteraction();
     let requests = 1;

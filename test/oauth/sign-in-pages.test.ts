@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
+import { openSignInPage } from "./support/http-authorization.ts";
 import { createOAuthApp, type OAuthApp } from "./support/oauth-app.ts";
 
 /**
@@ -8,38 +9,33 @@ import { createOAuthApp, type OAuthApp } from "./support/oauth-app.ts";
  * security headers and the CSRF defences of the form posts.
  */
 describe("OAuth sign-in and consent pages: cookies, headers and CSRF-safe form posts", () => {
-  let stack: Stack;
   let user: Tenant;
   let app: OAuthApp;
 
+  const fixture = useStack();
   beforeAll(async () => {
-    stack = await startStack();
-    user = await createTenant(stack);
-    app = await createOAuthApp(stack, user, { name: "Pages <App> & Co", scopes: "meeting.create" });
+    user = await createTenant(fixture.stack);
+    app = await createOAuthApp(fixture.stack, user, { name: "Pages <App> & Co", scopes: "meeting.create" });
   });
 
   afterAll(async () => {
     await app?.close();
-    await stack?.stop();
   });
 
   /** Starts an authorization and follows it to the sign-in page, keeping the cookies it set. */
   async function startInteraction() {
-    const started = await fetch(app.authorizeUrl({ scope: "meeting.create", state: "st" }), { redirect: "manual" });
+    const { started, interactionPath, setCookies, cookie, page, html, csrf } = await openSignInPage(fixture.stack, app, {
+      scope: "meeting.create",
+      state: "st",
+    });
     expect(started.status).toBe(303);
-    const interactionPath = started.headers.get("location")!;
     expect(interactionPath).toMatch(/^\/oauth\/interaction\/[A-Za-z0-9_-]+$/);
-    const setCookies = started.headers.getSetCookie();
-    const cookie = setCookies.map((header) => header.split(";")[0]).join("; ");
-    const page = await fetch(`${stack.gatewayUrl}${interactionPath}`, { headers: { cookie } });
-    const html = await page.text();
-    const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
     expect(csrf).toBeDefined();
     return { interactionPath, setCookies, cookie, page, html, csrf: csrf! };
   }
 
   const post = (path: string, cookie: string | undefined, fields: Record<string, string>) =>
-    fetch(`${stack.gatewayUrl}${path}`, {
+    fetch(`${fixture.stack.gatewayUrl}${path}`, {
       method: "POST",
       redirect: "manual",
       headers: { "content-type": "application/x-www-form-urlencoded", ...(cookie ? { cookie } : {}) },
@@ -110,7 +106,7 @@ describe("OAuth sign-in and consent pages: cookies, headers and CSRF-safe form p
 
     const right = await post(`${interactionPath}/login`, cookie, { email: user.email.toUpperCase(), password: user.password, csrf });
     expect(right.status).toBe(303);
-    expect(right.headers.get("location")).toBe(`${new URL(stack.gatewayUrl).origin}/oauth/authorize/${interactionPath.split("/").pop()}`);
+    expect(right.headers.get("location")).toBe(`${new URL(fixture.stack.gatewayUrl).origin}/oauth/authorize/${interactionPath.split("/").pop()}`);
   });
 
   it("authorization responses go only in the query: response_mode fragment or form_post is refused with unsupported_response_mode, in the query", async () => {
@@ -139,8 +135,8 @@ describe("OAuth sign-in and consent pages: cookies, headers and CSRF-safe form p
 
   // Last: it stops identity.
   it("while the authorization server is down the gateway answers 503 JSON with Retry-After, and forwards again once it is back", async () => {
-    await stack.kill("identity");
-    const down = await fetch(`${stack.gatewayUrl}/api/oauth/token`, {
+    await fixture.stack.kill("identity");
+    const down = await fetch(`${fixture.stack.gatewayUrl}/api/oauth/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: "grant_type=refresh_token",
@@ -148,8 +144,8 @@ describe("OAuth sign-in and consent pages: cookies, headers and CSRF-safe form p
     expect(down.status).toBe(503);
     expect(down.headers.get("retry-after")).toBe("1");
     expect(await down.json()).toMatchObject({ error: "Service temporarily unavailable" });
-    await stack.start("identity");
-    const up = await fetch(`${stack.gatewayUrl}/.well-known/oauth-authorization-server`);
+    await fixture.stack.start("identity");
+    const up = await fetch(`${fixture.stack.gatewayUrl}/.well-known/oauth-authorization-server`);
     expect(up.status).toBe(200);
   });
 });

@@ -1,6 +1,5 @@
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { launchChromium } from "../support/chromium.ts";
@@ -9,7 +8,6 @@ import { createOAuthApp, sha256Hex, tokenRequest, verifyAtApi, type OAuthApp } f
 import { holdStill } from "../support/hold-still.ts";
 
 describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; docs/decisions/0005-oauth-token-lifetimes-and-rotation.md)", () => {
-  let stack: Stack;
   let user: Tenant;
   let app: OAuthApp;
   let otherApp: OAuthApp;
@@ -18,11 +16,10 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
   const fixture = useStack();
 
   beforeAll(async () => {
-    stack = fixture.stack;
-    const developer = await createTenant(stack);
-    user = await createTenant(stack);
-    app = await createOAuthApp(stack, developer, { scopes: "meeting.create webhook.read" });
-    otherApp = await createOAuthApp(stack, developer, { name: "Other App", scopes: "meeting.create webhook.read" });
+    const developer = await createTenant(fixture.stack);
+    user = await createTenant(fixture.stack);
+    app = await createOAuthApp(fixture.stack, developer, { scopes: "meeting.create webhook.read" });
+    otherApp = await createOAuthApp(fixture.stack, developer, { name: "Other App", scopes: "meeting.create webhook.read" });
     browser = await launchChromium();
     session = await browser.newContext();
   });
@@ -40,7 +37,7 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
   }
 
   const exchange = (code: string, overrides: Record<string, string> = {}, forApp = app) =>
-    tokenRequest(stack, {
+    tokenRequest(fixture.stack, {
       grant_type: "authorization_code",
       code,
       redirect_uri: forApp.redirectUri,
@@ -50,7 +47,7 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
     });
 
   const refresh = (refreshToken: string, forApp = app) =>
-    tokenRequest(stack, { grant_type: "refresh_token", refresh_token: refreshToken, client_id: forApp.clientId, client_secret: forApp.clientSecret });
+    tokenRequest(fixture.stack, { grant_type: "refresh_token", refresh_token: refreshToken, client_id: forApp.clientId, client_secret: forApp.clientSecret });
 
   async function newTokens() {
     const { status, body } = await exchange(await newCode());
@@ -60,7 +57,7 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
 
   /** Moves a stored code or token `ageSeconds` into the past, as if the clock had advanced. */
   async function age(model: "AuthorizationCode" | "AccessToken", value: string, ageSeconds: number) {
-    const { rowCount } = await stack.query(
+    const { rowCount } = await fixture.stack.query(
       `UPDATE identity.oauth_artifacts
           SET expires_at = expires_at - make_interval(secs => $3),
               payload = payload || jsonb_build_object('iat', (payload->>'iat')::bigint - $3, 'exp', (payload->>'exp')::bigint - $3)
@@ -75,11 +72,11 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
     const first = await exchange(code);
     expect(first.status).toBe(200);
     const { access_token, refresh_token } = first.body as { access_token: string; refresh_token: string };
-    expect((await verifyAtApi(stack, access_token)).status).toBe(200); // cached in identity now
+    expect((await verifyAtApi(fixture.stack, access_token)).status).toBe(200); // cached in identity now
 
     const replay = await exchange(code);
     expect(replay).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
-    expect((await verifyAtApi(stack, access_token)).status).toBe(401);
+    expect((await verifyAtApi(fixture.stack, access_token)).status).toBe(401);
     expect(await refresh(refresh_token)).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
   });
 
@@ -89,7 +86,7 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
     expect(results.map((result) => result.status).sort()).toEqual([200, 400]);
     const winner = results.find((result) => result.status === 200)!.body as { access_token: string; refresh_token: string };
     expect(results.find((result) => result.status === 400)!.body.error).toBe("invalid_grant");
-    expect((await verifyAtApi(stack, winner.access_token)).status).toBe(401);
+    expect((await verifyAtApi(fixture.stack, winner.access_token)).status).toBe(401);
     expect((await refresh(winner.refresh_token)).body.error).toBe("invalid_grant");
   });
 
@@ -106,7 +103,7 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
   it("lifetimes: code 10 minutes, access token 1 hour, each refresh token 30 days from its own issue, within the grant's 1-year lifetime", async () => {
     const code = await newCode();
     const lifetime = async (model: string, value: string) => {
-      const { rows } = await stack.query<{ iat: number; exp: number; ttl: number }>(
+      const { rows } = await fixture.stack.query<{ iat: number; exp: number; ttl: number }>(
         `SELECT (payload->>'iat')::int AS iat, (payload->>'exp')::int AS exp, round(extract(epoch FROM expires_at - now()))::int AS ttl
            FROM identity.oauth_artifacts WHERE model = $1 AND id_hash = $2`,
         [model, sha256Hex(value)],
@@ -132,7 +129,7 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
 
     // Near the grant's end (OAUTH_GRANT_LIFETIME_SECONDS, 1 year from the first exchange), a new
     // refresh token lives only until that end: the grant started 355 days ago here.
-    const { rowCount } = await stack.query(
+    const { rowCount } = await fixture.stack.query(
       `UPDATE identity.oauth_artifacts SET payload = payload || jsonb_build_object('iiat', (payload->>'iiat')::bigint - $2)
         WHERE model = 'RefreshToken' AND id_hash = $1`,
       [sha256Hex(second.refresh_token), 355 * 24 * 3600],
@@ -149,12 +146,12 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
     const rotated = await refresh(original.refresh_token);
     expect(rotated.status).toBe(200);
     const newest = rotated.body as { access_token: string; refresh_token: string };
-    expect((await verifyAtApi(stack, newest.access_token)).status).toBe(200);
+    expect((await verifyAtApi(fixture.stack, newest.access_token)).status).toBe(200);
 
     expect(await refresh(original.refresh_token)).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
     expect(await refresh(newest.refresh_token)).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
-    expect((await verifyAtApi(stack, newest.access_token)).status).toBe(401);
-    expect((await verifyAtApi(stack, original.access_token)).status).toBe(401);
+    expect((await verifyAtApi(fixture.stack, newest.access_token)).status).toBe(401);
+    expect((await verifyAtApi(fixture.stack, original.access_token)).status).toBe(401);
   });
 
   it("two simultaneous refreshes with one refresh token: one succeeds, the other gets invalid_grant and the grant ends", async () => {
@@ -162,7 +159,7 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
     const results = await Promise.all([refresh(tokens.refresh_token), refresh(tokens.refresh_token)]);
     expect(results.map((result) => result.status).sort()).toEqual([200, 400]);
     const winner = results.find((result) => result.status === 200)!.body as { access_token: string; refresh_token: string };
-    expect((await verifyAtApi(stack, winner.access_token)).status).toBe(401);
+    expect((await verifyAtApi(fixture.stack, winner.access_token)).status).toBe(401);
     expect((await refresh(winner.refresh_token)).body.error).toBe("invalid_grant");
   });
 
@@ -172,7 +169,7 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
     expect(wrong).toMatchObject({ status: 401, body: { error: "invalid_client" } });
 
     const basic = await tokenRequest(
-      stack,
+      fixture.stack,
       { grant_type: "authorization_code", code, redirect_uri: app.redirectUri },
       { headers: { authorization: `Basic ${Buffer.from(`${app.clientId}:not-the-secret`).toString("base64")}` } },
     );
@@ -193,7 +190,7 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
   it.each(["password", "client_credentials", "implicit", "urn:ietf:params:oauth:grant-type:device_code", "made_up"])(
     "grant_type=%s gets 400 unsupported_grant_type",
     async (grantType) => {
-      const result = await tokenRequest(stack, {
+      const result = await tokenRequest(fixture.stack, {
         grant_type: grantType,
         client_id: app.clientId,
         client_secret: app.clientSecret,
@@ -219,14 +216,14 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
       ...omit,
     };
     const sent = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Record<string, string>;
-    const result = await tokenRequest(stack, sent);
+    const result = await tokenRequest(fixture.stack, sent);
     expect(result.status).toBe(400);
     expect(result.body.error).toBe("invalid_request");
     expect(result.body.error_description).toEqual(expect.any(String));
   });
 
   it("a refresh without refresh_token gets 400 invalid_request", async () => {
-    const result = await tokenRequest(stack, { grant_type: "refresh_token", client_id: app.clientId, client_secret: app.clientSecret });
+    const result = await tokenRequest(fixture.stack, { grant_type: "refresh_token", client_id: app.clientId, client_secret: app.clientSecret });
     expect(result).toMatchObject({ status: 400, body: { error: "invalid_request" } });
   });
 
@@ -253,16 +250,16 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
   it("an expired access token (controlled clock: 1 hour and 1 second old) gets 401 at /auth", async () => {
     const tokens = await newTokens();
     await age("AccessToken", tokens.access_token, 3600 + 1);
-    const result = await verifyAtApi(stack, tokens.access_token);
+    const result = await verifyAtApi(fixture.stack, tokens.access_token);
     expect(result.status).toBe(401);
     expect(result.body.error).toEqual(expect.any(String));
   });
 
   it("token errors are JSON even for a browser-like Accept header, and a malformed JSON body is invalid_request", async () => {
-    const html = await tokenRequest(stack, { grant_type: "password" }, { headers: { accept: "text/html" } });
+    const html = await tokenRequest(fixture.stack, { grant_type: "password" }, { headers: { accept: "text/html" } });
     expect(html.status).toBe(400);
     expect(html.headers.get("content-type")).toMatch(/^application\/json/);
-    const response = await fetch(`${stack.gatewayUrl}/api/v1/oauth/token`, {
+    const response = await fetch(`${fixture.stack.gatewayUrl}/api/v1/oauth/token`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: "{not json",
@@ -272,15 +269,15 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
   });
 
   it("deleting the client (CLI) ends every grant and token issued to it", async () => {
-    const doomed = await createOAuthApp(stack, user, { name: "Doomed", scopes: "webhook.read" });
+    const doomed = await createOAuthApp(fixture.stack, user, { name: "Doomed", scopes: "webhook.read" });
     try {
       const code = await newCode(doomed, "webhook.read");
       const tokens = (await exchange(code, {}, doomed)).body as { access_token: string; refresh_token: string };
-      expect((await verifyAtApi(stack, tokens.access_token)).status).toBe(200);
-      expect(await stack.cli("oauth-clients", "delete", "--client-id", doomed.clientId)).toEqual({ clientId: doomed.clientId, deleted: true });
-      expect((await verifyAtApi(stack, tokens.access_token)).status).toBe(401);
+      expect((await verifyAtApi(fixture.stack, tokens.access_token)).status).toBe(200);
+      expect(await fixture.stack.cli("oauth-clients", "delete", "--client-id", doomed.clientId)).toEqual({ clientId: doomed.clientId, deleted: true });
+      expect((await verifyAtApi(fixture.stack, tokens.access_token)).status).toBe(401);
       expect(await refresh(tokens.refresh_token, doomed)).toMatchObject({ status: 401, body: { error: "invalid_client" } });
-      const { rows } = await stack.query("SELECT count(*)::int AS n FROM identity.oauth_artifacts WHERE client_id = $1", [doomed.clientId]);
+      const { rows } = await fixture.stack.query("SELECT count(*)::int AS n FROM identity.oauth_artifacts WHERE client_id = $1", [doomed.clientId]);
       expect(rows[0]!.n).toBe(0);
     } finally {
       await doomed.close();
@@ -289,7 +286,7 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
 
   it("the database holds no plaintext authorization code, access or refresh token, client secret or session cookie, only their SHA-256", async () => {
     const code = await newCode();
-    const { rows: codeRows } = await stack.query("SELECT 1 FROM identity.oauth_artifacts WHERE model = 'AuthorizationCode' AND id_hash = $1", [
+    const { rows: codeRows } = await fixture.stack.query("SELECT 1 FROM identity.oauth_artifacts WHERE model = 'AuthorizationCode' AND id_hash = $1", [
       sha256Hex(code),
     ]);
     expect(codeRows).toHaveLength(1);
@@ -308,13 +305,13 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
       otherApp.clientSecret,
       ...sessionCookies,
     ];
-    const { rows: tables } = await stack.query<{ table_name: string }>(
+    const { rows: tables } = await fixture.stack.query<{ table_name: string }>(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'identity' AND table_type = 'BASE TABLE'",
     );
     expect(tables.map((table) => table.table_name)).toEqual(expect.arrayContaining(["oauth_artifacts", "oauth_clients"]));
     let dump = "";
     for (const { table_name } of tables) {
-      const { rows } = await stack.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM identity."${table_name}" t`);
+      const { rows } = await fixture.stack.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM identity."${table_name}" t`);
       dump += rows.map((row) => row.row).join("\n");
     }
     for (const secret of secrets) expect(dump).not.toContain(secret);
@@ -325,10 +322,10 @@ describe("OAuth token endpoint refuses attacks and mistakes (RFC 6749 errors; do
       ["RefreshToken", issued.refresh_token],
       ["RefreshToken", rotated.refresh_token],
     ] as const) {
-      const { rowCount } = await stack.query("SELECT 1 FROM identity.oauth_artifacts WHERE model = $1 AND id_hash = $2", [model, sha256Hex(value)]);
+      const { rowCount } = await fixture.stack.query("SELECT 1 FROM identity.oauth_artifacts WHERE model = $1 AND id_hash = $2", [model, sha256Hex(value)]);
       expect(rowCount, `${model} stored by hash`).toBe(1);
     }
-    const { rows: clientRows } = await stack.query<{ secret_hash: string }>("SELECT secret_hash FROM identity.oauth_clients WHERE client_id = $1", [
+    const { rows: clientRows } = await fixture.stack.query<{ secret_hash: string }>("SELECT secret_hash FROM identity.oauth_clients WHERE client_id = $1", [
       app.clientId,
     ]);
     expect(clientRows[0]!.secret_hash).toBe(sha256Hex(app.clientSecret));

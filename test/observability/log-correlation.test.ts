@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ServiceName, Stack } from "../support/stack.ts";
+import type { ServiceName } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
@@ -8,7 +8,6 @@ import { useWebhookReceiver } from "../support/webhook-fixtures.ts";
 
 // Without tracing: the request id a caller sends reaches the log lines of every process that
 // handles the request, the webhook delivery attempt included.
-let stack: Stack;
 let tenant: Tenant;
 /** The subscription the first test creates. */
 let webhookId: string;
@@ -16,13 +15,12 @@ const fixture = useStack({ env: { LOG_LEVEL: "debug" } });
 const receiver = useWebhookReceiver();
 
 beforeAll(async () => {
-  stack = fixture.stack;
-  tenant = await createTenant(stack);
+  tenant = await createTenant(fixture.stack);
 });
 
 /** The JSON log lines of one process that name `requestId`. */
 function linesOf(service: ServiceName, requestId: string): { msg?: string; requestId?: string; traceId?: string }[] {
-  return stack
+  return fixture.stack
     .logs(service)
     .split("\n")
     .filter((line) => line.startsWith("{"))

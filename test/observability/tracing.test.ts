@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startOtlpReceiver, tracingEnv, type OtlpReceiver, type ReceivedSpan } from "../support/otlp-receiver.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startOtlpReceiver, tracingEnv, type ReceivedSpan } from "../support/otlp-receiver.ts";
+import { useResource } from "../support/use-resource.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
+import { succeeded, useStack } from "../support/use-stack.ts";
 import { waitFor } from "../support/wait.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { useWebhookReceiver } from "../support/webhook-fixtures.ts";
 
 const describeSpans = (spans: ReceivedSpan[]) =>
   spans.map((span) => `${span.service} ${span.kind} ${span.name} ${span.spanId}<-${span.parentSpanId}`).join("\n");
@@ -15,43 +16,42 @@ describe.each([
   { transport: "kafka", kafka: true },
   { transport: "the Postgres event bus", kafka: false },
 ])("tracing over $transport", ({ kafka }) => {
-  let otlp: OtlpReceiver;
-  let stack: Stack;
-  let receiver: WebhookReceiver;
   let tenant: Tenant;
 
+  // The OTLP receiver first: the stack's processes are told its address.
+  const otlp = useResource("the OTLP receiver", startOtlpReceiver, (started) => started.close());
+  const fixture = useStack(() => ({ kafka, env: { ...tracingEnv(otlp()), LOG_LEVEL: "debug" } }));
+  const receiver = useWebhookReceiver();
   beforeAll(async () => {
-    otlp = await startOtlpReceiver();
-    [stack, receiver] = await Promise.all([startStack({ kafka, env: { ...tracingEnv(otlp), LOG_LEVEL: "debug" } }), startWebhookReceiver()]);
-    tenant = await createTenant(stack);
-  }, 120_000);
-  afterAll(async () => {
-    await receiver?.close();
-    await stack?.stop();
-    await otlp?.close();
+    tenant = await createTenant(fixture.stack);
   });
 
-  const api = (method: string, path: string, body?: unknown) =>
-    fetch(`${stack.gatewayUrl}/api/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const client = () => fixture.client(tenant.apiKey);
+  /** Subscribes `path` on the receiver to meeting.ended (201), telling the receiver its secret. */
+  async function subscribe(path: string) {
+    const { data, response } = await client().POST("/webhook", { body: { url: `${receiver.baseUrl}${path}`, events: ["meeting.ended"] } });
+    expect(response.status).toBe(201);
+    receiver.useSecret(path.split("?")[0]!, data!.secret);
+  }
 
   it("one trace covers POST /meeting/:id/end from the gateway to the webhook delivery attempt", { timeout: 90_000 }, async () => {
-    const created = await api("POST", "/webhook", { url: `${receiver.baseUrl}/traced`, events: ["meeting.ended"] });
-    expect(created.status).toBe(201);
-    receiver.useSecret("/traced", ((await created.json()) as { secret: string }).secret);
-    const meeting = (await (await api("POST", "/meeting", { title: "Traced" })).json()) as { id: string };
+    const { stack } = fixture;
+    await subscribe("/traced");
+    const meeting = await succeeded(client().POST("/meeting", { body: { title: "Traced" } }));
 
-    const ended = await api("POST", `/meeting/${meeting.id}/end`);
+    const { response: ended } = await client().POST("/meeting/{id}/end", { params: { path: { id: meeting.id } } });
     expect(ended.status).toBe(200);
     await waitFor(() => receiver.on("/traced").length >= 1, 30_000, "the webhook was not delivered");
 
     // The trace is the one whose gateway server span is the end call.
     const endSpan = () =>
-      otlp.spans().find((span) => span.service === "svc-gateway" && span.kind === 2 && span.attributes["http.route"] === "/api/v1/meeting/:id/end");
-    const traceSpans = () => otlp.spans().filter((span) => span.traceId === endSpan()?.traceId);
+      otlp()
+        .spans()
+        .find((span) => span.service === "svc-gateway" && span.kind === 2 && span.attributes["http.route"] === "/api/v1/meeting/:id/end");
+    const traceSpans = () =>
+      otlp()
+        .spans()
+        .filter((span) => span.traceId === endSpan()?.traceId);
     const attemptSpan = () => traceSpans().find((span) => span.service === "svc-webhook" && span.name === "webhook delivery attempt");
     // The delivery attempt's log line, written once its success is recorded.
     const deliveredLine = () =>
@@ -135,10 +135,10 @@ describe.each([
     async () => {
       const callerTraceId = "0af7651916cd43dd8448eb211c80319c";
       const hostile = { traceparent: `00-${callerTraceId}-b7ad6b7169203331-01`, baggage: "tenant=attacker,role=admin" };
-      const created = await api("POST", "/webhook", { url: `${receiver.baseUrl}/edge?token=s3cr3t-query-token`, events: ["meeting.ended"] });
-      expect(created.status).toBe(201);
-      receiver.useSecret("/edge", ((await created.json()) as { secret: string }).secret);
-      const meeting = (await (await api("POST", "/meeting", { title: "Edge" })).json()) as { id: string };
+      const { stack } = fixture;
+      await subscribe("/edge?token=s3cr3t-query-token");
+      const meeting = await succeeded(client().POST("/meeting", { body: { title: "Edge" } }));
+      // A raw request: a query string the API does not define, which the typed client has no place for.
       const ended = await fetch(`${stack.gatewayUrl}/api/v1/meeting/${meeting.id}/end?marker=s3cr3t-request-query`, {
         method: "POST",
         headers: { authorization: `Bearer ${tenant.apiKey}`, ...hostile },
@@ -146,9 +146,14 @@ describe.each([
       expect(ended.status).toBe(200);
       await waitFor(() => receiver.on("/edge").length >= 1, 30_000, "the webhook was not delivered");
       const attempt = () =>
-        otlp.spans().find((span) => span.name === "webhook delivery attempt" && span.attributes["svc.webhook.subscription_id"] !== undefined);
+        otlp()
+          .spans()
+          .find((span) => span.name === "webhook delivery attempt" && span.attributes["svc.webhook.subscription_id"] !== undefined);
       await waitFor(() => attempt() !== undefined, 30_000, "no delivery attempt span");
-      const clientSpan = () => otlp.spans().find((span) => span.kind === 3 && String(span.attributes["url.full"] ?? "").includes("/edge"));
+      const clientSpan = () =>
+        otlp()
+          .spans()
+          .find((span) => span.kind === 3 && String(span.attributes["url.full"] ?? "").includes("/edge"));
       await waitFor(() => clientSpan() !== undefined, 30_000, "no HTTP client span of the delivery");
 
       // The customer's endpoint sees neither the caller's context nor ours.
@@ -157,7 +162,7 @@ describe.each([
       expect(delivery!.headers).not.toHaveProperty("tracestate");
       expect(delivery!.headers).not.toHaveProperty("baggage");
       // Nothing was recorded in the caller's trace; the gateway's span of the call is a root of its own.
-      const spans = otlp.spans();
+      const spans = otlp().spans();
       expect(spans.filter((span) => span.traceId === callerTraceId)).toEqual([]);
       const edge = spans.find(
         (span) =>

@@ -5,16 +5,12 @@ import { HealthCheckRequestSchema, HealthCheckResponse_ServingStatus, HealthChec
 import { beforeAll, describe, expect, it } from "vitest";
 import { READINESS_CACHE_MS } from "../../gateway/src/routes/health.ts";
 import { grpcJsClient } from "../support/grpc-js.ts";
-import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { waitFor } from "../support/wait.ts";
 
-let stack: Stack;
 const fixture = useStack();
 
-beforeAll(() => {
-  stack = fixture.stack;
-});
+beforeAll(() => {});
 
 const services = [
   ["identity", "svc.identity.v1.IdentityService"],
@@ -24,14 +20,14 @@ const services = [
 
 describe("every service speaks plain gRPC (a @grpc/grpc-js client, not Connect)", () => {
   it.each(services)("%s answers grpc.health.v1 Check with SERVING", async (name) => {
-    const client = grpcJsClient(stack.urls[name]);
+    const client = grpcJsClient(fixture.stack.urls[name]);
     const response = await client.unary("/grpc.health.v1.Health/Check", HealthCheckRequestSchema, HealthCheckResponseSchema, {});
     client.close();
     expect(response.status).toBe(HealthCheckResponse_ServingStatus.SERVING);
   });
 
   it.each(services)("%s refuses a health check for an unknown service with NOT_FOUND", async (name) => {
-    const client = grpcJsClient(stack.urls[name]);
+    const client = grpcJsClient(fixture.stack.urls[name]);
     const failure = await client
       .unary("/grpc.health.v1.Health/Check", HealthCheckRequestSchema, HealthCheckResponseSchema, { service: "no.such.Service" })
       .catch((error: grpc.ServiceError) => error);
@@ -40,7 +36,7 @@ describe("every service speaks plain gRPC (a @grpc/grpc-js client, not Connect)"
   });
 
   it.each(services)("%s lists its service through server reflection and returns its descriptor", async (name, serviceName) => {
-    const client = grpcJsClient(stack.urls[name]);
+    const client = grpcJsClient(fixture.stack.urls[name]);
     const call = client.bidi("/grpc.reflection.v1.ServerReflection/ServerReflectionInfo", ServerReflectionRequestSchema, ServerReflectionResponseSchema);
     const responses: ServerReflectionResponse[] = [];
     const done = new Promise<void>((resolve, reject) => {
@@ -67,20 +63,20 @@ describe("every service speaks plain gRPC (a @grpc/grpc-js client, not Connect)"
 
 describe("gateway health", () => {
   it("GET /healthz answers 200", async () => {
-    const response = await fetch(`${stack.gatewayUrl}/healthz`);
+    const response = await fetch(`${fixture.stack.gatewayUrl}/healthz`);
     expect(response.status).toBe(200);
   });
 
   it("GET /readyz answers 200 when every service is SERVING and 503 naming the one that is down", async () => {
-    const readyzStatus = async () => (await fetch(`${stack.gatewayUrl}/readyz`)).status;
+    const readyzStatus = async () => (await fetch(`${fixture.stack.gatewayUrl}/readyz`)).status;
     expect(await readyzStatus()).toBe(200);
-    await stack.kill("webhook");
+    await fixture.stack.kill("webhook");
     // An answer is reused for READINESS_CACHE_MS: the first fresh one must say 503 and name the service.
     await waitFor(async () => (await readyzStatus()) !== 200, READINESS_CACHE_MS + 5_000, "/readyz still answered 200 after its cache time");
-    const response = await fetch(`${stack.gatewayUrl}/readyz`);
+    const response = await fetch(`${fixture.stack.gatewayUrl}/readyz`);
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({ services: { webhook: "unreachable", identity: "serving" } });
-    await stack.start("webhook");
+    await fixture.stack.start("webhook");
     await waitFor(async () => (await readyzStatus()) === 200, READINESS_CACHE_MS + 5_000, "/readyz did not answer 200 again after the restart");
   });
 });

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from "@svc/platform";
 import { load } from "../bench/load.ts";
-import { serviceNames, type Stack } from "../support/stack.ts";
+import { serviceNames } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { waitFor } from "../support/wait.ts";
 import { holdStill } from "../support/hold-still.ts";
@@ -25,16 +25,13 @@ describe("process launch", () => {
   });
 
   describe("a running stack", () => {
-    let stack: Stack;
     // At info, for the release's log line.
     const fixture = useStack({ env: { LOG_LEVEL: "info" } });
-    beforeAll(() => {
-      stack = fixture.stack;
-    });
+    beforeAll(() => {});
 
     it("starts every process with the Node flags and the environment", () => {
       for (const name of serviceNames) {
-        const pid = stack.pid(name)!;
+        const pid = fixture.stack.pid(name)!;
         const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
         expect(argv, name).toEqual(expect.arrayContaining([...SERVICE_NODE_FLAGS]));
         // The environment as the process received it. glibc's loader cuts GLIBC_TUNABLES there in
@@ -51,12 +48,12 @@ describe("process launch", () => {
     // load make at least one busy sample wherever they fall, and an idle one follows within 20 s.
     it("gives the heap memory of a busy spell back once idle, in one collection", { timeout: 60_000 }, async () => {
       const released = () =>
-        stack
+        fixture.stack
           .logs("gateway")
           .split("\n")
           .filter((line) => line.includes("released unused heap memory"));
       const before = released().length;
-      const busy = await load({ url: `${stack.gatewayUrl}/healthz`, connections: 16, durationSeconds: 8 });
+      const busy = await load({ url: `${fixture.stack.gatewayUrl}/healthz`, connections: 16, durationSeconds: 8 });
       expect(busy.errors).toBe(0);
       await waitFor(() => released().length > before, 30_000, "the gateway's release after the load");
       const line = JSON.parse(released().at(-1)!) as { rssMbBefore: number; rssMbAfter: number; pauseMs: number };

@@ -24,15 +24,8 @@ export interface OpenedPage {
  * script (the page has no test hooks), so tests can read their getStats() as a person's browser
  * would report them (`inboundMedia`).
  */
-export async function openRoomPage(browser: Browser, url: string): Promise<OpenedPage> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(error.message));
-  page.on("close", () => void context.close().catch(() => undefined));
+/** Keeps every RTCPeerConnection the page makes in `window.__peerConnections`, for getStats() (see `inboundMedia`). Before the page loads. */
+export async function collectPeerConnections(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const Native = window.RTCPeerConnection;
     const connections: RTCPeerConnection[] = [];
@@ -44,6 +37,18 @@ export async function openRoomPage(browser: Browser, url: string): Promise<Opene
       }
     };
   });
+}
+
+export async function openRoomPage(browser: Browser, url: string): Promise<OpenedPage> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("close", () => void context.close().catch(() => undefined));
+  await collectPeerConnections(page);
   const response = await page.goto(url);
   return { page, status: response!.status(), problems };
 }

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { createPool, migrate, type Logger, type Pool } from "@svc/platform";
 import { createTestDatabase } from "./infra.ts";
+import { useResource } from "./use-resource.ts";
 
 /** A service that owns a schema and its migrations under services/<service>/migrations. */
 export type SchemaOwner = "identity" | "meeting" | "webhook";
@@ -28,6 +29,23 @@ export async function createServiceDatabase(service: SchemaOwner, logger: Logger
     drop: async () => {
       await pool.end();
       await database.drop();
+    },
+  };
+}
+
+/** createServiceDatabase for the test file: created before its tests, dropped after (see useResource); read `pool` and `url` inside tests and hooks. */
+export function useServiceDatabase(service: SchemaOwner, logger: Logger, poolOptions: { max?: number } = {}): Omit<ServiceDatabase, "drop"> {
+  const database = useResource(
+    `the ${service} test database`,
+    () => createServiceDatabase(service, logger, poolOptions),
+    (created) => created.drop(),
+  );
+  return {
+    get url() {
+      return database().url;
+    },
+    get pool() {
+      return database().pool;
     },
   };
 }

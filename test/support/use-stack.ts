@@ -1,6 +1,6 @@
 import { createSvcClient, type SvcClient } from "@svc/client";
-import { afterAll, beforeAll } from "vitest";
 import { startStack, type Stack, type StackOptions } from "./stack.ts";
+import { useResource } from "./use-resource.ts";
 
 export interface StackFixture {
   /** The running stack (available inside tests and hooks, after the file's beforeAll). */
@@ -11,18 +11,16 @@ export interface StackFixture {
 
 /**
  * Starts a stack for the test file (beforeAll) and stops it after (afterAll): the one place that
- * owns a file's start and stop. Call it at the top level of the file.
+ * owns a file's start and stop. Call it at the top level of the file (or of a describe, for a stack
+ * of that block's own). Options that need something started first (a receiver's address) are
+ * given as a function, called in the beforeAll: register that other thing's beforeAll before this.
  */
-export function useStack(options: StackOptions = {}): StackFixture {
-  let running: Stack | undefined;
-  beforeAll(async () => {
-    running = await startStack(options);
-  });
-  afterAll(async () => running?.stop());
-  const stack = () => {
-    if (!running) throw new Error("the stack is not started: use it inside a test or hook, after useStack's beforeAll");
-    return running;
-  };
+export function useStack(options: StackOptions | (() => StackOptions) = {}): StackFixture {
+  const stack = useResource(
+    "the stack",
+    () => startStack(typeof options === "function" ? options() : options),
+    (running) => running.stop(),
+  );
   return {
     get stack() {
       return stack();

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, expect } from "vitest";
+import { expect } from "vitest";
 import { apiBase, callApi } from "./rest-client.ts";
 import type { Stack } from "./stack.ts";
+import { useResource } from "./use-resource.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.ts";
 
 export interface ReceiverSubscription {
@@ -28,15 +29,7 @@ export async function subscribeReceiver(stack: Stack, receiver: WebhookReceiver,
  * useStack. What it answers is the receiver itself once started (reading it earlier throws).
  */
 export function useWebhookReceiver(): WebhookReceiver {
-  let started: WebhookReceiver | undefined;
-  beforeAll(async () => {
-    started = await startWebhookReceiver();
-  });
-  afterAll(async () => started?.close());
-  const receiver = () => {
-    if (!started) throw new Error("the webhook receiver is not started: use it inside a test or hook, after useWebhookReceiver's beforeAll");
-    return started;
-  };
+  const receiver = useResource("the webhook receiver", startWebhookReceiver, (started) => started.close());
   return {
     get baseUrl() {
       return receiver().baseUrl;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { signInApi } from "../dashboard/support/dashboard-session.ts";
-import { serviceNames, type ServiceName, type Stack } from "../support/stack.ts";
+import { serviceNames, type ServiceName } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
@@ -10,7 +10,6 @@ import { parsePrometheusText, total, type Sample } from "./prometheus-text.ts";
 // Every process of a real stack serves /metrics on its own METRICS_PORT; each scrape is parsed by
 // the reference Prometheus text-format parser, and the counters must move as requests, deliveries
 // and refused sign-ins happen. No label may carry an id.
-let stack: Stack;
 let tenant: Tenant;
 /** Every id this test created; none may appear in any label. */
 const idsSeen = new Set<string>();
@@ -29,13 +28,12 @@ const fixture = useStack({
 const receiver = useWebhookReceiver();
 
 beforeAll(async () => {
-  stack = fixture.stack;
-  tenant = await createTenant(stack);
+  tenant = await createTenant(fixture.stack);
   for (const id of [tenant.orgId, tenant.userId]) if (id) idsSeen.add(id);
 });
 
 async function scrape(service: ServiceName): Promise<Sample[]> {
-  const response = await fetch(stack.metricsUrls![service]);
+  const response = await fetch(fixture.stack.metricsUrls![service]);
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
   return parsePrometheusText(await response.text());
@@ -65,7 +63,7 @@ describe("metrics", () => {
       ).toBe(true);
     }
     // The public port does not serve them.
-    const publicMetrics = await fetch(`${stack.gatewayUrl}/metrics`);
+    const publicMetrics = await fetch(`${fixture.stack.gatewayUrl}/metrics`);
     expect(publicMetrics.status).toBe(404);
   });
 
@@ -141,7 +139,7 @@ describe("metrics", () => {
   it("refused sign-ins are counted", async () => {
     const before = total(await scrape("identity"), "identity_sign_in_throttled_total", { by: "account" });
     const statuses: number[] = [];
-    for (let attempt = 0; attempt < 4; attempt++) statuses.push((await signInApi(stack, tenant.email, `wrong-${attempt}`)).status);
+    for (let attempt = 0; attempt < 4; attempt++) statuses.push((await signInApi(fixture.stack, tenant.email, `wrong-${attempt}`)).status);
     const refused = statuses.filter((status) => status === 429).length;
     expect(refused).toBeGreaterThan(0);
     expect(total(await scrape("identity"), "identity_sign_in_throttled_total", { by: "account" }) - before).toBe(refused);

@@ -1,40 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, type Tenant } from "../support/tenants.ts";
+import { useStack } from "../support/use-stack.ts";
 import { waitFor } from "../support/wait.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
-import { apiBase, callApi } from "../support/rest-client.ts";
-import { subscribeReceiver } from "../support/webhook-fixtures.ts";
+import { subscribeReceiver, useWebhookReceiver } from "../support/webhook-fixtures.ts";
 
 // kill -9 of the webhook service in the middle of 200 deliveries: claims it held expire (lease =
 // timeout + 10 s), events it had not stored are consumed again from the last committed offset,
 // and every event still reaches the receiver at least once.
 const EVENTS = 200;
-let stack: Stack;
-let receiver: WebhookReceiver;
+const fixture = useStack({
+  env: {
+    WEBHOOK_TIMEOUT_MS: "2000",
+    WEBHOOK_RETRY_SCHEDULE: "0,0.5,1,1,1,1",
+    WEBHOOK_PER_ENDPOINT_CONCURRENCY: "200",
+    // 400 REST calls in a few seconds: not what this test is about.
+    RATE_LIMIT_PER_SECOND: "100000",
+  },
+});
+const receiver = useWebhookReceiver();
 let tenant: Tenant;
 
 beforeAll(async () => {
-  [stack, receiver] = await Promise.all([
-    startStack({
-      env: {
-        WEBHOOK_TIMEOUT_MS: "2000",
-        WEBHOOK_RETRY_SCHEDULE: "0,0.5,1,1,1,1",
-        WEBHOOK_PER_ENDPOINT_CONCURRENCY: "200",
-        // 400 REST calls in a few seconds: not what this test is about.
-        RATE_LIMIT_PER_SECOND: "100000",
-      },
-    }),
-    startWebhookReceiver(),
-  ]);
-  tenant = await createTenant(stack);
+  tenant = await createTenant(fixture.stack);
 });
-afterAll(async () => {
-  await receiver?.close();
-  await stack?.stop();
-});
-
-const api = (method: string, path: string, body?: unknown) => callApi(apiBase(stack), method, path, { key: tenant.apiKey, body });
 
 async function inParallel<T>(count: number, width: number, task: (index: number) => Promise<T>): Promise<T[]> {
   const results: T[] = [];
@@ -49,17 +37,19 @@ async function inParallel<T>(count: number, width: number, task: (index: number)
 
 describe("crash recovery of the webhook service", () => {
   it(`kill -9 while ${EVENTS} deliveries are in flight loses none: every event arrives at least once`, { timeout: 240_000 }, async () => {
+    const { stack } = fixture;
+    const client = fixture.client(tenant.apiKey);
     await subscribeReceiver(stack, receiver, tenant.apiKey, "/crash");
     // Answer nothing until the crash, so every delivery sent is still in flight when the process dies.
     receiver.answer("/crash", () => "hang");
 
     const meetingIds = await inParallel(EVENTS, 16, async () => {
-      const response = await api("POST", "/meeting", { title: "Crash test" });
+      const { data, response } = await client.POST("/meeting", { body: { title: "Crash test" } });
       expect(response.status).toBe(200);
-      return ((await response.json()) as { id: string }).id;
+      return data!.id;
     });
     await inParallel(EVENTS, 16, async (index) => {
-      const response = await api("POST", `/meeting/${meetingIds[index]}/end`);
+      const { response } = await client.POST("/meeting/{id}/end", { params: { path: { id: meetingIds[index]! } } });
       expect(response.status).toBe(200);
     });
 

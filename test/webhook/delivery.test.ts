@@ -4,7 +4,6 @@ import { SendTestEventRequestSchema, SendTestEventResponseSchema } from "@svc/pr
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectDocumentedShape, fetchOpenApiDocument } from "../support/openapi-document.ts";
 import { grpcJsClient } from "../support/grpc-js.ts";
-import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
@@ -15,7 +14,6 @@ import { holdStill } from "../support/hold-still.ts";
 // End to end: meetings ended through the REST API travel meeting outbox → Kafka → webhook
 // consumer → dispatcher → a real local receiver that verifies every request with the
 // `standardwebhooks` library. The retry schedule and timeout are compressed so the tests are fast.
-let stack: Stack;
 let receiver: WebhookReceiver;
 const fixture = useStack({
   env: {
@@ -27,7 +25,6 @@ const fixture = useStack({
 });
 
 beforeAll(async () => {
-  stack = fixture.stack;
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
@@ -44,7 +41,7 @@ const redeliver = (tenant: Tenant, webhookId: string, deliveryId: string) =>
 const deleteWebhook = (tenant: Tenant, webhookId: string) => client(tenant).DELETE("/webhook", { body: { webhookId } });
 
 /** Registers `path` on the receiver for `tenant` and tells the receiver the secret to verify with. */
-const subscribe = async (tenant: Tenant, path: string) => (await subscribeReceiver(stack, receiver, tenant.apiKey, path)).webhookId;
+const subscribe = async (tenant: Tenant, path: string) => (await subscribeReceiver(fixture.stack, receiver, tenant.apiKey, path)).webhookId;
 
 async function endMeeting(tenant: Tenant, meeting: { title: string; start?: string; attendees?: string[] } = { title: "Weekly sync" }) {
   const created = await client(tenant).POST("/meeting", { body: meeting });
@@ -68,7 +65,7 @@ const settle = (ms = 1_500) => holdStill(ms, "a negative: time for the dispatche
 
 describe("webhook delivery, end to end", () => {
   it("ending a meeting delivers one signed meeting.ended carrying the meeting's data", async () => {
-    const tenant = await createTenant(stack);
+    const tenant = await createTenant(fixture.stack);
     const webhookId = await subscribe(tenant, "/ended");
     const ended = await endMeeting(tenant, { title: "Design review", start: "2030-05-01T09:30:00.000Z", attendees: ["Ada@example.com", "bob@example.com"] });
 
@@ -106,7 +103,7 @@ describe("webhook delivery, end to end", () => {
   });
 
   it("a receiver answering 500 twice then 204 gets three attempts with the same webhook-id, each freshly signed", async () => {
-    const tenant = await createTenant(stack);
+    const tenant = await createTenant(fixture.stack);
     receiver.answer("/flaky", (attempt) => (attempt <= 2 ? { status: 500, body: "temporarily broken" } : 204));
     const webhookId = await subscribe(tenant, "/flaky");
     await endMeeting(tenant);
@@ -130,7 +127,7 @@ describe("webhook delivery, end to end", () => {
   });
 
   it("a receiver that hangs is timed out, logged, and retried", async () => {
-    const tenant = await createTenant(stack);
+    const tenant = await createTenant(fixture.stack);
     receiver.answer("/hang", (attempt) => (attempt === 1 ? "hang" : 204));
     const webhookId = await subscribe(tenant, "/hang");
     await endMeeting(tenant);
@@ -147,7 +144,7 @@ describe("webhook delivery, end to end", () => {
   });
 
   it("another organization's meetings never reach a subscription", async () => {
-    const [mine, theirs] = await Promise.all([createTenant(stack), createTenant(stack)]);
+    const [mine, theirs] = await Promise.all([createTenant(fixture.stack), createTenant(fixture.stack)]);
     await subscribe(mine, "/isolated");
     await subscribe(theirs, "/theirs");
     await endMeeting(theirs);
@@ -157,7 +154,7 @@ describe("webhook delivery, end to end", () => {
   });
 
   it("a deleted subscription receives nothing more, while the organization's others still do", async () => {
-    const tenant = await createTenant(stack);
+    const tenant = await createTenant(fixture.stack);
     const deletedId = await subscribe(tenant, "/deleted");
     await subscribe(tenant, "/kept");
     await endMeeting(tenant);
@@ -172,7 +169,7 @@ describe("webhook delivery, end to end", () => {
   });
 
   it("deleting a subscription while its delivery waits for a retry cancels it: it is not sent again", async () => {
-    const tenant = await createTenant(stack);
+    const tenant = await createTenant(fixture.stack);
     receiver.answer("/cancelled", () => "hang");
     const webhookId = await subscribe(tenant, "/cancelled");
     await endMeeting(tenant);
@@ -181,12 +178,12 @@ describe("webhook delivery, end to end", () => {
     expect((await deleteWebhook(tenant, webhookId)).response.status).toBe(200);
     await settle(3_000); // past the 1 s timeout and the 0.4 s retry delay
     expect(receiver.on("/cancelled")).toHaveLength(1);
-    const { rows } = await stack.query("SELECT status FROM webhook.deliveries WHERE subscription_id = $1", [webhookId]);
+    const { rows } = await fixture.stack.query("SELECT status FROM webhook.deliveries WHERE subscription_id = $1", [webhookId]);
     expect(rows).toEqual([{ status: "cancelled" }]);
   });
 
   it("410 Gone disables the subscription at once (listed with its reason); re-enabling delivers again", async () => {
-    const tenant = await createTenant(stack);
+    const tenant = await createTenant(fixture.stack);
     let gone = true;
     receiver.answer("/gone", () => (gone ? 410 : 204));
     const webhookId = await subscribe(tenant, "/gone");
@@ -216,9 +213,9 @@ describe("webhook delivery, end to end", () => {
   });
 
   it("limits test events per webhook: beyond 10 a minute RESOURCE_EXHAUSTED with retry-after, other webhooks unaffected", async () => {
-    const tenant = await createTenant(stack);
+    const tenant = await createTenant(fixture.stack);
     const [limited, other] = [await subscribe(tenant, "/limited"), await subscribe(tenant, "/unlimited")];
-    const grpcClient = grpcJsClient(stack.urls.webhook);
+    const grpcClient = grpcJsClient(fixture.stack.urls.webhook);
     const sendTestOverGrpc = (webhookId: string) =>
       grpcClient.unary(
         "/svc.webhook.v1.WebhookService/SendTestEvent",
@@ -238,12 +235,14 @@ describe("webhook delivery, end to end", () => {
     } finally {
       grpcClient.close();
     }
-    const { rows } = await stack.query<{ count: number }>("SELECT count(*)::int AS count FROM webhook.deliveries WHERE subscription_id = $1", [limited]);
+    const { rows } = await fixture.stack.query<{ count: number }>("SELECT count(*)::int AS count FROM webhook.deliveries WHERE subscription_id = $1", [
+      limited,
+    ]);
     expect(rows[0]!.count).toBe(10);
   });
 
   it("sends a signed webhook.test event on request, and redelivers a delivery with the same webhook-id", async () => {
-    const tenant = await createTenant(stack);
+    const tenant = await createTenant(fixture.stack);
     const webhookId = await subscribe(tenant, "/probe");
     const { data: scheduled, response } = await sendTest(tenant, webhookId);
     expect(response.status).toBe(202);
@@ -269,7 +268,7 @@ describe("webhook delivery, end to end", () => {
 
 describe("the OpenAPI document", () => {
   it("lists every webhook route, and the bodies they answer have the documented fields", async () => {
-    const document = await fetchOpenApiDocument(stack);
+    const document = await fetchOpenApiDocument(fixture.stack);
     expect(Object.keys(document.paths["/webhook"]).sort()).toEqual(["delete", "get", "post"]);
     for (const path of ["/webhook/{webhookId}/enable", "/webhook/{webhookId}/test", "/webhook/{webhookId}/deliveries/{deliveryId}/retry"]) {
       expect(Object.keys(document.paths[path])).toEqual(["post"]);
@@ -277,7 +276,7 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(document.paths["/webhook/{webhookId}/deliveries"])).toEqual(["get"]);
     const schemas = document.components.schemas;
 
-    const tenant = await createTenant(stack);
+    const tenant = await createTenant(fixture.stack);
     receiver.answer("/documented", (attempt) => (attempt === 1 ? 503 : 204));
     const createdBody = (await client(tenant).POST("/webhook", { body: { url: `${receiver.baseUrl}/documented`, events: ["meeting.ended"] } })).data!;
     receiver.useSecret("/documented", createdBody.secret);
@@ -308,7 +307,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("pages through deliveries newest first without gaps or repeats", async () => {
-    const tenant = await createTenant(stack);
+    const tenant = await createTenant(fixture.stack);
     const webhookId = await subscribe(tenant, "/paged");
     for (let i = 0; i < 5; i++) expect((await sendTest(tenant, webhookId)).response.status).toBe(202);
     const seen: string[] = [];
@@ -322,9 +321,10 @@ describe("the OpenAPI document", () => {
     } while (token);
     expect(seen).toHaveLength(5);
     expect(new Set(seen).size).toBe(5);
-    const { rows } = await stack.query<{ id: string }>("SELECT id FROM webhook.deliveries WHERE subscription_id = $1 ORDER BY created_at DESC, id DESC", [
-      webhookId,
-    ]);
+    const { rows } = await fixture.stack.query<{ id: string }>(
+      "SELECT id FROM webhook.deliveries WHERE subscription_id = $1 ORDER BY created_at DESC, id DESC",
+      [webhookId],
+    );
     expect(seen).toEqual(rows.map((row) => row.id));
   });
 });

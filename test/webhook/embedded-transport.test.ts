@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
@@ -9,15 +8,13 @@ import { holdStill } from "../support/hold-still.ts";
 
 // The embedded default: no KAFKA_BROKERS, so meeting.events travels over the Postgres-backed bus
 // and the webhook consumer reads it there, with the same result.
-let stack: Stack;
 let receiver: WebhookReceiver;
 let tenant: Tenant;
 const fixture = useStack({ kafka: false });
 
 beforeAll(async () => {
-  stack = fixture.stack;
   receiver = await startWebhookReceiver();
-  tenant = await createTenant(stack);
+  tenant = await createTenant(fixture.stack);
 });
 afterAll(async () => {
   await receiver?.close();
@@ -25,8 +22,8 @@ afterAll(async () => {
 
 describe("webhooks over the Postgres-backed event bus (no Kafka)", () => {
   it("ending a meeting delivers one signed meeting.ended", async () => {
-    expect(stack.env.KAFKA_BROKERS).toBeUndefined();
-    await subscribeReceiver(stack, receiver, tenant.apiKey, "/embedded");
+    expect(fixture.stack.env.KAFKA_BROKERS).toBeUndefined();
+    await subscribeReceiver(fixture.stack, receiver, tenant.apiKey, "/embedded");
     const client = fixture.client(tenant.apiKey);
     const meeting = (await client.POST("/meeting", { body: { title: "No Kafka here" } })).data!;
     expect((await client.POST("/meeting/{id}/end", { params: { path: { id: meeting.id } } })).response.status).toBe(200);

@@ -1,7 +1,6 @@
 import type { operations } from "@svc/client";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
@@ -13,7 +12,6 @@ import { holdStill } from "../support/hold-still.ts";
 // library: secret rotation with a grace window, recovering a window of failed deliveries,
 // webhook.disabled, the delivery-log filters, and a per-endpoint rate limit shared through Redis.
 const GRACE_SECONDS = 4;
-let stack: Stack;
 const fixture = useStack({
   env: {
     WEBHOOK_RETRY_SCHEDULE: "0,0.3,0.3",
@@ -25,9 +23,7 @@ const fixture = useStack({
 });
 const receiver = useWebhookReceiver();
 
-beforeAll(() => {
-  stack = fixture.stack;
-});
+beforeAll(() => {});
 
 /** @svc/client as the tenant's API key. */
 const client = (tenant: Tenant) => fixture.client(tenant.apiKey);
@@ -35,7 +31,8 @@ const onWebhook = (webhookId: string) => ({ params: { path: { webhookId } } });
 const recover = (tenant: Tenant, webhookId: string, window: { since: string; until?: string }) =>
   client(tenant).POST("/webhook/{webhookId}/recover", { ...onWebhook(webhookId), body: window });
 
-const subscribe = (tenant: Tenant, path: string, options: ReceiverSubscription = {}) => subscribeReceiver(stack, receiver, tenant.apiKey, path, options);
+const subscribe = (tenant: Tenant, path: string, options: ReceiverSubscription = {}) =>
+  subscribeReceiver(fixture.stack, receiver, tenant.apiKey, path, options);
 
 async function endMeeting(tenant: Tenant, title = "Sync") {
   const created = await client(tenant).POST("/meeting", { body: { title } });
@@ -77,7 +74,7 @@ describe("secret rotation", () => {
     "during the grace window receivers with the OLD and with the NEW secret both verify the same delivery; after it only the NEW one",
     { timeout: 60_000 },
     async () => {
-      const tenant = await createTenant(stack);
+      const tenant = await createTenant(fixture.stack);
       const { webhookId, secret: oldSecret } = await subscribe(tenant, "/rotating");
       const rotated = await client(tenant).POST("/webhook/{webhookId}/rotate-secret", onWebhook(webhookId));
       expect(rotated.response.status).toBe(200);
@@ -103,7 +100,8 @@ describe("secret rotation", () => {
       expect(verifies(newSecret, after)).toBe(true);
       expect(verifies(oldSecret, after)).toBe(false);
       await waitFor(
-        async () => (await stack.query("SELECT 1 FROM webhook.subscriptions WHERE id = $1 AND previous_secret_sealed IS NULL", [webhookId])).rowCount === 1,
+        async () =>
+          (await fixture.stack.query("SELECT 1 FROM webhook.subscriptions WHERE id = $1 AND previous_secret_sealed IS NULL", [webhookId])).rowCount === 1,
         GRACE_SECONDS * 1000 + 5_000,
         "the previous secret was not wiped",
       );
@@ -113,7 +111,7 @@ describe("secret rotation", () => {
 
 describe("recovering a window and the delivery-log filters", () => {
   it("redelivers 20 failed deliveries once each with their original webhook-id; the filters find them before and after", { timeout: 120_000 }, async () => {
-    const tenant = await createTenant(stack);
+    const tenant = await createTenant(fixture.stack);
     const { webhookId } = await subscribe(tenant, "/recover");
     let failing = true;
     receiver.answer("/recover", () => (failing ? 503 : 204));
@@ -150,8 +148,8 @@ describe("recovering a window and the delivery-log filters", () => {
 
 describe("webhook.disabled", () => {
   it("tells the organization's other endpoints subscribed to it when an endpoint is disabled, and nobody in another organization", async () => {
-    const tenant = await createTenant(stack);
-    const stranger = await createTenant(stack);
+    const tenant = await createTenant(fixture.stack);
+    const stranger = await createTenant(fixture.stack);
     const dying = await subscribe(tenant, "/gone");
     receiver.answer("/gone", () => 410);
     await subscribe(tenant, "/ops", { events: ["webhook.disabled"] });
@@ -180,7 +178,7 @@ describe("webhook.disabled", () => {
 
 describe("per-endpoint rate limit", () => {
   it("paces 100 deliveries at 5/s (at least 19 s) while another endpoint's flow at full speed", { timeout: 180_000 }, async () => {
-    const tenant = await createTenant(stack);
+    const tenant = await createTenant(fixture.stack);
     const limited = await subscribe(tenant, "/slow", { rateLimitPerSecond: 5 });
     await subscribe(tenant, "/fast");
     const started = Date.now();

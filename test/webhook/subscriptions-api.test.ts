@@ -3,22 +3,19 @@ import type { components } from "@svc/client";
 import { ListSubscriptionsRequestSchema, ListSubscriptionsResponseSchema } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { grpcJsClient } from "../support/grpc-js.ts";
-import type { Stack } from "../support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 
 // The REST contract of POST/GET/DELETE /api/v1/webhook (docs/decisions/0010-webhook-signing-secrets-and-ssrf-guard.md) with the production
 // target rules: https only, private and loopback targets refused.
-let stack: Stack;
 let tenant: Tenant;
 let other: Tenant;
 
 const fixture = useStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "false", WEBHOOK_ALLOW_INSECURE: "false", WEBHOOK_MAX_SUBSCRIPTIONS_PER_ORG: "5" } });
 
 beforeAll(async () => {
-  stack = fixture.stack;
-  [tenant, other] = await Promise.all([createTenant(stack), createTenant(stack)]);
+  [tenant, other] = await Promise.all([createTenant(fixture.stack), createTenant(fixture.stack)]);
 });
 
 // A public literal address: accepted without DNS, and nothing in these tests sends to it.
@@ -79,7 +76,7 @@ describe("POST /api/v1/webhook", () => {
 
   it("stores the secret encrypted: neither the secret nor its key bytes appear in the database", async () => {
     const { webhookId, secret } = await register();
-    const { rows } = await stack.query<{ row: string; sealed: Buffer }>(
+    const { rows } = await fixture.stack.query<{ row: string; sealed: Buffer }>(
       "SELECT s::text AS row, secret_sealed AS sealed FROM webhook.subscriptions s WHERE id = $1",
       [webhookId],
     );
@@ -133,7 +130,7 @@ describe("POST /api/v1/webhook", () => {
     await expectError(await create([PUBLIC_URL]), 400, "Request body must be a JSON object");
     // No client sends these two: they go on the wire as they are (callApi), read as an answer.
     const raw = async (options: { rawBody: string; contentType?: string }) => {
-      const response = await callApi(apiBase(stack), "POST", "/webhook", { key: tenant.apiKey, ...options });
+      const response = await callApi(apiBase(fixture.stack), "POST", "/webhook", { key: tenant.apiKey, ...options });
       return { error: await response.json(), response };
     };
     await expectError(await raw({ rawBody: '{"url": ' }), 400, "Malformed JSON in request body");
@@ -141,7 +138,7 @@ describe("POST /api/v1/webhook", () => {
   });
 
   it("answers 401 without a valid token", async () => {
-    const response = await callApi(apiBase(stack), "POST", "/webhook", { key: "svc_not_a_real_key", rawBody: "{}" });
+    const response = await callApi(apiBase(fixture.stack), "POST", "/webhook", { key: "svc_not_a_real_key", rawBody: "{}" });
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toMatch(/Bearer/);
   });
@@ -167,7 +164,7 @@ describe("GET /api/v1/webhook", () => {
   });
 
   it("lists every subscription without paging parameters, and pages oldest first with pageSize and pageToken", async () => {
-    const own = await createTenant(stack);
+    const own = await createTenant(fixture.stack);
     const registered = [];
     for (let i = 0; i < 3; i++) registered.push((await register(own)).webhookId);
     const everything = (await listPage("", own)).data!;
@@ -192,7 +189,7 @@ describe("GET /api/v1/webhook", () => {
   });
 
   it("serves the same organization-scoped list to a plain gRPC client with the same credential", async () => {
-    const grpcClient = grpcJsClient(stack.urls.webhook);
+    const grpcClient = grpcJsClient(fixture.stack.urls.webhook);
     const response = await grpcClient.unary(
       "/svc.webhook.v1.WebhookService/ListSubscriptions",
       ListSubscriptionsRequestSchema,
@@ -235,7 +232,7 @@ describe("DELETE /api/v1/webhook", () => {
 
 describe("limits and the extension routes", () => {
   it("refuses the subscription over the per-organization limit with 409, and accepts again after a delete", async () => {
-    const limited = await createTenant(stack);
+    const limited = await createTenant(fixture.stack);
     const created = [];
     for (let i = 0; i < 5; i++) created.push(await register(limited));
     await expectError(await create({ url: PUBLIC_URL, events: ["meeting.ended"] }, limited), 409, /at most 5 webhook subscriptions/);
@@ -350,7 +347,7 @@ describe("PATCH /api/v1/webhook/:webhookId", () => {
     await expectError(await update("8f14e45f-ceea-467a-9575-6e2b7c1d5a2b", { description: "x" }), 404, "Webhook not found");
     await expectError(await update(theirs.webhookId, { description: "mine now" }), 404, "Webhook not found");
     expect((await list(other)).find((webhook) => webhook.webhookId === theirs.webhookId)?.description).toBe("");
-    const anonymous = await callApi(apiBase(stack), "PATCH", `/webhook/${theirs.webhookId}`, { rawBody: "{}" });
+    const anonymous = await callApi(apiBase(fixture.stack), "PATCH", `/webhook/${theirs.webhookId}`, { rawBody: "{}" });
     expect(anonymous.status).toBe(401);
   });
 });
@@ -371,7 +368,7 @@ describe("POST /api/v1/webhook/:webhookId/rotate-secret", () => {
     expect((await list()).find((webhook) => webhook.webhookId === webhookId)).toMatchObject({ previousSecretExpiresAt: rotated.previousSecretExpiresAt });
     expect(JSON.stringify(await list())).not.toContain("whsec_");
 
-    const { rows } = await stack.query<{ row: string }>("SELECT s::text AS row FROM webhook.subscriptions s WHERE id = $1", [webhookId]);
+    const { rows } = await fixture.stack.query<{ row: string }>("SELECT s::text AS row FROM webhook.subscriptions s WHERE id = $1", [webhookId]);
     for (const clear of [secret, rotated.secret]) expect(rows[0]!.row).not.toContain(Buffer.from(clear.slice(6), "base64").toString("hex"));
 
     const headers = { "idempotency-key": `rotate-${webhookId}` };
@@ -448,14 +445,14 @@ describe("GET /api/v1/event-types", () => {
     expect(ended.schema.required).toEqual(expect.arrayContaining(["meetingId", "endedAt", "reason", "participants"]));
     expect(ended.schema.properties.reason.anyOf[0].enum).toEqual(["empty", "ended_by_api", "end_passed", "ended_by_host"]);
     // The same schema the OpenAPI document gives the event's data.
-    const document = await (await fetch(`${stack.gatewayUrl}/api/v1/openapi.json`)).json();
+    const document = await (await fetch(`${fixture.stack.gatewayUrl}/api/v1/openapi.json`)).json();
     const documented = document.components.schemas.MeetingEndedEvent.properties.data;
     expect(Object.keys(ended.schema.properties).sort()).toEqual(Object.keys(documented.properties).sort());
     expect(eventTypes.find((entry) => entry.type === "webhook.disabled")!.schema.properties.trigger.enum).toEqual(["gone", "continuous_failure"]);
   });
 
   it("answers 401 without a valid token", async () => {
-    expect((await fetch(`${stack.gatewayUrl}/api/v1/event-types`)).status).toBe(401);
+    expect((await fetch(`${fixture.stack.gatewayUrl}/api/v1/event-types`)).status).toBe(401);
   });
 });
 

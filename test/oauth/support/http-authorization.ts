@@ -19,6 +19,21 @@ function cookieJar() {
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
 
 /**
+ * Starts an authorization request without following it, and opens the sign-in page it redirects
+ * to with the cookies it set, as a browser would: `started` is the authorize endpoint's answer (a
+ * 303 to the interaction), `csrf` the sign-in form's token (undefined when the page has none).
+ */
+export async function openSignInPage(stack: Stack, app: OAuthApp, options: { scope: string; state: string; headers?: Record<string, string> }) {
+  const started = await fetch(app.authorizeUrl({ scope: options.scope, state: options.state }), { redirect: "manual", headers: options.headers ?? {} });
+  const interactionPath = started.headers.get("location") ?? "";
+  const setCookies = started.headers.getSetCookie();
+  const cookie = setCookies.map((header) => header.split(";")[0]).join("; ");
+  const page = await fetch(`${stack.gatewayUrl}${interactionPath}`, { headers: { cookie } });
+  const html = await page.text();
+  return { started, interactionPath, setCookies, cookie, page, html, csrf: /name="csrf" value="([^"]+)"/.exec(html)?.[1] };
+}
+
+/**
  * One authorization request played as a browser without JavaScript would: the authorize URL,
  * the sign-in form, then the consent step (its page, and `decide` to post a decision and follow
  * the redirects to the application's callback URL).

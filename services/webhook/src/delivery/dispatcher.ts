@@ -1,24 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { withEventContext, type Logger, type Pool } from "@svc/platform";
-import {
-  claimDueDeliveries,
-  nextDueAt,
-  recordFailure,
-  recordSuccesses,
-  releaseLeases,
-  settleWithoutAttempt,
-  type CircuitBreakerPolicy,
-  type ClaimedDelivery,
-} from "../db/deliveries.ts";
-import { deferDelivery } from "../db/deferrals.ts";
+import { claimDueDeliveries, nextDueAt, releaseLeases, type CircuitBreakerPolicy, type ClaimedDelivery } from "../db/deliveries.ts";
 import type { SecretBox } from "../signing/secret-box.ts";
-import { signingKey } from "../signing/signing-secret.ts";
-import type { AttemptOutcome, HttpSender } from "./http-sender.ts";
-import { tracedAttempt } from "./attempt-span.ts";
-import { createBatcher } from "./batcher.ts";
+import type { HttpSender } from "./http-sender.ts";
+import { createAttemptSender } from "./attempt.ts";
 import { DeliverySlots } from "./delivery-slots.ts";
 import { createEndpointRateLimiter, type EndpointRateLimiter } from "./endpoint-rate-limiter.ts";
-import { nextRetryDelayMs, type RetryPolicy } from "./retry-policy.ts";
+import { InFlightAttempts } from "./in-flight-attempts.ts";
+import type { RetryPolicy } from "./retry-policy.ts";
+import { WakeSignal } from "./wake-signal.ts";
 
 export interface DispatcherOptions {
   pool: Pool;
@@ -74,6 +64,10 @@ const CONTENDED_PAUSE_MS = 50;
  * every replica off it until then), and each replica claims up to one more round of deliveries
  * per endpoint than it may send at once, queued here, so a freed slot is refilled at once rather
  * than after a claim's round trip to the database.
+ *
+ * This function is the claim loop and the wiring; the parts are modules of their own: DeliverySlots
+ * (what this replica holds and may launch), attempt.ts (one attempt, from the claimed row to the
+ * recorded outcome), InFlightAttempts (stopping), WakeSignal (resting until something is due).
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { pool, logger } = options;
@@ -83,35 +77,23 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     perEndpoint: options.perEndpointConcurrency,
     perOrganization: options.perOrganizationConcurrency,
   });
-  const running = new Set<Promise<void>>();
-  const abandon = new AbortController();
-  const abandoned: ClaimedDelivery[] = [];
+  const inFlight = new InFlightAttempts();
+  const signal = new WakeSignal();
+  const wake = () => signal.wake();
   let stopping = false;
   let loop: Promise<void> | undefined;
-  let wakeRequested = false;
-  let wakeUp: (() => void) | undefined;
   // Set when the last claim may have left due work behind, so a finished attempt should claim again.
   let backlogLikely = false;
-  // Successes that finish together are recorded together: one commit for many deliveries.
-  const successes = createBatcher((batch: { delivery: ClaimedDelivery; attempt: AttemptOutcome }[]) => recordSuccesses(pool, batch), 200);
-
-  const wake = () => {
-    wakeRequested = true;
-    wakeUp?.();
-  };
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      // A wake-up that arrived while we were busy counts: do not sleep through it.
-      if (wakeRequested || stopping) return resolve();
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = undefined;
-        resolve();
-      }
-      wakeUp = done;
-    });
+  const sendAttempt = createAttemptSender(
+    { ...options, rateLimiter },
+    {
+      abandonSignal: inFlight.signal,
+      abandoned: (delivery) => inFlight.abandon(delivery),
+      // What this replica claimed ahead for the endpoint must not be sent now.
+      endpointStopped: (subscriptionId) => giveBackQueued((entry) => entry.delivery.subscriptionId === subscriptionId),
+      wakeIn: (ms) => setTimeout(wake, ms).unref(),
+    },
+  );
 
   async function run() {
     while (!stopping) {
@@ -120,11 +102,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       if (free <= 0) {
         // Every slot is busy: a finished attempt wakes us (backlogLikely), or the poll does.
         backlogLikely = true;
-        wakeRequested = false;
-        await sleep(longestRest());
+        signal.take();
+        await signal.sleep(longestRest());
         continue;
       }
-      wakeRequested = false;
+      signal.take();
       const limit = Math.min(free, MAX_BATCH);
       let claimed: ClaimedDelivery[];
       try {
@@ -139,7 +121,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         });
       } catch (error) {
         logger.error({ err: error }, "could not claim deliveries; retrying");
-        await sleep(Math.min(1_000, options.pollIntervalMs));
+        await signal.sleep(Math.min(1_000, options.pollIntervalMs));
         continue;
       }
       const claimedAt = Date.now();
@@ -149,17 +131,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       backlogLikely = claimed.length === limit || saturated;
       // A claim that got fewer than it asked for took everything due (what the caps held back is
       // `saturated`): claiming again at once would find nothing, so wait for a wake-up or the due time.
-      if (claimed.length === limit || wakeRequested || stopping) continue;
+      if (claimed.length === limit || signal.requested || stopping) continue;
       const untilDue = saturated ? 0 : await millisecondsUntilDue();
       if (untilDue > 0) {
-        await sleep(untilDue);
+        await signal.sleep(untilDue);
         continue;
       }
       // Due work is waiting for attempts in flight (its endpoint or organization at its limit, or a
       // half-open circuit's probe): the next finished attempt wakes us, the poll at the latest.
       // With nothing in flight, another replica was claiming it at this very moment.
       backlogLikely = true;
-      await sleep(slots.launchedCount > 0 ? longestRest() : CONTENDED_PAUSE_MS);
+      await signal.sleep(slots.launchedCount > 0 ? longestRest() : CONTENDED_PAUSE_MS);
     }
   }
 
@@ -188,9 +170,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   /** Releases the leases of queued deliveries that should not wait here any more. */
   async function giveBackQueued(shouldGiveBack: (entry: { delivery: ClaimedDelivery; claimedAt: number }) => boolean) {
-    const given = slots.takeQueued(shouldGiveBack);
-    if (given.length === 0) return;
-    await releaseLeases(pool, given).catch((error: unknown) => logger.warn({ err: error }, "could not release leases; they will expire"));
+    await giveBack(slots.takeQueued(shouldGiveBack));
+  }
+
+  async function giveBack(deliveries: ClaimedDelivery[]) {
+    if (deliveries.length === 0) return;
+    await releaseLeases(pool, deliveries).catch((error: unknown) => logger.warn({ err: error }, "could not release leases; they will expire"));
   }
 
   async function millisecondsUntilDue(): Promise<number> {
@@ -211,95 +196,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       if (backlogLikely) wake();
     };
     // In the request and trace the event came from: its log lines and attempt span name them.
-    const attempt = withEventContext(delivery.context, () => deliver(delivery, freeSlot))
+    const attempt = withEventContext(delivery.context, () => sendAttempt(delivery, freeSlot))
       .catch((error: unknown) => {
         // The lease will expire and the delivery will be sent again: at least once.
         logger.error({ err: error, deliveryId: delivery.id }, "could not record a delivery attempt");
       })
       .finally(() => {
-        running.delete(attempt);
         freeSlot();
         slots.finish(delivery.id);
         sendQueued();
       });
-    running.add(attempt);
-  }
-
-  /** Sends one delivery and records the outcome; `freeSlot` gives its endpoint's slot back early. */
-  async function deliver(delivery: ClaimedDelivery, freeSlot: () => void) {
-    // The subscription changed after the delivery was stored (a race with delete or disable).
-    if (delivery.subscriptionGone || !delivery.secretSealed) return settleWithoutAttempt(pool, delivery, "cancelled");
-    if (delivery.subscriptionDisabled) return settleWithoutAttempt(pool, delivery, "failed");
-
-    if (delivery.rateLimitPerSecond !== null) {
-      const waitMs = await rateLimiter.take(delivery.subscriptionId, delivery.rateLimitPerSecond);
-      if (waitMs > 0) {
-        // Not an attempt: the delivery waits for the endpoint's next turn, for whichever replica has it then.
-        await deferDelivery(pool, delivery, waitMs);
-        setTimeout(wake, waitMs).unref();
-        return;
-      }
-    }
-
-    let keys: Buffer[];
-    try {
-      keys = [signingKey(options.secretBox.open(delivery.secretSealed, delivery.subscriptionId))];
-      // During a rotation's grace window the replaced secret signs too, so receivers not yet switched verify.
-      if (delivery.previousSecretSealed) keys.push(signingKey(options.secretBox.open(delivery.previousSecretSealed, delivery.subscriptionId)));
-    } catch {
-      // Not retrying silently forever: the failure is logged as an attempt and follows the schedule.
-      logger.error({ subscriptionId: delivery.subscriptionId }, "cannot decrypt a signing secret: was WEBHOOK_SECRET_KEY changed?");
-      const error = "the signing secret could not be decrypted (server configuration); nothing was sent";
-      return recordOutcomeOfFailure(delivery, { attemptedAt: new Date(), succeeded: false, latencyMs: 0, error, responseExcerpt: "", timedOut: false });
-    }
-    const outcome = await tracedAttempt(delivery, () =>
-      options.sender.send({ url: delivery.url, messageId: delivery.id, body: delivery.body, signingKeys: keys }, abandon.signal),
-    );
-    if (abandon.signal.aborted && !outcome.succeeded) {
-      abandoned.push(delivery);
-      return;
-    }
-    if (outcome.succeeded) {
-      freeSlot();
-      await successes.add({ delivery, attempt: outcome });
-      logger.debug({ deliveryId: delivery.id, subscriptionId: delivery.subscriptionId, status: outcome.statusCode, latencyMs: outcome.latencyMs }, "delivered");
-      return;
-    }
-    await recordOutcomeOfFailure(delivery, outcome);
-  }
-
-  async function recordOutcomeOfFailure(delivery: ClaimedDelivery, outcome: AttemptOutcome) {
-    const attemptsMade = delivery.attemptCount + 1;
-    const retryInMs = delivery.singleAttempt ? undefined : nextRetryDelayMs(options.retryPolicy, attemptsMade, outcome);
-    const { disabledFor, circuitOpened } = await recordFailure(pool, delivery, outcome, {
-      retryInMs: retryInMs ?? null,
-      disableAfterMs: options.disableAfterMs,
-      timedOut: outcome.timedOut,
-      circuitBreaker: options.circuitBreaker,
-    });
-    logger.info(
-      {
-        deliveryId: delivery.id,
-        subscriptionId: delivery.subscriptionId,
-        attempt: attemptsMade,
-        status: outcome.statusCode,
-        error: outcome.error,
-        latencyMs: outcome.latencyMs,
-        retryInMs,
-      },
-      "delivery attempt failed",
-    );
-    if (circuitOpened) {
-      logger.warn(
-        { subscriptionId: delivery.subscriptionId, orgId: delivery.orgId, openMs: options.circuitBreaker.openMs },
-        "endpoint keeps timing out: circuit open, no attempts to it for a while",
-      );
-    }
-    // What this replica claimed ahead for the endpoint must not be sent now.
-    if (circuitOpened || disabledFor) await giveBackQueued((entry) => entry.delivery.subscriptionId === delivery.subscriptionId);
-    if (disabledFor) logger.warn({ subscriptionId: delivery.subscriptionId, reason: disabledFor }, "subscription disabled");
-    // A retry due before the next poll would otherwise wait for it.
-    else if (retryInMs !== undefined && retryInMs < options.pollIntervalMs) setTimeout(wake, retryInMs).unref();
+    inFlight.track(attempt);
   }
 
   return {
@@ -309,16 +216,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     wake,
     async stop() {
       stopping = true;
-      wake();
+      signal.close();
       await loop;
-      const drained = Promise.allSettled([...running]);
-      const timer = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), options.drainMs ?? 5_000).unref());
-      if ((await Promise.race([drained, timer])) === "timeout") {
-        abandon.abort();
-        await Promise.allSettled([...running]);
-      }
+      const abandoned = await inFlight.drain(options.drainMs ?? 5_000);
       await giveBackStaleQueued(Infinity);
-      await releaseLeases(pool, abandoned).catch((error: unknown) => logger.warn({ err: error }, "could not release leases; they will expire"));
+      await giveBack(abandoned);
     },
   };
 }
