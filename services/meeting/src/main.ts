@@ -96,7 +96,16 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
     ? s3RecordingStorage(config.recording.s3)
     : await (async () => {
         const folder = filesystemRecordingStorage({ dir: config.recording.dir, egressDir: config.recording.egressDir });
-        await folder.prepare();
+        // A folder that cannot be made (a read-only root filesystem, as in the chart's pods when
+        // recording is off and no volume is mounted) stops recordings, not the meeting service.
+        await folder
+          .prepare()
+          .catch((error: unknown) =>
+            recordingLogger.warn(
+              { err: error, dir: config.recording.dir },
+              "recording folder unavailable: recordings cannot be stored until it can be created",
+            ),
+          );
         return folder;
       })();
   const recordings = createRecordings({
