@@ -1,6 +1,6 @@
 import { invalidArgument, RequestCheck } from "@svc/platform";
 import { EMAIL_ADDRESS, emailAddressMaxLength, LINE_BREAKING_OR_CONTROL, meetingLimits, parseOffsetDateTime } from "@svc/platform/contract";
-import type { MeetingSettings, RecordingMode, ScreenShare } from "./db/meetings.ts";
+import type { MeetingDetails, MeetingSettings, RecordingMode, ScreenShare } from "./db/meetings.ts";
 
 // The date-time rule is shared with the webhook service (its delivery-log windows).
 export { parseOffsetDateTime };
@@ -27,19 +27,12 @@ export interface SettingsInput {
   recording?: RecordingMode | undefined;
 }
 
-/** A meeting request that passed every value rule (docs/decisions/0008-rest-contract-from-zod-schemas.md). */
-export interface ValidMeetingRequest {
-  /** Trimmed. */
-  title: string;
-  start: Date | null;
-  /** The planned end (given as end or as a duration). */
-  end: Date | null;
-  /** Trimmed, deduplicated case-insensitively, first spelling and order kept; without the hosts. */
-  attendees: string[];
-  /** As attendees. */
-  hosts: string[];
-  settings: MeetingSettings;
-}
+/**
+ * A meeting request that passed every value rule (docs/decisions/0008-rest-contract-from-zod-schemas.md):
+ * the title trimmed; the planned end given as end or as a duration; attendees (and hosts alike)
+ * trimmed, deduplicated case-insensitively, first spelling and order kept, attendees without the hosts.
+ */
+export type ValidMeetingRequest = MeetingDetails;
 
 export interface MeetingRequestInput {
   title: string;
@@ -154,16 +147,6 @@ function addressList(field: string, raw: string[], max: number, seen: Set<string
   return addresses;
 }
 
-/** The current details of a meeting, as an update starts from them. */
-export interface CurrentDetails {
-  title: string;
-  start: Date | null;
-  end: Date | null;
-  attendees: string[];
-  hosts: string[];
-  settings: MeetingSettings;
-}
-
 /**
  * A partial update: the fields named in `fields` take their new value (a named start or end that
  * is absent clears it), the others keep theirs, and the result must pass the creation rules.
@@ -173,7 +156,7 @@ export interface CurrentDetails {
 export function validateMeetingUpdate(
   fields: string[],
   input: Omit<MeetingRequestInput, "title"> & { title: string },
-  current: CurrentDetails,
+  current: MeetingDetails,
 ): ValidMeetingRequest {
   const unknown = fields.filter((field) => !(UPDATABLE_FIELDS as readonly string[]).includes(field));
   if (fields.length === 0)
@@ -212,7 +195,7 @@ export function validateMeetingUpdate(
 }
 
 /** The fields whose values differ (attendees compared in order, case-sensitively). */
-export function changedFields(before: CurrentDetails, after: CurrentDetails): string[] {
+export function changedFields(before: MeetingDetails, after: MeetingDetails): string[] {
   const time = (date: Date | null) => date?.getTime() ?? null;
   const changed: string[] = [];
   if (before.title !== after.title) changed.push("title");

@@ -22,49 +22,34 @@ export interface MeetingSettings {
   recording: RecordingMode;
 }
 
-export interface StoredMeeting {
-  id: string;
-  orgId: string;
+/** The fields a scheduling tool may change. */
+export interface MeetingDetails {
   title: string;
   start: Date | null;
   /** The planned end, when one was given. */
   end: Date | null;
-  status: MeetingStatus;
   attendees: string[];
   hosts: string[];
   settings: MeetingSettings;
+}
+
+/** A meeting as it is created: its details, whose it is and who created it. */
+export interface NewMeeting extends MeetingDetails {
+  id: string;
+  orgId: string;
+  createdByUserId: string;
+  createdByClientId: string | null;
+}
+
+export interface StoredMeeting extends NewMeeting {
+  status: MeetingStatus;
   /** A host locked the room: nobody new enters. */
   roomLocked: boolean;
   createdAt: Date;
   endedAt: Date | null;
   cancelledAt: Date | null;
-  createdByUserId: string;
-  createdByClientId: string | null;
   /** When its media room was first opened (a join grant, or someone entering); null: it never had one. */
   roomOpenedAt: Date | null;
-}
-
-/** The fields a scheduling tool may change. */
-export interface MeetingDetails {
-  title: string;
-  start: Date | null;
-  end: Date | null;
-  attendees: string[];
-  hosts: string[];
-  settings: MeetingSettings;
-}
-
-export interface NewMeeting {
-  id: string;
-  orgId: string;
-  createdByUserId: string;
-  createdByClientId: string | null;
-  title: string;
-  start: Date | null;
-  end: Date | null;
-  attendees: string[];
-  hosts: string[];
-  settings: MeetingSettings;
 }
 
 export interface MeetingPage {
