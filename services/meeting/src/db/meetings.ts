@@ -236,27 +236,16 @@ export async function markEmpty(client: PoolClient, id: string, since: Date): Pr
   await client.query("UPDATE meetings SET empty_since = COALESCE(empty_since, $2) WHERE id = $1 AND status = 'live'", [id, since]);
 }
 
-/**
- * → ended, answering the ended meeting; undefined when it was not scheduled or live (or, with
- * `orgId`, is another organization's). Takes the row's lock, as lockMeeting does.
- */
-export async function markEnded(client: PoolClient, id: string, orgId?: string): Promise<StoredMeeting | undefined> {
-  const { rows } = await client.query<MeetingRow>(
-    `UPDATE meetings m SET status = 'ended', ended_at = now(), empty_since = NULL
-      WHERE m.id = $1 AND ($2::text IS NULL OR m.org_id = $2) AND m.status IN ('scheduled', 'live')
-     RETURNING ${MEETING_COLUMNS}`,
-    [id, orgId ?? null],
-  );
-  return rows[0] ? toMeeting(rows[0]) : undefined;
-}
+/** The column that records when a meeting was closed each way. */
+const CLOSED_AT = { ended: "ended_at", cancelled: "cancelled_at" } as const;
 
 /**
- * → cancelled, answering the cancelled meeting; undefined when it was not scheduled or live (or,
- * with `orgId`, is another organization's). Takes the row's lock, as lockMeeting does.
+ * → ended or cancelled, answering the meeting so closed; undefined when it was not scheduled or
+ * live (or, with `orgId`, is another organization's). Takes the row's lock, as lockMeeting does.
  */
-export async function markCancelled(client: PoolClient, id: string, orgId?: string): Promise<StoredMeeting | undefined> {
+export async function markClosed(client: PoolClient, id: string, closed: keyof typeof CLOSED_AT, orgId?: string): Promise<StoredMeeting | undefined> {
   const { rows } = await client.query<MeetingRow>(
-    `UPDATE meetings m SET status = 'cancelled', cancelled_at = now(), empty_since = NULL
+    `UPDATE meetings m SET status = '${closed}', ${CLOSED_AT[closed]} = now(), empty_since = NULL
       WHERE m.id = $1 AND ($2::text IS NULL OR m.org_id = $2) AND m.status IN ('scheduled', 'live')
      RETURNING ${MEETING_COLUMNS}`,
     [id, orgId ?? null],

@@ -4,9 +4,8 @@ import {
   claimMeetingsDueToEnd,
   isClosed,
   lockMeeting,
-  markCancelled,
   markEmpty,
-  markEnded,
+  markClosed,
   markLive,
   updateMeetingDetails,
   type MeetingDetails,
@@ -116,7 +115,7 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
    * one statement when nobody entered it, and no lock is taken by a read before.
    */
   async function endMeeting(client: PoolClient, meetingId: string, orgId: string | undefined, cause: MeetingEndCause, emit: (event: OutboxEvent) => void) {
-    const ended = await markEnded(client, meetingId, orgId);
+    const ended = await markClosed(client, meetingId, "ended", orgId);
     if (!ended) return undefined;
     // Whoever entered the room opened it (enter makes the meeting live, which records that in
     // the transaction that records the visit), so a meeting whose room was never opened has no
@@ -199,7 +198,7 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
       apply(undefined, undefined, async (client, emit) => {
         // As for an end: the UPDATE takes the row's lock, and the meeting is read only to answer
         // why it did not apply; a room never opened has had no visitor.
-        const cancelled = await markCancelled(client, meetingId, orgId);
+        const cancelled = await markClosed(client, meetingId, "cancelled", orgId);
         if (!cancelled) {
           const meeting = await lockMeeting(client, meetingId, orgId);
           if (!meeting) return undefined;
