@@ -1,21 +1,15 @@
 import path from "node:path";
 import {
   connectRedis,
-  createLogger,
   createMemoryCredentialCache,
-  createServicePool,
   afterDrain,
-  createShutdownDrain,
   createRedisCredentialCache,
   credentialCacheKeyOf,
-  loadConfigOrExit,
-  migrate,
-  runUntilSignalled,
-  startServer,
+  runService,
   type CredentialCache,
   type Logger,
 } from "@svc/platform";
-import { countingCacheLookups, metricsRegistryIfServed, serveMetricsIfConfigured } from "@svc/platform/telemetry";
+import { countingCacheLookups } from "@svc/platform/telemetry";
 import { IdentityAdminService, IdentityService, ManagementService, SessionService } from "@svc/proto/svc/identity/v1/identity_pb";
 import type { Redis } from "ioredis";
 import { adminService } from "./handlers/admin-service.ts";
@@ -41,21 +35,14 @@ import { createPasswordSignIn } from "./sign-in/password-sign-in.ts";
 import { countThrottledSignIns } from "./sign-in/sign-in-metrics.ts";
 import { createSignInThrottle } from "./sign-in/sign-in-throttle.ts";
 
-const SERVICE = "identity";
-const SCHEMA = "identity";
+const service = { name: "identity", configSchema, migrationsDir: path.join(import.meta.dirname, "../migrations"), defaultPoolSize: 10 };
 
-const config = loadConfigOrExit(SERVICE, configSchema);
-const logger = createLogger(SERVICE, config.LOG_LEVEL);
-const metrics = metricsRegistryIfServed(SERVICE, config);
-
-runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
+runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
   if (config.usingDevelopmentAdminToken) {
     logger.warn(
       "DEVELOPMENT DEFAULT IN USE: ADMIN_TOKEN is unset, so the administrator API accepts the well-known development token. Set ADMIN_TOKEN for anything but local development.",
     );
   }
-  await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
-  const pool = createServicePool(config, { schema: SCHEMA, logger, defaultSize: 10 });
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, logger) : undefined;
   const cache = countingCacheLookups(createCredentialCache(config, redis, logger), metrics);
   const lastUsed = createLastUsedRecorder({
@@ -93,19 +80,7 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
   // Production: https redirect URIs only (loopback excepted), for the CLI and the dashboard alike.
   const redirectUriPolicy = { requireHttps: config.NODE_ENV === "production" };
   const accounts = pgAccountStores(pool);
-  const isServing = () =>
-    pool.query("select 1").then(
-      () => true,
-      () => false,
-    );
-  const drain = createShutdownDrain(config.SHUTDOWN_DRAIN_SECONDS * 1000);
-  const server = await startServer({
-    name: SERVICE,
-    drain,
-    host: config.HOST,
-    port: config.GRPC_PORT,
-    logger,
-    metrics,
+  const server = await serve({
     services: [IdentityService, SessionService, ManagementService],
     routes: (router) => {
       router.service(IdentityService, identityService(credentials, sessions));
@@ -125,17 +100,12 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
         }),
       );
     },
-    isServing,
   });
   // The admin API on a port of its own: the gateway, meeting and webhook reach GRPC_PORT, and a
   // network policy can admit only operators here (in Kubernetes: the CLI in the pod, on loopback).
-  const adminServer = await startServer({
-    name: `${SERVICE}-admin`,
-    drain,
-    host: config.HOST,
+  const adminServer = await serve({
+    name: `${service.name}-admin`,
     port: config.ADMIN_PORT,
-    logger,
-    metrics,
     services: [IdentityAdminService],
     routes: (router) => {
       const oauthClients = oauthClientAdmin({ clients: oauthClientQueries(pool), credentials, redirectUriPolicy, logger });
@@ -147,7 +117,6 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
         },
       );
     },
-    isServing,
   });
   if (config.usingEphemeralOAuthCookieKeys) {
     logger.warn(
@@ -168,12 +137,11 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
     logger,
     drain,
   });
-  const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
   return {
     // The listeners close after the drain (shutdown-drain.ts).
-    stopAccepting: afterDrain(drain, [() => server.close(), () => adminServer.close(), () => authorizationServer.close(), closeMetrics]),
-    // The last uses are written before the cache and the pool they need close.
-    thenClose: [() => sessions.close(), () => lastUsed.close(), () => cache.close(), () => pool.end()],
+    stopAccepting: afterDrain(drain, [() => server.close(), () => adminServer.close(), () => authorizationServer.close()]),
+    // The last uses are written before the cache and the pool (runService ends it) they need close.
+    thenClose: [() => sessions.close(), () => lastUsed.close(), () => cache.close()],
   };
 });
 

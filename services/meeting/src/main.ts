@@ -4,20 +4,13 @@ import {
   connectCallerResolver,
   createAuthenticator,
   createEventBus,
-  createLogger,
-  createServicePool,
   createRateLimiter,
-  loadConfigOrExit,
-  migrate,
   RETENTION_BATCH,
   RETENTION_INTERVAL_MS,
-  runUntilSignalled,
+  runService,
   startPeriodicTask,
-  startServer,
   afterDrain,
-  createShutdownDrain,
 } from "@svc/platform";
-import { metricsRegistryIfServed, serveMetricsIfConfigured } from "@svc/platform/telemetry";
 import { MeetingPageService, MeetingRoomService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { RecordingFileService, RecordingService } from "@svc/proto/svc/meeting/v1/recording_pb";
 import { configSchema } from "./config.ts";
@@ -45,36 +38,27 @@ import { startMediaWebhookListener } from "./room/media-webhooks.ts";
 import { createMeetingLifecycle } from "./room/meeting-lifecycle.ts";
 import { createRoomReconciler } from "./room/room-reconciler.ts";
 
-const SERVICE = "meeting";
-const SCHEMA = "meeting";
+const service = { name: "meeting", configSchema, migrationsDir: path.join(import.meta.dirname, "../migrations"), defaultPoolSize: 20 };
 
-const config = loadConfigOrExit(SERVICE, configSchema);
-const logger = createLogger(SERVICE, config.LOG_LEVEL);
-const metrics = metricsRegistryIfServed(SERVICE, config);
+runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
+  if (config.livekit.isDevelopmentDefault) {
+    logger.warn(
+      "LIVEKIT_API_KEY/LIVEKIT_API_SECRET are unset: using the PUBLIC development pair that `npm start` gives its media server. " +
+        "Anyone can mint room tokens with it; never use it outside development.",
+    );
+  }
+  if (config.recording.linkSecretIsDevelopmentDefault) {
+    logger.warn(
+      "RECORDING_LINK_SECRET is unset: recording download links are signed with a PUBLIC development value. " +
+        "Anyone could forge a link to any recording; never use it outside development.",
+    );
+  }
+  if (config.recording.linkSecret === undefined) {
+    logger.warn("RECORDING_LINK_SECRET is unset: recordings can be made, but no download link is issued until it is set.");
+  }
 
-if (config.livekit.isDevelopmentDefault) {
-  logger.warn(
-    "LIVEKIT_API_KEY/LIVEKIT_API_SECRET are unset: using the PUBLIC development pair that `npm start` gives its media server. " +
-      "Anyone can mint room tokens with it; never use it outside development.",
-  );
-}
-
-if (config.recording.linkSecretIsDevelopmentDefault) {
-  logger.warn(
-    "RECORDING_LINK_SECRET is unset: recording download links are signed with a PUBLIC development value. " +
-      "Anyone could forge a link to any recording; never use it outside development.",
-  );
-}
-
-if (config.recording.linkSecret === undefined) {
-  logger.warn("RECORDING_LINK_SECRET is unset: recordings can be made, but no download link is issued until it is set.");
-}
-
-runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
-  await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
-  const pool = createServicePool(config, { schema: SCHEMA, logger, defaultSize: 20 });
   const callers = await connectCallerResolver(config, logger, metrics);
-  const bus = await createEventBus(config, logger, SERVICE);
+  const bus = await createEventBus(config, logger, service.name);
   outboxLagGauges(metrics, pool, logger);
   const relay = startOutboxRelay({
     outbox: createOutbox(pool),
@@ -140,7 +124,6 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
     }
   };
 
-  const drain = createShutdownDrain(config.SHUTDOWN_DRAIN_SECONDS * 1000);
   const webhookListener = await startMediaWebhookListener({
     host: config.HOST,
     port: config.LIVEKIT_WEBHOOK_PORT,
@@ -245,13 +228,7 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
   const meetings = pgMeetingStore(pool);
   const recordingStore = pgRecordingStore(pool);
   const authenticate = createAuthenticator(callers.resolveCaller);
-  const server = await startServer({
-    name: SERVICE,
-    drain,
-    host: config.HOST,
-    port: config.GRPC_PORT,
-    logger,
-    metrics,
+  const server = await serve({
     services: [MeetingService, MeetingPageService, MeetingRoomService, RecordingService, RecordingFileService],
     routes: (router) => {
       router.service(
@@ -290,17 +267,11 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
       );
       router.service(RecordingFileService, recordingFileService({ store: recordingStore, links: accessLinks, storage }));
     },
-    isServing: async () =>
-      pool.query("select 1").then(
-        () => true,
-        () => false,
-      ),
   });
-  const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
   return {
     // The listeners close after the drain (shutdown-drain.ts).
-    stopAccepting: afterDrain(drain, [() => server.close(), () => new Promise<void>((resolve) => webhookListener.close(() => resolve())), closeMetrics]),
-    // The periodic tasks and the relay's batch finish before the bus and the pool they use close.
+    stopAccepting: afterDrain(drain, [() => server.close(), () => new Promise<void>((resolve) => webhookListener.close(() => resolve()))]),
+    // The periodic tasks and the relay's batch finish before the bus and the pool (runService ends it) they use close.
     thenClose: [
       () => sweeper.stop(),
       () => recordingWatch.stop(),
@@ -313,7 +284,6 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
       () => relay.stop(),
       () => bus.close(),
       () => callers.close(),
-      () => pool.end(),
     ],
   };
 });

@@ -2,6 +2,7 @@
 export * from "./config.ts";
 export * from "./logger.ts";
 export * from "./lifecycle.ts";
+export * from "./service-process.ts";
 export * from "./shutdown-drain.ts";
 export * from "./errors.ts";
 export * from "./request-check.ts";

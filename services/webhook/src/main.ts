@@ -3,20 +3,14 @@ import {
   connectCallerResolver,
   createAuthenticator,
   createEventBus,
-  createLogger,
-  createServicePool,
   createRateLimiter,
-  loadConfigOrExit,
-  migrate,
   RETENTION_BATCH,
   RETENTION_INTERVAL_MS,
-  runUntilSignalled,
+  runService,
   startPeriodicTask,
-  startServer,
   afterDrain,
-  createShutdownDrain,
 } from "@svc/platform";
-import { consumerLagGauge, metricsRegistryIfServed, serveMetricsIfConfigured } from "@svc/platform/telemetry";
+import { consumerLagGauge } from "@svc/platform/telemetry";
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import { webhookService } from "./handlers/webhook-service.ts";
 import { configSchema } from "./config.ts";
@@ -32,16 +26,12 @@ import { createHttpSender } from "./delivery/http-sender.ts";
 import { createEndpointRateLimiter } from "./delivery/endpoint-rate-limiter.ts";
 import { createSecretBox } from "./signing/secret-box.ts";
 
-const SERVICE = "webhook";
-const SCHEMA = "webhook";
 /** How often rotated-out secrets past their grace window are wiped (they stop signing at once). */
 const SECRET_SWEEP_INTERVAL_MS = 60_000;
 
-const config = loadConfigOrExit(SERVICE, configSchema);
-const logger = createLogger(SERVICE, config.LOG_LEVEL);
-const metrics = metricsRegistryIfServed(SERVICE, config);
+const service = { name: "webhook", configSchema, migrationsDir: path.join(import.meta.dirname, "../migrations"), defaultPoolSize: 20 };
 
-runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
+runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
   if (config.WEBHOOK_SECRET_KEY.isDevelopmentDefault) {
     logger.warn(
       "WEBHOOK_SECRET_KEY is unset: signing secrets are encrypted with a PUBLIC DEVELOPMENT KEY. " +
@@ -55,8 +45,6 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
     );
   }
 
-  await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: path.join(import.meta.dirname, "../migrations"), logger });
-  const pool = createServicePool(config, { schema: SCHEMA, logger, defaultSize: 20 });
   const callers = await connectCallerResolver(config, logger, metrics);
   const { resolveCaller } = callers;
   const secretBox = createSecretBox(config.WEBHOOK_SECRET_KEY.key);
@@ -90,14 +78,7 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
   const pendingCaps = { perEndpoint: config.WEBHOOK_MAX_PENDING_PER_ENDPOINT, perOrganization: config.WEBHOOK_MAX_PENDING_PER_ORG };
   const notifications = listenForDueDeliveries({ databaseUrl: config.DATABASE_URL, logger, onDue: dispatcher.wake });
 
-  const drain = createShutdownDrain(config.SHUTDOWN_DRAIN_SECONDS * 1000);
-  const server = await startServer({
-    name: SERVICE,
-    drain,
-    host: config.HOST,
-    port: config.GRPC_PORT,
-    logger,
-    metrics,
+  const server = await serve({
     services: [WebhookService],
     routes: (router) =>
       router.service(
@@ -121,11 +102,6 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
           wakeDispatcher: dispatcher.wake,
         }),
       ),
-    isServing: async () =>
-      pool.query("select 1").then(
-        () => true,
-        () => false,
-      ),
   });
 
   dispatcher.start();
@@ -140,16 +116,15 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
     },
     logger,
   );
-  const bus = await createEventBus(config, logger, SERVICE);
+  const bus = await createEventBus(config, logger, service.name);
   const meetingEvents = meetingEventsSubscription({ pool, logger, pendingCaps, onDeliveriesStored: dispatcher.wake });
   await bus.subscriber().start(meetingEvents);
   consumerLagGauge(metrics, bus, [meetingEvents], logger);
 
-  const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
   return {
     // The gRPC listener closes after the drain (shutdown-drain.ts); consuming stops at once.
-    stopAccepting: [...afterDrain(drain, [() => server.close(), closeMetrics]), () => bus.close()],
-    // The dispatcher finishes the deliveries in flight before the sender and pools they use close.
+    stopAccepting: [...afterDrain(drain, [() => server.close()]), () => bus.close()],
+    // The dispatcher finishes the deliveries in flight before the sender and pools (runService ends the database's) they use close.
     thenClose: [
       () => stopRetention.abort(),
       () => retention.stop(),
@@ -158,7 +133,6 @@ runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
       () => secretSweep.stop(),
       () => notifications.close(),
       () => callers.close(),
-      () => pool.end(),
     ],
   };
 });
