@@ -28,6 +28,7 @@ export * from "./client-address.ts";
 export * from "./retry-backoff.ts";
 export * from "./db/idempotency.ts";
 export * from "./db/purge.ts";
+export * from "./db/snake-case-row.ts";
 export * from "./periodic-task.ts";
 export * from "./telemetry/request-context.ts";
 export * from "./telemetry/tracing-config.ts";

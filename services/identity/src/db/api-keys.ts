@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Pool } from "@svc/platform";
+import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform";
 
 export interface ApiKeyRecord {
   keyId: string;
@@ -12,29 +12,11 @@ export interface ApiKeyRecord {
   revokedAt: Date | null;
 }
 
-interface ApiKeyRow {
-  id: string;
-  user_id: string;
-  org_id: string;
-  name: string;
-  display_prefix: string;
-  created_at: Date;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-}
+type ApiKeyRow = SnakeCaseRow<ApiKeyRecord>;
 
-const COLUMNS = "id, user_id, org_id, name, display_prefix, created_at, last_used_at, revoked_at";
+const COLUMNS = "id AS key_id, user_id, org_id, name, display_prefix, created_at, last_used_at, revoked_at";
 
-const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
-  keyId: row.id,
-  userId: row.user_id,
-  orgId: row.org_id,
-  name: row.name,
-  displayPrefix: row.display_prefix,
-  createdAt: row.created_at,
-  lastUsedAt: row.last_used_at,
-  revokedAt: row.revoked_at,
-});
+const toRecord = fromSnakeCaseRow<ApiKeyRecord>;
 
 export async function insertApiKey(
   db: Pool,

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Pool } from "@svc/platform";
+import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform";
 import { FOREIGN_KEY_VIOLATION, sqlState, UNIQUE_VIOLATION } from "./postgres-errors.ts";
 
 export type UserRole = "admin" | "member";
@@ -15,24 +15,10 @@ export interface UserRecord {
   deactivatedAt: Date | null;
 }
 
-interface UserRow {
-  id: string;
-  org_id: string;
-  email: string;
-  role: UserRole;
-  created_at: Date;
-  deactivated_at: Date | null;
-}
+type UserRow = SnakeCaseRow<UserRecord>;
 
-const COLUMNS = "id, org_id, email, role, created_at, deactivated_at";
-const toRecord = (row: UserRow): UserRecord => ({
-  userId: row.id,
-  orgId: row.org_id,
-  email: row.email,
-  role: row.role,
-  createdAt: row.created_at,
-  deactivatedAt: row.deactivated_at,
-});
+const COLUMNS = "id AS user_id, org_id, email, role, created_at, deactivated_at";
+const toRecord = fromSnakeCaseRow<UserRecord>;
 
 type Queryable = Pick<Pool, "query">;
 

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from "@svc/platform";
+import { fromSnakeCaseRow, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform";
 
 export type LobbyStatus = "waiting" | "admitted" | "denied";
 
@@ -14,31 +14,11 @@ export interface LobbyEntryRecord {
   createdAt: Date;
 }
 
-interface EntryRow {
-  id: string;
-  meeting_id: string;
-  display_name: string;
-  role: "attendee" | "guest";
-  email: string | null;
-  link_id: string | null;
-  visitor_hash: Buffer | null;
-  status: LobbyStatus;
-  created_at: Date;
-}
+type EntryRow = SnakeCaseRow<LobbyEntryRecord>;
 
 const COLUMNS = "id, meeting_id, display_name, role, email, link_id, visitor_hash, status, created_at";
 
-const toEntry = (row: EntryRow): LobbyEntryRecord => ({
-  id: row.id,
-  meetingId: row.meeting_id,
-  displayName: row.display_name,
-  role: row.role,
-  email: row.email,
-  linkId: row.link_id,
-  visitorHash: row.visitor_hash,
-  status: row.status,
-  createdAt: row.created_at,
-});
+const toEntry = fromSnakeCaseRow<LobbyEntryRecord>;
 
 type Queryable = Pool | PoolClient;
 

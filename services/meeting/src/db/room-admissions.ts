@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from "@svc/platform";
+import { fromSnakeCaseRow, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform";
 import type { LinkRole } from "./join-links.ts";
 
 /** Who one participant identity (one join grant) is. */
@@ -12,27 +12,11 @@ export interface Admission {
   removedAt: Date | null;
 }
 
-interface AdmissionRow {
-  participant_id: string;
-  meeting_id: string;
-  role: LinkRole;
-  email: string | null;
-  link_id: string | null;
-  display_name: string;
-  removed_at: Date | null;
-}
+type AdmissionRow = SnakeCaseRow<Admission>;
 
 const COLUMNS = "participant_id, meeting_id, role, email, link_id, display_name, removed_at";
 
-const toAdmission = (row: AdmissionRow): Admission => ({
-  participantId: row.participant_id,
-  meetingId: row.meeting_id,
-  role: row.role,
-  email: row.email,
-  linkId: row.link_id,
-  displayName: row.display_name,
-  removedAt: row.removed_at,
-});
+const toAdmission = fromSnakeCaseRow<Admission>;
 
 type Queryable = Pool | PoolClient;
 

@@ -1,4 +1,4 @@
-import type { BatchedPurge, Pool, PoolClient } from "@svc/platform";
+import { fromSnakeCaseRow, type BatchedPurge, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform";
 
 /** One stay of one participant in a meeting room (a rejoin is a new visit). */
 export interface RoomVisit {
@@ -15,27 +15,16 @@ export interface RoomVisit {
   email?: string | null;
 }
 
-interface VisitRow {
-  meeting_id: string;
-  session_id: string;
-  participant_id: string;
-  display_name: string;
-  joined_at: Date;
-  left_at: Date | null;
-  role?: "host" | "attendee" | "guest" | null;
-  email?: string | null;
-}
+type VisitColumns = Omit<RoomVisit, "role" | "email">;
+
+/** The visit's columns; with the role and e-mail of its admission when a query joins them (null: a grant from before roles). */
+type VisitRow = SnakeCaseRow<VisitColumns> & { role?: "host" | "attendee" | "guest" | null; email?: string | null };
 
 const COLUMNS = "meeting_id, session_id, participant_id, display_name, joined_at, left_at";
 
-const toVisit = (row: VisitRow): RoomVisit => ({
-  meetingId: row.meeting_id,
-  sessionId: row.session_id,
-  participantId: row.participant_id,
-  displayName: row.display_name,
-  joinedAt: row.joined_at,
-  leftAt: row.left_at,
-  ...(row.role === undefined ? {} : { role: row.role ?? "guest", email: row.email ?? null }),
+const toVisit = ({ role, email, ...visit }: VisitRow): RoomVisit => ({
+  ...fromSnakeCaseRow<VisitColumns>(visit),
+  ...(role === undefined ? {} : { role: role ?? "guest", email: email ?? null }),
 });
 
 /**
