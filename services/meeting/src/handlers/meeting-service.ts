@@ -21,6 +21,7 @@ import {
   RecordingMode,
   ScreenSharePolicy,
   type JoinMeetingResponseSchema,
+  type CreateMeetingRequest,
   type Meeting,
   type MeetingSettingsInput,
 } from "@svc/proto/svc/meeting/v1/meeting_pb";
@@ -28,7 +29,7 @@ import type { MeetingStatus as StoredStatus, RecordingMode as StoredRecordingMod
 import { meetingLimits } from "@svc/platform/contract";
 import { isMeetingId, newMeetingId } from "../meeting-id.ts";
 import type { MeetingStore } from "../meeting-store.ts";
-import { parseOffsetDateTime, validateMeetingRequest, validateMeetingUpdate, type SettingsInput } from "../meeting-request.ts";
+import { parseOffsetDateTime, validateMeetingRequest, validateMeetingUpdate, type MeetingRequestInput, type SettingsInput } from "../meeting-request.ts";
 import type { LinkRole } from "../db/join-links.ts";
 import { visitsPage, type RoomVisit } from "../db/room-participants.ts";
 import type { Pool } from "@svc/platform";
@@ -80,15 +81,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
     async createMeeting(request, context) {
       const caller = await authenticate(context, scopes.create);
       const key = idempotencyKeyOf(context);
-      const valid = validateMeetingRequest({
-        title: request.title,
-        start: request.start,
-        end: request.end,
-        durationMinutes: request.durationMinutes,
-        attendees: request.attendees,
-        hosts: request.hosts,
-        settings: settingsInput(request.settings),
-      });
+      const valid = validateMeetingRequest(requestInput(request));
       const idempotent = idempotentRequest(caller, key, "CreateMeeting", toBinary(CreateMeetingRequestSchema, request));
       let result: { value: Meeting; replayed: boolean };
       try {
@@ -140,21 +133,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
       const caller = await authenticate(context, scopes.update);
       const fields = request.updateMask?.paths ?? [];
       const result = isMeetingId(request.id)
-        ? await lifecycle.update(caller.orgId, request.id, (current) =>
-            validateMeetingUpdate(
-              fields,
-              {
-                title: request.title,
-                start: request.start,
-                end: request.end,
-                durationMinutes: request.durationMinutes,
-                attendees: request.attendees,
-                hosts: request.hosts,
-                settings: settingsInput(request.settings),
-              },
-              current,
-            ),
-          )
+        ? await lifecycle.update(caller.orgId, request.id, (current) => validateMeetingUpdate(fields, requestInput(request), current))
         : undefined;
       if (!result) throw notFound("Meeting");
       return { meeting: toProto(result.meeting), changedFields: result.changed };
@@ -353,6 +332,14 @@ const recordingModeFromProto: Partial<Record<RecordingMode, StoredRecordingMode>
   [RecordingMode.MANUAL]: "manual",
   [RecordingMode.AUTO]: "auto",
 };
+
+/** The meeting a CreateMeeting or UpdateMeeting request describes, for the value rules (meeting-request.ts). */
+function requestInput(
+  request: Pick<CreateMeetingRequest, "title" | "start" | "end" | "durationMinutes" | "attendees" | "hosts" | "settings">,
+): MeetingRequestInput {
+  const { title, start, end, durationMinutes, attendees, hosts, settings } = request;
+  return { title, start, end, durationMinutes, attendees, hosts, settings: settingsInput(settings) };
+}
 
 /** The settings a request gives (an unspecified screen-share policy or recording mode is not given). */
 function settingsInput(input: MeetingSettingsInput | undefined): SettingsInput {
