@@ -191,25 +191,20 @@ const recordingSnapshot = (recording: StoredRecording): MessageInitShape<typeof 
   startedBy: recording.startedBy,
 });
 
-/** `recording.started`: the recorder accepted and records the meeting's room. */
-export function recordingStartedEvent(recording: StoredRecording): OutboxEvent {
-  return outboxEvent(RecordingStartedSchema, recording.meetingId, (eventId) => ({
+/** A recording event: its id and time, the recording's organization and snapshot. */
+const recordingEvent = (schema: typeof RecordingStartedSchema | typeof RecordingReadySchema, recording: StoredRecording, occurredAt: Date): OutboxEvent =>
+  outboxEvent(schema, recording.meetingId, (eventId) => ({
     eventId,
-    occurredAt: timestampFromDate(recording.startedAt),
+    occurredAt: timestampFromDate(occurredAt),
     orgId: recording.orgId,
     recording: recordingSnapshot(recording),
   }));
-}
+
+/** `recording.started`: the recorder accepted and records the meeting's room. */
+export const recordingStartedEvent = (recording: StoredRecording): OutboxEvent => recordingEvent(RecordingStartedSchema, recording, recording.startedAt);
 
 /** `recording.ready`: the file is complete. */
-export function recordingReadyEvent(recording: StoredRecording): OutboxEvent {
-  return outboxEvent(RecordingReadySchema, recording.meetingId, (eventId) => ({
-    eventId,
-    occurredAt: timestampFromDate(new Date()),
-    orgId: recording.orgId,
-    recording: recordingSnapshot(recording),
-  }));
-}
+export const recordingReadyEvent = (recording: StoredRecording): OutboxEvent => recordingEvent(RecordingReadySchema, recording, new Date());
 
 /** `recording.failed`: the recorder failed or was lost. */
 export function recordingFailedEvent(recording: StoredRecording): OutboxEvent {
