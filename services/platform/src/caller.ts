@@ -32,6 +32,18 @@ export interface Caller {
 export type ResolveCaller = (authorization: string, signal?: AbortSignal, csrfToken?: string, cacheRead?: CacheRead) => Promise<Caller>;
 
 /**
+ * A ResolveCaller that knows a fixed table of bearer tokens, for handler tests over
+ * createRouterTransport: any other token is refused as the identity service refuses it.
+ */
+export const callerTable =
+  (callers: Record<string, Caller>): ResolveCaller =>
+  async (authorization) => {
+    const caller = callers[authorization.replace(/^Bearer /, "")];
+    if (!caller) throw new ConnectError("Invalid, expired or revoked token", Code.Unauthenticated);
+    return caller;
+  };
+
+/**
  * What the shared cache held for this request's token, when the caller has already read it (the
  * gateway's rate limiter does, to key its bucket): resolving then costs no second round trip.
  */

@@ -1,6 +1,6 @@
 import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
-import { createAuthenticator, createLogger, type Caller, type ResolveCaller } from "@svc/platform";
+import { callerTable, createAuthenticator, createLogger, type Caller } from "@svc/platform";
 import { MeetingPageService, MeetingService, MeetingStatus } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { MeetingDetails, NewMeeting, StoredMeeting } from "../db/meetings.ts";
 import type { MeetingStore } from "../meeting-store.ts";
@@ -80,11 +80,7 @@ const callers: Record<string, Caller> = {
   "oauth-read": { userId: "user-a", orgId: "org-a", kind: "oauth", role: "admin", scopes: ["meeting.read"], clientId: "client-1" },
   "oauth-create": { userId: "user-a", orgId: "org-a", kind: "oauth", role: "admin", scopes: ["meeting.create"], clientId: "client-1" },
 };
-const resolveCaller: ResolveCaller = async (authorization) => {
-  const caller = callers[authorization.replace(/^Bearer /, "")];
-  if (!caller) throw new ConnectError("Invalid, expired or revoked token", Code.Unauthenticated);
-  return caller;
-};
+const resolveCaller = callerTable(callers);
 
 /** A dependency these tests never reach: any use fails the test. */
 const notUsed = new Proxy(

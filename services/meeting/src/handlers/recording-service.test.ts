@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuthenticator, createLogger, type Caller, type ResolveCaller } from "@svc/platform";
+import { callerTable, createAuthenticator, createLogger, type Caller } from "@svc/platform";
 import { RecordingFileService, RecordingService, RecordingStatus } from "@svc/proto/svc/meeting/v1/recording_pb";
 import type { StoredMeeting } from "../db/meetings.ts";
 import type { StoredRecording } from "../db/recordings.ts";
@@ -25,11 +25,7 @@ const callers: Record<string, Caller> = {
   "oauth-read": { userId: "user-a", orgId: "org-a", kind: "oauth", role: "admin", scopes: ["recording.read"], clientId: "c" },
   "oauth-manage": { userId: "user-a", orgId: "org-a", kind: "oauth", role: "admin", scopes: ["recording.manage"], clientId: "c" },
 };
-const resolveCaller: ResolveCaller = async (authorization) => {
-  const caller = callers[authorization.replace(/^Bearer /, "")];
-  if (!caller) throw new ConnectError("Invalid, expired or revoked token", Code.Unauthenticated);
-  return caller;
-};
+const resolveCaller = callerTable(callers);
 const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
 const meeting: StoredMeeting = {

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
+import { Code, type ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
-import { createAuthenticator, createRateLimiter, type Caller, type ResolveCaller } from "@svc/platform";
+import { callerTable, createAuthenticator, createRateLimiter, type Caller } from "@svc/platform";
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import type { DeliveryView } from "../db/delivery-log.ts";
 import type { SubscriptionRecord } from "../db/subscriptions.ts";
@@ -106,11 +106,7 @@ const callers: Record<string, Caller> = {
   "admin-b": { userId: "admin-b", orgId: "org-b", kind: "api_key", role: "admin", scopes: [], clientId: "" },
   "oauth-read": { userId: "admin-a", orgId: "org-a", kind: "oauth", role: "admin", scopes: ["webhook.read"], clientId: "client-1" },
 };
-const resolveCaller: ResolveCaller = async (authorization) => {
-  const caller = callers[authorization.replace(/^Bearer /, "")];
-  if (!caller) throw new ConnectError("Invalid, expired or revoked token", Code.Unauthenticated);
-  return caller;
-};
+const resolveCaller = callerTable(callers);
 const as = (token: string, extra: Record<string, string> = {}) => ({ headers: { authorization: `Bearer ${token}`, ...extra } });
 
 function setUp() {
