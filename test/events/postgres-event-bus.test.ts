@@ -1,7 +1,13 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { createLogger, createPostgresEventBus, type IncomingEvent } from "@svc/platform";
-import { closeBusesAfterEach, expectContextReachesHandler, probeEvent as event, probeText as text } from "../support/event-bus-fixtures.ts";
+import {
+  closeBusesAfterEach,
+  expectContextReachesHandler,
+  expectRedeliveredUntilHandled,
+  probeEvent as event,
+  probeText as text,
+} from "../support/event-bus-fixtures.ts";
 import { createTestDatabase, uniqueName } from "../support/infra.ts";
 import { useResource } from "../support/use-resource.ts";
 import { waitFor } from "../support/wait.ts";
@@ -91,22 +97,7 @@ describe("the Postgres-backed event bus (embedded default)", () => {
   });
 
   it("redelivers an event whose handler failed, and holds later events of that key until it succeeds", async () => {
-    const prefix = `${uniqueName("p")}.`;
-    const bus = await openBus(prefix);
-    let failuresLeft = 2;
-    const handled: string[] = [];
-    await bus.subscriber().start({
-      topic: "meeting.events",
-      groupId: "g",
-      handle: async (incoming) => {
-        if (text(incoming) === "flaky" && failuresLeft-- > 0) throw new Error("receiver down");
-        handled.push(text(incoming));
-      },
-    });
-    await bus.publisher().publish([event("same", "flaky"), event("same", "after")]);
-    await waitFor(() => handled.length === 2, 15_000);
-    expect(handled).toEqual(["flaky", "after"]);
-    expect(failuresLeft).toBe(-1);
+    await expectRedeliveredUntilHandled(await openBus(`${uniqueName("p")}.`), new Error("receiver down"), 15_000);
   });
 
   it("stores a republished event (same id) once", async () => {

@@ -46,3 +46,24 @@ export async function expectContextReachesHandler(bus: EventBus, requestId: stri
   expect(handled.find((entry) => entry.requestId !== undefined)).toMatchObject({ context: { "x-request-id": requestId }, requestId });
   expect(handled.filter((entry) => entry.requestId === undefined)).toHaveLength(1);
 }
+
+/**
+ * What both transports promise: an event whose handler failed is redelivered until the handler
+ * succeeds, and the later events of its key wait for it. The handler fails twice with `failure`.
+ */
+export async function expectRedeliveredUntilHandled(bus: EventBus, failure: Error, timeoutMs: number): Promise<void> {
+  let failuresLeft = 2;
+  const handled: string[] = [];
+  await bus.subscriber().start({
+    topic: "meeting.events",
+    groupId: "g",
+    handle: async (incoming) => {
+      if (probeText(incoming) === "flaky" && failuresLeft-- > 0) throw failure;
+      handled.push(probeText(incoming));
+    },
+  });
+  await bus.publisher().publish([probeEvent("same", "flaky"), probeEvent("same", "after")]);
+  await waitFor(() => handled.length === 2, timeoutMs);
+  expect(handled).toEqual(["flaky", "after"]);
+  expect(failuresLeft).toBe(-1);
+}
