@@ -506,7 +506,7 @@ function summariseProfiles(dir: string) {
     const pid = Number(file.split(".")[3]);
     const service = Object.entries(measuredPids).find(([, candidate]) => candidate === pid)?.[0] ?? `pid ${pid}`;
     const profile = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as Parameters<typeof topFrames>[0];
-    console.log(`\n${service} (${file})`);
+    console.log(`\n${service} (${file}; shares of its busy samples)`);
     console.log(
       `  by package: ${topLocations(profile, 8)
         .map((share) => `${share.frame} ${(share.self * 100).toFixed(1)}%`)
