@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useStack } from "../support/use-stack.ts";
-import { createTenant, type Tenant } from "../support/tenants.ts";
+import { createTenant } from "../support/tenants.ts";
 import { openSignInPage } from "./support/http-authorization.ts";
-import { createOAuthApp, type OAuthApp } from "./support/oauth-app.ts";
+import { useOAuthApp } from "./support/oauth-app.ts";
 
 /**
  * Password guessing against both sign-in forms (the dashboard's JSON endpoint and the OAuth
@@ -13,18 +13,8 @@ import { createOAuthApp, type OAuthApp } from "./support/oauth-app.ts";
  * rate-limit bucket would send.
  */
 describe("password guessing: one throttle with exponential backoff for both sign-in forms", () => {
-  let bystander: Tenant;
-  let app: OAuthApp;
-
   const fixture = useStack();
-  beforeAll(async () => {
-    bystander = await createTenant(fixture.stack);
-    app = await createOAuthApp(fixture.stack, bystander, { name: "Guessing target", scopes: "meeting.create" });
-  });
-
-  afterAll(async () => {
-    await app?.close();
-  });
+  const target = useOAuthApp(fixture, { name: "Guessing target", scopes: "meeting.create" });
 
   const randomAuthorization = () => ({ authorization: `Bearer svc_${randomBytes(32).toString("base64url")}` });
   const dashboardSignIn = async (email: string, password: string) => {
@@ -38,7 +28,7 @@ describe("password guessing: one throttle with exponential backoff for both sign
 
   /** Starts an authorization request and opens its sign-in page, as a browser would. */
   async function startInteraction() {
-    const { started, interactionPath, cookie, csrf } = await openSignInPage(fixture.stack, app, {
+    const { started, interactionPath, cookie, csrf } = await openSignInPage(fixture.stack, target.app, {
       scope: "meeting.create",
       state: "guess",
       headers: randomAuthorization(),
@@ -67,7 +57,7 @@ describe("password guessing: one throttle with exponential backoff for both sign
       unknownAnswers.push((await dashboardSignIn(unknown, `wrong-${attempt}`)).status);
     }
     const right = await dashboardSignIn(victim.email, victim.password);
-    const other = await dashboardSignIn(bystander.email, bystander.password);
+    const other = await dashboardSignIn(target.owner.email, target.owner.password);
     console.log(
       `dashboard brute force, 200 wrong passwords: victim ${JSON.stringify(tally(victimAnswers))}, unknown account ${JSON.stringify(tally(unknownAnswers))}; ` +
         `right password while throttled: ${right.status} (Retry-After ${right.retryAfter} s); another account: ${other.status}`,
@@ -113,11 +103,11 @@ describe("password guessing: one throttle with exponential backoff for both sign
       headers: { cookie: interaction.cookie },
     });
     const callback = new URL(resumed.headers.get("location")!);
-    expect(`${callback.origin}${callback.pathname}`).toBe(app.redirectUri);
+    expect(`${callback.origin}${callback.pathname}`).toBe(target.app.redirectUri);
     expect(callback.searchParams.get("error")).toBe("access_denied");
     expect(callback.searchParams.get("state")).toBe("guess");
     // The same request cannot take another guess, even the right password.
-    const again = await oauthSignIn(interaction, bystander.email, bystander.password);
+    const again = await oauthSignIn(interaction, target.owner.email, target.owner.password);
     expect(again.status).toBe(400);
   });
 
@@ -139,7 +129,7 @@ describe("password guessing: one throttle with exponential backoff for both sign
     const right = await oauthSignIn(rightInteraction, victim.email, victim.password);
     const rightPage = await right.text();
     const dashboard = await dashboardSignIn(victim.email, victim.password);
-    const other = await oauthSignIn(rightInteraction, bystander.email, bystander.password);
+    const other = await oauthSignIn(rightInteraction, target.owner.email, target.owner.password);
     console.log(
       `OAuth page brute force, 200 wrong passwords over ${requests} authorization requests: ${JSON.stringify(tally(statuses))} (303 = request ended after 5 wrong passwords); ` +
         `right password while throttled: ${right.status} (Retry-After ${right.headers.get("retry-after")} s), at the dashboard: ${dashboard.status}; another account: ${other.status}`,

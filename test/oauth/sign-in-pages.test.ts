@@ -1,30 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useStack } from "../support/use-stack.ts";
-import { createTenant, type Tenant } from "../support/tenants.ts";
 import { openSignInPage } from "./support/http-authorization.ts";
-import { createOAuthApp, type OAuthApp } from "./support/oauth-app.ts";
+import { useOAuthApp } from "./support/oauth-app.ts";
 
 /**
  * The sign-in and consent forms as a plain HTTP client sees them (no browser): cookies,
  * security headers and the CSRF defences of the form posts.
  */
 describe("OAuth sign-in and consent pages: cookies, headers and CSRF-safe form posts", () => {
-  let user: Tenant;
-  let app: OAuthApp;
-
   const fixture = useStack();
-  beforeAll(async () => {
-    user = await createTenant(fixture.stack);
-    app = await createOAuthApp(fixture.stack, user, { name: "Pages <App> & Co", scopes: "meeting.create" });
-  });
-
-  afterAll(async () => {
-    await app?.close();
-  });
+  const oauthApp = useOAuthApp(fixture, { name: "Pages <App> & Co", scopes: "meeting.create" });
 
   /** Starts an authorization and follows it to the sign-in page, keeping the cookies it set. */
   async function startInteraction() {
-    const { started, interactionPath, setCookies, cookie, page, html, csrf } = await openSignInPage(fixture.stack, app, {
+    const { started, interactionPath, setCookies, cookie, page, html, csrf } = await openSignInPage(fixture.stack, oauthApp.app, {
       scope: "meeting.create",
       state: "st",
     });
@@ -74,7 +63,11 @@ describe("OAuth sign-in and consent pages: cookies, headers and CSRF-safe form p
     const { interactionPath, cookie } = await startInteraction();
     const other = await startInteraction();
     for (const csrf of [undefined, "forged", other.csrf]) {
-      const response = await post(`${interactionPath}/login`, cookie, { email: user.email, password: user.password, ...(csrf ? { csrf } : {}) });
+      const response = await post(`${interactionPath}/login`, cookie, {
+        email: oauthApp.owner.email,
+        password: oauthApp.owner.password,
+        ...(csrf ? { csrf } : {}),
+      });
       expect(response.status).toBe(403);
       expect(await response.text()).toContain("The form has expired");
     }
@@ -82,7 +75,7 @@ describe("OAuth sign-in and consent pages: cookies, headers and CSRF-safe form p
 
   it("a cross-site post (the browser sends no SameSite=Lax cookie) is refused even with a valid CSRF token", async () => {
     const { interactionPath, csrf } = await startInteraction();
-    const response = await post(`${interactionPath}/login`, undefined, { email: user.email, password: user.password, csrf });
+    const response = await post(`${interactionPath}/login`, undefined, { email: oauthApp.owner.email, password: oauthApp.owner.password, csrf });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain("This sign-in request has expired or is not valid");
   });
@@ -90,38 +83,42 @@ describe("OAuth sign-in and consent pages: cookies, headers and CSRF-safe form p
   it("the interaction in the path must be the one of the cookie", async () => {
     const first = await startInteraction();
     const second = await startInteraction();
-    const response = await post(`${second.interactionPath}/login`, first.cookie, { email: user.email, password: user.password, csrf: second.csrf });
+    const response = await post(`${second.interactionPath}/login`, first.cookie, {
+      email: oauthApp.owner.email,
+      password: oauthApp.owner.password,
+      csrf: second.csrf,
+    });
     expect(response.status).toBe(400);
   });
 
   it("an unknown e-mail address and a wrong password get the same 401 answer; the right ones continue the authorization", async () => {
     const { interactionPath, cookie, csrf } = await startInteraction();
-    const unknown = await post(`${interactionPath}/login`, cookie, { email: "nobody@example.com", password: user.password, csrf });
-    const wrong = await post(`${interactionPath}/login`, cookie, { email: user.email, password: "not-the-password", csrf });
+    const unknown = await post(`${interactionPath}/login`, cookie, { email: "nobody@example.com", password: oauthApp.owner.password, csrf });
+    const wrong = await post(`${interactionPath}/login`, cookie, { email: oauthApp.owner.email, password: "not-the-password", csrf });
     expect(unknown.status).toBe(401);
     expect(wrong.status).toBe(401);
     const message = (html: string) => /<p role="alert">([^<]*)<\/p>/.exec(html)?.[1];
     expect(message(await unknown.text())).toBe("The e-mail address or password is incorrect.");
     expect(message(await wrong.text())).toBe("The e-mail address or password is incorrect.");
 
-    const right = await post(`${interactionPath}/login`, cookie, { email: user.email.toUpperCase(), password: user.password, csrf });
+    const right = await post(`${interactionPath}/login`, cookie, { email: oauthApp.owner.email.toUpperCase(), password: oauthApp.owner.password, csrf });
     expect(right.status).toBe(303);
     expect(right.headers.get("location")).toBe(`${new URL(fixture.stack.gatewayUrl).origin}/oauth/authorize/${interactionPath.split("/").pop()}`);
   });
 
   it("authorization responses go only in the query: response_mode fragment or form_post is refused with unsupported_response_mode, in the query", async () => {
     for (const mode of ["fragment", "form_post"]) {
-      const url = new URL(app.authorizeUrl({ scope: "meeting.create", state: "rm" }));
+      const url = new URL(oauthApp.app.authorizeUrl({ scope: "meeting.create", state: "rm" }));
       url.searchParams.set("response_mode", mode);
       const response = await fetch(url, { redirect: "manual" });
       expect(response.status, mode).toBe(303);
       const location = new URL(response.headers.get("location")!);
-      expect(`${location.origin}${location.pathname}`, mode).toBe(app.redirectUri);
+      expect(`${location.origin}${location.pathname}`, mode).toBe(oauthApp.app.redirectUri);
       expect(location.hash).toBe("");
       expect(location.searchParams.get("error")).toBe("unsupported_response_mode");
       expect(location.searchParams.get("state")).toBe("rm");
     }
-    const query = new URL(app.authorizeUrl({ scope: "meeting.create", state: "rm" }));
+    const query = new URL(oauthApp.app.authorizeUrl({ scope: "meeting.create", state: "rm" }));
     query.searchParams.set("response_mode", "query");
     const accepted = await fetch(query, { redirect: "manual" });
     expect(accepted.headers.get("location")).toMatch(/^\/oauth\/interaction\//);

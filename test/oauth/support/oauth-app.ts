@@ -3,8 +3,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as oauth from "oauth4webapi";
 import type { Stack } from "../../support/stack.ts";
-import type { Tenant } from "../../support/tenants.ts";
+import { createTenant, type Tenant } from "../../support/tenants.ts";
 import { apiBase, callApi } from "../../support/rest-client.ts";
+import { useResource } from "../../support/use-resource.ts";
+import type { StackFixture } from "../../support/use-stack.ts";
 
 /**
  * A third-party application as the tests play it: a registered OAuth client, a redirect URI
@@ -22,6 +24,35 @@ export interface OAuthApp {
   /** The authorization URL for `scope` and `state` (site path by default, or the /api/v1 form). */
   authorizeUrl(options: { scope: string; state: string; apiPath?: boolean; redirectUri?: string; clientId?: string }): string;
   close(): Promise<void>;
+}
+
+/** A tenant and the OAuth app it registered, read inside the file's tests (useOAuthApp). */
+export interface OAuthAppFixture {
+  readonly owner: Tenant;
+  readonly app: OAuthApp;
+}
+
+/**
+ * A new tenant and an OAuth app it registers, created before the file's (or block's) tests on
+ * `fixture`'s stack and the app closed after them. Call it after useStack.
+ */
+export function useOAuthApp(fixture: StackFixture, options: { name?: string; scopes: string }): OAuthAppFixture {
+  const registered = useResource(
+    "the OAuth app",
+    async () => {
+      const owner = await createTenant(fixture.stack);
+      return { owner, app: await createOAuthApp(fixture.stack, owner, options) };
+    },
+    ({ app }) => app.close(),
+  );
+  return {
+    get owner() {
+      return registered().owner;
+    },
+    get app() {
+      return registered().app;
+    },
+  };
 }
 
 /** oauth4webapi refuses plain http unless told; the test stack runs on loopback http. */
