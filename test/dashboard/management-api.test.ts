@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { bearerCall, openSession, sessionFrom, signInApi, type DashboardSession } from "./support/dashboard-session.ts";
+import { guessWrongPasswords } from "../support/password-guesses.ts";
 import { authorizeRedirect } from "../oauth/support/oauth-app.ts";
 
 describe("dashboard management API: sessions, CSRF, roles, credential rules and organization isolation", () => {
@@ -247,14 +248,11 @@ describe("dashboard management API: sessions, CSRF, roles, credential rules and 
   });
 
   it("20 wrong passwords throttle that account for everyone, the right password included, with the same answer for an unknown account", async () => {
-    const victim = await createTenant(fixture.stack, { name: "Victim" });
-    const unknown = `nobody-${randomBytes(4).toString("hex")}@example.com`;
-    const answers: number[] = [];
-    const unknownAnswers: number[] = [];
-    for (let attempt = 0; attempt < 20; attempt++) {
-      answers.push((await signInApi(fixture.stack, victim.email, `wrong-${attempt}`)).status);
-      unknownAnswers.push((await signInApi(fixture.stack, unknown, `wrong-${attempt}`)).status);
-    }
+    const {
+      victim,
+      victimAnswers: answers,
+      unknownAnswers,
+    } = await guessWrongPasswords(fixture.stack, 20, (email, password) => signInApi(fixture.stack, email, password));
     expect(answers.slice(0, 10).every((status) => status === 401)).toBe(true);
     expect(answers.slice(10).every((status) => status === 429)).toBe(true);
     expect(unknownAnswers).toEqual(answers);

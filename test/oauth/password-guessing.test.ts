@@ -4,6 +4,7 @@ import { useStack } from "../support/use-stack.ts";
 import { createTenant } from "../support/tenants.ts";
 import { openSignInPage } from "./support/http-authorization.ts";
 import { useOAuthApp } from "./support/oauth-app.ts";
+import { guessWrongPasswords } from "../support/password-guesses.ts";
 
 /**
  * Password guessing against both sign-in forms (the dashboard's JSON endpoint and the OAuth
@@ -48,14 +49,7 @@ describe("password guessing: one throttle with exponential backoff for both sign
   const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
 
   it("dashboard: 200 wrong passwords → only the first 10 are checked, the rest refused (429); the right password is refused too; an unknown address answers alike; others sign in", async () => {
-    const victim = await createTenant(fixture.stack, { name: "Victim" });
-    const unknown = `nobody-${randomBytes(4).toString("hex")}@example.com`;
-    const victimAnswers: number[] = [];
-    const unknownAnswers: number[] = [];
-    for (let attempt = 0; attempt < 200; attempt++) {
-      victimAnswers.push((await dashboardSignIn(victim.email, `wrong-${attempt}`)).status);
-      unknownAnswers.push((await dashboardSignIn(unknown, `wrong-${attempt}`)).status);
-    }
+    const { victim, victimAnswers, unknownAnswers } = await guessWrongPasswords(fixture.stack, 200, dashboardSignIn);
     const right = await dashboardSignIn(victim.email, victim.password);
     const other = await dashboardSignIn(target.owner.email, target.owner.password);
     console.log(
