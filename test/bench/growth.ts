@@ -231,9 +231,10 @@ async function planScans(pool: Pool, sql: { text: string; values: unknown[] }) {
  * a newcomer's join grant (`POST /api/v1/meeting/:id/join`: counts who is present against the cap),
  * the media server's signed `participant_joined` and then `participant_left` webhooks (each takes
  * the meeting's row lock, records the visit and writes its events to the outbox), timed together.
- * Presence is sent as LiveKit sends it (test/support/media-webhooks.ts), so the stack must run
- * without a media server: with one, its reconciler would remove the people it does not see in the
- * room. The media server's own signaling (WebRTC to each browser) is LiveKit's and not measured here.
+ * Presence is sent as LiveKit sends it (test/support/media-webhooks.ts); the grant opens the room on
+ * the stack's real media server, so the stack must hold back its room reconciler, which would
+ * remove the people the media server does not see in the room. The media server's own signaling
+ * (WebRTC to each browser) is LiveKit's and not measured here.
  */
 export async function roomPresence(options: {
   stack: Stack;
@@ -274,7 +275,7 @@ export async function roomPresence(options: {
       row: {
         scenario: `growth: a newcomer's join grant, entry and exit, ${size} people present`,
         ...result,
-        note: `${concurrency} newcomers at once; presence as the media server's signed webhooks, no media server`,
+        note: `${concurrency} newcomers at once; rooms opened on a real media server, presence as its signed webhooks`,
       },
     });
   }

@@ -7,6 +7,8 @@ export interface LoadResult {
   p99Ms: number;
   errors: number;
   requests: number;
+  /** The first failure's message, so a row with errors says what went wrong (loop only). */
+  firstError?: string;
 }
 
 export interface LoadOptions {
@@ -62,6 +64,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
 export async function loop(concurrency: number, durationSeconds: number, work: () => Promise<unknown>): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
+  let firstError: string | undefined;
   const deadline = performance.now() + durationSeconds * 1000;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -70,13 +73,20 @@ export async function loop(concurrency: number, durationSeconds: number, work: (
         try {
           await work();
           latencies.push(performance.now() - started);
-        } catch {
+        } catch (error) {
           errors++;
+          firstError ??= error instanceof Error ? error.message : String(error);
         }
       }
     }),
   );
-  return { requestsPerSecond: latencies.length / durationSeconds, ...percentiles(latencies), errors, requests: latencies.length };
+  return {
+    requestsPerSecond: latencies.length / durationSeconds,
+    ...percentiles(latencies),
+    errors,
+    requests: latencies.length,
+    ...(firstError === undefined ? {} : { firstError }),
+  };
 }
 
 export function percentiles(values: number[]) {

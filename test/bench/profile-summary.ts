@@ -33,16 +33,24 @@ function location(url: string): string {
 
 type CallFrame = CpuProfileNode["callFrame"];
 
-/** Self time grouped by `keyOf(frame)`, largest first: each sample counts for the frame it was taken in. */
+/**
+ * Self time grouped by `keyOf(frame)`, largest first: each sample counts for the frame it was taken
+ * in. Shares are of the busy samples: a process of the bench is idle most of its life (start-up,
+ * other scenarios), and shares of all samples would hide where its working time goes.
+ */
 function selfShares(profile: CpuProfile, keyOf: (frame: CallFrame) => string, count: number): FrameShare[] {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const samplesByKey = new Map<string, number>();
+  let busy = 0;
   for (const sample of profile.samples) {
-    const key = keyOf(byId.get(sample)!.callFrame);
+    const frame = byId.get(sample)!.callFrame;
+    if (frame.functionName === "(idle)") continue;
+    busy++;
+    const key = keyOf(frame);
     samplesByKey.set(key, (samplesByKey.get(key) ?? 0) + 1);
   }
   return [...samplesByKey]
-    .map(([frame, samples]) => ({ frame, self: samples / profile.samples.length }))
+    .map(([frame, samples]) => ({ frame, self: samples / busy }))
     .sort((a, b) => b.self - a.self)
     .slice(0, count);
 }
@@ -66,7 +74,7 @@ function main() {
   for (const file of readdirSync(dir).filter((name) => name.endsWith(".cpuprofile"))) {
     const profile = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as CpuProfile;
     const seconds = profile.timeDeltas.reduce((sum, delta) => sum + delta, 0) / 1e6;
-    console.log(`\n## ${file} (${seconds.toFixed(1)} s, ${profile.samples.length} samples)`);
+    console.log(`\n## ${file} (${seconds.toFixed(1)} s, ${profile.samples.length} samples; shares of the busy ones)`);
     console.log(
       "by package/folder:",
       topLocations(profile, 8)

@@ -4,7 +4,7 @@
 // environment the Helm chart gives it (ports and addresses moved to free loopback ones, Secret
 // values filled in), against the real Postgres, Redis and Kafka, and probe it as Kubernetes would.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -37,7 +37,7 @@ describe("production build started with the chart's commands", () => {
   let app: string;
   let objects: K8sObject[];
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  const children = new Map<Process, { child: ChildProcess; output: string }>();
+  const children = new Map<string, { child: ChildProcess; output: string }>();
   // Each process's METRICS_PORT (the chart gives them all one port, each in its own pod).
   const metricsPortNames = ["identityMetrics", "meetingMetrics", "webhookMetrics", "gatewayMetrics"] as const;
   const ports = {} as Record<
@@ -48,6 +48,8 @@ describe("production build started with the chart's commands", () => {
   const runId = uniqueName("deploy");
   /** The meeting pod's recordings volume, as a folder of this run. */
   let recordingDir: string;
+  /** A HOME under which nothing can be created, as on the pods' read-only root filesystem (see run). */
+  let unwritableHome: string;
   /** The collector the production values point the traces at, moved to this machine. */
   let otlp: OtlpReceiver;
 
@@ -65,8 +67,8 @@ describe("production build started with the chart's commands", () => {
   });
 
   /** The chart's environment for a container, with addresses moved to this machine. */
-  function environmentFor(container: Container): Record<string, string> {
-    const env = startEnvironment(objects, container, secrets());
+  function environmentFor(container: Container, from: K8sObject[] = objects): Record<string, string> {
+    const env = startEnvironment(from, container, secrets());
     const local: Record<string, string> = {
       PUBLIC_URL: `http://127.0.0.1:${ports.gateway}`,
       IDENTITY_URL: `http://127.0.0.1:${ports.identity}`,
@@ -89,9 +91,14 @@ describe("production build started with the chart's commands", () => {
     return { PATH: process.env.PATH ?? "", ...env };
   }
 
+  /**
+   * The chart's pods have a read-only root filesystem (values.yaml `securityContext`), so nothing
+   * under HOME can be created. As root here no folder is read-only, so HOME is a regular file:
+   * creating anything under it fails (ENOTDIR), as it does in a pod.
+   */
   function run(command: string[], env: Record<string, string>): ChildProcess {
     expect(command[0]).toBe("node");
-    return spawn(process.execPath, command.slice(1), { cwd: app, env, stdio: ["ignore", "pipe", "pipe"] });
+    return spawn(process.execPath, command.slice(1), { cwd: app, env: { HOME: unwritableHome, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   }
 
   async function healthOf(port: number): Promise<ServingStatus | string> {
@@ -106,13 +113,19 @@ describe("production build started with the chart's commands", () => {
     }
   }
 
-  async function start(name: Process, portEnv: Record<string, number>, ready: () => Promise<boolean>) {
-    const container = containerOf(objects, "Deployment", `svc-${name}`);
-    const env = environmentFor(container);
+  /** Starts a process as its Deployment (rendered from `from`) runs it; `key` names it in `children`. */
+  async function start(
+    name: Process,
+    portEnv: Record<string, number>,
+    ready: () => Promise<boolean>,
+    { from = objects, key = name }: { from?: K8sObject[]; key?: string } = {},
+  ) {
+    const container = containerOf(from, "Deployment", `svc-${name}`);
+    const env = environmentFor(container, from);
     for (const [variable, port] of Object.entries(portEnv)) env[variable] = String(port);
     const child = run(container.command!, env);
     const entry = { child, output: "" };
-    children.set(name, entry);
+    children.set(key, entry);
     child.stdout!.on("data", (chunk: Buffer) => (entry.output += chunk.toString()));
     child.stderr!.on("data", (chunk: Buffer) => (entry.output += chunk.toString()));
     const deadline = Date.now() + 60_000;
@@ -130,6 +143,9 @@ describe("production build started with the chart's commands", () => {
     scratch = mkdtempSync(path.join(os.tmpdir(), "svc-production-"));
     app = path.join(scratch, imageWorkdir().replace(/^\//, ""));
     recordingDir = path.join(scratch, "recordings");
+    const rootFile = path.join(scratch, "read-only-root");
+    writeFileSync(rootFile, "");
+    unwritableHome = path.join(rootFile, "home", "node");
     await execFileAsync("bash", [path.join(root, "scripts/build-production"), app], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
     database = await createTestDatabase();
     otlp = await startOtlpReceiver();
@@ -234,6 +250,21 @@ describe("production build started with the chart's commands", () => {
     ] as const) {
       expect(await healthOf(port), service).toBe(ServingStatus.SERVING);
     }
+  });
+
+  it("the meeting service starts with recording off, where no recordings volume is mounted and the root filesystem is read-only", async () => {
+    // Recording off: the service's default recordings folder is under HOME, which cannot be
+    // created in the pod; it must stop recordings, not the service (a crash here left every
+    // meeting pod unready on the cluster).
+    const withoutRecording = await renderChart("ci/production-values.yaml", ["--set", "recording.enabled=false"]);
+    const meeting = containerOf(withoutRecording, "Deployment", "svc-meeting");
+    expect(startEnvironment(withoutRecording, meeting, secrets())).not.toHaveProperty("RECORDING_DIR");
+    const [grpcPort, mediaWebhookPort, metricsPort] = await freePorts(3);
+    await start("meeting", { GRPC_PORT: grpcPort!, LIVEKIT_WEBHOOK_PORT: mediaWebhookPort!, METRICS_PORT: metricsPort! }, async () => (await healthOf(grpcPort!)) === ServingStatus.SERVING, {
+      from: withoutRecording,
+      key: "meeting without recording",
+    });
+    expect(children.get("meeting without recording")!.output).toMatch(/recording folder unavailable/);
   });
 
   it("every process serves its Prometheus metrics on METRICS_PORT (the chart's `metrics` port)", async () => {

@@ -23,8 +23,13 @@ export function createChat(api: RoomApi, feedback: PanelFeedback) {
     { class: "chat-form" },
     h("label", { for: "chat-input" }, "Message"),
     input,
-    h("p", { class: "field-hint", id: "chat-hint" }, `Up to ${meetingLimits.chatMessageMaxLength} characters; not kept after the meeting.`),
-    h("button", { type: "submit", class: "button primary" }, "Send"),
+    // The hint beside Send, not above it: the panel's height goes to the messages.
+    h(
+      "div",
+      { class: "chat-send" },
+      h("p", { class: "field-hint", id: "chat-hint" }, `Up to ${meetingLimits.chatMessageMaxLength} characters; not kept after the meeting.`),
+      h("button", { type: "submit", class: "button primary small" }, "Send"),
+    ),
   );
   const element = h("section", { class: "panel-section chat", "aria-labelledby": "chat-heading" }, h("h3", { id: "chat-heading" }, "Chat"), log, form);
 
