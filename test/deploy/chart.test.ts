@@ -198,6 +198,11 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
     expect(pod.securityContext?.runAsNonRoot).toBe(true);
     expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } });
     expect(pod.automountServiceAccountToken).toBe(false);
+    // The node's network only where the values ask (the local cluster's LiveKit advertises 127.0.0.1),
+    // and then Service names still resolve through the cluster DNS.
+    const { hostNetwork, dnsPolicy } = deployment.spec.template.spec as { hostNetwork?: boolean; dnsPolicy?: string };
+    expect(hostNetwork ?? false).toBe(valuesFile === "ci/local-cluster-values.yaml");
+    if (hostNetwork) expect(dnsPolicy).toBe("ClusterFirstWithHostNet");
     expect(container.resources?.requests?.cpu).toBeDefined();
     expect(container.resources?.limits?.memory).toBeDefined();
 
