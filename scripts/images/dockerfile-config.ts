@@ -16,6 +16,20 @@ export interface DockerfileConfig {
   entrypoint: string[] | null;
   cmd: string[] | null;
   exposedPorts: string[];
+  /** The Debian packages the final stage's RUN instructions install with `apt-get install`. */
+  aptPackages: string[];
+}
+
+/** The package names after each `apt-get install` of a RUN line (options skipped, up to the next `&&`, `;` or `|`). */
+export function aptInstalls(run: string): string[] {
+  const packages: string[] = [];
+  for (const command of run.replace(/\\\n/g, " ").split(/&&|\|\||;|\|/)) {
+    const words = command.trim().split(/\s+/);
+    const apt = words.findIndex((word) => /(^|\/)apt(-get)?$/.test(word));
+    if (apt < 0 || words[words.indexOf("install", apt)] === undefined) continue;
+    packages.push(...words.slice(words.indexOf("install", apt) + 1).filter((word) => !word.startsWith("-")));
+  }
+  return packages;
 }
 
 /** Exec-form (JSON array) arguments; the shell form is refused: the chart runs exec-form commands. */
@@ -45,12 +59,14 @@ export function readDockerfileConfig(text: string): DockerfileConfig {
     entrypoint: null,
     cmd: null,
     exposedPorts: [],
+    aptPackages: [],
   };
   for (const instruction of dockerfile.getInstructions()) {
     if (instruction.getRange().start.line <= finalLine) continue;
     const keyword = instruction.getKeyword();
     if (keyword === "USER") config.user = instruction.getArgumentsContent() ?? "";
     else if (keyword === "WORKDIR") config.workingDir = instruction.getArgumentsContent() ?? "/";
+    else if (keyword === "RUN") config.aptPackages.push(...aptInstalls(instruction.getArgumentsContent() ?? ""));
     else if (keyword === "ENTRYPOINT") config.entrypoint = execForm(instruction);
     else if (keyword === "CMD") config.cmd = execForm(instruction);
     else if (keyword === "EXPOSE") {

@@ -1,11 +1,12 @@
 // `npm run test:cluster`: the Helm chart on the real one-node Kubernetes cluster of
 // `npm run cluster:up` (docs/kubernetes-local.md). In order: install with --wait, `helm test`,
 // a meeting end to end through the gateway Service (two Chromium participants, a signed
-// meeting.ended), two replicas of every service (revocation, no duplicate deliveries), a rolling
+// meeting.ended), a recording by the egress pod (downloaded and probed), two replicas of every service (revocation, no duplicate deliveries), a rolling
 // upgrade under load, pod loss, and the NetworkPolicies' ports. Figures go to stdout and to
 // $SVC_CLUSTER_DIR/test-figures.json.
 import { execFile } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
@@ -33,6 +34,7 @@ import {
   valuesFile,
   type Pod,
 } from "./support/cluster.ts";
+import { egressPodUsage, probe, recorderActive } from "./support/recording.ts";
 
 const execFileAsync = promisify(execFile);
 const components = ["gateway", "identity", "meeting", "webhook"] as const;
@@ -131,6 +133,9 @@ describe("helm install --wait, then helm test", () => {
       const deployment = await kubectlJson<{ status: { readyReplicas?: number } }>("-n", namespace, "get", "deployment", `${release}-${component}`);
       expect(deployment.status.readyReplicas, component).toBe(2);
     }
+    // The recorder (recording.enabled in the values): one egress pod, started from its own image.
+    const egress = await kubectlJson<{ status: { readyReplicas?: number } }>("-n", namespace, "get", "deployment", `${release}-egress`);
+    expect(egress.status.readyReplicas, "egress").toBe(1);
     // The gateway answers from this machine at its NodePort (kube-proxy may lag a moment behind readiness).
     await eventually(async () => expect((await fetch(`${gatewayUrl}/readyz`)).status).toBe(200));
     const [identity] = await podsOf("identity");
@@ -183,6 +188,79 @@ describe("a meeting end to end through the gateway Service", () => {
     expect(ended.verificationError).toBeUndefined();
     expect(ended.headers["webhook-signature"]).toMatch(/^v1,/);
     expect(ended.payload!.data.reason).toBe("empty");
+  }, 300_000);
+});
+
+describe("a recording by the egress pod", () => {
+  it("an audio recording started and stopped through the API is ready (signed recording.ready), and its access link downloads an MP4 as long as it ran", async () => {
+    const started = Date.now();
+    await subscribe("/recording", ["recording.ready", "recording.failed"]);
+    const created = await api(gatewayUrl, tenant.apiKey, "POST", "/meeting", { title: "Cluster recording", recording: "manual" });
+    expect(created.status, await created.clone().text()).toBe(200);
+    const meeting = await json<{ id: string; url: string }>(created);
+    const page = await joinMeeting(browser, meeting.url, "Rita");
+    const before = await egressPodUsage();
+    const startRequested = Date.now();
+    const start = await api(gatewayUrl, tenant.apiKey, "POST", `/meeting/${meeting.id}/recordings`, { layout: "audio" });
+    expect(start.status, await start.clone().text()).toBe(201);
+    const recording = await json<{ id: string; status: string; layout: string }>(start);
+    expect(recording).toMatchObject({ status: "recording", layout: "audio" });
+    const activeAt = await recorderActive(recording.id);
+    await sleep(8_000);
+    const during = await egressPodUsage();
+    const duringAt = Date.now();
+    const stop = await api(gatewayUrl, tenant.apiKey, "POST", `/recordings/${recording.id}/stop`);
+    expect(stop.status, await stop.clone().text()).toBe(200);
+    const stoppedAt = Date.now();
+    const recordedSeconds = (stoppedAt - activeAt) / 1000;
+
+    await waitFor(
+      () => receiver.on("/recording").some((request) => request.payload?.data.recordingId === recording.id),
+      120_000,
+      "recording.ready (or recording.failed) at the receiver",
+    );
+    const event = receiver.on("/recording").find((request) => request.payload?.data.recordingId === recording.id)!;
+    expect(event.verificationError).toBeUndefined();
+    expect(event.payload!.type, JSON.stringify(event.payload!.data)).toBe("recording.ready");
+    const readyAt = event.receivedAt;
+    const now = await json<{ status: string; durationSeconds: number; sizeBytes: number }>(
+      await api(gatewayUrl, tenant.apiKey, "GET", `/recordings/${recording.id}`),
+    );
+    expect(now.status).toBe("ready");
+
+    // The access link needs no key: a scheduler hands it to a person.
+    const link = await json<{ downloadLink: string }>(await api(gatewayUrl, tenant.apiKey, "GET", `/recordings/${recording.id}/access-link`));
+    const download = await fetch(link.downloadLink);
+    expect(download.status).toBe(200);
+    const folder = mkdtempSync(path.join(os.tmpdir(), "cluster-recording-"));
+    try {
+      const file = path.join(folder, "recording.mp4");
+      writeFileSync(file, Buffer.from(await download.arrayBuffer()));
+      const probed = await probe(file);
+      expect(probed.format.format_name).toContain("mp4");
+      expect(probed.streams.map((stream) => `${stream.codec_type}:${stream.codec_name}`)).toEqual(["audio:aac"]);
+      expect(Number(probed.format.size)).toBe(now.sizeBytes);
+      expect(Math.abs(Number(probed.format.duration) - recordedSeconds), `${probed.format.duration} s in the file, ${recordedSeconds} s recorded`).toBeLessThan(
+        3,
+      );
+      figures.recording = {
+        layout: "audio",
+        startCallToActiveSeconds: +((activeAt - startRequested) / 1000).toFixed(1),
+        recordedSeconds: +recordedSeconds.toFixed(1),
+        fileSeconds: +Number(probed.format.duration).toFixed(1),
+        sizeBytes: now.sizeBytes,
+        stopToReadyWebhookSeconds: +((readyAt - stoppedAt) / 1000).toFixed(1),
+        // The egress container while it recorded (CPU from the start request to 8 s into the recording).
+        egressCpuCores: +((during.cpuSeconds - before.cpuSeconds) / ((duringAt - startRequested) / 1000)).toFixed(2),
+        egressIdleMemoryMiB: before.memoryMiB,
+        egressMemoryMiBWhileRecording: during.memoryMiB,
+        egressPeakMemoryMiB: during.peakMemoryMiB,
+        testSeconds: Math.round((Date.now() - started) / 1000),
+      };
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      await page.close();
+    }
   }, 300_000);
 });
 

@@ -185,9 +185,10 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
     });
   });
 
-  it("runs LiveKit Egress exactly when recording.enabled: its own image, LiveKit's credentials and Redis, the recordings claim, no caller", () => {
+  it("runs LiveKit Egress exactly when recording.enabled: its own image, LiveKit's credentials and Redis, its storage, no caller", () => {
     const deployment = objects.find((object) => object.kind === "Deployment" && object.metadata.name === nameOf("egress"));
-    const enabled = valuesFile === "ci/production-values.yaml" || valuesFile === "ci/dev-values.yaml";
+    const recording = ["ci/production-values.yaml", "ci/dev-values.yaml", "ci/recording-s3-values.yaml", "ci/local-cluster-values.yaml"] as string[];
+    const enabled = recording.includes(valuesFile);
     expect(deployment !== undefined, "an egress Deployment").toBe(enabled);
     if (!deployment) return;
     const pod = podSpecOf(deployment);
@@ -197,6 +198,11 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
     expect(pod.securityContext?.runAsNonRoot).toBe(true);
     expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } });
     expect(pod.automountServiceAccountToken).toBe(false);
+    // The node's network only where the values ask (the local cluster's LiveKit advertises 127.0.0.1),
+    // and then Service names still resolve through the cluster DNS.
+    const { hostNetwork, dnsPolicy } = deployment.spec.template.spec as { hostNetwork?: boolean; dnsPolicy?: string };
+    expect(hostNetwork ?? false).toBe(valuesFile === "ci/local-cluster-values.yaml");
+    if (hostNetwork) expect(dnsPolicy).toBe("ClusterFirstWithHostNet");
     expect(container.resources?.requests?.cpu).toBeDefined();
     expect(container.resources?.limits?.memory).toBeDefined();
 
@@ -225,22 +231,39 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
     expect(container.startupProbe?.httpGet?.port).toBe("health");
     expect(container.ports?.find((port) => port.name === "health")?.containerPort).toBe(config.health_port);
 
-    // The recordings claim, mounted where the values say (the meeting service mounts the same).
     const volumes = deployment.spec.template.spec.volumes as { name: string; persistentVolumeClaim?: { claimName: string } }[];
-    const claim = volumes.find((volume) => volume.name === "recordings")?.persistentVolumeClaim?.claimName;
     const mounts = (container as Container & { volumeMounts: { name: string; mountPath: string }[] }).volumeMounts;
-    expect(mounts.find((mount) => mount.name === "recordings")?.mountPath).toBe("/recordings");
-    if (valuesFile === "ci/production-values.yaml") expect(claim).toBe("svc-recordings");
-    else expect(find(objects, "PersistentVolumeClaim", claim!).spec.resources.requests.storage).toBe("5Gi");
-    // The meeting service serves downloads from the same claim at the same path, and signs their links
-    // with a secret from a Secret.
     const meeting = find(objects, "Deployment", nameOf("meeting"));
     const meetingVolumes = meeting.spec.template.spec.volumes as { name: string; persistentVolumeClaim?: { claimName: string } }[];
-    expect(meetingVolumes.find((volume) => volume.name === "recordings")?.persistentVolumeClaim?.claimName).toBe(claim);
     const meetingMounts = (mainContainer(objects, "meeting") as Container & { volumeMounts: { name: string; mountPath: string }[] }).volumeMounts;
-    expect(meetingMounts.find((mount) => mount.name === "recordings")?.mountPath).toBe("/recordings");
-    expect(meetingEnv.get("RECORDING_DIR")?.value).toBe("/recordings");
     expect(meetingEnv.get("RECORDING_LINK_SECRET")?.source).toBe("secret");
+    if (valuesFile === "ci/recording-s3-values.yaml") {
+      // S3: no claim and no volume anywhere; the meeting service names the bucket and holds the key
+      // pair (from its Secret), which it hands egress with each request.
+      expect(objects.filter((object) => object.kind === "PersistentVolumeClaim")).toEqual([]);
+      for (const list of [volumes, meetingVolumes, mounts, meetingMounts]) expect(list.filter((entry) => entry.name === "recordings")).toEqual([]);
+      expect(meetingEnv.get("RECORDING_STORAGE")?.value).toBe("s3");
+      expect(meetingEnv.get("RECORDING_DIR")).toBeUndefined();
+      expect(meetingEnv.get("RECORDING_S3_ENDPOINT")?.value).toBe("https://s3.eu-central-1.amazonaws.com");
+      expect(meetingEnv.get("RECORDING_S3_BUCKET")?.value).toBe("svc-recordings");
+      expect(meetingEnv.get("RECORDING_S3_REGION")?.value).toBe("eu-central-1");
+      expect(meetingEnv.get("RECORDING_S3_FORCE_PATH_STYLE")?.value).toBe("false");
+      for (const name of ["RECORDING_S3_ACCESS_KEY_ID", "RECORDING_S3_SECRET_ACCESS_KEY"]) {
+        expect(meetingEnv.get(name), name).toMatchObject({ source: "secret", secret: { name: "svc-recordings-s3" } });
+        expect(env.get(name), `egress gets no ${name}`).toBeUndefined();
+      }
+    } else {
+      // Filesystem: the recordings claim, mounted where the values say (the meeting service mounts the same).
+      const claim = volumes.find((volume) => volume.name === "recordings")?.persistentVolumeClaim?.claimName;
+      expect(mounts.find((mount) => mount.name === "recordings")?.mountPath).toBe("/recordings");
+      if (valuesFile === "ci/production-values.yaml" || valuesFile === "ci/local-cluster-values.yaml") expect(claim).toBe("svc-recordings");
+      else expect(find(objects, "PersistentVolumeClaim", claim!).spec.resources.requests.storage).toBe("5Gi");
+      // The meeting service serves downloads from the same claim at the same path.
+      expect(meetingVolumes.find((volume) => volume.name === "recordings")?.persistentVolumeClaim?.claimName).toBe(claim);
+      expect(meetingMounts.find((mount) => mount.name === "recordings")?.mountPath).toBe("/recordings");
+      expect(meetingEnv.get("RECORDING_STORAGE")?.value).toBe("filesystem");
+      expect(meetingEnv.get("RECORDING_DIR")?.value).toBe("/recordings");
+    }
 
     // Nothing calls egress: its policy admits no chart component, only the metrics port.
     const policy = find(objects, "NetworkPolicy", nameOf("egress"));

@@ -21,6 +21,7 @@ export const valuesFiles = [
   "ci/dev-values.yaml",
   "ci/managed-kafka-values.yaml",
   "ci/local-cluster-values.yaml",
+  "ci/recording-s3-values.yaml",
 ] as const;
 
 /** Every process the chart runs, with the configuration schema its code parses at start. */
@@ -156,6 +157,7 @@ export const credentialSamples: Record<string, string> = {
   KAFKA_SASL_USERNAME: "sample-kafka-user",
   KAFKA_SASL_PASSWORD: "sample-kafka-password",
   RECORDING_LINK_SECRET: "sample-recording-link-secret-0123456789abcdef",
+  RECORDING_S3_ACCESS_KEY_ID: "sample-s3-access-key-id",
   RECORDING_S3_SECRET_ACCESS_KEY: "sample-s3-secret-access-key",
 };
 
@@ -164,7 +166,13 @@ export const credentialSamples: Record<string, string> = {
  * without download links, or without S3 storage), so the chart passes them only when the feature
  * is configured (from a Secret, like every credential).
  */
-export const optionalCredentials = new Set(["KAFKA_SASL_USERNAME", "KAFKA_SASL_PASSWORD", "RECORDING_LINK_SECRET", "RECORDING_S3_SECRET_ACCESS_KEY"]);
+export const optionalCredentials = new Set([
+  "KAFKA_SASL_USERNAME",
+  "KAFKA_SASL_PASSWORD",
+  "RECORDING_LINK_SECRET",
+  "RECORDING_S3_ACCESS_KEY_ID",
+  "RECORDING_S3_SECRET_ACCESS_KEY",
+]);
 
 /** A credential: never a plain value (REDIS_URL may be one when it carries no password). */
 export const isCredential = (name: string) => (name in credentialSamples && name !== "REDIS_URL") || /(SECRET|TOKEN|PASSWORD|_KEYS?)$/.test(name);

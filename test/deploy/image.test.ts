@@ -6,7 +6,7 @@
 // way the Dockerfile's build stage does it: the build context its ignore file admits, then
 // `scripts/build-production /out`.
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -18,9 +18,9 @@ const execFileAsync = promisify(execFile);
 const run = (command: string, args: string[], cwd = root) =>
   execFileAsync(command, args, { cwd, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, NICE: "nice -n 10" } }).then((result) => result.stdout);
 
-/** What the Dockerfile's final stage declares, read line by line. */
-function finalStage() {
-  const lines = readFileSync(dockerfile, "utf8")
+/** What a Dockerfile's final stage declares, read line by line. */
+function finalStage(file = dockerfile) {
+  const lines = readFileSync(file, "utf8")
     .replace(/\\\n/g, " ")
     .split("\n")
     .map((line) => line.trim())
@@ -53,6 +53,12 @@ function finalStage() {
       .find((line) => /^COPY --from=\w+ \S+ \S+$/.test(line))
       ?.split(" ")
       .slice(2),
+    // RUN ... apt-get install [options] PACKAGES && ...
+    aptPackages: stage
+      .filter((line) => line.startsWith("RUN "))
+      .flatMap((line) => line.split(/&&|;/))
+      .flatMap((command) => /\bapt-get\s+install\s+(.*)$/.exec(command.trim())?.[1]?.split(/\s+/) ?? [])
+      .filter((word) => word && !word.startsWith("-")),
   };
 }
 
@@ -72,7 +78,7 @@ describe("the image scripts/build-images makes agrees with deploy/docker/Dockerf
 
   beforeAll(async () => {
     scratch = mkdtempSync(path.join(os.tmpdir(), "image-test-"));
-    const archive = (await run("bash", ["scripts/build-images", "--tag", "image-test", "--out", path.join(scratch, "out")])).trim();
+    const archive = (await run("bash", ["scripts/build-images", "--image", "svc", "--tag", "image-test", "--out", path.join(scratch, "out")])).trim();
     extracted = path.join(scratch, "archive");
     mkdirSync(extracted);
     await run("tar", ["-xf", archive, "-C", extracted]);
@@ -163,4 +169,101 @@ describe("the image scripts/build-images makes agrees with deploy/docker/Dockerf
     expect(inImage.length).toBeGreaterThan(1000);
     expect(inImage).toEqual(expected);
   }, 900_000);
+});
+
+// The recorder's image (deploy/egress/Dockerfile), built by scripts/images/build-egress (called by
+// scripts/build-images): the Dockerfile's packages in a chroot of the same Debian base, the egress
+// binary scripts/egress builds for the tests and `npm start`, the entry point, and the final
+// stage's user, environment and entry point. Its files are unpacked in layer order (whiteouts
+// applied) and the binaries run in a chroot of them, so a missing library fails here.
+const egressDockerfile = path.join(root, "deploy/egress/Dockerfile");
+
+describe("the image scripts/build-images makes agrees with deploy/egress/Dockerfile", () => {
+  const declared = finalStage(egressDockerfile);
+  let scratch: string;
+  let config: ImageConfig & { history: { created_by: string }[] };
+  let manifest: { Config: string; RepoTags: string[]; Layers: string[] };
+  let rootfs: string;
+
+  /** Unpacks layer after layer as a container runtime does: `.wh.NAME` deletes NAME, `.wh..wh..opq` empties its folder. */
+  async function unpack(extracted: string, into: string) {
+    for (const layer of manifest.Layers) {
+      const entries = (await run("tar", ["-tf", path.join(extracted, layer)])).split("\n").filter(Boolean);
+      for (const entry of entries.filter((name) => path.basename(name) === ".wh..wh..opq")) {
+        const folder = path.join(into, path.dirname(entry));
+        if (existsSync(folder)) for (const child of readdirSync(folder)) rmSync(path.join(folder, child), { recursive: true, force: true });
+      }
+      await run("tar", ["-xf", path.join(extracted, layer), "-C", into]);
+      for (const entry of entries.filter((name) => path.basename(name).startsWith(".wh."))) {
+        rmSync(path.join(into, entry), { force: true });
+        const base = path.basename(entry).slice(".wh.".length);
+        if (base !== ".wh..opq") rmSync(path.join(into, path.dirname(entry), base), { recursive: true, force: true });
+      }
+    }
+  }
+
+  beforeAll(async () => {
+    scratch = mkdtempSync(path.join(os.tmpdir(), "egress-image-test-"));
+    const archive = (await run("bash", ["scripts/build-images", "--image", "egress", "--tag", "image-test", "--out", path.join(scratch, "out")])).trim();
+    const extracted = path.join(scratch, "archive");
+    mkdirSync(extracted);
+    await run("tar", ["-xf", archive, "-C", extracted]);
+    manifest = (JSON.parse(readFileSync(path.join(extracted, "manifest.json"), "utf8")) as (typeof manifest)[])[0]!;
+    config = JSON.parse(readFileSync(path.join(extracted, manifest.Config), "utf8")) as typeof config;
+    rootfs = path.join(scratch, "rootfs");
+    mkdirSync(rootfs);
+    await unpack(extracted, rootfs);
+  }, 1_800_000);
+
+  afterAll(() => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it("is named as asked: the base layer, the Dockerfile's packages, then egress", () => {
+    expect(manifest.RepoTags).toEqual(["localhost/svc-egress:image-test"]);
+    expect(manifest.Layers.map((layer) => `sha256:${layer.split("/")[0]}`)).toEqual(config.rootfs.diff_ids);
+    expect(config.history.map((entry) => entry.created_by.split(" ")[0])).toEqual(["debootstrap", "apt-get", "scripts/egress"]);
+  });
+
+  it("runs as the Dockerfile's user with its entry point and environment, and nothing else", () => {
+    expect(declared.user).toBe("1000:1000");
+    expect(config.config.User).toBe(declared.user);
+    expect(config.config.Entrypoint).toEqual(declared.entrypoint);
+    expect(config.config.Cmd).toEqual(declared.cmd);
+    expect(Object.keys(config.config.ExposedPorts ?? {})).toEqual(declared.exposed);
+    const env = Object.fromEntries((config.config.Env ?? []).map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]));
+    expect(Object.keys(declared.env).length).toBeGreaterThan(0);
+    expect(env).toEqual({ ...declared.env, PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" });
+  });
+
+  it("has every package the Dockerfile's final stage installs, without package lists or documentation", () => {
+    expect(declared.aptPackages.length).toBeGreaterThan(5);
+    const installed = new Set(
+      readFileSync(path.join(rootfs, "var/lib/dpkg/status"), "utf8")
+        .split("\n\n")
+        .filter((paragraph) => /^Status: install ok installed$/m.test(paragraph))
+        .map((paragraph) => /^Package: (\S+)$/m.exec(paragraph)![1]),
+    );
+    expect(declared.aptPackages.filter((name) => !installed.has(name))).toEqual([]);
+    expect(readdirSync(path.join(rootfs, "var/lib/apt/lists")).filter((name) => name !== "partial" && name !== "lock")).toEqual([]);
+    const docs = readdirSync(path.join(rootfs, "usr/share/doc"), { recursive: true, withFileTypes: true }).filter(
+      (entry) => entry.isFile() && entry.name !== "copyright",
+    );
+    expect(docs.map((entry) => entry.name)).toEqual([]);
+  });
+
+  it("holds the egress binary scripts/egress builds and the entry point, and they run with the image's libraries", async () => {
+    const built = (await run("bash", ["scripts/egress", "path"])).trim();
+    expect(readFileSync(path.join(rootfs, "usr/local/bin/egress")).equals(readFileSync(built))).toBe(true);
+    expect(readFileSync(path.join(rootfs, "usr/local/bin/egress-entrypoint"), "utf8")).toBe(
+      readFileSync(path.join(root, "deploy/egress/entrypoint.sh"), "utf8"),
+    );
+    expect(declared.entrypoint).toEqual(["/usr/local/bin/egress-entrypoint"]);
+    expect(statSync(path.join(rootfs, "usr/local/bin/egress-entrypoint")).mode & 0o111).toBe(0o111);
+    // What egress starts: itself (cgo against GStreamer), Xvfb, PulseAudio, Chromium.
+    for (const binary of ["/usr/local/bin/egress", "/usr/bin/Xvfb", "/usr/bin/pulseaudio", "/usr/lib/chromium/chromium"]) {
+      expect(await run("chroot", [rootfs, "/usr/bin/ldd", binary]), binary).not.toMatch(/not found/);
+    }
+    expect(await run("chroot", [rootfs, "/usr/local/bin/egress", "--version"])).toMatch(/1\.8\.6/);
+  });
 });

@@ -260,10 +260,15 @@ describe("production build started with the chart's commands", () => {
     const meeting = containerOf(withoutRecording, "Deployment", "svc-meeting");
     expect(startEnvironment(withoutRecording, meeting, secrets())).not.toHaveProperty("RECORDING_DIR");
     const [grpcPort, mediaWebhookPort, metricsPort] = await freePorts(3);
-    await start("meeting", { GRPC_PORT: grpcPort!, LIVEKIT_WEBHOOK_PORT: mediaWebhookPort!, METRICS_PORT: metricsPort! }, async () => (await healthOf(grpcPort!)) === ServingStatus.SERVING, {
-      from: withoutRecording,
-      key: "meeting without recording",
-    });
+    await start(
+      "meeting",
+      { GRPC_PORT: grpcPort!, LIVEKIT_WEBHOOK_PORT: mediaWebhookPort!, METRICS_PORT: metricsPort! },
+      async () => (await healthOf(grpcPort!)) === ServingStatus.SERVING,
+      {
+        from: withoutRecording,
+        key: "meeting without recording",
+      },
+    );
     expect(children.get("meeting without recording")!.output).toMatch(/recording folder unavailable/);
   });
 

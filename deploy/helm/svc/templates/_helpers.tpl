@@ -309,6 +309,11 @@ strategy:
     maxSurge: 1
 {{- end }}
 
+{{/* "true" when recordings are kept on the recordings volume (recording on, storage type filesystem); empty otherwise (off, or S3). */}}
+{{- define "svc.recordingVolume" -}}
+{{- if and .Values.recording.enabled (eq .Values.recording.storage.type "filesystem") }}true{{ end }}
+{{- end }}
+
 {{/* The recordings volume's claim: recording.storage.existingClaim, or the chart's own. */}}
 {{- define "svc.recordingClaimName" -}}
 {{- .Values.recording.storage.existingClaim | default (include "svc.componentName" (dict "root" . "component" "recordings")) }}
