@@ -290,7 +290,14 @@ try {
   const env = { ...signup, ...process.env, DATABASE_URL: databaseUrl, ...mediaEnv };
   // Each service listens on its default loopback port here; a port variable meant for one
   // process must not leak into the others.
-  const serviceEnv = { ...env, GRPC_PORT: undefined, OAUTH_PORT: undefined, ADMIN_PORT: undefined, LIVEKIT_WEBHOOK_PORT: undefined };
+  const serviceEnv = {
+    ...env,
+    GRPC_PORT: undefined,
+    INTERNAL_GRPC_PORT: undefined,
+    OAUTH_PORT: undefined,
+    ADMIN_PORT: undefined,
+    LIVEKIT_WEBHOOK_PORT: undefined,
+  };
   // METRICS_PORT, when set, is the gateway's metrics port; the services take the next ones in
   // order (one process per port). Unset: metrics stay off.
   const metricsPort = (offset: number) => (process.env.METRICS_PORT ? { METRICS_PORT: String(Number(process.env.METRICS_PORT) + offset) } : {});

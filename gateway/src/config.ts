@@ -1,5 +1,14 @@
 import { z } from "zod";
-import { baseEnvSchema, credentialCacheKeyDefaults, defaultAddresses, port, publicUrlVariable, refuseDevelopmentDefaults, serviceUrl } from "@svc/platform";
+import {
+  baseEnvSchema,
+  credentialCacheKeyDefaults,
+  defaultAddresses,
+  fastServiceUrl,
+  port,
+  publicUrlVariable,
+  refuseDevelopmentDefaults,
+  serviceUrl,
+} from "@svc/platform";
 
 export const configSchema = z
   .object({
@@ -31,10 +40,10 @@ export const configSchema = z
     IDENTITY_URL: serviceUrl(defaultAddresses.identity),
     /** Where the gateway forwards the OAuth paths: identity's OAuth 2.0 listener (OAUTH_PORT). */
     IDENTITY_OAUTH_URL: serviceUrl(defaultAddresses.identityOAuth),
-    /** Where the meeting service is. */
-    MEETING_URL: serviceUrl(defaultAddresses.meeting),
-    /** Where the webhook service is. */
-    WEBHOOK_URL: serviceUrl(defaultAddresses.webhook),
+    /** Where the meeting service is: its INTERNAL_GRPC_PORT as `grpc://host:port` (or its GRPC_PORT as `http://host:port`). */
+    MEETING_URL: fastServiceUrl(defaultAddresses.meetingInternal),
+    /** Where the webhook service is: its INTERNAL_GRPC_PORT as `grpc://host:port` (or its GRPC_PORT as `http://host:port`). */
+    WEBHOOK_URL: fastServiceUrl(defaultAddresses.webhookInternal),
     /** Number of reverse proxies in front of the gateway whose X-Forwarded-For is trusted for the client address (Express `trust proxy`). */
     TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

@@ -1,12 +1,13 @@
 // Checks a running deployment end to end from inside the cluster; the chart's `helm test` pod runs
 // it (node gateway/dist/deployment-check.js) with the gateway's ConfigMap and the admin token:
-//   1. grpc.health.v1 of identity, meeting and webhook reports SERVING;
+//   1. grpc.health.v1 of identity, meeting and webhook reports SERVING, at the addresses the gateway
+//      calls (meeting's and webhook's grpc-js ports);
 //   2. the gateway's /healthz and /readyz answer 200;
 //   3. POST /api/v1/auth through the gateway Service refuses a call without a credential and, when
 //      the chart is given an API key (tests.apiKeySecret), accepts that key.
 // Exits 0 when every step passed, 1 otherwise; one line per step on stdout, no secret printed.
 import { createClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { internalTransport } from "@svc/platform";
 import { Health, HealthCheckResponse_ServingStatus as ServingStatus } from "@svc/proto/health/v1/health_pb";
 
 const required = (name: string): string => {
@@ -39,7 +40,7 @@ async function main() {
   const gatewayUrl = required("GATEWAY_URL");
   for (const [name, url] of Object.entries(services)) {
     await step(`${name} gRPC health`, async () => {
-      const health = createClient(Health, createGrpcTransport({ baseUrl: url }));
+      const health = createClient(Health, internalTransport(url));
       const { status } = await eventually(20_000, () => health.check({ service: "" }, { timeoutMs: 3_000 }));
       if (status !== ServingStatus.SERVING) throw new Error(`${name} reports ${ServingStatus[status]}`);
       return `${url} SERVING`;

@@ -32,6 +32,7 @@ const componentNames = Object.keys(components) as Component[];
 /** Which configuration variable holds the port each named container port must equal. */
 const portVariable: Record<string, string> = {
   grpc: "GRPC_PORT",
+  "grpc-internal": "INTERNAL_GRPC_PORT",
   oauth: "OAUTH_PORT",
   admin: "ADMIN_PORT",
   http: "PORT",
@@ -304,13 +305,14 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
       [
         "gateway -> identity:grpc",
         "gateway -> identity:oauth",
-        "gateway -> meeting:grpc",
-        "gateway -> webhook:grpc",
+        // The gateway calls meeting and webhook on their grpc-js ports (decision 0018).
+        "gateway -> meeting:grpc-internal",
+        "gateway -> webhook:grpc-internal",
         "meeting -> identity:grpc",
         "webhook -> identity:grpc",
         "test -> identity:grpc",
-        "test -> meeting:grpc",
-        "test -> webhook:grpc",
+        "test -> meeting:grpc-internal",
+        "test -> webhook:grpc-internal",
         // Only where the gateway's policy names its peers (production): it must then admit the test pod.
         ...(openToAll("gateway", "http") ? [] : ["test -> gateway:http"]),
       ].sort(),
@@ -353,6 +355,27 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
           policy.metadata.name,
         ).not.toContain("admin");
       }
+    }
+  });
+
+  it("meeting's and webhook's main gRPC port is admitted to their configured internal clients only, never to every source", async () => {
+    type Rule = { from?: Record<string, unknown>[]; ports: { port: string }[] };
+    const rulesOn = (rendered: K8sObject[], component: string, port: string) =>
+      (find(rendered, "NetworkPolicy", nameOf(component)).spec.ingress as Rule[]).filter((rule) => rule.ports.some((entry) => entry.port === port));
+    // No chart component calls the main port (the gateway and the test pod call grpc-internal).
+    for (const component of ["meeting", "webhook"]) expect(rulesOn(objects, component, "grpc"), component).toEqual([]);
+    const peer = { namespaceSelector: { matchLabels: { team: "ops" } } };
+    const withClients = await renderChart(valuesFile, [
+      "--set",
+      "meeting.networkPolicyFrom[0].namespaceSelector.matchLabels.team=ops",
+      "--set",
+      "webhook.networkPolicyFrom[0].namespaceSelector.matchLabels.team=ops",
+    ]);
+    for (const component of ["meeting", "webhook"]) {
+      expect(rulesOn(withClients, component, "grpc").map((rule) => rule.from)).toEqual([[peer]]);
+      expect(rulesOn(withClients, component, "grpc-internal").every((rule) => rule.from?.some((from) => JSON.stringify(from) === JSON.stringify(peer)))).toBe(
+        true,
+      );
     }
   });
 

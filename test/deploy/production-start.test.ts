@@ -41,7 +41,16 @@ describe("production build started with the chart's commands", () => {
   // Each process's METRICS_PORT (the chart gives them all one port, each in its own pod).
   const metricsPortNames = ["identityMetrics", "meetingMetrics", "webhookMetrics", "gatewayMetrics"] as const;
   const ports = {} as Record<
-    "identity" | "identityOAuth" | "identityAdmin" | "meeting" | "meetingMediaWebhooks" | "webhook" | "gateway" | (typeof metricsPortNames)[number],
+    | "identity"
+    | "identityOAuth"
+    | "identityAdmin"
+    | "meeting"
+    | "meetingInternal"
+    | "meetingMediaWebhooks"
+    | "webhook"
+    | "webhookInternal"
+    | "gateway"
+    | (typeof metricsPortNames)[number],
     number
   >;
   const adminToken = `admin-${uniqueName("token")}-${uniqueName("token")}`;
@@ -73,8 +82,8 @@ describe("production build started with the chart's commands", () => {
       PUBLIC_URL: `http://127.0.0.1:${ports.gateway}`,
       IDENTITY_URL: `http://127.0.0.1:${ports.identity}`,
       IDENTITY_OAUTH_URL: `http://127.0.0.1:${ports.identityOAuth}`,
-      MEETING_URL: `http://127.0.0.1:${ports.meeting}`,
-      WEBHOOK_URL: `http://127.0.0.1:${ports.webhook}`,
+      MEETING_URL: `grpc://127.0.0.1:${ports.meetingInternal}`,
+      WEBHOOK_URL: `grpc://127.0.0.1:${ports.webhookInternal}`,
       REDIS_KEY_PREFIX: `${runId}:`,
       KAFKA_BROKERS: infra.kafkaBrokers(),
       KAFKA_TOPIC_PREFIX: `${runId}.`,
@@ -149,7 +158,18 @@ describe("production build started with the chart's commands", () => {
     await execFileAsync("bash", [path.join(root, "scripts/build-production"), app], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
     database = await createTestDatabase();
     otlp = await startOtlpReceiver();
-    const names = ["identity", "identityOAuth", "identityAdmin", "meeting", "meetingMediaWebhooks", "webhook", "gateway", ...metricsPortNames] as const;
+    const names = [
+      "identity",
+      "identityOAuth",
+      "identityAdmin",
+      "meeting",
+      "meetingInternal",
+      "meetingMediaWebhooks",
+      "webhook",
+      "webhookInternal",
+      "gateway",
+      ...metricsPortNames,
+    ] as const;
     const chosen = await freePorts(names.length);
     names.forEach((name, index) => (ports[name] = chosen[index]!));
   }, 15 * 60_000);
@@ -226,12 +246,17 @@ describe("production build started with the chart's commands", () => {
     );
     await start(
       "meeting",
-      { GRPC_PORT: ports.meeting, LIVEKIT_WEBHOOK_PORT: ports.meetingMediaWebhooks, METRICS_PORT: ports.meetingMetrics },
+      {
+        GRPC_PORT: ports.meeting,
+        INTERNAL_GRPC_PORT: ports.meetingInternal,
+        LIVEKIT_WEBHOOK_PORT: ports.meetingMediaWebhooks,
+        METRICS_PORT: ports.meetingMetrics,
+      },
       async () => (await healthOf(ports.meeting)) === ServingStatus.SERVING,
     );
     await start(
       "webhook",
-      { GRPC_PORT: ports.webhook, METRICS_PORT: ports.webhookMetrics },
+      { GRPC_PORT: ports.webhook, INTERNAL_GRPC_PORT: ports.webhookInternal, METRICS_PORT: ports.webhookMetrics },
       async () => (await healthOf(ports.webhook)) === ServingStatus.SERVING,
     );
     const gateway = containerOf(objects, "Deployment", "svc-gateway");
@@ -259,10 +284,10 @@ describe("production build started with the chart's commands", () => {
     const withoutRecording = await renderChart("ci/production-values.yaml", ["--set", "recording.enabled=false"]);
     const meeting = containerOf(withoutRecording, "Deployment", "svc-meeting");
     expect(startEnvironment(withoutRecording, meeting, secrets())).not.toHaveProperty("RECORDING_DIR");
-    const [grpcPort, mediaWebhookPort, metricsPort] = await freePorts(3);
+    const [grpcPort, internalPort, mediaWebhookPort, metricsPort] = await freePorts(4);
     await start(
       "meeting",
-      { GRPC_PORT: grpcPort!, LIVEKIT_WEBHOOK_PORT: mediaWebhookPort!, METRICS_PORT: metricsPort! },
+      { GRPC_PORT: grpcPort!, INTERNAL_GRPC_PORT: internalPort!, LIVEKIT_WEBHOOK_PORT: mediaWebhookPort!, METRICS_PORT: metricsPort! },
       async () => (await healthOf(grpcPort!)) === ServingStatus.SERVING,
       {
         from: withoutRecording,

@@ -13,7 +13,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 // Nothing listens there: the configuration must stop the process before anything is connected.
 const base = { DATABASE_URL: "postgres://svc@127.0.0.1:1/svc", REDIS_URL: "redis://127.0.0.1:1" };
 // Should a process get past its configuration, it binds only ports the kernel picks, never a default one.
-const anyFreePort = { PORT: "0", GRPC_PORT: "0", OAUTH_PORT: "0", ADMIN_PORT: "0", LIVEKIT_WEBHOOK_PORT: "0" };
+const anyFreePort = { PORT: "0", GRPC_PORT: "0", INTERNAL_GRPC_PORT: "0", OAUTH_PORT: "0", ADMIN_PORT: "0", LIVEKIT_WEBHOOK_PORT: "0" };
 
 /** Each process, where it starts, its schema, and every variable whose development default it would use. */
 const processes = {

@@ -31,7 +31,8 @@ export interface Stack {
    */
   recording?: { dir: string; egress: SupervisedEgress };
   /** identityAdmin: IdentityAdminService, on identity's ADMIN_PORT. */
-  urls: Record<"identity" | "identityOAuth" | "identityAdmin" | "meeting" | "webhook", string>;
+  /** Each service's address; meetingInternal and webhookInternal are the grpc-js ports the gateway calls (`grpc://`). */
+  urls: Record<"identity" | "identityOAuth" | "identityAdmin" | "meeting" | "webhook" | "meetingInternal" | "webhookInternal", string>;
   /** Each process's `GET /metrics` URL, with `metrics: true`. */
   metricsUrls?: Record<ServiceName, string>;
   databaseUrl: string;
@@ -107,7 +108,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 async function startStackOnce(options: StackOptions): Promise<Stack> {
   const database = await createTestDatabase();
   const metricsPortCount = options.metrics ? serviceNames.length : 0;
-  const chosenPorts = await freePorts(10 + metricsPortCount + (options.recording ? 4 : 0));
+  const chosenPorts = await freePorts(12 + metricsPortCount + (options.recording ? 4 : 0));
   const ports = {
     identity: chosenPorts[0]!,
     identityOAuth: chosenPorts[1]!,
@@ -120,6 +121,8 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     // A free TCP port number is very likely a free UDP one too.
     mediaRtcUdp: chosenPorts[8]!,
     identityAdmin: chosenPorts[9]!,
+    meetingInternal: chosenPorts[10]!,
+    webhookInternal: chosenPorts[11]!,
   };
   const mediaWebhookUrl = `http://127.0.0.1:${ports.meetingMediaWebhooks}/livekit/webhook`;
   const mediaCredentials = { apiKey: `test-${randomBytes(4).toString("hex")}`, apiSecret: randomBytes(32).toString("base64url") };
@@ -137,7 +140,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
   };
   if (options.media || options.recording) {
     const mediaOutput: string[] = [];
-    const recordingPorts = chosenPorts.slice(10 + metricsPortCount);
+    const recordingPorts = chosenPorts.slice(12 + metricsPortCount);
     try {
       // Built (once) before anything starts, so a cold build does not eat into start-up timeouts.
       const egress = options.recording ? await egressBinary() : undefined;
@@ -178,6 +181,8 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     identityAdmin: `http://127.0.0.1:${ports.identityAdmin}`,
     meeting: `http://127.0.0.1:${ports.meeting}`,
     webhook: `http://127.0.0.1:${ports.webhook}`,
+    meetingInternal: `grpc://127.0.0.1:${ports.meetingInternal}`,
+    webhookInternal: `grpc://127.0.0.1:${ports.webhookInternal}`,
   };
   const gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
   checkResponsesOf(gatewayUrl);
@@ -193,8 +198,8 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     PUBLIC_URL: gatewayUrl,
     IDENTITY_URL: urls.identity,
     IDENTITY_OAUTH_URL: urls.identityOAuth,
-    MEETING_URL: urls.meeting,
-    WEBHOOK_URL: urls.webhook,
+    MEETING_URL: urls.meetingInternal,
+    WEBHOOK_URL: urls.webhookInternal,
     ADMIN_TOKEN: `test-admin-${randomBytes(24).toString("base64url")}`,
     WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString("base64"),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
@@ -211,7 +216,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     ...(recording ? { RECORDING_DIR: recording.dir } : {}),
     ...options.env,
   };
-  const metricsPorts = options.metrics ? Object.fromEntries(serviceNames.map((service, index) => [service, chosenPorts[10 + index]!])) : undefined;
+  const metricsPorts = options.metrics ? Object.fromEntries(serviceNames.map((service, index) => [service, chosenPorts[12 + index]!])) : undefined;
   const metricsEnv = (service: ServiceName): Record<string, string> => (metricsPorts ? { METRICS_PORT: String(metricsPorts[service]) } : {});
   const portEnv: Record<ServiceName, Record<string, string>> = {
     identity: {
@@ -220,8 +225,13 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
       ADMIN_PORT: String(ports.identityAdmin),
       ...metricsEnv("identity"),
     },
-    meeting: { GRPC_PORT: String(ports.meeting), LIVEKIT_WEBHOOK_PORT: String(ports.meetingMediaWebhooks), ...metricsEnv("meeting") },
-    webhook: { GRPC_PORT: String(ports.webhook), ...metricsEnv("webhook") },
+    meeting: {
+      GRPC_PORT: String(ports.meeting),
+      INTERNAL_GRPC_PORT: String(ports.meetingInternal),
+      LIVEKIT_WEBHOOK_PORT: String(ports.meetingMediaWebhooks),
+      ...metricsEnv("meeting"),
+    },
+    webhook: { GRPC_PORT: String(ports.webhook), INTERNAL_GRPC_PORT: String(ports.webhookInternal), ...metricsEnv("webhook") },
     gateway: { PORT: String(ports.gateway), ...metricsEnv("gateway") },
   };
   const processes = new Map<ServiceName, ChildProcess>();

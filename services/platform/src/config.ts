@@ -85,6 +85,9 @@ export const defaultAddresses = {
   identityAdmin: 50056,
   meeting: 50053,
   webhook: 50054,
+  /** The meeting and webhook services' grpc-js ports, which the gateway calls (INTERNAL_GRPC_PORT). */
+  meetingInternal: 50057,
+  webhookInternal: 50058,
   /** The meeting service's HTTP listener for the media server's webhooks. */
   meetingMediaWebhooks: 50055,
 } as const;
@@ -110,6 +113,18 @@ export const serviceUrl = (fallbackPort: number) =>
     .string()
     .refine((value) => /^https?:\/\//.test(value) && URL.canParse(value), { message: "must be an http(s):// URL" })
     .default(`http://127.0.0.1:${fallbackPort}`);
+
+/**
+ * Where a service is for a caller that may use its grpc-js port: `grpc://host:port` (the service's
+ * INTERNAL_GRPC_PORT, the faster hop: decision 0018) or `http(s)://host:port` (its GRPC_PORT, Connect).
+ */
+export const fastServiceUrl = (fallbackPort: number) =>
+  z
+    .string()
+    .refine((value) => /^(https?|grpc):\/\/[^/]+\/?$/.test(value) && URL.canParse(value), {
+      message: "must be a grpc://host:port URL (the service's INTERNAL_GRPC_PORT) or an http(s):// URL (its GRPC_PORT)",
+    })
+    .default(`grpc://127.0.0.1:${fallbackPort}`);
 
 export class ConfigError extends Error {}
 

@@ -9,8 +9,11 @@ import { afterDrain, createShutdownDrain, type ShutdownDrain } from "./shutdown-
 import { metricsRegistryIfServed, type Registry } from "./telemetry/metrics-registry.ts";
 import { serveMetricsIfConfigured } from "./telemetry/metrics-server.ts";
 
-/** The settings a service process reads besides its own: the platform's, and its gRPC port. */
-export type ServiceProcessSettings = z.output<typeof baseEnvSchema> & { GRPC_PORT: number };
+/**
+ * The settings a service process reads besides its own: the platform's, its gRPC port, and the
+ * grpc-js port for the platform's own callers where the service has one (meeting, webhook).
+ */
+export type ServiceProcessSettings = z.output<typeof baseEnvSchema> & { GRPC_PORT: number; INTERNAL_GRPC_PORT?: number };
 
 /** What every service process has before it wires its own parts. */
 export interface ServiceProcess<Config> {
@@ -22,8 +25,8 @@ export interface ServiceProcess<Config> {
   pool: Pool;
   drain: ShutdownDrain;
   /**
-   * Starts a gRPC server of this process: named after the service on GRPC_PORT unless told
-   * otherwise, healthy while the pool answers, drained on stop.
+   * Starts a gRPC server of this process: named after the service on GRPC_PORT (and
+   * INTERNAL_GRPC_PORT, when set) unless told otherwise, healthy while the pool answers, drained on stop.
    */
   serve(options: Pick<ServerOptions, "services" | "routes"> & Partial<Pick<ServerOptions, "name" | "port">>): Promise<RunningServer>;
 }
@@ -54,7 +57,7 @@ export function runService<S extends z.ZodType<ServiceProcessSettings>>(
         () => false,
       );
     const serve: ServiceProcess<unknown>["serve"] = (options) =>
-      startServer({ name, port: config.GRPC_PORT, ...options, drain, host: config.HOST, logger, metrics, isServing });
+      startServer({ name, port: config.GRPC_PORT, internalPort: config.INTERNAL_GRPC_PORT, ...options, drain, host: config.HOST, logger, metrics, isServing });
     const shutdown = await start({ config, logger, metrics, pool, drain, serve });
     const closeMetrics = await serveMetricsIfConfigured(config, metrics, logger);
     return {

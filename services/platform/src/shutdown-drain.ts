@@ -30,6 +30,10 @@ export interface ShutdownDrain {
   httpServer(server: HttpServer): void;
   /** Applies the drain to an HTTP/2 server (gRPC and Connect). */
   http2Server(server: http2.Http2Server): void;
+  /** Runs `action` when the drain starts: for a server that sends its own GOAWAYs (grpc-js). */
+  whenDraining(action: () => void): void;
+  /** How long the drain lasts (SHUTDOWN_DRAIN_SECONDS). */
+  readonly durationMs: number;
   /** Starts the drain (once) and resolves when it is over; run it before closing any listener. */
   drain(): Promise<void>;
 }
@@ -52,12 +56,17 @@ export function createShutdownDrain(drainMs: number): ShutdownDrain {
   let draining = false;
   let drained: Promise<void> | undefined;
   const sessions = new Set<http2.ServerHttp2Session>();
+  const drainActions: (() => void)[] = [];
   const goAway = (session: http2.ServerHttp2Session) => {
     if (!session.closed && !session.destroyed) session.goaway(http2.constants.NGHTTP2_NO_ERROR, LAST_STREAM_ID);
   };
   return {
     get draining() {
       return draining;
+    },
+    durationMs: drainMs,
+    whenDraining(action) {
+      drainActions.push(action);
     },
     httpServer(server) {
       // First listener, so the header is set before any handler can send its answer.
@@ -83,6 +92,7 @@ export function createShutdownDrain(drainMs: number): ShutdownDrain {
       drained ??= (async () => {
         draining = true;
         for (const session of sessions) goAway(session);
+        for (const action of drainActions) action();
         if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
       })();
       return drained;

@@ -58,6 +58,8 @@ export const configSchema = baseEnvSchema
     ...kafkaSecurityEnv,
     /** Port of the service's gRPC, gRPC-Web and Connect server (h2c), with health and reflection. */
     GRPC_PORT: port(defaultAddresses.webhook),
+    /** Port of the same services over gRPC only, served by grpc-js, with health: the one the gateway calls, cheaper per call than GRPC_PORT (docs/decisions/0018). */
+    INTERNAL_GRPC_PORT: port(defaultAddresses.webhookInternal),
     /** Where the identity service is (credential verification). */
     IDENTITY_URL: serviceUrl(defaultAddresses.identity),
     /** `production` refuses the development defaults (the image sets it), as a non-loopback HOST does. */

@@ -63,6 +63,12 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace 
 {{- printf "http://%s:%v" (include "svc.componentName" .) $values.grpcPort }}
 {{- end }}
 
+{{/* In-cluster URL of a service's grpc-js port (internalGrpcPort), for the gateway. */}}
+{{- define "svc.internalGrpcUrl" -}}
+{{- $values := index .root.Values .component }}
+{{- printf "grpc://%s:%v" (include "svc.componentName" .) $values.internalGrpcPort }}
+{{- end }}
+
 {{/*
 Redis and Kafka addresses, plain values only; a Redis URL with a password comes from
 externalRedis.existingSecret (see svc.redisSecretEnv).

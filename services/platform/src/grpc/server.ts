@@ -11,6 +11,7 @@ import { rpcDebugLog } from "../telemetry/rpc-debug-log.ts";
 import { tracingInterceptors } from "../telemetry/tracing-interceptors.ts";
 import type { Registry } from "../telemetry/metrics-registry.ts";
 import { rpcMetrics } from "../telemetry/rpc-metrics.ts";
+import { startGrpcJsServer } from "./grpc-js-server.ts";
 import { registerHealth } from "./health.ts";
 import { registerReflection } from "./reflection.ts";
 
@@ -28,6 +29,11 @@ export interface ServerOptions {
   metrics?: Registry;
   /** Sends the HTTP/2 sessions elsewhere (GOAWAY) while the process drains before stopping. */
   drain?: ShutdownDrain;
+  /**
+   * When set, the same services and health are also served on this port by @grpc/grpc-js, gRPC
+   * only, for the platform's own callers (`grpc://` URLs, internal-transport.ts; decision 0018).
+   */
+  internalPort?: number;
 }
 
 /**
@@ -38,34 +44,41 @@ export const READ_MAX_BYTES = 1024 * 1024;
 
 export interface RunningServer {
   port: number;
+  /** The grpc-js port, when `internalPort` was given. */
+  internalPort?: number;
   close(): Promise<void>;
 }
 
 /**
  * Serves Connect, gRPC and gRPC-Web on one cleartext HTTP/2 port, plus grpc.health.v1 and
- * grpc.reflection.v1. Errors that are not ConnectErrors are logged and answered as a generic
+ * grpc.reflection.v1; with `internalPort`, the same services and health through @grpc/grpc-js on
+ * that port too (grpc-js-server.ts), behind the same interceptors. Errors that are not ConnectErrors are logged and answered as a generic
  * INTERNAL, so no stack trace or SQL message ever reaches a caller.
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const serviceNames = options.services.map((service) => service.typeName);
   const files = new Set<DescFile>([...options.services.map((service) => service.file), file_health_v1_health, file_grpc_reflection_v1_reflection]);
+  // Outermost first: the request id and the span are in place for everything after them.
+  const interceptors = [
+    requestIdServerInterceptor,
+    ...tracingInterceptors("server"),
+    ...(options.metrics ? [rpcMetrics(options.metrics)] : []),
+    // Installed only at the debug level: an RPC pays nothing for a log line it would not write.
+    ...(options.logger.isLevelEnabled("debug") ? [rpcDebugLog(options.logger)] : []),
+    hideInternalErrors(options.logger),
+  ];
+  const servicesWithHealth = (router: ConnectRouter) => {
+    options.routes(router);
+    registerHealth(router, serviceNames, options.isServing);
+  };
   const handler = connectNodeAdapter({
     grpc: true,
     grpcWeb: true,
     connect: true,
     readMaxBytes: READ_MAX_BYTES,
-    // Outermost first: the request id and the span are in place for everything after them.
-    interceptors: [
-      requestIdServerInterceptor,
-      ...tracingInterceptors("server"),
-      ...(options.metrics ? [rpcMetrics(options.metrics)] : []),
-      // Installed only at the debug level: an RPC pays nothing for a log line it would not write.
-      ...(options.logger.isLevelEnabled("debug") ? [rpcDebugLog(options.logger)] : []),
-      hideInternalErrors(options.logger),
-    ],
+    interceptors,
     routes(router) {
-      options.routes(router);
-      registerHealth(router, serviceNames, options.isServing);
+      servicesWithHealth(router);
       registerReflection(router, [...files], [...serviceNames, Health.typeName, ServerReflection.typeName]);
     },
   });
@@ -83,14 +96,28 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   options.logger.info({ host: options.host, port }, `${options.name} listening (gRPC, gRPC-Web, Connect)`);
+  const internal =
+    options.internalPort === undefined
+      ? undefined
+      : await startGrpcJsServer({ ...options, port: options.internalPort, routes: servicesWithHealth, interceptors, readMaxBytes: READ_MAX_BYTES }).catch(
+          async (error: unknown) => {
+            await closeConnectServer();
+            throw error;
+          },
+        );
+  function closeConnectServer() {
+    return new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      // Ask open HTTP/2 sessions to finish their in-flight streams and accept no new ones.
+      for (const session of sessions) session.close();
+    });
+  }
   return {
     port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Ask open HTTP/2 sessions to finish their in-flight streams and accept no new ones.
-        for (const session of sessions) session.close();
-      }),
+    internalPort: internal?.port,
+    close: async () => {
+      await Promise.all([closeConnectServer(), internal?.close()]);
+    },
   };
 }
 
