@@ -1,5 +1,5 @@
 import * as grpc from "@grpc/grpc-js";
-import { create, fromBinary, isMessage, toBinary, type DescMessage, type DescMethod, type DescService, type MessageShape } from "@bufbuild/protobuf";
+import { create, fromBinary, isMessage, toBinary, type DescMessage, type DescMethod, type MessageShape } from "@bufbuild/protobuf";
 import {
   Code,
   ConnectError,
@@ -19,12 +19,17 @@ import {
  * status codes are the same numbers in both (Connect's Code is gRPC's).
  */
 
-/** grpc-js's description of one service's methods, (de)serialized by protobuf-es. */
-export function grpcJsServiceDefinition(service: DescService): grpc.ServiceDefinition {
-  return Object.fromEntries(service.methods.map((method) => [method.localName, grpcJsMethodDefinition(method)]));
+type MethodDefinition = grpc.MethodDefinition<MessageShape<DescMessage>, MessageShape<DescMessage>>;
+const definitions = new WeakMap<DescMethod, MethodDefinition>();
+
+/** One method's path and (de)serializers, made once per method (a client asks on every call). */
+export function grpcJsMethodDefinition(method: DescMethod): MethodDefinition {
+  let definition = definitions.get(method);
+  if (!definition) definitions.set(method, (definition = methodDefinition(method)));
+  return definition;
 }
 
-export function grpcJsMethodDefinition(method: DescMethod): grpc.MethodDefinition<MessageShape<DescMessage>, MessageShape<DescMessage>> {
+function methodDefinition(method: DescMethod): MethodDefinition {
   return {
     path: methodPath(method),
     originalName: method.localName,

@@ -63,7 +63,6 @@ export function grpcJsTransport(target: string, interceptors: readonly Intercept
       const send = (request: UnaryRequest<I, O>) =>
         new Promise<UnaryResponse<I, O>>((resolve, reject) => {
           let responseHeader = new Headers();
-          const trailer = new Headers();
           const call = client.makeUnaryRequest<Message, Message>(
             definition.path,
             definition.requestSerialize,
@@ -77,7 +76,7 @@ export function grpcJsTransport(target: string, interceptors: readonly Intercept
             },
           );
           call.on("metadata", (metadata) => (responseHeader = headersFromMetadata(metadata)));
-          call.on("status", (status) => headersFromMetadata(status.metadata).forEach((value, key) => trailer.append(key, value)));
+          const trailer = trailerOf(call);
           cancelOn(request.signal, call);
         });
       const request: UnaryRequest<I, O> = {
@@ -111,8 +110,7 @@ export function grpcJsTransport(target: string, interceptors: readonly Intercept
           callOptions(timeoutMs),
         );
         cancelOn(request.signal, call);
-        const trailer = new Headers();
-        call.on("status", (status) => headersFromMetadata(status.metadata).forEach((value, key) => trailer.append(key, value)));
+        const trailer = trailerOf(call);
         // As a Connect transport does, answer once the response header is in (or the call failed).
         const responseHeader = await new Promise<Headers>((resolve, reject) => {
           call.once("metadata", (metadata) => resolve(headersFromMetadata(metadata)));
@@ -131,6 +129,13 @@ export function grpcJsTransport(target: string, interceptors: readonly Intercept
       return applyInterceptors(send, interceptors)(request);
     },
   };
+}
+
+/** The call's trailer, filled when its status arrives (before the caller's await resumes). */
+function trailerOf(call: grpc.Call): Headers {
+  const trailer = new Headers();
+  call.on("status", (status: grpc.StatusObject) => headersFromMetadata(status.metadata).forEach((value, key) => trailer.append(key, value)));
+  return trailer;
 }
 
 function requestCommon(
