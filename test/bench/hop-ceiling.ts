@@ -3,17 +3,19 @@
 // over HTTP/2, once with bare `node:http2` on both sides and once with Connect exactly as our
 // processes call each other. Each role runs in its own process, like the gateway and a service.
 //
-//   DATABASE_URL=… hop-ceiling.ts backend <http2Port> <connectPort> <grpcJsPort>
-//   REDIS_URL=… hop-ceiling.ts front <port> <http2Port> <connectPort> <grpcJsPort>
+//   DATABASE_URL=… hop-ceiling.ts backend <http2Port> <connectPort> <grpcJsPort> <internalPort>
+//   REDIS_URL=… hop-ceiling.ts front <port> <http2Port> <connectPort> <grpcJsPort> <internalPort>
 //
 // For the two bare hops the backend answers the same protobuf bytes, so they differ only by the
 // stack that carries them, and it does no work of its own (no database, no authentication).
 // Two more hops carry the same call over gRPC with @grpc/grpc-js as the caller: to our Connect
-// server (startServer, which speaks gRPC too), and to a @grpc/grpc-js server: the choice of
-// transport per pair of processes, measured (docs/decisions, "internal transport").
+// server (startServer, which speaks gRPC too), and to a bare @grpc/grpc-js server: the choice of
+// transport per pair of processes, measured (docs/decisions/0018). The last hop is the one the
+// gateway makes to meeting and webhook: our grpc-js transport (internalTransport with a grpc://
+// URL) to startServer's grpc-js port, the Connect-ES bridge and every interceptor included.
 //
 // `GET /connect-parts` stands for a read through one service, GET /webhook's shape: the parts of
-// an authenticated request (auth-parts.ts), the Connect hop, and behind it one Postgres round trip
+// an authenticated request (auth-parts.ts), the gateway's hop (grpc-js), and behind it one Postgres round trip
 // reading 20 rows. It leaves out what such a route does with the rows (a message of 20 items
 // encoded, decoded and written as JSON): it bounds from above what GET /webhook could reach.
 // `GET /connect-parts/items/<n>` does that too, with the libraries alone: n rows read, answered as
@@ -48,7 +50,7 @@ const encodeResponse = (message: unknown) => Buffer.from(toBinary(ListEventTypes
 const decodeResponse = (bytes: Buffer) => fromBinary(ListEventTypesResponseSchema, bytes);
 
 if (role === "backend") {
-  const [http2Port, connectPort, grpcJsPort] = ports as [number, number, number];
+  const [http2Port, connectPort, grpcJsPort, internalPort] = ports as [number, number, number, number];
   const grpcServer = new grpc.Server();
   grpcServer.addService(
     {
@@ -96,6 +98,7 @@ if (role === "backend") {
     name: "hop-ceiling",
     host: "127.0.0.1",
     port: connectPort,
+    internalPort,
     logger,
     services: [WebhookService],
     routes: (router) =>
@@ -119,7 +122,7 @@ if (role === "backend") {
     isServing: async () => true,
   });
 } else {
-  const [port, http2Port, connectPort, grpcJsPort] = ports as [number, number, number, number];
+  const [port, http2Port, connectPort, grpcJsPort, internalPort] = ports as [number, number, number, number, number];
   const body = JSON.stringify({ valid: true, userId: "00000000-0000-0000-0000-000000000000", orgId: "00000000-0000-0000-0000-000000000000" });
 
   // One session shared by all requests, as the Connect transport keeps one; opened again only if
@@ -151,10 +154,13 @@ if (role === "backend") {
       stream.end();
     });
 
-  // The gateway's own transport (gateway/src/clients.ts), and a deadline on the call as every
-  // gateway call has (CALL_TIMEOUT_MS in gateway/src/routes), since each costs a timer and a header.
-  const webhook = createClient(WebhookService, internalTransport(`http://127.0.0.1:${connectPort}`));
-  const connectHop = () => webhook.listEventTypes({}, { timeoutMs: 10_000 });
+  // The gateway's own transports (gateway/src/clients.ts): Connect, as it calls identity, and
+  // grpc-js, as it calls meeting and webhook; a deadline on each call as every gateway call has
+  // (CALL_TIMEOUT_MS in gateway/src/routes), since each costs a timer and a header.
+  const connectClient = createClient(WebhookService, internalTransport(`http://127.0.0.1:${connectPort}`));
+  const connectHop = () => connectClient.listEventTypes({}, { timeoutMs: 10_000 });
+  const webhook = createClient(WebhookService, internalTransport(`grpc://127.0.0.1:${internalPort}`));
+  const internalHop = () => webhook.listEventTypes({}, { timeoutMs: 10_000 });
 
   // @grpc/grpc-js as the caller, with the same deadline, to our Connect server and to a grpc-js server.
   const grpcJsHop = (client: grpc.Client) => () =>
@@ -175,7 +181,7 @@ if (role === "backend") {
   // Listen only once every hop answers, so that the bench's readiness check covers the backend too.
   for (let attempt = 0; ; attempt++) {
     try {
-      await Promise.all([bareHop(), connectHop(), grpcJsToConnect(), grpcJsToGrpcJs(), webhook.listSubscriptions({})]);
+      await Promise.all([bareHop(), connectHop(), grpcJsToConnect(), grpcJsToGrpcJs(), internalHop(), webhook.listSubscriptions({})]);
       break;
     } catch (error) {
       if (attempt === 100) throw error;
@@ -205,7 +211,13 @@ if (role === "backend") {
   });
   app.use("/connect-parts", parts.app);
   // One route per hop, each answering the same body once its call is back.
-  const hops = { http2: bareHop, connect: connectHop, "grpc-js-to-connect": grpcJsToConnect, "grpc-js-to-grpc-js": grpcJsToGrpcJs };
+  const hops = {
+    http2: bareHop,
+    connect: connectHop,
+    "grpc-js-to-connect": grpcJsToConnect,
+    "grpc-js-to-grpc-js": grpcJsToGrpcJs,
+    internal: internalHop,
+  };
   for (const [route, hop] of Object.entries(hops)) {
     app.post(`/${route}`, async (_req, res) => {
       await hop();

