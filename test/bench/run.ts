@@ -3,7 +3,7 @@
 // machine drift while ratios hold. Prints one table and writes test/bench/results.json.
 // `--quick` runs every throughput scenario briefly (under a minute, no meeting-room browser runs);
 // BENCH_PROFILE_DIR=<dir> writes a CPU profile of every service process there and summarises it.
-// `--only=calls,auth,list,pipeline,backlog,growth,rooms,recording` runs just those sections (what
+// `--only=calls,auth,meeting,list,pipeline,backlog,growth,rooms,recording` runs just those sections (what
 // each endpoint calls, counted from its trace: call-counts.ts; POST /auth with its ceilings,
 // GET /webhook with its ceilings, the webhook pipeline end to end, a queued webhook backlog, how
 // cost grows with data, a meeting room filling up, what a recording costs: recording-cost.ts, on
@@ -38,7 +38,7 @@ const PIPELINE_MEETINGS = Number(process.env.BENCH_PIPELINE_MEETINGS ?? (QUICK ?
 const BACKLOG_DELIVERIES = Number(process.env.BENCH_BACKLOG_DELIVERIES ?? (QUICK ? 2_000 : 10_000));
 /** Stored meetings and deliveries at the largest growth step; the smallest is a hundredth of it. */
 const GROWTH_MAX_ROWS = Number(process.env.BENCH_GROWTH_MAX_ROWS ?? (QUICK ? 10_000 : 1_000_000));
-/** `--only=auth,list,pipeline,backlog,growth,rooms,recording`: just those sections (and no results.json), to measure one change without the whole run. */
+/** `--only=auth,meeting,list,pipeline,backlog,growth,rooms,recording`: just those sections (and no results.json), to measure one change without the whole run. */
 const ONLY = process.argv
   .find((arg) => arg.startsWith("--only="))
   ?.slice("--only=".length)
@@ -305,6 +305,18 @@ async function webhookPipeline(stack: Stack, tenant: Tenant) {
   });
 }
 
+/** POST /meeting against its ceiling, the bare single-row INSERT loop, measured in the same run. */
+async function meetingCreationRow(stack: Stack, tenant: Tenant) {
+  const insertCeiling = await insertLoopCeiling(stack.databaseUrl);
+  const meetingResult = await measuredLoad("POST /meeting", {
+    url: `${stack.gatewayUrl}/api/v1/meeting`,
+    method: "POST",
+    headers: { authorization: `Bearer ${tenant.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ title: "Bench meeting", attendees: ["a@example.com", "b@example.com"] }),
+  });
+  rows.push(ratioRow("POST /api/v1/meeting (2 attendees)", meetingResult, "pg INSERT loop", insertCeiling, 0.2));
+}
+
 async function main() {
   for (const name of ["DATABASE_URL", "REDIS_URL", "KAFKA_BROKERS"]) {
     if (!process.env[name]) throw new Error(`${name} is unset: run eval "$(scripts/infra up)" first (npm run bench does)`);
@@ -319,7 +331,6 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const idle = Object.fromEntries(serviceNames.map((name) => [name, rssMb(stack.pid(name))]));
     const tenant = await createTenant(stack);
-    const auth = { authorization: `Bearer ${tenant.apiKey}`, "content-type": "application/json" };
 
     const oauth = await authRows(stack, tenant, { bareExpress, authParts });
 
@@ -331,15 +342,7 @@ async function main() {
     rows.push({ scenario: `ceiling: refresh grants at identity (${REFRESH_CHAINS} chains)`, ...directRefresh });
     rows.push(ratioRow(`OAuth refresh grants via gateway (${REFRESH_CHAINS} chains)`, gatewayRefresh, "identity direct", directRefresh));
 
-    const insertCeiling = await insertLoopCeiling(stack.databaseUrl);
-    const meetingBody = JSON.stringify({ title: "Bench meeting", attendees: ["a@example.com", "b@example.com"] });
-    const meetingResult = await measuredLoad("POST /meeting", {
-      url: `${stack.gatewayUrl}/api/v1/meeting`,
-      method: "POST",
-      headers: auth,
-      body: meetingBody,
-    });
-    rows.push(ratioRow("POST /api/v1/meeting (2 attendees)", meetingResult, "pg INSERT loop", insertCeiling, 0.2));
+    await meetingCreationRow(stack, tenant);
 
     await webhookListRow(stack, tenant, { bareExpress, readParts });
 
@@ -479,6 +482,7 @@ async function onlySections(sections: string[]) {
     const stack = await startBenchStack(false);
     try {
       if (sections.includes("auth")) await (await authRows(stack, await createTenant(stack), authCeilings!)).app.close();
+      if (sections.includes("meeting")) await meetingCreationRow(stack, await createTenant(stack));
       if (listCeiling) await webhookListRow(stack, await createTenant(stack), { bareExpress: authCeilings!.bareExpress, readParts: listCeiling.readParts });
       if (sections.includes("pipeline")) await webhookPipeline(stack, await createTenant(stack));
       await dataSections(stack, sections);
