@@ -9,6 +9,8 @@
 // cost grows with data, a meeting room filling up, what a recording costs: recording-cost.ts, on
 // a stack with LiveKit Egress; not in --quick).
 // BENCH_PRODUCTION_TREE=<dir> runs the compiled build from `scripts/build-production <dir>`.
+// BENCH_GATEWAY_TRANSPORT=connect has the gateway call meeting and webhook with Connect, as before
+// decision 0018 (a same-machine before/after of the grpc-js hop).
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
@@ -421,6 +423,8 @@ async function startBenchStack(media: boolean, env: Record<string, string> = {})
       ...env,
     },
     nodeFlags: PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [],
+    // BENCH_GATEWAY_TRANSPORT=connect: the gateway calls meeting and webhook as before decision 0018.
+    gatewayTransport: process.env.BENCH_GATEWAY_TRANSPORT === "connect" ? "connect" : "grpc-js",
     ...(PRODUCTION_TREE ? { productionTree: PRODUCTION_TREE } : {}),
   });
   measuredPids = Object.fromEntries(serviceNames.map((name) => [name, stack.pid(name)]));

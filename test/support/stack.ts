@@ -79,6 +79,12 @@ export interface StackOptions {
    * take the database away put a proxy in between.
    */
   databaseUrl?: (url: string) => string;
+  /**
+   * How the gateway calls meeting and webhook: over grpc-js to their INTERNAL_GRPC_PORT (the
+   * default, as deployed) or with Connect to their GRPC_PORT, as before decision 0018 (the bench
+   * compares the two with BENCH_GATEWAY_TRANSPORT).
+   */
+  gatewayTransport?: "grpc-js" | "connect";
   /** Extra Node flags for every service process (the bench passes `--cpu-prof` here). */
   nodeFlags?: string[];
   /**
@@ -198,8 +204,8 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     PUBLIC_URL: gatewayUrl,
     IDENTITY_URL: urls.identity,
     IDENTITY_OAUTH_URL: urls.identityOAuth,
-    MEETING_URL: urls.meetingInternal,
-    WEBHOOK_URL: urls.webhookInternal,
+    MEETING_URL: options.gatewayTransport === "connect" ? urls.meeting : urls.meetingInternal,
+    WEBHOOK_URL: options.gatewayTransport === "connect" ? urls.webhook : urls.webhookInternal,
     ADMIN_TOKEN: `test-admin-${randomBytes(24).toString("base64url")}`,
     WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString("base64"),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
