@@ -3,7 +3,7 @@
 // machine drift while ratios hold. Prints one table and writes test/bench/results.json.
 // `--quick` runs every throughput scenario briefly (under a minute, no meeting-room browser runs);
 // BENCH_PROFILE_DIR=<dir> writes a CPU profile of every service process there and summarises it.
-// `--only=calls,auth,meeting,list,pipeline,backlog,growth,rooms,recording` runs just those sections (what
+// `--only=calls,auth,meeting,join,list,pipeline,backlog,growth,rooms,recording` runs just those sections (what
 // each endpoint calls, counted from its trace: call-counts.ts; POST /auth with its ceilings,
 // GET /webhook with its ceilings, the webhook pipeline end to end, a queued webhook backlog, how
 // cost grows with data, a meeting room filling up, what a recording costs: recording-cost.ts, on
@@ -40,7 +40,7 @@ const PIPELINE_MEETINGS = Number(process.env.BENCH_PIPELINE_MEETINGS ?? (QUICK ?
 const BACKLOG_DELIVERIES = Number(process.env.BENCH_BACKLOG_DELIVERIES ?? (QUICK ? 2_000 : 10_000));
 /** Stored meetings and deliveries at the largest growth step; the smallest is a hundredth of it. */
 const GROWTH_MAX_ROWS = Number(process.env.BENCH_GROWTH_MAX_ROWS ?? (QUICK ? 10_000 : 1_000_000));
-/** `--only=auth,meeting,list,pipeline,backlog,growth,rooms,recording`: just those sections (and no results.json), to measure one change without the whole run. */
+/** `--only=auth,meeting,join,list,pipeline,backlog,growth,rooms,recording`: just those sections (and no results.json), to measure one change without the whole run. */
 const ONLY = process.argv
   .find((arg) => arg.startsWith("--only="))
   ?.slice("--only=".length)
@@ -481,8 +481,8 @@ async function onlySections(sections: string[]) {
   if (sections.includes("calls")) callCounts = await countCalls({ media: true, log });
   const authCeilings = sections.includes("auth") || sections.includes("list") ? await ceilings() : undefined;
   const listCeiling = sections.includes("list") ? await hopCeilings(authCeilings!.bareExpress) : undefined;
-  // calls, rooms and recording start stacks of their own.
-  if (sections.some((section) => !["calls", "recording", "rooms"].includes(section))) {
+  // calls, join, rooms and recording start stacks of their own.
+  if (sections.some((section) => !["calls", "recording", "rooms", "join"].includes(section))) {
     const stack = await startBenchStack(false);
     try {
       if (sections.includes("auth")) await (await authRows(stack, await createTenant(stack), authCeilings!)).app.close();
@@ -494,14 +494,23 @@ async function onlySections(sections: string[]) {
       await stack.stop();
     }
   }
+  if (sections.includes("join")) {
+    // Join grants open the room at the media server: a stack with one.
+    const stack = await startBenchStack(true);
+    try {
+      await joinGrantRow(stack, await createTenant(stack));
+    } finally {
+      await stack.stop();
+    }
+  }
   if (sections.includes("rooms")) rows.push(...(await roomRows()));
   print();
   if (sections.includes("recording")) console.log(await measureRecordingCost());
   if (PROFILE_DIR) summariseProfiles(PROFILE_DIR);
 }
 
-async function meetingRoom(stack: Stack, tenant: Tenant) {
-  log(`meeting room: join grants at ${JOIN_CONCURRENCY} concurrent requests, then page load → first remote video frame`);
+/** Join grants at JOIN_CONCURRENCY concurrent requests (each opens the room at the media server). */
+async function joinGrantRow(stack: Stack, tenant: Tenant) {
   const grants = await joinGrantLatency(stack, tenant, DURATION);
   rows.push({
     scenario: `POST /api/v1/meeting/:id/join (${JOIN_CONCURRENCY} concurrent)`,
@@ -510,6 +519,11 @@ async function meetingRoom(stack: Stack, tenant: Tenant) {
     goal: "p99 ≤ 100 ms (idle machine)",
     met: (grants.p99Ms ?? Infinity) <= 100 && grants.errors === 0,
   });
+}
+
+async function meetingRoom(stack: Stack, tenant: Tenant) {
+  log(`meeting room: join grants at ${JOIN_CONCURRENCY} concurrent requests, then page load → first remote video frame`);
+  await joinGrantRow(stack, tenant);
   const firstFrame = await firstRemoteFrame(stack, tenant);
   rows.push({
     scenario: "meeting room: page load → first remote video frame",
