@@ -1,5 +1,6 @@
 // Meeting-room scenarios of `npm run bench`: join grants under concurrency, and how long a person
 // waits from opening the join URL to seeing someone else's video.
+import { RoomServiceClient } from "livekit-server-sdk";
 import type { Stack } from "../support/stack.ts";
 import type { Tenant } from "../support/tenants.ts";
 import { launchChromium } from "../support/chromium.ts";
@@ -17,13 +18,18 @@ async function createMeeting(stack: Stack, tenant: Tenant, title: string): Promi
 
 /**
  * POST /api/v1/meeting/:id/join from JOIN_CONCURRENCY loops for `durationSeconds`, into a meeting
- * someone is already in (the usual case: only the first joiner opens the room on the media server).
+ * someone is already in (the usual case: only the first joiner opens the room on the media server);
+ * then, as its ceiling, the media server's CreateRoom alone for the same open room at the same
+ * concurrency, the call every grant makes (decision 0007).
  */
-export async function joinGrantLatency(stack: Stack, tenant: Tenant, durationSeconds: number): Promise<LoadResult> {
+export async function joinGrantLatency(stack: Stack, tenant: Tenant, durationSeconds: number): Promise<{ grants: LoadResult; createRoom: LoadResult }> {
   const meeting = await createMeeting(stack, tenant, "Join grants");
   const browser = await launchChromium({ fakeMedia: true });
   try {
     await joinMeeting(browser, meeting.url, "Host");
+    const media = stack.media!;
+    const rooms = new RoomServiceClient(media.url, media.apiKey, media.apiSecret);
+    const createRoom = () => rooms.createRoom({ name: meeting.id, maxParticipants: 250, emptyTimeout: 600 });
     const body = JSON.stringify({ displayName: "Bench participant" });
     const grant = async () => {
       const response = await fetch(`${stack.gatewayUrl}/api/v1/meeting/${meeting.id}/join`, {
@@ -35,7 +41,8 @@ export async function joinGrantLatency(stack: Stack, tenant: Tenant, durationSec
       if (response.status !== 200) throw new Error(`join grant: ${response.status}`);
     };
     await loop(JOIN_CONCURRENCY, 1, grant); // warm-up
-    return await loop(JOIN_CONCURRENCY, durationSeconds, grant);
+    const grants = await loop(JOIN_CONCURRENCY, durationSeconds, grant);
+    return { grants, createRoom: await loop(JOIN_CONCURRENCY, durationSeconds, createRoom) };
   } finally {
     await browser.close();
   }

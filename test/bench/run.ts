@@ -511,11 +511,12 @@ async function onlySections(sections: string[]) {
 
 /** Join grants at JOIN_CONCURRENCY concurrent requests (each opens the room at the media server). */
 async function joinGrantRow(stack: Stack, tenant: Tenant) {
-  const grants = await joinGrantLatency(stack, tenant, DURATION);
+  const { grants, createRoom } = await joinGrantLatency(stack, tenant, DURATION);
+  rows.push({ scenario: `ceiling: the media server's CreateRoom alone, same open room (${JOIN_CONCURRENCY} concurrent)`, ...createRoom });
   rows.push({
     scenario: `POST /api/v1/meeting/:id/join (${JOIN_CONCURRENCY} concurrent)`,
     ...grants,
-    note: "join-grant latency",
+    note: `join-grant latency; CreateRoom alone: ${createRoom.requestsPerSecond.toFixed(0)}/s, p99 ${createRoom.p99Ms.toFixed(0)} ms`,
     goal: "p99 ≤ 100 ms (idle machine)",
     met: (grants.p99Ms ?? Infinity) <= 100 && grants.errors === 0,
   });
