@@ -72,7 +72,14 @@ export const requestFingerprint = (operation: string, message: Uint8Array) => cr
  */
 export function idempotencyKeyOf(context: HandlerContext): string | undefined {
   const raw = context.requestHeader.get(IDEMPOTENCY_KEY_HEADER);
-  if (raw === null) return undefined;
+  return raw === null ? undefined : readIdempotencyKey(raw);
+}
+
+/**
+ * An Idempotency-Key header's value as the key it names, or INVALID_ARGUMENT. The gateway reads it
+ * too, before it forwards the header as gRPC metadata (which carries printable ASCII only).
+ */
+export function readIdempotencyKey(raw: string): string {
   const key = /^"(.*)"$/.exec(raw.trim())?.[1] ?? raw.trim();
   if (key.length === 0 || key.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
     throw new ConnectError(`Idempotency-Key must be 1-${MAX_KEY_LENGTH} visible ASCII characters`, Code.InvalidArgument);

@@ -84,22 +84,35 @@ export function headersFromMetadata(metadata: grpc.Metadata | undefined): Header
   return headers;
 }
 
+// What grpc-js accepts in a text metadata value: printable ASCII (it throws on anything else).
+const CARRIABLE_VALUE = /^[ -~]*$/;
+
+/**
+ * Headers as grpc-js metadata. A text value gRPC cannot carry (a control character, a byte above
+ * 0x7E, which HTTP/1.1 and Connect let through) fails the call with INVALID_ARGUMENT naming the
+ * header, never its value: grpc-js's own error would quote it, and it may be a credential.
+ */
 export function metadataFromHeaders(headers: Headers | undefined): grpc.Metadata {
   const metadata = new grpc.Metadata();
   headers?.forEach((value, key) => {
     if (isTransportKey(key)) return;
     // Headers joins repeated values with ", "; binary values are base64 (encodeBinaryHeader).
     if (key.endsWith("-bin")) metadata.add(key, Buffer.from(decodeBinaryHeader(value)));
-    else metadata.add(key, value);
+    else if (CARRIABLE_VALUE.test(value)) metadata.add(key, value);
+    else throw new ConnectError(`The ${key} header has characters gRPC metadata cannot carry (printable ASCII only)`, Code.InvalidArgument);
   });
   return metadata;
 }
 
 /** A ConnectError as a grpc-js status; anything else (a bug) as a bare INTERNAL, never its message. */
 export function grpcJsStatusOf(error: unknown): Partial<grpc.StatusObject> {
-  if (error instanceof ConnectError)
-    return { code: error.code as number as grpc.status, details: error.rawMessage, metadata: metadataFromHeaders(error.metadata) };
-  return { code: grpc.status.INTERNAL, details: "internal error" };
+  if (!(error instanceof ConnectError)) return { code: grpc.status.INTERNAL, details: "internal error" };
+  const status = { code: error.code as number as grpc.status, details: error.rawMessage };
+  try {
+    return { ...status, metadata: metadataFromHeaders(error.metadata) };
+  } catch {
+    return status; // metadata gRPC cannot carry: the error still goes out, without it
+  }
 }
 
 /** A grpc-js error status as the ConnectError a Connect transport would have thrown for it. */

@@ -147,13 +147,12 @@ function unaryHandler(spec: Extract<MethodImplSpec, { kind: "unary" }>, intercep
       interceptors,
     );
     invoke({ stream: false, method: spec.method, message: call.request, ...requestCommon(context) })
-      .then(
-        (response) => {
-          sendHeader(call, response.header);
-          callback(null, response.message, metadataFromHeaders(response.trailer));
-        },
-        (error: unknown) => callback(grpcJsStatusOf(error)),
-      )
+      .then((response) => {
+        sendHeader(call, response.header);
+        callback(null, response.message, metadataFromHeaders(response.trailer));
+      })
+      // The handler's error, or a response header it set that gRPC cannot carry.
+      .catch((error: unknown) => callback(grpcJsStatusOf(error)))
       .finally(() => context.abort());
   };
 }

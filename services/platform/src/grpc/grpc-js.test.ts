@@ -181,6 +181,19 @@ describe.each(["grpc", "connect"] as const)("a call through the %s transport", (
   });
 });
 
+describe("a request header gRPC metadata cannot carry", () => {
+  it("fails the call with INVALID_ARGUMENT naming the header, never quoting its value", async () => {
+    const health = createClient(Health, internalTransport(urls().grpc));
+    for (const value of ["key\twith-a-tab", "caf\u00e9-s3cr3t"]) {
+      const error = (await health.check({}, { headers: { "idempotency-key": value } }).catch((caught: unknown) => caught)) as ConnectError;
+      expect(error).toBeInstanceOf(ConnectError);
+      expect(error.code).toBe(Code.InvalidArgument);
+      expect(error.rawMessage).toContain("idempotency-key");
+      expect(error.rawMessage).not.toContain(value);
+    }
+  });
+});
+
 describe("the grpc-js port while the process drains", () => {
   it("keeps answering: callers are sent to a new session, nothing in flight is lost", async () => {
     const health = createClient(Health, internalTransport(urls().grpc));
