@@ -22,7 +22,15 @@ async function createMeeting(stack: Stack, tenant: Tenant, title: string): Promi
  * then, as its ceiling, the media server's CreateRoom alone for the same open room at the same
  * concurrency, the call every grant makes (decision 0007).
  */
-export async function joinGrantLatency(stack: Stack, tenant: Tenant, durationSeconds: number): Promise<{ grants: LoadResult; createRoom: LoadResult }> {
+/** Each load's CPU per request in the stack's processes (run.ts's `measured`), around the load alone. */
+type Measure = (run: () => Promise<LoadResult>) => Promise<LoadResult>;
+
+export async function joinGrantLatency(
+  stack: Stack,
+  tenant: Tenant,
+  durationSeconds: number,
+  measure: Measure = (run) => run(),
+): Promise<{ grants: LoadResult; createRoom: LoadResult }> {
   const meeting = await createMeeting(stack, tenant, "Join grants");
   const browser = await launchChromium({ fakeMedia: true });
   try {
@@ -41,8 +49,8 @@ export async function joinGrantLatency(stack: Stack, tenant: Tenant, durationSec
       if (response.status !== 200) throw new Error(`join grant: ${response.status}`);
     };
     await loop(JOIN_CONCURRENCY, 1, grant); // warm-up
-    const grants = await loop(JOIN_CONCURRENCY, durationSeconds, grant);
-    return { grants, createRoom: await loop(JOIN_CONCURRENCY, durationSeconds, createRoom) };
+    const grants = await measure(() => loop(JOIN_CONCURRENCY, durationSeconds, grant));
+    return { grants, createRoom: await measure(() => loop(JOIN_CONCURRENCY, durationSeconds, createRoom)) };
   } finally {
     await browser.close();
   }

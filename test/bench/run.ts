@@ -511,7 +511,14 @@ async function onlySections(sections: string[]) {
 
 /** Join grants at JOIN_CONCURRENCY concurrent requests (each opens the room at the media server). */
 async function joinGrantRow(stack: Stack, tenant: Tenant) {
-  const { grants, createRoom } = await joinGrantLatency(stack, tenant, DURATION);
+  // Where a grant's CPU goes: our processes, the media server, Postgres and the whole machine (the
+  // browser in the room and the load generator included), per grant and per CreateRoom alone.
+  const sources = { pids: { ...measuredPids, "media server": stack.media?.process.pid }, commands: { postgres: "postgres" }, machine: true };
+  const { grants, createRoom } = await joinGrantLatency(stack, tenant, DURATION, async (run) => {
+    const meter = cpuMeter(sources);
+    const result = await run();
+    return { ...result, cpuMicrosPerRequest: meter.microsPer(result.requests) };
+  });
   rows.push({ scenario: `ceiling: the media server's CreateRoom alone, same open room (${JOIN_CONCURRENCY} concurrent)`, ...createRoom });
   rows.push({
     scenario: `POST /api/v1/meeting/:id/join (${JOIN_CONCURRENCY} concurrent)`,

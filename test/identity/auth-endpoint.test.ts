@@ -73,6 +73,8 @@ describe("POST /api/v1/auth with a valid API key", () => {
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(response.headers.get("x-powered-by")).toBeNull();
+    // No entity tag computed for an answer nobody revalidates (gateway/src/app.ts).
+    expect(response.headers.get("etag")).toBeNull();
   });
 });
 

@@ -225,7 +225,11 @@ function handlerContextOf(call: AnyCall, method: DescMethod) {
     timeoutMs: Number.isFinite(deadlineMs) ? deadlineMs - Date.now() : undefined,
     requestHeader: headersFromMetadata(call.metadata),
   });
-  call.once("cancelled", () => context.abort(new ConnectError("the caller cancelled the call", Code.Canceled)));
+  // grpc-js emits "cancelled" after every call, answered ones too: by then the call's teardown
+  // (context.abort()) has aborted the signal, and no error object is built for nothing.
+  call.once("cancelled", () => {
+    if (!context.signal.aborted) context.abort(new ConnectError("the caller cancelled the call", Code.Canceled));
+  });
   return context;
 }
 
