@@ -70,7 +70,9 @@ function startPlatform(env: Record<string, string> = {}): Started & { ready: Pro
     });
     // The services log to stdout (JSON lines): a service that failed to start says why there.
     void started.exited.then((code) =>
-      reject(new Error(`npm start exited (${code}) before it was ready:\n${stderr.slice(-4000)}\nIts standard output ended with:\n${started.stdout.slice(-4000)}`)),
+      reject(
+        new Error(`npm start exited (${code}) before it was ready:\n${stderr.slice(-4000)}\nIts standard output ended with:\n${started.stdout.slice(-4000)}`),
+      ),
     );
   });
   return Object.assign(started, { ready });
