@@ -149,6 +149,9 @@ describe("hosts, lobby, host controls and chat in real browsers", () => {
       await expect.poll(() => host.locator("[data-identity] .mic-on").count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
       await host.getByRole("button", { name: "Mute Walk-in Guest" }).click();
       await expect.poll(() => guest.locator(".control-microphone[aria-pressed='false']").count(), { timeout: 10_000 }).toBe(1);
+      // The host's people list says so, by the microphone icon's name (one line per person).
+      const guestInList = host.getByRole("list", { name: "People in the meeting" }).getByRole("listitem").filter({ hasText: "Walk-in Guest" });
+      await guestInList.getByRole("img", { name: "Microphone off" }).waitFor({ timeout: 10_000 });
       await shot(host, "host-muted-guest");
       await host.getByRole("button", { name: "Remove Walk-in Guest" }).click();
       await guest.getByRole("heading", { name: "You were removed" }).waitFor({ timeout: 15_000 });

@@ -1,5 +1,6 @@
 import { RoomEvent, type Participant, type Room } from "livekit-client";
-import { h } from "../../shared/dom.ts";
+import { h, icon } from "../../shared/dom.ts";
+import { iconPaths } from "../icons.ts";
 import { displayNameOf } from "../participant-tile.ts";
 import type { RoomApi } from "../room-api.ts";
 import { rerender, type PanelFeedback } from "./panel-tools.ts";
@@ -60,7 +61,17 @@ export function createPeopleList(room: Room, api: RoomApi, isHost: boolean, feed
         { class: "person-line" },
         h("span", { class: "person-name" }, `${displayNameOf(participant)}${local ? " (you)" : ""}`),
         h("span", { class: `role role-${roleOf(participant)}` }, roleLabel[roleOf(participant)] ?? "Guest"),
-        h("span", { class: `mic ${microphoneOn ? "mic-on" : "mic-off"}` }, microphoneOn ? "microphone on" : "microphone off"),
+        // An icon, as on the tiles (a word-sized pill took each person a second line in the panel).
+        h(
+          "span",
+          {
+            class: `mic ${microphoneOn ? "mic-on" : "mic-off"}`,
+            role: "img",
+            "aria-label": microphoneOn ? "Microphone on" : "Microphone off",
+            title: microphoneOn ? "Microphone on" : "Microphone off",
+          },
+          icon(iconPaths("microphone", !microphoneOn)),
+        ),
       ),
       isHost && !local ? hostActions(participant) : null,
     );
