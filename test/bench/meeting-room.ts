@@ -16,15 +16,15 @@ async function createMeeting(stack: Stack, tenant: Tenant, title: string): Promi
   return (await response.json()) as { id: string; url: string };
 }
 
+/** Each load's CPU per request in the stack's processes (run.ts wraps each in a CPU meter), around the load alone. */
+type Measure = (run: () => Promise<LoadResult>) => Promise<LoadResult>;
+
 /**
  * POST /api/v1/meeting/:id/join from JOIN_CONCURRENCY loops for `durationSeconds`, into a meeting
  * someone is already in (the usual case: only the first joiner opens the room on the media server);
  * then, as its ceiling, the media server's CreateRoom alone for the same open room at the same
  * concurrency, the call every grant makes (decision 0007).
  */
-/** Each load's CPU per request in the stack's processes (run.ts's `measured`), around the load alone. */
-type Measure = (run: () => Promise<LoadResult>) => Promise<LoadResult>;
-
 export async function joinGrantLatency(
   stack: Stack,
   tenant: Tenant,
