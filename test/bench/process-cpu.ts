@@ -68,12 +68,12 @@ export function cpuMeter(sources: CpuSources) {
   };
 }
 
-/** Runs `work`, returning its result and the microseconds of CPU each named process spent per request. */
+/** Runs `work`, returning its result and the microseconds of CPU each source spent per request. */
 export async function withCpuPerRequest<T extends { requests: number }>(
-  pids: Record<string, number | undefined>,
+  sources: CpuSources,
   work: () => Promise<T>,
 ): Promise<T & { cpuMicrosPerRequest: Record<string, number> }> {
-  const meter = cpuMeter({ pids });
+  const meter = cpuMeter(sources);
   const result = await work();
   return { ...result, cpuMicrosPerRequest: meter.microsPer(result.requests) };
 }

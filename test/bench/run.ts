@@ -63,7 +63,7 @@ type Measured = LoadResult & { cpuMicrosPerRequest?: Record<string, number> };
 
 /** `run` with each measured process's CPU per request; any warm-up is done before, its CPU not counted. */
 function measured(run: () => Promise<LoadResult>): Promise<Measured> {
-  return withCpuPerRequest(measuredPids, run);
+  return withCpuPerRequest({ pids: measuredPids }, run);
 }
 
 /** An autocannon load at the bench's concurrency: a warm-up run (discarded), then the measured one. */
@@ -514,11 +514,7 @@ async function joinGrantRow(stack: Stack, tenant: Tenant) {
   // Where a grant's CPU goes: our processes, the media server, Postgres and the whole machine (the
   // browser in the room and the load generator included), per grant and per CreateRoom alone.
   const sources = { pids: { ...measuredPids, "media server": stack.media?.process.pid }, commands: { postgres: "postgres" }, machine: true };
-  const { grants, createRoom } = await joinGrantLatency(stack, tenant, DURATION, async (run) => {
-    const meter = cpuMeter(sources);
-    const result = await run();
-    return { ...result, cpuMicrosPerRequest: meter.microsPer(result.requests) };
-  });
+  const { grants, createRoom } = await joinGrantLatency(stack, tenant, DURATION, (run) => withCpuPerRequest(sources, run));
   rows.push({ scenario: `ceiling: the media server's CreateRoom alone, same open room (${JOIN_CONCURRENCY} concurrent)`, ...createRoom });
   rows.push({
     scenario: `POST /api/v1/meeting/:id/join (${JOIN_CONCURRENCY} concurrent)`,

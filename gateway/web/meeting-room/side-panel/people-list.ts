@@ -53,6 +53,7 @@ export function createPeopleList(room: Room, api: RoomApi, isHost: boolean, feed
   function personItem(participant: Participant) {
     const local = participant === room.localParticipant;
     const microphoneOn = participant.isMicrophoneEnabled;
+    const microphoneLabel = microphoneOn ? "Microphone on" : "Microphone off";
     return h(
       "li",
       { class: "person", "data-identity": participant.identity },
@@ -64,12 +65,7 @@ export function createPeopleList(room: Room, api: RoomApi, isHost: boolean, feed
         // An icon, as on the tiles (a word-sized pill took each person a second line in the panel).
         h(
           "span",
-          {
-            class: `mic ${microphoneOn ? "mic-on" : "mic-off"}`,
-            role: "img",
-            "aria-label": microphoneOn ? "Microphone on" : "Microphone off",
-            title: microphoneOn ? "Microphone on" : "Microphone off",
-          },
+          { class: `mic ${microphoneOn ? "mic-on" : "mic-off"}`, role: "img", "aria-label": microphoneLabel, title: microphoneLabel },
           icon(iconPaths("microphone", !microphoneOn)),
         ),
       ),
