@@ -10,7 +10,7 @@ import { egressBinary, superviseEgress, type SupervisedEgress } from "../../scri
 import { startMediaRedis, type RunningMediaRedis } from "../../scripts/media-redis.ts";
 import { startMediaServer, type RunningMediaServer } from "../../scripts/media-server.ts";
 import { serviceStopBoundMs, stopProcess } from "../../scripts/supervision.ts";
-import { createTestDatabase, freePorts, infra, uniqueName } from "./infra.ts";
+import { createTestDatabase, deleteKafkaRun, freePorts, infra, uniqueName } from "./infra.ts";
 import { checkResponsesOf } from "./openapi-responses.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -344,6 +344,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
       await stopMedia();
       await pool.end();
       await database.drop();
+      if (options.kafka !== false) await deleteKafkaRun(`${runId}.`);
     },
   };
 
