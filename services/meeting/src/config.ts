@@ -3,6 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import {
   baseEnvSchema,
+  booleanVariable,
   checkKafkaSecurity,
   credentialCacheKeyDefaults,
   defaultAddresses,
@@ -27,8 +28,6 @@ export const DEFAULT_LIVEKIT_PORT = 7880;
 export const DEVELOPMENT_RECORDING_LINK_SECRET = "svc-development-only-recording-link-secret-not-for-production";
 /** Where recordings are kept by default: the development data folder (the chart sets a volume). */
 export const DEFAULT_RECORDING_DIR = path.join(os.homedir(), ".cache", "svc", "recordings");
-
-const flag = z.enum(["true", "false"]).transform((value) => value === "true");
 
 const mediaUrl = (schemes: RegExp, hint: string) =>
   z.string().refine((value) => URL.canParse(value) && schemes.test(new URL(value).protocol), { message: hint });
@@ -105,7 +104,7 @@ export const configSchema = baseEnvSchema
     /** S3 storage: the secret access key. */
     RECORDING_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     /** S3 storage: path-style URLs (`endpoint/bucket/key`), as most self-hosted servers need. */
-    RECORDING_S3_FORCE_PATH_STYLE: flag.default(true),
+    RECORDING_S3_FORCE_PATH_STYLE: booleanVariable(true),
     /**
      * Signs the access links of recordings (HMAC-SHA256), at least 32 characters. Unset: a public
      * development value, with a warning; with NODE_ENV=production or a non-loopback HOST, no
