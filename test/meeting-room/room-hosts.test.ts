@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../support/chromium.ts";
+import { holdStill } from "../support/hold-still.ts";
 import { collectPeerConnections, inboundMedia, screenshotDir } from "../support/meeting-room-browser.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { startStack, type Stack } from "../support/stack.ts";
@@ -132,6 +133,16 @@ describe("hosts, lobby, host controls and chat in real browsers", () => {
         expect(await log.getByText("Ada Attendee").count()).toBe(1);
         expect(await log.locator("a, b").count()).toBe(0);
       }
+      // At 1280x800 the host sees all three people with their actions and the chat, without scrolling.
+      const people = host.getByRole("list", { name: "People in the meeting" });
+      await expect.poll(() => people.getByRole("listitem").count(), { timeout: 15_000 }).toBe(3);
+      const hiddenPeople = await people.evaluate((list) => {
+        const section = list.closest("section")!.getBoundingClientRect();
+        return Array.from(list.children)
+          .filter((item) => item.getBoundingClientRect().bottom > section.bottom + 1)
+          .map((item) => item.textContent);
+      });
+      expect(hiddenPeople, "people scrolled out of the host's panel").toEqual([]);
       await shot(host, "host-room-with-chat");
 
       // A guest calling a host action (with the room session their page holds) is refused by the server.
@@ -153,7 +164,17 @@ describe("hosts, lobby, host controls and chat in real browsers", () => {
       const guestInList = host.getByRole("list", { name: "People in the meeting" }).getByRole("listitem").filter({ hasText: "Walk-in Guest" });
       await guestInList.getByRole("img", { name: "Microphone off" }).waitFor({ timeout: 10_000 });
       await shot(host, "host-muted-guest");
+      // Removing is for good, so it is asked first: Cancel keeps the guest in, Remove removes.
       await host.getByRole("button", { name: "Remove Walk-in Guest" }).click();
+      const removeDialog = host.getByRole("dialog", { name: "Remove Walk-in Guest?" });
+      await shot(host, "host-remove-confirm");
+      await removeDialog.getByRole("button", { name: "Cancel" }).click();
+      await removeDialog.waitFor({ state: "detached" });
+      await holdStill(1_000, "to show that Cancel sent no removal: the guest is still in the room");
+      expect(await guestInList.count(), "Cancel removed nobody").toBe(1);
+      expect(await guest.getByRole("heading", { name: "You were removed" }).count()).toBe(0);
+      await host.getByRole("button", { name: "Remove Walk-in Guest" }).click();
+      await removeDialog.getByRole("button", { name: "Remove" }).click();
       await guest.getByRole("heading", { name: "You were removed" }).waitFor({ timeout: 15_000 });
       await shot(guest, "removed");
       // The removed guest cannot come back from the same browser session.
@@ -202,6 +223,7 @@ describe("hosts, lobby, host controls and chat in real browsers", () => {
 
       // The host ends the meeting for everyone.
       await host.getByRole("button", { name: "End meeting for everyone" }).click();
+      await host.getByRole("dialog", { name: "End the meeting for everyone?" }).getByRole("button", { name: "End meeting" }).click();
       for (const page of [host, ada]) await page.getByRole("heading", { name: "The meeting has ended" }).waitFor({ timeout: 15_000 });
       await shot(ada, "ended-for-all");
 

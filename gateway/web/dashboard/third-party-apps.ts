@@ -1,6 +1,7 @@
 import { api, loadInto, pageHeading, submitting, type ViewContext } from "./app-shell.ts";
-import { h, replaceChildren } from "../shared/dom.ts";
-import { confirmAction, field, resultBox, time, uniqueId } from "./widgets.ts";
+import { h, replaceChildren, uniqueId } from "../shared/dom.ts";
+import { confirmAction } from "../shared/confirm-dialog.ts";
+import { field, resultBox, time } from "./widgets.ts";
 
 interface AllowedClient {
   clientId: string;

@@ -1,6 +1,7 @@
 import { api, loadInto, pageHeading, submitting, type ViewContext } from "./app-shell.ts";
 import { h, replaceChildren } from "../shared/dom.ts";
-import { confirmAction, field, resultBox, time } from "./widgets.ts";
+import { confirmAction } from "../shared/confirm-dialog.ts";
+import { field, resultBox, time } from "./widgets.ts";
 import type { Schema } from "./api.ts";
 
 /** Users (admins): create with an initial password, change role, deactivate or reactivate. */

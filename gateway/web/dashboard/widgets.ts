@@ -1,11 +1,10 @@
-import { h, type Child } from "../shared/dom.ts";
+import { confirmAction } from "../shared/confirm-dialog.ts";
+import { h, uniqueId, type Child } from "../shared/dom.ts";
 
 // The dashboard's small components, built with the pages' one `h()` (../shared/dom.ts): labelled
-// fields, notices, dates, the confirmation dialog and the once-shown secret. Text always goes in as
-// text (never as markup), so a name such as `<script>` is shown, never run.
-
-let nextId = 0;
-export const uniqueId = (prefix: string) => `${prefix}-${++nextId}`;
+// fields, notices, dates, the confirmed button (its dialog, shared with the meeting room, is
+// ../shared/confirm-dialog.ts) and the once-shown secret. Text always goes in as text (never as
+// markup), so a name such as `<script>` is shown, never run.
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -28,35 +27,6 @@ export const statusBox = (message: string) => h("p", { class: "notice success", 
 
 /** The notice for an API answer: the success message, or the API's own error. */
 export const resultBox = (result: { ok: boolean; error: string }, success: string) => (result.ok ? statusBox(success) : alertBox(result.error));
-
-/**
- * A confirmation for a destructive action, as a modal <dialog> (focus is trapped and Escape
- * cancels natively). Resolves true only when the person chose the action.
- */
-export function confirmAction(options: { title: string; message: string; action: string }): Promise<boolean> {
-  return new Promise((resolve) => {
-    const titleId = uniqueId("confirm");
-    const dialog = h(
-      "dialog",
-      { class: "confirm", "aria-labelledby": titleId },
-      h("h2", { id: titleId }, options.title),
-      h("p", {}, options.message),
-      h(
-        "div",
-        { class: "actions" },
-        h("button", { type: "button", class: "secondary", value: "cancel", onclick: () => dialog.close("cancel") }, "Cancel"),
-        h("button", { type: "button", class: "danger", value: "confirm", onclick: () => dialog.close("confirm") }, options.action),
-      ),
-    );
-    dialog.addEventListener("close", () => {
-      dialog.remove();
-      resolve(dialog.returnValue === "confirm");
-    });
-    document.body.appendChild(dialog);
-    dialog.showModal();
-    (dialog.querySelector("button.secondary") as HTMLButtonElement).focus();
-  });
-}
 
 /**
  * A button for an action that needs a second thought: it opens confirmAction and runs the

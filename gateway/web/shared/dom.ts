@@ -40,6 +40,10 @@ export function append(parent: Node, ...children: Child[]) {
   }
 }
 
+let nextId = 0;
+/** An id unique on the page, for `aria-labelledby`, `for` and the like. */
+export const uniqueId = (prefix: string) => `${prefix}-${++nextId}`;
+
 /** Replaces every child of `parent`. */
 export function replaceChildren(parent: Element, ...children: Child[]) {
   parent.replaceChildren();

@@ -1,6 +1,7 @@
 import { h, replaceChildren } from "../../shared/dom.ts";
 import { api, submitting, type Schema } from "../app-shell.ts";
-import { alertBox, confirmAction, confirmedButton, resultBox, statusBox, time } from "../widgets.ts";
+import { confirmAction } from "../../shared/confirm-dialog.ts";
+import { alertBox, confirmedButton, resultBox, statusBox, time } from "../widgets.ts";
 import { clientForm, type Client, type ScopeInfo } from "./client-form.ts";
 
 export interface ClientCardContext {

@@ -1,5 +1,5 @@
-import { h } from "../../shared/dom.ts";
-import { field, uniqueId } from "../widgets.ts";
+import { h, uniqueId } from "../../shared/dom.ts";
+import { field } from "../widgets.ts";
 import type { Schema } from "../api.ts";
 
 // A registered OAuth client as the API answers it, and an entry of the scope catalog it offers.

@@ -1,6 +1,6 @@
-import { h, replaceChildren } from "../../shared/dom.ts";
+import { h, replaceChildren, uniqueId } from "../../shared/dom.ts";
 import { api, submitting, type Schema } from "../app-shell.ts";
-import { field, secretPanel, uniqueId } from "../widgets.ts";
+import { field, secretPanel } from "../widgets.ts";
 
 /** The event types the API documents (its OpenAPI enum): the page keeps no list of its own. */
 async function eventCatalog(): Promise<string[]> {

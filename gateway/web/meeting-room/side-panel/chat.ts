@@ -14,22 +14,19 @@ export function createChat(api: RoomApi, feedback: PanelFeedback) {
   const input = h("textarea", {
     id: "chat-input",
     name: "text",
-    rows: 2,
+    rows: 1,
+    placeholder: "Message everyone",
     maxlength: meetingLimits.chatMessageMaxLength,
     "aria-describedby": "chat-hint",
   });
+  // One line to type in with Send beside it, and the hint under both: the panel's height goes to
+  // the people and the messages. The label is for screen readers (the placeholder says the same).
   const form = h(
     "form",
     { class: "chat-form" },
-    h("label", { for: "chat-input" }, "Message"),
-    input,
-    // The hint beside Send, not above it: the panel's height goes to the messages.
-    h(
-      "div",
-      { class: "chat-send" },
-      h("p", { class: "field-hint", id: "chat-hint" }, `Up to ${meetingLimits.chatMessageMaxLength} characters; not kept after the meeting.`),
-      h("button", { type: "submit", class: "button primary small" }, "Send"),
-    ),
+    h("label", { for: "chat-input", class: "visually-hidden" }, "Message"),
+    h("div", { class: "chat-send" }, input, h("button", { type: "submit", class: "button primary small" }, "Send")),
+    h("p", { class: "field-hint", id: "chat-hint" }, `Up to ${meetingLimits.chatMessageMaxLength} characters; not kept after the meeting.`),
   );
   const element = h("section", { class: "panel-section chat", "aria-labelledby": "chat-heading" }, h("h3", { id: "chat-heading" }, "Chat"), log, form);
 

@@ -1,3 +1,4 @@
+import { confirmAction } from "../../shared/confirm-dialog.ts";
 import { h, setAttributes } from "../../shared/dom.ts";
 import type { LobbyList, RoomApi } from "../room-api.ts";
 import { rerender, type PanelFeedback } from "./panel-tools.ts";
@@ -84,7 +85,14 @@ export function createLobbyQueue(api: RoomApi, feedback: PanelFeedback, announce
     const lock = lockButton.getAttribute("aria-pressed") !== "true";
     void feedback.act(lock ? "The meeting is locked: nobody new can enter." : "The meeting is unlocked.", api.lock(lock)).then(refresh);
   });
-  endButton.addEventListener("click", () => void feedback.act("Ending the meeting for everyone…", api.end()));
+  // Ending is for everyone and for good (nobody can enter again): asked first.
+  endButton.addEventListener("click", () => {
+    void confirmAction({
+      title: "End the meeting for everyone?",
+      message: "Everyone leaves the room now, and nobody can enter this meeting again.",
+      action: "End meeting",
+    }).then((confirmed) => (confirmed ? feedback.act("Ending the meeting for everyone…", api.end()) : undefined));
+  });
   void refresh();
 
   return {

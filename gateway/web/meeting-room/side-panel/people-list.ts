@@ -1,4 +1,5 @@
 import { RoomEvent, type Participant, type Room } from "livekit-client";
+import { confirmAction } from "../../shared/confirm-dialog.ts";
 import { h, icon } from "../../shared/dom.ts";
 import { iconPaths } from "../icons.ts";
 import { displayNameOf } from "../participant-tile.ts";
@@ -33,20 +34,31 @@ export function createPeopleList(room: Room, api: RoomApi, isHost: boolean, feed
 
   function hostActions(participant: Participant) {
     const name = displayNameOf(participant);
-    // Short visible words; the accessible name says whom (and starts with the visible words).
-    const button = (label: string, accessibleName: string, run: () => void) => {
-      const control = h("button", { type: "button", class: "button small", "aria-label": accessibleName }, label);
-      control.addEventListener("click", run);
-      return control;
-    };
+    // Icons on the person's own line, each with its word as a tooltip and an accessible name that
+    // says whom (three word-sized buttons took each person a second line in the panel).
+    const button = (label: string, accessibleName: string, paths: string[], run: () => void, tone = "") =>
+      h("button", { type: "button", class: `button small icon-only ${tone}`, "aria-label": accessibleName, title: label, onclick: run }, icon(paths));
     const mute = (source: "microphone" | "camera" | "screen_share", done: string) => () => void feedback.act(done, api.mute(participant.identity, source));
+    // Removing is for good (the person cannot come back with the same link): asked first.
+    const remove = async () => {
+      const confirmed = await confirmAction({
+        title: `Remove ${name}?`,
+        message: `${name} leaves the meeting at once and cannot rejoin it from this browser or with the same link.`,
+        action: "Remove",
+      });
+      if (confirmed) await feedback.act(`Removed ${name}.`, api.remove(participant.identity));
+    };
     return h(
       "div",
       { class: "person-actions", role: "group", "aria-label": `Actions for ${name}` },
-      participant.isMicrophoneEnabled ? button("Mute", `Mute ${name}`, mute("microphone", `Muted ${name}.`)) : null,
-      participant.isCameraEnabled ? button("Stop camera", `Stop camera of ${name}`, mute("camera", `Stopped ${name}'s camera.`)) : null,
-      participant.isScreenShareEnabled ? button("Stop sharing", `Stop sharing of ${name}`, mute("screen_share", `Stopped ${name}'s screen share.`)) : null,
-      button("Remove", `Remove ${name}`, () => void feedback.act(`Removed ${name}.`, api.remove(participant.identity))),
+      participant.isMicrophoneEnabled ? button("Mute", `Mute ${name}`, iconPaths("microphone", true), mute("microphone", `Muted ${name}.`)) : null,
+      participant.isCameraEnabled
+        ? button("Stop camera", `Stop camera of ${name}`, iconPaths("camera", true), mute("camera", `Stopped ${name}'s camera.`))
+        : null,
+      participant.isScreenShareEnabled
+        ? button("Stop sharing", `Stop sharing of ${name}`, iconPaths("screen", true), mute("screen_share", `Stopped ${name}'s screen share.`))
+        : null,
+      button("Remove", `Remove ${name}`, iconPaths("removePerson"), () => void remove(), "remove"),
     );
   }
 
