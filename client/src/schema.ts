@@ -154,6 +154,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/meeting/{id}/visitor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether this browser session was removed from the meeting
+         * @description What the join page asks before it offers to join: `removed` is true when someone was removed from the meeting from this browser session (the `svc_room_visitor` cookie that join sets), so a reload shows "You were removed" rather than the join form. Public like join; without the cookie the answer is `removed: false`.
+         */
+        get: operations["getVisitorStanding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/meeting/{id}/lobby/status": {
         parameters: {
             query?: never;
@@ -183,9 +203,49 @@ export interface paths {
         };
         /**
          * Who waits in the lobby
-         * @description The people waiting, longest first, and whether the room is locked. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         * @description The people waiting, longest first, how many wait in all, and whether the room is locked. When more than 200 wait, the list holds the 100 longest waiting and the 100 newest arrivals, so a late arrival is never hidden behind a flood. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
          */
         get: operations["listLobby"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/lobby/deny-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn away everyone waiting
+         * @description Denies every lobby entry waiting now (their pages show that they were not let in); for a lobby flooded by strangers. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        post: operations["denyAllWaiting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/self": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who the caller is in the room now
+         * @description The caller's participant id and role as they are now. Rights are read live: a personal link's role follows the meeting's `hosts` and `attendees` (a host dropped from `hosts` is an attendee at once), and a session whose link was revoked, expired or is no longer invited gets 403 with the reason, as does a removed one. The page asks when the server tells it (data packet `svc.role`), and hosts' pages every few seconds. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential.
+         */
+        get: operations["getRoomSelf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2276,6 +2336,10 @@ export interface components {
             /** @description The name given when the link was made: the join page prefills it (editable). Null when none was given. */
             name: string | null;
         };
+        VisitorStanding: {
+            /** @description Someone was removed from the meeting from this browser session. */
+            removed: boolean;
+        };
         LobbyStatus: {
             /**
              * @description `locked`: still waiting, but a host locked the room. `admitted` comes with `grant`.
@@ -2315,12 +2379,27 @@ export interface components {
         };
         LobbyList: {
             locked: boolean;
+            /** @description Longest waiting first. When more than 200 wait: the 100 longest waiting and the 100 newest arrivals. */
             waiting: {
                 entryId: string;
                 displayName: string;
                 /** Format: date-time */
                 waitingSince: string;
             }[];
+            /** @description How many wait in all (more than `waiting` lists when over 200). */
+            waitingCount: number;
+        };
+        LobbyDenial: {
+            /** @description How many were turned away. */
+            denied: number;
+        };
+        RoomSelf: {
+            participantId: string;
+            /**
+             * @description The role now (a host dropped from `hosts` is an attendee at once).
+             * @enum {string}
+             */
+            role: "host" | "attendee" | "guest";
         };
         ChatMessages: {
             messages: components["schemas"]["ChatMessage"][];
@@ -3659,7 +3738,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The link is not valid, is for another meeting, was revoked or has expired: `{"error": "This join link has expired"}`. */
+            /** @description The link is not valid, is for another meeting, was revoked or has expired, its person is no longer invited, or its holder was removed from the meeting: `{"error": "This join link has expired"}`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3679,6 +3758,67 @@ export interface operations {
             };
             /** @description Request body over 100 KB. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getVisitorStanding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The browser session's standing. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitorStanding"];
+                };
+            };
+            /** @description No such meeting: `{"error": "Meeting not found"}`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3870,6 +4010,206 @@ export interface operations {
                 };
             };
             /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    denyAllWaiting: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many were turned away. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LobbyDenial"];
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRoomSelf: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who the caller is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomSelf"];
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller was removed from this meeting. */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -28,6 +28,7 @@ const admission = (meetingId: string): NewAdmission => ({
   displayName: "Guest",
   visitorHash: null,
   sessionHash: randomBytes(32),
+  admittedFromLobby: false,
 });
 
 /** Settles to "pending" when `promise` has not settled within `ms`. */

@@ -52,6 +52,7 @@ beforeAll(async () => {
         roomClosed: () => undefined,
         links: createJoinLinks({ pool }),
         pool,
+        rightsChanged: () => undefined,
       }),
     ),
   );

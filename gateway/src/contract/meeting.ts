@@ -326,9 +326,27 @@ export const ParticipantList = z
 export const LobbyList = z
   .object({
     locked: z.boolean(),
-    waiting: z.array(z.object({ entryId: z.string(), displayName: z.string(), waitingSince: dateTime() })),
+    waiting: z
+      .array(z.object({ entryId: z.string(), displayName: z.string(), waitingSince: dateTime() }))
+      .meta({ description: "Longest waiting first. When more than 200 wait: the 100 longest waiting and the 100 newest arrivals." }),
+    waitingCount: z.number().int().min(0).meta({ description: "How many wait in all (more than `waiting` lists when over 200)." }),
   })
   .meta({ id: "LobbyList" });
+
+export const LobbyDenial = z.object({ denied: z.number().int().min(0).meta({ description: "How many were turned away." }) }).meta({ id: "LobbyDenial" });
+
+/** Who the caller's room session is now: the role follows the invitation live. */
+export const RoomSelf = z
+  .object({
+    participantId: z.string(),
+    role: z.enum(["host", "attendee", "guest"]).meta({ description: "The role now (a host dropped from `hosts` is an attendee at once)." }),
+  })
+  .meta({ id: "RoomSelf" });
+
+/** Whether this browser session may still enter the meeting, as the join page asks before showing the join form. */
+export const VisitorStanding = z
+  .object({ removed: z.boolean().meta({ description: "Someone was removed from the meeting from this browser session." }) })
+  .meta({ id: "VisitorStanding" });
 
 export const ChatMessage = z
   .object({ id: z.string(), participantId: z.string(), displayName: z.string(), text: z.string(), sentAt: dateTime() })

@@ -11,7 +11,10 @@ import {
   ListParticipantsQuery,
   LobbyDecisionRequest,
   LobbyEntryPath,
+  LobbyDenial,
   LobbyList,
+  RoomSelf,
+  VisitorStanding,
   LobbyStatus,
   LobbyStatusRequest,
   LobbyWait,
@@ -292,9 +295,28 @@ export const meetingOpenApi: OpenApiFragment = {
         responses: {
           "200": jsonResponse(JoinLinkHolder, "Who the link is for."),
           "400": errorResponse("Not a JSON object, or `link` missing or not a string."),
-          "403": errorResponse('The link is not valid, is for another meeting, was revoked or has expired: `{"error": "This join link has expired"}`.'),
+          "403": errorResponse(
+            'The link is not valid, is for another meeting, was revoked or has expired, its person is no longer invited, or its holder was removed from the meeting: `{"error": "This join link has expired"}`.',
+          ),
           "404": errorResponse('No such meeting: `{"error": "Meeting not found"}`.'),
           "413": errorResponse("Request body over 100 KB."),
+          "429": tooManyRequests,
+          ...serverErrors,
+        },
+      },
+    },
+    "/meeting/{id}/visitor": {
+      get: {
+        operationId: "getVisitorStanding",
+        summary: "Whether this browser session was removed from the meeting",
+        description:
+          'What the join page asks before it offers to join: `removed` is true when someone was removed from the meeting from this browser session (the `svc_room_visitor` cookie that join sets), so a reload shows "You were removed" rather than the join form. Public like join; without the cookie the answer is `removed: false`.',
+        tags: ["Meeting rooms"],
+        security: [],
+        requestParams: { path: MeetingPath },
+        responses: {
+          "200": jsonResponse(VisitorStanding, "The browser session's standing."),
+          "404": errorResponse('No such meeting: `{"error": "Meeting not found"}`.'),
           "429": tooManyRequests,
           ...serverErrors,
         },
@@ -327,9 +349,28 @@ export const meetingOpenApi: OpenApiFragment = {
       get: roomOperation({
         operationId: "listLobby",
         summary: "Who waits in the lobby",
-        description: "The people waiting, longest first, and whether the room is locked.",
+        description:
+          "The people waiting, longest first, how many wait in all, and whether the room is locked. When more than 200 wait, the list holds the 100 longest waiting and the 100 newest arrivals, so a late arrival is never hidden behind a flood.",
         ok: jsonResponse(LobbyList, "The lobby."),
         host: true,
+      }),
+    },
+    "/meeting/{id}/room/lobby/deny-all": {
+      post: roomOperation({
+        operationId: "denyAllWaiting",
+        summary: "Turn away everyone waiting",
+        description: "Denies every lobby entry waiting now (their pages show that they were not let in); for a lobby flooded by strangers.",
+        ok: jsonResponse(LobbyDenial, "How many were turned away."),
+        host: true,
+      }),
+    },
+    "/meeting/{id}/room/self": {
+      get: roomOperation({
+        operationId: "getRoomSelf",
+        summary: "Who the caller is in the room now",
+        description:
+          "The caller's participant id and role as they are now. Rights are read live: a personal link's role follows the meeting's `hosts` and `attendees` (a host dropped from `hosts` is an attendee at once), and a session whose link was revoked, expired or is no longer invited gets 403 with the reason, as does a removed one. The page asks when the server tells it (data packet `svc.role`), and hosts' pages every few seconds.",
+        ok: jsonResponse(RoomSelf, "Who the caller is."),
       }),
     },
     "/meeting/{id}/room/lobby/{entryId}": {

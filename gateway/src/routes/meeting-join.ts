@@ -11,6 +11,7 @@ import {
   type JoinLinkHolder,
   type LobbyStatus,
   type LobbyWait,
+  type VisitorStanding,
 } from "../contract/meeting.ts";
 import { HttpError } from "../http/errors.ts";
 import { jsonBody } from "../http/json-body.ts";
@@ -28,6 +29,15 @@ const VISITOR_COOKIE = "svc_room_visitor";
  * browser session.
  */
 function visitorKey(req: Request, res: Response, secure: boolean): string {
+  const existing = presentedVisitorKey(req);
+  if (existing) return existing;
+  const fresh = randomBytes(32).toString("base64url");
+  res.cookie(VISITOR_COOKIE, fresh, { httpOnly: true, sameSite: "strict", secure, path: "/api/v1/meeting" });
+  return fresh;
+}
+
+/** The browser session's key when its cookie carries one (never set here). */
+function presentedVisitorKey(req: Request): string | undefined {
   for (const part of (req.headers.cookie ?? "").split(";")) {
     const separator = part.indexOf("=");
     if (separator > 0 && part.slice(0, separator).trim() === VISITOR_COOKIE) {
@@ -35,9 +45,7 @@ function visitorKey(req: Request, res: Response, secure: boolean): string {
       if (/^[A-Za-z0-9_-]{43}$/.test(value)) return value;
     }
   }
-  const fresh = randomBytes(32).toString("base64url");
-  res.cookie(VISITOR_COOKIE, fresh, { httpOnly: true, sameSite: "strict", secure, path: "/api/v1/meeting" });
-  return fresh;
+  return undefined;
 }
 
 /** A join grant as JSON (the join itself, and the lobby's admission). */
@@ -95,11 +103,25 @@ export function meetingJoinRoutes(clients: Clients, publicUrl: string): Router {
   // its holder in is 403 with the reason, the same words the join would answer.
   router.post("/meeting/:id/link-holder", ...jsonBody, async (req, res) => {
     const { link } = parseJsonBody(JoinLinkHolderRequest, req.body);
-    const info = await clients.meetingPage.getJoinInfo({ id: String(req.params.id), link }, { timeoutMs: CALL_TIMEOUT_MS });
+    const info = await clients.meetingPage.getJoinInfo(
+      { id: String(req.params.id), link, visitorKey: presentedVisitorKey(req) ?? "" },
+      { timeoutMs: CALL_TIMEOUT_MS },
+    );
     res.set("Cache-Control", "no-store");
     if (info.linkProblem) throw new HttpError(403, info.linkProblemMessage || "This join link is not valid");
+    if (info.removed) throw new HttpError(403, "You were removed from this meeting");
     const holder: z.input<typeof JoinLinkHolder> = { role: roleNames[info.linkRole], name: info.linkName || null };
     res.json(holder);
+  });
+
+  // Whether someone was removed from the meeting from this browser session: the join page asks
+  // first, so a removed person who reloads sees that rather than the join form.
+  router.get("/meeting/:id/visitor", async (req, res) => {
+    const key = presentedVisitorKey(req);
+    const info = await clients.meetingPage.getJoinInfo({ id: String(req.params.id), visitorKey: key ?? "" }, { timeoutMs: CALL_TIMEOUT_MS });
+    res.set("Cache-Control", "no-store");
+    const standing: z.input<typeof VisitorStanding> = { removed: info.removed };
+    res.json(standing);
   });
 
   router.post("/meeting/:id/lobby/status", ...jsonBody, async (req, res) => {

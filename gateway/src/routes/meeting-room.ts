@@ -8,12 +8,15 @@ import {
   RoomLockRequest,
   type ChatMessage,
   type ChatMessages,
+  type LobbyDenial,
   type LobbyList,
+  type RoomSelf,
 } from "../contract/meeting.ts";
 import { StartRecordingRequest, type RoomRecordingState } from "../contract/recording.ts";
 import { HttpError } from "../http/errors.ts";
 import { jsonBody } from "../http/json-body.ts";
 import { parseJsonBody } from "../http/parse-request.ts";
+import { roleNames } from "./meeting.ts";
 import { isoTime } from "./proto-to-json.ts";
 
 const CALL_TIMEOUT_MS = 10_000;
@@ -52,7 +55,22 @@ export function meetingRoomRoutes(clients: Clients): Router {
     const answer: z.input<typeof LobbyList> = {
       locked: lobby.locked,
       waiting: lobby.waiting.map((entry) => ({ entryId: entry.entryId, displayName: entry.displayName, waitingSince: isoTime(entry.waitingSince) })),
+      waitingCount: lobby.waitingCount,
     };
+    res.json(answer);
+  });
+
+  // Before /room/lobby/:entryId, which would take "deny-all" for an entry id.
+  router.post("/meeting/:id/room/lobby/deny-all", async (req, res) => {
+    const { denied } = await room.denyAllWaiting(ids(req), options);
+    const answer: z.input<typeof LobbyDenial> = { denied };
+    res.json(answer);
+  });
+
+  router.get("/meeting/:id/room/self", async (req, res) => {
+    const self = await room.getSelf(ids(req), options);
+    res.set("Cache-Control", "no-store");
+    const answer: z.input<typeof RoomSelf> = { participantId: self.participantId, role: roleNames[self.role] };
     res.json(answer);
   });
 

@@ -61,6 +61,21 @@ export async function requestLinkHolder(meetingId: string, link: string): Promis
   return answerOf(response) as Promise<JoinRefusal>;
 }
 
+/** Whether someone was removed from the meeting from this browser session (GET /meeting/{id}/visitor); undefined when unknown. */
+export async function requestVisitorStanding(meetingId: string): Promise<{ removed: boolean } | undefined> {
+  try {
+    const response = await fetch(`/api/v1/meeting/${encodeURIComponent(meetingId)}/visitor`, {
+      headers: { accept: "application/json" },
+      credentials: "same-origin",
+      cache: "no-store",
+    });
+    const body = (await response.json().catch(() => ({}))) as { removed?: unknown };
+    return response.ok && typeof body.removed === "boolean" ? { removed: body.removed } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export type LobbyResult = { ok: true; status: "waiting" | "locked" | "denied" } | { ok: true; status: "admitted"; grant: JoinGrant } | JoinRefusal;
 
 /** How a wait in the lobby stands (POST /meeting/{id}/lobby/status). */

@@ -1,6 +1,6 @@
 import { Room, VideoPresets } from "livekit-client";
 import { h, replaceChildren } from "../shared/dom.ts";
-import { requestJoinGrant, requestLinkHolder, type JoinGrant, type JoinRefusal } from "./api.ts";
+import { requestJoinGrant, requestLinkHolder, requestVisitorStanding, type JoinGrant, type JoinRefusal } from "./api.ts";
 import { checkDisplayName } from "./display-name.ts";
 import { rememberedName, type Meeting, type Navigation } from "./meeting.ts";
 import { createDevicePreview } from "./prejoin/device-preview.ts";
@@ -70,6 +70,10 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
 
   preview.start();
   if (meeting.link) showLinkHolder(meeting.id, meeting.link, form, navigation, () => disposed);
+  // Someone removed from the meeting in this browser session who reloads is told so, not offered to join.
+  void requestVisitorStanding(meeting.id).then((standing) => {
+    if (standing?.removed && !disposed && !form.busy()) navigation.outcome({ kind: "removed" });
+  });
   return () => {
     disposed = true;
     form.dispose();

@@ -15,8 +15,12 @@ export interface ChatMessage {
 
 export interface LobbyList {
   locked: boolean;
+  /** Longest waiting first; over 200, the longest waiting and the newest arrivals. */
   waiting: { entryId: string; displayName: string; waitingSince: string }[];
+  waitingCount: number;
 }
+
+export type RoomRole = "host" | "attendee" | "guest";
 
 export interface RoomRecordingState {
   recording: boolean;
@@ -49,6 +53,8 @@ export function roomApi(meetingId: string, roomSession: string) {
     send: (text: string) => call<ChatMessage>("POST", "/chat", { text }),
     lobby: () => call<LobbyList>("GET", "/lobby"),
     decide: (entryId: string, admit: boolean) => call<{ status: string }>("POST", `/lobby/${encodeURIComponent(entryId)}`, { admit }),
+    denyAll: () => call<{ denied: number }>("POST", "/lobby/deny-all"),
+    self: () => call<{ participantId: string; role: RoomRole }>("GET", "/self"),
     lock: (locked: boolean) => call<{ locked: boolean }>("POST", "/lock", { locked }),
     mute: (participantId: string, source: "microphone" | "camera" | "screen_share") =>
       call<{ muted: boolean }>("POST", `${participant(participantId)}/mute`, { source }),

@@ -5,7 +5,9 @@ import { displayNameOf } from "./participant-tile.ts";
 import { createParticipantStage } from "./room/participant-stage.ts";
 import { createRemoteAudio } from "./room/remote-audio.ts";
 import { controlProblem, createRoomControls, type Control } from "./room/room-controls.ts";
+import { watchRole } from "./room/role-watch.ts";
 import { outcomeOf } from "./room/room-outcome.ts";
+import { roomApi } from "./room-api.ts";
 import { mountSidePanel } from "./side-panel.ts";
 
 export { gridSize } from "./room/participant-stage.ts";
@@ -32,7 +34,8 @@ export function mountRoom(container: HTMLElement, session: JoinedSession, naviga
   const startAudio = h("button", { type: "button", class: "button secondary start-audio", hidden: true }, "Turn on sound");
 
   // People (host actions for hosts), the lobby queue for hosts, and the chat (side-panel.ts).
-  const panel = mountSidePanel(room, session.grant, (text) => announcer.announce(text));
+  const announce = (text: string) => announcer.announce(text);
+  let panel = mountSidePanel(room, session.grant, announce);
   const section = h(
     "section",
     { class: "room with-panel", "aria-labelledby": "view-heading" },
@@ -47,6 +50,21 @@ export function mountRoom(container: HTMLElement, session: JoinedSession, naviga
     audio.element,
   );
   container.replaceChildren(section);
+
+  // The role follows the invitation live (room/role-watch.ts): the panel is rebuilt for the new
+  // role, so a demoted host's controls disappear without a reload.
+  const roleWatch = watchRole(room, roomApi(session.grant.meeting.id, session.grant.roomSession), session.grant.role, {
+    changed(role) {
+      const next = mountSidePanel(room, { ...session.grant, role }, announce);
+      panel.element.replaceWith(next.element);
+      panel.recording.element.replaceWith(next.recording.element);
+      panel.recording.notice.replaceWith(next.recording.notice);
+      panel.dispose();
+      panel = next;
+      announce(role === "host" ? "You are now a host of this meeting." : "You are no longer a host of this meeting.");
+    },
+    refused: (message) => navigation.outcome({ kind: "refused", status: 403, message }),
+  });
 
   /** Brings the stage, the controls and the count in line with the room; cheap enough to run on every event. */
   function sync() {
@@ -98,6 +116,7 @@ export function mountRoom(container: HTMLElement, session: JoinedSession, naviga
   publishPreviewedTracks(session, pending, showProblem, sync);
 
   return () => {
+    roleWatch.dispose();
     panel.dispose();
     disposed = true;
     for (const [event, listener] of listeners) room.off(event, listener as never);

@@ -75,8 +75,16 @@ export const configSchema = baseEnvSchema
     MEETING_MAX_PARTICIPANTS: z.coerce.number().int().min(1).max(10_000).default(100),
     /** Join grants one client address (an IPv6 /64 counts as one) may get per minute (shared through Redis when configured). */
     JOIN_GRANTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
-    /** Join grants one meeting may hand out per minute, whoever asks. */
+    /** Join grants one meeting may hand out per minute to people without a personal link (strangers share it; invited people have their own). */
     JOIN_GRANTS_PER_MEETING_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
+    /** Join grants one personal link (or one lobby admission) may get per minute: its holder's own budget, which no stranger can spend. */
+    JOIN_GRANTS_PER_LINK_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
+    /** How many people may wait in one meeting's lobby from one client address (an IPv6 /64 counts as one) at once. */
+    LOBBY_WAITING_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(5),
+    /** Chat messages one participant may send per minute. */
+    CHAT_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+    /** Chat messages stored per meeting at most (further messages are refused until the meeting ends). */
+    CHAT_MESSAGES_PER_MEETING: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
     /** Lifetime of a join grant's token: the browser must connect within it. */
     JOIN_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
     /** How often meetings whose no-show time has come are looked for (meeting.no_show). */

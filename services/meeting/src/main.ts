@@ -27,11 +27,13 @@ import { s3RecordingStorage } from "./recording/recording-storage-s3.ts";
 import { purgeMeetingHistory } from "./db/retention.ts";
 import { meetingRoomService } from "./handlers/meeting-room-service.ts";
 import { meetingPageService, meetingService } from "./handlers/meeting-service.ts";
-import { hostsOnline } from "./db/room-admissions.ts";
+import { hostsOnline, isBarred } from "./db/room-admissions.ts";
 import { outboxLagGauges } from "./outbox-metrics.ts";
 import { startOutboxRelay } from "./outbox-relay.ts";
 import { createJoinGrants } from "./room/join-grants.ts";
 import { createJoinLinks } from "./room/join-links.ts";
+import { createRoomRights } from "./room/room-rights.ts";
+import { hashRoomSecret, isRoomSecret } from "./room/room-secrets.ts";
 import { createNoShowReporter } from "./room/no-show-reporter.ts";
 import { createRoomActions, ROOM_TOPICS } from "./room/room-actions.ts";
 import { startMediaWebhookListener } from "./room/media-webhooks.ts";
@@ -213,6 +215,14 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
       redis: callers.redis,
       keyPrefix: config.REDIS_KEY_PREFIX,
     }),
+    personalLimiter: createRateLimiter({
+      name: "join-grants-per-link",
+      points: config.JOIN_GRANTS_PER_LINK_PER_MINUTE,
+      durationSeconds: 60,
+      redis: callers.redis,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+    }),
+    lobbyPerAddress: config.LOBBY_WAITING_PER_ADDRESS,
     // CreateRoom opens the room or, when it is open, keeps it (with its cap). A room nobody
     // enters closes when the grant's token can no longer be used.
     openRoom: (meetingId, maxParticipants) =>
@@ -225,6 +235,7 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
       ),
   });
 
+  const rights = createRoomRights({ pool, links, actions, logger: roomLogger });
   const meetings = pgMeetingStore(pool);
   const recordingStore = pgRecordingStore(pool);
   const authenticate = createAuthenticator(callers.resolveCaller);
@@ -243,15 +254,38 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
           roomClosed: (meetingId) => void closeRoom(meetingId),
           links,
           pool,
+          rightsChanged: rights.changed,
         }),
       );
       router.service(
         MeetingPageService,
-        meetingPageService({ meetings, grants, links, isRecording: async (meetingId) => (await activeRecordingOf(pool, meetingId)) !== undefined }),
+        meetingPageService({
+          meetings,
+          grants,
+          links,
+          isRecording: async (meetingId) => (await activeRecordingOf(pool, meetingId)) !== undefined,
+          isRemoved: (meetingId, visitorKey, linkId) => isBarred(pool, meetingId, isRoomSecret(visitorKey) ? hashRoomSecret(visitorKey) : null, linkId),
+        }),
       );
       router.service(
         MeetingRoomService,
-        meetingRoomService({ pool, grants, lifecycle, actions, recordings, closeRoom: (meetingId) => void closeRoom(meetingId) }),
+        meetingRoomService({
+          pool,
+          grants,
+          lifecycle,
+          actions,
+          recordings,
+          links,
+          closeRoom: (meetingId) => void closeRoom(meetingId),
+          chatLimiter: createRateLimiter({
+            name: "room-chat",
+            points: config.CHAT_MESSAGES_PER_MINUTE,
+            durationSeconds: 60,
+            redis: callers.redis,
+            keyPrefix: config.REDIS_KEY_PREFIX,
+          }),
+          chatMessagesPerMeeting: config.CHAT_MESSAGES_PER_MEETING,
+        }),
       );
       router.service(
         RecordingService,

@@ -26,7 +26,8 @@ function knock() {
 
 /**
  * A host's lobby queue: who waits (a knock, a badge and an announcement for each newcomer), Admit
- * and Deny for each, and the meeting's Lock and End-for-everyone buttons.
+ * and Deny for each, Deny all (a lobby flooded by strangers), and the meeting's Lock and
+ * End-for-everyone buttons.
  */
 export function createLobbyQueue(api: RoomApi, feedback: PanelFeedback, announce: (text: string) => void) {
   let disposed = false;
@@ -36,6 +37,8 @@ export function createLobbyQueue(api: RoomApi, feedback: PanelFeedback, announce
 
   const badge = h("span", { class: "badge", hidden: true });
   const list = h("ul", { class: "lobby-queue", "aria-label": "Waiting to join" });
+  const more = h("p", { class: "lobby-more", hidden: true });
+  const denyAllButton = h("button", { type: "button", class: "button small", hidden: true }, "Deny all");
   const lockButton = h("button", { type: "button", class: "button small secondary", "aria-pressed": "false" }, "Lock meeting");
   const endButton = h("button", { type: "button", class: "button small danger" }, "End meeting for everyone");
   const element = h(
@@ -43,7 +46,8 @@ export function createLobbyQueue(api: RoomApi, feedback: PanelFeedback, announce
     { class: "panel-section lobby", "aria-labelledby": "lobby-heading" },
     h("h3", { id: "lobby-heading" }, "Waiting to join ", badge),
     list,
-    h("p", { class: "host-controls" }, lockButton, endButton),
+    more,
+    h("p", { class: "host-controls" }, denyAllButton, lockButton, endButton),
   );
 
   function waitingItem(entry: LobbyList["waiting"][number]) {
@@ -61,9 +65,14 @@ export function createLobbyQueue(api: RoomApi, feedback: PanelFeedback, announce
       announce(`${fresh.map((entry) => entry.displayName).join(", ")} ${fresh.length === 1 ? "is" : "are"} waiting to join`);
     }
     knownWaiting = new Set(lobby.waiting.map((entry) => entry.entryId));
-    badge.hidden = lobby.waiting.length === 0;
-    badge.textContent = String(lobby.waiting.length);
-    setAttributes(badge, { "aria-label": `${lobby.waiting.length} waiting` });
+    // The count of everyone waiting, which may be more than the list shows (the longest waiting and the newest).
+    badge.hidden = lobby.waitingCount === 0;
+    badge.textContent = String(lobby.waitingCount);
+    setAttributes(badge, { "aria-label": `${lobby.waitingCount} waiting` });
+    denyAllButton.hidden = lobby.waitingCount < 2;
+    const unlisted = lobby.waitingCount - lobby.waiting.length;
+    more.hidden = unlisted <= 0;
+    more.textContent = unlisted > 0 ? `…and ${unlisted} more waiting between the first and the newest shown.` : "";
     setAttributes(lockButton, { "aria-pressed": lobby.locked ? "true" : "false" });
     lockButton.textContent = lobby.locked ? "Unlock meeting" : "Lock meeting";
     // The same people waiting: leave the buttons as they are (a click in progress stays on its button).
@@ -81,6 +90,7 @@ export function createLobbyQueue(api: RoomApi, feedback: PanelFeedback, announce
     if (!disposed) timer = window.setTimeout(() => void refresh(), LOBBY_POLL_MS);
   }
 
+  denyAllButton.addEventListener("click", () => void feedback.act("Everyone waiting was turned away.", api.denyAll()).then(refresh));
   lockButton.addEventListener("click", () => {
     const lock = lockButton.getAttribute("aria-pressed") !== "true";
     void feedback.act(lock ? "The meeting is locked: nobody new can enter." : "The meeting is unlocked.", api.lock(lock)).then(refresh);

@@ -55,6 +55,11 @@ export async function findJoinLink(db: Queryable, secretHash: Buffer): Promise<J
   return rows[0] ? toLink(rows[0]) : undefined;
 }
 
+export async function findJoinLinkById(db: Queryable, linkId: string): Promise<JoinLinkRecord | undefined> {
+  const { rows } = await db.query<LinkRow>("SELECT id, meeting_id, role, email, name, expires_at, revoked_at FROM join_links WHERE id = $1", [linkId]);
+  return rows[0] ? toLink(rows[0]) : undefined;
+}
+
 /** Revokes a link of a meeting: `revoked` now, `already` revoked, or undefined when there is no such link. */
 export async function revokeJoinLink(db: Queryable, meetingId: string, linkId: string): Promise<"revoked" | "already" | undefined> {
   const { rows } = await db.query<{ revoked_now: boolean }>(

@@ -6,7 +6,7 @@ type Queryable = Pool | PoolClient;
 /** What a join grant checks about a meeting, read in one round trip. */
 export interface JoinState {
   meeting: StoredMeeting;
-  /** Someone was removed from the meeting from this browser session (`visitorHash`). */
+  /** Someone was removed from the meeting from this browser session (`visitorHash`) or with this link. */
   barred: boolean;
   /** People in the room now. */
   present: number;
@@ -17,13 +17,13 @@ export interface JoinState {
  * room: one statement for what would be three reads (getMeeting, isBarred, countPresent), since
  * every join grant needs all three. Undefined when there is no such meeting.
  */
-export async function readJoinState(db: Queryable, meetingId: string, visitorHash: Buffer | null): Promise<JoinState | undefined> {
+export async function readJoinState(db: Queryable, meetingId: string, visitorHash: Buffer | null, linkId: string | null): Promise<JoinState | undefined> {
   const { rows } = await db.query<MeetingRow & { barred: boolean; present: number }>(
     `SELECT ${MEETING_COLUMNS},
-            EXISTS (SELECT 1 FROM room_admissions a WHERE a.meeting_id = m.id AND a.removed_at IS NOT NULL AND a.visitor_hash = $2) AS barred,
+            EXISTS (SELECT 1 FROM room_admissions a WHERE a.meeting_id = m.id AND a.removed_at IS NOT NULL AND (a.visitor_hash = $2 OR a.link_id = $3)) AS barred,
             (SELECT count(*)::int FROM room_participants r WHERE r.meeting_id = m.id AND r.left_at IS NULL) AS present
        FROM meetings m WHERE m.id = $1`,
-    [meetingId, visitorHash],
+    [meetingId, visitorHash, linkId],
   );
   const row = rows[0];
   return row ? { meeting: toMeeting(row), barred: row.barred, present: row.present } : undefined;
@@ -39,6 +39,7 @@ export interface NewAdmission {
   displayName: string;
   visitorHash: Buffer | null;
   sessionHash: Buffer;
+  admittedFromLobby: boolean;
 }
 
 /**
@@ -65,12 +66,13 @@ const admissionValues = (admission: NewAdmission) => [
   admission.displayName,
   admission.visitorHash,
   admission.sessionHash,
+  admission.admittedFromLobby,
 ];
 
 async function admitIntoOpenRoom(db: Queryable, admission: NewAdmission): Promise<boolean> {
   const { rowCount } = await db.query(
-    `INSERT INTO room_admissions (participant_id, meeting_id, role, email, link_id, display_name, visitor_hash, session_hash)
-     SELECT $1, m.id, $3, $4, $5, $6, $7, $8 FROM meetings m
+    `INSERT INTO room_admissions (participant_id, meeting_id, role, email, link_id, display_name, visitor_hash, session_hash, admitted_from_lobby)
+     SELECT $1, m.id, $3, $4, $5, $6, $7, $8, $9 FROM meetings m
       WHERE m.id = $2 AND m.status IN ('scheduled', 'live') AND m.room_opened_at IS NOT NULL
       FOR SHARE OF m`,
     admissionValues(admission),
@@ -83,8 +85,8 @@ async function openRoomAndAdmitFirst(db: Queryable, admission: NewAdmission): Pr
     `WITH opened AS (
        UPDATE meetings SET room_opened_at = COALESCE(room_opened_at, now()) WHERE id = $2 AND status IN ('scheduled', 'live') RETURNING id
      )
-     INSERT INTO room_admissions (participant_id, meeting_id, role, email, link_id, display_name, visitor_hash, session_hash)
-     SELECT $1, opened.id, $3, $4, $5, $6, $7, $8 FROM opened`,
+     INSERT INTO room_admissions (participant_id, meeting_id, role, email, link_id, display_name, visitor_hash, session_hash, admitted_from_lobby)
+     SELECT $1, opened.id, $3, $4, $5, $6, $7, $8, $9 FROM opened`,
     admissionValues(admission),
   );
   return rowCount === 1;

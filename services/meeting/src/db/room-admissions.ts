@@ -10,11 +10,13 @@ export interface Admission {
   linkId: string | null;
   displayName: string;
   removedAt: Date | null;
+  /** Admitted by a host from the lobby (rather than granted at once). */
+  admittedFromLobby: boolean;
 }
 
 type AdmissionRow = SnakeCaseRow<Admission>;
 
-const COLUMNS = "participant_id, meeting_id, role, email, link_id, display_name, removed_at";
+const COLUMNS = "participant_id, meeting_id, role, email, link_id, display_name, removed_at, admitted_from_lobby";
 
 const toAdmission = fromSnakeCaseRow<Admission>;
 
@@ -44,13 +46,59 @@ export async function isBarred(db: Queryable, meetingId: string, visitorHash: Bu
   return rows.length > 0;
 }
 
-/** Marks a participant removed (their link and browser session are barred from the meeting). */
-export async function markRemoved(db: Queryable, meetingId: string, participantId: string): Promise<boolean> {
-  const { rowCount } = await db.query("UPDATE room_admissions SET removed_at = COALESCE(removed_at, now()) WHERE meeting_id = $1 AND participant_id = $2", [
-    meetingId,
-    participantId,
-  ]);
-  return rowCount === 1;
+/**
+ * Removes a participant and, with them, every admission of the same browser session and of the
+ * same personal link in this meeting (a second tab, a second grant): the participant ids removed
+ * now or before, to disconnect from the media room; empty when there is no such participant.
+ * Whoever of them still waits in the lobby is denied.
+ */
+export async function markRemoved(db: Queryable, meetingId: string, participantId: string): Promise<string[]> {
+  const { rows } = await db.query<{ participant_id: string }>(
+    `WITH target AS (SELECT visitor_hash, link_id FROM room_admissions WHERE meeting_id = $1 AND participant_id = $2),
+          denied AS (
+            UPDATE lobby_entries e SET status = 'denied', decided_at = now() FROM target t
+             WHERE e.meeting_id = $1 AND e.status = 'waiting' AND (e.visitor_hash = t.visitor_hash OR e.link_id = t.link_id))
+     UPDATE room_admissions a SET removed_at = COALESCE(a.removed_at, now()) FROM target t
+      WHERE a.meeting_id = $1 AND (a.participant_id = $2 OR a.visitor_hash = t.visitor_hash OR a.link_id = t.link_id)
+     RETURNING a.participant_id`,
+    [meetingId, participantId],
+  );
+  return rows.map((row) => row.participant_id);
+}
+
+/** What a connection to the media room is checked against (room/room-entry.ts): the admission of its identity, its link and history. */
+export interface EntryRecord {
+  role: Admission["role"];
+  linkId: string | null;
+  admittedFromLobby: boolean;
+  /** This admission, or another of its browser session or link, was removed. */
+  barred: boolean;
+  /** This participant identity has been in the room before (a reconnection). */
+  enteredBefore: boolean;
+}
+
+export async function entryRecordOf(db: Queryable, meetingId: string, participantId: string): Promise<EntryRecord | undefined> {
+  const { rows } = await db.query<SnakeCaseRow<EntryRecord>>(
+    `SELECT a.role, a.link_id, a.admitted_from_lobby,
+            EXISTS (SELECT 1 FROM room_admissions b
+                     WHERE b.meeting_id = a.meeting_id AND b.removed_at IS NOT NULL
+                       AND (b.participant_id = a.participant_id OR b.visitor_hash = a.visitor_hash OR b.link_id = a.link_id)) AS barred,
+            EXISTS (SELECT 1 FROM room_participants r WHERE r.meeting_id = a.meeting_id AND r.participant_id = a.participant_id) AS entered_before
+       FROM room_admissions a WHERE a.meeting_id = $1 AND a.participant_id = $2`,
+    [meetingId, participantId],
+  );
+  return rows[0] ? fromSnakeCaseRow<EntryRecord>(rows[0]) : undefined;
+}
+
+/** The admissions with a personal link of the people in the room now (their rights follow the link). */
+export async function presentLinkHolders(db: Queryable, meetingId: string): Promise<Admission[]> {
+  const { rows } = await db.query<AdmissionRow>(
+    `SELECT ${COLUMNS.replace(/(^|, )/g, "$1a.")} FROM room_admissions a
+      WHERE a.meeting_id = $1 AND a.link_id IS NOT NULL AND a.removed_at IS NULL
+        AND EXISTS (SELECT 1 FROM room_participants r WHERE r.meeting_id = a.meeting_id AND r.participant_id = a.participant_id AND r.left_at IS NULL)`,
+    [meetingId],
+  );
+  return rows.map(toAdmission);
 }
 
 /** Each participant identity's role and e-mail, for the visits of a meeting. */

@@ -27,15 +27,21 @@ const toMessage = (row: MessageRow): ChatMessageRecord => ({
 type Queryable = Pool | PoolClient;
 
 /** Stores a message of a meeting that has not ended (undefined when it has: nothing is kept after). */
+/**
+ * Stores a message of an open meeting that holds fewer than `cap` messages; undefined when the
+ * meeting has closed or is full (the caller tells which).
+ */
 export async function insertChatMessage(
   db: Queryable,
   message: { meetingId: string; participantId: string; displayName: string; text: string },
+  cap: number,
 ): Promise<ChatMessageRecord | undefined> {
   const { rows } = await db.query<MessageRow>(
     `INSERT INTO room_chat_messages (meeting_id, participant_id, display_name, body)
      SELECT $1, $2, $3, $4 FROM meetings WHERE id = $1 AND status IN ('scheduled', 'live')
+        AND (SELECT count(*) FROM room_chat_messages WHERE meeting_id = $1) < $5
      RETURNING id, participant_id, display_name, body, sent_at`,
-    [message.meetingId, message.participantId, message.displayName, message.text],
+    [message.meetingId, message.participantId, message.displayName, message.text, cap],
   );
   return rows[0] ? toMessage(rows[0]) : undefined;
 }

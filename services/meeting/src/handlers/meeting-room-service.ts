@@ -3,18 +3,21 @@ import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { invalidArgument, notFound, type Pool } from "@svc/platform";
 import { meetingLimits, FORMAT_CHARACTER } from "@svc/platform/contract";
 import type { MeetingRoomService } from "@svc/proto/svc/meeting/v1/meeting_pb";
-import { decideLobbyEntry, waitingEntries } from "../db/lobby.ts";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import { decideLobbyEntry, denyAllWaiting, waitingEntries } from "../db/lobby.ts";
 import { getMeeting, isClosed, setRoomLocked } from "../db/meetings.ts";
 import { admissionBySession, admissionOf, markRemoved, type Admission } from "../db/room-admissions.ts";
 import { chatMessagesOf, insertChatMessage, type ChatMessageRecord } from "../db/room-chat.ts";
 import { isMeetingId } from "../meeting-id.ts";
 import { closedMeeting, type JoinGrants } from "../room/join-grants.ts";
+import { linkStanding, type JoinLinks } from "../room/join-links.ts";
+import { spend } from "../room/rate-budget.ts";
 import type { MeetingLifecycle } from "../room/meeting-lifecycle.ts";
 import { MUTABLE_SOURCES, ROOM_TOPICS, type MutableSource, type RoomActions } from "../room/room-actions.ts";
 import { hashRoomSecret, isRoomSecret } from "../room/room-secrets.ts";
 import { activeRecordingOf } from "../db/recordings.ts";
 import type { Recordings } from "../recording/recordings.ts";
-import { joinResponse } from "./meeting-service.ts";
+import { joinResponse, roleToProto } from "./meeting-service.ts";
 import { layoutOf } from "./recording-service.ts";
 
 const MAX_CHAT_LENGTH = meetingLimits.chatMessageMaxLength;
@@ -28,6 +31,11 @@ export interface MeetingRoomServiceDependencies {
   /** Closes the meeting's media room (everyone is disconnected). */
   closeRoom: (meetingId: string) => void;
   recordings: Pick<Recordings, "start" | "stop">;
+  links: Pick<JoinLinks, "byId">;
+  /** Chat messages per participant (their own budget: one person cannot flood the room). */
+  chatLimiter: RateLimiterAbstract;
+  /** At most this many chat messages are stored per meeting. */
+  chatMessagesPerMeeting: number;
 }
 
 /**
@@ -38,16 +46,24 @@ export interface MeetingRoomServiceDependencies {
 export function meetingRoomService(deps: MeetingRoomServiceDependencies): ServiceImpl<typeof MeetingRoomService> {
   const { pool, actions } = deps;
 
-  /** The participant a room session belongs to, in an open meeting; a removed one has no say. */
+  /**
+   * The participant a room session belongs to, in an open meeting, with the role it has now: a
+   * removed one has no say, and one with a personal link has what the link gives today
+   * (join-links.ts linkStanding), so a revoked link or a host dropped from `hosts` stops acting
+   * at once, whatever the session was granted as.
+   */
   async function participant(meetingId: string, roomSession: string): Promise<Admission> {
     if (!isMeetingId(meetingId)) throw notFound("Meeting");
     const admission = isRoomSecret(roomSession) ? await admissionBySession(pool, meetingId, hashRoomSecret(roomSession)) : undefined;
     if (!admission) throw new ConnectError("This room session is not valid for this meeting", Code.Unauthenticated);
-    if (admission.removedAt) throw new ConnectError("You were removed from this meeting", Code.PermissionDenied);
+    if (admission.removedAt) throw new ConnectError("You were removed from this meeting", Code.PermissionDenied, { "x-room-state": "removed" });
     const meeting = await getMeeting(pool, meetingId);
     if (!meeting) throw notFound("Meeting");
     if (isClosed(meeting.status)) throw closedMeeting(meeting.status);
-    return admission;
+    if (!admission.linkId) return admission;
+    const standing = linkStanding(await deps.links.byId(admission.linkId), meeting, new Date());
+    if ("problem" in standing) throw new ConnectError(standing.problem.message, Code.PermissionDenied, { "x-link-problem": standing.problem.code });
+    return { ...admission, role: standing.role };
   }
 
   async function host(meetingId: string, roomSession: string): Promise<Admission> {
@@ -77,8 +93,19 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
       const waiting = await waitingEntries(pool, request.meetingId);
       return {
         locked: meeting?.roomLocked ?? false,
-        waiting: waiting.map((entry) => ({ entryId: entry.id, displayName: entry.displayName, waitingSince: timestampFromDate(entry.createdAt) })),
+        waiting: waiting.entries.map((entry) => ({ entryId: entry.id, displayName: entry.displayName, waitingSince: timestampFromDate(entry.createdAt) })),
+        waitingCount: waiting.count,
       };
+    },
+
+    async denyAllWaiting(request) {
+      await host(request.meetingId, request.roomSession);
+      return { denied: await denyAllWaiting(pool, request.meetingId) };
+    },
+
+    async getSelf(request) {
+      const self = await participant(request.meetingId, request.roomSession);
+      return { participantId: self.participantId, role: roleToProto[self.role] };
     },
 
     async decideLobbyEntry(request) {
@@ -105,9 +132,12 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
     async removeParticipant(request) {
       const self = await host(request.meetingId, request.roomSession);
       if (request.participantId === self.participantId) throw invalidArgument(["a host cannot remove themselves; leave the meeting instead"]);
-      // Recorded first: from now on their link and browser session are refused, and then they are disconnected.
-      if (!(await markRemoved(pool, request.meetingId, request.participantId))) throw notFound("Participant");
-      await actions.remove(request.meetingId, request.participantId);
+      // Recorded first: from now on their link and browser session are refused (a connection with
+      // a token they kept is removed on arrival: room-entry.ts), and then every admission of that
+      // browser session and link (a second tab) is disconnected.
+      const removedIds = await markRemoved(pool, request.meetingId, request.participantId);
+      if (removedIds.length === 0) throw notFound("Participant");
+      await Promise.all(removedIds.map((participantId) => actions.remove(request.meetingId, participantId)));
       return {};
     },
 
@@ -120,18 +150,27 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
 
     async sendChatMessage(request) {
       const sender = await participant(request.meetingId, request.roomSession);
+      await spend(deps.chatLimiter, sender.participantId, "You are sending messages too fast; wait a moment");
       const text = request.text.trim();
       if (text.length === 0) throw invalidArgument(["text is required"]);
       if ([...text].length > MAX_CHAT_LENGTH) throw invalidArgument([`text must be at most ${MAX_CHAT_LENGTH} characters`]);
       if (/[\p{Cc}]/u.test(text.replace(/[\n\t]/g, "")) || FORMAT_CHARACTER.test(text.replace(/\u200d/g, "")))
         throw invalidArgument(["text must not contain control or invisible formatting characters"]);
-      const stored = await insertChatMessage(pool, {
-        meetingId: request.meetingId,
-        participantId: sender.participantId,
-        displayName: sender.displayName,
-        text,
-      });
-      if (!stored) throw closedMeeting("ended");
+      const stored = await insertChatMessage(
+        pool,
+        {
+          meetingId: request.meetingId,
+          participantId: sender.participantId,
+          displayName: sender.displayName,
+          text,
+        },
+        deps.chatMessagesPerMeeting,
+      );
+      if (!stored) {
+        const meeting = await getMeeting(pool, request.meetingId);
+        if (!meeting || isClosed(meeting.status)) throw closedMeeting(meeting?.status ?? "ended");
+        throw new ConnectError(`This meeting's chat is full (${deps.chatMessagesPerMeeting} messages)`, Code.ResourceExhausted);
+      }
       const message = chatMessage(stored);
       await actions.broadcast(request.meetingId, ROOM_TOPICS.chat, {
         id: stored.id,

@@ -108,11 +108,12 @@ function setUp() {
         // Links and attendance need Postgres: tested in test/meeting-room.
         links: notUsed as never,
         pool: notUsed as never,
+        rightsChanged: notUsed as never,
       }),
     );
     router.service(
       MeetingPageService,
-      meetingPageService({ meetings: store, grants: notUsed as never, links: notUsed as never, isRecording: async () => false }),
+      meetingPageService({ meetings: store, grants: notUsed as never, links: notUsed as never, isRecording: async () => false, isRemoved: async () => false }),
     );
   });
   const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });

@@ -60,6 +60,8 @@ export interface MeetingServiceDependencies {
   roomClosed: (meetingId: string) => void;
   links: JoinLinks;
   pool: Pool;
+  /** Told after who the meeting invites, or one of its links, changed: the people in its room get their new rights at once (room-rights.ts). */
+  rightsChanged: (meetingId: string) => void;
 }
 
 export const joinUrl = (publicUrl: string, id: string) => `${publicUrl}/meeting/${id}`;
@@ -136,6 +138,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
         ? await lifecycle.update(caller.orgId, request.id, (current) => validateMeetingUpdate(fields, requestInput(request), current))
         : undefined;
       if (!result) throw notFound("Meeting");
+      if (result.changed.some((field) => field === "hosts" || field === "attendees") && result.meeting.roomOpenedAt) deps.rightsChanged(result.meeting.id);
       return { meeting: toProto(result.meeting), changedFields: result.changed };
     },
 
@@ -179,6 +182,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
       if (!meeting) throw notFound("Meeting");
       const outcome = /^[0-9a-f-]{36}$/i.test(request.linkId) ? await deps.links.revoke(meeting.id, request.linkId) : undefined;
       if (!outcome) throw notFound("Link");
+      if (outcome === "revoked" && meeting.roomOpenedAt) deps.rightsChanged(meeting.id);
       return { revokedNow: outcome === "revoked" };
     },
 
@@ -289,6 +293,8 @@ export function meetingPageService(deps: {
   links: JoinLinks;
   /** Whether the meeting is being recorded now (the join page says so before anyone joins). */
   isRecording: (meetingId: string) => Promise<boolean>;
+  /** Whether someone was removed from the meeting from this browser session (its visitor key) or with this link. */
+  isRemoved: (meetingId: string, visitorKey: string, linkId: string | null) => Promise<boolean>;
 }): ServiceImpl<typeof MeetingPageService> {
   return {
     async joinMeeting(request) {
@@ -306,7 +312,7 @@ export function meetingPageService(deps: {
     async getJoinInfo(request) {
       const meeting = isMeetingId(request.id) ? await deps.meetings.get(request.id) : undefined;
       if (!meeting) throw notFound("Meeting");
-      const described = request.link ? await deps.links.describe(meeting.id, request.link) : undefined;
+      const described = request.link ? await deps.links.describe(meeting, request.link) : undefined;
       return {
         recording: meeting.status === "live" && meeting.settings.recording !== "off" ? await deps.isRecording(meeting.id) : false,
         recordingMode: meeting.settings.recording,
@@ -315,6 +321,7 @@ export function meetingPageService(deps: {
         linkRole: described?.link ? roleToProto[described.link.role] : ParticipantRole.UNSPECIFIED,
         linkProblem: described?.problem?.code ?? "",
         linkProblemMessage: described?.problem?.message ?? "",
+        removed: request.visitorKey || described?.link ? await deps.isRemoved(meeting.id, request.visitorKey, described?.link?.id ?? null) : false,
         id: meeting.id,
         title: meeting.title,
         start: meeting.start ? timestampFromDate(meeting.start) : undefined,

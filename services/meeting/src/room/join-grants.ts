@@ -4,13 +4,14 @@ import { AccessToken, TrackSource, type VideoGrant } from "livekit-server-sdk";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { clientAddressKey, notFound, type Pool } from "@svc/platform";
 import { errorMetadata } from "@svc/platform/contract";
-import type { LinkRole } from "../db/join-links.ts";
-import { insertLobbyEntry, lobbyEntryByTicket, type LobbyEntryRecord } from "../db/lobby.ts";
+import type { JoinLinkRecord, LinkRole } from "../db/join-links.ts";
+import { enterLobby, lobbyEntryByTicket, type LobbyEntryRecord } from "../db/lobby.ts";
 import { openRoomAndAdmit, readJoinState, withdrawAdmission } from "../db/join-state.ts";
 import { getMeeting, isClosed, type MeetingStatus, type StoredMeeting } from "../db/meetings.ts";
 import { isBarred } from "../db/room-admissions.ts";
 import { validateDisplayName } from "./display-name.ts";
 import type { JoinLinks } from "./join-links.ts";
+import { spend } from "./rate-budget.ts";
 import { hashRoomSecret, isRoomSecret, newRoomSecret } from "./room-secrets.ts";
 
 export interface MediaServerCredentials {
@@ -43,6 +44,8 @@ export const gone = (message: string) => new ConnectError(message, Code.FailedPr
 export const closedMeeting = (status: MeetingStatus) => gone(status === "cancelled" ? "This meeting was cancelled" : "This meeting has ended");
 const removed = () => new ConnectError("You were removed from this meeting", Code.PermissionDenied, { "x-room-state": "removed" });
 const locked = () => new ConnectError("This meeting is locked: nobody new can enter", Code.FailedPrecondition, { "x-room-state": "locked" });
+const lobbyFull = () =>
+  new ConnectError("Too many people are waiting to join from this address; try again later", Code.ResourceExhausted, { [errorMetadata.retryAfter]: "30" });
 
 export interface JoinRequest {
   meetingId: string;
@@ -67,10 +70,17 @@ export function createJoinGrants(deps: {
   maxParticipants: number;
   tokenTtlSeconds: number;
   links: JoinLinks;
-  /** Grants per client address (IPv6 counted per /64: clientAddressKey). */
+  /** Joins per client address (IPv6 counted per /64: clientAddressKey), for everyone without a personal budget. */
   limiter: RateLimiterAbstract;
-  /** Grants per meeting, whatever the addresses asking. */
+  /** Grants per meeting to people without a personal link (strangers share the URL's budget). */
   meetingLimiter: RateLimiterAbstract;
+  /**
+   * Grants per personal link, and per lobby admission: an invited person's budget of their own,
+   * which no stranger can spend.
+   */
+  personalLimiter: RateLimiterAbstract;
+  /** How many people may wait in a meeting's lobby from one client address at once. */
+  lobbyPerAddress: number;
   /**
    * Opens the meeting's room on the media server with the participant cap, or confirms it is
    * open; throws when the media server cannot. Called for every grant: the media server is
@@ -83,37 +93,28 @@ export function createJoinGrants(deps: {
   /** Tells the hosts in the room that someone is waiting (a nudge; they fetch the list). */
   lobbyKnocked: (meetingId: string) => void;
 }) {
-  const { pool, media, maxParticipants, tokenTtlSeconds, limiter, meetingLimiter } = deps;
+  const { pool, media, maxParticipants, tokenTtlSeconds, limiter, meetingLimiter, personalLimiter } = deps;
 
-  const consume = async (bucket: RateLimiterAbstract, key: string, message: string) => {
-    try {
-      await bucket.consume(key);
-    } catch (rejection) {
-      if (rejection instanceof Error) throw rejection;
-      const retryAfter = Math.ceil(((rejection as { msBeforeNext?: number }).msBeforeNext ?? 1_000) / 1_000);
-      throw new ConnectError(message, Code.ResourceExhausted, { [errorMetadata.retryAfter]: String(retryAfter) });
-    }
-  };
-
-  /**
-   * The limits and the meeting's state, checked for every grant (also after a lobby admission):
-   * the meeting, with whether this browser session was removed from it and how many are in its
-   * room, read in one round trip.
-   */
-  async function openMeeting(meetingId: string, clientAddress: string, visitorHash: Buffer | null) {
-    await consume(limiter, clientAddressKey(clientAddress), "Too many join requests from this address; try again shortly");
-    const state = await readJoinState(pool, meetingId, visitorHash);
+  /** The meeting, with whether this browser session or link was removed from it and how many are in its room, read in one round trip. */
+  async function openMeeting(meetingId: string, visitorHash: Buffer | null, linkId: string | null) {
+    const state = await readJoinState(pool, meetingId, visitorHash, linkId);
     if (!state) throw notFound("Meeting");
     if (isClosed(state.meeting.status)) throw closedMeeting(state.meeting.status);
-    await consume(meetingLimiter, state.meeting.id, "Too many join requests for this meeting; try again shortly");
     return state;
+  }
+
+  /** A personal link's own budget, when the secret is one of this meeting's live links; the address's budget otherwise. */
+  async function chargeJoin(meetingId: string, link: JoinLinkRecord | undefined, clientAddress: string) {
+    const personal = link && link.meetingId === meetingId && !link.revokedAt && link.expiresAt.getTime() > Date.now();
+    if (personal) await spend(personalLimiter, `link:${link.id}`, "Too many join requests with this link; try again shortly");
+    else await spend(limiter, clientAddressKey(clientAddress), "Too many join requests from this address; try again shortly");
   }
 
   /** The token, and the admission that says who the new participant identity is. */
   async function issue(
     meeting: StoredMeeting,
     present: number,
-    person: { displayName: string; role: LinkRole; email: string | null; linkId: string | null; visitorHash: Buffer | null },
+    person: { displayName: string; role: LinkRole; email: string | null; linkId: string | null; visitorHash: Buffer | null; admittedFromLobby: boolean },
   ): Promise<JoinGrant> {
     // The media server enforces the cap (the room is opened with it); this check gives a clear
     // answer before the browser tries.
@@ -121,7 +122,17 @@ export function createJoinGrants(deps: {
     const participantId = `p_${randomBytes(12).toString("base64url")}`;
     const roomSession = newRoomSecret();
     // Recorded before the room is opened, so an end that comes after closes the room this grant opens.
-    const admission = { participantId, meetingId: meeting.id, ...person, sessionHash: hashRoomSecret(roomSession) };
+    const admission = {
+      participantId,
+      meetingId: meeting.id,
+      displayName: person.displayName,
+      role: person.role,
+      email: person.email,
+      linkId: person.linkId,
+      visitorHash: person.visitorHash,
+      admittedFromLobby: person.admittedFromLobby,
+      sessionHash: hashRoomSecret(roomSession),
+    };
     if (!(await openRoomAndAdmit(pool, admission))) throw closedMeeting((await getMeeting(pool, meeting.id))?.status ?? "ended");
     try {
       await deps.openRoom(meeting.id, maxParticipants);
@@ -149,25 +160,45 @@ export function createJoinGrants(deps: {
     };
   }
 
+  /**
+   * A join: the personal link is looked up first, so its holder is charged to the link's own
+   * budget (strangers who know only the URL share the address's and the meeting's), then judged
+   * against the meeting's invitation as it is now (join-links.ts linkStanding).
+   */
   async function grantJoin(request: JoinRequest): Promise<JoinGrant | LobbyWait> {
     const displayName = validateDisplayName(request.displayName);
     const visitorHash = request.visitorKey && isRoomSecret(request.visitorKey) ? hashRoomSecret(request.visitorKey) : null;
-    const { meeting, barred, present } = await openMeeting(request.meetingId, request.clientAddress, visitorHash);
-    const link = request.link ? await deps.links.resolve(meeting.id, request.link) : undefined;
+    const found = request.link ? await deps.links.find(request.link) : undefined;
+    await chargeJoin(request.meetingId, found, request.clientAddress);
+    const { meeting, barred, present } = await openMeeting(request.meetingId, visitorHash, found?.meetingId === request.meetingId ? found.id : null);
+    const link = request.link ? deps.links.admit(found, meeting) : undefined;
     const role: LinkRole = link?.role ?? "guest";
-    if (barred || (link && (await isBarred(pool, meeting.id, null, link.id)))) throw removed();
-    const person = { displayName, role, email: link?.email ?? null, linkId: link?.id ?? null, visitorHash };
+    if (barred) throw removed();
+    const person = { displayName, role, email: link?.email ?? null, linkId: link?.id ?? null, visitorHash, admittedFromLobby: false };
     if (role !== "host" && meeting.roomLocked) throw locked();
     if (role !== "host" && meeting.settings.lobby) {
       const lobbyTicket = newRoomSecret();
-      await insertLobbyEntry(pool, { id: randomUUID(), meetingId: meeting.id, ticketHash: hashRoomSecret(lobbyTicket), ...person, role });
+      const entered = await enterLobby(
+        pool,
+        {
+          id: randomUUID(),
+          meetingId: meeting.id,
+          ticketHash: hashRoomSecret(lobbyTicket),
+          addressHash: hashRoomSecret(clientAddressKey(request.clientAddress)),
+          ...person,
+          role,
+        },
+        deps.lobbyPerAddress,
+      );
+      if (entered === "full") throw lobbyFull();
       deps.lobbyKnocked(meeting.id);
       return { lobbyTicket, meeting, role };
     }
+    if (!link) await spend(meetingLimiter, meeting.id, "Too many join requests for this meeting; try again shortly");
     return issue(meeting, present, person);
   }
 
-  /** How a lobby entry stands; once admitted, with a grant (asked again, a new one). */
+  /** How a lobby entry stands; once admitted, with a grant (asked again, a new one, from the admission's own budget). */
   async function lobbyStatus(request: {
     meetingId: string;
     ticket: string;
@@ -183,8 +214,11 @@ export function createJoinGrants(deps: {
     if (entry.status === "denied") return { status: "denied" };
     if (entry.status === "waiting") return { status: meeting.roomLocked ? "locked" : "waiting" };
     if (await isBarred(pool, meeting.id, entry.visitorHash, entry.linkId)) throw removed();
-    const state = await openMeeting(request.meetingId, request.clientAddress, entry.visitorHash);
-    const grant = await issue(state.meeting, state.present, entry);
+    await spend(personalLimiter, `lobby:${entry.id}`, "Too many join requests; try again shortly");
+    const state = await openMeeting(request.meetingId, entry.visitorHash, entry.linkId);
+    // A personal link is judged again: it may have been revoked, or its person re-invited, while they waited.
+    const role = entry.linkId ? deps.links.admit(await deps.links.byId(entry.linkId), state.meeting).role : entry.role;
+    const grant = await issue(state.meeting, state.present, { ...entry, role, admittedFromLobby: true });
     return { status: "admitted", grant };
   }
 

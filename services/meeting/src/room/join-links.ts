@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { invalidArgument, type Pool } from "@svc/platform";
-import { findJoinLink, insertJoinLink, revokeJoinLink, type JoinLinkRecord, type LinkRole } from "../db/join-links.ts";
+import { findJoinLink, findJoinLinkById, insertJoinLink, revokeJoinLink, type JoinLinkRecord, type LinkRole } from "../db/join-links.ts";
 import type { StoredMeeting } from "../db/meetings.ts";
 import { validateDisplayName } from "./display-name.ts";
 import { hashRoomSecret, isRoomSecret, newRoomSecret } from "./room-secrets.ts";
@@ -71,30 +71,63 @@ export function createJoinLinks(deps: { pool: Pool }) {
     return { link, secret };
   }
 
-  /** The link a join presents, when it lets its holder into `meetingId`; refused (403) otherwise, saying why. */
-  async function resolve(meetingId: string, secret: string, now = new Date()): Promise<JoinLinkRecord> {
-    const link = isRoomSecret(secret) ? await findJoinLink(pool, hashRoomSecret(secret)) : undefined;
-    const problem = linkProblem(link, meetingId, now);
-    if (problem) throw linkRefusal(problem.message, problem.code);
-    return link!;
+  /** The link whose secret this is, unjudged (undefined for junk or an unknown secret): a join looks it up first to charge its own budget. */
+  async function find(secret: string): Promise<JoinLinkRecord | undefined> {
+    return isRoomSecret(secret) ? findJoinLink(pool, hashRoomSecret(secret)) : undefined;
   }
 
-  /** What the join page may say about a link before anyone joins: its person, or why it does not work. */
-  async function describe(meetingId: string, secret: string, now = new Date()) {
-    const link = isRoomSecret(secret) ? await findJoinLink(pool, hashRoomSecret(secret)) : undefined;
-    const problem = linkProblem(link, meetingId, now);
-    return problem ? { problem } : { link: link! };
+  /** The link a join presents, with the role it gives now, when it lets its holder into `meeting`; refused (403) otherwise, saying why. */
+  function admit(link: JoinLinkRecord | undefined, meeting: Invitation, now = new Date()): JoinLinkRecord {
+    const standing = linkStanding(link, meeting, now);
+    if ("problem" in standing) throw linkRefusal(standing.problem.message, standing.problem.code);
+    return { ...link!, role: standing.role };
   }
 
-  return { create, resolve, describe, revoke: (meetingId: string, linkId: string) => revokeJoinLink(pool, meetingId, linkId) };
+  /** What the join page may say about a link before anyone joins: its person (with the role it gives now), or why it does not work. */
+  async function describe(meeting: Invitation, secret: string, now = new Date()) {
+    const link = await find(secret);
+    const standing = linkStanding(link, meeting, now);
+    return "problem" in standing ? { problem: standing.problem } : { link: { ...link!, role: standing.role } };
+  }
+
+  return {
+    create,
+    find,
+    admit,
+    describe,
+    /** The link an admission was granted with, unjudged. */
+    byId: (linkId: string) => findJoinLinkById(pool, linkId),
+    revoke: (meetingId: string, linkId: string) => revokeJoinLink(pool, meetingId, linkId),
+  };
 }
 
 export type JoinLinks = ReturnType<typeof createJoinLinks>;
 
-function linkProblem(link: JoinLinkRecord | undefined, meetingId: string, now: Date) {
-  if (!link) return { code: "unknown", message: "This join link is not valid" };
-  if (link.meetingId !== meetingId) return { code: "other_meeting", message: "This join link is for another meeting" };
-  if (link.revokedAt) return { code: "revoked", message: "This join link was revoked" };
-  if (link.expiresAt.getTime() <= now.getTime()) return { code: "expired", message: "This join link has expired" };
-  return undefined;
+/** What a link's standing is judged against: the meeting and whom it invites now. */
+export type Invitation = Pick<StoredMeeting, "id" | "hosts" | "attendees">;
+
+export interface LinkProblem {
+  code: "unknown" | "other_meeting" | "revoked" | "expired" | "uninvited";
+  message: string;
+}
+
+/**
+ * The one rule of what a personal link gives its holder, read live (at every join, every room API
+ * call, every connection to the media room): nothing once it is revoked or expired; a guest link
+ * gives `guest`; an invitee's link gives the role the meeting's invitation gives its e-mail now
+ * (`host` while in `hosts`, `attendee` while in `attendees`), and nothing once the e-mail is in
+ * neither. A link's role is never fixed when it is made: a PATCH of `hosts` or `attendees` applies
+ * at once to every link, every room session and every grant.
+ */
+export function linkStanding(link: JoinLinkRecord | undefined, meeting: Invitation, now: Date): { role: LinkRole } | { problem: LinkProblem } {
+  if (!link) return { problem: { code: "unknown", message: "This join link is not valid" } };
+  if (link.meetingId !== meeting.id) return { problem: { code: "other_meeting", message: "This join link is for another meeting" } };
+  if (link.revokedAt) return { problem: { code: "revoked", message: "This join link was revoked" } };
+  if (link.expiresAt.getTime() <= now.getTime()) return { problem: { code: "expired", message: "This join link has expired" } };
+  if (link.role === "guest" || link.email === null) return { role: "guest" };
+  const folded = link.email.toLowerCase();
+  const invited = (list: string[]) => list.some((address) => address.toLowerCase() === folded);
+  if (invited(meeting.hosts)) return { role: "host" };
+  if (invited(meeting.attendees)) return { role: "attendee" };
+  return { problem: { code: "uninvited", message: "This join link is no longer valid: its holder is no longer invited to this meeting" } };
 }

@@ -14,7 +14,7 @@ export interface MediaWebhookDependencies {
   /** Verifies the signature (a JWT over the body's SHA-256, signed with our API secret). */
   receiver: WebhookReceiver;
   lifecycle: MeetingLifecycle;
-  /** Removes a participant from a room (someone who entered an ended meeting). */
+  /** Removes a participant from a room (someone who entered an ended meeting, or whom the room refuses). */
   evict: (meetingId: string, participantId: string) => Promise<void>;
   /** A recorder's run changed (egress_started, egress_updated, egress_ended). */
   egressNotified?: (info: EgressInfo) => Promise<void>;
@@ -59,6 +59,8 @@ export async function applyMediaWebhook(
     case "participant_joined": {
       if (!event.participant) return;
       const outcome = await deps.lifecycle.participantJoined(presenceOf(meetingId, event.participant, at), event.id);
+      if (outcome.refused)
+        deps.logger.info({ meetingId, participantId: event.participant.identity, reason: outcome.refused }, "refused a connection to a meeting room");
       if (outcome.evict) await deps.evict(meetingId, event.participant.identity);
       else deps.participantEntered?.(meetingId);
       return;

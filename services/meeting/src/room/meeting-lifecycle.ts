@@ -24,6 +24,7 @@ import {
   participantLeftEvent,
 } from "../meeting-events.ts";
 import { changedFields } from "../meeting-request.ts";
+import { entryRefusal, type EntryRefusal } from "./room-entry.ts";
 
 /** What the media server told us about one participant's connection. */
 export interface ParticipantPresence {
@@ -36,8 +37,13 @@ export interface ParticipantPresence {
 }
 
 export interface PresenceOutcome {
-  /** The participant is in the room of a meeting that has ended: remove them from the room. */
+  /**
+   * Remove the participant from the room: the meeting has ended, or the connection is refused
+   * (room-entry.ts: removed, its link no longer admits, locked, or it skipped the lobby).
+   */
   evict: boolean;
+  /** Why a connection was refused (no visit is recorded for it). */
+  refused?: EntryRefusal;
 }
 
 export interface MeetingLifecycle {
@@ -137,6 +143,9 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
         const meeting = await lockMeeting(client, presence.meetingId);
         if (!meeting) return { evict: false };
         const ended = isClosed(meeting.status);
+        // A connection the room's rules refuse is not a visit: it is removed at once, whatever token it came with.
+        const refused = ended ? undefined : await entryRefusal(client, meeting, presence.participantId);
+        if (refused) return { evict: true, refused };
         // Someone who got in after the end (with a grant issued before it) is recorded as a visit
         // that ended at once, and removed from the room by the caller.
         const visit = await insertVisit(client, { ...presence, leftAt: ended ? presence.joinedAt : null });
@@ -153,7 +162,9 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
         if (closed) {
           emit(participantLeftEvent(meeting, { ...closed, ...(await personOf(client, closed.participantId)) }));
         } else {
-          // The leave arrived before (or instead of) the join: the person was there all the same.
+          // The leave arrived before (or instead of) the join: the person was there all the same,
+          // unless the connection was one the room refuses (it was removed at once, not a visit).
+          if (await entryRefusal(client, meeting, presence.participantId)) return;
           const visit = await insertVisit(client, { ...presence, leftAt });
           if (!visit) return; // already recorded as left
           await enter(client, meeting, visit, emit);

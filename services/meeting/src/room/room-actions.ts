@@ -1,4 +1,4 @@
-import { DataPacket_Kind, ServerError, TrackSource, type RoomServiceClient } from "livekit-server-sdk";
+import { DataPacket_Kind, ServerError, TrackSource, type RoomServiceClient, type VideoGrant } from "livekit-server-sdk";
 import type { Logger } from "@svc/platform";
 
 /** The sources a host may turn off: someone's microphone, camera or screen share. */
@@ -6,7 +6,7 @@ export const MUTABLE_SOURCES = { microphone: TrackSource.MICROPHONE, camera: Tra
 export type MutableSource = keyof typeof MUTABLE_SOURCES;
 
 /** Data-packet topics the server sends to the room; the page listens to these. */
-export const ROOM_TOPICS = { chat: "svc.chat", lobby: "svc.lobby", recording: "svc.recording" } as const;
+export const ROOM_TOPICS = { chat: "svc.chat", lobby: "svc.lobby", recording: "svc.recording", role: "svc.role" } as const;
 
 const isMissing = (error: unknown) => error instanceof ServerError && (error.status === 404 || error.code === "not_found");
 
@@ -37,6 +37,28 @@ export function createRoomActions(deps: { rooms: RoomServiceClient; logger: Logg
     async remove(meetingId: string, participantId: string): Promise<void> {
       try {
         await rooms.removeParticipant(meetingId, participantId);
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+      }
+    },
+
+    /**
+     * Gives a participant in the room a new role: the `role` attribute the others' panels show, and
+     * the publishing permission that goes with it (`grant`: join-grants.ts roomGrant). Nothing to
+     * do when they already left.
+     */
+    async setRole(meetingId: string, participantId: string, role: string, grant: VideoGrant): Promise<void> {
+      try {
+        await rooms.updateParticipant(meetingId, participantId, {
+          attributes: { role },
+          permission: {
+            canSubscribe: grant.canSubscribe ?? true,
+            canPublish: grant.canPublish ?? true,
+            canPublishData: grant.canPublishData ?? false,
+            canPublishSources: grant.canPublishSources ?? [],
+            canUpdateMetadata: grant.canUpdateOwnMetadata ?? false,
+          },
+        });
       } catch (error) {
         if (!isMissing(error)) throw error;
       }

@@ -253,6 +253,8 @@ export declare const LobbyEntrySchema: GenMessage<LobbyEntry>;
  */
 export declare type ListLobbyResponse = Message<"svc.meeting.v1.ListLobbyResponse"> & {
   /**
+   * Oldest first; when more wait than are listed, the longest waiting and the newest arrivals.
+   *
    * @generated from field: repeated svc.meeting.v1.LobbyEntry waiting = 1;
    */
   waiting: LobbyEntry[];
@@ -261,6 +263,13 @@ export declare type ListLobbyResponse = Message<"svc.meeting.v1.ListLobbyRespons
    * @generated from field: bool locked = 2;
    */
   locked: boolean;
+
+  /**
+   * How many wait in all (may be more than `waiting` lists).
+   *
+   * @generated from field: int32 waiting_count = 3;
+   */
+  waitingCount: number;
 };
 
 /**
@@ -268,6 +277,85 @@ export declare type ListLobbyResponse = Message<"svc.meeting.v1.ListLobbyRespons
  * Use `create(ListLobbyResponseSchema)` to create a new message.
  */
 export declare const ListLobbyResponseSchema: GenMessage<ListLobbyResponse>;
+
+/**
+ * @generated from message svc.meeting.v1.DenyAllWaitingRequest
+ */
+export declare type DenyAllWaitingRequest = Message<"svc.meeting.v1.DenyAllWaitingRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string room_session = 2;
+   */
+  roomSession: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.DenyAllWaitingRequest.
+ * Use `create(DenyAllWaitingRequestSchema)` to create a new message.
+ */
+export declare const DenyAllWaitingRequestSchema: GenMessage<DenyAllWaitingRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.DenyAllWaitingResponse
+ */
+export declare type DenyAllWaitingResponse = Message<"svc.meeting.v1.DenyAllWaitingResponse"> & {
+  /**
+   * @generated from field: int32 denied = 1;
+   */
+  denied: number;
+};
+
+/**
+ * Describes the message svc.meeting.v1.DenyAllWaitingResponse.
+ * Use `create(DenyAllWaitingResponseSchema)` to create a new message.
+ */
+export declare const DenyAllWaitingResponseSchema: GenMessage<DenyAllWaitingResponse>;
+
+/**
+ * @generated from message svc.meeting.v1.GetSelfRequest
+ */
+export declare type GetSelfRequest = Message<"svc.meeting.v1.GetSelfRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string room_session = 2;
+   */
+  roomSession: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.GetSelfRequest.
+ * Use `create(GetSelfRequestSchema)` to create a new message.
+ */
+export declare const GetSelfRequestSchema: GenMessage<GetSelfRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.GetSelfResponse
+ */
+export declare type GetSelfResponse = Message<"svc.meeting.v1.GetSelfResponse"> & {
+  /**
+   * @generated from field: string participant_id = 1;
+   */
+  participantId: string;
+
+  /**
+   * @generated from field: svc.meeting.v1.ParticipantRole role = 2;
+   */
+  role: ParticipantRole;
+};
+
+/**
+ * Describes the message svc.meeting.v1.GetSelfResponse.
+ * Use `create(GetSelfResponseSchema)` to create a new message.
+ */
+export declare const GetSelfResponseSchema: GenMessage<GetSelfResponse>;
 
 /**
  * @generated from message svc.meeting.v1.DecideLobbyEntryRequest
@@ -1361,6 +1449,14 @@ export declare type GetJoinInfoRequest = Message<"svc.meeting.v1.GetJoinInfoRequ
    * @generated from field: string link = 2;
    */
   link: string;
+
+  /**
+   * The browser session's key (JoinMeetingRequest.visitor_key), when it has one: the answer says
+   * whether someone was removed from the meeting from this browser session.
+   *
+   * @generated from field: string visitor_key = 3;
+   */
+  visitorKey: string;
 };
 
 /**
@@ -1566,6 +1662,14 @@ export declare type GetJoinInfoResponse = Message<"svc.meeting.v1.GetJoinInfoRes
    * @generated from field: string recording_mode = 13;
    */
   recordingMode: string;
+
+  /**
+   * Someone was removed from this meeting from this browser session (or with this link): the
+   * page says "You were removed" instead of offering to join.
+   *
+   * @generated from field: bool removed = 14;
+   */
+  removed: boolean;
 };
 
 /**
@@ -1875,6 +1979,16 @@ export declare const MeetingRoomService: GenService<{
     output: typeof DecideLobbyEntryResponseSchema;
   },
   /**
+   * Host: deny everyone waiting now (a flood of strangers in the lobby).
+   *
+   * @generated from rpc svc.meeting.v1.MeetingRoomService.DenyAllWaiting
+   */
+  denyAllWaiting: {
+    methodKind: "unary";
+    input: typeof DenyAllWaitingRequestSchema;
+    output: typeof DenyAllWaitingResponseSchema;
+  },
+  /**
    * Host: lock or unlock the room (nobody new enters while it is locked).
    *
    * @generated from rpc svc.meeting.v1.MeetingRoomService.SetRoomLocked
@@ -1915,6 +2029,18 @@ export declare const MeetingRoomService: GenService<{
     methodKind: "unary";
     input: typeof EndForEveryoneRequestSchema;
     output: typeof EndForEveryoneResponseSchema;
+  },
+  /**
+   * Anyone in the room: who their room session is now (the role follows the invitation live: a
+   * host dropped from `hosts` is an attendee, or refused, at once). PERMISSION_DENIED, with the
+   * reason, once the session may no longer act (removed; its link revoked, expired or uninvited).
+   *
+   * @generated from rpc svc.meeting.v1.MeetingRoomService.GetSelf
+   */
+  getSelf: {
+    methodKind: "unary";
+    input: typeof GetSelfRequestSchema;
+    output: typeof GetSelfResponseSchema;
   },
   /**
    * Anyone in the room: send a chat message (relayed to the room by the server).
