@@ -378,6 +378,26 @@ describe("in the browser", () => {
     }
   });
 
+  it("a host's lobby shows everyone waiting and turns them all away with Deny all", { timeout: 180_000 }, async () => {
+    const meeting = await createMeeting({ hosts: ["host@example.com"], lobby: true });
+    const hostPage = await enterRoom((await link(meeting.id, { email: "host@example.com" })).url, "Hanna Host");
+    try {
+      const waiting = await Promise.all(["Sam", "Kim", "Lou"].map((name, index) => joinFrom(`127.0.0.${30 + index}`, meeting.id, name)));
+      expect(waiting.map((answer) => answer.status)).toEqual([202, 202, 202]);
+      await hostPage.getByLabel("3 waiting").waitFor({ timeout: 10_000 });
+      await shot(hostPage, "trust-lobby-deny-all");
+      await hostPage.getByRole("button", { name: "Deny all" }).click();
+      await hostPage.getByText("Nobody is waiting.").waitFor({ timeout: 10_000 });
+      expect(await hostPage.getByRole("button", { name: "Deny all" }).isVisible()).toBe(false);
+      for (const answer of waiting) {
+        const status = await callApi(apiBase(fixture.stack), "POST", `/meeting/${meeting.id}/lobby/status`, { body: { ticket: answer.body.lobbyTicket } });
+        expect(((await status.json()) as { status: string }).status).toBe("denied");
+      }
+    } finally {
+      await hostPage.context().close();
+    }
+  });
+
   it('a removed person who reloads sees "You were removed"', { timeout: 180_000 }, async () => {
     const meeting = await createMeeting({ hosts: ["host@example.com"] });
     const host = await join(meeting.id, "Hanna", { link: (await link(meeting.id, { email: "host@example.com" })).secret });

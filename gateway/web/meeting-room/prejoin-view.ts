@@ -68,11 +68,13 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
     navigation.room({ room, grant, displayName: check.name, tracks: preview.devices.handOver() });
   }
 
-  preview.start();
-  if (meeting.link) showLinkHolder(meeting.id, meeting.link, form, navigation, () => disposed);
-  // Someone removed from the meeting in this browser session who reloads is told so, not offered to join.
+  // Someone removed from the meeting in this browser session who reloads is told so, not offered
+  // to join (and not asked for their camera): the preview starts once the answer says otherwise.
   void requestVisitorStanding(meeting.id).then((standing) => {
-    if (standing?.removed && !disposed && !form.busy()) navigation.outcome({ kind: "removed" });
+    if (disposed) return;
+    if (standing?.removed) return navigation.outcome({ kind: "removed" });
+    preview.start();
+    if (meeting.link) showLinkHolder(meeting.id, meeting.link, form, navigation, () => disposed);
   });
   return () => {
     disposed = true;
