@@ -61,6 +61,25 @@ describe("the request log", () => {
     expect(line.res).toEqual({ statusCode: 200 });
   });
 
+  it("never logs a recording download link's token, which is in its path", async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: "info" }, new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }));
+    const app = express()
+      .use(requestLog(logger))
+      .get("/api/v1/recording-downloads/:token", (_req, res) => void res.status(403).json({ error: "expired" }));
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      expect((await fetch(`http://127.0.0.1:${port}/api/v1/recording-downloads/DOWNLOAD-TOKEN-SECRET.1767225600.sig`)).status).toBe(403);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      server.close();
+    }
+    expect(lines.join("")).not.toContain("DOWNLOAD-TOKEN-SECRET");
+    expect((JSON.parse(lines[0]!) as { req: { path: string } }).req.path).toBe("/api/v1/recording-downloads/REDACTED");
+  });
+
   it("keeps paths, parameter names, error and iss readable", () => {
     expect(redactedLocation("/oauth/interaction/xyz")).toBe("/oauth/interaction/xyz");
     expect(redactedLocation("https://app.example/cb?error=access_denied&state=s&flag")).toBe(

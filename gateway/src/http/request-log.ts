@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { RequestHandler } from "express";
 import { pinoHttp } from "pino-http";
-import { REDACTED, REDACTED_PATHS, type Logger } from "@svc/platform";
+import { REDACTED, REDACTED_PATHS, withoutPathSecrets, type Logger } from "@svc/platform";
 import { redactedLocation } from "./redirect-location.ts";
 
 const probes = new Set(["/healthz", "/readyz"]);
@@ -36,7 +36,8 @@ export function requestLog(logger: Logger): RequestHandler {
       req: (req: { id: string; method: string; url: string; headers: Record<string, unknown> }) => ({
         id: req.id,
         method: req.method,
-        path: req.url.split("?")[0],
+        // A recording's download link carries its token in the path: never logged (withoutPathSecrets).
+        path: withoutPathSecrets(req.url.split("?")[0]!),
         userAgent: req.headers["user-agent"],
       }),
     },

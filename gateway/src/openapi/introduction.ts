@@ -5,7 +5,9 @@
  */
 export const apiIntroduction = `Create video meetings, verify credentials, run the OAuth 2.0 authorization-code flow and subscribe webhooks that fire when meetings start and end and when people join and leave their rooms.
 
-Every call under \`/api/v1\` except the OAuth endpoints, the join grant and this document needs \`Authorization: Bearer <token>\`: an API key (\`svc_…\`, full access) or an OAuth 2.0 access token (its scopes decide). Errors are JSON, \`{"error": "…", "requestId": "…"}\`, with the message naming what was wrong.
+Every call under \`/api/v1\` except the OAuth endpoints, the join grant and this document needs \`Authorization: Bearer <token>\`: an API key (\`svc_…\`, every scope) or an OAuth 2.0 access token (its scopes decide). Errors are JSON, \`{"error": "…", "requestId": "…"}\`, with the message naming what was wrong.
+
+**API keys and roles (a deliberate deviation from the specification).** The specification gives an API key "full access to all endpoints" and keeps 403 for a missing OAuth scope. Here an API key acts for the user who made it, with every scope but that user's role: a few operations change what the organization administers or destroy its records (every change to \`/webhook\` subscriptions: create, update, delete, enable, rotate the secret, recover, retry, test; and \`DELETE /recordings/{recordingId}\`), and a member's key gets 403 \`{"error": "Only an admin of the organization can do this"}\` for them, as the member would in the dashboard. Why: any member may make API keys for themselves, so a key with more rights than its user would let every member become an admin (re-point the organization's webhooks to read every meeting's events, delete recordings) by making a key; taking keys away from members instead would take the API away from them. An admin's key has full access, as the specification says.
 
 ## Using svc from Cal.com
 

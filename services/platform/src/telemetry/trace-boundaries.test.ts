@@ -2,7 +2,7 @@ import { context, propagation, ROOT_CONTEXT, trace, type TextMapPropagator } fro
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { boundedPropagator, markUntrustedInbound, redactQueryStrings, withoutQuery, withoutTracePropagation } from "./trace-boundaries.ts";
+import { boundedPropagator, markUntrustedInbound, redactQueryStrings, withoutPathSecrets, withoutQuery, withoutTracePropagation } from "./trace-boundaries.ts";
 
 const w3c = (): TextMapPropagator => new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] });
 const callerHeaders = () => ({ traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", baggage: "tenant=attacker,role=admin" });
@@ -56,5 +56,21 @@ describe("trace boundaries", () => {
       "url.path": "/in/abc",
     });
     expect(withoutQuery("https://example.com/no-query")).toBe("https://example.com/no-query");
+  });
+
+  it("redacts a recording download link's token from URL attributes and the span's name", () => {
+    const token = "rec_0123456789abcdef.1767225600.c2lnbmF0dXJl";
+    const attributes: Record<string, unknown> = {
+      "url.full": `https://api.example.com/api/v1/recording-downloads/${token}?x=1`,
+      "http.target": `/api/v1/recording-downloads/${token}`,
+      "url.path": `/api/v1/recording-downloads/${token}`,
+      "http.route": "/api/v1/recording-downloads/:token",
+    };
+    const span = { attributes, name: `GET /api/v1/recording-downloads/${token}`, setAttribute: (key: string, value: string) => (attributes[key] = value) };
+    redactQueryStrings.onStart({ ...span, updateName: (name: string) => (span.name = name) });
+    expect(JSON.stringify({ attributes, name: span.name })).not.toContain(token);
+    expect(attributes["url.path"]).toBe("/api/v1/recording-downloads/REDACTED");
+    expect(span.name).toBe("GET /api/v1/recording-downloads/REDACTED");
+    expect(withoutPathSecrets("/api/v1/meeting/abc")).toBe("/api/v1/meeting/abc");
   });
 });

@@ -11,7 +11,9 @@ import type { IncomingMessage } from "node:http";
  *   context) carry their context as before.
  * - Out: nothing is injected into a request made under `withoutTracePropagation` (webhook
  *   deliveries to customers' endpoints): the trace and its baggage stay inside.
- * - Attributes: query strings are redacted from the URL attributes of every span (redactQueryStrings).
+ * - Attributes: query strings are redacted from the URL attributes of every span, and so are the
+ *   secrets some paths carry (withoutPathSecrets), from those attributes and span names
+ *   (redactQueryStrings).
  */
 
 /** Header objects of inbound plain-HTTP requests, marked as they arrive (see markUntrustedInbound). */
@@ -48,8 +50,21 @@ export function boundedPropagator(inner: TextMapPropagator): TextMapPropagator {
   };
 }
 
-/** Span attributes that hold a URL or its query (current and older HTTP semantic conventions). */
+/** Span attributes that hold a URL, its path or its query (current and older HTTP semantic conventions). */
 const URL_ATTRIBUTES = ["url.full", "http.url", "url.original", "http.target"] as const;
+const PATH_ATTRIBUTES = [...URL_ATTRIBUTES, "url.path", "http.route"] as const;
+
+/**
+ * Paths whose segment after the prefix is a bearer secret: a recording's signed download link
+ * (`/recording-downloads/<token>`, valid up to 7 days) is the only credential needed for the
+ * file, so it must not reach access logs nor traces.
+ */
+const SECRET_PATH_SEGMENT = /(\/recording-downloads\/)[^/?#]+/g;
+
+/** The URL or path with the secret segments of its path replaced by a marker. */
+export function withoutPathSecrets(value: string): string {
+  return value.replace(SECRET_PATH_SEGMENT, `$1${REDACTED_QUERY}`);
+}
 const QUERY_ATTRIBUTES = ["url.query"] as const;
 export const REDACTED_QUERY = "REDACTED";
 
@@ -62,11 +77,14 @@ export function withoutQuery(value: string): string {
 interface AttributeSpan {
   attributes: Record<string, unknown>;
   setAttribute(key: string, value: string): unknown;
+  name?: string;
+  updateName?(name: string): unknown;
 }
 
 /**
- * A span processor (onStart) that redacts the query string of every URL attribute: a
- * subscriber's URL can carry a token in its query (`?token=…`), and so can a browser's request.
+ * A span processor (onStart) that redacts the query string of every URL attribute (a
+ * subscriber's URL can carry a token in its query, `?token=…`, and so can a browser's request),
+ * and the secret segments of paths (withoutPathSecrets) from URL attributes and the span's name.
  */
 export const redactQueryStrings = {
   onStart(span: AttributeSpan): void {
@@ -74,6 +92,11 @@ export const redactQueryStrings = {
       const value = span.attributes[key];
       if (typeof value === "string" && /[?#]/.test(value)) span.setAttribute(key, withoutQuery(value));
     }
+    for (const key of PATH_ATTRIBUTES) {
+      const value = span.attributes[key];
+      if (typeof value === "string" && value.includes("/recording-downloads/")) span.setAttribute(key, withoutPathSecrets(value));
+    }
+    if (span.name?.includes("/recording-downloads/")) span.updateName?.(withoutPathSecrets(span.name));
     for (const key of QUERY_ATTRIBUTES) {
       const value = span.attributes[key];
       if (typeof value === "string" && value !== "") span.setAttribute(key, REDACTED_QUERY);
