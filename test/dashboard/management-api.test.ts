@@ -247,6 +247,26 @@ describe("dashboard management API: sessions, CSRF, roles, credential rules and 
     expect((await active.call("GET", "/session")).status).toBe(200);
   });
 
+  it("a request refused for its CSRF token does not keep the session alive (the idle clock moves only after the check)", async () => {
+    const session = await openSession(fixture.stack, orgB.email, orgB.password);
+    const token = session.cookieHeader.match(/svc_session=([^;]+)/)![1]!;
+    const tokenHash = createHash("sha256").update(token).digest("hex");
+    await fixture.stack.query("UPDATE identity.sessions SET last_seen_at = now() - interval '29 minutes' WHERE token_hash = $1", [tokenHash]);
+    const lastSeen = async () =>
+      (
+        await fixture.stack.query<{ idle: number }>(
+          "SELECT extract(epoch FROM now() - last_seen_at)::int AS idle FROM identity.sessions WHERE token_hash = $1",
+          [tokenHash],
+        )
+      ).rows[0]!.idle;
+    // A cross-site request carries the cookie but not the CSRF token: refused, and not an activity.
+    for (const csrf of [false, "x".repeat(43)] as const) expect((await session.call("GET", "/session", undefined, { csrf })).status).toBe(403);
+    expect(await lastSeen()).toBeGreaterThanOrEqual(29 * 60 - 5);
+    // The owner's own request is.
+    expect((await session.call("GET", "/session")).status).toBe(200);
+    expect(await lastSeen()).toBeLessThan(60);
+  });
+
   it("20 wrong passwords throttle that account for everyone, the right password included, with the same answer for an unknown account", async () => {
     const {
       victim,

@@ -23,20 +23,24 @@ export function sessionQueries(pool: Pool) {
     },
 
     /**
-     * The live session with this token hash, its activity moved to now in the same statement:
-     * live means before its absolute end, used within the idle timeout, and its user active.
+     * The live session with this token hash: before its absolute end, used within the idle
+     * timeout, and its user active. Reading it changes nothing (see `touch`).
      */
-    async touch(tokenHash: string, idleSeconds: number): Promise<SessionRecord | undefined> {
+    async live(tokenHash: string, idleSeconds: number): Promise<SessionRecord | undefined> {
       const { rows } = await pool.query<{ id: string; user_id: string; org_id: string; role: "admin" | "member"; csrf_hash: string; expires_at: Date }>(
-        `UPDATE sessions s SET last_seen_at = now()
-           FROM users u
-          WHERE s.token_hash = $1 AND u.id = s.user_id AND u.deactivated_at IS NULL
-            AND s.expires_at > now() AND s.last_seen_at > now() - make_interval(secs => $2)
-          RETURNING s.id, s.user_id, s.org_id, u.role, s.csrf_hash, s.expires_at`,
+        `SELECT s.id, s.user_id, s.org_id, u.role, s.csrf_hash, s.expires_at
+           FROM sessions s JOIN users u ON u.id = s.user_id
+          WHERE s.token_hash = $1 AND u.deactivated_at IS NULL
+            AND s.expires_at > now() AND s.last_seen_at > now() - make_interval(secs => $2)`,
         [tokenHash, idleSeconds],
       );
       const row = rows[0];
       return row && { sessionId: row.id, userId: row.user_id, orgId: row.org_id, role: row.role, csrfHash: row.csrf_hash, expiresAt: row.expires_at };
+    },
+
+    /** Moves a session's activity to now (its idle clock starts again). */
+    async touch(sessionId: string): Promise<void> {
+      await pool.query("UPDATE sessions SET last_seen_at = now() WHERE id = $1", [sessionId]);
     },
 
     async deleteByTokenHash(tokenHash: string): Promise<void> {

@@ -40,7 +40,7 @@ const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 /**
  * Dashboard sessions: an opaque random token (the cookie) and a CSRF token, of which only the
  * SHA-256 is stored. Sessions are never put in the shared verification cache: every request
- * reads (and touches) the row, so sign-out, the idle timeout and deactivation act at once.
+ * reads the row (and, once the CSRF token matched, touches it), so sign-out, the idle timeout and deactivation act at once.
  */
 export function createSessionStore(queries: SessionQueries, timeouts: SessionTimeouts, logger: Logger): SessionStore {
   const purge = setInterval(() => {
@@ -63,13 +63,16 @@ export function createSessionStore(queries: SessionQueries, timeouts: SessionTim
     },
     async verify(sessionToken, csrfToken) {
       if (!SESSION_TOKEN_SHAPE.test(sessionToken)) throw unauthenticated(ENDED);
-      const session = await queries.touch(hashToken(sessionToken), timeouts.idleSeconds);
+      const session = await queries.live(hashToken(sessionToken), timeouts.idleSeconds);
       if (!session) throw unauthenticated(ENDED);
       const csrfValid =
         csrfToken !== undefined &&
         CSRF_TOKEN_SHAPE.test(csrfToken) &&
         timingSafeEqual(Buffer.from(hashToken(csrfToken), "hex"), Buffer.from(session.csrfHash, "hex"));
       if (!csrfValid) throw new ConnectError(CSRF_REFUSED, Code.PermissionDenied);
+      // Only now is it the owner's activity: a cross-site request (the cookie without the CSRF
+      // token) must not keep a session alive past its idle timeout.
+      await queries.touch(session.sessionId);
       return session;
     },
     async end(sessionToken) {

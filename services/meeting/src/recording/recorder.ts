@@ -21,7 +21,12 @@ export class RoomNotOpen extends Error {}
 export type RecorderOutcome =
   | { state: "running" }
   | { state: "complete"; startedAt: Date | null; endedAt: Date; durationMs: number; sizeBytes: number }
-  | { state: "failed"; error: string };
+  /**
+   * `error` is ours, in words for the tenant (the API's `error`, `recording.failed`); `detail` is
+   * the recorder's own text, which can name our storage, paths and credentials' failures: for our
+   * logs only.
+   */
+  | { state: "failed"; error: string; detail?: string };
 
 /** The recorder accepted the run but is not recording yet (a room recording loads a page and joins the room first). */
 export const isStarting = (info: EgressInfo) => info.status === EgressStatus.EGRESS_STARTING;
@@ -42,8 +47,9 @@ export function outcomeOf(info: EgressInfo): RecorderOutcome {
   }
   if (info.status === EgressStatus.EGRESS_COMPLETE || info.status === EgressStatus.EGRESS_LIMIT_REACHED)
     return { state: "failed", error: "The recorder finished without a file (nothing was recorded)" };
-  if (info.status === EgressStatus.EGRESS_ABORTED) return { state: "failed", error: `The recorder aborted${info.error ? `: ${info.error}` : ""}` };
-  return { state: "failed", error: `The recorder failed${info.error ? `: ${info.error}` : ""}` };
+  const detail = info.error || undefined;
+  if (info.status === EgressStatus.EGRESS_ABORTED) return { state: "failed", error: "The recorder aborted the recording before it could start", detail };
+  return { state: "failed", error: "The recorder failed while recording; the file could not be finished", detail };
 }
 
 const isNotFound = (error: unknown) => error instanceof ServerError && (error.status === 404 || error.code === "not_found");

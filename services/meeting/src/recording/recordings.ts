@@ -102,14 +102,15 @@ export function createRecordings(deps: RecordingsDependencies) {
     return ready;
   }
 
-  async function fail(recording: StoredRecording, error: string): Promise<StoredRecording | undefined> {
+  /** `error` is what the tenant reads; `detail` (the recorder's own text) goes to our log only. */
+  async function fail(recording: StoredRecording, error: string, detail?: string): Promise<StoredRecording | undefined> {
     const failed = await withEvents(async (client, emit) => {
       const updated = await markFailed(client, recording.id, error);
       if (updated) emit(recordingFailedEvent(updated));
       return updated;
     });
     if (failed) {
-      logger.warn({ recordingId: failed.id, meetingId: failed.meetingId, error }, "recording failed");
+      logger.warn({ recordingId: failed.id, meetingId: failed.meetingId, error, recorderError: detail }, "recording failed");
       tell(failed.meetingId, { type: "stopped", recordingId: failed.id });
     }
     return failed;
@@ -119,7 +120,7 @@ export function createRecordings(deps: RecordingsDependencies) {
   async function applyInfo(recording: StoredRecording, info: EgressInfo): Promise<void> {
     const outcome = outcomeOf(info);
     if (outcome.state === "complete") await finish(recording, outcome);
-    else if (outcome.state === "failed") await fail(recording, outcome.error);
+    else if (outcome.state === "failed") await fail(recording, outcome.error, outcome.detail);
   }
 
   async function stop(recording: StoredRecording): Promise<StoredRecording> {
