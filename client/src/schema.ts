@@ -81,11 +81,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List a meeting's personal join links
+         * @description Every personal link of the meeting, newest first (at most 1000), never its secret or URL: so an organizer who lost a `linkId` can still revoke it. `role` is what the link gives now (an invitee's follows the meeting's `hosts` and `attendees`), `state` says whether it lets its holder in (`active`) or why not (`revoked`, `expired`, `uninvited`).
+         */
+        get: operations["listJoinLinks"];
         put?: never;
         /**
          * Create a personal join link
-         * @description A join link for one person: `{email}` of an invited host or attendee (the link's role is theirs), or `{role: "guest", name}` for someone not invited. The URL is the meeting's join URL with an unguessable secret in its fragment (`#link=…`): opening it enters the room as that person, name prefilled, identity known (attendance, `meeting.no_show`). A host's link enters without waiting in the lobby and carries the host controls. The secret is shown once (only its SHA-256 is kept); links expire (`expiresAt`), can be revoked, and work for their own meeting only. The plain join URL keeps working for guests.
+         * @description A join link for one person: `{email}` of an invited host or attendee (the link's role is theirs, read live: a PATCH of `hosts` or `attendees` changes what the link gives at once, and an address in neither makes it let nobody in), or `{role: "guest", name}` for someone not invited. The URL is the meeting's join URL with an unguessable secret in its fragment (`#link=…`): opening it enters the room as that person, name prefilled, identity known (attendance, `meeting.no_show`). A host's link enters without waiting in the lobby and carries the host controls. The secret is shown once (only its SHA-256 is kept); links expire (`expiresAt`), can be revoked, and work for their own meeting only. The plain join URL keeps working for guests.
          */
         post: operations["createJoinLink"];
         delete?: never;
@@ -106,7 +110,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke a personal join link
-         * @description The link no longer lets anyone in (whoever is in the room stays). Idempotent: `revokedNow` is false when it was revoked before.
+         * @description The link no longer lets anyone in, and whoever is in the room with it is removed from the room at once (their room session stops acting). Idempotent: `revokedNow` is false when it was revoked before.
          */
         delete: operations["revokeJoinLink"];
         options?: never;
@@ -2288,6 +2292,27 @@ export interface components {
              */
             url: string;
         };
+        JoinLinkList: {
+            links: {
+                linkId: string;
+                /** @description The role the link gives now (an invitee's follows the meeting's `hosts` and `attendees`); null when it lets nobody in. */
+                role: ("host" | "attendee" | "guest") | null;
+                /** Format: email */
+                email: string | null;
+                name: string | null;
+                /** Format: date-time */
+                expiresAt: string;
+                /** @description Null unless revoked. */
+                revokedAt: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /**
+                 * @description `active`, or why it lets nobody in (`uninvited`: its address is in neither `hosts` nor `attendees` now).
+                 * @enum {string}
+                 */
+                state: "active" | "revoked" | "expired" | "uninvited";
+            }[];
+        };
         JoinLink: {
             /**
              * Format: uuid
@@ -3356,6 +3381,89 @@ export interface operations {
             };
             /** @description Request body over 100 KB. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listJoinLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The meeting's links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinLinkList"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `meeting.links`: `{"error": "Insufficient scope: meeting.links"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.links"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -157,6 +157,10 @@ describe("rights are read live", () => {
     expect(((await lock.json()) as { error: string }).error).toBe("This join link was revoked");
     expect((await room("POST", `/meeting/${meeting.id}/room/end`, session)).status).toBe(403);
     expect((await room("GET", `/meeting/${meeting.id}/room/self`, session)).status).toBe(403);
+    const listed = (await (await api("GET", `/meeting/${meeting.id}/links`)).json()) as {
+      links: { linkId: string; state: string; revokedAt: string | null }[];
+    };
+    expect(listed.links).toEqual([expect.objectContaining({ linkId: hostLink.linkId, state: "revoked", revokedAt: expect.any(String) })]);
     expect((await join(meeting.id, "Hanna", { link: hostLink.secret })).status).toBe(403);
   });
 
@@ -189,6 +193,12 @@ describe("rights are read live", () => {
     const refused = await join(meeting.id, "Hanna", { link: hostLink.secret });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatch(/no longer invited/);
+    // The organizer's list says so too (and never shows a secret).
+    const listed = await api("GET", `/meeting/${meeting.id}/links`);
+    expect(listed.status).toBe(200);
+    const { links } = (await listed.json()) as { links: { linkId: string; role: string | null; state: string }[] };
+    expect(links).toEqual([expect.objectContaining({ linkId: hostLink.linkId, role: null, state: "uninvited", email: "host@example.com" })]);
+    expect(JSON.stringify(links)).not.toContain(hostLink.secret);
     expect((await room("POST", `/meeting/${meeting.id}/room/chat`, session, { text: "and now?" })).status).toBe(403);
 
     // Invited again as host: the same link is a host's again.

@@ -119,7 +119,7 @@ describe("OAuth scope checks in the meeting service", () => {
     expect((await meetings.cancelMeeting({ id: meeting!.id }, bearer("oauth:meeting.delete"))).cancelledNow).toBe(true);
   });
 
-  it("CreateJoinLink and RevokeJoinLink need meeting.links; ListParticipants needs meeting.read", async () => {
+  it("CreateJoinLink, RevokeJoinLink and ListJoinLinks need meeting.links; ListParticipants needs meeting.read", async () => {
     const { meeting } = await meetings.createMeeting({ title: "Links", hosts: ["host@example.com"] }, bearer("key"));
     const request = { meetingId: meeting!.id, email: "host@example.com" };
     const refused = await refusal(meetings.createJoinLink(request, bearer("oauth:meeting.create,meeting.read,meeting.update")));
@@ -130,6 +130,10 @@ describe("OAuth scope checks in the meeting service", () => {
     const revokeRefused = await refusal(meetings.revokeJoinLink({ meetingId: meeting!.id, linkId: link!.linkId }, bearer("oauth:meeting.delete")));
     expect(revokeRefused.rawMessage).toBe("Insufficient scope: meeting.links");
     expect((await meetings.revokeJoinLink({ meetingId: meeting!.id, linkId: link!.linkId }, bearer("oauth:meeting.links"))).revokedNow).toBe(true);
+    const linksRefused = await refusal(meetings.listJoinLinks({ meetingId: meeting!.id }, bearer("oauth:meeting.read")));
+    expect(linksRefused.rawMessage).toBe("Insufficient scope: meeting.links");
+    const { links } = await meetings.listJoinLinks({ meetingId: meeting!.id }, bearer("oauth:meeting.links"));
+    expect(links.map((listed) => [listed.linkId, listed.state])).toEqual([[link!.linkId, "revoked"]]);
     const listRefused = await refusal(meetings.listParticipants({ meetingId: meeting!.id }, bearer("oauth:meeting.links")));
     expect(listRefused.rawMessage).toBe("Insufficient scope: meeting.read");
     expect((await meetings.listParticipants({ meetingId: meeting!.id }, bearer("oauth:meeting.read"))).participants).toEqual([]);

@@ -298,6 +298,34 @@ export const JoinLink = z
   })
   .meta({ id: "JoinLink" });
 
+/** Whether a personal link lets its holder in now, or why not. */
+export const JOIN_LINK_STATES = ["active", "revoked", "expired", "uninvited"] as const;
+export type JoinLinkState = (typeof JOIN_LINK_STATES)[number];
+export const isJoinLinkState = (value: string): value is JoinLinkState => (JOIN_LINK_STATES as readonly string[]).includes(value);
+
+/** A meeting's personal links as the organizer lists them: never their secrets or URLs. */
+export const JoinLinkList = z
+  .object({
+    links: z.array(
+      z.object({
+        linkId: z.string(),
+        role: z
+          .enum(["host", "attendee", "guest"])
+          .nullable()
+          .meta({ description: "The role the link gives now (an invitee's follows the meeting's `hosts` and `attendees`); null when it lets nobody in." }),
+        email: z.string().nullable().meta({ format: "email" }),
+        name: z.string().nullable(),
+        expiresAt: dateTime(),
+        revokedAt: nullableDateTime("Null unless revoked."),
+        createdAt: dateTime(),
+        state: z
+          .enum(JOIN_LINK_STATES)
+          .meta({ description: "`active`, or why it lets nobody in (`uninvited`: its address is in neither `hosts` nor `attendees` now)." }),
+      }),
+    ),
+  })
+  .meta({ id: "JoinLinkList" });
+
 /** Who a personal link is for, as the join page shows it before anyone joins. */
 export const JoinLinkHolder = z
   .object({

@@ -26,6 +26,7 @@ import {
   CreateMeetingRequest,
   JoinGrant,
   JoinLinkHolder,
+  JoinLinkList,
   JoinLinkHolderRequest,
   JoinMeetingRequest,
   ListMeetingsQuery,
@@ -219,11 +220,28 @@ export const meetingOpenApi: OpenApiFragment = {
       },
     },
     "/meeting/{id}/links": {
+      get: {
+        operationId: "listJoinLinks",
+        summary: "List a meeting's personal join links",
+        description:
+          "Every personal link of the meeting, newest first (at most 1000), never its secret or URL: so an organizer who lost a `linkId` can still revoke it. `role` is what the link gives now (an invitee's follows the meeting's `hosts` and `attendees`), `state` says whether it lets its holder in (`active`) or why not (`revoked`, `expired`, `uninvited`).",
+        tags: ["Meetings"],
+        security: [{ ApiKey: [] }, { OAuth2: ["meeting.links"] }],
+        requestParams: { path: MeetingPath },
+        responses: {
+          "200": jsonResponse(JoinLinkList, "The meeting's links."),
+          "401": unauthorized,
+          "403": forbidden("meeting.links"),
+          "404": errorResponse('No such meeting in the caller\'s organization: `{"error": "Meeting not found"}`.'),
+          "429": tooManyRequests,
+          ...serverErrors,
+        },
+      },
       post: {
         operationId: "createJoinLink",
         summary: "Create a personal join link",
         description:
-          "A join link for one person: `{email}` of an invited host or attendee (the link's role is theirs), or `{role: \"guest\", name}` for someone not invited. The URL is the meeting's join URL with an unguessable secret in its fragment (`#link=…`): opening it enters the room as that person, name prefilled, identity known (attendance, `meeting.no_show`). A host's link enters without waiting in the lobby and carries the host controls. The secret is shown once (only its SHA-256 is kept); links expire (`expiresAt`), can be revoked, and work for their own meeting only. The plain join URL keeps working for guests.",
+          "A join link for one person: `{email}` of an invited host or attendee (the link's role is theirs, read live: a PATCH of `hosts` or `attendees` changes what the link gives at once, and an address in neither makes it let nobody in), or `{role: \"guest\", name}` for someone not invited. The URL is the meeting's join URL with an unguessable secret in its fragment (`#link=…`): opening it enters the room as that person, name prefilled, identity known (attendance, `meeting.no_show`). A host's link enters without waiting in the lobby and carries the host controls. The secret is shown once (only its SHA-256 is kept); links expire (`expiresAt`), can be revoked, and work for their own meeting only. The plain join URL keeps working for guests.",
         tags: ["Meetings"],
         security: [{ ApiKey: [] }, { OAuth2: ["meeting.links"] }],
         requestParams: { path: MeetingPath },
@@ -247,7 +265,8 @@ export const meetingOpenApi: OpenApiFragment = {
       delete: {
         operationId: "revokeJoinLink",
         summary: "Revoke a personal join link",
-        description: "The link no longer lets anyone in (whoever is in the room stays). Idempotent: `revokedNow` is false when it was revoked before.",
+        description:
+          "The link no longer lets anyone in, and whoever is in the room with it is removed from the room at once (their room session stops acting). Idempotent: `revokedNow` is false when it was revoked before.",
         tags: ["Meetings"],
         security: [{ ApiKey: [] }, { OAuth2: ["meeting.links"] }],
         requestParams: { path: LinkPath },

@@ -16,7 +16,9 @@ import {
   ListMeetingsQuery,
   ListParticipantsQuery,
   UpdateMeetingRequest,
+  isJoinLinkState,
   type JoinLink,
+  type JoinLinkList,
   type ParticipantList,
   type Meeting as MeetingResource,
   type MeetingJoinPayload,
@@ -201,6 +203,31 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
       expiresAt: isoTime(link!.expiresAt),
     };
     res.status(201).json(answer);
+  });
+
+  router.get("/meeting/:id/links", async (req, res) => {
+    const { links } = await clients.meeting.listJoinLinks(
+      { meetingId: req.params.id },
+      { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
+    );
+    res.set("Cache-Control", "no-store");
+    const answer: z.input<typeof JoinLinkList> = {
+      links: links.map((link) => {
+        // The meeting service names only these; anything else is a bug between the two, not an answer.
+        if (!isJoinLinkState(link.state)) throw new Error(`unknown join link state ${link.state}`);
+        return {
+          linkId: link.linkId,
+          role: link.role === ParticipantRole.UNSPECIFIED ? null : roleNames[link.role],
+          email: link.email || null,
+          name: link.name || null,
+          expiresAt: isoTime(link.expiresAt),
+          revokedAt: link.revokedAt ? isoTime(link.revokedAt) : null,
+          createdAt: isoTime(link.createdAt),
+          state: link.state,
+        };
+      }),
+    };
+    res.json(answer);
   });
 
   router.delete("/meeting/:id/links/:linkId", async (req, res) => {

@@ -60,6 +60,18 @@ export async function findJoinLinkById(db: Queryable, linkId: string): Promise<J
   return rows[0] ? toLink(rows[0]) : undefined;
 }
 
+/** How many links a meeting's list shows at most (newest first). */
+export const LINK_LIST_LIMIT = 1_000;
+
+/** A meeting's links, newest first, with when each was made. */
+export async function joinLinksOf(db: Queryable, meetingId: string): Promise<(JoinLinkRecord & { createdAt: Date })[]> {
+  const { rows } = await db.query<LinkRow & { created_at: Date }>(
+    "SELECT id, meeting_id, role, email, name, expires_at, revoked_at, created_at FROM join_links WHERE meeting_id = $1 ORDER BY created_at DESC, id LIMIT $2",
+    [meetingId, LINK_LIST_LIMIT],
+  );
+  return rows.map((row) => ({ ...toLink(row), createdAt: row.created_at }));
+}
+
 /** Revokes a link of a meeting: `revoked` now, `already` revoked, or undefined when there is no such link. */
 export async function revokeJoinLink(db: Queryable, meetingId: string, linkId: string): Promise<"revoked" | "already" | undefined> {
   const { rows } = await db.query<{ revoked_now: boolean }>(

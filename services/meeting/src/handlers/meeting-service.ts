@@ -186,6 +186,24 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
       return { revokedNow: outcome === "revoked" };
     },
 
+    async listJoinLinks(request, context) {
+      const caller = await authenticate(context, scopes.links);
+      const meeting = isMeetingId(request.meetingId) ? await meetings.getOfOrg(caller.orgId, request.meetingId) : undefined;
+      if (!meeting) throw notFound("Meeting");
+      return {
+        links: (await deps.links.list(meeting)).map(({ link, standing }) => ({
+          linkId: link.id,
+          role: "role" in standing ? roleToProto[standing.role] : ParticipantRole.UNSPECIFIED,
+          email: link.email ?? "",
+          name: link.name ?? "",
+          expiresAt: timestampFromDate(link.expiresAt),
+          revokedAt: link.revokedAt ? timestampFromDate(link.revokedAt) : undefined,
+          createdAt: timestampFromDate(link.createdAt),
+          state: "role" in standing ? "active" : standing.problem.code,
+        })),
+      };
+    },
+
     async listParticipants(request, context) {
       const caller = await authenticate(context, scopes.read);
       const meeting = isMeetingId(request.meetingId) ? await meetings.getOfOrg(caller.orgId, request.meetingId) : undefined;

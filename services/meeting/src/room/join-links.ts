@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { invalidArgument, type Pool } from "@svc/platform";
-import { findJoinLink, findJoinLinkById, insertJoinLink, revokeJoinLink, type JoinLinkRecord, type LinkRole } from "../db/join-links.ts";
+import { findJoinLink, findJoinLinkById, insertJoinLink, joinLinksOf, revokeJoinLink, type JoinLinkRecord, type LinkRole } from "../db/join-links.ts";
 import type { StoredMeeting } from "../db/meetings.ts";
 import { validateDisplayName } from "./display-name.ts";
 import { hashRoomSecret, isRoomSecret, newRoomSecret } from "./room-secrets.ts";
@@ -95,6 +95,10 @@ export function createJoinLinks(deps: { pool: Pool }) {
     find,
     admit,
     describe,
+    /** The meeting's links, newest first, each with what it gives now (its role, or why nothing). */
+    async list(meeting: Invitation, now = new Date()) {
+      return (await joinLinksOf(pool, meeting.id)).map((link) => ({ link, standing: linkStanding(link, meeting, now) }));
+    },
     /** The link an admission was granted with, unjudged. */
     byId: (linkId: string) => findJoinLinkById(pool, linkId),
     revoke: (meetingId: string, linkId: string) => revokeJoinLink(pool, meetingId, linkId),

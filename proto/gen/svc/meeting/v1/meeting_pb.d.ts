@@ -1295,6 +1295,93 @@ export declare type CreateJoinLinkResponse = Message<"svc.meeting.v1.CreateJoinL
 export declare const CreateJoinLinkResponseSchema: GenMessage<CreateJoinLinkResponse>;
 
 /**
+ * @generated from message svc.meeting.v1.ListJoinLinksRequest
+ */
+export declare type ListJoinLinksRequest = Message<"svc.meeting.v1.ListJoinLinksRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.ListJoinLinksRequest.
+ * Use `create(ListJoinLinksRequestSchema)` to create a new message.
+ */
+export declare const ListJoinLinksRequestSchema: GenMessage<ListJoinLinksRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.JoinLinkState
+ */
+export declare type JoinLinkState = Message<"svc.meeting.v1.JoinLinkState"> & {
+  /**
+   * @generated from field: string link_id = 1;
+   */
+  linkId: string;
+
+  /**
+   * The role the link gives now (the invitation's, read live); UNSPECIFIED when it gives none.
+   *
+   * @generated from field: svc.meeting.v1.ParticipantRole role = 2;
+   */
+  role: ParticipantRole;
+
+  /**
+   * @generated from field: string email = 3;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string name = 4;
+   */
+  name: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 5;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp revoked_at = 6;
+   */
+  revokedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 7;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * "active", or why it lets nobody in: "revoked", "expired", "uninvited".
+   *
+   * @generated from field: string state = 8;
+   */
+  state: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.JoinLinkState.
+ * Use `create(JoinLinkStateSchema)` to create a new message.
+ */
+export declare const JoinLinkStateSchema: GenMessage<JoinLinkState>;
+
+/**
+ * @generated from message svc.meeting.v1.ListJoinLinksResponse
+ */
+export declare type ListJoinLinksResponse = Message<"svc.meeting.v1.ListJoinLinksResponse"> & {
+  /**
+   * @generated from field: repeated svc.meeting.v1.JoinLinkState links = 1;
+   */
+  links: JoinLinkState[];
+};
+
+/**
+ * Describes the message svc.meeting.v1.ListJoinLinksResponse.
+ * Use `create(ListJoinLinksResponseSchema)` to create a new message.
+ */
+export declare const ListJoinLinksResponseSchema: GenMessage<ListJoinLinksResponse>;
+
+/**
  * @generated from message svc.meeting.v1.RevokeJoinLinkRequest
  */
 export declare type RevokeJoinLinkRequest = Message<"svc.meeting.v1.RevokeJoinLinkRequest"> & {
@@ -1895,6 +1982,17 @@ export declare const MeetingService: GenService<{
     methodKind: "unary";
     input: typeof RevokeJoinLinkRequestSchema;
     output: typeof RevokeJoinLinkResponseSchema;
+  },
+  /**
+   * Scope meeting.links. The meeting's links (never their secrets), newest first, so an organizer
+   * who lost a link's id can still revoke it.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingService.ListJoinLinks
+   */
+  listJoinLinks: {
+    methodKind: "unary";
+    input: typeof ListJoinLinksRequestSchema;
+    output: typeof ListJoinLinksResponseSchema;
   },
   /**
    * Scope meeting.read. Every visit of the meeting's room, oldest first, paginated.
