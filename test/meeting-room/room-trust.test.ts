@@ -6,6 +6,7 @@ import type * as LivekitClient from "livekit-client";
 import type { Browser, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../support/chromium.ts";
+import { holdStill } from "../support/hold-still.ts";
 import { screenshotDir } from "../support/meeting-room-browser.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
@@ -424,6 +425,48 @@ describe("in the browser", () => {
       await shot(guestPage, "trust-removed-after-reload");
     } finally {
       await guestPage.context().close();
+    }
+  });
+});
+
+describe("room sessions expire unless their person is in the room", () => {
+  // A stack of this block's own, with a short connect window (JOIN_TOKEN_TTL_SECONDS).
+  const short = useStack({ media: true, env: { JOIN_TOKEN_TTL_SECONDS: "10" } });
+  const shortApi = (method: string, apiPath: string, options: { key?: string; session?: string; body?: unknown } = {}) =>
+    callApi(apiBase(short.stack), method, apiPath, {
+      key: options.key,
+      body: options.body,
+      headers: options.session ? { "x-room-session": options.session } : {},
+    });
+
+  it("a session nobody uses from the room expires after the connect window; one whose person is in the room lives on", { timeout: 120_000 }, async () => {
+    const owner = await createTenant(short.stack);
+    const created = (await (await shortApi("POST", "/meeting", { key: owner.apiKey, body: { title: "Short" } })).json()) as { id: string };
+    const grant = async (name: string) =>
+      (await (await shortApi("POST", `/meeting/${created.id}/join`, { body: { displayName: name } })).json()) as Required<Joined["body"]>;
+    const absent = await grant("Absent Al");
+    const present = await grant("Present Pia");
+    const chat = (session: string) => shortApi("GET", `/meeting/${created.id}/room/chat`, { session });
+    expect((await chat(absent.roomSession)).status).toBe(200);
+
+    const client = await mediaClient();
+    try {
+      expect(await client.connect(present.serverUrl, present.token)).toBe("connected");
+      await waitFor(
+        async () => {
+          const listed = (await (await shortApi("GET", `/meeting/${created.id}/participants`, { key: owner.apiKey })).json()) as { participants: Visit[] };
+          return listed.participants.some((visit) => visit.participantId === present.participantId && visit.leftAt === null);
+        },
+        30_000,
+        "the present participant's visit is recorded",
+      );
+      await holdStill(11_000, "the connect window (JOIN_TOKEN_TTL_SECONDS=10) passes after both grants");
+      const expired = await chat(absent.roomSession);
+      expect(expired.status).toBe(401);
+      expect(((await expired.json()) as { error: string }).error).toBe("This room session has expired: join the meeting again");
+      expect((await chat(present.roomSession)).status).toBe(200);
+    } finally {
+      await client.close();
     }
   });
 });

@@ -285,6 +285,7 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
             keyPrefix: config.REDIS_KEY_PREFIX,
           }),
           chatMessagesPerMeeting: config.CHAT_MESSAGES_PER_MEETING,
+          sessionIdleSeconds: config.JOIN_TOKEN_TTL_SECONDS,
         }),
       );
       router.service(

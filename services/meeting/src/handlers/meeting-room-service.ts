@@ -36,6 +36,8 @@ export interface MeetingRoomServiceDependencies {
   chatLimiter: RateLimiterAbstract;
   /** At most this many chat messages are stored per meeting. */
   chatMessagesPerMeeting: number;
+  /** How long a room session lives after its grant or its person's last presence in the room (the join token's lifetime). */
+  sessionIdleSeconds: number;
 }
 
 /**
@@ -47,7 +49,7 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
   const { pool, actions } = deps;
 
   /**
-   * The participant a room session belongs to, in an open meeting, with the role it has now: a
+   * The participant a room session belongs to, in an open meeting, while the session is live, with the role it has now: a
    * removed one has no say, and one with a personal link has what the link gives today
    * (join-links.ts linkStanding), so a revoked link or a host dropped from `hosts` stops acting
    * at once, whatever the session was granted as.
@@ -56,6 +58,10 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
     if (!isMeetingId(meetingId)) throw notFound("Meeting");
     const admission = isRoomSecret(roomSession) ? await admissionBySession(pool, meetingId, hashRoomSecret(roomSession)) : undefined;
     if (!admission) throw new ConnectError("This room session is not valid for this meeting", Code.Unauthenticated);
+    // A session lives while its person is in the room and for the connect window after their
+    // grant or their last presence (a reconnection); one nobody uses from the room expires.
+    if (Date.now() - admission.lastActiveAt.getTime() > deps.sessionIdleSeconds * 1_000)
+      throw new ConnectError("This room session has expired: join the meeting again", Code.Unauthenticated);
     if (admission.removedAt) throw new ConnectError("You were removed from this meeting", Code.PermissionDenied, { "x-room-state": "removed" });
     const meeting = await getMeeting(pool, meetingId);
     if (!meeting) throw notFound("Meeting");
