@@ -24,6 +24,11 @@ export interface MediaServerOptions {
    * over Redis. Unset, LiveKit keeps its state in memory, as a single node.
    */
   redisAddress?: string;
+  /**
+   * LiveKit's `room.auto_create` (default false, as every deployment of ours must have it). True
+   * only to test that the meeting service refuses to serve joins through a misconfigured server.
+   */
+  autoCreateRooms?: boolean;
 }
 
 /**
@@ -52,7 +57,7 @@ export function mediaServerConfig(options: MediaServerOptions) {
     // closes 20 s after the last person leaves. Rooms are opened only by the meeting service
     // (with their participant cap, on every join grant): a connection never creates one, so a
     // grant taken while a room was open cannot recreate it without its cap after it closed.
-    room: { auto_create: false, empty_timeout: 300, departure_timeout: 20 },
+    room: { auto_create: options.autoCreateRooms ?? false, empty_timeout: 300, departure_timeout: 20 },
     logging: { level: options.logLevel ?? "warn" },
     ...(options.redisAddress ? { redis: { address: options.redisAddress } } : {}),
   };

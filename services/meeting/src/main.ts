@@ -32,6 +32,7 @@ import { outboxLagGauges } from "./outbox-metrics.ts";
 import { startOutboxRelay } from "./outbox-relay.ts";
 import { createJoinGrants } from "./room/join-grants.ts";
 import { createJoinLinks } from "./room/join-links.ts";
+import { createRoomCreationGuard, probeRoomCreation } from "./room/room-creation-check.ts";
 import { createRoomRights } from "./room/room-rights.ts";
 import { hashRoomSecret, isRoomSecret } from "./room/room-secrets.ts";
 import { createNoShowReporter } from "./room/no-show-reporter.ts";
@@ -189,9 +190,15 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
     createNoShowReporter({ pool, outboxWritten: relay.wake, logger: roomLogger }),
     roomLogger,
   );
+  // With an external LiveKit we cannot see its configuration: ask it, at start and with every
+  // reconciliation, whether it creates rooms on connection, and refuse joins while it does.
+  const roomCreation = createRoomCreationGuard({ probe: () => probeRoomCreation(livekit), logger: roomLogger });
+  await roomCreation.check();
+  const roomCreationWatch = startPeriodicTask("check-room-creation", config.ROOM_RECONCILE_INTERVAL_MS, roomCreation.check, roomLogger);
   const grants = createJoinGrants({
     pool,
     links,
+    refusesJoins: roomCreation.refusesJoins,
     // The hosts in the room hear a knock (their page fetches the lobby list).
     lobbyKnocked: (meetingId) =>
       void hostsOnline(pool, meetingId).then(
@@ -313,6 +320,7 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
       () => autoRecordings.stop(),
       () => recordingRetention.stop(),
       () => reconciler.stop(),
+      () => roomCreationWatch.stop(),
       () => noShows.stop(),
       () => stopRetention.abort(),
       () => retention.stop(),

@@ -92,6 +92,8 @@ export function createJoinGrants(deps: {
   openRoom: (meetingId: string, maxParticipants: number) => Promise<void>;
   /** Tells the hosts in the room that someone is waiting (a nudge; they fetch the list). */
   lobbyKnocked: (meetingId: string) => void;
+  /** True while the media server creates rooms on connection (room-creation-check.ts): no grant is handed out then. */
+  refusesJoins?: () => boolean;
 }) {
   const { pool, media, maxParticipants, tokenTtlSeconds, limiter, meetingLimiter, personalLimiter } = deps;
 
@@ -119,6 +121,8 @@ export function createJoinGrants(deps: {
     // The media server enforces the cap (the room is opened with it); this check gives a clear
     // answer before the browser tries.
     if (present >= maxParticipants) throw new ConnectError(`This meeting is full (${maxParticipants} participants)`, Code.FailedPrecondition);
+    // A room the media server would create on connection has no cap: serve no grant while it would.
+    if (deps.refusesJoins?.()) throw new ConnectError("The meeting rooms are unavailable right now; try again later", Code.Unavailable);
     const participantId = `p_${randomBytes(12).toString("base64url")}`;
     const roomSession = newRoomSecret();
     // Recorded before the room is opened, so an end that comes after closes the room this grant opens.
