@@ -73,6 +73,27 @@ export default tseslint.config(
       ],
     },
   },
+  // No fixed waits in tests: a test waits for its condition (test/support/wait.ts), or, where it
+  // proves that something does NOT happen or lets time pass that the code measures, says why
+  // (holdStill in test/support/hold-still.ts). A bare timer only adds time, and flakes under load.
+  {
+    files: ["test/**/*.test.ts", "test/**/*.cluster-test.ts"],
+    rules: {
+      "no-restricted-globals": [
+        "error",
+        ...["setTimeout", "setInterval"].map((name) => ({
+          name,
+          message: "Wait for the condition (waitFor, test/support/wait.ts), or holdStill(ms, reason) for a wait on purpose.",
+        })),
+      ],
+      "no-restricted-imports": [
+        "error",
+        ...["node:timers/promises", "timers/promises", "node:timers", "timers"].map((name) =>
+          forbid(name, "Wait for the condition (waitFor, test/support/wait.ts), or holdStill(ms, reason) for a wait on purpose."),
+        ),
+      ],
+    },
+  },
   // The pages are built from components of one job each: no view function grows past a screenful or two.
   {
     files: ["gateway/web/**/*.ts"],

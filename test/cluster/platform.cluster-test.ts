@@ -14,6 +14,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../support/chromium.ts";
 import { inboundMedia, joinMeeting, remoteTiles, screenshotDir } from "../support/meeting-room-browser.ts";
+import { holdStill } from "../support/hold-still.ts";
 import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import {
@@ -31,6 +32,7 @@ import {
   nodeIp,
   podsOf,
   release,
+  terminatingPods,
   valuesFile,
   type Pod,
 } from "./support/cluster.ts";
@@ -43,7 +45,6 @@ let tenant: Awaited<ReturnType<typeof createTenantInCluster>>;
 let receiver: WebhookReceiver;
 let browser: Browser;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const json = async <T>(response: Response): Promise<T> => (await response.json()) as T;
 
 /** The memory (RSS of the Node process, PID 1 of the container) of every pod of the release, in MiB. */
@@ -174,7 +175,7 @@ describe("a meeting end to end through the gateway Service", () => {
       "each page decodes the other's video",
     );
     const before = await Promise.all(pages.map(inboundMedia));
-    await sleep(2_000);
+    await holdStill(2_000, "a window in which video must keep flowing both ways");
     const after = await Promise.all(pages.map(inboundMedia));
     after.forEach((media, index) => {
       const sum = (frames: number[]) => frames.reduce((total, value) => total + value, 0);
@@ -206,7 +207,7 @@ describe("a recording by the egress pod", () => {
     const recording = await json<{ id: string; status: string; layout: string }>(start);
     expect(recording).toMatchObject({ status: "recording", layout: "audio" });
     const activeAt = await recorderActive(recording.id);
-    await sleep(8_000);
+    await holdStill(8_000, "eight seconds of recording, which ffprobe then measures");
     const during = await egressPodUsage();
     const duringAt = Date.now();
     const stop = await api(gatewayUrl, tenant.apiKey, "POST", `/recordings/${recording.id}/stop`);
@@ -284,7 +285,7 @@ describe("two replicas of every service", () => {
     const ids: string[] = [];
     for (let i = 0; i < 60; i++) ids.push(await createAndEndMeeting(`replicas ${i}`));
     await waitFor(() => ids.every((id) => endedDeliveries("/replicas").has(id)), 120_000, "every meeting.ended delivered");
-    await sleep(5_000); // time for a duplicate to arrive
+    await holdStill(5_000, "time for a duplicate delivery to arrive, if one were sent");
     const deliveries = endedDeliveries("/replicas");
     const duplicates = ids.filter((id) => deliveries.get(id)!.length !== 1);
     figures.replicas = { events: ids.length, delivered: ids.filter((id) => deliveries.has(id)).length, duplicates: duplicates.length };
@@ -298,6 +299,7 @@ describe("rolling upgrade under load", () => {
     const cpuBefore = await cpuSecondsByPod();
     let stop = false;
     let sent = 0;
+    let answered = 0;
     const failures: string[] = [];
     const worker = async (index: number) => {
       for (let i = 0; !stop; i++) {
@@ -309,6 +311,7 @@ describe("rolling upgrade under load", () => {
               : await api(gatewayUrl, tenant.apiKey, "POST", "/auth");
           if (response.status !== 200) failures.push(`${response.status} ${(await response.text()).slice(0, 200)}`);
           else await response.arrayBuffer();
+          answered++;
         } catch (error) {
           failures.push(String((error as Error).cause ?? error));
         }
@@ -316,12 +319,12 @@ describe("rolling upgrade under load", () => {
     };
     const upgradeStarted = new Date();
     const load = Array.from({ length: 8 }, (_, index) => worker(index));
-    await sleep(3_000);
+    await waitFor(() => answered >= 40, 60_000, "the load under way before the upgrade");
     const started = Date.now();
     await helm("upgrade", release, chart, "-n", namespace, "-f", valuesFile, "--set", "image.tag=upgrade", "--wait", "--timeout", "10m");
     const rolloutSeconds = Math.round((Date.now() - started) / 1000);
-    // Pods of the old ReplicaSets are still draining when --wait returns: keep the load on.
-    await sleep(15_000);
+    // Pods of the old ReplicaSets are still draining when --wait returns: keep the load on until they are gone.
+    await waitFor(async () => (await terminatingPods()).length === 0, 120_000, "the old pods gone after the upgrade");
     const cpuAfter = await cpuSecondsByPod();
     const memoryUnderLoad = await memoryByPod();
     stop = true;
@@ -385,7 +388,7 @@ describe("pod loss", () => {
     const [victim] = await podsOf("webhook");
     await kubectl("-n", namespace, "delete", "pod", victim!.metadata.name, "--force", "--grace-period=0");
     await waitFor(() => ids.every((id) => endedDeliveries("/webhook-loss").has(id)), 240_000, "every meeting.ended delivered after the loss");
-    await sleep(5_000);
+    await holdStill(5_000, "time for a duplicate delivery to arrive, if one were sent");
     const deliveries = endedDeliveries("/webhook-loss");
     const idsPerEvent = ids.map((id) => new Set(deliveries.get(id)).size);
     const requests = ids.reduce((total, id) => total + deliveries.get(id)!.length, 0);
@@ -400,8 +403,9 @@ describe("pod loss", () => {
     await subscribe("/meeting-loss");
     // Settled from the start: a call that fails while the pod is being deleted is an expected
     // outcome here, not an unhandled rejection.
-    const settled = Promise.allSettled(Array.from({ length: 200 }, (_, i) => createAndEndMeeting(`meeting loss ${i}`)));
-    await sleep(1_000);
+    let ended = 0;
+    const settled = Promise.allSettled(Array.from({ length: 200 }, (_, i) => createAndEndMeeting(`meeting loss ${i}`).then((id) => (ended++, id))));
+    await waitFor(() => ended >= 10, 60_000, "meetings ending before the pod is deleted");
     const [victim] = await podsOf("meeting");
     await kubectl("-n", namespace, "delete", "pod", victim!.metadata.name, "--force", "--grace-period=0");
     // Requests the deleted pod held fail; the client retries them as any API client would.
@@ -409,7 +413,7 @@ describe("pod loss", () => {
     const ids = results.filter((result) => result.status === "fulfilled").map((result) => (result as PromiseFulfilledResult<string>).value);
     expect(ids.length).toBeGreaterThan(150);
     await waitFor(() => ids.every((id) => endedDeliveries("/meeting-loss").has(id)), 240_000, "every meeting.ended delivered after the loss");
-    await sleep(5_000);
+    await holdStill(5_000, "time for a duplicate delivery to arrive, if one were sent");
     const deliveries = endedDeliveries("/meeting-loss");
     const requests = ids.reduce((total, id) => total + deliveries.get(id)!.length, 0);
     figures.meetingPodLoss = {

@@ -12,7 +12,7 @@ export default defineConfig({
   test: {
     name: "cluster",
     include: ["test/cluster/**/*.cluster-test.ts"],
-    reporters: ["default", "./test/support/closing-line-reporter.ts"],
+    reporters: ["default", "./test/support/closing-line-reporter.ts", "./test/support/slowest-files-reporter.ts"],
     fileParallelism: false,
     sequence: { concurrent: false },
     testTimeout: 600_000,

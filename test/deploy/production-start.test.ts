@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grpcJsClient } from "../support/grpc-js.ts";
 import { createTestDatabase, freePorts, infra, uniqueName } from "../support/infra.ts";
 import { startOtlpReceiver, type OtlpReceiver } from "../support/otlp-receiver.ts";
-import { waitFor } from "../support/wait.ts";
+import { waitFor, waitUntil } from "../support/wait.ts";
 import { dockerfile, find, podSpecOf, renderChart, root, startEnvironment, type Container, type K8sObject } from "./chart.ts";
 
 const execFileAsync = promisify(execFile);
@@ -137,13 +137,10 @@ describe("production build started with the chart's commands", () => {
     children.set(key, entry);
     child.stdout!.on("data", (chunk: Buffer) => (entry.output += chunk.toString()));
     child.stderr!.on("data", (chunk: Buffer) => (entry.output += chunk.toString()));
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${entry.output}`);
-      if (await ready()) return;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    throw new Error(`${name} did not become ready:\n${entry.output}`);
+    const exited = () => child.exitCode !== null;
+    const became = await waitUntil(async () => exited() || (await ready()), 60_000, 200);
+    if (exited()) throw new Error(`${name} exited with ${child.exitCode}:\n${entry.output}`);
+    if (!became) throw new Error(`${name} did not become ready:\n${entry.output}`);
   }
 
   beforeAll(async () => {

@@ -9,6 +9,7 @@ import {
   probeText,
 } from "../support/event-bus-fixtures.ts";
 import { infra, uniqueName } from "../support/infra.ts";
+import { holdStill } from "../support/hold-still.ts";
 import { waitFor } from "../support/wait.ts";
 
 const logger = createLogger("event-bus-test", "silent");
@@ -50,6 +51,17 @@ describe("the Kafka event bus", () => {
       value: "payload",
       headers: { "event-id": sent.id, "content-type": "application/x-protobuf; messageType=svc.test.v1.Probe" },
     });
+  });
+
+  it("an idle subscriber closes within a second and a half (its fetch in flight is not held for kafkajs's default 5 s)", async () => {
+    const bus = openBus(`${uniqueName("k")}.`);
+    const subscriber = bus.subscriber();
+    await subscriber.start({ topic: "meeting.events", groupId: "g", handle: async () => undefined });
+    // Idle long enough that a fetch is waiting on the broker when the close comes.
+    await holdStill(1_500, "the subscriber idles on an empty topic, a fetch in flight");
+    const closing = Date.now();
+    await subscriber.close();
+    expect(Date.now() - closing).toBeLessThan(1_500);
   });
 
   it("delivers published events to a subscriber with id, key, type and value, in order per key", async () => {

@@ -4,6 +4,7 @@ import { apiBase, callApi } from "../support/rest-client.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
+import { holdStill } from "../support/hold-still.ts";
 import { subscribeReceiver, useWebhookReceiver } from "../support/webhook-fixtures.ts";
 
 // Hosts, personal links, the lobby, host actions, chat, attendance and no-shows through the REST
@@ -187,9 +188,10 @@ describe("hosts, personal links and the lobby", () => {
     expect((await join(meeting.id, "Bob", { link: bob.secret })).body.error).toBe("This join link was revoked");
     expect(await holder(meeting.id, bob.secret)).toEqual({ status: 403, body: { error: "This join link was revoked" } });
 
-    const shortLived = await link(meeting.id, { email: "bob@example.com", expiresAt: new Date(Date.now() + 1_500).toISOString() });
+    const shortLivedUntil = Date.now() + 1_500;
+    const shortLived = await link(meeting.id, { email: "bob@example.com", expiresAt: new Date(shortLivedUntil).toISOString() });
     expect((await join(meeting.id, "Bob", { link: shortLived.secret })).response.status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await holdStill(shortLivedUntil + 100 - Date.now(), "past the link's expiry, which the service measures");
     const expired = await join(meeting.id, "Bob", { link: shortLived.secret });
     expect(expired.response.status).toBe(403);
     expect(expired.body.error).toBe("This join link has expired");
@@ -300,7 +302,7 @@ describe("removal, chat, attendance and no-shows", () => {
       // Nothing of the chat is kept after the meeting.
       expect((await fixture.stack.query("SELECT count(*)::int AS n FROM meeting.room_chat_messages WHERE meeting_id = $1", [meeting.id])).rows[0]!.n).toBe(0);
       // A negative (exactly once): time for a duplicate no-show to be written and delivered.
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await holdStill(2_000, "time for a duplicate no-show to be written and delivered, if one were");
       expect(events(meeting.id, "meeting.no_show").map((event) => event.payload!.data)).toEqual([
         { meetingId: meeting.id, orgId: tenant.orgId, title: "Weekly", email: "absent@example.com", role: "attendee", start: start.toISOString() },
       ]);

@@ -6,7 +6,7 @@ import { launchChromium } from "../support/chromium.ts";
 import { holdStill } from "../support/hold-still.ts";
 import { collectPeerConnections, inboundMedia, screenshotDir } from "../support/meeting-room-browser.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 import { subscribeReceiver } from "../support/webhook-fixtures.ts";
@@ -16,30 +16,25 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
 // host with a host link, an attendee with a personal link and a guest with the plain URL, in a
 // meeting with a lobby. Webhooks are verified with `standardwebhooks` by the receiver. Every
 // state is photographed into screenshotDir (test/support/meeting-room-browser.ts).
-let stack: Stack;
 let tenant: Tenant;
 let receiver: WebhookReceiver;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
+const fixture = useStack({ media: true, env: { NO_SHOW_CHECK_INTERVAL_MS: "500", WEBHOOK_POLL_INTERVAL_MS: "200" } });
 beforeAll(async () => {
-  [stack, receiver, browser] = await Promise.all([
-    startStack({ media: true, env: { NO_SHOW_CHECK_INTERVAL_MS: "500", WEBHOOK_POLL_INTERVAL_MS: "200" } }),
-    startWebhookReceiver(),
-    launchChromium({ fakeMedia: true }),
-  ]);
-  tenant = await createTenant(stack);
-  await subscribeReceiver(stack, receiver, tenant.apiKey, "/events", { events: ["meeting.ended", "meeting.no_show"] });
+  [receiver, browser] = await Promise.all([startWebhookReceiver(), launchChromium({ fakeMedia: true })]);
+  tenant = await createTenant(fixture.stack);
+  await subscribeReceiver(fixture.stack, receiver, tenant.apiKey, "/events", { events: ["meeting.ended", "meeting.no_show"] });
   mkdirSync(screenshotDir, { recursive: true });
 }, 180_000);
 afterAll(async () => {
   for (const context of contexts) await context.close().catch(() => undefined);
   await browser?.close();
   await receiver?.close();
-  await stack?.stop();
 });
 
-const api = (method: string, apiPath: string, body?: unknown) => callApi(apiBase(stack), method, apiPath, { key: tenant.apiKey, body });
+const api = (method: string, apiPath: string, body?: unknown) => callApi(apiBase(fixture.stack), method, apiPath, { key: tenant.apiKey, body });
 const events = (meetingId: string, type: string) =>
   receiver.on("/events").filter((request) => !request.verificationError && request.payload?.type === type && request.payload.data.meetingId === meetingId);
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
@@ -148,7 +143,7 @@ describe("hosts, lobby, host controls and chat in real browsers", () => {
       // A guest calling a host action (with the room session their page holds) is refused by the server.
       expect(guestRoomSession).not.toBe("");
       for (const action of ["/room/end", "/room/lock"]) {
-        const refused = await callApi(apiBase(stack), "POST", `/meeting/${id}${action}`, {
+        const refused = await callApi(apiBase(fixture.stack), "POST", `/meeting/${id}${action}`, {
           headers: { "x-room-session": guestRoomSession },
           body: { locked: true },
         });

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "@svc/platform";
 import { openRoomAndAdmit, type NewAdmission } from "../../services/meeting/src/db/join-state.ts";
 import { useServiceDatabase } from "../support/service-database.ts";
+import { within } from "../support/wait.ts";
 
 // How a join grant's admission locks the meeting row, against the real Postgres: grants into an
 // open room never wait for each other, and an end still orders itself with them.
@@ -30,9 +30,6 @@ const admission = (meetingId: string): NewAdmission => ({
   sessionHash: randomBytes(32),
   admittedFromLobby: false,
 });
-
-/** Settles to "pending" when `promise` has not settled within `ms`. */
-const within = <T>(promise: Promise<T>, ms: number) => Promise.race([promise, sleep(ms).then(() => "pending" as const)]);
 
 describe("join grant admissions", () => {
   it("the first grant opens the room; grants into an open room do not wait for another grant's open transaction", async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startKafka, stopKafka } from "../support/infra.ts";
 import { consumeMeetingEvents } from "../support/meeting-events.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
@@ -9,21 +9,19 @@ import { apiBase, callApi } from "../support/rest-client.ts";
 // This file stops the SHARED Kafka broker for a while: other test files on this machine see the
 // outage too. The broker is always started again in `finally` and in afterAll.
 
-let stack: Stack;
 let tenant: Tenant;
+// A short backoff cap, so the relay notices the broker is back within seconds.
+const fixture = useStack({ env: { OUTBOX_MAX_BACKOFF_MS: "2000" } });
 beforeAll(async () => {
-  // A short backoff cap, so the relay notices the broker is back within seconds.
-  stack = await startStack({ env: { OUTBOX_MAX_BACKOFF_MS: "2000" } });
-  tenant = await createTenant(stack);
+  tenant = await createTenant(fixture.stack);
 });
 afterAll(async () => {
   await startKafka();
-  await stack?.stop();
 });
 
-const call = (path: string, body?: unknown) => callApi(apiBase(stack), "POST", path, { key: tenant.apiKey, body });
+const call = (path: string, body?: unknown) => callApi(apiBase(fixture.stack), "POST", path, { key: tenant.apiKey, body });
 
-const unsent = async () => (await stack.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting.outbox WHERE sent_at IS NULL")).rows[0]!.n;
+const unsent = async () => (await fixture.stack.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting.outbox WHERE sent_at IS NULL")).rows[0]!.n;
 
 describe("the outbox relay survives a Kafka outage", () => {
   it("meetings ended while the broker is down are all published, each once, when it is back", { timeout: 240_000 }, async () => {
@@ -42,14 +40,14 @@ describe("the outbox relay survives a Kafka outage", () => {
       }
       // The events wait in the outbox while the relay retries: keep the broker down until the
       // producer's own retries (about 20 s) are spent and the relay reports the failure itself.
-      await waitFor(() => stack.logs("meeting").includes("outbox relay cannot publish; retrying"), 90_000, "the relay never reported the outage");
+      await waitFor(() => fixture.stack.logs("meeting").includes("outbox relay cannot publish; retrying"), 90_000, "the relay never reported the outage");
       expect(await unsent()).toBe(3);
     } finally {
       await startKafka();
     }
 
     await waitFor(async () => (await unsent()) === 0, 120_000, "the relay did not publish after the broker came back");
-    const consumer = await consumeMeetingEvents(stack.env.KAFKA_TOPIC_PREFIX!);
+    const consumer = await consumeMeetingEvents(fixture.stack.env.KAFKA_TOPIC_PREFIX!);
     try {
       await waitFor(() => consumer.received.length >= 3, 60_000, "the events did not arrive");
       // The outbox is drained: any duplicate the outage caused is on the topic now.

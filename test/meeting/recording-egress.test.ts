@@ -10,7 +10,7 @@ import { holdStill } from "../support/hold-still.ts";
 import { joinMeeting } from "../support/meeting-room-browser.ts";
 import { processTree, stillRunning } from "../support/process-tree.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 
@@ -20,26 +20,25 @@ import { waitFor } from "../support/wait.ts";
 // records, and ffprobe checks each file.
 const run = promisify(execFile);
 const RECORD_SECONDS = 10;
-let stack: Stack;
 let tenant: Tenant;
 let browser: Browser;
 let egress: EgressClient;
 let rooms: RoomServiceClient;
 
+const fixture = useStack({ recording: true });
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack({ recording: true }), launchChromium({ fakeMedia: true })]);
-  tenant = await createTenant(stack);
-  egress = new EgressClient(stack.media!.url, stack.media!.apiKey, stack.media!.apiSecret);
-  rooms = new RoomServiceClient(stack.media!.url, stack.media!.apiKey, stack.media!.apiSecret);
+  browser = await launchChromium({ fakeMedia: true });
+  tenant = await createTenant(fixture.stack);
+  egress = new EgressClient(fixture.stack.media!.url, fixture.stack.media!.apiKey, fixture.stack.media!.apiSecret);
+  rooms = new RoomServiceClient(fixture.stack.media!.url, fixture.stack.media!.apiKey, fixture.stack.media!.apiSecret);
 }, 900_000);
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
 });
 
 /** A meeting with one person in it whose camera and microphone LiveKit has: the room is its id. */
 async function meetingWithOnePerson(title: string): Promise<{ room: string; page: Page }> {
-  const response = await callApi(apiBase(stack), "POST", "/meeting", { key: tenant.apiKey, body: { title } });
+  const response = await callApi(apiBase(fixture.stack), "POST", "/meeting", { key: tenant.apiKey, body: { title } });
   const meeting = (await response.json()) as { id: string; url: string };
   const page = await joinMeeting(browser, meeting.url, "Alice");
   await waitFor(
@@ -58,7 +57,7 @@ async function untilActive(id: string, what: string) {
     await waitFor(async () => (await egressNow(id)).status === EgressStatus.EGRESS_ACTIVE, 45_000, `${what} is active`);
   } catch (error) {
     const now = await egressNow(id);
-    throw new Error(`${String(error)}: status ${now.status} ${now.error}\n${stack.recording!.egress.logs().slice(-6_000)}`);
+    throw new Error(`${String(error)}: status ${now.status} ${now.error}\n${fixture.stack.recording!.egress.logs().slice(-6_000)}`);
   }
 }
 
@@ -94,7 +93,7 @@ async function maxVolume(file: string): Promise<number> {
 }
 
 function expectFinishedFile(info: EgressInfo, file: string) {
-  expect(info.status, `${info.error}\n${stack.recording!.egress.logs().slice(-3_000)}`).toBe(EgressStatus.EGRESS_COMPLETE);
+  expect(info.status, `${info.error}\n${fixture.stack.recording!.egress.logs().slice(-3_000)}`).toBe(EgressStatus.EGRESS_COMPLETE);
   expect(info.fileResults[0]?.filename).toBe(file);
   expect(statSync(file).size).toBeGreaterThan(10_000);
 }
@@ -112,7 +111,7 @@ function expectLengthOfRecording(spanSeconds: number, fileSeconds: number) {
 describe("recording with LiveKit Egress beside the media server", () => {
   it("records the room as a grid: H.264 video and AAC audio with sound, as long as it ran", { timeout: 180_000 }, async () => {
     const { room, page } = await meetingWithOnePerson("Grid recording");
-    const file = path.join(stack.recording!.dir, "grid.mp4");
+    const file = path.join(fixture.stack.recording!.dir, "grid.mp4");
     const { info, spanSeconds } = await record(room, file, "grid");
     expectFinishedFile(info, file);
     const { streams, format } = await probe(file);
@@ -125,7 +124,7 @@ describe("recording with LiveKit Egress beside the media server", () => {
 
   it("records the room's audio only: one AAC stream", { timeout: 180_000 }, async () => {
     const { room, page } = await meetingWithOnePerson("Audio recording");
-    const file = path.join(stack.recording!.dir, "audio.mp4");
+    const file = path.join(fixture.stack.recording!.dir, "audio.mp4");
     const { info, spanSeconds } = await record(room, file, "audio");
     expectFinishedFile(info, file);
     const { streams, format } = await probe(file);
@@ -136,11 +135,11 @@ describe("recording with LiveKit Egress beside the media server", () => {
   });
 
   it("a killed egress takes its recording's processes with it, is restarted, and records again", { timeout: 240_000 }, async () => {
-    const supervised = stack.recording!.egress;
+    const supervised = fixture.stack.recording!.egress;
     const { room, page } = await meetingWithOnePerson("Egress crash");
     const doomed = await egress.startRoomCompositeEgress(
       room,
-      new EncodedFileOutput({ fileType: EncodedFileType.MP4, filepath: path.join(stack.recording!.dir, "doomed.mp4") }),
+      new EncodedFileOutput({ fileType: EncodedFileType.MP4, filepath: path.join(fixture.stack.recording!.dir, "doomed.mp4") }),
       {
         layout: "grid",
       },
@@ -157,7 +156,7 @@ describe("recording with LiveKit Egress beside the media server", () => {
     expect(supervised.restarts()).toBe(restartsBefore + 1);
     expect(supervised.pid()).not.toBe(killedPid);
 
-    const file = path.join(stack.recording!.dir, "after-restart.mp4");
+    const file = path.join(fixture.stack.recording!.dir, "after-restart.mp4");
     const { info } = await record(room, file, "audio");
     expectFinishedFile(info, file);
     expect((await probe(file)).streams.map((stream) => stream.codec_name)).toEqual(["aac"]);

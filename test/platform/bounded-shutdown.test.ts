@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { holdStill } from "../support/hold-still.ts";
+import { within } from "../support/wait.ts";
 
 // A stopping service must exit within its bound whatever its output does: the reader of its stdout
 // may be gone (a supervisor or log shim that exited), and a second signal must end it at once.
@@ -37,14 +38,12 @@ function startFixture(env: Record<string, string> = {}) {
 }
 
 /** Resolves with the exit code and how long after `since` it came, or "still running" after `ms`. */
-function exitWithin(child: ChildProcess, since: number, ms: number) {
-  return new Promise<{ code: number | null; afterMs: number } | "still running">((resolve) => {
-    const timer = setTimeout(() => resolve("still running"), ms);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, afterMs: Date.now() - since });
-    });
-  });
+async function exitWithin(child: ChildProcess, since: number, ms: number) {
+  const exited = new Promise<{ code: number | null; afterMs: number }>((resolve) =>
+    child.once("exit", (code) => resolve({ code, afterMs: Date.now() - since })),
+  );
+  const outcome = await within(exited, ms);
+  return outcome === "pending" ? ("still running" as const) : outcome;
 }
 
 describe("a stopping service", () => {

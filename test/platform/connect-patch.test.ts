@@ -18,6 +18,7 @@ import { createLogger, internalTransport, startServer, type RunningServer } from
 import { RecordingFileService } from "@svc/proto/svc/meeting/v1/recording_pb";
 import { ListEventTypesResponseSchema, WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { waitFor, within } from "../support/wait.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const patchDir = path.join(root, "patches");
@@ -128,12 +129,10 @@ async function connectErrorsBuiltDuring(run: () => Promise<unknown>) {
 /** Resolves with the signal's reason once it is aborted (the request signal aborts when the HTTP/2 stream has closed). */
 function abortReason(signal: AbortSignal): Promise<unknown> {
   if (signal.aborted) return Promise.resolve(signal.reason);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the signal was not aborted within 5 s")), 5_000);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve(signal.reason);
-    });
+  const aborted = new Promise<unknown>((resolve) => signal.addEventListener("abort", () => resolve(signal.reason)));
+  return within(aborted, 5_000).then((reason) => {
+    if (reason === "pending") throw new Error("the signal was not aborted within 5 s");
+    return reason;
   });
 }
 
@@ -273,7 +272,7 @@ describe("a Connect call through the project's own server and client (HTTP/2 bet
     const client = observedClient();
     const cancel = new AbortController();
     const call = client.deleteSubscription({ webhookId: "wait" }, { signal: cancel.signal });
-    while (contexts.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor(() => contexts.length > 0, 10_000, "the call reached the handler");
     cancel.abort();
     const error = ConnectError.from(await call.catch((caught: unknown) => caught));
     expect(error.code).toBe(Code.Canceled);

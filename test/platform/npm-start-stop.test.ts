@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultAddresses } from "@svc/platform";
 import { launchChromium } from "../support/chromium.ts";
 import { joinMeeting } from "../support/meeting-room-browser.ts";
-import { isListening, processTree, stillRunning, type ProcessId } from "../support/process-tree.ts";
-import { waitFor } from "../support/wait.ts";
+import { isListening, processTree, stillRunning, watchProcessTree, type ProcessId } from "../support/process-tree.ts";
+import { waitFor, waitUntil } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 // `npm start` stopped the way a CI runner or a terminal stops it: SIGTERM to its whole process
@@ -57,10 +57,7 @@ function startPlatform(env: Record<string, string> = {}): Started & { ready: Pro
     },
   });
   const started: Started = { npm, stdout: "", seen: new Map(), exited: new Promise((resolve) => npm.once("exit", (code) => resolve(code))) };
-  const watch = setInterval(() => {
-    for (const process of processTree(npm.pid!)) started.seen.set(process.pid, process);
-  }, 200);
-  void started.exited.then(() => clearInterval(watch));
+  watchProcessTree(npm.pid!, started.seen, started.exited);
   npm.stdout!.on("data", (chunk: Buffer) => (started.stdout += chunk.toString()));
   let stderr = "";
   const ready = new Promise<void>((resolve, reject) => {
@@ -91,12 +88,8 @@ function stopPlatform(started: Started) {
 }
 
 async function expectNothingLeft(started: Started, ports = PORTS) {
-  const deadline = Date.now() + STOPPED_WITHIN_MS;
-  let left = stillRunning([...started.seen.values()]);
-  while (left.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    left = stillRunning([...started.seen.values()]);
-  }
+  await waitUntil(() => stillRunning([...started.seen.values()]).length === 0, STOPPED_WITHIN_MS, 250);
+  const left = stillRunning([...started.seen.values()]);
   // Whatever is left is killed, so that the next test starts clean; the assertion still fails.
   for (const { pid } of left) process.kill(pid, "SIGKILL");
   expect(left.map(({ pid, command }) => `${pid} ${command}`)).toEqual([]);

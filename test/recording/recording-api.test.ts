@@ -11,7 +11,7 @@ import { holdStill } from "../support/hold-still.ts";
 import { joinMeeting } from "../support/meeting-room-browser.ts";
 import { recorderActive as recorderActiveIn } from "../support/recorder-active.ts";
 import { apiBase, callApi, readResponse } from "../support/rest-client.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 import { subscribeReceiver } from "../support/webhook-fixtures.ts";
@@ -24,47 +24,42 @@ const run = promisify(execFile);
 const SHOTS = process.env.RECORDING_SHOTS_DIR ?? path.join(os.tmpdir(), "svc-recording-shots");
 const RECORD_SECONDS = 20;
 
-let stack: Stack;
 let browser: Browser;
 let tenant: Tenant;
 let other: Tenant;
 let receiver: WebhookReceiver;
 const pages: Page[] = [];
 
+const fixture = useStack({
+  recording: true,
+  env: {
+    LOG_LEVEL: "info",
+    // The watchdog looks every second and gives a recorder that left the room 6 s.
+    RECORDING_WATCH_INTERVAL_MS: "1000",
+    RECORDING_LOST_AFTER_SECONDS: "6",
+    RECORDING_LINK_SECRET: "recording-api-test-secret-with-32-characters-or-more",
+    MEETING_EMPTY_GRACE_SECONDS: "3",
+  },
+});
+
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  [stack, browser] = await Promise.all([
-    startStack({
-      recording: true,
-      env: {
-        LOG_LEVEL: "info",
-        // The watchdog looks every second and gives a recorder that left the room 6 s.
-        RECORDING_WATCH_INTERVAL_MS: "1000",
-        RECORDING_LOST_AFTER_SECONDS: "6",
-        RECORDING_LINK_SECRET: "recording-api-test-secret-with-32-characters-or-more",
-        MEETING_EMPTY_GRACE_SECONDS: "3",
-      },
-    }),
-    launchChromium({ fakeMedia: true }),
-  ]);
-  [tenant, other] = await Promise.all([createTenant(stack), createTenant(stack)]);
+  browser = await launchChromium({ fakeMedia: true });
+  [tenant, other] = await Promise.all([createTenant(fixture.stack), createTenant(fixture.stack)]);
   receiver = await startWebhookReceiver();
-  await subscribeReceiver(stack, receiver, tenant.apiKey, "/recordings", { events: ["recording.started", "recording.ready", "recording.failed"] });
+  await subscribeReceiver(fixture.stack, receiver, tenant.apiKey, "/recordings", { events: ["recording.started", "recording.ready", "recording.failed"] });
 }, 900_000);
 
 afterAll(async () => {
   // What the services and the recorder said, for a failure's diagnosis.
-  if (stack) {
-    await writeFile(path.join(SHOTS, "meeting.log"), stack.logs("meeting"));
-    await writeFile(path.join(SHOTS, "egress.log"), stack.recording?.egress.logs() ?? "");
-  }
+  await writeFile(path.join(SHOTS, "meeting.log"), fixture.stack.logs("meeting"));
+  await writeFile(path.join(SHOTS, "egress.log"), fixture.stack.recording?.egress.logs() ?? "");
   await browser?.close();
   await receiver?.close();
-  await stack?.stop();
 });
 
 const api = (method: string, route: string, options: { key?: string; body?: unknown } = {}) =>
-  callApi(apiBase(stack), method, route, { key: options.key ?? tenant.apiKey, ...(options.body === undefined ? {} : { body: options.body }) }).then(
+  callApi(apiBase(fixture.stack), method, route, { key: options.key ?? tenant.apiKey, ...(options.body === undefined ? {} : { body: options.body }) }).then(
     readResponse,
   );
 
@@ -90,7 +85,7 @@ async function webhookOf(type: string, match: (data: Record<string, unknown>) =>
   return found!;
 }
 
-const recorderActive = (recordingId: string) => recorderActiveIn(stack, recordingId);
+const recorderActive = (recordingId: string) => recorderActiveIn(fixture.stack, recordingId);
 
 const recordingNow = async (id: string) =>
   (await api("GET", `/recordings/${id}`)).body as { status: string; durationSeconds: number | null; error: string | null };
@@ -250,13 +245,13 @@ describe("recording a meeting through the room and the API", () => {
     expect(started.status).toBe(201);
     await recorderActive(started.body.id);
     await holdStill(3_000, "the recorder is in the room and recording");
-    await stack.recording!.egress.kill();
+    await fixture.stack.recording!.egress.kill();
     const failed = await webhookOf("recording.failed", (data) => data.recordingId === started.body.id, 60_000);
     expect(String(failed.payload!.data.error)).toMatch(/recorder/i);
     const now = await recordingNow(started.body.id);
     expect(now.status).toBe("failed");
     expect(now.error).toMatch(/recorder/i);
-    await stack.recording!.egress.ready();
+    await fixture.stack.recording!.egress.ready();
 
     const next = await api("POST", `/meeting/${meeting.id}/recordings`, { body: { layout: "audio" } });
     expect(next.status, JSON.stringify(next.body)).toBe(201);
@@ -274,7 +269,7 @@ describe("recording a meeting through the room and the API", () => {
     page.on("console", (message) => {
       if (/Content Security Policy|Refused to/.test(message.text())) problems.push(message.text());
     });
-    await page.goto(`${stack.gatewayUrl}/dashboard/sign-in`);
+    await page.goto(`${fixture.stack.gatewayUrl}/dashboard/sign-in`);
     await page.getByLabel("E-mail address").fill(tenant.email);
     await page.getByLabel("Password").fill(tenant.password);
     await page.getByRole("button", { name: "Sign in" }).click();
@@ -297,7 +292,7 @@ describe("recording a meeting through the room and the API", () => {
 
   it("DELETE (admins) removes the recording and its file; its links stop working", async () => {
     const link = await api("GET", `/recordings/${recordingId}/access-link`);
-    const file = path.join(stack.recording!.dir, `${recordingId}.mp4`);
+    const file = path.join(fixture.stack.recording!.dir, `${recordingId}.mp4`);
     expect(existsSync(file)).toBe(true);
     const deleted = await api("DELETE", `/recordings/${recordingId}`);
     expect(deleted.status).toBe(200);

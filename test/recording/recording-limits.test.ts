@@ -7,7 +7,7 @@ import { holdStill } from "../support/hold-still.ts";
 import { joinMeeting } from "../support/meeting-room-browser.ts";
 import { recorderActive } from "../support/recorder-active.ts";
 import { apiBase, callApi, readResponse } from "../support/rest-client.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 
@@ -17,33 +17,30 @@ import { waitFor } from "../support/wait.ts";
 // capacity (the test stack's egress takes one room recording at a time: scripts/egress-server.ts).
 const RETENTION_SECONDS = 20;
 
-let stack: Stack;
 let browser: Browser;
 let tenant: Tenant;
 
+const fixture = useStack({
+  recording: true,
+  env: {
+    LOG_LEVEL: "info",
+    RECORDING_RETENTION_DAYS: String(RETENTION_SECONDS / 86_400),
+    RECORDING_RETENTION_CHECK_INTERVAL_MS: "1000",
+    RECORDING_LINK_SECRET: "recording-retention-test-secret-of-32-characters-or-more",
+  },
+});
+
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([
-    startStack({
-      recording: true,
-      env: {
-        LOG_LEVEL: "info",
-        RECORDING_RETENTION_DAYS: String(RETENTION_SECONDS / 86_400),
-        RECORDING_RETENTION_CHECK_INTERVAL_MS: "1000",
-        RECORDING_LINK_SECRET: "recording-retention-test-secret-of-32-characters-or-more",
-      },
-    }),
-    launchChromium({ fakeMedia: true }),
-  ]);
-  tenant = await createTenant(stack);
+  browser = await launchChromium({ fakeMedia: true });
+  tenant = await createTenant(fixture.stack);
 }, 900_000);
 
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
 });
 
 const api = (method: string, route: string, body?: unknown) =>
-  callApi(apiBase(stack), method, route, { key: tenant.apiKey, ...(body === undefined ? {} : { body }) }).then(readResponse);
+  callApi(apiBase(fixture.stack), method, route, { key: tenant.apiKey, ...(body === undefined ? {} : { body }) }).then(readResponse);
 
 describe("recording limits", () => {
   it("keeps a ready recording until RECORDING_RETENTION_DAYS after it ended, then deletes it and its file", { timeout: 300_000 }, async () => {
@@ -53,12 +50,12 @@ describe("recording limits", () => {
     const started = await api("POST", `/meeting/${meeting.body.id}/recordings`, { layout: "audio" });
     expect(started.status, JSON.stringify(started.body)).toBe(201);
     const id = started.body.id as string;
-    await recorderActive(stack, id);
+    await recorderActive(fixture.stack, id);
     await holdStill(3_000, "a few seconds of audio");
     expect((await api("POST", `/recordings/${id}/stop`)).status).toBe(200);
     await waitFor(async () => (await api("GET", `/recordings/${id}`)).body.status === "ready", 120_000, "the recording is ready");
     const readyAt = Date.now();
-    const file = path.join(stack.recording!.dir, `${id}.mp4`);
+    const file = path.join(fixture.stack.recording!.dir, `${id}.mp4`);
     expect(existsSync(file)).toBe(true);
     await page.context().close();
 
@@ -71,7 +68,7 @@ describe("recording limits", () => {
     await waitFor(async () => (await api("GET", `/recordings/${id}`)).status === 404, 60_000, "retention deletes the recording");
     expect(Date.now() - readyAt).toBeGreaterThanOrEqual((RETENTION_SECONDS - 10) * 1_000);
     expect(existsSync(file)).toBe(false);
-    expect(stack.logs("meeting")).toContain("retention: recordings past RECORDING_RETENTION_DAYS deleted with their files");
+    expect(fixture.stack.logs("meeting")).toContain("retention: recordings past RECORDING_RETENTION_DAYS deleted with their files");
   });
 
   it(
@@ -87,7 +84,7 @@ describe("recording limits", () => {
       const [first, second] = [await meeting("Recorded first"), await meeting("Recorded second")];
       const holding = await api("POST", `/meeting/${first}/recordings`, { layout: "grid" });
       expect(holding.status, JSON.stringify(holding.body)).toBe(201);
-      await recorderActive(stack, holding.body.id);
+      await recorderActive(fixture.stack, holding.body.id);
 
       const askedAt = Date.now();
       const refused = await api("POST", `/meeting/${second}/recordings`, { layout: "grid" });
@@ -109,7 +106,7 @@ describe("recording limits", () => {
         90_000,
         "the second meeting records once the recorder is free",
       );
-      await recorderActive(stack, retried!.body.id);
+      await recorderActive(fixture.stack, retried!.body.id);
       expect((await api("POST", `/recordings/${retried!.body.id}/stop`)).status).toBe(200);
     },
   );

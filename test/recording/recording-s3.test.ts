@@ -12,7 +12,7 @@ import { joinMeeting } from "../support/meeting-room-browser.ts";
 import { recorderActive } from "../support/recorder-active.ts";
 import { apiBase, callApi, readResponse } from "../support/rest-client.ts";
 import { startS3Server, type RunningS3Server } from "../support/s3-server.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 
@@ -22,27 +22,28 @@ import { waitFor } from "../support/wait.ts";
 const run = promisify(execFile);
 
 let s3: RunningS3Server;
-let stack: Stack;
 let browser: Browser;
 let tenant: Tenant;
 
+// The S3 server first (a build of a few minutes on a cold cache): the stack's settings name it.
 beforeAll(async () => {
   s3 = await startS3Server();
-  [stack, browser] = await Promise.all([
-    startStack({ recording: true, env: { ...s3.env, RECORDING_LINK_SECRET: "recording-s3-test-secret-with-32-characters-or-more" } }),
-    launchChromium({ fakeMedia: true }),
-  ]);
-  tenant = await createTenant(stack);
 }, 1_200_000);
+afterAll(async () => {
+  await s3?.stop();
+});
+const fixture = useStack(() => ({ recording: true, env: { ...s3.env, RECORDING_LINK_SECRET: "recording-s3-test-secret-with-32-characters-or-more" } }));
 
+beforeAll(async () => {
+  browser = await launchChromium({ fakeMedia: true });
+  tenant = await createTenant(fixture.stack);
+}, 900_000);
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
-  await s3?.stop();
 });
 
 const api = (method: string, route: string, body?: unknown) =>
-  callApi(apiBase(stack), method, route, { key: tenant.apiKey, ...(body === undefined ? {} : { body }) }).then(readResponse);
+  callApi(apiBase(fixture.stack), method, route, { key: tenant.apiKey, ...(body === undefined ? {} : { body }) }).then(readResponse);
 
 describe("recordings in S3-compatible storage", () => {
   it("the recorder uploads to the bucket; the access link serves the object with ranges; DELETE removes the object", { timeout: 240_000 }, async () => {
@@ -51,7 +52,7 @@ describe("recordings in S3-compatible storage", () => {
     const started = await api("POST", `/meeting/${meeting.id}/recordings`, { layout: "audio" });
     expect(started.status, JSON.stringify(started.body)).toBe(201);
     const recordingId = started.body.id as string;
-    const startedAt = await recorderActive(stack, recordingId);
+    const startedAt = await recorderActive(fixture.stack, recordingId);
     await holdStill(8_000, "eight seconds of audio");
     expect((await api("POST", `/recordings/${recordingId}/stop`)).status).toBe(200);
     const recordedSeconds = (Date.now() - startedAt) / 1_000;
@@ -66,7 +67,7 @@ describe("recordings in S3-compatible storage", () => {
     // In the bucket, not in the local recordings folder.
     const object = path.join(s3.dir, s3.bucket, `${recordingId}.mp4`);
     expect(existsSync(object)).toBe(true);
-    expect(readdirSync(stack.recording!.dir).filter((name) => name.startsWith(recordingId))).toEqual([]);
+    expect(readdirSync(fixture.stack.recording!.dir).filter((name) => name.startsWith(recordingId))).toEqual([]);
     const head = await s3.client.fetch(`${s3.endpoint}/${s3.bucket}/${recordingId}.mp4`, { method: "HEAD" });
     expect(Number(head.headers.get("content-length"))).toBe(recording.sizeBytes);
 

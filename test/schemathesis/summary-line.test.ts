@@ -4,6 +4,7 @@ import os from "node:os";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outputLine, runSchemathesis } from "./schemathesis-process.ts";
+import { holdStill } from "../support/hold-still.ts";
 
 // What CI takes for pytest's closing summary, anywhere in the log (issue: a fuzz run's
 // "=== 3 warnings in 225.37s ===" read as "pytest ran and passed nothing").
@@ -77,7 +78,7 @@ describe("the fuzz wrapper's output", () => {
           stderr: collector().stream,
         },
       );
-      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      await holdStill(5_000, "schemathesis starts (Python imports take seconds) and enters its wait for the schema, where the abort must reach it");
       const abortedAt = Date.now();
       stopped.abort();
       const code = await run;

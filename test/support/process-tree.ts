@@ -63,3 +63,15 @@ export function isListening(port: number): Promise<boolean> {
     socket.once("error", () => resolve(false));
   });
 }
+
+/**
+ * Samples `root`'s tree every `everyMs` into `seen` (by pid) until `until` settles: the processes a
+ * process started during its whole life, even those that had exited before it stopped.
+ */
+export function watchProcessTree(root: number, seen: Map<number, ProcessId>, until: Promise<unknown>, everyMs = 200): void {
+  const sample = () => {
+    for (const process of processTree(root)) seen.set(process.pid, process);
+  };
+  const timer = setInterval(sample, everyMs);
+  void until.then(() => clearInterval(timer));
+}

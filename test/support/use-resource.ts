@@ -5,12 +5,13 @@ import { afterAll, beforeAll } from "vitest";
  * stack, a receiver, a database. Call it at the top level of the file or block; the answer reads
  * the started resource, inside tests and hooks registered after this call (before that it throws,
  * naming `what`). Resources are started in the order of their calls and closed in reverse.
+ * `startTimeoutMs` replaces the configured hook timeout for the start (a first build can be in it).
  */
-export function useResource<T>(what: string, start: () => Promise<T>, close: (resource: T) => Promise<unknown>): () => T {
+export function useResource<T>(what: string, start: () => Promise<T>, close: (resource: T) => Promise<unknown>, startTimeoutMs?: number): () => T {
   let started: T | undefined;
   beforeAll(async () => {
     started = await start();
-  });
+  }, startTimeoutMs);
   afterAll(async () => {
     if (started !== undefined) await close(started);
   });

@@ -2,6 +2,9 @@ import { createSvcClient, type SvcClient } from "@svc/client";
 import { startStack, type Stack, type StackOptions } from "./stack.ts";
 import { useResource } from "./use-resource.ts";
 
+/** The longest a stack with a media server (and a recorder) may take to start, a cold build included. */
+const MEDIA_START_TIMEOUT_MS = 900_000;
+
 export interface StackFixture {
   /** The running stack (available inside tests and hooks, after the file's beforeAll). */
   readonly stack: Stack;
@@ -20,6 +23,9 @@ export function useStack(options: StackOptions | (() => StackOptions) = {}): Sta
     "the stack",
     () => startStack(typeof options === "function" ? options() : options),
     (running) => running.stop(),
+    // A stack with a media server or a recorder may build it first where the cache is cold
+    // (startStack builds before anything starts): minutes, not the configured hook timeout.
+    typeof options === "function" || options.media || options.recording ? MEDIA_START_TIMEOUT_MS : undefined,
   );
   return {
     get stack() {

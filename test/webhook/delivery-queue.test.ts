@@ -267,12 +267,12 @@ describe("dispatchers sharing one queue", () => {
         } catch {
           verified = false;
         }
-        setTimeout(() => {
+        void holdStill(answerDelayMs, "the endpoint answers late on purpose: a slow receiver holds deliveries in flight").then(() => {
           inFlight--;
           inFlightIds.delete(id);
           received.push({ id, at: Date.now(), verified });
           res.writeHead(204).end();
-        }, answerDelayMs);
+        });
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));

@@ -57,6 +57,12 @@ export async function podsOf(component: string): Promise<Pod[]> {
   return list.items.filter((pod) => pod.status.phase === "Running" && !pod.metadata.deletionTimestamp);
 }
 
+/** The release's pods that are being deleted and still exist (draining their requests). */
+export async function terminatingPods(): Promise<Pod[]> {
+  const list = await kubectlJson<{ items: Pod[] }>("-n", namespace, "get", "pods", "-l", `app.kubernetes.io/instance=${release}`);
+  return list.items.filter((pod) => pod.metadata.deletionTimestamp);
+}
+
 /** The admin CLI inside an identity pod, on loopback with the pod's own admin token (as NOTES shows). */
 export async function adminCli(pod: string, ...args: string[]): Promise<Record<string, string>> {
   const out = await kubectl(
