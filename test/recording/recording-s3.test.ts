@@ -85,8 +85,11 @@ describe("recordings in S3-compatible storage", () => {
     expect(probe.streams.map((stream) => stream.codec_name)).toEqual(["aac"]);
     expect(Math.abs(Number(probe.format.duration) - recordedSeconds)).toBeLessThan(3);
 
+    // The recorder's manifest (its EgressInfo as JSON) is uploaded beside the file, and goes with it.
+    expect(existsSync(`${object}.json`), "the recorder's manifest is in the bucket").toBe(true);
     expect((await api("DELETE", `/recordings/${recordingId}`)).status).toBe(200);
     expect(existsSync(object)).toBe(false);
+    expect(existsSync(`${object}.json`), "the manifest is deleted with the file").toBe(false);
     expect((await s3.client.fetch(`${s3.endpoint}/${s3.bucket}/${recordingId}.mp4`, { method: "HEAD" })).status).toBe(404);
     await page.context().close();
   });

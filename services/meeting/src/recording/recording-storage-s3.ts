@@ -64,8 +64,12 @@ export function s3RecordingStorage(settings: S3Settings): RecordingStorage {
       return Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
     },
     async remove(key) {
-      const response = await send("DELETE", key);
-      if (!response.ok && response.status !== 404) throw await failure("DELETE", response);
+      // Egress uploads `<key>.json` (the recording's EgressInfo: room, times, our object key) beside
+      // the file: it goes with it.
+      for (const object of [key, `${key}.json`]) {
+        const response = await send("DELETE", object);
+        if (!response.ok && response.status !== 404) throw await failure("DELETE", response);
+      }
     },
   };
 }
