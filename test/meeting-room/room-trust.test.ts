@@ -233,6 +233,7 @@ describe("a removal holds", () => {
     // the meeting service removes it on arrival.
     const second = await mediaClient();
     try {
+      const connectingAt = Date.now();
       const outcome = await second.connect(serverUrl, token);
       await waitFor(
         async () => outcome.startsWith("refused") || (await second.disconnectReason()) !== null,
@@ -240,9 +241,17 @@ describe("a removal holds", () => {
         "the kept token's connection is removed from the room",
       );
       if (!outcome.startsWith("refused")) expect(await second.disconnectReason()).toBe(PARTICIPANT_REMOVED);
+      console.log(`a kept token's connection: ${outcome}, over ${Date.now() - connectingAt} ms after it started connecting`);
     } finally {
       await second.close();
     }
+    // The meeting service saw the connection and removed it (not a connection that failed by itself).
+    const refusals = fixture.stack
+      .logs("meeting")
+      .split("\n")
+      .filter((line) => line.includes("refused a connection to a meeting room") && line.includes(participantId));
+    expect(refusals.length, "the meeting service refused the kept token's connection").toBeGreaterThan(0);
+    expect(refusals[0]).toContain('"reason":"removed"');
     const after = await visits(meeting.id);
     expect(after.filter((visit) => visit.participantId === participantId)).toHaveLength(1);
     expect(

@@ -59,8 +59,9 @@ export async function applyMediaWebhook(
     case "participant_joined": {
       if (!event.participant) return;
       const outcome = await deps.lifecycle.participantJoined(presenceOf(meetingId, event.participant, at), event.id);
+      // Worth an operator's eye: someone connected with a token the room's rules no longer honour.
       if (outcome.refused)
-        deps.logger.info({ meetingId, participantId: event.participant.identity, reason: outcome.refused }, "refused a connection to a meeting room");
+        deps.logger.warn({ meetingId, participantId: event.participant.identity, reason: outcome.refused }, "refused a connection to a meeting room");
       if (outcome.evict) await deps.evict(meetingId, event.participant.identity);
       else deps.participantEntered?.(meetingId);
       return;
