@@ -139,6 +139,11 @@ export const ListDeliveriesQuery = z.object({
     pattern: OFFSET_DATE_TIME.source,
     description: "Only deliveries created before this ISO 8601 date-time (with a UTC offset); after `since`.",
   }),
+  meetingId: z
+    .string({ error: "meetingId must be a single string" })
+    .max(100, "meetingId is not a meeting id")
+    .optional()
+    .meta({ description: "Only deliveries of events about this meeting (its id, as `data.meetingId` of the event)." }),
 });
 
 // ---- Responses ------------------------------------------------------------------------------

@@ -40,10 +40,16 @@ function inMemoryMeetingStore(): MeetingStore & { all: StoredMeeting[] } {
       const matching = all
         .filter((meeting) => meeting.orgId === orgId && (afterSeq === null || Number(seqOf(meeting)) < Number(afterSeq)))
         .filter((meeting) => filter.status === null || meeting.status === filter.status)
+        .filter(
+          (meeting) =>
+            filter.search === null ||
+            [meeting.title, ...meeting.hosts, ...meeting.attendees].some((text) => text.toLowerCase().includes(filter.search!.toLowerCase())),
+        )
         .reverse();
       const page = matching.slice(0, limit);
       return { meetings: page, nextAfterSeq: matching.length > limit ? seqOf(page.at(-1)!) : null };
     },
+    activitiesOf: async (meetings) => new Map(meetings.map((meeting) => [meeting.id, { joinedCount: 0, recordingCount: 0 }])),
   };
 }
 

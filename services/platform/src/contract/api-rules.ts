@@ -8,6 +8,11 @@ export const meetingLimits = {
   attendeesMax: 100,
   durationMaxMinutes: 1440,
   pageSizeMax: 100,
+  /** The text a meeting list is searched for (title or invited address), in characters after trimming. */
+  searchMaxLength: 200,
+  /** The usage overview's period, in UTC days (today included). */
+  usageDaysDefault: 30,
+  usageDaysMax: 90,
   /** The name a participant shows in a meeting room, in code points after trimming. */
   displayNameMaxLength: 64,
   hostsMax: 20,

@@ -224,6 +224,7 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
         ...(statusClassOf[request.statusClass] ? { statusClass: statusClassOf[request.statusClass] } : {}),
         ...(since ? { since } : {}),
         ...(until ? { until } : {}),
+        ...(request.meetingId ? { meetingId: request.meetingId } : {}),
       };
       const page = await deliveries.list({ orgId: caller.orgId, subscriptionId: webhookId, pageSize: size, filter, ...(after ? { after } : {}) });
       return { deliveries: page.deliveries.map(toDelivery), nextPageToken: page.next ? encodePageToken(page.next) : "" };
