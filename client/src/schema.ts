@@ -2348,6 +2348,47 @@ export interface components {
             }[];
             nextPageToken: string | null;
         };
+        MeetingAttendance: {
+            /** @enum {string} */
+            status: "scheduled" | "live" | "ended" | "cancelled";
+            people: {
+                /** @description The name they gave in the room (their latest visit's); empty for someone who never came. */
+                name: string;
+                /**
+                 * Format: email
+                 * @description An invited host's or attendee's address; null for a guest.
+                 */
+                email: string | null;
+                /** @enum {string} */
+                role: "host" | "attendee" | "guest";
+                /** @description An invited host or attendee; false for a guest. */
+                invited: boolean;
+                /** @description Their stays in the room, oldest first (as GET /meeting/{id}/participants gives them). */
+                visits: {
+                    participantId: string;
+                    name: string;
+                    /**
+                     * Format: email
+                     * @description When they entered with a personal link of an invited host or attendee.
+                     */
+                    email: string | null;
+                    /** @enum {string} */
+                    role: "host" | "attendee" | "guest";
+                    /** Format: date-time */
+                    joinedAt: string;
+                    /** @description Null while present. */
+                    leftAt: string | null;
+                    /** @description Until `leftAt`, or until now while present. */
+                    durationSeconds: number;
+                }[];
+                /** @description The sum of their visits; an open visit counts until now. */
+                totalSeconds: number;
+                /** @description In the room now. */
+                present: boolean;
+                /** @description Invited, never came, and the meeting has ended or its no-show time (`start` + `noShowAfterMinutes`) has passed. */
+                noShow: boolean;
+            }[];
+        };
         Usage: {
             /** @description One per day, oldest first, today last; days without meetings included. */
             days: {
@@ -2792,47 +2833,6 @@ export interface components {
                 organizationName: string;
                 /** Format: date-time */
                 addedAt: string;
-            }[];
-        };
-        AttendanceOutput: {
-            /** @enum {string} */
-            status: "scheduled" | "live" | "ended" | "cancelled";
-            people: {
-                /** @description The name they gave in the room (their latest visit's); empty for someone who never came. */
-                name: string;
-                /**
-                 * Format: email
-                 * @description An invited host's or attendee's address; null for a guest.
-                 */
-                email: string | null;
-                /** @enum {string} */
-                role: "host" | "attendee" | "guest";
-                /** @description An invited host or attendee; false for a guest. */
-                invited: boolean;
-                /** @description Their stays in the room, oldest first (as GET /meeting/{id}/participants gives them). */
-                visits: {
-                    participantId: string;
-                    name: string;
-                    /**
-                     * Format: email
-                     * @description When they entered with a personal link of an invited host or attendee.
-                     */
-                    email: string | null;
-                    /** @enum {string} */
-                    role: "host" | "attendee" | "guest";
-                    /** Format: date-time */
-                    joinedAt: string;
-                    /** @description Null while present. */
-                    leftAt: string | null;
-                    /** @description Until `leftAt`, or until now while present. */
-                    durationSeconds: number;
-                }[];
-                /** @description The sum of their visits; an open visit counts until now. */
-                totalSeconds: number;
-                /** @description In the room now. */
-                present: boolean;
-                /** @description Invited, never came, and the meeting has ended or its no-show time (`start` + `noShowAfterMinutes`) has passed. */
-                noShow: boolean;
             }[];
         };
     };
@@ -3787,7 +3787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AttendanceOutput"];
+                    "application/json": components["schemas"]["MeetingAttendance"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked token. */

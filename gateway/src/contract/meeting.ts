@@ -371,7 +371,7 @@ export const Attendance = z
       }),
     ),
   })
-  .meta({ id: "Attendance" });
+  .meta({ id: "MeetingAttendance" });
 
 export const Usage = z
   .object({

@@ -27,7 +27,10 @@ const secondsOf = (visit: RoomVisit, until: Date) => Math.max(0, ((visit.leftAt 
  * count until `until`.
  */
 export function peopleOf(meeting: Pick<StoredMeeting, "hosts" | "attendees">, visits: RoomVisit[], until: Date): AttendancePerson[] {
-  const invited = [...meeting.hosts.map((email) => ({ email, role: "host" as const })), ...meeting.attendees.map((email) => ({ email, role: "attendee" as const }))];
+  const invited = [
+    ...meeting.hosts.map((email) => ({ email, role: "host" as const })),
+    ...meeting.attendees.map((email) => ({ email, role: "attendee" as const })),
+  ];
   const invitedAddresses = new Set(invited.map((person) => person.email.toLowerCase()));
   const byAddress = new Map<string, RoomVisit[]>();
   const byGuest = new Map<string, RoomVisit[]>();

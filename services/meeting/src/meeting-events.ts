@@ -77,7 +77,13 @@ export function attendanceOf(
       .filter((person) => person.invited)
       .map(({ email, role, visits: theirs, totalSeconds }) => {
         const first = theirs.reduce<Date | undefined>((earliest, one) => (!earliest || one.joinedAt < earliest ? one.joinedAt : earliest), undefined);
-        return { email: email!, role, joined: theirs.length > 0, firstJoinedAt: first ? timestampFromDate(first) : undefined, totalSeconds: BigInt(totalSeconds) };
+        return {
+          email: email!,
+          role,
+          joined: theirs.length > 0,
+          firstJoinedAt: first ? timestampFromDate(first) : undefined,
+          totalSeconds: BigInt(totalSeconds),
+        };
       }),
   };
 }

@@ -1,0 +1,104 @@
+import { h } from "../shared/dom.ts";
+import { api, loadInto, pageHeading, type Schema, type ViewContext } from "./app-shell.ts";
+import { barChart } from "./usage/bar-chart.ts";
+
+type Usage = Schema<"Usage">;
+
+// The API's days are UTC days: they are named in UTC so a bar never shifts to a neighbour's date.
+const dayFormat = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", timeZone: "UTC" });
+const fullDayFormat = new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
+
+const dayName = (date: string) => dayFormat.format(new Date(`${date}T00:00:00Z`));
+const minutes = (value: number) => `${numberFormat.format(value)} min`;
+
+function storage(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${numberFormat.format(bytes / 1024 ** 3)} GB`;
+  if (bytes >= 1024 ** 2) return `${numberFormat.format(bytes / 1024 ** 2)} MB`;
+  if (bytes >= 1024) return `${numberFormat.format(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}
+
+function figure(label: string, value: string, detail: string) {
+  return h("div", { class: "figure" }, h("dt", {}, label), h("dd", {}, h("span", { class: "figure-value" }, value), h("span", { class: "muted" }, detail)));
+}
+
+function render(usage: Usage) {
+  const totalMeetings = usage.days.reduce((sum, day) => sum + day.meetings, 0);
+  const totalMinutes = usage.days.reduce((sum, day) => sum + day.participantMinutes, 0);
+  const period = `${usage.days.length} days`;
+  const range = usage.days.length > 0 ? `${dayName(usage.days[0]!.date)} – ${dayName(usage.days.at(-1)!.date)} (UTC)` : "";
+  return [
+    h(
+      "dl",
+      { class: "figures" },
+      figure("Meetings held", numberFormat.format(totalMeetings), `in the last ${period} (one across midnight counts on both days)`),
+      figure("Participant-minutes", numberFormat.format(totalMinutes), `in the last ${period}`),
+      figure("Recorded", minutes(usage.recordingMinutes), `recordings started in the last ${period}`),
+      figure("Storage", storage(usage.storageBytes), `${usage.recordingsStored} recording${usage.recordingsStored === 1 ? "" : "s"} stored now`),
+    ),
+    h(
+      "section",
+      { class: "card chart-card", "aria-labelledby": "meetings-chart-title" },
+      h("h2", { id: "meetings-chart-title" }, "Meetings per day"),
+      barChart({
+        title: "Meetings per day",
+        description: `Meetings with someone in their room, each day from ${range}. The numbers are in the table below.`,
+        className: "meetings-chart",
+        wholeNumbers: true,
+        bars: usage.days.map((day) => ({ label: dayName(day.date), value: day.meetings, text: `${day.meetings} meeting${day.meetings === 1 ? "" : "s"}` })),
+      }),
+    ),
+    h(
+      "section",
+      { class: "card chart-card", "aria-labelledby": "minutes-chart-title" },
+      h("h2", { id: "minutes-chart-title" }, "Participant-minutes per day"),
+      barChart({
+        title: "Participant-minutes per day",
+        description: `Minutes people spent in meeting rooms, each day from ${range}. The numbers are in the table below.`,
+        className: "minutes-chart",
+        bars: usage.days.map((day) => ({ label: dayName(day.date), value: day.participantMinutes, text: minutes(day.participantMinutes) })),
+      }),
+    ),
+    h(
+      "table",
+      { class: "usage-table" },
+      h("caption", {}, `Per day, ${range}`),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ["Day", "Meetings", "Participant-minutes"].map((name) => h("th", { scope: "col" }, name)),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        [...usage.days]
+          .reverse()
+          .map((day) =>
+            h(
+              "tr",
+              { "data-date": day.date },
+              h("th", { scope: "row" }, h("time", { datetime: day.date }, fullDayFormat.format(new Date(`${day.date}T00:00:00Z`)))),
+              h("td", {}, String(day.meetings)),
+              h("td", {}, numberFormat.format(day.participantMinutes)),
+            ),
+          ),
+      ),
+    ),
+  ];
+}
+
+/**
+ * Usage: the organization's meetings and participant-minutes per day over the last 30 days, as
+ * two bar charts read at a glance with every number in a table (newest day first), and the
+ * minutes recorded and the storage its recordings take (GET /usage).
+ */
+export function usageView({ main }: ViewContext) {
+  const region = h("div", { class: "region" });
+  main.replaceChildren(...pageHeading("Usage", "How much your organization used meetings and recordings in the last 30 days. Days are UTC days."), region);
+  void loadInto(region, () => api<Usage>("GET", "/usage?days=30"), render);
+}
