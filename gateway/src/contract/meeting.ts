@@ -142,7 +142,7 @@ export const ListMeetingsQuery = z.object({
     .meta({ description: "`nextPageToken` of the previous page, unchanged: an opaque cursor; any value this API did not return is 400." }),
   search: z
     .string({ error: "search must be a single string" })
-    .max(meetingLimits.searchMaxLength * 4, `search must be at most ${meetingLimits.searchMaxLength} characters`)
+    .max(meetingLimits.searchMaxLength, `search must be at most ${meetingLimits.searchMaxLength} characters`)
     .optional()
     .meta({
       description: `Only meetings whose title contains this text, or with an invited host or attendee whose address contains it (both ignoring case). At most ${meetingLimits.searchMaxLength} characters after trimming; empty: all.`,

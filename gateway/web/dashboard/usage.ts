@@ -32,7 +32,7 @@ function render(usage: Usage) {
     h(
       "dl",
       { class: "figures" },
-      figure("Meetings held", numberFormat.format(totalMeetings), `in the last ${period} (one across midnight counts on both days)`),
+      figure("Meetings held", numberFormat.format(totalMeetings), `in the last ${period}`),
       figure("Participant-minutes", numberFormat.format(totalMinutes), `in the last ${period}`),
       figure("Recorded", minutes(usage.recordingMinutes), `recordings started in the last ${period}`),
       figure("Storage", storage(usage.storageBytes), `${usage.recordingsStored} recording${usage.recordingsStored === 1 ? "" : "s"} stored now`),

@@ -115,9 +115,9 @@ export function meetingPageView({ main, user, navigate }: ViewContext, meetingId
         replaceChildren(heading, meeting.title);
         return [
           details(meeting),
-          // What support staff act on next to the facts: end, cancel, a personal link.
-          meetingActions(meeting, { say, reload: () => void load() }),
           attendanceSection(meeting.id, meeting.status, () => void load()),
+          // What support staff act on once they saw who is there: end, cancel, a personal link.
+          meetingActions(meeting, { say, reload: () => void load() }),
           recordingsSection(meeting, user.role === "admin", say),
           meetingDeliveries(meeting.id),
         ].filter((section) => section !== null);

@@ -19,7 +19,7 @@ export interface Bar {
 
 const WIDTH = 640;
 const HEIGHT = 180;
-const PLOT = { left: 44, right: 8, top: 12, bottom: 24 };
+const PLOT = { left: 60, right: 8, top: 14, bottom: 30 };
 
 /** A round scale maximum at or above `max` (1, 2, 5 × 10ⁿ), so the axis reads plainly. */
 function niceCeiling(max: number): number {

@@ -316,7 +316,8 @@ function listFilter(request: { status: MeetingStatus; startFrom?: string | undef
   const startBefore = date("start_before", request.startBefore);
   const status = request.status === MeetingStatus.UNSPECIFIED ? null : (statusFromProto[request.status] ?? null);
   if (request.status !== MeetingStatus.UNSPECIFIED && status === null) check.add("status is not a meeting status");
-  const search = request.search.trim();
+  // NUL cannot be in any stored text (Postgres refuses it), so it cannot narrow the search either.
+  const search = request.search.replaceAll("\u0000", "").trim();
   if (search.length > meetingLimits.searchMaxLength) check.add(`search must be at most ${meetingLimits.searchMaxLength} characters`);
   check.done();
   return { status, startFrom, startBefore, search: search === "" ? null : search };

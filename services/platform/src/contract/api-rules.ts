@@ -29,6 +29,12 @@ export const meetingLimits = {
  * ending in an alphabetic top-level label (RFC 5321 §4.5.3.1, RFC 1123). Quoted local parts and
  * address literals are refused: no calendar sends them. At most `emailAddressMaxLength` overall.
  */
+/**
+ * The text of a meeting id as other services take it (the delivery log's `meetingId` filter):
+ * URL-safe characters, as meeting ids are. Whether such a meeting exists is not their business.
+ */
+export const MEETING_ID_TEXT = /^[A-Za-z0-9_-]{1,64}$/;
+
 export const EMAIL_ADDRESS = /^(?=[^@]{1,64}@)(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
 /** An id the services generate (organizations, users, keys, clients, webhooks, deliveries): a UUID of any version, either case. */
