@@ -196,6 +196,15 @@ describe("Meetings section of the dashboard", () => {
       expect(await present.textContent()).toContain("Ada Lovelace");
       expect(await present.textContent()).toContain("Bob Builder");
       expect(await page.getByRole("textbox", { name: "Join URL" }).inputValue()).toBe(meeting.url);
+      await page.getByRole("table", { name: /Webhook deliveries about this meeting/ }).waitFor();
+
+      // A personal link for a guest, shown once.
+      await page.getByLabel("For", { exact: true }).selectOption({ label: "A guest (not invited)" });
+      await page.getByLabel("Guest's name").fill("Gus Guest");
+      await page.getByRole("button", { name: "Create personal link" }).click();
+      const guestLink = await page.getByRole("textbox", { name: "Personal link for Gus Guest" }).inputValue();
+      expect(guestLink).toMatch(new RegExp(`^${meeting.url}#link=[A-Za-z0-9_-]+$`));
+      expect(await page.getByText("The link is shown only this once").isVisible()).toBe(true);
       await shots(page, "meeting-live");
 
       // Bob leaves the room; the open page follows without a reload.
