@@ -1,4 +1,4 @@
-import { h } from "../shared/dom.ts";
+import { h, uniqueId } from "../shared/dom.ts";
 import { api, loadInto, pageHeading, type Schema, type ViewContext } from "./app-shell.ts";
 import { barChart } from "./usage/bar-chart.ts";
 
@@ -23,6 +23,12 @@ function figure(label: string, value: string, detail: string) {
   return h("div", { class: "figure" }, h("dt", {}, label), h("dd", {}, h("span", { class: "figure-value" }, value), h("span", { class: "muted" }, detail)));
 }
 
+/** A chart in its card, the card named by the chart's title. */
+function chartCard(chart: Parameters<typeof barChart>[0]) {
+  const titleId = uniqueId("chart-card");
+  return h("section", { class: "card chart-card", "aria-labelledby": titleId }, h("h2", { id: titleId }, chart.title), barChart(chart));
+}
+
 function render(usage: Usage) {
   const totalMeetings = usage.days.reduce((sum, day) => sum + day.meetings, 0);
   const totalMinutes = usage.days.reduce((sum, day) => sum + day.participantMinutes, 0);
@@ -37,29 +43,19 @@ function render(usage: Usage) {
       figure("Recorded", minutes(usage.recordingMinutes), `recordings started in the last ${period}`),
       figure("Storage", storage(usage.storageBytes), `${usage.recordingsStored} recording${usage.recordingsStored === 1 ? "" : "s"} stored now`),
     ),
-    h(
-      "section",
-      { class: "card chart-card", "aria-labelledby": "meetings-chart-title" },
-      h("h2", { id: "meetings-chart-title" }, "Meetings per day"),
-      barChart({
-        title: "Meetings per day",
-        description: `Meetings with someone in their room, each day from ${range}. The numbers are in the table below.`,
-        className: "meetings-chart",
-        wholeNumbers: true,
-        bars: usage.days.map((day) => ({ label: dayName(day.date), value: day.meetings, text: `${day.meetings} meeting${day.meetings === 1 ? "" : "s"}` })),
-      }),
-    ),
-    h(
-      "section",
-      { class: "card chart-card", "aria-labelledby": "minutes-chart-title" },
-      h("h2", { id: "minutes-chart-title" }, "Participant-minutes per day"),
-      barChart({
-        title: "Participant-minutes per day",
-        description: `Minutes people spent in meeting rooms, each day from ${range}. The numbers are in the table below.`,
-        className: "minutes-chart",
-        bars: usage.days.map((day) => ({ label: dayName(day.date), value: day.participantMinutes, text: minutes(day.participantMinutes) })),
-      }),
-    ),
+    chartCard({
+      title: "Meetings per day",
+      description: `Meetings with someone in their room, each day from ${range}. The numbers are in the table below.`,
+      className: "meetings-chart",
+      wholeNumbers: true,
+      bars: usage.days.map((day) => ({ label: dayName(day.date), value: day.meetings, text: `${day.meetings} meeting${day.meetings === 1 ? "" : "s"}` })),
+    }),
+    chartCard({
+      title: "Participant-minutes per day",
+      description: `Minutes people spent in meeting rooms, each day from ${range}. The numbers are in the table below.`,
+      className: "minutes-chart",
+      bars: usage.days.map((day) => ({ label: dayName(day.date), value: day.participantMinutes, text: minutes(day.participantMinutes) })),
+    }),
     h(
       "table",
       { class: "usage-table" },

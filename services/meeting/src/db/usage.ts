@@ -33,6 +33,8 @@ export async function usageOf(pool: Pool, orgId: string, days: number): Promise<
        SELECT r.meeting_id, r.joined_at AT TIME ZONE 'UTC' AS joined, COALESCE(r.left_at, now()) AT TIME ZONE 'UTC' AS left_
          FROM room_participants r JOIN meetings m ON m.id = r.meeting_id
         WHERE m.org_id = $1 AND COALESCE(r.left_at, now()) AT TIME ZONE 'UTC' >= (SELECT min(day_start) FROM day)
+          -- Only meetings that can have had people in the period: live, or closed within it.
+          AND (m.status = 'live' OR COALESCE(m.ended_at, m.cancelled_at) AT TIME ZONE 'UTC' >= (SELECT min(day_start) FROM day))
      )
      SELECT to_char(day.day_start, 'YYYY-MM-DD') AS date,
             count(DISTINCT visit.meeting_id)::int AS meetings,
