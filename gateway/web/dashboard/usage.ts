@@ -6,7 +6,8 @@ type Usage = Schema<"Usage">;
 
 // The API's days are UTC days: they are named in UTC so a bar never shifts to a neighbour's date.
 const dayFormat = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", timeZone: "UTC" });
-const fullDayFormat = new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+// The table's days without the year (its caption names the period): one line each at phone width.
+const fullDayFormat = new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
 const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
 
 const dayName = (date: string) => dayFormat.format(new Date(`${date}T00:00:00Z`));
@@ -33,7 +34,8 @@ function render(usage: Usage) {
   const totalMeetings = usage.days.reduce((sum, day) => sum + day.meetings, 0);
   const totalMinutes = usage.days.reduce((sum, day) => sum + day.participantMinutes, 0);
   const period = `${usage.days.length} days`;
-  const range = usage.days.length > 0 ? `${dayName(usage.days[0]!.date)} – ${dayName(usage.days.at(-1)!.date)} (UTC)` : "";
+  const [first, last] = [usage.days[0], usage.days.at(-1)];
+  const range = first && last ? `${dayName(first.date)} – ${dayName(last.date)}, ${last.date.slice(0, 4)} (UTC)` : "";
   return [
     h(
       "dl",
