@@ -11,7 +11,7 @@ export interface paths {
         };
         /**
          * List meetings
-         * @description The caller's organization's meetings, newest first (by creation), in pages. Filters combine: `status`, and a range of planned start (`startFrom` inclusive, `startBefore` exclusive; meetings without a start are left out when either is given). Pass `nextPageToken` back as `pageToken` for the next page; it is null on the last page.
+         * @description The caller's organization's meetings, newest first (by creation), in pages, each with how many people joined it and how many recordings it has. Filters combine: `status`, a range of planned start (`startFrom` inclusive, `startBefore` exclusive; meetings without a start are left out when either is given), and `search` (text in the title or in an invited person's address). Pass `nextPageToken` back as `pageToken` for the next page; it is null on the last page.
          */
         get: operations["listMeetings"];
         put?: never;
@@ -130,6 +130,46 @@ export interface paths {
          * @description Each visit (a rejoin is a second one), oldest first, in pages: `participantId`, `name`, `email` (when entered with a personal link), `role`, `joinedAt`, `leftAt` (null while present) and `durationSeconds`. 410 for a cancelled meeting.
          */
         get: operations["listMeetingParticipants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/attendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who came and who did not
+         * @description Each invited host and attendee (in the meeting's order, whether they came or not) and then each guest, with their visits, their total time, whether they are in the room now (`present`) and, for an invited person who never came, `noShow` once the meeting has ended or its no-show time has passed. An invited person is told apart by the address of their personal link; every entry through the plain join URL is a guest of its own (as in `meeting.ended`'s attendance). For a cancelled meeting: who had come before it was cancelled.
+         */
+        get: operations["getMeetingAttendance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's use of meetings and recordings
+         * @description Per UTC day of the last `days` (default 30, today last): meetings with someone in their room that day and the minutes people spent in rooms that day (a visit across midnight counts in both days, each part once; a visit still open counts until now). Also the minutes of recordings started in the period and what the organization stores now (bytes and recordings).
+         */
+        get: operations["getUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2229,9 +2269,72 @@ export interface components {
             };
         };
         MeetingList: {
-            meetings: components["schemas"]["Meeting"][];
+            meetings: components["schemas"]["MeetingListItem"][];
             /** @description Pass as `pageToken` for the next page; null on the last page. */
             nextPageToken: string | null;
+        };
+        MeetingListItem: {
+            /** @constant */
+            type: "svc_video";
+            /** @description Meeting id: 22 URL-safe characters carrying 128 random bits. */
+            id: string;
+            /**
+             * @description Always empty: the join URL itself is the capability.
+             * @constant
+             */
+            password: "";
+            /**
+             * Format: uri
+             * @description The join page, `{PUBLIC_URL}/meeting/<id>`.
+             */
+            url: string;
+            title: string;
+            start: string | null;
+            /** @description The planned end, when one was given. */
+            end: string | null;
+            /**
+             * @description `scheduled` until the first person enters the meeting room; `live` from then on (also while the room is briefly empty); `ended` once the room stayed empty for the grace period (MEETING_EMPTY_GRACE_SECONDS, default 60 s), its planned end passed with nobody in it, or it was ended through the API; `cancelled` once cancelled (DELETE).
+             * @enum {string}
+             */
+            status: "scheduled" | "live" | "ended" | "cancelled";
+            attendees: string[];
+            hosts: string[];
+            lobby: boolean;
+            /** @enum {string} */
+            screenShare: "everyone" | "hosts";
+            noShowAfterMinutes: number;
+            /** @enum {string} */
+            recording: "off" | "manual" | "auto";
+            /** Format: date-time */
+            createdAt: string;
+            endedAt: string | null;
+            cancelledAt: string | null;
+            /** @description People who entered its room so far: invited hosts and attendees who came, and guests (each entry through the plain join URL is one guest, as in `meeting.ended`'s attendance). */
+            joinedCount: number;
+            /** @description Its recordings that did not fail (in progress, being finished or ready). */
+            recordingCount: number;
+        };
+        Error: {
+            /** @description Human-readable message naming what was wrong. */
+            error: string;
+            /** @description Also in the X-Request-Id response header. */
+            requestId?: string;
+        };
+        MeetingJoinPayload: {
+            /** @constant */
+            type: "svc_video";
+            /** @description Meeting id: 22 URL-safe characters carrying 128 random bits. */
+            id: string;
+            /**
+             * @description Always empty: the join URL itself is the capability.
+             * @constant
+             */
+            password: "";
+            /**
+             * Format: uri
+             * @description The join page, `{PUBLIC_URL}/meeting/<id>`.
+             */
+            url: string;
         };
         Meeting: {
             /** @constant */
@@ -2269,28 +2372,6 @@ export interface components {
             createdAt: string;
             endedAt: string | null;
             cancelledAt: string | null;
-        };
-        Error: {
-            /** @description Human-readable message naming what was wrong. */
-            error: string;
-            /** @description Also in the X-Request-Id response header. */
-            requestId?: string;
-        };
-        MeetingJoinPayload: {
-            /** @constant */
-            type: "svc_video";
-            /** @description Meeting id: 22 URL-safe characters carrying 128 random bits. */
-            id: string;
-            /**
-             * @description Always empty: the join URL itself is the capability.
-             * @constant
-             */
-            password: "";
-            /**
-             * Format: uri
-             * @description The join page, `{PUBLIC_URL}/meeting/<id>`.
-             */
-            url: string;
         };
         JoinLinkList: {
             links: {
@@ -2351,6 +2432,67 @@ export interface components {
                 durationSeconds: number;
             }[];
             nextPageToken: string | null;
+        };
+        MeetingAttendance: {
+            /** @enum {string} */
+            status: "scheduled" | "live" | "ended" | "cancelled";
+            people: {
+                /** @description The name they gave in the room (their latest visit's); empty for someone who never came. */
+                name: string;
+                /**
+                 * Format: email
+                 * @description An invited host's or attendee's address; null for a guest.
+                 */
+                email: string | null;
+                /** @enum {string} */
+                role: "host" | "attendee" | "guest";
+                /** @description An invited host or attendee; false for a guest. */
+                invited: boolean;
+                /** @description Their stays in the room, oldest first (as GET /meeting/{id}/participants gives them). */
+                visits: {
+                    participantId: string;
+                    name: string;
+                    /**
+                     * Format: email
+                     * @description When they entered with a personal link of an invited host or attendee.
+                     */
+                    email: string | null;
+                    /** @enum {string} */
+                    role: "host" | "attendee" | "guest";
+                    /** Format: date-time */
+                    joinedAt: string;
+                    /** @description Null while present. */
+                    leftAt: string | null;
+                    /** @description Until `leftAt`, or until now while present. */
+                    durationSeconds: number;
+                }[];
+                /** @description The sum of their visits; an open visit counts until now. */
+                totalSeconds: number;
+                /** @description In the room now. */
+                present: boolean;
+                /** @description Invited, never came, and the meeting has ended or its no-show time (`start` + `noShowAfterMinutes`) has passed. */
+                noShow: boolean;
+            }[];
+        };
+        Usage: {
+            /** @description One per day, oldest first, today last; days without meetings included. */
+            days: {
+                /**
+                 * Format: date
+                 * @description The UTC day.
+                 */
+                date: string;
+                /** @description Meetings with someone in their room during the day. */
+                meetings: number;
+                /** @description Time people spent in meeting rooms during the day, in minutes (to a tenth). */
+                participantMinutes: number;
+            }[];
+            /** @description Minutes of finished recordings that started in the period (to a tenth). */
+            recordingMinutes: number;
+            /** @description Bytes of recording files the organization stores now. */
+            storageBytes: number;
+            /** @description Recordings the organization stores now. */
+            recordingsStored: number;
         };
         JoinLinkHolder: {
             /**
@@ -2819,6 +2961,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description `nextPageToken` of the previous page, unchanged: an opaque cursor; any value this API did not return is 400. */
                 pageToken?: string;
+                /** @description Only meetings whose title contains this text, or with an invited host or attendee whose address contains it (both ignoring case). At most 200 characters after trimming; empty: all. */
+                search?: string;
             };
             header?: never;
             path?: never;
@@ -3775,6 +3919,172 @@ export interface operations {
             /** @description The meeting was cancelled: `{"error": "Meeting was cancelled"}`. */
             410: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeetingAttendance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The meeting's attendance. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeetingAttendance"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `meeting.read`: `{"error": "Insufficient scope: meeting.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description How many UTC days back, today included: 1-90, default 30. */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization's usage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            /** @description `days` is not a whole number from 1 to 90. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `meeting.read`: `{"error": "Insufficient scope: meeting.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7266,6 +7576,8 @@ export interface operations {
                 since?: string;
                 /** @description Only deliveries created before this ISO 8601 date-time (with a UTC offset); after `since`. */
                 until?: string;
+                /** @description Only deliveries of events about this meeting (its id, as `data.meetingId` of the event). */
+                meetingId?: string;
             };
             header?: never;
             path: {

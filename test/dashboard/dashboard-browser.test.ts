@@ -339,7 +339,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
     const memberPage = await memberContext.newPage();
     await signInPage(memberPage, "member@acme.example", "member password");
     const nav = memberPage.getByRole("navigation");
-    expect(await nav.getByRole("link").allTextContents()).toEqual(["API keys", "Webhooks", "Authorized apps", "Recordings"]);
+    expect(await nav.getByRole("link").allTextContents()).toEqual(["Meetings", "Usage", "Recordings", "API keys", "Webhooks", "Authorized apps"]);
     await nav.getByRole("link", { name: "Webhooks" }).click();
     await memberPage.getByText("Only admins of your organization can register").waitFor();
     await memberPage.getByRole("heading", { name: `${receiver.baseUrl}/hooks/dashboard` }).waitFor();
@@ -409,11 +409,13 @@ describe("developer dashboard in Chromium: every action through the public API, 
     await signUp.getByRole("button", { name: "Create organization" }).click();
     await signUp.getByRole("navigation").waitFor();
     expect(await signUp.getByRole("navigation").getByRole("link").allTextContents()).toEqual([
+      "Meetings",
+      "Usage",
+      "Recordings",
       "API keys",
       "OAuth clients",
       "Webhooks",
       "Authorized apps",
-      "Recordings",
       "Users",
       "Third-party apps",
     ]);

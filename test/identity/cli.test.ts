@@ -19,7 +19,7 @@ function cliWith(env: Record<string, string>, ...args: string[]) {
     });
     let stderr = "";
     child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once("exit", (code) => resolve({ code, stderr }));
+    child.once("close", (code) => resolve({ code, stderr }));
   });
 }
 

@@ -310,13 +310,17 @@ describe("removal, chat, attendance and no-shows", () => {
   );
 
   it("no meeting.no_show for a cancelled meeting or one without a start", { timeout: 60_000 }, async () => {
+    // Cancelled before its no-show time comes (a meeting already past it could be reported, rightly,
+    // in the moment between its creation and its cancellation: the checker runs every 500 ms here).
+    const cancelledNoShowAt = Date.now() + 10_000;
     const cancelled = await createMeeting({
       title: "Off",
-      start: new Date(Date.now() - 120_000).toISOString(),
+      start: new Date(cancelledNoShowAt - 60_000).toISOString(),
       attendees: ["x@example.com"],
       noShowAfterMinutes: 1,
     });
     expect((await api("DELETE", `/meeting/${cancelled.id}`)).status).toBe(200);
+    expect(Date.now(), "cancelled before its no-show time").toBeLessThan(cancelledNoShowAt);
     const unscheduled = await createMeeting({ title: "Whenever", attendees: ["y@example.com"], noShowAfterMinutes: 1 });
     const reported = await createMeeting({
       title: "Reported",
@@ -325,6 +329,10 @@ describe("removal, chat, attendance and no-shows", () => {
       noShowAfterMinutes: 1,
     });
     await waitFor(() => events(reported.id, "meeting.no_show").length === 1, 20_000, "the control meeting's no-show");
+    await holdStill(
+      Math.max(0, cancelledNoShowAt - Date.now()) + 2_000,
+      "past the cancelled meeting's no-show time, and the checker's runs after it, which would report it if a cancelled meeting counted",
+    );
     expect(events(cancelled.id, "meeting.no_show")).toHaveLength(0);
     expect(events(unscheduled.id, "meeting.no_show")).toHaveLength(0);
     expect((await api("GET", `/meeting/${cancelled.id}/participants`)).status).toBe(410);

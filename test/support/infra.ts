@@ -85,6 +85,18 @@ export async function deleteKafkaRun(prefix: string): Promise<void> {
   }
 }
 
+/**
+ * Ends a pool whose database is about to be dropped. pg-pool's `end()` resolves before its
+ * connections have closed, so `DROP DATABASE ... WITH (FORCE)` can still reach one: the server
+ * sends it "terminating connection due to administrator command" (57P01), which the pool re-emits
+ * as an 'error' that nobody listens to any more, an uncaught exception in whichever test file runs
+ * then (seen once files ran side by side). After the end, such an error is expected: ignored.
+ */
+export async function endPoolBeforeDrop(pool: { on(event: "error", listener: () => void): unknown; end(): Promise<void> }): Promise<void> {
+  pool.on("error", () => undefined);
+  await pool.end();
+}
+
 /** A port nobody listens on right now. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -104,7 +116,7 @@ function runInfra(...args: string[]): Promise<void> {
     const child = spawn("bash", [infraScript, ...args], { stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`scripts/infra ${args.join(" ")} failed (${code}): ${stderr}`))));
+    child.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`scripts/infra ${args.join(" ")} failed (${code}): ${stderr}`))));
   });
 }
 

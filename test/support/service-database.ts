@@ -1,6 +1,6 @@
 import path from "node:path";
 import { createPool, migrate, type Logger, type Pool } from "@svc/platform";
-import { createTestDatabase } from "./infra.ts";
+import { createTestDatabase, endPoolBeforeDrop } from "./infra.ts";
 import { useResource } from "./use-resource.ts";
 
 /** A service that owns a schema and its migrations under services/<service>/migrations. */
@@ -27,7 +27,7 @@ export async function createServiceDatabase(service: SchemaOwner, logger: Logger
     url: database.url,
     pool,
     drop: async () => {
-      await pool.end();
+      await endPoolBeforeDrop(pool);
       await database.drop();
     },
   };

@@ -10,7 +10,7 @@ import { egressBinary, superviseEgress, type SupervisedEgress } from "../../scri
 import { startMediaRedis, type RunningMediaRedis } from "../../scripts/media-redis.ts";
 import { startMediaServer, type RunningMediaServer } from "../../scripts/media-server.ts";
 import { serviceStopBoundMs, stopProcess } from "../../scripts/supervision.ts";
-import { createTestDatabase, deleteKafkaRun, freePorts, infra, uniqueName } from "./infra.ts";
+import { createTestDatabase, deleteKafkaRun, endPoolBeforeDrop, freePorts, infra, uniqueName } from "./infra.ts";
 import { checkResponsesOf } from "./openapi-responses.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -308,7 +308,9 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
       let stderr = "";
       child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
       child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-      child.once("exit", (code) => resolve({ code, stdout, stderr }));
+      // "close", not "exit": a process can exit before its output has all been read, and a busy
+      // machine then handed back an empty stdout for a CLI call that had printed its JSON.
+      child.once("close", (code) => resolve({ code, stdout, stderr }));
     });
 
   const stack: Stack = {
@@ -342,7 +344,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
       // The services first, each within its own drain bound (then SIGKILL), the media server after them.
       await Promise.all([...processes.values()].map((child) => stopProcess(child, serviceStopBoundMs(env))));
       await stopMedia();
-      await pool.end();
+      await endPoolBeforeDrop(pool);
       await database.drop();
       if (options.kafka !== false) await deleteKafkaRun(`${runId}.`);
     },

@@ -21,7 +21,8 @@ export function parsePrometheusText(text: string): Promise<Sample[]> {
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.once("error", reject);
-    child.once("exit", (code) => {
+    // "close": all of its output read, which "exit" does not promise.
+    child.once("close", (code) => {
       if (code !== 0) return reject(new Error(`the Prometheus parser refused the exposition (exit ${code}):\n${stderr}`));
       resolve(
         stdout

@@ -140,6 +140,26 @@ export const ListMeetingsQuery = z.object({
     .max(200, "pageToken is invalid")
     .optional()
     .meta({ description: "`nextPageToken` of the previous page, unchanged: an opaque cursor; any value this API did not return is 400." }),
+  search: z
+    .string({ error: "search must be a single string" })
+    .max(meetingLimits.searchMaxLength, `search must be at most ${meetingLimits.searchMaxLength} characters`)
+    .optional()
+    .meta({
+      description: `Only meetings whose title contains this text, or with an invited host or attendee whose address contains it (both ignoring case). At most ${meetingLimits.searchMaxLength} characters after trimming; empty: all.`,
+    }),
+});
+
+export const UsageQuery = z.object({
+  days: z.coerce
+    .number({ error: `days must be a number from 1 to ${meetingLimits.usageDaysMax}` })
+    .int(`days must be a number from 1 to ${meetingLimits.usageDaysMax}`)
+    .min(1, `days must be a number from 1 to ${meetingLimits.usageDaysMax}`)
+    .max(meetingLimits.usageDaysMax, `days must be a number from 1 to ${meetingLimits.usageDaysMax}`)
+    .optional()
+    .meta({
+      description: `How many UTC days back, today included: 1-${meetingLimits.usageDaysMax}, default ${meetingLimits.usageDaysDefault}.`,
+      override: { type: "integer", minimum: 1, maximum: meetingLimits.usageDaysMax },
+    }),
 });
 
 export const MeetingPath = z.object({
@@ -249,9 +269,17 @@ export const Meeting = MeetingJoinPayload.extend({
   cancelledAt: nullableDateTime(),
 }).meta({ id: "Meeting" });
 
+export const MeetingListItem = Meeting.extend({
+  joinedCount: z.number().int().meta({
+    description:
+      "People who entered its room so far: invited hosts and attendees who came, and guests (each entry through the plain join URL is one guest, as in `meeting.ended`'s attendance).",
+  }),
+  recordingCount: z.number().int().meta({ description: "Its recordings that did not fail (in progress, being finished or ready)." }),
+}).meta({ id: "MeetingListItem" });
+
 export const MeetingList = z
   .object({
-    meetings: z.array(Meeting),
+    meetings: z.array(MeetingListItem),
     nextPageToken: z.string().nullable().meta({ description: "Pass as `pageToken` for the next page; null on the last page." }),
   })
   .meta({ id: "MeetingList" });
@@ -350,6 +378,45 @@ export const ParticipantList = z
     nextPageToken: z.string().nullable(),
   })
   .meta({ id: "ParticipantList" });
+
+const Visit = ParticipantList.shape.participants.element;
+
+export const Attendance = z
+  .object({
+    status: MeetingStatusName,
+    people: z.array(
+      z.object({
+        name: z.string().meta({ description: "The name they gave in the room (their latest visit's); empty for someone who never came." }),
+        email: z.string().nullable().meta({ format: "email", description: "An invited host's or attendee's address; null for a guest." }),
+        role: z.enum(["host", "attendee", "guest"]),
+        invited: z.boolean().meta({ description: "An invited host or attendee; false for a guest." }),
+        visits: z.array(Visit).meta({ description: "Their stays in the room, oldest first (as GET /meeting/{id}/participants gives them)." }),
+        totalSeconds: z.number().int().meta({ description: "The sum of their visits; an open visit counts until now." }),
+        present: z.boolean().meta({ description: "In the room now." }),
+        noShow: z.boolean().meta({
+          description: "Invited, never came, and the meeting has ended or its no-show time (`start` + `noShowAfterMinutes`) has passed.",
+        }),
+      }),
+    ),
+  })
+  .meta({ id: "MeetingAttendance" });
+
+export const Usage = z
+  .object({
+    days: z
+      .array(
+        z.object({
+          date: z.string().meta({ format: "date", description: "The UTC day." }),
+          meetings: z.number().int().meta({ description: "Meetings with someone in their room during the day." }),
+          participantMinutes: z.number().meta({ description: "Time people spent in meeting rooms during the day, in minutes (to a tenth)." }),
+        }),
+      )
+      .meta({ description: "One per day, oldest first, today last; days without meetings included." }),
+    recordingMinutes: z.number().meta({ description: "Minutes of finished recordings that started in the period (to a tenth)." }),
+    storageBytes: z.number().int().meta({ description: "Bytes of recording files the organization stores now." }),
+    recordingsStored: z.number().int().meta({ description: "Recordings the organization stores now." }),
+  })
+  .meta({ id: "Usage" });
 
 export const LobbyList = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HOST_LABEL, OFFSET_DATE_TIME, STATUS_CLASSES, SUBSCRIBABLE_EVENT_TYPES, webhookLimits } from "@svc/platform/contract";
+import { HOST_LABEL, MEETING_ID_TEXT, OFFSET_DATE_TIME, STATUS_CLASSES, SUBSCRIBABLE_EVENT_TYPES, webhookLimits } from "@svc/platform/contract";
 import { dateTime, httpUrlPattern, nullableDateTime, requestDateTime, uuid } from "./common.ts";
 
 // ---- Requests -------------------------------------------------------------------------------
@@ -139,6 +139,11 @@ export const ListDeliveriesQuery = z.object({
     pattern: OFFSET_DATE_TIME.source,
     description: "Only deliveries created before this ISO 8601 date-time (with a UTC offset); after `since`.",
   }),
+  meetingId: z
+    .string({ error: "meetingId must be a single string" })
+    .regex(MEETING_ID_TEXT, "meetingId is not a meeting id")
+    .optional()
+    .meta({ description: "Only deliveries of events about this meeting (its id, as `data.meetingId` of the event)." }),
 });
 
 // ---- Responses ------------------------------------------------------------------------------

@@ -2,6 +2,9 @@ import { z } from "zod";
 import { IdempotencyKeyHeader } from "../contract/common.ts";
 import { z as zod } from "zod";
 import {
+  Attendance,
+  Usage,
+  UsageQuery,
   ChatMessage,
   ChatMessageRequest,
   ChatMessages,
@@ -96,7 +99,7 @@ export const meetingOpenApi: OpenApiFragment = {
         operationId: "listMeetings",
         summary: "List meetings",
         description:
-          "The caller's organization's meetings, newest first (by creation), in pages. Filters combine: `status`, and a range of planned start (`startFrom` inclusive, `startBefore` exclusive; meetings without a start are left out when either is given). Pass `nextPageToken` back as `pageToken` for the next page; it is null on the last page.",
+          "The caller's organization's meetings, newest first (by creation), in pages, each with how many people joined it and how many recordings it has. Filters combine: `status`, a range of planned start (`startFrom` inclusive, `startBefore` exclusive; meetings without a start are left out when either is given), and `search` (text in the title or in an invited person's address). Pass `nextPageToken` back as `pageToken` for the next page; it is null on the last page.",
         tags: ["Meetings"],
         security: [{ ApiKey: [] }, { OAuth2: ["meeting.read"] }],
         requestParams: { query: ListMeetingsQuery },
@@ -296,6 +299,44 @@ export const meetingOpenApi: OpenApiFragment = {
           "403": forbidden("meeting.read"),
           "404": errorResponse('No such meeting in the caller\'s organization: `{"error": "Meeting not found"}`.'),
           "410": errorResponse('The meeting was cancelled: `{"error": "Meeting was cancelled"}`.'),
+          "429": tooManyRequests,
+          ...serverErrors,
+        },
+      },
+    },
+    "/meeting/{id}/attendance": {
+      get: {
+        operationId: "getMeetingAttendance",
+        summary: "Who came and who did not",
+        description:
+          "Each invited host and attendee (in the meeting's order, whether they came or not) and then each guest, with their visits, their total time, whether they are in the room now (`present`) and, for an invited person who never came, `noShow` once the meeting has ended or its no-show time has passed. An invited person is told apart by the address of their personal link; every entry through the plain join URL is a guest of its own (as in `meeting.ended`'s attendance). For a cancelled meeting: who had come before it was cancelled.",
+        tags: ["Meetings"],
+        security: [{ ApiKey: [] }, { OAuth2: ["meeting.read"] }],
+        requestParams: { path: MeetingPath },
+        responses: {
+          "200": jsonResponse(Attendance, "The meeting's attendance."),
+          "401": unauthorized,
+          "403": forbidden("meeting.read"),
+          "404": errorResponse('No such meeting in the caller\'s organization: `{"error": "Meeting not found"}`.'),
+          "429": tooManyRequests,
+          ...serverErrors,
+        },
+      },
+    },
+    "/usage": {
+      get: {
+        operationId: "getUsage",
+        summary: "The organization's use of meetings and recordings",
+        description:
+          "Per UTC day of the last `days` (default 30, today last): meetings with someone in their room that day and the minutes people spent in rooms that day (a visit across midnight counts in both days, each part once; a visit still open counts until now). Also the minutes of recordings started in the period and what the organization stores now (bytes and recordings).",
+        tags: ["Meetings"],
+        security: [{ ApiKey: [] }, { OAuth2: ["meeting.read"] }],
+        requestParams: { query: UsageQuery },
+        responses: {
+          "200": jsonResponse(Usage, "The organization's usage."),
+          "400": errorResponse("`days` is not a whole number from 1 to 90."),
+          "401": unauthorized,
+          "403": forbidden("meeting.read"),
           "429": tooManyRequests,
           ...serverErrors,
         },

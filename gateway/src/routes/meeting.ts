@@ -3,7 +3,7 @@ import { Router } from "express";
 import type { z } from "zod";
 import type { Logger } from "@svc/platform";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { MeetingStatus, ParticipantRole, RecordingMode, ScreenSharePolicy, type Meeting } from "@svc/proto/svc/meeting/v1/meeting_pb";
+import { MeetingStatus, ParticipantRole, RecordingMode, ScreenSharePolicy, type Meeting, type ParticipantRecord } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { Clients } from "../clients.ts";
 import { forwardedCredential } from "../http/bearer.ts";
 import { fromConnectError, HttpError } from "../http/errors.ts";
@@ -17,8 +17,11 @@ import {
   ListParticipantsQuery,
   UpdateMeetingRequest,
   isJoinLinkState,
+  UsageQuery,
+  type Attendance,
   type JoinLink,
   type JoinLinkList,
+  type Usage,
   type ParticipantList,
   type Meeting as MeetingResource,
   type MeetingJoinPayload,
@@ -81,6 +84,17 @@ const updatePaths: Record<string, string> = {
   noShowAfterMinutes: "settings.no_show_after_minutes",
   recording: "settings.recording",
 };
+
+/** One visit of a meeting room, as the participant list and the attendance show it. */
+const visitResource = (visit: ParticipantRecord) => ({
+  participantId: visit.participantId,
+  name: visit.name,
+  email: visit.email || null,
+  role: roleNames[visit.role],
+  joinedAt: isoTime(visit.joinedAt),
+  leftAt: isoOrNull(visit.leftAt),
+  durationSeconds: Number(visit.durationSeconds),
+});
 
 /** The creation payload of spec 2.2. The join URL is the capability, so the password is empty. */
 const joinPayload = (meeting: Meeting): z.input<typeof MeetingJoinPayload> => ({ type: "svc_video", id: meeting.id, password: "", url: meeting.joinUrl });
@@ -146,12 +160,33 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
         status: query.status ? statusValues[query.status]! : MeetingStatus.UNSPECIFIED,
         startFrom: query.startFrom,
         startBefore: query.startBefore,
+        search: query.search ?? "",
       },
       { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
     );
     res.set("Cache-Control", "no-store");
-    const list: z.input<typeof MeetingList> = { meetings: page.meetings.map(meetingResource), nextPageToken: page.nextPageToken || null };
+    const list: z.input<typeof MeetingList> = {
+      meetings: page.meetings.map((meeting, index) => ({
+        ...meetingResource(meeting),
+        joinedCount: page.activities[index]?.joinedCount ?? 0,
+        recordingCount: page.activities[index]?.recordingCount ?? 0,
+      })),
+      nextPageToken: page.nextPageToken || null,
+    };
     res.json(list);
+  });
+
+  router.get("/usage", async (req, res) => {
+    const query = parseQuery(UsageQuery, req.query);
+    const usage = await clients.meeting.getUsage({ days: query.days ?? 0 }, { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS });
+    res.set("Cache-Control", "no-store");
+    const answer: z.input<typeof Usage> = {
+      days: usage.days.map(({ date, meetings, participantMinutes }) => ({ date, meetings, participantMinutes })),
+      recordingMinutes: usage.recordingMinutes,
+      storageBytes: Number(usage.storageBytes),
+      recordingsStored: usage.recordingsStored,
+    };
+    res.json(answer);
   });
 
   router.patch("/meeting/:id", async (req, res) => {
@@ -246,18 +281,32 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
     );
     res.set("Cache-Control", "no-store");
     const list: z.input<typeof ParticipantList> = {
-      participants: page.participants.map((visit) => ({
-        participantId: visit.participantId,
-        name: visit.name,
-        email: visit.email || null,
-        role: roleNames[visit.role],
-        joinedAt: isoTime(visit.joinedAt),
-        leftAt: isoOrNull(visit.leftAt),
-        durationSeconds: Number(visit.durationSeconds),
-      })),
+      participants: page.participants.map(visitResource),
       nextPageToken: page.nextPageToken || null,
     };
     res.json(list);
+  });
+
+  router.get("/meeting/:id/attendance", async (req, res) => {
+    const attendance = await clients.meeting.getAttendance(
+      { meetingId: req.params.id },
+      { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
+    );
+    res.set("Cache-Control", "no-store");
+    const answer: z.input<typeof Attendance> = {
+      status: enumName(statusNames, attendance.status),
+      people: attendance.people.map((person) => ({
+        name: person.name,
+        email: person.email || null,
+        role: roleNames[person.role],
+        invited: person.invited,
+        visits: person.visits.map(visitResource),
+        totalSeconds: Number(person.totalSeconds),
+        present: person.present,
+        noShow: person.noShow,
+      })),
+    };
+    res.json(answer);
   });
 
   router.delete("/meeting/:id", async (req, res) => {

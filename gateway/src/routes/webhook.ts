@@ -199,6 +199,7 @@ export function webhookRoutes(clients: Clients): Router {
         statusClass: query.statusClass ? statusClassValues[query.statusClass] : HttpStatusClass.UNSPECIFIED,
         since: query.since,
         until: query.until,
+        meetingId: query.meetingId ?? "",
       },
       options(res.locals),
     );

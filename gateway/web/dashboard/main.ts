@@ -1,8 +1,11 @@
 import "./dashboard.css";
 import { api, type Schema, type SessionUser, type ViewContext } from "./app-shell.ts";
 import { apiKeysView } from "./api-keys.ts";
+import { meetingPageView } from "./meetings/meeting-page.ts";
+import { meetingsView } from "./meetings.ts";
+import { usageView } from "./usage.ts";
 import { authorizedAppsView } from "./authorized-apps.ts";
-import { h, replaceChildren } from "../shared/dom.ts";
+import { append, h, replaceChildren } from "../shared/dom.ts";
 import { alertBox } from "./widgets.ts";
 import { oauthClientsView } from "./oauth-clients.ts";
 import { recordingsView } from "./recordings.ts";
@@ -18,16 +21,21 @@ import { webhooksView } from "./webhooks.ts";
 interface Route {
   path: string;
   label: string;
-  group: "Developers" | "Settings" | "Meetings" | "Organization";
+  group: (typeof groupOrder)[number];
   adminOnly: boolean;
   view: (context: ViewContext) => void;
 }
 
+/** Sections named by what people look for, meetings first (what support staff open first). */
+const groupOrder = ["Meetings", "Developers", "Settings", "Organization"] as const;
+
 const routes: Route[] = [
+  { path: "/dashboard/meetings", label: "Meetings", group: "Meetings", adminOnly: false, view: meetingsView },
+  { path: "/dashboard/usage", label: "Usage", group: "Meetings", adminOnly: false, view: usageView },
+  { path: "/dashboard/recordings", label: "Recordings", group: "Meetings", adminOnly: false, view: recordingsView },
   { path: "/dashboard/api-keys", label: "API keys", group: "Developers", adminOnly: false, view: apiKeysView },
   { path: "/dashboard/oauth-clients", label: "OAuth clients", group: "Developers", adminOnly: true, view: oauthClientsView },
   { path: "/dashboard/webhooks", label: "Webhooks", group: "Developers", adminOnly: false, view: webhooksView },
-  { path: "/dashboard/recordings", label: "Recordings", group: "Meetings", adminOnly: false, view: recordingsView },
   { path: "/dashboard/authorized-apps", label: "Authorized apps", group: "Settings", adminOnly: false, view: authorizedAppsView },
   { path: "/dashboard/users", label: "Users", group: "Organization", adminOnly: true, view: usersView },
   { path: "/dashboard/third-party-apps", label: "Third-party apps", group: "Organization", adminOnly: true, view: thirdPartyAppsView },
@@ -50,6 +58,7 @@ function renderShell(user: SessionUser, path: string) {
   const visible = routes.filter((route) => !route.adminOnly || user.role === "admin");
   const navigate = (to: string) => {
     history.pushState(null, "", to);
+    setMenuOpen(false);
     show(to);
   };
   const links = visible.map((route) =>
@@ -65,7 +74,7 @@ function renderShell(user: SessionUser, path: string) {
       route.label,
     ),
   );
-  const groups = (["Developers", "Settings", "Meetings", "Organization"] as const)
+  const groups = groupOrder
     .map((group) => ({ group, items: visible.map((route, index) => ({ route, link: links[index]! })).filter(({ route }) => route.group === group) }))
     .filter(({ items }) => items.length > 0);
   const signOut = h(
@@ -81,9 +90,15 @@ function renderShell(user: SessionUser, path: string) {
     "Sign out",
   );
   const show = (to: string) => {
-    const route = visible.find((candidate) => candidate.path === to) ?? (routes.some((candidate) => candidate.path === to) ? undefined : visible[0]);
+    // A meeting's own page (/dashboard/meetings/<id>) belongs to the Meetings section.
+    const meetingId = /^\/dashboard\/meetings\/([^/]+)$/.exec(to)?.[1];
+    const section = meetingId ? "/dashboard/meetings" : to;
+    const route = visible.find((candidate) => candidate.path === section) ?? (routes.some((candidate) => candidate.path === section) ? undefined : visible[0]);
     links.forEach((link) => (link.getAttribute("href") === route?.path ? link.setAttribute("aria-current", "page") : link.removeAttribute("aria-current")));
-    if (!route) {
+    if (route && meetingId) {
+      document.title = "Meeting · svc dashboard";
+      meetingPageView({ user, main, navigate }, decodeURIComponent(meetingId));
+    } else if (!route) {
       // An admin-only page opened by a member: say so instead of showing an empty page.
       replaceChildren(
         main,
@@ -97,13 +112,43 @@ function renderShell(user: SessionUser, path: string) {
     (main.querySelector("h1") as HTMLElement | null)?.focus();
   };
   window.onpopstate = () => show(window.location.pathname);
+  // At phone width the navigation folds behind this button (CSS shows it only there), so the
+  // page's content is on the first screen.
+  const menuButton = h("button", { type: "button", class: "secondary menu-toggle", "aria-expanded": "false", "aria-controls": "site-nav" }, "Menu");
+  const layout = h("div", { class: "layout" });
+  function setMenuOpen(open: boolean) {
+    menuButton.setAttribute("aria-expanded", String(open));
+    layout.classList.toggle("nav-open", open);
+  }
+  menuButton.addEventListener("click", () => setMenuOpen(menuButton.getAttribute("aria-expanded") !== "true"));
+  append(
+    layout,
+    h(
+      "nav",
+      { "aria-label": "Dashboard", id: "site-nav" },
+      groups.map(({ group, items }) =>
+        h(
+          "section",
+          {},
+          h("h2", {}, group === "Developers" ? "Settings › Developers" : group),
+          h(
+            "ul",
+            {},
+            items.map(({ link }) => h("li", {}, link)),
+          ),
+        ),
+      ),
+    ),
+    main,
+  );
   replaceChildren(
     root,
     h("a", { class: "skip", href: "#main" }, "Skip to content"),
     h(
       "header",
       { class: "top" },
-      h("p", { class: "brand" }, "svc developers"),
+      menuButton,
+      h("p", { class: "brand" }, "svc dashboard"),
       h(
         "p",
         { class: "who" },
@@ -115,29 +160,9 @@ function renderShell(user: SessionUser, path: string) {
       ),
       signOut,
     ),
-    h(
-      "div",
-      { class: "layout" },
-      h(
-        "nav",
-        { "aria-label": "Settings" },
-        groups.map(({ group, items }) =>
-          h(
-            "section",
-            {},
-            h("h2", {}, group === "Developers" ? "Settings › Developers" : group),
-            h(
-              "ul",
-              {},
-              items.map(({ link }) => h("li", {}, link)),
-            ),
-          ),
-        ),
-      ),
-      main,
-    ),
+    layout,
   );
-  show(path === "/dashboard" ? "/dashboard/api-keys" : path);
+  show(path === "/dashboard" ? "/dashboard/meetings" : path);
 }
 
 void start();

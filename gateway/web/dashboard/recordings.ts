@@ -23,7 +23,7 @@ function size(bytes: number | null): string {
   return bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
-function recordingCard(
+export function recordingCard(
   meeting: Meeting,
   recording: Recording,
   page: { admin: boolean; say: (result: { ok: boolean; error: string }, success: string) => void; reload: () => void },

@@ -15,6 +15,14 @@ export function webhooksView({ main, user }: ViewContext) {
   const notice = h("div", {});
   const say = (result: { ok: boolean; error: string }, success: string) => replaceChildren(notice, resultBox(result, success));
 
+  // Opened from a meeting page's delivery (…/webhooks#webhook-<id>): bring that webhook's card into view.
+  const showLinkedCard = () => {
+    const card = window.location.hash ? document.getElementById(decodeURIComponent(window.location.hash.slice(1))) : null;
+    if (card?.classList.contains("card")) {
+      card.scrollIntoView({ block: "start" });
+      card.focus();
+    }
+  };
   const reload = (): Promise<void> =>
     loadInto(
       region,
@@ -45,5 +53,5 @@ export function webhooksView({ main, user }: ViewContext) {
     intro,
     region,
   );
-  void reload();
+  void reload().then(showLinkedCard);
 }

@@ -102,3 +102,39 @@ export function secretPanel(options: { title: string; label: string; value: stri
     ),
   );
 }
+
+/**
+ * A value a person copies (a join URL): read-only, labelled, with a Copy button that says whether
+ * it worked, and selects the text for copying by hand when the browser refuses.
+ */
+export function copyField(label: string, value: string, hint?: string) {
+  const input = h("input", { type: "text", readonly: true, value, spellcheck: "false", autocomplete: "off", id: uniqueId("copy") });
+  const copyStatus = h("span", { class: "copy-status", role: "status" });
+  const copy = h(
+    "button",
+    {
+      type: "button",
+      class: "secondary",
+      "aria-label": `Copy: ${label}`,
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(value);
+          copyStatus.textContent = "Copied.";
+        } catch {
+          input.select();
+          copyStatus.textContent = "Select the text and copy it yourself (the browser refused).";
+        }
+      },
+    },
+    "Copy",
+  );
+  const hintId = hint ? `${input.id}-hint` : undefined;
+  if (hintId) input.setAttribute("aria-describedby", hintId);
+  return h(
+    "div",
+    { class: "copy-field" },
+    h("label", { for: input.id }, label),
+    hint ? h("p", { class: "hint", id: hintId }, hint) : null,
+    h("div", { class: "secret-value" }, input, copy, copyStatus),
+  );
+}

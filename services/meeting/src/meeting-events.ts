@@ -22,6 +22,7 @@ import type { MeetingEndCause, StoredMeeting } from "./db/meetings.ts";
 import type { RoomVisit } from "./db/room-participants.ts";
 import type { StoredRecording } from "./db/recordings.ts";
 import type { OutboxEvent } from "./db/outbox.ts";
+import { peopleOf } from "./attendance.ts";
 
 /** The logical topic of meeting lifecycle events (the bus adds the deployment's prefix). */
 export const MEETING_EVENTS_TOPIC = "meeting.events";
@@ -62,31 +63,28 @@ const visit = (participant: RoomVisit): MessageInitShape<typeof ParticipantVisit
 
 /**
  * Who of those invited came, and for how long (the sum of their visits with their personal link),
- * and how many uninvited guests (participant identities that were not an invited person's; a
- * guest who enters twice counts twice, as each entry is a new grant).
+ * and how many uninvited guests: people as peopleOf tells them apart (attendance.ts).
  */
 export function attendanceOf(
   meeting: Pick<StoredMeeting, "hosts" | "attendees">,
   visits: RoomVisit[],
   endedAt: Date,
 ): MessageInitShape<typeof AttendanceSchema> {
-  const invited = [...meeting.hosts.map((email) => ({ email, role: "host" })), ...meeting.attendees.map((email) => ({ email, role: "attendee" }))];
-  const invitedAddresses = new Set(invited.map((person) => person.email.toLowerCase()));
-  const guests = new Set<string>();
-  const byAddress = new Map<string, RoomVisit[]>();
-  for (const one of visits) {
-    const address = one.email?.toLowerCase();
-    if (address && invitedAddresses.has(address)) byAddress.set(address, [...(byAddress.get(address) ?? []), one]);
-    else guests.add(one.participantId);
-  }
+  const people = peopleOf(meeting, visits, endedAt);
   return {
-    guestCount: guests.size,
-    invitees: invited.map(({ email, role }) => {
-      const theirs = byAddress.get(email.toLowerCase()) ?? [];
-      const first = theirs.reduce<Date | undefined>((earliest, one) => (!earliest || one.joinedAt < earliest ? one.joinedAt : earliest), undefined);
-      const seconds = theirs.reduce((total, one) => total + Math.max(0, ((one.leftAt ?? endedAt).getTime() - one.joinedAt.getTime()) / 1_000), 0);
-      return { email, role, joined: theirs.length > 0, firstJoinedAt: first ? timestampFromDate(first) : undefined, totalSeconds: BigInt(Math.round(seconds)) };
-    }),
+    guestCount: people.filter((person) => !person.invited).length,
+    invitees: people
+      .filter((person) => person.invited)
+      .map(({ email, role, visits: theirs, totalSeconds }) => {
+        const first = theirs.reduce<Date | undefined>((earliest, one) => (!earliest || one.joinedAt < earliest ? one.joinedAt : earliest), undefined);
+        return {
+          email: email!,
+          role,
+          joined: theirs.length > 0,
+          firstJoinedAt: first ? timestampFromDate(first) : undefined,
+          totalSeconds: BigInt(totalSeconds),
+        };
+      }),
   };
 }
 

@@ -23,4 +23,13 @@ export interface MeetingStore {
   get(id: string): Promise<StoredMeeting | undefined>;
   /** Newest first; `afterSeq` continues a page (exclusive). */
   list(orgId: string, page: { limit: number; afterSeq: string | null; filter: MeetingFilter }): Promise<MeetingPage>;
+  /** What each meeting has seen (people who joined, recordings), for a list page. */
+  activitiesOf(meetings: StoredMeeting[]): Promise<Map<string, MeetingActivity>>;
+}
+
+export interface MeetingActivity {
+  /** People who entered the room, told apart as attendance.ts does. */
+  joinedCount: number;
+  /** Recordings that did not fail. */
+  recordingCount: number;
 }

@@ -24,7 +24,8 @@ export function webhookCard(webhook: Webhook, context: WebhookCardContext) {
   const openLog = () => openDeliveryLog(webhook, log, lastDelivery, context);
   return h(
     "li",
-    { class: "card" },
+    // The anchor a meeting page's delivery links to (/dashboard/webhooks#webhook-<id>).
+    { class: "card", id: `webhook-${webhook.webhookId}`, tabindex: "-1" },
     h("h2", {}, h("code", {}, webhook.url)),
     h(
       "dl",

@@ -204,7 +204,12 @@ export interface MeetingFilter {
   startFrom: Date | null;
   /** Start before. */
   startBefore: Date | null;
+  /** Text in the title or in an invited person's address (ignoring case); null: any. */
+  search: string | null;
 }
+
+/** `text` as a LIKE pattern matching it anywhere, its own `%`, `_` and `\\` taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 
 /** Newest first. */
 export async function listMeetings(
@@ -216,8 +221,9 @@ export async function listMeetings(
     `${SELECT_MEETING}
       WHERE m.org_id = $1 AND ($2::bigint IS NULL OR m.seq < $2::bigint)
         AND ($4::text IS NULL OR m.status = $4) AND ($5::timestamptz IS NULL OR m.start >= $5) AND ($6::timestamptz IS NULL OR m.start < $6)
+        AND ($7::text IS NULL OR m.title ILIKE $7 OR EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = m.id AND p.email ILIKE $7))
       ORDER BY m.seq DESC LIMIT $3`,
-    [orgId, afterSeq, limit + 1, filter.status, filter.startFrom, filter.startBefore],
+    [orgId, afterSeq, limit + 1, filter.status, filter.startFrom, filter.startBefore, filter.search === null ? null : containing(filter.search)],
   );
   const page = rows.slice(0, limit);
   return { meetings: page.map(toMeeting), nextAfterSeq: rows.length > limit ? page.at(-1)!.seq : null };

@@ -1,5 +1,8 @@
 import { runIdempotently, type Pool } from "@svc/platform";
 import type { MeetingStore } from "../meeting-store.ts";
+import { joinedCountOf, peopleOf } from "../attendance.ts";
+import { recordingCountsOf } from "./recordings.ts";
+import { visitsOfMeetings } from "./room-participants.ts";
 import { getMeeting, getMeetingOfOrg, insertMeeting, listMeetings } from "./meetings.ts";
 
 /**
@@ -16,5 +19,16 @@ export function pgMeetingStore(pool: Pool): MeetingStore {
     getOfOrg: (orgId, id) => getMeetingOfOrg(pool, orgId, id),
     get: (id) => getMeeting(pool, id),
     list: (orgId, page) => listMeetings(pool, orgId, page),
+    async activitiesOf(meetings) {
+      const ids = meetings.map((meeting) => meeting.id);
+      const [visits, recordings] = await Promise.all([visitsOfMeetings(pool, ids), recordingCountsOf(pool, ids)]);
+      const now = new Date();
+      return new Map(
+        meetings.map((meeting) => [
+          meeting.id,
+          { joinedCount: joinedCountOf(peopleOf(meeting, visits.get(meeting.id) ?? [], now)), recordingCount: recordings.get(meeting.id) ?? 0 },
+        ]),
+      );
+    },
   };
 }

@@ -203,3 +203,13 @@ export async function meetingsAwaitingAutoRecording(db: Queryable, limit: number
   );
   return rows.map((row) => ({ id: row.id, orgId: row.org_id }));
 }
+
+/** How many recordings of each meeting did not fail (in progress, being finished or ready). */
+export async function recordingCountsOf(db: Queryable, meetingIds: string[]): Promise<Map<string, number>> {
+  if (meetingIds.length === 0) return new Map();
+  const { rows } = await db.query<{ meeting_id: string; count: number }>(
+    "SELECT meeting_id, count(*)::int AS count FROM recordings WHERE meeting_id = ANY($1::text[]) AND status <> 'failed' GROUP BY meeting_id",
+    [meetingIds],
+  );
+  return new Map(rows.map((row) => [row.meeting_id, row.count]));
+}

@@ -121,3 +121,16 @@ export const appliedWebhookIds: BatchedPurge = {
   sql: `DELETE FROM media_webhook_events WHERE id IN (
           SELECT id FROM media_webhook_events WHERE received_at < now() - make_interval(hours => $2) ORDER BY received_at LIMIT $1)`,
 };
+
+/** The visits of several meetings with who each was, oldest first, by meeting id (a list page's in one query). */
+export async function visitsOfMeetings(db: Pool | PoolClient, meetingIds: string[]): Promise<Map<string, RoomVisit[]>> {
+  const byMeeting = new Map<string, RoomVisit[]>(meetingIds.map((id) => [id, []]));
+  if (meetingIds.length === 0) return byMeeting;
+  const { rows } = await db.query<VisitRow>(
+    `SELECT ${VISIT_WITH_PERSON} FROM room_participants r LEFT JOIN room_admissions a ON a.participant_id = r.participant_id
+      WHERE r.meeting_id = ANY($1::text[]) ORDER BY r.joined_at, r.session_id`,
+    [meetingIds],
+  );
+  for (const visit of rows.map(toVisit)) byMeeting.get(visit.meetingId)?.push(visit);
+  return byMeeting;
+}

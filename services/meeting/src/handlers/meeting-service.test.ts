@@ -1,4 +1,5 @@
 import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
+import { meetingLimits } from "@svc/platform/contract";
 import { describe, expect, it } from "vitest";
 import { callerTable, createAuthenticator, createLogger, type Caller } from "@svc/platform";
 import { MeetingPageService, MeetingService, MeetingStatus } from "@svc/proto/svc/meeting/v1/meeting_pb";
@@ -40,10 +41,16 @@ function inMemoryMeetingStore(): MeetingStore & { all: StoredMeeting[] } {
       const matching = all
         .filter((meeting) => meeting.orgId === orgId && (afterSeq === null || Number(seqOf(meeting)) < Number(afterSeq)))
         .filter((meeting) => filter.status === null || meeting.status === filter.status)
+        .filter(
+          (meeting) =>
+            filter.search === null ||
+            [meeting.title, ...meeting.hosts, ...meeting.attendees].some((text) => text.toLowerCase().includes(filter.search!.toLowerCase())),
+        )
         .reverse();
       const page = matching.slice(0, limit);
       return { meetings: page, nextAfterSeq: matching.length > limit ? seqOf(page.at(-1)!) : null };
     },
+    activitiesOf: async (meetings) => new Map(meetings.map((meeting) => [meeting.id, { joinedCount: 0, recordingCount: 0 }])),
   };
 }
 
@@ -256,6 +263,18 @@ describe("ListMeetings", () => {
     const second = await meetings.listMeetings({ pageSize: 2, pageToken: first.nextPageToken }, as("key-a"));
     expect(second.meetings.map((m) => m.title)).toEqual(["one"]);
     expect(second.nextPageToken).toBe("");
+  });
+
+  it("searches trimmed text without NUL, up to the contract's length, and answers each meeting's activity in order", async () => {
+    const { meetings, as } = setUp();
+    for (const title of ["Weekly review", "Design sync"]) await meetings.createMeeting({ title, attendees: [] }, as("key-a"));
+    const found = await meetings.listMeetings({ search: "  week\u0000ly " }, as("key-a"));
+    expect(found.meetings.map((m) => m.title)).toEqual(["Weekly review"]);
+    expect(found.activities).toEqual([expect.objectContaining({ meetingId: found.meetings[0]!.id, joinedCount: 0, recordingCount: 0 })]);
+    expect((await meetings.listMeetings({ search: " \u0000 " }, as("key-a"))).meetings).toHaveLength(2);
+    expect((await meetings.listMeetings({ search: "x".repeat(meetingLimits.searchMaxLength) }, as("key-a"))).meetings).toEqual([]);
+    const refused = await refusal(meetings.listMeetings({ search: "x".repeat(meetingLimits.searchMaxLength + 1) }, as("key-a")));
+    expect(refused.rawMessage).toContain(`search must be at most ${meetingLimits.searchMaxLength} characters`);
   });
 
   it("refuses a negative page size, a page token it did not issue and a status that is none", async () => {

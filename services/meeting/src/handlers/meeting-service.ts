@@ -31,7 +31,9 @@ import { isMeetingId, newMeetingId } from "../meeting-id.ts";
 import type { MeetingStore } from "../meeting-store.ts";
 import { parseOffsetDateTime, validateMeetingRequest, validateMeetingUpdate, type MeetingRequestInput, type SettingsInput } from "../meeting-request.ts";
 import type { LinkRole } from "../db/join-links.ts";
-import { visitsPage, type RoomVisit } from "../db/room-participants.ts";
+import { visitsOf, visitsPage, type RoomVisit } from "../db/room-participants.ts";
+import { usageOf } from "../db/usage.ts";
+import { noShowsAreDue, peopleOf } from "../attendance.ts";
 import type { Pool } from "@svc/platform";
 import type { JoinGrant, JoinGrants, LobbyWait } from "../room/join-grants.ts";
 import type { JoinLinks } from "../room/join-links.ts";
@@ -47,6 +49,7 @@ export const scopes = {
 } as const;
 
 const DEFAULT_PAGE_SIZE = 20;
+const { usageDaysDefault: USAGE_DAYS_DEFAULT, usageDaysMax: USAGE_DAYS_MAX } = meetingLimits;
 const MAX_PAGE_SIZE = meetingLimits.pageSizeMax;
 
 export interface MeetingServiceDependencies {
@@ -128,7 +131,12 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
       const limit = request.pageSize === 0 ? DEFAULT_PAGE_SIZE : Math.min(request.pageSize, MAX_PAGE_SIZE);
       const afterSeq = request.pageToken ? decodePageToken(request.pageToken) : null;
       const page = await meetings.list(caller.orgId, { limit, afterSeq, filter: listFilter(request) });
-      return { meetings: page.meetings.map(toProto), nextPageToken: page.nextAfterSeq ? encodePageToken(page.nextAfterSeq) : "" };
+      const activities = await meetings.activitiesOf(page.meetings);
+      return {
+        meetings: page.meetings.map(toProto),
+        nextPageToken: page.nextAfterSeq ? encodePageToken(page.nextAfterSeq) : "",
+        activities: page.meetings.map((meeting) => ({ meetingId: meeting.id, ...activities.get(meeting.id) })),
+      };
     },
 
     async updateMeeting(request, context) {
@@ -220,6 +228,40 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
         nextPageToken: page.more && last ? encodeVisitToken(last) : "",
       };
     },
+
+    async getAttendance(request, context) {
+      const caller = await authenticate(context, scopes.read);
+      const meeting = isMeetingId(request.meetingId) ? await meetings.getOfOrg(caller.orgId, request.meetingId) : undefined;
+      if (!meeting) throw notFound("Meeting");
+      const now = new Date();
+      const noShowsDue = noShowsAreDue(meeting, now);
+      const people = peopleOf(meeting, await visitsOf(deps.pool, meeting.id), now);
+      return {
+        status: statusToProto[meeting.status],
+        people: people.map((person) => ({
+          name: person.name,
+          email: person.email ?? "",
+          role: roleToProto[person.role],
+          invited: person.invited,
+          visits: person.visits.map((visit) => participantRecord(visit, now.getTime())),
+          totalSeconds: BigInt(person.totalSeconds),
+          present: person.present,
+          noShow: person.invited && person.visits.length === 0 && noShowsDue,
+        })),
+      };
+    },
+
+    async getUsage(request, context) {
+      const caller = await authenticate(context, scopes.read);
+      if (request.days !== 0 && (request.days < 1 || request.days > USAGE_DAYS_MAX)) throw invalidArgument([`days must be from 1 to ${USAGE_DAYS_MAX}`]);
+      const usage = await usageOf(deps.pool, caller.orgId, request.days || USAGE_DAYS_DEFAULT);
+      return {
+        days: usage.days,
+        recordingMinutes: usage.recordingMinutes,
+        storageBytes: BigInt(usage.storageBytes),
+        recordingsStored: usage.recordingsStored,
+      };
+    },
   };
 }
 
@@ -283,7 +325,7 @@ const statusFromProto: Partial<Record<MeetingStatus, StoredStatus>> = {
 };
 
 /** ListMeetings' filters, with the date rule of creation; every bad one named. */
-function listFilter(request: { status: MeetingStatus; startFrom?: string | undefined; startBefore?: string | undefined }) {
+function listFilter(request: { status: MeetingStatus; startFrom?: string | undefined; startBefore?: string | undefined; search: string }) {
   const check = new RequestCheck();
   const date = (name: string, value: string | undefined) => {
     if (value === undefined) return null;
@@ -296,8 +338,11 @@ function listFilter(request: { status: MeetingStatus; startFrom?: string | undef
   const startBefore = date("start_before", request.startBefore);
   const status = request.status === MeetingStatus.UNSPECIFIED ? null : (statusFromProto[request.status] ?? null);
   if (request.status !== MeetingStatus.UNSPECIFIED && status === null) check.add("status is not a meeting status");
+  // NUL cannot be in any stored text (Postgres refuses it), so it cannot narrow the search either.
+  const search = request.search.replaceAll("\u0000", "").trim();
+  if (search.length > meetingLimits.searchMaxLength) check.add(`search must be at most ${meetingLimits.searchMaxLength} characters`);
   check.done();
-  return { status, startFrom, startBefore };
+  return { status, startFrom, startBefore, search: search === "" ? null : search };
 }
 
 /**

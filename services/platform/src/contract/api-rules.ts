@@ -8,6 +8,11 @@ export const meetingLimits = {
   attendeesMax: 100,
   durationMaxMinutes: 1440,
   pageSizeMax: 100,
+  /** The text a meeting list is searched for (title or invited address), in characters after trimming. */
+  searchMaxLength: 200,
+  /** The usage overview's period, in UTC days (today included). */
+  usageDaysDefault: 30,
+  usageDaysMax: 90,
   /** The name a participant shows in a meeting room, in code points after trimming. */
   displayNameMaxLength: 64,
   hostsMax: 20,
@@ -24,6 +29,12 @@ export const meetingLimits = {
  * ending in an alphabetic top-level label (RFC 5321 §4.5.3.1, RFC 1123). Quoted local parts and
  * address literals are refused: no calendar sends them. At most `emailAddressMaxLength` overall.
  */
+/**
+ * The text of a meeting id as other services take it (the delivery log's `meetingId` filter):
+ * URL-safe characters, as meeting ids are. Whether such a meeting exists is not their business.
+ */
+export const MEETING_ID_TEXT = /^[A-Za-z0-9_-]{1,64}$/;
+
 export const EMAIL_ADDRESS = /^(?=[^@]{1,64}@)(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
 /** An id the services generate (organizations, users, keys, clients, webhooks, deliveries): a UUID of any version, either case. */

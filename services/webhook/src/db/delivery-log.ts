@@ -50,6 +50,8 @@ export interface DeliveryFilter {
   since?: Date;
   /** Created before. */
   until?: Date;
+  /** Only deliveries of events about this meeting. */
+  meetingId?: string;
 }
 
 /**
@@ -77,6 +79,7 @@ export async function listDeliveries(
          SELECT 1 FROM (SELECT a.status_code FROM attempts a WHERE a.delivery_id = d.id ORDER BY a.attempted_at DESC, a.id DESC LIMIT 1) latest
          WHERE CASE WHEN $10::int IS NULL THEN latest.status_code IS NULL ELSE latest.status_code >= $10 AND latest.status_code < $10 + 100 END
        ))
+       AND ($11::text IS NULL OR e.meeting_id = $11)
      ORDER BY d.created_at DESC, d.id DESC
      LIMIT $5`,
     [
@@ -90,6 +93,7 @@ export async function listDeliveries(
       filter.until ?? null,
       filter.statusClass ?? null,
       classBounds,
+      filter.meetingId ?? null,
     ],
   );
   const page = rows.slice(0, options.pageSize);

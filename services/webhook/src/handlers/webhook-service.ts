@@ -30,7 +30,7 @@ import {
   type Subscription,
   type WebhookService,
 } from "@svc/proto/svc/webhook/v1/webhook_pb";
-import { errorMetadata, type StatusClass } from "@svc/platform/contract";
+import { errorMetadata, MEETING_ID_TEXT, type StatusClass } from "@svc/platform/contract";
 import type { DeliveryFilter, DeliveryView } from "../db/delivery-log.ts";
 import type { PendingCaps } from "../delivery/pending-caps.ts";
 import type { SubscriptionChanges, SubscriptionRecord } from "../db/subscriptions.ts";
@@ -217,6 +217,7 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
       if (since && until && until <= since) check.add("until must be after since");
       if (request.status !== DeliveryStatus.UNSPECIFIED && !statusNameOf[request.status]) check.add("status is not a delivery status");
       if (request.statusClass !== HttpStatusClass.UNSPECIFIED && !statusClassOf[request.statusClass]) check.add("statusClass is not a status class");
+      if (request.meetingId && !MEETING_ID_TEXT.test(request.meetingId)) check.add("meetingId is not a meeting id");
       check.done();
       await subscriptionOf(caller.orgId, webhookId);
       const filter: DeliveryFilter = {
@@ -224,6 +225,7 @@ export function webhookService(deps: WebhookServiceDependencies): ServiceImpl<ty
         ...(statusClassOf[request.statusClass] ? { statusClass: statusClassOf[request.statusClass] } : {}),
         ...(since ? { since } : {}),
         ...(until ? { until } : {}),
+        ...(request.meetingId ? { meetingId: request.meetingId } : {}),
       };
       const page = await deliveries.list({ orgId: caller.orgId, subscriptionId: webhookId, pageSize: size, filter, ...(after ? { after } : {}) });
       return { deliveries: page.deliveries.map(toDelivery), nextPageToken: page.next ? encodePageToken(page.next) : "" };

@@ -1033,6 +1033,14 @@ export declare type ListMeetingsRequest = Message<"svc.meeting.v1.ListMeetingsRe
    * @generated from field: optional string start_before = 5;
    */
   startBefore?: string | undefined;
+
+  /**
+   * Only meetings whose title contains this text, or with an invited host or attendee whose
+   * address contains it (both ignoring case); empty: all.
+   *
+   * @generated from field: string search = 6;
+   */
+  search: string;
 };
 
 /**
@@ -1177,6 +1185,13 @@ export declare type ListMeetingsResponse = Message<"svc.meeting.v1.ListMeetingsR
    * @generated from field: string next_page_token = 2;
    */
   nextPageToken: string;
+
+  /**
+   * What happened in each meeting of `meetings`, in the same order.
+   *
+   * @generated from field: repeated svc.meeting.v1.MeetingActivity activities = 3;
+   */
+  activities: MeetingActivity[];
 };
 
 /**
@@ -1184,6 +1199,234 @@ export declare type ListMeetingsResponse = Message<"svc.meeting.v1.ListMeetingsR
  * Use `create(ListMeetingsResponseSchema)` to create a new message.
  */
 export declare const ListMeetingsResponseSchema: GenMessage<ListMeetingsResponse>;
+
+/**
+ * What a meeting of a list has seen so far.
+ *
+ * @generated from message svc.meeting.v1.MeetingActivity
+ */
+export declare type MeetingActivity = Message<"svc.meeting.v1.MeetingActivity"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * People who entered its room: invited hosts and attendees who came, and guests (each guest
+   * identity once, as in meeting.ended's attendance).
+   *
+   * @generated from field: int32 joined_count = 2;
+   */
+  joinedCount: number;
+
+  /**
+   * Its recordings that did not fail (in progress, being finished or ready).
+   *
+   * @generated from field: int32 recording_count = 3;
+   */
+  recordingCount: number;
+};
+
+/**
+ * Describes the message svc.meeting.v1.MeetingActivity.
+ * Use `create(MeetingActivitySchema)` to create a new message.
+ */
+export declare const MeetingActivitySchema: GenMessage<MeetingActivity>;
+
+/**
+ * @generated from message svc.meeting.v1.GetAttendanceRequest
+ */
+export declare type GetAttendanceRequest = Message<"svc.meeting.v1.GetAttendanceRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.GetAttendanceRequest.
+ * Use `create(GetAttendanceRequestSchema)` to create a new message.
+ */
+export declare const GetAttendanceRequestSchema: GenMessage<GetAttendanceRequest>;
+
+/**
+ * One person of a meeting's attendance.
+ *
+ * @generated from message svc.meeting.v1.AttendancePerson
+ */
+export declare type AttendancePerson = Message<"svc.meeting.v1.AttendancePerson"> & {
+  /**
+   * The name they gave in the room (the latest visit's); for someone who never came, empty.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * An invited host's or attendee's address; empty for a guest.
+   *
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * @generated from field: svc.meeting.v1.ParticipantRole role = 3;
+   */
+  role: ParticipantRole;
+
+  /**
+   * Invited (a host or attendee of the meeting), or a guest.
+   *
+   * @generated from field: bool invited = 4;
+   */
+  invited: boolean;
+
+  /**
+   * Their stays in the room, oldest first.
+   *
+   * @generated from field: repeated svc.meeting.v1.ParticipantRecord visits = 5;
+   */
+  visits: ParticipantRecord[];
+
+  /**
+   * The sum of their visits (an open visit counts until now).
+   *
+   * @generated from field: int64 total_seconds = 6;
+   */
+  totalSeconds: bigint;
+
+  /**
+   * In the room now.
+   *
+   * @generated from field: bool present = 7;
+   */
+  present: boolean;
+
+  /**
+   * Invited, never came, and the meeting has ended or its no-show time has passed.
+   *
+   * @generated from field: bool no_show = 8;
+   */
+  noShow: boolean;
+};
+
+/**
+ * Describes the message svc.meeting.v1.AttendancePerson.
+ * Use `create(AttendancePersonSchema)` to create a new message.
+ */
+export declare const AttendancePersonSchema: GenMessage<AttendancePerson>;
+
+/**
+ * @generated from message svc.meeting.v1.GetAttendanceResponse
+ */
+export declare type GetAttendanceResponse = Message<"svc.meeting.v1.GetAttendanceResponse"> & {
+  /**
+   * Invited people first (hosts, then attendees, in the order given), then guests by first visit.
+   *
+   * @generated from field: repeated svc.meeting.v1.AttendancePerson people = 1;
+   */
+  people: AttendancePerson[];
+
+  /**
+   * @generated from field: svc.meeting.v1.MeetingStatus status = 2;
+   */
+  status: MeetingStatus;
+};
+
+/**
+ * Describes the message svc.meeting.v1.GetAttendanceResponse.
+ * Use `create(GetAttendanceResponseSchema)` to create a new message.
+ */
+export declare const GetAttendanceResponseSchema: GenMessage<GetAttendanceResponse>;
+
+/**
+ * @generated from message svc.meeting.v1.GetUsageRequest
+ */
+export declare type GetUsageRequest = Message<"svc.meeting.v1.GetUsageRequest"> & {
+  /**
+   * How many UTC days back, today included: 1-90, 0 for the default of 30.
+   *
+   * @generated from field: int32 days = 1;
+   */
+  days: number;
+};
+
+/**
+ * Describes the message svc.meeting.v1.GetUsageRequest.
+ * Use `create(GetUsageRequestSchema)` to create a new message.
+ */
+export declare const GetUsageRequestSchema: GenMessage<GetUsageRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.UsageDay
+ */
+export declare type UsageDay = Message<"svc.meeting.v1.UsageDay"> & {
+  /**
+   * The UTC day, YYYY-MM-DD.
+   *
+   * @generated from field: string date = 1;
+   */
+  date: string;
+
+  /**
+   * Meetings with someone in their room during the day.
+   *
+   * @generated from field: int32 meetings = 2;
+   */
+  meetings: number;
+
+  /**
+   * Time people spent in meeting rooms during the day, in minutes (to a tenth).
+   *
+   * @generated from field: double participant_minutes = 3;
+   */
+  participantMinutes: number;
+};
+
+/**
+ * Describes the message svc.meeting.v1.UsageDay.
+ * Use `create(UsageDaySchema)` to create a new message.
+ */
+export declare const UsageDaySchema: GenMessage<UsageDay>;
+
+/**
+ * @generated from message svc.meeting.v1.GetUsageResponse
+ */
+export declare type GetUsageResponse = Message<"svc.meeting.v1.GetUsageResponse"> & {
+  /**
+   * Oldest first, one per day, days without meetings included.
+   *
+   * @generated from field: repeated svc.meeting.v1.UsageDay days = 1;
+   */
+  days: UsageDay[];
+
+  /**
+   * Minutes of recordings that started in the period (finished ones).
+   *
+   * @generated from field: double recording_minutes = 2;
+   */
+  recordingMinutes: number;
+
+  /**
+   * Bytes of recording files the organization stores now.
+   *
+   * @generated from field: int64 storage_bytes = 3;
+   */
+  storageBytes: bigint;
+
+  /**
+   * Recordings stored now.
+   *
+   * @generated from field: int32 recordings_stored = 4;
+   */
+  recordingsStored: number;
+};
+
+/**
+ * Describes the message svc.meeting.v1.GetUsageResponse.
+ * Use `create(GetUsageResponseSchema)` to create a new message.
+ */
+export declare const GetUsageResponseSchema: GenMessage<GetUsageResponse>;
 
 /**
  * @generated from message svc.meeting.v1.CreateJoinLinkRequest
@@ -2003,6 +2246,28 @@ export declare const MeetingService: GenService<{
     methodKind: "unary";
     input: typeof ListParticipantsRequestSchema;
     output: typeof ListParticipantsResponseSchema;
+  },
+  /**
+   * Scope meeting.read. Who came and who did not: each invited host and attendee (with their
+   * visits, or marked a no-show) and each guest, with who is in the room now.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingService.GetAttendance
+   */
+  getAttendance: {
+    methodKind: "unary";
+    input: typeof GetAttendanceRequestSchema;
+    output: typeof GetAttendanceResponseSchema;
+  },
+  /**
+   * Scope meeting.read. The organization's use of meetings per UTC day (meetings held,
+   * participant-minutes) and of recordings (minutes recorded, storage held).
+   *
+   * @generated from rpc svc.meeting.v1.MeetingService.GetUsage
+   */
+  getUsage: {
+    methodKind: "unary";
+    input: typeof GetUsageRequestSchema;
+    output: typeof GetUsageResponseSchema;
   },
 }>;
 

@@ -352,6 +352,13 @@ export declare type ListDeliveriesRequest = Message<"svc.webhook.v1.ListDeliveri
    * @generated from field: optional string until = 7;
    */
   until?: string | undefined;
+
+  /**
+   * Only deliveries of events about this meeting; empty: all.
+   *
+   * @generated from field: string meeting_id = 8;
+   */
+  meetingId: string;
 };
 
 /**
