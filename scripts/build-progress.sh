@@ -55,3 +55,15 @@ go_build_with_progress() {
   rm -rf "$logs"
   echo "$label: built in $(progress_duration $((SECONDS - started))) (modules $(progress_duration $((downloaded - started))), compiling $(progress_duration $((SECONDS - downloaded))))" >&2
 }
+
+progress_installed() { echo "$(grep -c '^go: downloading' "$1") Go modules downloaded, $(grep -vc '^go: ' "$1") packages compiled"; }
+
+# go_install_with_progress LABEL MODULE@VERSION: `go install -v` (into $GOBIN), reporting the
+# modules downloaded and packages compiled so far, and how long it took.
+go_install_with_progress() {
+  local label=$1 package=$2 log started=$SECONDS
+  log=$(mktemp)
+  with_progress "$label" progress_installed "$log" ${NICE:-} go install -v "$package" || { rm -f "$log"; return 1; }
+  rm -f "$log"
+  echo "$label: built in $(progress_duration $((SECONDS - started)))" >&2
+}
