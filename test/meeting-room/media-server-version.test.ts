@@ -59,6 +59,17 @@ function announcedClientVersion(socketUrl: string): string | undefined {
   return JoinRequest.fromBinary(bytes).clientInfo?.version;
 }
 
+/** The meeting service's first JSON log line that contains `text`, once it has been written. */
+async function meetingLogLine(fixture: StackFixture, text: string): Promise<unknown> {
+  const find = () =>
+    fixture.stack
+      .logs("meeting")
+      .split("\n")
+      .find((line) => line.startsWith("{") && line.includes(text));
+  await waitFor(() => find() !== undefined, 10_000, `the meeting service logged no line with "${text}"`);
+  return JSON.parse(find()!);
+}
+
 async function createMeeting(fixture: StackFixture, apiKey: string): Promise<string> {
   const response = await callApi(apiBase(fixture.stack), "POST", "/meeting", { key: apiKey, body: { title: "Media server version" } });
   expect(response.status).toBe(200);
@@ -100,12 +111,7 @@ describe("with the current LiveKit (the stack's own, scripts/livekit's version)"
   });
 
   it("the meeting service says at start which LiveKit it needs, and that the configured one serves the current signalling", async () => {
-    await waitFor(() => fixture.stack.logs("meeting").includes("the meeting room needs LiveKit server"), 10_000, "no start-up line about LiveKit");
-    const line = fixture.stack
-      .logs("meeting")
-      .split("\n")
-      .find((text) => text.includes("the meeting room needs LiveKit server"))!;
-    expect(JSON.parse(line)).toMatchObject({
+    expect(await meetingLogLine(fixture, "the meeting room needs LiveKit server")).toMatchObject({
       level: 30,
       minimumLivekitVersion: MINIMUM_LIVEKIT_SERVER_VERSION,
       livekitUrl: fixture.stack.env.LIVEKIT_URL,
@@ -147,12 +153,11 @@ describe(`with a LiveKit older than the minimum (${OLD_LIVEKIT_VERSION})`, () =>
   }));
 
   it("the meeting service says at start, as an error, that the configured LiveKit is older than the room needs", async () => {
-    await waitFor(() => fixture.stack.logs("meeting").includes("runs an older one"), 10_000, "no start-up error about the old LiveKit");
-    const line = fixture.stack
-      .logs("meeting")
-      .split("\n")
-      .find((text) => text.includes("runs an older one"))!;
-    expect(JSON.parse(line)).toMatchObject({ level: 50, minimumLivekitVersion: MINIMUM_LIVEKIT_SERVER_VERSION, livekitUrl: oldServer.url });
+    expect(await meetingLogLine(fixture, "runs an older one")).toMatchObject({
+      level: 50,
+      minimumLivekitVersion: MINIMUM_LIVEKIT_SERVER_VERSION,
+      livekitUrl: oldServer.url,
+    });
   });
 
   it("the page explains the refusal, naming both versions, instead of entering a room whose publishing would time out", async () => {
