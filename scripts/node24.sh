@@ -26,7 +26,7 @@ if [ "${SVC_NODE_PROVISION:-}" = "always" ] || [ "$svc_node_major" -lt 22 ]; the
     echo "svc: this machine's Node is $(node --version 2>/dev/null || echo missing), svc needs 22 or later: installing Node $SVC_NODE_VERSION ($svc_node_package) from the npm registry into $svc_node_dir, once" >&2
     mkdir -p "$svc_node_dir"
     (cd "$svc_node_dir" && echo '{"private":true}' >package.json &&
-      npm install --no-save --no-audit --no-fund --loglevel=error "$svc_node_package@$SVC_NODE_VERSION" >&2) ||
+      npm install --no-save --no-audit --no-fund --loglevel=error "$svc_node_package@$SVC_NODE_VERSION" >/dev/null) ||
       { echo "svc: could not install Node $SVC_NODE_VERSION from the npm registry; install Node 22 or later yourself" >&2; return 1 2>/dev/null || exit 1; }
   fi
   export PATH="$svc_node_bin:$PATH"
