@@ -35,7 +35,8 @@ with_progress() {
 }
 
 progress_downloads() { echo "downloading Go modules: $(grep -c '^go: downloading' "$1") of up to $progress_modules"; }
-progress_compiled() { echo "compiling: $(grep -vc '^go: ' "$1") of $progress_packages packages compiled (those already in Go's build cache are skipped), then linking"; }
+# Packages already in Go's build cache are not compiled again (nor counted); linking comes last.
+progress_compiled() { echo "compiled $(grep -vc '^go: ' "$1") of $progress_packages packages, then linking"; }
 
 # go_build_with_progress LABEL OUTPUT PACKAGE [BUILD FLAGS...]: `go build` of PACKAGE in the current
 # module, in two visible phases: the module downloads (`go list -deps`, counted against go.sum's
