@@ -8,10 +8,19 @@ import { openApiFragments } from "../../gateway/src/openapi/fragments.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 export const schemaPath = path.join(root, "client/src/schema.ts");
+/**
+ * The REST contract as a committed artifact: the document itself, shipped in @svc/client, diffed
+ * across releases and checked for breaking changes against main (scripts/check-rest-breaking).
+ */
+export const documentPath = path.join(root, "client/openapi.json");
 export const generateCommand = "npm run generate:client";
 
 /** The document as the gateway serves it with the default PUBLIC_URL (the server URL is the only part that depends on it). */
 export const servedDocument = (): ReturnType<typeof buildOpenApiDocument> => buildOpenApiDocument("http://localhost:8080", openApiFragments);
+
+export function renderOpenApiDocument(): string {
+  return `${JSON.stringify(servedDocument(), null, 2)}\n`;
+}
 
 export async function renderClientSchema(): Promise<string> {
   const ast = await openapiTS(servedDocument() as unknown as Parameters<typeof openapiTS>[0], { alphabetize: false, exportType: false });

@@ -19,12 +19,12 @@ beforeAll(async () => {
 });
 
 /** The JSON log lines of one process that name `requestId`. */
-function linesOf(service: ServiceName, requestId: string): { msg?: string; requestId?: string; traceId?: string }[] {
+function linesOf(service: ServiceName, requestId: string): { msg?: string; requestId?: string; trace_id?: string }[] {
   return fixture.stack
     .logs(service)
     .split("\n")
     .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as { msg?: string; requestId?: string; traceId?: string })
+    .map((line) => JSON.parse(line) as { msg?: string; requestId?: string; trace_id?: string })
     .filter((line) => line.requestId === requestId);
 }
 
@@ -48,7 +48,7 @@ describe("log correlation", () => {
     expect(linesOf("meeting", requestId).map((line) => line.msg)).toContain("rpc handled");
     // Tracing is off: no trace ids.
     expect(
-      [...linesOf("gateway", requestId), ...linesOf("meeting", requestId), ...linesOf("webhook", requestId)].every((line) => line.traceId === undefined),
+      [...linesOf("gateway", requestId), ...linesOf("meeting", requestId), ...linesOf("webhook", requestId)].every((line) => line.trace_id === undefined),
     ).toBe(true);
   });
 

@@ -59,7 +59,7 @@ describe.each([
         .logs("webhook")
         .split("\n")
         .filter((line) => line.startsWith("{"))
-        .map((line) => JSON.parse(line) as { msg?: string; traceId?: string; requestId?: string })
+        .map((line) => JSON.parse(line) as { msg?: string; trace_id?: string; span_id?: string; trace_flags?: string; requestId?: string })
         .find((line) => line.msg === "delivered");
     // Each process exports its spans in its own batches, so the attempt's span may arrive before
     // the Kafka producer span it descends from: wait until every span's parent is in the trace.
@@ -113,7 +113,11 @@ describe.each([
 
     // The delivery attempt's log line names the same trace (and the request).
     const delivered = deliveredLine();
-    expect(delivered?.traceId).toBe(attempt.traceId);
+    // Named as OpenTelemetry's log data model names the trace context outside OTLP.
+    expect(delivered?.trace_id).toBe(attempt.traceId);
+    expect(delivered?.span_id).toMatch(/^[0-9a-f]{16}$/);
+    expect(spans.map((span) => span.spanId)).toContain(delivered?.span_id);
+    expect(delivered?.trace_flags).toBe("01");
     expect(delivered?.requestId).toBe(ended.headers.get("x-request-id"));
 
     // A tree: one root (the gateway's server span), every other span's parent in the same trace.

@@ -16,7 +16,7 @@ export interface SignalConnection {
  * upgrade, such as 404 for a room that does not exist, or a LeaveRequest). No media is set up.
  */
 export function connectSignal(serverUrl: string, token: string): Promise<SignalConnection> {
-  const url = `${serverUrl}/rtc?${new URLSearchParams({ access_token: token, protocol: "15", sdk: "js", version: "2.18.7", auto_subscribe: "1" })}`;
+  const url = `${serverUrl}/rtc?${new URLSearchParams({ access_token: token, protocol: "17", sdk: "js", version: "2.23.0", auto_subscribe: "1" })}`;
   const socket = new WebSocket(url);
   socket.binaryType = "arraybuffer";
   const close = () => socket.close();

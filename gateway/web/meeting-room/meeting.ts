@@ -27,6 +27,8 @@ export type Outcome =
   /** A host turned the lobby wait down. */
   | { kind: "denied" }
   | { kind: "disconnected"; detail: string }
+  /** The meeting's LiveKit server is older than the room supports (prejoin/media-server-version.ts). */
+  | { kind: "unsupported-media-server"; version: string }
   /** The join-grant API refused for good (404, 410): its own words. */
   | { kind: "refused"; status: number; message: string };
 

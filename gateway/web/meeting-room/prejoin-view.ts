@@ -6,13 +6,12 @@ import { rememberedName, type Meeting, type Navigation } from "./meeting.ts";
 import { createDevicePreview } from "./prejoin/device-preview.ts";
 import { unusableDevices } from "./prejoin/devices.ts";
 import { createJoinForm, type JoinForm } from "./prejoin/join-form.ts";
+import { outdatedMediaServerVersion } from "./prejoin/media-server-version.ts";
 import { waitInLobby } from "./prejoin/lobby-wait.ts";
 
 /** Room options shared by every join (docs/decisions/0006-join-url-capability-and-livekit.md). */
 export function createRoom(devices: { camera?: string; microphone?: string }): Room {
   return new Room({
-    // livekit-server 1.8.4 has no /rtc/v1: without this the client tries it first and falls back.
-    singlePeerConnection: false,
     adaptiveStream: true,
     dynacast: true,
     videoCaptureDefaults: { resolution: VideoPresets.h720.resolution, ...(devices.camera ? { deviceId: devices.camera } : {}) },
@@ -64,6 +63,11 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
     if (disposed) {
       await room.disconnect();
       return;
+    }
+    const outdated = outdatedMediaServerVersion(room);
+    if (outdated) {
+      await room.disconnect();
+      return navigation.outcome({ kind: "unsupported-media-server", version: outdated });
     }
     navigation.room({ room, grant, displayName: check.name, tracks: preview.devices.handOver() });
   }

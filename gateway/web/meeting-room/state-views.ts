@@ -1,3 +1,4 @@
+import { MINIMUM_LIVEKIT_SERVER_VERSION } from "@svc/platform/contract";
 import { h, replaceChildren } from "../shared/dom.ts";
 import type { Meeting, Navigation, Outcome } from "./meeting.ts";
 
@@ -22,6 +23,14 @@ function contentOf(outcome: Outcome): StateContent {
       return { heading: "You were not let in", text: "A host of this meeting turned down your request to join.", rejoin: false };
     case "disconnected":
       return { heading: "You were disconnected", text: outcome.detail, rejoin: true };
+    case "unsupported-media-server":
+      return {
+        heading: "This meeting's media server is out of date",
+        text:
+          `It runs LiveKit ${outcome.version}, and this meeting room needs LiveKit ${MINIMUM_LIVEKIT_SERVER_VERSION} or later. ` +
+          "Joining again will not help until it is upgraded: please tell the meeting's organizer.",
+        rejoin: false,
+      };
     case "refused":
       // The API's own words as the heading: "This meeting has ended", "This meeting was cancelled"…
       return outcome.status === 404

@@ -37,6 +37,7 @@ import { createRoomRights } from "./room/room-rights.ts";
 import { hashRoomSecret, isRoomSecret } from "./room/room-secrets.ts";
 import { createNoShowReporter } from "./room/no-show-reporter.ts";
 import { createRoomActions, ROOM_TOPICS } from "./room/room-actions.ts";
+import { checkMediaServer } from "./room/media-server-check.ts";
 import { startMediaWebhookListener } from "./room/media-webhooks.ts";
 import { createMeetingLifecycle } from "./room/meeting-lifecycle.ts";
 import { createRoomReconciler } from "./room/room-reconciler.ts";
@@ -72,6 +73,8 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
   });
 
   const { livekit } = config;
+  // Not awaited: a media server that is still starting must not hold the meeting service back.
+  void checkMediaServer({ apiUrl: livekit.apiUrl, logger: logger.child({ component: "media-server" }) });
   const rooms = new RoomServiceClient(livekit.apiUrl, livekit.apiKey, livekit.apiSecret, { requestTimeout: 5 });
   const roomLogger = logger.child({ component: "meeting-rooms" });
   const lifecycle = createMeetingLifecycle({ pool, graceSeconds: config.MEETING_EMPTY_GRACE_SECONDS, outboxWritten: relay.wake, logger: roomLogger });

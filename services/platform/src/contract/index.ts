@@ -4,3 +4,4 @@ export * from "./scopes.ts";
 export * from "./uri-syntax.ts";
 export * from "./oauth-paths.ts";
 export * from "./error-metadata.ts";
+export * from "./media-server.ts";
