@@ -1810,7 +1810,7 @@ export interface components {
         };
         JoinMeetingRequest: {
             /**
-             * @description Shown to everyone in the room. At most 64 characters as sent; trimmed, and then not empty; one line, no control characters.
+             * @description Shown to everyone in the room. At most 64 characters as sent; trimmed, and then not empty; one line, no control or invisible formatting characters (such as right-to-left overrides or zero-width spaces).
              * @example Ada Lovelace
              */
             displayName: string;

@@ -1,6 +1,6 @@
 import "zod-openapi"; // the OpenAPI keys of `.meta()` (id, param, header, override), for the type checker
 import { z } from "zod";
-import { CONTROL, idempotencyKeyMaxLength, TRIMMED_WHITESPACE, URI_PCHAR } from "@svc/platform/contract";
+import { CONTROL, FORMAT_CHARACTER_BMP_CLASS, idempotencyKeyMaxLength, TRIMMED_WHITESPACE, URI_PCHAR } from "@svc/platform/contract";
 
 /**
  * The REST contract: the zod schemas the gateway's routes validate requests with and type their
@@ -55,6 +55,8 @@ export const IdempotencyKeyHeader = z
 const whitespace = `[${TRIMMED_WHITESPACE}]*`;
 const visible = `[^${TRIMMED_WHITESPACE}${CONTROL}]`;
 const inLine = `[^${CONTROL}\\u2028\\u2029]`;
+const visibleNotFormat = `[^${TRIMMED_WHITESPACE}${CONTROL}${FORMAT_CHARACTER_BMP_CLASS}]`;
+const inLineNotFormat = `[^${CONTROL}\\u2028\\u2029${FORMAT_CHARACTER_BMP_CLASS}]`;
 
 /** A pattern for a value the service trims before judging it: `inner` with whitespace around. */
 export const trimmedPattern = (inner: string) => `^${whitespace}(?:${inner})${whitespace}$`;
@@ -70,6 +72,19 @@ export const oneLineText = (field: string, maxLength: number, description: strin
     minLength: 1,
     maxLength,
     pattern: trimmedPattern(`${visible}(?:${inLine}*${visible})?`),
+  });
+
+/**
+ * A name shown to other people (a participant's display name): one line of text without the
+ * invisible format characters either (`FORMAT_CHARACTER`, whose rule the meeting service applies),
+ * which would let one person pass for another.
+ */
+export const personName = (field: string, maxLength: number, description: string) =>
+  z.string({ error: `${field} must be a string` }).meta({
+    description: `${description} At most ${maxLength} characters as sent; trimmed, and then not empty; one line, no control or invisible formatting characters (such as right-to-left overrides or zero-width spaces).`,
+    minLength: 1,
+    maxLength,
+    pattern: trimmedPattern(`${visibleNotFormat}(?:${inLineNotFormat}*${visibleNotFormat})?`),
   });
 
 /** A TCP port number, 0-65535, as a URL carries it. */

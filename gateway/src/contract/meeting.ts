@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EMAIL_ADDRESS, emailAddressMaxLength, meetingLimits, OFFSET_DATE_TIME } from "@svc/platform/contract";
-import { dateTime, nullableDateTime, oneLineText, requestDateTime } from "./common.ts";
+import { dateTime, nullableDateTime, oneLineText, personName, requestDateTime } from "./common.ts";
 
 // ---- Requests -------------------------------------------------------------------------------
 
@@ -171,7 +171,7 @@ const linkSecret = z.string({ error: "link must be a string" }).max(100, "link i
 
 export const JoinMeetingRequest = z
   .object({
-    displayName: oneLineText("displayName", meetingLimits.displayNameMaxLength, "Shown to everyone in the room.").meta({ examples: ["Ada Lovelace"] }),
+    displayName: personName("displayName", meetingLimits.displayNameMaxLength, "Shown to everyone in the room.").meta({ examples: ["Ada Lovelace"] }),
     link: linkSecret
       .optional()
       .meta({ description: "The secret of a personal join link (the `link` parameter of its URL's fragment): enter as its host, attendee or guest." }),
