@@ -5,7 +5,7 @@ import * as oauth from "oauth4webapi";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unlabelledControls } from "../oauth/support/browser.ts";
-import { launchChromium } from "../support/chromium.ts";
+import { collectPageProblems, launchChromium } from "../support/chromium.ts";
 import { createOAuthApp, insecure, tokenRequest, verifyAtApi } from "../oauth/support/oauth-app.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
@@ -52,10 +52,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
     // Script errors and CSP violations (a refused 401 fetch also logs a console error, which is expected).
-    page.on("pageerror", (error) => violations.push(error.message));
-    page.on("console", (message) => {
-      if (/Content Security Policy|Refused to/.test(message.text())) violations.push(message.text());
-    });
+    collectPageProblems(page, violations);
   });
 
   afterAll(async () => {

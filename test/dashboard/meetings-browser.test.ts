@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../support/chromium.ts";
+import { collectPageProblems, launchChromium } from "../support/chromium.ts";
 import { joinMeeting } from "../support/meeting-room-browser.ts";
 import { apiBase, callApi, readResponse } from "../support/rest-client.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
@@ -74,10 +74,7 @@ beforeAll(async () => {
   browser = await launchChromium({ fakeMedia: true });
   adminContext = await browser.newContext({ viewport: DESKTOP });
   page = await adminContext.newPage();
-  page.on("pageerror", (error) => problems.push(error.message));
-  page.on("console", (message) => {
-    if (/Content Security Policy|Refused to/.test(message.text())) problems.push(message.text());
-  });
+  collectPageProblems(page, problems);
 });
 
 afterAll(async () => {

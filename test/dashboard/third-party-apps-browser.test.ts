@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn, unlabelledControls } from "../oauth/support/browser.ts";
 import { createOAuthApp, type OAuthApp } from "../oauth/support/oauth-app.ts";
-import { launchChromium } from "../support/chromium.ts";
+import { collectPageProblems, launchChromium } from "../support/chromium.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 
@@ -36,10 +36,7 @@ describe("Third-party apps in Chromium: an admin allows only listed applications
     await fixture.stack.cli("users", "create", "--org", members.orgId, "--email", member.email, "--password", member.password);
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    page.on("pageerror", (error) => violations.push(error.message));
-    page.on("console", (message) => {
-      if (/Content Security Policy|Refused to/.test(message.text())) violations.push(message.text());
-    });
+    collectPageProblems(page, violations);
   });
 
   afterAll(async () => {

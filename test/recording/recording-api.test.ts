@@ -6,7 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../support/chromium.ts";
+import { collectPageProblems, launchChromium } from "../support/chromium.ts";
 import { holdStill } from "../support/hold-still.ts";
 import { joinMeeting } from "../support/meeting-room-browser.ts";
 import { recorderActive as recorderActiveIn } from "../support/recorder-active.ts";
@@ -265,10 +265,7 @@ describe("recording a meeting through the room and the API", () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
     const page = await context.newPage();
     const problems: string[] = [];
-    page.on("pageerror", (error) => problems.push(error.message));
-    page.on("console", (message) => {
-      if (/Content Security Policy|Refused to/.test(message.text())) problems.push(message.text());
-    });
+    collectPageProblems(page, problems);
     await page.goto(`${fixture.stack.gatewayUrl}/dashboard/sign-in`);
     await page.getByLabel("E-mail address").fill(tenant.email);
     await page.getByLabel("Password").fill(tenant.password);

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type LaunchOptions } from "playwright-core";
+import { chromium, type Browser, type LaunchOptions, type Page } from "playwright-core";
 
 export interface ChromiumOptions {
   /**
@@ -50,4 +50,16 @@ export async function launchKillableChromium(options: ChromiumOptions = {}): Pro
   const server = await chromium.launchServer(launchOptions(options));
   const browser = await chromium.connect(server.wsEndpoint());
   return { browser, kill: () => void server.process().kill("SIGKILL") };
+}
+
+/**
+ * Collects into `problems` what a page must never do: a script error, or a Content Security Policy
+ * violation (Chromium reports those on the console as "Refused to ..."). A test expects the list
+ * empty after what it drove.
+ */
+export function collectPageProblems(page: Page, problems: string[]): void {
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to/.test(message.text())) problems.push(message.text());
+  });
 }

@@ -1,6 +1,6 @@
 import "zod-openapi"; // the OpenAPI keys of `.meta()` (id, param, header, override), for the type checker
 import { z } from "zod";
-import { CONTROL, FORMAT_CHARACTER_BMP_CLASS, idempotencyKeyMaxLength, TRIMMED_WHITESPACE, URI_PCHAR } from "@svc/platform/contract";
+import { CONTROL, FORMAT_CHARACTER, idempotencyKeyMaxLength, TRIMMED_WHITESPACE, URI_PCHAR } from "@svc/platform/contract";
 
 /**
  * The REST contract: the zod schemas the gateway's routes validate requests with and type their
@@ -51,6 +51,26 @@ export const IdempotencyKeyHeader = z
       examples: ['"8e03978e-40d5-43e8-bc93-6894a57f9324"'],
     },
   });
+
+/**
+ * FORMAT_CHARACTER's characters of the Basic Multilingual Plane as the body of a character class
+ * (`\u00ad\u0600-\u0605…`), derived from the rule, for the document's patterns: other tools read
+ * them without Unicode property escapes (JSON Schema's regular expressions, Python's in
+ * schemathesis). Format characters above U+FFFF cannot be written alike in both dialects; the
+ * service still refuses them. Computed here, where the document is built, not at every service's start.
+ */
+const FORMAT_CHARACTER_BMP_CLASS: string = (() => {
+  const hex = (code: number) => `\\u${code.toString(16).padStart(4, "0")}`;
+  const ranges: string[] = [];
+  for (let code = 0; code <= 0xffff; code++) {
+    if (!FORMAT_CHARACTER.test(String.fromCharCode(code))) continue;
+    let last = code;
+    while (last + 1 <= 0xffff && FORMAT_CHARACTER.test(String.fromCharCode(last + 1))) last++;
+    ranges.push(last === code ? hex(code) : `${hex(code)}-${hex(last)}`);
+    code = last;
+  }
+  return ranges.join("");
+})();
 
 const whitespace = `[${TRIMMED_WHITESPACE}]*`;
 const visible = `[^${TRIMMED_WHITESPACE}${CONTROL}]`;

@@ -102,26 +102,6 @@ export const LINE_BREAKING_OR_CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
  */
 export const FORMAT_CHARACTER = /\p{Cf}/u;
 
-/**
- * FORMAT_CHARACTER's characters of the Basic Multilingual Plane as the body of a regular
- * expression's character class (`\u00ad\u0600-\u0605…`), derived from it: for the OpenAPI
- * document's patterns, which other tools read without Unicode property escapes (JSON Schema's
- * regular expressions, Python's in schemathesis). The few format characters above U+FFFF cannot be
- * written the same way in both dialects; the service still refuses them.
- */
-export const FORMAT_CHARACTER_BMP_CLASS: string = (() => {
-  const hex = (code: number) => `\\u${code.toString(16).padStart(4, "0")}`;
-  const ranges: string[] = [];
-  for (let code = 0; code <= 0xffff; code++) {
-    if (!FORMAT_CHARACTER.test(String.fromCharCode(code))) continue;
-    let last = code;
-    while (last + 1 <= 0xffff && FORMAT_CHARACTER.test(String.fromCharCode(last + 1))) last++;
-    ranges.push(last === code ? hex(code) : `${hex(code)}-${hex(last)}`);
-    code = last;
-  }
-  return ranges.join("");
-})();
-
 /** Ids of OAuth grants (oidc-provider's): URL-safe, 16-64 characters. */
 export const GRANT_ID = /^[A-Za-z0-9_-]{16,64}$/;
 
