@@ -44,6 +44,10 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["services/*/src/**/*.test.ts", "gateway/src/**/*.test.ts"],
+          // A timeout catches a hang, not a slow machine: the password tests hash with scrypt at
+          // its production cost (about 0.25 s of CPU each), which took over vitest's default 5 s
+          // beside three integration files on two cores.
+          testTimeout: 30_000,
           // Projects of one group must agree on the worker count (vitest refuses otherwise).
           maxWorkers: parallelWorkers,
           sequence: { groupOrder: 0 },

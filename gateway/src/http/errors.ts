@@ -18,6 +18,10 @@ const httpStatusByCode: Partial<Record<Code, number>> = {
   [Code.Aborted]: 409,
   [Code.ResourceExhausted]: 429,
   [Code.Unavailable]: 503,
+  // A service that did not answer within the call's deadline is overloaded or stuck: for the
+  // caller that is the same outage as an unreachable one (retry later; an Idempotency-Key makes the
+  // retry safe if the first call did complete), not an internal error of ours.
+  [Code.DeadlineExceeded]: 503,
 };
 
 export class HttpError extends Error {

@@ -48,13 +48,13 @@ export const forbiddenResponse = (scope: string): ZodOpenApiResponseObject => ({
   }),
 });
 
-/** 429 from a rate limiter. */
 /** A service's own failure (500) and an internal service it needs being unreachable (503). */
 export const serverErrorResponses = {
   "500": errorResponse("Internal server error."),
   "503": errorResponse("A service is temporarily unavailable."),
 };
 
+/** 429 from a rate limiter. */
 export const tooManyRequestsResponse = (
   what = "Too many requests for this credential, or from this client address for requests without a verified credential.",
 ): ZodOpenApiResponseObject => ({
