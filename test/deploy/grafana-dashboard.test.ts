@@ -1,4 +1,4 @@
-// The on-call dashboard (deploy/grafana/svc-dashboard.json): every query names only metrics the
+// The on-call dashboard (deploy/helm/svc/dashboards/svc-dashboard.json): every query names only metrics the
 // processes export, and it has the panels a person on call needs.
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -12,7 +12,7 @@ interface Panel {
   datasource?: { type: string; uid: string };
   targets?: { expr: string }[];
 }
-const dashboard = JSON.parse(readFileSync(path.join(root, "deploy/grafana/svc-dashboard.json"), "utf8")) as {
+const dashboard = JSON.parse(readFileSync(path.join(root, "deploy/helm/svc/dashboards/svc-dashboard.json"), "utf8")) as {
   uid: string;
   panels: Panel[];
   templating: { list: { name: string; type: string }[] };
