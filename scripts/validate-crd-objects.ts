@@ -10,7 +10,8 @@
 //
 //   scripts/node scripts/validate-crd-objects.ts RENDERED.yaml
 // Prints the kinds it checked; exits 1 on an invalid object or on a kind of these API groups it
-// has no schema for.
+// has no schema for. With --crd-files instead, prints the paths of the newest CRDs (the cluster
+// test installs them and has the API server itself check the chart with every feature on).
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
@@ -73,7 +74,8 @@ function strict(schema: Schema): Schema {
 }
 
 /** Go's regular expressions (the CRDs' patterns) allow an inline (?i); JavaScript takes it as a flag. */
-const goRegExp = (source: string, flags: string) => (source.includes("(?i)") ? new RegExp(source.replaceAll("(?i)", ""), `${flags}i`) : new RegExp(source, flags));
+const goRegExp = (source: string, flags: string) =>
+  source.includes("(?i)") ? new RegExp(source.replaceAll("(?i)", ""), `${flags}i`) : new RegExp(source, flags);
 const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, code: { regExp: Object.assign(goRegExp, { code: "new RegExp" }) } });
 const validators = new Map<string, ValidateFunction>();
 function validatorFor(group: string, version: string, kind: string, release: string): ValidateFunction | undefined {
@@ -96,8 +98,20 @@ function validatorFor(group: string, version: string, kind: string, release: str
   return validators.get(key);
 }
 
+if (process.argv[2] === "--crd-files") {
+  // The newest CRD files of the kinds the chart renders, for installing them on a real cluster.
+  const kinds: Record<string, string[]> = {
+    "gateway.networking.k8s.io": ["HTTPRoute"],
+    "monitoring.coreos.com": ["ServiceMonitor", "PodMonitor", "PrometheusRule"],
+  };
+  for (const [group, source] of Object.entries(sources)) {
+    const dir = moduleDir(source.module, source.versions.at(-1)!);
+    for (const kind of kinds[group]!) console.log(path.join(dir, source.file(kind)));
+  }
+  process.exit(0);
+}
 const file = process.argv[2];
-if (!file) throw new Error("usage: validate-crd-objects.ts RENDERED.yaml");
+if (!file) throw new Error("usage: validate-crd-objects.ts RENDERED.yaml | --crd-files");
 const objects = parseAllDocuments(readFileSync(file, "utf8"))
   .map((document) => document.toJS() as { apiVersion: string; kind: string; metadata: { name: string } } | null)
   .filter((object) => object !== null);

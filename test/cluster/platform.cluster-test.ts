@@ -28,11 +28,13 @@ import {
   helm,
   kubectl,
   kubectlJson,
+  kubectlStdin,
   namespace,
   nodeIp,
   podsOf,
   publishChart,
   release,
+  root,
   terminatingPods,
   valuesFile,
   type Pod,
@@ -353,7 +355,23 @@ describe("rolling upgrade under load", () => {
     await waitFor(() => answered >= 40, 60_000, "the load under way before the upgrade");
     const started = Date.now();
     // From the same oci:// reference, as an operator upgrades a published chart.
-    await helm("upgrade", release, published!.reference, "--version", published!.version, "--plain-http", "-n", namespace, "-f", valuesFile, "--set", "image.tag=upgrade", "--wait", "--timeout", "10m");
+    await helm(
+      "upgrade",
+      release,
+      published!.reference,
+      "--version",
+      published!.version,
+      "--plain-http",
+      "-n",
+      namespace,
+      "-f",
+      valuesFile,
+      "--set",
+      "image.tag=upgrade",
+      "--wait",
+      "--timeout",
+      "10m",
+    );
     const rolloutSeconds = Math.round((Date.now() - started) / 1000);
     // Pods of the old ReplicaSets are still draining when --wait returns: keep the load on until they are gone.
     await waitFor(async () => (await terminatingPods()).length === 0, 120_000, "the old pods gone after the upgrade");
@@ -506,5 +524,50 @@ describe("NetworkPolicies", () => {
       }
     }
     figures.networkPolicyPortsChecked = [...new Set(checked)].sort();
+  }, 300_000);
+});
+
+describe("every optional feature, checked by the API server", () => {
+  it("with the Gateway API and Prometheus Operator CRDs installed, the chart from the registry with ci/all-features-values.yaml passes a strict server-side dry run", async () => {
+    expect(published, "the chart was pushed").toBeDefined();
+    // The CRDs scripts/check-chart validates against offline (their newest versions), applied for real.
+    const { stdout } = await execFileAsync("bash", [path.join(root, "scripts/node"), path.join(root, "scripts/validate-crd-objects.ts"), "--crd-files"]);
+    const crds = stdout.trim().split("\n");
+    for (const crd of crds) await kubectl("apply", "--server-side", "--force-conflicts", "-f", crd);
+    for (const crd of crds) await kubectl("wait", "--for=condition=Established", "-f", crd, "--timeout=60s");
+    // A namespace of its own: the release's objects above would be patched, not created.
+    const dryRunNamespace = "svc-all-features";
+    await kubectl("create", "namespace", dryRunNamespace, "--dry-run=client", "-o", "yaml").then((yaml) => kubectlStdin(yaml, "apply", "-f", "-"));
+    try {
+      const rendered = await helm(
+        "template",
+        release,
+        published!.reference,
+        "--version",
+        published!.version,
+        "--plain-http",
+        "-n",
+        dryRunNamespace,
+        "--kube-version",
+        "1.34.4",
+        "-f",
+        path.join(root, "deploy/helm/svc/ci/all-features-values.yaml"),
+      );
+      // Strict field validation: an unknown field in any object, custom resources included, is an error.
+      const applied = await kubectlStdin(rendered, "-n", dryRunNamespace, "apply", "--dry-run=server", "--validate=strict", "-f", "-");
+      for (const kind of [
+        "httproute.gateway.networking.k8s.io",
+        "prometheusrule.monitoring.coreos.com",
+        "servicemonitor.monitoring.coreos.com",
+        "podmonitor.monitoring.coreos.com",
+      ]) {
+        expect(applied, kind).toMatch(new RegExp(`^${kind.replaceAll(".", "\\.")}/\\S+ created \\(server dry run\\)$`, "m"));
+      }
+      const objects = rendered.match(/^kind: /gm)!.length;
+      expect(applied.match(/ created \(server dry run\)$/gm)?.length, "every rendered object accepted").toBe(objects);
+      figures.allFeaturesObjectsAccepted = objects;
+    } finally {
+      await kubectl("delete", "namespace", dryRunNamespace, "--wait=false");
+    }
   }, 300_000);
 });

@@ -40,11 +40,18 @@ beforeAll(async () => {
 
 describe("Helm chart: optional features", () => {
   it("the default values render no HTTPRoute, PrometheusRule, PodMonitor or dashboard ConfigMap, and spread over nodes only", () => {
-    for (const kind of ["HTTPRoute", "PrometheusRule", "PodMonitor", "ServiceMonitor"]) expect(defaults.filter((object) => object.kind === kind), kind).toEqual([]);
+    for (const kind of ["HTTPRoute", "PrometheusRule", "PodMonitor", "ServiceMonitor"])
+      expect(
+        defaults.filter((object) => object.kind === kind),
+        kind,
+      ).toEqual([]);
     expect(defaults.filter((object) => object.kind === "ConfigMap" && object.metadata.labels?.grafana_dashboard !== undefined)).toEqual([]);
     for (const component of ["gateway", "identity", "meeting", "webhook"]) {
       const spec = podSpecOf(find(defaults, "Deployment", `svc-${component}`)) as unknown as Record<string, any>;
-      expect(spec.topologySpreadConstraints.map((constraint: { topologyKey: string }) => constraint.topologyKey), component).toEqual(["kubernetes.io/hostname"]);
+      expect(
+        spec.topologySpreadConstraints.map((constraint: { topologyKey: string }) => constraint.topologyKey),
+        component,
+      ).toEqual(["kubernetes.io/hostname"]);
       expect(spec.priorityClassName, component).toBeUndefined();
     }
   });
@@ -147,9 +154,15 @@ describe("Helm chart: Bitnami-style pod options", () => {
       expect(template.metadata.annotations["example.com/owner"]).toBe("svc");
       expect(spec.priorityClassName).toBe(`svc-${section === "gateway" ? "edge" : section === "recording" ? "batch" : "core"}`);
       // The chart's own environment first, then the operator's, in the order given.
-      expect(main.envFrom.slice(-2)).toEqual([{ configMapRef: { name: `svc-extra-${component}` } }, { secretRef: { name: `svc-extra-${component}-secrets`, optional: true } }]);
+      expect(main.envFrom.slice(-2)).toEqual([
+        { configMapRef: { name: `svc-extra-${component}` } },
+        { secretRef: { name: `svc-extra-${component}-secrets`, optional: true } },
+      ]);
       expect(spec.volumes).toContainEqual({ name: "corporate-ca", configMap: { name: "corporate-ca-bundle" } });
-      expect(spec.volumes.find((volume: { name: string }) => volume.name === "tmp"), "the chart's own volumes stay").toBeDefined();
+      expect(
+        spec.volumes.find((volume: { name: string }) => volume.name === "tmp"),
+        "the chart's own volumes stay",
+      ).toBeDefined();
       expect(main.volumeMounts).toContainEqual({ name: "corporate-ca", mountPath: "/etc/ssl/corporate", readOnly: true });
       const selector = { "app.kubernetes.io/name": "svc", "app.kubernetes.io/instance": "svc", "app.kubernetes.io/component": component };
       expect(spec.topologySpreadConstraints).toEqual([
@@ -160,11 +173,17 @@ describe("Helm chart: Bitnami-style pod options", () => {
   );
 
   it("a podLabels entry cannot take a pod out of its Service: the chart's own labels win", async () => {
-    const objects = await renderChart("(defaults)", ["--set", "gateway.podLabels.app\\.kubernetes\\.io/component=other", "--set", "gateway.podLabels.team=media"]);
+    const objects = await renderChart("(defaults)", [
+      "--set",
+      "gateway.podLabels.app\\.kubernetes\\.io/component=other",
+      "--set",
+      "gateway.podLabels.team=media",
+    ]);
     const labels = find(objects, "Deployment", "svc-gateway").spec.template.metadata.labels as Record<string, string>;
     expect(labels["app.kubernetes.io/component"]).toBe("gateway");
     expect(labels.team).toBe("media");
-    for (const [key, value] of Object.entries(find(objects, "Service", "svc-gateway").spec.selector as Record<string, string>)) expect(labels[key], key).toBe(value);
+    for (const [key, value] of Object.entries(find(objects, "Service", "svc-gateway").spec.selector as Record<string, string>))
+      expect(labels[key], key).toBe(value);
   });
 
   it.each(Object.entries(workloads))("%s's ServiceAccount carries serviceAccount.annotations and its own", (component) => {

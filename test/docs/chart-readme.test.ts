@@ -18,7 +18,10 @@ describe("deploy/helm/svc/README.md", () => {
   it(
     `is what ${generateCommand} writes from values.yaml today`,
     async () => {
-      const { stdout: generated } = await execFileAsync("bash", [path.join(root, "scripts/chart-readme"), "--stdout"], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
+      const { stdout: generated } = await execFileAsync("bash", [path.join(root, "scripts/chart-readme"), "--stdout"], {
+        cwd: root,
+        maxBuffer: 16 * 1024 * 1024,
+      });
       const committed = readFileSync(path.join(chartDir, "README.md"), "utf8");
       expect(committed, `deploy/helm/svc/README.md is stale: run ${generateCommand} and commit it`).toBe(generated);
     },

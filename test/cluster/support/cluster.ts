@@ -29,6 +29,16 @@ export async function kubectl(...args: string[]): Promise<string> {
   return stdout;
 }
 
+/** kubectl with `input` on its standard input (for `-f -`). */
+export function kubectlStdin(input: string, ...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(kubectlBinary, args, { env: env(), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`kubectl ${args.join(" ")}: ${stderr || error.message}`)) : resolve(stdout),
+    );
+    child.stdin!.end(input);
+  });
+}
+
 export async function kubectlJson<T>(...args: string[]): Promise<T> {
   return JSON.parse(await kubectl(...args, "-o", "json")) as T;
 }
