@@ -1,5 +1,6 @@
 // `npm run test:cluster`: the Helm chart on the real one-node Kubernetes cluster of
-// `npm run cluster:up` (docs/kubernetes-local.md). In order: install with --wait, `helm test`,
+// `npm run cluster:up` (docs/kubernetes-local.md). In order: `helm package` and `helm push` to the
+// cluster's local OCI registry, install from that oci:// reference with --wait, `helm test`,
 // a meeting end to end through the gateway Service (two Chromium participants, a signed
 // meeting.ended), a recording by the egress pod (downloaded and probed), two replicas of every service (revocation, no duplicate deliveries), a rolling
 // upgrade under load, pod loss, and the NetworkPolicies' ports. Figures go to stdout and to
@@ -20,7 +21,6 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
 import {
   adminCli,
   api,
-  chart,
   clusterDir,
   createTenantInCluster,
   eventually,
@@ -28,10 +28,13 @@ import {
   helm,
   kubectl,
   kubectlJson,
+  kubectlStdin,
   namespace,
   nodeIp,
   podsOf,
+  publishChart,
   release,
+  root,
   terminatingPods,
   valuesFile,
   type Pod,
@@ -44,6 +47,8 @@ const figures: Record<string, unknown> = {};
 let tenant: Awaited<ReturnType<typeof createTenantInCluster>>;
 let receiver: WebhookReceiver;
 let browser: Browser;
+/** The chart as pushed to the local OCI registry (the first step). */
+let published: Awaited<ReturnType<typeof publishChart>> | undefined;
 
 const json = async <T>(response: Response): Promise<T> => (await response.json()) as T;
 
@@ -125,11 +130,39 @@ afterAll(async () => {
   process.stdout.write(`cluster test figures: ${JSON.stringify(figures, null, 2)}\n`);
 });
 
-describe("helm install --wait, then helm test", () => {
-  it("installs with the local-cluster values: every Deployment has two ready replicas", async () => {
+describe("helm package and push to an OCI registry, helm install from it --wait, then helm test", () => {
+  it("packages the chart and pushes it to the local OCI registry; helm shows it from the oci:// reference", async () => {
     const started = Date.now();
-    await helm("install", release, chart, "-n", namespace, "--create-namespace", "-f", valuesFile, "--wait", "--timeout", "10m");
+    published = await publishChart();
+    figures.chartPackageAndPushSeconds = Math.round((Date.now() - started) / 1000);
+    figures.chartPackageBytes = published.packageBytes;
+    const shown = await helm("show", "chart", published.reference, "--version", published.version, "--plain-http");
+    expect(shown).toMatch(/^name: svc$/m);
+    expect(shown).toContain(`version: ${published.version}`);
+  });
+
+  it("installs from the oci:// reference with the local-cluster values: every Deployment has two ready replicas", async () => {
+    expect(published, "the chart was pushed").toBeDefined();
+    const started = Date.now();
+    await helm(
+      "install",
+      release,
+      published!.reference,
+      "--version",
+      published!.version,
+      "--plain-http",
+      "-n",
+      namespace,
+      "--create-namespace",
+      "-f",
+      valuesFile,
+      "--wait",
+      "--timeout",
+      "10m",
+    );
     figures.helmInstallSeconds = Math.round((Date.now() - started) / 1000);
+    const [installed] = JSON.parse(await helm("list", "-n", namespace, "--filter", `^${release}$`, "-o", "json")) as { chart: string }[];
+    expect(installed?.chart).toBe(`svc-${published!.version}`);
     for (const component of components) {
       const deployment = await kubectlJson<{ status: { readyReplicas?: number } }>("-n", namespace, "get", "deployment", `${release}-${component}`);
       expect(deployment.status.readyReplicas, component).toBe(2);
@@ -321,7 +354,24 @@ describe("rolling upgrade under load", () => {
     const load = Array.from({ length: 8 }, (_, index) => worker(index));
     await waitFor(() => answered >= 40, 60_000, "the load under way before the upgrade");
     const started = Date.now();
-    await helm("upgrade", release, chart, "-n", namespace, "-f", valuesFile, "--set", "image.tag=upgrade", "--wait", "--timeout", "10m");
+    // From the same oci:// reference, as an operator upgrades a published chart.
+    await helm(
+      "upgrade",
+      release,
+      published!.reference,
+      "--version",
+      published!.version,
+      "--plain-http",
+      "-n",
+      namespace,
+      "-f",
+      valuesFile,
+      "--set",
+      "image.tag=upgrade",
+      "--wait",
+      "--timeout",
+      "10m",
+    );
     const rolloutSeconds = Math.round((Date.now() - started) / 1000);
     // Pods of the old ReplicaSets are still draining when --wait returns: keep the load on until they are gone.
     await waitFor(async () => (await terminatingPods()).length === 0, 120_000, "the old pods gone after the upgrade");
@@ -474,5 +524,50 @@ describe("NetworkPolicies", () => {
       }
     }
     figures.networkPolicyPortsChecked = [...new Set(checked)].sort();
+  }, 300_000);
+});
+
+describe("every optional feature, checked by the API server", () => {
+  it("with the Gateway API and Prometheus Operator CRDs installed, the chart from the registry with ci/all-features-values.yaml passes a strict server-side dry run", async () => {
+    expect(published, "the chart was pushed").toBeDefined();
+    // The CRDs scripts/check-chart validates against offline (their newest versions), applied for real.
+    const { stdout } = await execFileAsync("bash", [path.join(root, "scripts/node"), path.join(root, "scripts/validate-crd-objects.ts"), "--crd-files"]);
+    const crds = stdout.trim().split("\n");
+    for (const crd of crds) await kubectl("apply", "--server-side", "--force-conflicts", "-f", crd);
+    for (const crd of crds) await kubectl("wait", "--for=condition=Established", "-f", crd, "--timeout=60s");
+    // A namespace of its own: the release's objects above would be patched, not created.
+    const dryRunNamespace = "svc-all-features";
+    await kubectl("create", "namespace", dryRunNamespace, "--dry-run=client", "-o", "yaml").then((yaml) => kubectlStdin(yaml, "apply", "-f", "-"));
+    try {
+      const rendered = await helm(
+        "template",
+        release,
+        published!.reference,
+        "--version",
+        published!.version,
+        "--plain-http",
+        "-n",
+        dryRunNamespace,
+        "--kube-version",
+        "1.34.4",
+        "-f",
+        path.join(root, "deploy/helm/svc/ci/all-features-values.yaml"),
+      );
+      // Strict field validation: an unknown field in any object, custom resources included, is an error.
+      const applied = await kubectlStdin(rendered, "-n", dryRunNamespace, "apply", "--dry-run=server", "--validate=strict", "-f", "-");
+      for (const kind of [
+        "httproute.gateway.networking.k8s.io",
+        "prometheusrule.monitoring.coreos.com",
+        "servicemonitor.monitoring.coreos.com",
+        "podmonitor.monitoring.coreos.com",
+      ]) {
+        expect(applied, kind).toMatch(new RegExp(`^${kind.replaceAll(".", "\\.")}/\\S+ created \\(server dry run\\)$`, "m"));
+      }
+      const objects = rendered.match(/^kind: /gm)!.length;
+      expect(applied.match(/ created \(server dry run\)$/gm)?.length, "every rendered object accepted").toBe(objects);
+      figures.allFeaturesObjectsAccepted = objects;
+    } finally {
+      await kubectl("delete", "namespace", dryRunNamespace, "--wait=false");
+    }
   }, 300_000);
 });

@@ -67,7 +67,7 @@ describe("Helm chart: metrics", () => {
     const monitor = find(objects, "ServiceMonitor", nameOf("metrics"));
     expect(monitor.apiVersion).toBe("monitoring.coreos.com/v1");
     expect(monitor.metadata.labels?.release).toBe("kube-prometheus-stack");
-    expect(monitor.spec.endpoints).toEqual([{ port: "metrics", path: "/metrics", interval: "30s", scrapeTimeout: "10s" }]);
+    expect(monitor.spec.endpoints).toEqual([{ port: "metrics", path: "/metrics", interval: "30s", scrapeTimeout: "10s", honorLabels: true }]);
     for (const component of componentNames) {
       const service = find(objects, "Service", nameOf(component));
       expect(selects(monitor.spec.selector, service.metadata.labels ?? {}), component).toBe(true);

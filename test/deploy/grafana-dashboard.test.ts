@@ -1,10 +1,11 @@
-// The on-call dashboard (deploy/grafana/svc-dashboard.json): every query names only metrics the
+// The on-call dashboard (deploy/helm/svc/dashboards/svc-dashboard.json): every query names only metrics the
 // processes export, and it has the panels a person on call needs.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { root } from "./chart.ts";
 import { exportedMetricNames } from "./exported-metrics.ts";
+import { metricNamesIn } from "./promql.ts";
 
 interface Panel {
   type: string;
@@ -12,30 +13,12 @@ interface Panel {
   datasource?: { type: string; uid: string };
   targets?: { expr: string }[];
 }
-const dashboard = JSON.parse(readFileSync(path.join(root, "deploy/grafana/svc-dashboard.json"), "utf8")) as {
+const dashboard = JSON.parse(readFileSync(path.join(root, "deploy/helm/svc/dashboards/svc-dashboard.json"), "utf8")) as {
   uid: string;
   panels: Panel[];
   templating: { list: { name: string; type: string }[] };
 };
 const queryPanels = dashboard.panels.filter((panel) => panel.type !== "row");
-
-/**
- * The metric names in a PromQL expression: the identifiers left once strings, label matchers,
- * range selectors and grouping clauses are removed, apart from functions (followed by a
- * parenthesis) and operators.
- */
-function metricNamesIn(expr: string): string[] {
-  const stripped = expr
-    .replace(/"(?:[^"\\]|\\.)*"/g, " ")
-    .replace(/\{[^}]*\}/g, " ")
-    .replace(/\[[^\]]*\]/g, " ")
-    .replace(/\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, " ");
-  const names = [...stripped.matchAll(/[a-zA-Z_:][a-zA-Z0-9_:]*/g)]
-    .filter((match) => !/^\s*\(/.test(stripped.slice(match.index + match[0].length)))
-    .map((match) => match[0])
-    .filter((token) => !/^(and|or|unless|bool|offset)$/.test(token));
-  return [...new Set(names)];
-}
 
 let exported: Set<string>;
 beforeAll(async () => {

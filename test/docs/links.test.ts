@@ -63,7 +63,7 @@ function relativeLinks(file: string): { href: string; target: string; fragment: 
     });
 }
 
-const files = [path.join(root, "README.md"), ...markdownFiles(docsDir)];
+const files = [path.join(root, "README.md"), path.join(root, "deploy/helm/svc/README.md"), ...markdownFiles(docsDir)];
 
 describe("documentation links", () => {
   it.each(files.map((file) => [path.relative(root, file), file]))("every relative link in %s resolves", (_name, file) => {

@@ -1,7 +1,7 @@
 // The local Kubernetes cluster of `npm run cluster:up`, as the cluster tests drive it: kubectl and
 // Helm (the binaries cluster:up built), the release under test, the admin CLI run in an identity pod.
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -29,6 +29,16 @@ export async function kubectl(...args: string[]): Promise<string> {
   return stdout;
 }
 
+/** kubectl with `input` on its standard input (for `-f -`). */
+export function kubectlStdin(input: string, ...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(kubectlBinary, args, { env: env(), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`kubectl ${args.join(" ")}: ${stderr || error.message}`)) : resolve(stdout),
+    );
+    child.stdin!.end(input);
+  });
+}
+
 export async function kubectlJson<T>(...args: string[]): Promise<T> {
   return JSON.parse(await kubectl(...args, "-o", "json")) as T;
 }
@@ -36,6 +46,34 @@ export async function kubectlJson<T>(...args: string[]): Promise<T> {
 export async function helm(...args: string[]): Promise<string> {
   const { stdout } = await execFileAsync("bash", [path.join(root, "scripts/helm"), ...args], { env: env(), maxBuffer: 64 * 1024 * 1024 });
   return stdout;
+}
+
+/**
+ * The chart as users get it: `helm package` of deploy/helm/svc, pushed (`helm push`) to the OCI
+ * registry cluster:up runs on this machine (plain HTTP, loopback). Returns the oci:// reference
+ * and version to install from.
+ */
+export async function publishChart(): Promise<{ reference: string; version: string; packageBytes: number }> {
+  const registry = readFileSync(path.join(clusterDir, "registry"), "utf8").trim();
+  const destination = mkdtempSync(path.join(os.tmpdir(), "svc-chart-"));
+  try {
+    const packaged = await helm("package", chart, "--destination", destination);
+    const archive = /saved it to: (\S+\.tgz)/.exec(packaged)?.[1];
+    if (!archive) throw new Error(`helm package said: ${packaged}`);
+    const pushed = await helmWithStderr("push", archive, `oci://${registry}/charts`, "--plain-http");
+    const digest = /Digest: (sha256:[0-9a-f]{64})/.exec(pushed)?.[1];
+    if (!digest) throw new Error(`helm push said: ${pushed}`);
+    const version = /-(\d+\.\d+\.\d+[^/]*)\.tgz$/.exec(archive)![1]!;
+    return { reference: `oci://${registry}/charts/svc`, version, packageBytes: statSync(archive).size };
+  } finally {
+    rmSync(destination, { recursive: true, force: true });
+  }
+}
+
+/** Helm's stdout and stderr together (`helm push` reports the pushed reference and digest on stderr). */
+async function helmWithStderr(...args: string[]): Promise<string> {
+  const { stdout, stderr } = await execFileAsync("bash", [path.join(root, "scripts/helm"), ...args], { env: env(), maxBuffer: 64 * 1024 * 1024 });
+  return `${stdout}${stderr}`;
 }
 
 export interface Pod {

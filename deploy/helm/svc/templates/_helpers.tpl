@@ -174,18 +174,18 @@ tolerations:
 affinity:
   {{- toYaml . | nindent 2 }}
 {{- end }}
-topologySpreadConstraints:
-  - maxSkew: 1
-    topologyKey: kubernetes.io/hostname
-    whenUnsatisfiable: ScheduleAnyway
-    labelSelector:
-      matchLabels:
-        {{- include "svc.selectorLabels" . | nindent 8 }}
+{{- with .values.priorityClassName }}
+priorityClassName: {{ . | quote }}
+{{- end }}
+{{- include "svc.topologySpread" . }}
 volumes:
   # The root filesystem is read-only; Node and its libraries may still want a scratch directory.
   - name: tmp
     emptyDir:
       sizeLimit: 64Mi
+  {{- with .values.extraVolumes }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
 {{- end }}
 
 {{/* Container-level settings every process shares. */}}
@@ -197,6 +197,9 @@ securityContext:
 volumeMounts:
   - name: tmp
     mountPath: /tmp
+  {{- with .values.extraVolumeMounts }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
 {{- end }}
 
 {{/* Kubernetes-native gRPC probes against grpc.health.v1 on the service's gRPC port. */}}
