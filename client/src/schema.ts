@@ -2231,10 +2231,16 @@ export interface components {
                 startedAt: string;
                 /** @description When it stopped. */
                 endedAt: string | null;
-                /** @description Why, in words. */
+                errorCode: components["schemas"]["RecordingErrorCode"];
+                /** @description Why, in words (those of `errorCode`). */
                 error: string;
             };
         };
+        /**
+         * @description Why a recording failed, as a stable code (`error` says it in words; new codes may be added): `recorder_aborted`: The recorder gave up on the recording before it could start recording the room. `recorder_failed`: The recorder failed while recording; the file could not be finished. `recorder_lost`: The recorder stopped unexpectedly: it left the meeting room without finishing the file. `recorder_unavailable`: The recorder could not be reached to stop the recording. `storage_failed`: The recording's file could not be written to the recordings storage. `nothing_recorded`: The recorder finished without a file: nothing was recorded. `finish_timeout`: The recorder did not finish the file in time after the recording was stopped.
+         * @enum {string}
+         */
+        RecordingErrorCode: "recorder_aborted" | "recorder_failed" | "recorder_lost" | "recorder_unavailable" | "storage_failed" | "nothing_recorded" | "finish_timeout";
         WebhookDisabledEvent: {
             /** @constant */
             type: "webhook.disabled";
@@ -2612,8 +2618,9 @@ export interface components {
             durationSeconds: number | null;
             /** @description The file's size, once ready. */
             sizeBytes: number | null;
-            /** @description Why it failed; null otherwise. */
+            /** @description Why it failed, in words (those of `errorCode`); null otherwise. */
             error: string | null;
+            errorCode: components["schemas"]["RecordingErrorCode"] | null;
             /**
              * @description A host in the room, the API, or the meeting's `recording: auto` setting.
              * @enum {string}

@@ -239,8 +239,8 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
     const meetingMounts = (mainContainer(objects, "meeting") as Container & { volumeMounts: { name: string; mountPath: string }[] }).volumeMounts;
     expect(meetingEnv.get("RECORDING_LINK_SECRET")?.source).toBe("secret");
     if (valuesFile === "ci/recording-s3-values.yaml") {
-      // S3: no claim and no volume anywhere; the meeting service names the bucket and holds the key
-      // pair (from its Secret), which it hands egress with each request.
+      // S3: no claim and no volume anywhere; the meeting service names the bucket and holds both key
+      // pairs (each from its Secret): its own, and egress's upload-only one it hands egress with each request.
       expect(objects.filter((object) => object.kind === "PersistentVolumeClaim")).toEqual([]);
       for (const list of [volumes, meetingVolumes, mounts, meetingMounts]) expect(list.filter((entry) => entry.name === "recordings")).toEqual([]);
       expect(meetingEnv.get("RECORDING_STORAGE")?.value).toBe("s3");
@@ -251,6 +251,10 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
       expect(meetingEnv.get("RECORDING_S3_FORCE_PATH_STYLE")?.value).toBe("false");
       for (const name of ["RECORDING_S3_ACCESS_KEY_ID", "RECORDING_S3_SECRET_ACCESS_KEY"]) {
         expect(meetingEnv.get(name), name).toMatchObject({ source: "secret", secret: { name: "svc-recordings-s3" } });
+        expect(env.get(name), `egress gets no ${name}`).toBeUndefined();
+      }
+      for (const name of ["RECORDING_S3_UPLOAD_ACCESS_KEY_ID", "RECORDING_S3_UPLOAD_SECRET_ACCESS_KEY"]) {
+        expect(meetingEnv.get(name), name).toMatchObject({ source: "secret", secret: { name: "svc-recordings-s3-upload" } });
         expect(env.get(name), `egress gets no ${name}`).toBeUndefined();
       }
     } else {

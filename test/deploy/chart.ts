@@ -159,6 +159,8 @@ export const credentialSamples: Record<string, string> = {
   RECORDING_LINK_SECRET: "sample-recording-link-secret-0123456789abcdef",
   RECORDING_S3_ACCESS_KEY_ID: "sample-s3-access-key-id",
   RECORDING_S3_SECRET_ACCESS_KEY: "sample-s3-secret-access-key",
+  RECORDING_S3_UPLOAD_ACCESS_KEY_ID: "sample-s3-upload-access-key-id",
+  RECORDING_S3_UPLOAD_SECRET_ACCESS_KEY: "sample-s3-upload-secret-access-key",
 };
 
 /**
@@ -172,6 +174,8 @@ export const optionalCredentials = new Set([
   "RECORDING_LINK_SECRET",
   "RECORDING_S3_ACCESS_KEY_ID",
   "RECORDING_S3_SECRET_ACCESS_KEY",
+  "RECORDING_S3_UPLOAD_ACCESS_KEY_ID",
+  "RECORDING_S3_UPLOAD_SECRET_ACCESS_KEY",
 ]);
 
 /** A credential: never a plain value (REDIS_URL may be one when it carries no password). */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { meetingLimits, type SubscribableEventType } from "@svc/platform/contract";
 import { dateTime, nullableDateTime } from "./common.ts";
+import { RecordingErrorCode } from "./recording.ts";
 
 // The requests subscribers receive (OpenAPI 3.1 `webhooks`): Standard Webhooks envelopes
 // `{type, timestamp, data}`, signed in the `webhook-signature` header. The webhook service builds
@@ -166,7 +167,12 @@ export const recordingEvents = {
     summary: "A recording failed: the recorder reported a failure, or was lost (its process died)",
     schema: envelope(
       "recording.failed",
-      z.object({ ...recordingFields, endedAt: nullableDateTime("When it stopped."), error: z.string().meta({ description: "Why, in words." }) }),
+      z.object({
+        ...recordingFields,
+        endedAt: nullableDateTime("When it stopped."),
+        errorCode: RecordingErrorCode,
+        error: z.string().meta({ description: "Why, in words (those of `errorCode`)." }),
+      }),
       "RecordingFailedEvent",
     ),
   },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { recordingFailureCodes, recordingFailureMessages } from "@svc/platform/contract";
 import { dateTime, nullableDateTime, uuid } from "./common.ts";
 
 // ---- Requests -------------------------------------------------------------------------------
@@ -46,6 +47,13 @@ export const RecordingStatusName = z.enum(["recording", "processing", "ready", "
     "`recording` while the recorder records the room; `processing` once stopped, while it finishes the file; `ready` when the file can be downloaded; `failed` when the recorder failed or was lost (`error` says why).",
 });
 
+export const RecordingErrorCode = z.enum(recordingFailureCodes).meta({
+  id: "RecordingErrorCode",
+  description: `Why a recording failed, as a stable code (\`error\` says it in words; new codes may be added): ${recordingFailureCodes
+    .map((code) => `\`${code}\`: ${recordingFailureMessages[code]}.`)
+    .join(" ")}`,
+});
+
 export const Recording = z
   .object({
     id: uuid(),
@@ -56,7 +64,8 @@ export const Recording = z
     endedAt: nullableDateTime("When it stopped; null while recording."),
     durationSeconds: z.number().nullable().meta({ description: "The file's duration, once ready." }),
     sizeBytes: z.number().int().nullable().meta({ description: "The file's size, once ready." }),
-    error: z.string().nullable().meta({ description: "Why it failed; null otherwise." }),
+    error: z.string().nullable().meta({ description: "Why it failed, in words (those of `errorCode`); null otherwise." }),
+    errorCode: RecordingErrorCode.nullable(),
     startedBy: z.enum(["host", "api", "auto"]).meta({ description: "A host in the room, the API, or the meeting's `recording: auto` setting." }),
   })
   .meta({ id: "Recording" });

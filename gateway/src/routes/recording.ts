@@ -1,5 +1,6 @@
 import { Router } from "express";
 import type { z } from "zod";
+import { isRecordingFailureCode } from "@svc/platform/contract";
 import { RecordingStatus, type Recording as RecordingMessage } from "@svc/proto/svc/meeting/v1/recording_pb";
 import type { Clients } from "../clients.ts";
 import { forwardedCredential } from "../http/bearer.ts";
@@ -30,6 +31,7 @@ export function recordingJson(recording: RecordingMessage): z.input<typeof Recor
     durationSeconds: recording.durationSeconds ?? null,
     sizeBytes: recording.sizeBytes === undefined ? null : Number(recording.sizeBytes),
     error: recording.error || null,
+    errorCode: isRecordingFailureCode(recording.errorCode) ? recording.errorCode : null,
     startedBy: recording.startedBy === "host" || recording.startedBy === "auto" ? recording.startedBy : "api",
   };
 }

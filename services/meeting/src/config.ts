@@ -32,6 +32,40 @@ export const DEFAULT_RECORDING_DIR = path.join(os.homedir(), ".cache", "svc", "r
 const mediaUrl = (schemes: RegExp, hint: string) =>
   z.string().refine((value) => URL.canParse(value) && schemes.test(new URL(value).protocol), { message: hint });
 
+/**
+ * The recorder's own S3 key pair (it uploads, and should be able to do nothing else): set as a
+ * pair, and required where development defaults are refused, since without it the recorder is
+ * handed the pair that reads and deletes every recording.
+ */
+function checkUploadCredentials(
+  env: {
+    NODE_ENV?: string | undefined;
+    HOST: string;
+    RECORDING_S3_UPLOAD_ACCESS_KEY_ID?: string | undefined;
+    RECORDING_S3_UPLOAD_SECRET_ACCESS_KEY?: string | undefined;
+  },
+  context: z.RefinementCtx,
+): void {
+  const id = env.RECORDING_S3_UPLOAD_ACCESS_KEY_ID === undefined;
+  const secret = env.RECORDING_S3_UPLOAD_SECRET_ACCESS_KEY === undefined;
+  if (id !== secret) {
+    const missing = id ? "RECORDING_S3_UPLOAD_ACCESS_KEY_ID" : "RECORDING_S3_UPLOAD_SECRET_ACCESS_KEY";
+    context.addIssue({
+      code: "custom",
+      path: [missing],
+      message: "RECORDING_S3_UPLOAD_ACCESS_KEY_ID and RECORDING_S3_UPLOAD_SECRET_ACCESS_KEY are set together",
+    });
+    return;
+  }
+  const refusal = developmentDefaultsRefusal(env);
+  if (id && refusal !== undefined)
+    context.addIssue({
+      code: "custom",
+      path: ["RECORDING_S3_UPLOAD_ACCESS_KEY_ID"],
+      message: `is required with RECORDING_STORAGE=s3 when ${refusal}: the recorder's own key pair, allowed to upload only (s3:PutObject), not the pair that reads and deletes recordings`,
+    });
+}
+
 export const configSchema = baseEnvSchema
   .extend({
     /** TLS and SASL towards the brokers (KAFKA_TLS, KAFKA_SASL_*: platform events/kafka-security.ts). */
@@ -107,10 +141,20 @@ export const configSchema = baseEnvSchema
     RECORDING_S3_BUCKET: z.string().min(3).max(63).optional(),
     /** S3 storage: the region the signatures name. */
     RECORDING_S3_REGION: z.string().min(1).default("us-east-1"),
-    /** S3 storage: the access key id (with RECORDING_S3_SECRET_ACCESS_KEY); the recorder uploads with the same pair. */
+    /** S3 storage: the access key id (with RECORDING_S3_SECRET_ACCESS_KEY) this service reads, measures and deletes recordings with (s3:GetObject and s3:DeleteObject on the bucket's objects). */
     RECORDING_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     /** S3 storage: the secret access key. */
     RECORDING_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    /**
+     * S3 storage: the access key id (with RECORDING_S3_UPLOAD_SECRET_ACCESS_KEY) handed to the
+     * recorder with each recording, to upload the file: give it s3:PutObject and
+     * s3:AbortMultipartUpload on the bucket's objects and nothing else, so a recorder (a browser on tenants' pages) can never read or delete a
+     * recording. Required with NODE_ENV=production or a non-loopback HOST; unset elsewhere: the
+     * recorder uploads with RECORDING_S3_ACCESS_KEY_ID's pair, with a warning.
+     */
+    RECORDING_S3_UPLOAD_ACCESS_KEY_ID: z.string().min(1).optional(),
+    /** S3 storage: the recorder's secret access key. */
+    RECORDING_S3_UPLOAD_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     /** S3 storage: path-style URLs (`endpoint/bucket/key`), as most self-hosted servers need. */
     RECORDING_S3_FORCE_PATH_STYLE: booleanVariable(true),
     /**
@@ -149,6 +193,7 @@ export const configSchema = baseEnvSchema
       for (const variable of ["RECORDING_S3_ENDPOINT", "RECORDING_S3_BUCKET", "RECORDING_S3_ACCESS_KEY_ID", "RECORDING_S3_SECRET_ACCESS_KEY"] as const) {
         if (env[variable] === undefined) context.addIssue({ code: "custom", path: [variable], message: "is required with RECORDING_STORAGE=s3" });
       }
+      checkUploadCredentials(env, context);
     }
     refuseDevelopmentDefaults(env, [...defaults, ...credentialCacheKeyDefaults(env)], context);
   })
@@ -180,6 +225,11 @@ export const configSchema = baseEnvSchema
                 region: env.RECORDING_S3_REGION,
                 accessKeyId: env.RECORDING_S3_ACCESS_KEY_ID!,
                 secretAccessKey: env.RECORDING_S3_SECRET_ACCESS_KEY!,
+                upload: {
+                  accessKeyId: env.RECORDING_S3_UPLOAD_ACCESS_KEY_ID ?? env.RECORDING_S3_ACCESS_KEY_ID!,
+                  secretAccessKey: env.RECORDING_S3_UPLOAD_SECRET_ACCESS_KEY ?? env.RECORDING_S3_SECRET_ACCESS_KEY!,
+                },
+                uploadsWithReadingPair: env.RECORDING_S3_UPLOAD_ACCESS_KEY_ID === undefined,
                 forcePathStyle: env.RECORDING_S3_FORCE_PATH_STYLE,
               }
             : undefined,

@@ -82,6 +82,10 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
 
   // Recordings (LiveKit Egress through livekit-server's API), their storage and access links.
   const recordingLogger = logger.child({ component: "recordings" });
+  if (config.recording.s3?.uploadsWithReadingPair)
+    recordingLogger.warn(
+      "RECORDING_S3_UPLOAD_ACCESS_KEY_ID is not set: the recorder uploads with the key pair that reads and deletes recordings (set an upload-only pair; required in production)",
+    );
   const storage = config.recording.s3
     ? s3RecordingStorage(config.recording.s3)
     : await (async () => {

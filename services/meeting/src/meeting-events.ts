@@ -18,6 +18,7 @@ import {
   type MeetingSnapshotSchema,
   type ParticipantVisitSchema,
 } from "@svc/proto/svc/meeting/v1/events_pb";
+import { recordingFailureMessages } from "@svc/platform/contract";
 import type { MeetingEndCause, StoredMeeting } from "./db/meetings.ts";
 import type { RoomVisit } from "./db/room-participants.ts";
 import type { StoredRecording } from "./db/recordings.ts";
@@ -211,6 +212,7 @@ export function recordingFailedEvent(recording: StoredRecording): OutboxEvent {
     occurredAt: timestampFromDate(new Date()),
     orgId: recording.orgId,
     recording: recordingSnapshot(recording),
-    error: recording.error ?? "The recording failed",
+    error: recording.error ?? recordingFailureMessages.recorder_failed,
+    errorCode: recording.errorCode ?? "recorder_failed",
   }));
 }

@@ -200,9 +200,9 @@ describe("event bodies", () => {
     });
     const failed = decode(
       RecordingFailedSchema,
-      create(RecordingFailedSchema, { eventId: "e3", orgId: "o", occurredAt: ended, recording, error: "The recorder failed" }),
+      create(RecordingFailedSchema, { eventId: "e3", orgId: "o", occurredAt: ended, recording, errorCode: "recorder_failed", error: "The recorder failed" }),
     );
-    expect(failed.body.data).toEqual({ ...common, endedAt: null, error: "The recorder failed" });
+    expect(failed.body.data).toEqual({ ...common, endedAt: null, errorCode: "recorder_failed", error: "The recorder failed" });
     expect(() => decode(RecordingReadySchema, create(RecordingReadySchema, { eventId: "e4", orgId: "o" }))).toThrow(/recording snapshot/);
   });
 

@@ -202,7 +202,7 @@ export function recordingFailedBody(event: RecordingFailed): EventBody {
   return {
     type: "recording.failed",
     timestamp: occurredAt(event),
-    data: { ...recordingData(recording, event.orgId), endedAt: iso(recording.endedAt), error: event.error },
+    data: { ...recordingData(recording, event.orgId), endedAt: iso(recording.endedAt), errorCode: event.errorCode, error: event.error },
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from "@svc/platform";
+import { recordingFailureMessages, type RecordingFailureCode } from "@svc/platform/contract";
 
 export type RecordingLayout = "grid" | "audio";
 export type RecordingStatus = "recording" | "processing" | "ready" | "failed";
@@ -19,7 +20,9 @@ export interface StoredRecording {
   endedAt: Date | null;
   durationMs: number | null;
   sizeBytes: number | null;
+  /** Why it failed, in our words (recordingFailureMessages), and its stable code; null unless failed. */
   error: string | null;
+  errorCode: RecordingFailureCode | null;
   missingSince: Date | null;
 }
 
@@ -37,12 +40,12 @@ interface RecordingRow {
   ended_at: Date | null;
   duration_ms: string | null;
   size_bytes: string | null;
-  error: string | null;
+  error_code: RecordingFailureCode | null;
   missing_since: Date | null;
 }
 
 const COLUMNS =
-  "id, meeting_id, org_id, egress_id, layout, status, started_by, storage, object_key, started_at, ended_at, duration_ms, size_bytes, error, missing_since";
+  "id, meeting_id, org_id, egress_id, layout, status, started_by, storage, object_key, started_at, ended_at, duration_ms, size_bytes, error_code, missing_since";
 
 const toRecording = (row: RecordingRow): StoredRecording => ({
   id: row.id,
@@ -58,7 +61,8 @@ const toRecording = (row: RecordingRow): StoredRecording => ({
   endedAt: row.ended_at,
   durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
   sizeBytes: row.size_bytes === null ? null : Number(row.size_bytes),
-  error: row.error,
+  error: row.error_code ? recordingFailureMessages[row.error_code] : null,
+  errorCode: row.error_code,
   missingSince: row.missing_since,
 });
 
@@ -160,11 +164,11 @@ export async function markReady(client: PoolClient, id: string, file: FinishedFi
 }
 
 /** → failed, once (as markReady). */
-export async function markFailed(client: PoolClient, id: string, error: string): Promise<StoredRecording | undefined> {
+export async function markFailed(client: PoolClient, id: string, code: RecordingFailureCode): Promise<StoredRecording | undefined> {
   const { rows } = await client.query<RecordingRow>(
-    `UPDATE recordings SET status = 'failed', error = $2, ended_at = COALESCE(ended_at, now()), missing_since = NULL
+    `UPDATE recordings SET status = 'failed', error_code = $2, ended_at = COALESCE(ended_at, now()), missing_since = NULL
       WHERE id = $1 AND status IN ('recording', 'processing') RETURNING ${COLUMNS}`,
-    [id, error.slice(0, 500)],
+    [id, code],
   );
   return rows[0] ? toRecording(rows[0]) : undefined;
 }

@@ -65,6 +65,7 @@ function recordingOf(overrides: Partial<StoredRecording>): StoredRecording {
     durationMs: 20_000,
     sizeBytes: FILE_BYTES.length,
     error: null,
+    errorCode: null,
     missingSince: null,
     ...overrides,
   };

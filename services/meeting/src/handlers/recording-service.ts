@@ -37,6 +37,7 @@ export function recordingToProto(recording: StoredRecording): MessageInitShape<t
     durationSeconds: recording.durationMs === null ? undefined : recording.durationMs / 1_000,
     sizeBytes: recording.sizeBytes === null ? undefined : BigInt(recording.sizeBytes),
     error: recording.error ?? "",
+    errorCode: recording.errorCode ?? "",
     startedBy: recording.startedBy,
   };
 }

@@ -7,6 +7,7 @@ import {
   type EncodedFileOutput,
   type RoomServiceClient,
 } from "livekit-server-sdk";
+import type { RecordingFailureCode } from "@svc/platform/contract";
 import type { RecordingLayout } from "../db/recordings.ts";
 
 /** LiveKit's participant kind of a recorder (ParticipantInfo.Kind.EGRESS; the SDK does not export the enum). */
@@ -22,17 +23,24 @@ export type RecorderOutcome =
   | { state: "running" }
   | { state: "complete"; startedAt: Date | null; endedAt: Date; durationMs: number; sizeBytes: number }
   /**
-   * `error` is ours, in words for the tenant (the API's `error`, `recording.failed`); `detail` is
+   * `code` is what the tenant reads (with our words for it, recording-failures.ts); `detail` is
    * the recorder's own text, which can name our storage, paths and credentials' failures: for our
    * logs only.
    */
-  | { state: "failed"; error: string; detail?: string };
+  | { state: "failed"; code: RecordingFailureCode; detail?: string };
 
 /** The recorder accepted the run but is not recording yet (a room recording loads a page and joins the room first). */
 export const isStarting = (info: EgressInfo) => info.status === EgressStatus.EGRESS_STARTING;
 
 const nanosToMs = (nanos: bigint) => Number(nanos / 1_000_000n);
 const dateOfNanos = (nanos: bigint) => (nanos > 0n ? new Date(nanosToMs(nanos)) : null);
+
+/**
+ * How Egress words a failed upload of the file or its manifest to the storage (its
+ * errors.ErrUploadFailed: "S3 upload failed: …"): its EgressInfo has no code that tells an
+ * upload apart from the rest (both are EGRESS_FAILED), only this text.
+ */
+const UPLOAD_FAILED = /^(S3|Azure|GCP|AliOSS) upload failed: /m;
 
 /** What an EgressInfo (from a webhook or the API) says about the run. */
 export function outcomeOf(info: EgressInfo): RecorderOutcome {
@@ -46,10 +54,10 @@ export function outcomeOf(info: EgressInfo): RecorderOutcome {
     return { state: "complete", startedAt, endedAt, durationMs: nanosToMs(file.duration), sizeBytes: Number(file.size) };
   }
   if (info.status === EgressStatus.EGRESS_COMPLETE || info.status === EgressStatus.EGRESS_LIMIT_REACHED)
-    return { state: "failed", error: "The recorder finished without a file (nothing was recorded)" };
+    return { state: "failed", code: "nothing_recorded", detail: info.error || undefined };
   const detail = info.error || undefined;
-  if (info.status === EgressStatus.EGRESS_ABORTED) return { state: "failed", error: "The recorder aborted the recording before it could start", detail };
-  return { state: "failed", error: "The recorder failed while recording; the file could not be finished", detail };
+  if (info.status === EgressStatus.EGRESS_ABORTED) return { state: "failed", code: "recorder_aborted", detail };
+  return { state: "failed", code: UPLOAD_FAILED.test(info.error) ? "storage_failed" : "recorder_failed", detail };
 }
 
 const isNotFound = (error: unknown) => error instanceof ServerError && (error.status === 404 || error.code === "not_found");

@@ -8,8 +8,11 @@ export interface S3Settings {
   endpoint: string;
   bucket: string;
   region: string;
+  /** This service's pair: it reads, measures and deletes recordings. */
   accessKeyId: string;
   secretAccessKey: string;
+  /** The recorder's pair, handed to it with each recording: it uploads, and should be allowed nothing else. */
+  upload: { accessKeyId: string; secretAccessKey: string };
   forcePathStyle: boolean;
 }
 
@@ -17,8 +20,8 @@ const REQUEST_TIMEOUT_MS = 15_000;
 
 /**
  * Recordings in an S3-compatible bucket: the recorder uploads the file itself (LiveKit Egress's
- * S3Upload, with the same credentials), and this service reads it back with ranged GETs and
- * deletes it, signing each request (SigV4, aws4fetch).
+ * S3Upload, with its own upload-only key pair), and this service reads it back with ranged GETs
+ * and deletes it with another pair, signing each request (SigV4, aws4fetch).
  */
 export function s3RecordingStorage(settings: S3Settings): RecordingStorage {
   const client = new AwsClient({ accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey, region: settings.region, service: "s3" });
@@ -43,8 +46,8 @@ export function s3RecordingStorage(settings: S3Settings): RecordingStorage {
         output: {
           case: "s3",
           value: new S3Upload({
-            accessKey: settings.accessKeyId,
-            secret: settings.secretAccessKey,
+            accessKey: settings.upload.accessKeyId,
+            secret: settings.upload.secretAccessKey,
             region: settings.region,
             endpoint: settings.endpoint,
             bucket: settings.bucket,

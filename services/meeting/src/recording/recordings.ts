@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EgressInfo } from "livekit-server-sdk";
 import { inTransaction, type Logger, type Pool, type PoolClient } from "@svc/platform";
-import { errorMetadata } from "@svc/platform/contract";
+import { errorMetadata, type RecordingFailureCode } from "@svc/platform/contract";
 import { getMeeting, type StoredMeeting } from "../db/meetings.ts";
 import { insertOutboxEvent, type OutboxEvent } from "../db/outbox.ts";
 import {
@@ -89,7 +89,7 @@ export function createRecordings(deps: RecordingsDependencies) {
       logger.warn({ err: error, recordingId: recording.id }, "could not measure a finished recording's file");
       return file.sizeBytes;
     });
-    if (stored === undefined) return fail(recording, "The recorder reported a file that is not in the recordings storage");
+    if (stored === undefined) return fail(recording, "storage_failed", "the recorder reported a file that is not in the recordings storage");
     const ready = await withEvents(async (client, emit) => {
       const updated = await markReady(client, recording.id, { ...file, sizeBytes: stored });
       if (updated) emit(recordingReadyEvent(updated));
@@ -102,15 +102,15 @@ export function createRecordings(deps: RecordingsDependencies) {
     return ready;
   }
 
-  /** `error` is what the tenant reads; `detail` (the recorder's own text) goes to our log only. */
-  async function fail(recording: StoredRecording, error: string, detail?: string): Promise<StoredRecording | undefined> {
+  /** `code` (and our words for it) is what the tenant reads; `detail` (the recorder's own text) goes to our log only. */
+  async function fail(recording: StoredRecording, code: RecordingFailureCode, detail?: string): Promise<StoredRecording | undefined> {
     const failed = await withEvents(async (client, emit) => {
-      const updated = await markFailed(client, recording.id, error);
+      const updated = await markFailed(client, recording.id, code);
       if (updated) emit(recordingFailedEvent(updated));
       return updated;
     });
     if (failed) {
-      logger.warn({ recordingId: failed.id, meetingId: failed.meetingId, error, recorderError: detail }, "recording failed");
+      logger.warn({ recordingId: failed.id, meetingId: failed.meetingId, errorCode: code, recorderError: detail }, "recording failed");
       tell(failed.meetingId, { type: "stopped", recordingId: failed.id });
     }
     return failed;
@@ -120,7 +120,7 @@ export function createRecordings(deps: RecordingsDependencies) {
   async function applyInfo(recording: StoredRecording, info: EgressInfo): Promise<void> {
     const outcome = outcomeOf(info);
     if (outcome.state === "complete") await finish(recording, outcome);
-    else if (outcome.state === "failed") await fail(recording, outcome.error, outcome.detail);
+    else if (outcome.state === "failed") await fail(recording, outcome.code, outcome.detail);
   }
 
   async function stop(recording: StoredRecording): Promise<StoredRecording> {
@@ -131,7 +131,7 @@ export function createRecordings(deps: RecordingsDependencies) {
     } catch (error) {
       // The recorder that holds the run cannot be reached: it is gone, and so is the recording.
       logger.warn({ err: error, recordingId: recording.id }, "could not stop a recording");
-      return (await fail(processing, "The recorder could not be reached to stop the recording")) ?? processing;
+      return (await fail(processing, "recorder_unavailable")) ?? processing;
     }
     tell(recording.meetingId, { type: "stopped", recordingId: recording.id });
     return processing;
@@ -227,8 +227,7 @@ export function createRecordings(deps: RecordingsDependencies) {
           continue;
         }
         if (recording.status === "processing") {
-          if (recording.endedAt && Date.now() - recording.endedAt.getTime() > deps.finishTimeoutMs)
-            await fail(recording, "The recorder did not finish the file in time after the recording was stopped");
+          if (recording.endedAt && Date.now() - recording.endedAt.getTime() > deps.finishTimeoutMs) await fail(recording, "finish_timeout");
           continue;
         }
         if (info && isStarting(info) && Date.now() - recording.startedAt.getTime() < Math.max(START_GRACE_MS, deps.lostAfterMs)) continue;
@@ -237,7 +236,7 @@ export function createRecordings(deps: RecordingsDependencies) {
         const missingSince = await noteRecorderSeen(pool, recording.id, present === true);
         if (missingSince && Date.now() - missingSince.getTime() >= deps.lostAfterMs) {
           await recorder.stop(egressId).catch(() => undefined); // tidy the media server's record of the run
-          await fail(recording, "The recorder stopped unexpectedly: it left the meeting room without finishing the file");
+          await fail(recording, "recorder_lost");
         }
       }
     },

@@ -536,7 +536,7 @@ export declare type RecordingReady = Message<"svc.meeting.v1.RecordingReady"> & 
 export declare const RecordingReadySchema: GenMessage<RecordingReady>;
 
 /**
- * A recording failed: the recorder reported a failure or was lost; `error` says why.
+ * A recording failed: the recorder reported a failure or was lost; `error_code` and `error` say why.
  *
  * @generated from message svc.meeting.v1.RecordingFailed
  */
@@ -562,9 +562,18 @@ export declare type RecordingFailed = Message<"svc.meeting.v1.RecordingFailed"> 
   recording?: RecordingSnapshot | undefined;
 
   /**
+   * In our words (never the recorder's own text).
+   *
    * @generated from field: string error = 5;
    */
   error: string;
+
+  /**
+   * The stable code of `error` (services/platform/src/contract/recording-failures.ts).
+   *
+   * @generated from field: string error_code = 6;
+   */
+  errorCode: string;
 };
 
 /**

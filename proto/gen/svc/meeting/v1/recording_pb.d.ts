@@ -60,7 +60,7 @@ export declare type Recording = Message<"svc.meeting.v1.Recording"> & {
   sizeBytes?: bigint | undefined;
 
   /**
-   * Why it failed.
+   * Why it failed, in our words (never the recorder's own text).
    *
    * @generated from field: string error = 9;
    */
@@ -72,6 +72,14 @@ export declare type Recording = Message<"svc.meeting.v1.Recording"> & {
    * @generated from field: string started_by = 10;
    */
   startedBy: string;
+
+  /**
+   * Why it failed, as a stable code (services/platform/src/contract/recording-failures.ts);
+   * `error` is our words for it. Empty unless failed.
+   *
+   * @generated from field: string error_code = 11;
+   */
+  errorCode: string;
 };
 
 /**
