@@ -22,8 +22,8 @@ type Measure = (run: () => Promise<LoadResult>) => Promise<LoadResult>;
 /**
  * POST /api/v1/meeting/:id/join from JOIN_CONCURRENCY loops for `durationSeconds`, into a meeting
  * someone is already in (the usual case: only the first joiner opens the room on the media server);
- * then, as its ceiling, the media server's CreateRoom alone for the same open room at the same
- * concurrency, the call every grant makes (decision 0007).
+ * then the media server's CreateRoom alone for the same open room at the same concurrency, the
+ * call a grant into an open room no longer makes (decision 0007).
  */
 export async function joinGrantLatency(
   stack: Stack,

@@ -65,7 +65,17 @@ describe("the room cap", () => {
     expect(await validateSignal(early.serverUrl, early.token)).toMatchObject({ status: 404 });
     expect(await rooms.listRooms([id]), "no room was created by the connection").toHaveLength(0);
 
-    // Four more people: every grant (re)opens the room with its cap, and the fourth is refused.
+    // A grant opens the room when nobody is in it (a room someone is in is known open, decision
+    // 0007): once the meeting service has heard that the room closed (room_finished),
+    await waitFor(
+      async () => {
+        const body = (await (await api("GET", `/meeting/${id}/participants`)).json()) as { participants: { leftAt: string | null }[] };
+        return body.participants.every((visit) => visit.leftAt !== null);
+      },
+      15_000,
+      "the meeting service learns the room closed",
+    );
+    // four more people: the first grant reopens the room with its cap, and the fourth is refused.
     const grants = [];
     for (const name of ["A", "B", "C", "D"]) grants.push(await grant(id, name));
     const outcomes = [];

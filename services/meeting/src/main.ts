@@ -13,6 +13,7 @@ import {
 } from "@svc/platform";
 import { MeetingPageService, MeetingRoomService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { RecordingFileService, RecordingService } from "@svc/proto/svc/meeting/v1/recording_pb";
+import { counterIn } from "@svc/platform/telemetry";
 import { configSchema } from "./config.ts";
 import { createOutbox } from "./db/outbox.ts";
 import { pgMeetingStore } from "./db/pg-meeting-store.ts";
@@ -202,6 +203,10 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
   const roomCreation = createRoomCreationGuard({ probe: () => probeRoomCreation(livekit), logger: roomLogger });
   await roomCreation.check();
   const roomCreationWatch = startPeriodicTask("check-room-creation", config.ROOM_RECONCILE_INTERVAL_MS, roomCreation.check, roomLogger);
+  // A grant into a room someone is in makes no CreateRoom (join-grants.ts): this counts the ones that do.
+  const roomOpens = metrics
+    ? counterIn(metrics, "meeting_media_room_opens_total", "CreateRoom calls made by join grants to open a meeting's room on the media server.")
+    : undefined;
   const grants = createJoinGrants({
     pool,
     links,
@@ -239,14 +244,16 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
     lobbyPerAddress: config.LOBBY_WAITING_PER_ADDRESS,
     // CreateRoom opens the room or, when it is open, keeps it (with its cap). A room nobody
     // enters closes when the grant's token can no longer be used.
-    openRoom: (meetingId, maxParticipants) =>
-      rooms.createRoom({ name: meetingId, maxParticipants, emptyTimeout: config.JOIN_TOKEN_TTL_SECONDS }).then(
+    openRoom: (meetingId, maxParticipants) => {
+      roomOpens?.inc();
+      return rooms.createRoom({ name: meetingId, maxParticipants, emptyTimeout: config.JOIN_TOKEN_TTL_SECONDS }).then(
         () => undefined,
         (error: unknown) => {
           roomLogger.warn({ err: error, meetingId }, "could not open the media room");
           throw error;
         },
-      ),
+      );
+    },
   });
 
   const rights = createRoomRights({ pool, links, actions, logger: roomLogger });

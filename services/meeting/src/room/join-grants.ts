@@ -83,11 +83,11 @@ export function createJoinGrants(deps: {
   lobbyPerAddress: number;
   /**
    * Opens the meeting's room on the media server with the participant cap, or confirms it is
-   * open; throws when the media server cannot. Called for every grant: the media server is
-   * configured not to create rooms on its own (`room.auto_create: false`), so the only rooms
-   * that exist are ones opened here, with the cap, whatever the order of grants, closings and
-   * connections. The cap cannot travel in the token: LiveKit 1.8 refuses the room configuration
-   * that current server SDKs write into tokens.
+   * open; throws when the media server cannot. Called for a grant into a room nobody is in: the
+   * media server is configured not to create rooms on its own (`room.auto_create: false`), so
+   * the only rooms that exist are ones opened here, with the cap, whatever the order of grants,
+   * closings and connections. The cap cannot travel in the token: LiveKit 1.8 refuses the room
+   * configuration that current server SDKs write into tokens.
    */
   openRoom: (meetingId: string, maxParticipants: number) => Promise<void>;
   /** Tells the hosts in the room that someone is waiting (a nudge; they fetch the list). */
@@ -138,12 +138,18 @@ export function createJoinGrants(deps: {
       sessionHash: hashRoomSecret(roomSession),
     };
     if (!(await openRoomAndAdmit(pool, admission))) throw closedMeeting((await getMeeting(pool, meeting.id))?.status ?? "ended");
-    try {
-      await deps.openRoom(meeting.id, maxParticipants);
-    } catch {
-      // Without its room (and rooms are never created on connection) nobody can enter.
-      await withdrawAdmission(pool, participantId).catch(() => undefined);
-      throw new ConnectError("The meeting room is unavailable right now; try again shortly", Code.Unavailable);
+    // A room someone is in is open, with its cap: presence follows the media server's webhooks
+    // (a closed room's room_finished ends every visit) and the reconciler (decision 0007), so
+    // only a grant into a room nobody is in opens it. That is the first joiner's; every later
+    // grant is a CreateRoom round trip (and half a grant's CPU) lighter.
+    if (present === 0) {
+      try {
+        await deps.openRoom(meeting.id, maxParticipants);
+      } catch {
+        // Without its room (and rooms are never created on connection) nobody can enter.
+        await withdrawAdmission(pool, participantId).catch(() => undefined);
+        throw new ConnectError("The meeting room is unavailable right now; try again shortly", Code.Unavailable);
+      }
     }
     const token = new AccessToken(media.apiKey, media.apiSecret, {
       identity: participantId,
