@@ -2231,7 +2231,7 @@ export interface components {
                 startedAt: string;
                 /** @description When it stopped. */
                 endedAt: string | null;
-                errorCode: components["schemas"]["RecordingErrorCode"];
+                errorCode?: components["schemas"]["RecordingErrorCode"];
                 /** @description Why, in words (those of `errorCode`). */
                 error: string;
             };

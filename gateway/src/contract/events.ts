@@ -170,7 +170,9 @@ export const recordingEvents = {
       z.object({
         ...recordingFields,
         endedAt: nullableDateTime("When it stopped."),
-        errorCode: RecordingErrorCode,
+        // Always sent; optional in the document because a new required field of a webhook's body
+        // is a breaking change to the contract (scripts/check-rest-breaking).
+        errorCode: RecordingErrorCode.optional(),
         error: z.string().meta({ description: "Why, in words (those of `errorCode`)." }),
       }),
       "RecordingFailedEvent",
