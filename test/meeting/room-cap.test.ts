@@ -4,7 +4,8 @@ import { RoomServiceClient } from "livekit-server-sdk";
 import { MeetingPageService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { refusal } from "../support/connect-refusal.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectSignal, validateSignal, type SignalConnection } from "../support/media-signal.ts";
+import { grantJoin, signalConnections } from "../support/join-grants.ts";
+import { validateSignal } from "../support/media-signal.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
@@ -18,7 +19,6 @@ const PER_ADDRESS = 8;
 const PER_MEETING = 12;
 let tenant: Tenant;
 let rooms: RoomServiceClient;
-const open: SignalConnection[] = [];
 
 const fixture = useStack({
   media: true,
@@ -29,22 +29,14 @@ beforeAll(async () => {
   rooms = new RoomServiceClient(fixture.stack.media!.url, fixture.stack.media!.apiKey, fixture.stack.media!.apiSecret);
 });
 afterAll(() => {
-  for (const connection of open) connection.close();
+  connections.closeAll();
 });
 
 const api = (method: string, path: string, body?: unknown) => callApi(apiBase(fixture.stack), method, path, { key: tenant.apiKey, body });
 
-async function grant(meetingId: string, displayName: string) {
-  const response = await callApi(apiBase(fixture.stack), "POST", `/meeting/${meetingId}/join`, { body: { displayName } });
-  expect(response.status, await response.clone().text()).toBe(200);
-  return (await response.json()) as { token: string; serverUrl: string };
-}
-
-async function connect(joinGrant: { token: string; serverUrl: string }) {
-  const connection = await connectSignal(joinGrant.serverUrl, joinGrant.token);
-  open.push(connection);
-  return connection;
-}
+const grant = (meetingId: string, displayName: string) => grantJoin(fixture.stack, meetingId, displayName);
+const connections = signalConnections();
+const connect = connections.connect;
 
 describe("the room cap", () => {
   it("holds after a room closes under a grant taken while it was open: the fourth connection is refused", { timeout: 90_000 }, async () => {

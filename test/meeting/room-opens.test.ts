@@ -3,7 +3,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../support/chromium.ts";
 import { joinMeeting } from "../support/meeting-room-browser.ts";
-import { connectSignal, type SignalConnection } from "../support/media-signal.ts";
+import { grantJoin, signalConnections } from "../support/join-grants.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
@@ -19,7 +19,6 @@ const CAP = 4;
 let tenant: Tenant;
 let rooms: RoomServiceClient;
 let browser: Browser;
-const open: SignalConnection[] = [];
 
 const fixture = useStack({ media: true, metrics: true, env: { MEETING_MAX_PARTICIPANTS: String(CAP) } });
 beforeAll(async () => {
@@ -28,23 +27,15 @@ beforeAll(async () => {
   browser = await launchChromium({ fakeMedia: true });
 }, 300_000);
 afterAll(async () => {
-  for (const connection of open) connection.close();
+  connections.closeAll();
   await browser?.close();
 });
 
 const api = (method: string, path: string, body?: unknown) => callApi(apiBase(fixture.stack), method, path, { key: tenant.apiKey, body });
 
-async function grant(meetingId: string, displayName: string) {
-  const response = await callApi(apiBase(fixture.stack), "POST", `/meeting/${meetingId}/join`, { body: { displayName } });
-  expect(response.status, await response.clone().text()).toBe(200);
-  return (await response.json()) as { token: string; serverUrl: string };
-}
-
-async function connect(joinGrant: { token: string; serverUrl: string }) {
-  const connection = await connectSignal(joinGrant.serverUrl, joinGrant.token);
-  open.push(connection);
-  return connection;
-}
+const grant = (meetingId: string, displayName: string) => grantJoin(fixture.stack, meetingId, displayName);
+const connections = signalConnections();
+const connect = connections.connect;
 
 /** How many CreateRoom calls the meeting service's join grants have made. */
 async function roomOpens(): Promise<number> {
@@ -78,7 +69,7 @@ describe("opening a meeting's room", () => {
       for (const joinGrant of grants) expect((await connect(joinGrant)).outcome).toBe("joined");
 
       // The room closes (everyone leaves, the media server deletes it: room_finished).
-      for (const connection of open.splice(0)) connection.close();
+      connections.closeAll();
       await page.context().close();
       await rooms.deleteRoom(id);
       await waitFor(async () => (await presentCount(id)) === 0, 15_000, "the meeting service learns the room closed");
