@@ -7,7 +7,7 @@
 //      the chart is given an API key (tests.apiKeySecret), accepts that key.
 // Exits 0 when every step passed, 1 otherwise; one line per step on stdout, no secret printed.
 import { createClient } from "@connectrpc/connect";
-import { internalTransport } from "@svc/platform";
+import { internalTransport } from "@svc/platform/grpc";
 import { Health, HealthCheckResponse_ServingStatus as ServingStatus } from "@svc/proto/health/v1/health_pb";
 
 const required = (name: string): string => {

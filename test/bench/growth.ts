@@ -10,7 +10,8 @@
 // - a meeting room's signaling on our side (roomPresence) with 10, 100 and 200 people present.
 import path from "node:path";
 import type pg from "pg";
-import { createLogger, createPool, migrate, type Pool } from "@svc/platform";
+import { createLogger } from "@svc/platform";
+import { createPool, migrate, type Pool } from "@svc/platform/db";
 import { claimDueDeliveries } from "../../services/webhook/src/db/deliveries.ts";
 import { mediaParticipant, sendMediaWebhook } from "../support/media-webhooks.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";

@@ -1,6 +1,7 @@
 import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuthenticator, createCallerResolver, createLogger, type Pool } from "@svc/platform";
+import { createAuthenticator, createCallerResolver, createLogger } from "@svc/platform";
+import { type Pool } from "@svc/platform/db";
 import { CredentialKind, IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { MeetingService, MeetingStatus } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { pgMeetingStore } from "../../services/meeting/src/db/pg-meeting-store.ts";

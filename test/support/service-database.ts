@@ -1,5 +1,6 @@
 import path from "node:path";
-import { createPool, migrate, type Logger, type Pool } from "@svc/platform";
+import { type Logger } from "@svc/platform";
+import { createPool, migrate, type Pool } from "@svc/platform/db";
 import { createTestDatabase, endPoolBeforeDrop } from "./infra.ts";
 import { useResource } from "./use-resource.ts";
 

@@ -5,10 +5,10 @@ import {
   afterDrain,
   createRedisCredentialCache,
   credentialCacheKeyOf,
-  runService,
   type CredentialCache,
   type Logger,
 } from "@svc/platform";
+import { runService } from "@svc/platform/service";
 import { countingCacheLookups } from "@svc/platform/telemetry";
 import { IdentityAdminService, IdentityService, ManagementService, SessionService } from "@svc/proto/svc/identity/v1/identity_pb";
 import type { Redis } from "ioredis";

@@ -1,16 +1,9 @@
 import path from "node:path";
 import { RoomServiceClient, WebhookReceiver } from "livekit-server-sdk";
-import {
-  connectCallerResolver,
-  createAuthenticator,
-  createEventBus,
-  createRateLimiter,
-  RETENTION_BATCH,
-  RETENTION_INTERVAL_MS,
-  runService,
-  startPeriodicTask,
-  afterDrain,
-} from "@svc/platform";
+import { connectCallerResolver, createAuthenticator, createRateLimiter, startPeriodicTask, afterDrain } from "@svc/platform";
+import { RETENTION_BATCH, RETENTION_INTERVAL_MS } from "@svc/platform/db";
+import { createEventBus } from "@svc/platform/events";
+import { runService } from "@svc/platform/service";
 import { MeetingPageService, MeetingRoomService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { RecordingFileService, RecordingService } from "@svc/proto/svc/meeting/v1/recording_pb";
 import { configSchema } from "./config.ts";

@@ -1,15 +1,8 @@
 import path from "node:path";
-import {
-  connectCallerResolver,
-  createAuthenticator,
-  createEventBus,
-  createRateLimiter,
-  RETENTION_BATCH,
-  RETENTION_INTERVAL_MS,
-  runService,
-  startPeriodicTask,
-  afterDrain,
-} from "@svc/platform";
+import { connectCallerResolver, createAuthenticator, createRateLimiter, startPeriodicTask, afterDrain } from "@svc/platform";
+import { RETENTION_BATCH, RETENTION_INTERVAL_MS } from "@svc/platform/db";
+import { createEventBus } from "@svc/platform/events";
+import { runService } from "@svc/platform/service";
 import { consumerLagGauge } from "@svc/platform/telemetry";
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import { webhookService } from "./handlers/webhook-service.ts";

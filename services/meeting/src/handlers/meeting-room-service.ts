@@ -1,6 +1,7 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import { invalidArgument, notFound, type Pool } from "@svc/platform";
+import { invalidArgument, notFound } from "@svc/platform";
+import { type Pool } from "@svc/platform/db";
 import { meetingLimits, FORMAT_CHARACTER } from "@svc/platform/contract";
 import type { MeetingRoomService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";

@@ -1,16 +1,8 @@
 import { create, fromBinary, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import {
-  IDEMPOTENT_REPLAYED_HEADER,
-  idempotencyKeyOf,
-  idempotentRequest,
-  invalidArgument,
-  notFound,
-  RequestCheck,
-  type Authenticate,
-  type Logger,
-} from "@svc/platform";
+import { invalidArgument, notFound, RequestCheck, type Authenticate, type Logger, IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf } from "@svc/platform";
+import { idempotentRequest } from "@svc/platform/db";
 import {
   CreateMeetingRequestSchema,
   type MeetingPageService,
@@ -34,7 +26,7 @@ import type { LinkRole } from "../db/join-links.ts";
 import { visitsOf, visitsPage, type RoomVisit } from "../db/room-participants.ts";
 import { usageOf } from "../db/usage.ts";
 import { noShowsAreDue, peopleOf } from "../attendance.ts";
-import type { Pool } from "@svc/platform";
+import type { Pool } from "@svc/platform/db";
 import type { JoinGrant, JoinGrants, LobbyWait } from "../room/join-grants.ts";
 import type { JoinLinks } from "../room/join-links.ts";
 import type { MeetingLifecycle } from "../room/meeting-lifecycle.ts";
