@@ -1,7 +1,7 @@
 import path from "node:path";
 import { RoomServiceClient, WebhookReceiver } from "livekit-server-sdk";
-import { connectCallerResolver, createAuthenticator, createRateLimiter, startPeriodicTask, afterDrain } from "@svc/platform";
-import { RETENTION_BATCH, RETENTION_INTERVAL_MS } from "@svc/platform/db";
+import { connectCallerResolver, createAuthenticator, createRateLimiter, startPeriodicTask, serviceShutdown } from "@svc/platform";
+import { startRetention } from "@svc/platform/db";
 import { createEventBus } from "@svc/platform/events";
 import { runService } from "@svc/platform/service";
 import { MeetingPageService, MeetingRoomService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
@@ -168,16 +168,9 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
     createRoomReconciler({ pool, rooms, lifecycle, logger: roomLogger }),
     roomLogger,
   );
-  const stopRetention = new AbortController();
-  const retention = startPeriodicTask(
-    "retention",
-    RETENTION_INTERVAL_MS,
-    async () => {
-      const removed = await purgeMeetingHistory(pool, { ...RETENTION_BATCH, signal: stopRetention.signal });
-      if (Object.values(removed).some((count) => count > 0)) logger.info({ removed }, "retention: old outbox rows, webhook ids and idempotency keys removed");
-    },
-    logger,
-  );
+  const retention = startRetention((options) => purgeMeetingHistory(pool, options), logger, {
+    message: "retention: old outbox rows, webhook ids and idempotency keys removed",
+  });
   const links = createJoinLinks({ pool });
   // meeting.no_show, once per invited person who has not joined by then (across replicas).
   const noShows = startPeriodicTask(
@@ -306,23 +299,9 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
       router.service(RecordingFileService, recordingFileService({ store: recordingStore, links: accessLinks, storage }));
     },
   });
-  return {
-    // The listeners close after the drain (shutdown-drain.ts).
-    stopAccepting: afterDrain(drain, [() => server.close(), () => new Promise<void>((resolve) => webhookListener.close(() => resolve()))]),
-    // The periodic tasks and the relay's batch finish before the bus and the pool (runService ends it) they use close.
-    thenClose: [
-      () => sweeper.stop(),
-      () => recordingWatch.stop(),
-      () => autoRecordings.stop(),
-      () => recordingRetention.stop(),
-      () => reconciler.stop(),
-      () => roomCreationWatch.stop(),
-      () => noShows.stop(),
-      () => stopRetention.abort(),
-      () => retention.stop(),
-      () => relay.stop(),
-      () => bus.close(),
-      () => callers.close(),
-    ],
-  };
+  // The periodic tasks and the relay's batch finish before the bus and the pool (runService ends it) they use close.
+  return serviceShutdown(drain, {
+    listeners: [server, { close: () => new Promise<void>((resolve) => webhookListener.close(() => resolve())) }],
+    thenClose: [sweeper, recordingWatch, autoRecordings, recordingRetention, reconciler, roomCreationWatch, noShows, retention, relay, bus, callers],
+  });
 });

@@ -1,6 +1,6 @@
 import path from "node:path";
-import { connectCallerResolver, createAuthenticator, createRateLimiter, startPeriodicTask, afterDrain } from "@svc/platform";
-import { RETENTION_BATCH, RETENTION_INTERVAL_MS } from "@svc/platform/db";
+import { connectCallerResolver, createAuthenticator, createRateLimiter, startPeriodicTask, serviceShutdown } from "@svc/platform";
+import { startRetention } from "@svc/platform/db";
 import { createEventBus } from "@svc/platform/events";
 import { runService } from "@svc/platform/service";
 import { consumerLagGauge } from "@svc/platform/telemetry";
@@ -98,34 +98,21 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
   });
 
   dispatcher.start();
-  const stopRetention = new AbortController();
-  const retention = startPeriodicTask(
-    "retention",
-    RETENTION_INTERVAL_MS,
-    async () => {
-      const removed = await purgeWebhookHistory(pool, config.WEBHOOK_RETENTION_DAYS, { ...RETENTION_BATCH, signal: stopRetention.signal });
-      if (Object.values(removed).some((count) => count > 0))
-        logger.info({ removed, retentionDays: config.WEBHOOK_RETENTION_DAYS }, "retention: old delivery history removed");
-    },
-    logger,
-  );
+  const retention = startRetention((options) => purgeWebhookHistory(pool, config.WEBHOOK_RETENTION_DAYS, options), logger, {
+    message: "retention: old delivery history removed",
+    fields: { retentionDays: config.WEBHOOK_RETENTION_DAYS },
+  });
   const bus = await createEventBus(config, logger, service.name);
   const meetingEvents = meetingEventsSubscription({ pool, logger, pendingCaps, onDeliveriesStored: dispatcher.wake });
   await bus.subscriber().start(meetingEvents);
   consumerLagGauge(metrics, bus, [meetingEvents], logger);
 
-  return {
-    // The gRPC listener closes after the drain (shutdown-drain.ts); consuming stops at once.
-    stopAccepting: [...afterDrain(drain, [() => server.close()]), () => bus.close()],
-    // The dispatcher finishes the deliveries in flight before the sender and pools (runService ends the database's) they use close.
-    thenClose: [
-      () => stopRetention.abort(),
-      () => retention.stop(),
-      () => dispatcher.stop(),
-      () => sender.close(),
-      () => secretSweep.stop(),
-      () => notifications.close(),
-      () => callers.close(),
-    ],
-  };
+  // The gRPC listener closes after the drain (shutdown-drain.ts); consuming stops at once. The
+  // dispatcher finishes the deliveries in flight before the sender and pools (runService ends the
+  // database's) they use close.
+  return serviceShutdown(drain, {
+    listeners: [server],
+    consumers: [bus],
+    thenClose: [retention, dispatcher, sender, secretSweep, notifications, callers],
+  });
 });

@@ -18,7 +18,8 @@ import { MUTABLE_SOURCES, ROOM_TOPICS, type MutableSource, type RoomActions } fr
 import { hashRoomSecret, isRoomSecret } from "../room/room-secrets.ts";
 import { activeRecordingOf } from "../db/recordings.ts";
 import type { Recordings } from "../recording/recordings.ts";
-import { joinResponse, roleToProto } from "./meeting-service.ts";
+import { joinResponse } from "./meeting-service.ts";
+import { participantRoleWords } from "./enum-words.ts";
 import { layoutOf } from "./recording-service.ts";
 
 const MAX_CHAT_LENGTH = meetingLimits.chatMessageMaxLength;
@@ -112,7 +113,7 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
 
     async getSelf(request) {
       const self = await participant(request.meetingId, request.roomSession);
-      return { participantId: self.participantId, role: roleToProto[self.role] };
+      return { participantId: self.participantId, role: participantRoleWords.valueOf(self.role) };
     },
 
     async decideLobbyEntry(request) {

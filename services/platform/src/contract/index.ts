@@ -5,3 +5,4 @@ export * from "./uri-syntax.ts";
 export * from "./oauth-paths.ts";
 export * from "./error-metadata.ts";
 export * from "./media-server.ts";
+export * from "./enum-words.ts";
