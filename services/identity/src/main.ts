@@ -35,7 +35,7 @@ import { createPasswordSignIn } from "./sign-in/password-sign-in.ts";
 import { countThrottledSignIns } from "./sign-in/sign-in-metrics.ts";
 import { createSignInThrottle } from "./sign-in/sign-in-throttle.ts";
 
-const service = { name: "identity", configSchema, migrationsDir: path.join(import.meta.dirname, "../migrations"), defaultPoolSize: 10 };
+const service = { name: "identity", configSchema, migrationsDir: path.join(import.meta.dirname, "../migrations"), defaultPoolSize: 10, idempotencyKeys: false };
 
 runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
   if (config.usingDevelopmentAdminToken) {

@@ -4,4 +4,4 @@
 import path from "node:path";
 import { runMigrationsAndExit } from "@svc/platform/db";
 
-await runMigrationsAndExit({ service: "identity", schema: "identity", dir: path.join(import.meta.dirname, "../migrations") });
+await runMigrationsAndExit({ service: "identity", schema: "identity", dir: path.join(import.meta.dirname, "../migrations"), idempotencyKeys: false });

@@ -35,7 +35,7 @@ import { startMediaWebhookListener } from "./room/media-webhooks.ts";
 import { createMeetingLifecycle } from "./room/meeting-lifecycle.ts";
 import { createRoomReconciler } from "./room/room-reconciler.ts";
 
-const service = { name: "meeting", configSchema, migrationsDir: path.join(import.meta.dirname, "../migrations"), defaultPoolSize: 20 };
+const service = { name: "meeting", configSchema, migrationsDir: path.join(import.meta.dirname, "../migrations"), defaultPoolSize: 20, idempotencyKeys: true };
 
 runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
   if (config.livekit.isDevelopmentDefault) {

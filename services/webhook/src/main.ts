@@ -22,7 +22,7 @@ import { createSecretBox } from "./signing/secret-box.ts";
 /** How often rotated-out secrets past their grace window are wiped (they stop signing at once). */
 const SECRET_SWEEP_INTERVAL_MS = 60_000;
 
-const service = { name: "webhook", configSchema, migrationsDir: path.join(import.meta.dirname, "../migrations"), defaultPoolSize: 20 };
+const service = { name: "webhook", configSchema, migrationsDir: path.join(import.meta.dirname, "../migrations"), defaultPoolSize: 20, idempotencyKeys: true };
 
 runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
   if (config.WEBHOOK_SECRET_KEY.isDevelopmentDefault) {

@@ -4,4 +4,4 @@
 import path from "node:path";
 import { runMigrationsAndExit } from "@svc/platform/db";
 
-await runMigrationsAndExit({ service: "webhook", schema: "webhook", dir: path.join(import.meta.dirname, "../migrations") });
+await runMigrationsAndExit({ service: "webhook", schema: "webhook", dir: path.join(import.meta.dirname, "../migrations"), idempotencyKeys: true });

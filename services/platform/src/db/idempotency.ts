@@ -13,7 +13,8 @@ import type { BatchedPurge } from "./purge.ts";
  * them (its user, and its OAuth client where there is one), inside the caller's organization: the
  * stored reply can hold someone's meeting and join URL, or a freshly issued signing secret, so
  * another credential of the same organization that learns a key must not get it back.
- * Each service keeps them in an `idempotency_keys` table of its own schema.
+ * Each service that takes keys (meeting, webhook) keeps them in an `idempotency_keys` table of its
+ * own schema, defined once in services/platform/migrations/idempotency_keys (migrateServiceSchema).
  */
 
 /** Metadata telling the gateway which idempotency refusal this is (`mismatch`, `in-progress`). */
