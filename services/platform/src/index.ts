@@ -8,6 +8,7 @@ export * from "./lifecycle.ts";
 export * from "./shutdown-drain.ts";
 export * from "./errors.ts";
 export * from "./request-check.ts";
+export * from "./html.ts";
 export * from "./idempotency-key.ts";
 export * from "./caller.ts";
 export * from "./credentials/verified-credential.ts";
