@@ -10,6 +10,7 @@ import { configSchema } from "./config.ts";
 import { createOutbox } from "./db/outbox.ts";
 import { pgMeetingStore } from "./db/pg-meeting-store.ts";
 import { pgRecordingStore } from "./db/pg-recording-store.ts";
+import { pgVisitStore } from "./db/pg-visit-store.ts";
 import { activeRecordingOf } from "./db/recordings.ts";
 import { recordingFileService, recordingService } from "./handlers/recording-service.ts";
 import { createAccessLinks } from "./recording/access-links.ts";
@@ -249,7 +250,7 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
           // Ending or cancelling closes the room, which disconnects everyone in it.
           roomClosed: (meetingId) => void closeRoom(meetingId),
           links,
-          pool,
+          visits: pgVisitStore(pool),
           rightsChanged: rights.changed,
         }),
       );

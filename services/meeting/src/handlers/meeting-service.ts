@@ -21,10 +21,8 @@ import { meetingLimits } from "@svc/platform/contract";
 import { isMeetingId, newMeetingId } from "../meeting-id.ts";
 import type { MeetingStore } from "../meeting-store.ts";
 import { parseOffsetDateTime, validateMeetingRequest, validateMeetingUpdate, type MeetingRequestInput, type SettingsInput } from "../meeting-request.ts";
-import { visitsOf, visitsPage, type RoomVisit } from "../db/room-participants.ts";
-import { usageOf } from "../db/usage.ts";
+import type { RoomVisit, VisitStore } from "../visit-store.ts";
 import { noShowsAreDue, peopleOf } from "../attendance.ts";
-import type { Pool } from "@svc/platform/db";
 import type { JoinGrant, JoinGrants, LobbyWait } from "../room/join-grants.ts";
 import type { JoinLinks } from "../room/join-links.ts";
 import type { MeetingLifecycle } from "../room/meeting-lifecycle.ts";
@@ -52,7 +50,8 @@ export interface MeetingServiceDependencies {
   /** Told after a meeting whose media room was opened ended or was cancelled through the API, to close the room on the media server. */
   roomClosed: (meetingId: string) => void;
   links: JoinLinks;
-  pool: Pool;
+  /** Who was in each meeting's room, and the organization's use. */
+  visits: VisitStore;
   /** Told after who the meeting invites, or one of its links, changed: the people in its room get their new rights at once (room-rights.ts). */
   rightsChanged: (meetingId: string) => void;
 }
@@ -210,7 +209,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
       if (request.pageSize < 0) throw invalidArgument(["page_size must not be negative"]);
       const limit = request.pageSize === 0 ? 50 : Math.min(request.pageSize, MAX_PAGE_SIZE);
       const after = request.pageToken ? decodeVisitToken(request.pageToken) : null;
-      const page = await visitsPage(deps.pool, meeting.id, { limit, after });
+      const page = await deps.visits.page(meeting.id, { limit, after });
       const now = Date.now();
       const last = page.visits.at(-1);
       return {
@@ -225,7 +224,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
       if (!meeting) throw notFound("Meeting");
       const now = new Date();
       const noShowsDue = noShowsAreDue(meeting, now);
-      const people = peopleOf(meeting, await visitsOf(deps.pool, meeting.id), now);
+      const people = peopleOf(meeting, await deps.visits.of(meeting.id), now);
       return {
         status: meetingStatusWords.valueOf(meeting.status),
         people: people.map((person) => ({
@@ -244,7 +243,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
     async getUsage(request, context) {
       const caller = await authenticate(context, scopes.read);
       if (request.days !== 0 && (request.days < 1 || request.days > USAGE_DAYS_MAX)) throw invalidArgument([`days must be from 1 to ${USAGE_DAYS_MAX}`]);
-      const usage = await usageOf(deps.pool, caller.orgId, request.days || USAGE_DAYS_DEFAULT);
+      const usage = await deps.visits.usage(caller.orgId, request.days || USAGE_DAYS_DEFAULT);
       return {
         days: usage.days,
         recordingMinutes: usage.recordingMinutes,
