@@ -58,6 +58,8 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { paths: [pgOnlyInDb], patterns: otherServices(undefined) }] },
   },
   // The gateway is thin: no database, no Kafka, no service's code; it calls the services over Connect.
+  // The platform's core entry (@svc/platform) reaches neither Postgres nor Kafka; its /db, /events
+  // and /service entries do, so they are forbidden here as pg and kafkajs are.
   {
     files: ["gateway/**/*.ts"],
     rules: {
@@ -67,6 +69,9 @@ export default tseslint.config(
           paths: [
             forbid("pg", "The gateway has no database: call the owning service."),
             forbid("kafkajs", "The gateway publishes nothing: the owning service emits events through its outbox."),
+            forbid("@svc/platform/db", "The gateway has no database: call the owning service."),
+            forbid("@svc/platform/events", "The gateway publishes nothing: the owning service emits events through its outbox."),
+            forbid("@svc/platform/service", "The gateway is no gRPC service process (this entry migrates a database): see gateway/src/main.ts."),
           ],
           patterns: otherServices(undefined),
         },

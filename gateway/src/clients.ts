@@ -1,5 +1,5 @@
 import { createClient, type Client } from "@connectrpc/connect";
-import { internalTransport } from "@svc/platform";
+import { internalTransport } from "@svc/platform/grpc";
 import { Health } from "@svc/proto/health/v1/health_pb";
 import { IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { MeetingPageService, MeetingRoomService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";

@@ -7,7 +7,8 @@
 //      the chart is given an API key (tests.apiKeySecret), accepts that key.
 // Exits 0 when every step passed, 1 otherwise; one line per step on stdout, no secret printed.
 import { createClient } from "@connectrpc/connect";
-import { internalTransport } from "@svc/platform";
+import { eventually } from "@svc/platform";
+import { internalTransport } from "@svc/platform/grpc";
 import { Health, HealthCheckResponse_ServingStatus as ServingStatus } from "@svc/proto/health/v1/health_pb";
 
 const required = (name: string): string => {
@@ -22,33 +23,20 @@ async function step(name: string, run: () => Promise<string>): Promise<void> {
   process.stdout.write(`ok   ${name} (${Date.now() - started} ms)${detail ? `: ${detail}` : ""}\n`);
 }
 
-/** Retries `run` for up to `ms` (a Service's endpoints can lag a moment behind a pod's readiness). */
-async function eventually<T>(ms: number, run: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await run();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
-}
-
 async function main() {
   const services = { identity: required("IDENTITY_URL"), meeting: required("MEETING_URL"), webhook: required("WEBHOOK_URL") };
   const gatewayUrl = required("GATEWAY_URL");
   for (const [name, url] of Object.entries(services)) {
     await step(`${name} gRPC health`, async () => {
       const health = createClient(Health, internalTransport(url));
-      const { status } = await eventually(20_000, () => health.check({ service: "" }, { timeoutMs: 3_000 }));
+      const { status } = await eventually(() => health.check({ service: "" }, { timeoutMs: 3_000 }), 20_000);
       if (status !== ServingStatus.SERVING) throw new Error(`${name} reports ${ServingStatus[status]}`);
       return `${url} SERVING`;
     });
   }
   for (const path of ["/healthz", "/readyz"]) {
     await step(`gateway ${path}`, async () => {
-      const response = await eventually(20_000, () => fetch(new URL(path, gatewayUrl), { signal: AbortSignal.timeout(5_000) }));
+      const response = await eventually(() => fetch(new URL(path, gatewayUrl), { signal: AbortSignal.timeout(5_000) }), 20_000);
       if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
       return `${response.status}`;
     });

@@ -66,7 +66,8 @@ function loadedConnect() {
 async function serve(variant: Variant) {
   if (variant === "unpatched") useUnpatchedConnect();
   const { create } = await import("@bufbuild/protobuf");
-  const { createLogger, startServer } = await import("@svc/platform");
+  const { createLogger } = await import("@svc/platform");
+  const { startServer } = await import("@svc/platform/grpc");
   const { ListEventTypesResponseSchema, WebhookService } = await import("@svc/proto/svc/webhook/v1/webhook_pb");
   const response = create(ListEventTypesResponseSchema, { eventTypes: [{ type: "meeting.ended", description: "A meeting ended." }] });
   const server = await startServer({
@@ -86,7 +87,7 @@ async function serve(variant: Variant) {
 async function load(variant: Variant, port: number, serverPid: number, concurrency: number, seconds: number, warmupSeconds: number) {
   if (variant === "unpatched") useUnpatchedConnect();
   const { createClient } = await import("@connectrpc/connect");
-  const { internalTransport } = await import("@svc/platform");
+  const { internalTransport } = await import("@svc/platform/grpc");
   const { WebhookService } = await import("@svc/proto/svc/webhook/v1/webhook_pb");
   const client = createClient(WebhookService, internalTransport(`http://127.0.0.1:${port}`));
   let calls = 0;

@@ -10,7 +10,8 @@
 // - a meeting room's signaling on our side (roomPresence) with 10, 100 and 200 people present.
 import path from "node:path";
 import type pg from "pg";
-import { createLogger, createPool, migrate, type Pool } from "@svc/platform";
+import { createLogger } from "@svc/platform";
+import { createPool, migrateServiceSchema, type Pool } from "@svc/platform/db";
 import { claimDueDeliveries } from "../../services/webhook/src/db/deliveries.ts";
 import { mediaParticipant, sendMediaWebhook } from "../support/media-webhooks.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
@@ -122,7 +123,13 @@ const BIG_TABLES = ["deliveries", "events", "attempts"];
 async function dueDeliveryClaim({ stack, rowCounts, warmupSeconds, durationSeconds, log }: GrowthOptions): Promise<Row[]> {
   const logger = createLogger("growth-bench", "silent");
   const schema = "webhook_growth";
-  await migrate({ databaseUrl: stack.databaseUrl, schema, dir: path.resolve(import.meta.dirname, "../../services/webhook/migrations"), logger });
+  await migrateServiceSchema({
+    databaseUrl: stack.databaseUrl,
+    schema,
+    dir: path.resolve(import.meta.dirname, "../../services/webhook/migrations"),
+    logger,
+    idempotencyKeys: true,
+  });
   const pool = createPool({ databaseUrl: stack.databaseUrl, schema, logger, max: 1 });
   const measurements: { row: Row; size: number }[] = [];
   try {

@@ -27,7 +27,9 @@ import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { createClient } from "@connectrpc/connect";
 import express from "express";
-import { createLogger, createPool, internalTransport, startServer } from "@svc/platform";
+import { createLogger } from "@svc/platform";
+import { createPool } from "@svc/platform/db";
+import { internalTransport, startServer } from "@svc/platform/grpc";
 import {
   ListEventTypesRequestSchema,
   ListEventTypesResponseSchema,

@@ -11,7 +11,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { randomBytes, randomUUID } from "node:crypto";
-import { createLogger, createPool, inTransaction, migrate, parseConfig, RETENTION_BATCH } from "@svc/platform";
+import { createLogger, parseConfig } from "@svc/platform";
+import { createPool, inTransaction, migrateServiceSchema, RETENTION_BATCH } from "@svc/platform/db";
 import { configSchema } from "../../services/webhook/src/config.ts";
 import { storeEventDeliveries } from "../../services/webhook/src/db/deliveries.ts";
 import { purgeWebhookHistory } from "../../services/webhook/src/db/retention.ts";
@@ -38,7 +39,7 @@ const config = parseConfig(configSchema, {
 
 const database = await createTestDatabase();
 const dir = path.resolve(import.meta.dirname, "../../services/webhook/migrations");
-await migrate({ databaseUrl: database.url, schema: "webhook", dir, logger });
+await migrateServiceSchema({ databaseUrl: database.url, schema: "webhook", dir, logger, idempotencyKeys: true });
 const pool = createPool({ databaseUrl: database.url, schema: "webhook", logger, max: 20 });
 const observer = createPool({ databaseUrl: database.url, schema: "webhook", logger, max: 2 });
 const receiver = http.createServer((req, res) => {

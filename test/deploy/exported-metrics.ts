@@ -1,7 +1,9 @@
 // The names of every metric the processes export, read from the registries themselves: each
 // metric module is registered (with stand-ins for its database, bus and sender) in one registry,
 // so a new or renamed metric is seen here without a list to keep in sync.
-import { createLogger, createMemoryCredentialCache, type EventBus, type Pool } from "@svc/platform";
+import { createLogger, createMemoryCredentialCache } from "@svc/platform";
+import { type Pool } from "@svc/platform/db";
+import { type EventBus } from "@svc/platform/events";
 import { consumerLagGauge, countingCacheLookups, createMetricsRegistry, rpcMetrics } from "@svc/platform/telemetry";
 import { httpMetrics } from "../../gateway/src/http/http-metrics.ts";
 import { countThrottledSignIns } from "../../services/identity/src/sign-in/sign-in-metrics.ts";

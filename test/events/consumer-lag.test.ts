@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createKafkaEventBus, createLogger, createPostgresEventBus, type EventBus } from "@svc/platform";
+import { createLogger } from "@svc/platform";
+import { createKafkaEventBus, createPostgresEventBus, type EventBus } from "@svc/platform/events";
 import { consumerLagGauge, createMetricsRegistry } from "@svc/platform/telemetry";
 import { closeBusesAfterEach, probeEvent as event } from "../support/event-bus-fixtures.ts";
 import { createTestDatabase, infra, uniqueName } from "../support/infra.ts";

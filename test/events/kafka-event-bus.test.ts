@@ -1,6 +1,7 @@
 import { Kafka, logLevel } from "kafkajs";
 import { describe, expect, it } from "vitest";
-import { createKafkaEventBus, createLogger, type IncomingEvent } from "@svc/platform";
+import { createLogger } from "@svc/platform";
+import { createKafkaEventBus, type IncomingEvent } from "@svc/platform/events";
 import {
   closeBusesAfterEach,
   expectContextReachesHandler,

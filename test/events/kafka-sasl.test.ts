@@ -4,7 +4,8 @@
 // never the shared one on 9092.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEventBus, createLogger, parseConfig, type EventBus, type IncomingEvent, type OutgoingEvent } from "@svc/platform";
+import { createLogger, parseConfig } from "@svc/platform";
+import { createEventBus, type EventBus, type IncomingEvent, type OutgoingEvent } from "@svc/platform/events";
 import { configSchema as meetingConfig } from "../../services/meeting/src/config.ts";
 import { configSchema as webhookConfig } from "../../services/webhook/src/config.ts";
 import { closeBusesAfterEach } from "../support/event-bus-fixtures.ts";

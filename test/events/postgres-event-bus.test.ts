@@ -1,6 +1,7 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { createLogger, createPostgresEventBus, type IncomingEvent } from "@svc/platform";
+import { createLogger } from "@svc/platform";
+import { createPostgresEventBus, type IncomingEvent } from "@svc/platform/events";
 import {
   closeBusesAfterEach,
   expectContextReachesHandler,

@@ -1,6 +1,7 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger, createPostgresEventBus, type EventBus, type IncomingEvent } from "@svc/platform";
+import { createLogger } from "@svc/platform";
+import { createPostgresEventBus, type EventBus, type IncomingEvent } from "@svc/platform/events";
 import { MeetingEndedSchema } from "@svc/proto/svc/meeting/v1/events_pb";
 import { succeeded, useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";

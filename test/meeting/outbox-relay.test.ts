@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKafkaEventBus, createLogger, inTransaction, type EventBus, type OutgoingEvent, type Pool } from "@svc/platform";
+import { createLogger } from "@svc/platform";
+import { inTransaction, type Pool } from "@svc/platform/db";
+import { createKafkaEventBus, type EventBus, type OutgoingEvent } from "@svc/platform/events";
 import { insertMeeting } from "../../services/meeting/src/db/meetings.ts";
 import { DEFAULT_SETTINGS } from "../../services/meeting/src/meeting-request.ts";
 import { createMeetingLifecycle } from "../../services/meeting/src/room/meeting-lifecycle.ts";

@@ -1,9 +1,11 @@
 import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuthenticator, createCallerResolver, createLogger, type Pool } from "@svc/platform";
+import { createAuthenticator, createCallerResolver, createLogger } from "@svc/platform";
+import { type Pool } from "@svc/platform/db";
 import { CredentialKind, IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { MeetingService, MeetingStatus } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { pgMeetingStore } from "../../services/meeting/src/db/pg-meeting-store.ts";
+import { pgVisitStore } from "../../services/meeting/src/db/pg-visit-store.ts";
 import { meetingService } from "../../services/meeting/src/handlers/meeting-service.ts";
 import { createJoinLinks } from "../../services/meeting/src/room/join-links.ts";
 import { createMeetingLifecycle } from "../../services/meeting/src/room/meeting-lifecycle.ts";
@@ -51,7 +53,7 @@ beforeAll(async () => {
         logger,
         roomClosed: () => undefined,
         links: createJoinLinks({ pool }),
-        pool,
+        visits: pgVisitStore(pool),
         rightsChanged: () => undefined,
       }),
     ),

@@ -14,7 +14,8 @@ import { fileURLToPath } from "node:url";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type HandlerContext, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
-import { createLogger, internalTransport, startServer, type RunningServer } from "@svc/platform";
+import { createLogger } from "@svc/platform";
+import { internalTransport, startServer, type RunningServer } from "@svc/platform/grpc";
 import { RecordingFileService } from "@svc/proto/svc/meeting/v1/recording_pb";
 import { ListEventTypesResponseSchema, WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -81,6 +82,25 @@ describe("the Connect-ES patch fits what is installed (fails when an upgrade cha
     // No second copy of the package anywhere in the lockfile (a nested one would go unpatched).
     const copies = Object.keys(lock.packages).filter((key) => key.endsWith(`node_modules/${packageName}`));
     expect(copies).toEqual([`node_modules/${packageName}`]);
+  });
+
+  // A range (`^2.2.0`) would let a fresh install take 2.2.1, which the patch does not fit: every
+  // workspace that depends on a patched package names exactly the patch's version.
+  it.each(patches)("every package.json pins $packageName to exactly the patch's version", ({ packageName, version }) => {
+    const lock = JSON.parse(readFileSync(path.join(root, "package-lock.json"), "utf8")) as {
+      packages: Record<string, { dependencies?: Record<string, string> }>;
+    };
+    const declared = Object.entries(lock.packages)
+      .filter(([key]) => !key.includes("node_modules/"))
+      .map(([key]) => JSON.parse(readFileSync(path.join(root, key, "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>)
+      .flatMap((manifest) =>
+        ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"].flatMap((field) => {
+          const range = manifest[field]?.[packageName];
+          return range === undefined ? [] : [`${String(manifest.name)} ${field}: ${range}`];
+        }),
+      );
+    expect(declared.length).toBeGreaterThan(0);
+    expect(declared.filter((entry) => !entry.endsWith(`: ${version}`))).toEqual([]);
   });
 
   it.each(patches)("$patchFile is applied: every file it touches holds its patched text, not the original", ({ files }) => {

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { kafkaSecurityOptions, parseConfig } from "@svc/platform";
+import { parseConfig } from "@svc/platform";
+import { kafkaSecurityOptions } from "@svc/platform/events";
 import { configSchema as meetingConfig } from "../../services/meeting/src/config.ts";
 import { configSchema as webhookConfig } from "../../services/webhook/src/config.ts";
 

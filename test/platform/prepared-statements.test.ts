@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger, createPool, inTransaction } from "@svc/platform";
+import { createLogger } from "@svc/platform";
+import { createPool, inTransaction } from "@svc/platform/db";
 import { createTestDatabase } from "../support/infra.ts";
 
 // The platform's pool prepares each parameterised statement once per connection (Postgres then

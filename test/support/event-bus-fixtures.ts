@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, expect } from "vitest";
-import { currentRequestId, type EventBus, type IncomingEvent, type OutgoingEvent } from "@svc/platform";
+import { currentRequestId } from "@svc/platform";
+import { type EventBus, type IncomingEvent, type OutgoingEvent } from "@svc/platform/events";
 import { waitFor } from "./wait.ts";
 
 /** A probe event on meeting.events carrying `body` as text, so a test tells events apart by key and value. */

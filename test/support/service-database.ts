@@ -1,5 +1,6 @@
 import path from "node:path";
-import { createPool, migrate, type Logger, type Pool } from "@svc/platform";
+import { type Logger } from "@svc/platform";
+import { createPool, migrateServiceSchema, type Pool } from "@svc/platform/db";
 import { createTestDatabase, endPoolBeforeDrop } from "./infra.ts";
 import { useResource } from "./use-resource.ts";
 
@@ -21,7 +22,7 @@ export interface ServiceDatabase {
 export async function createServiceDatabase(service: SchemaOwner, logger: Logger, poolOptions: { max?: number } = {}): Promise<ServiceDatabase> {
   const database = await createTestDatabase();
   const dir = path.resolve(import.meta.dirname, `../../services/${service}/migrations`);
-  await migrate({ databaseUrl: database.url, schema: service, dir, logger });
+  await migrateServiceSchema({ databaseUrl: database.url, schema: service, dir, logger, idempotencyKeys: service !== "identity" });
   const pool = createPool({ databaseUrl: database.url, schema: service, logger, ...poolOptions });
   return {
     url: database.url,

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createLogger, inTransaction } from "@svc/platform";
+import { createLogger } from "@svc/platform";
+import { inTransaction } from "@svc/platform/db";
 import { storeEventDeliveries } from "../../services/webhook/src/db/deliveries.ts";
 import { purgeWebhookHistory } from "../../services/webhook/src/db/retention.ts";
 import { insertSubscription } from "../../services/webhook/src/db/subscriptions.ts";

@@ -59,8 +59,7 @@ const meetingFields = {
       "Default `off`: nobody can record the meeting. `manual`: a host in the room or the API (POST /meeting/{id}/recordings) starts and stops recordings. `auto`: a recording starts when the first person is admitted and stops when the meeting ends. Everyone in the room sees that it is being recorded, and the join page says so before they join.",
   }),
   noShowAfterMinutes: z.int32({ error: "noShowAfterMinutes must be a whole number of minutes" }).meta({
-    description:
-      "Default 5. That many minutes after `start`, each invited host or attendee who has not joined (with their personal link) is reported once with a `meeting.no_show` event.",
+    description: `Default ${meetingLimits.noShowAfterMinutesDefault}. That many minutes after \`start\`, each invited host or attendee who has not joined (with their personal link) is reported once with a \`meeting.no_show\` event.`,
     override: { type: "integer", minimum: meetingLimits.noShowAfterMinutesMin, maximum: meetingLimits.noShowAfterMinutesMax },
   }),
 };

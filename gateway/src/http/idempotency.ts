@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import { readIdempotencyKey } from "@svc/platform";
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey } from "@svc/platform";
 
 /**
  * The Idempotency-Key header (draft-ietf-httpapi-idempotency-key-header) travels to the owning
@@ -9,11 +9,11 @@ import { readIdempotencyKey } from "@svc/platform";
  * comes back with `idempotent-replayed: true`, passed on as the `Idempotent-Replayed` header.
  */
 export function idempotencyCall(req: Request, res: Response) {
-  const key = req.get("idempotency-key");
+  const key = req.get(IDEMPOTENCY_KEY_HEADER);
   return {
-    headers: key === undefined ? {} : { "idempotency-key": readIdempotencyKey(key) },
+    headers: key === undefined ? {} : { [IDEMPOTENCY_KEY_HEADER]: readIdempotencyKey(key) },
     onHeader: (headers: Headers) => {
-      if (headers.get("idempotent-replayed") === "true") res.set("Idempotent-Replayed", "true");
+      if (headers.get(IDEMPOTENT_REPLAYED_HEADER) === "true") res.set("Idempotent-Replayed", "true");
     },
   };
 }

@@ -5,7 +5,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { Router } from "express";
 import type { Logger } from "@svc/platform";
 import type { AssetManifest } from "./asset-bundle.ts";
-import { html, type SafeHtml } from "./html.ts";
+import { html, type SafeHtml } from "@svc/platform";
 
 /** Where the bundled browser assets are served. */
 export const ASSETS_PATH = "/assets";

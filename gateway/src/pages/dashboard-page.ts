@@ -1,6 +1,6 @@
 import { Router } from "express";
 import type { Assets } from "./assets.ts";
-import { html } from "./html.ts";
+import { html } from "@svc/platform";
 import { sendPage } from "./page-document.ts";
 import { pageSecurity } from "./page-security.ts";
 

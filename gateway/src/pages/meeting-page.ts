@@ -5,7 +5,7 @@ import type { Logger } from "@svc/platform";
 import { MeetingStatus, type GetJoinInfoResponse } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { Clients } from "../clients.ts";
 import type { Assets } from "./assets.ts";
-import { html, type SafeHtml } from "./html.ts";
+import { html, type SafeHtml } from "@svc/platform";
 import { sendPage } from "./page-document.ts";
 import { pageSecurity } from "./page-security.ts";
 

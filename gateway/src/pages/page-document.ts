@@ -1,6 +1,6 @@
 import type { Response } from "express";
 import type { Assets } from "./assets.ts";
-import { html, type SafeHtml } from "./html.ts";
+import { html, type SafeHtml } from "@svc/platform";
 
 export interface PageOptions {
   status: number;

@@ -2,7 +2,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { Router, type Response } from "express";
 import type { z } from "zod";
-import { internalTransport } from "@svc/platform";
+import { internalTransport } from "@svc/platform/grpc";
 import { errorMetadata } from "@svc/platform/contract";
 import {
   ClientPolicyMode,

@@ -16,7 +16,7 @@ import {
 import { HttpError } from "../http/errors.ts";
 import { jsonBody } from "../http/json-body.ts";
 import { parseJsonBody } from "../http/parse-request.ts";
-import { roleNames, statusNames } from "./meeting.ts";
+import { meetingStatusWords, roleName } from "./enum-words.ts";
 import { enumName, isoTime } from "./proto-to-json.ts";
 
 const CALL_TIMEOUT_MS = 10_000;
@@ -50,7 +50,7 @@ function presentedVisitorKey(req: Request): string | undefined {
 
 /** A join grant as JSON (the join itself, and the lobby's admission). */
 export function joinGrantJson(grant: JoinMeetingResponse): z.input<typeof JoinGrant> {
-  const status = enumName(statusNames, grant.status);
+  const status = enumName(meetingStatusWords, grant.status);
   if (status === "cancelled") throw new Error("a join grant was issued for a cancelled meeting");
   return {
     participantId: grant.participantId,
@@ -58,7 +58,7 @@ export function joinGrantJson(grant: JoinMeetingResponse): z.input<typeof JoinGr
     serverUrl: grant.serverUrl,
     expiresAt: isoTime(grant.expiresAt),
     meeting: { id: grant.meetingId, title: grant.title, status },
-    role: roleNames[grant.role],
+    role: roleName(grant.role),
     roomSession: grant.roomSession,
   };
 }
@@ -83,8 +83,8 @@ export function meetingJoinRoutes(clients: Clients, publicUrl: string): Router {
     );
     res.set("Cache-Control", "no-store");
     if (grant.lobbyTicket) {
-      const status = enumName(statusNames, grant.status);
-      const role = roleNames[grant.role];
+      const status = enumName(meetingStatusWords, grant.status);
+      const role = roleName(grant.role);
       if ((status !== "scheduled" && status !== "live") || role === "host") throw new Error("a lobby place was given for a closed meeting or to a host");
       const wait: z.input<typeof LobbyWait> = {
         status: "waiting",
@@ -110,7 +110,7 @@ export function meetingJoinRoutes(clients: Clients, publicUrl: string): Router {
     res.set("Cache-Control", "no-store");
     if (info.linkProblem) throw new HttpError(403, info.linkProblemMessage || "This join link is not valid");
     if (info.removed) throw new HttpError(403, "You were removed from this meeting");
-    const holder: z.input<typeof JoinLinkHolder> = { role: roleNames[info.linkRole], name: info.linkName || null };
+    const holder: z.input<typeof JoinLinkHolder> = { role: roleName(info.linkRole), name: info.linkName || null };
     res.json(holder);
   });
 

@@ -16,7 +16,7 @@ import { StartRecordingRequest, type RoomRecordingState } from "../contract/reco
 import { HttpError } from "../http/errors.ts";
 import { jsonBody } from "../http/json-body.ts";
 import { parseJsonBody } from "../http/parse-request.ts";
-import { roleNames } from "./meeting.ts";
+import { roleName } from "./enum-words.ts";
 import { isoTime } from "./proto-to-json.ts";
 
 const CALL_TIMEOUT_MS = 10_000;
@@ -70,7 +70,7 @@ export function meetingRoomRoutes(clients: Clients): Router {
   router.get("/meeting/:id/room/self", async (req, res) => {
     const self = await room.getSelf(ids(req), options);
     res.set("Cache-Control", "no-store");
-    const answer: z.input<typeof RoomSelf> = { participantId: self.participantId, role: roleNames[self.role] };
+    const answer: z.input<typeof RoomSelf> = { participantId: self.participantId, role: roleName(self.role) };
     res.json(answer);
   });
 

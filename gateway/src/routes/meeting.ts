@@ -7,7 +7,7 @@ import { MeetingStatus, ParticipantRole, RecordingMode, ScreenSharePolicy, type 
 import type { Clients } from "../clients.ts";
 import { forwardedCredential } from "../http/bearer.ts";
 import { fromConnectError, HttpError } from "../http/errors.ts";
-import { parseOffsetDateTime } from "@svc/platform/contract";
+import { meetingLimits, parseOffsetDateTime } from "@svc/platform/contract";
 import { idempotencyCall } from "../http/idempotency.ts";
 import { parseJsonBody, parseQuery } from "../http/parse-request.ts";
 import {
@@ -26,42 +26,14 @@ import {
   type Meeting as MeetingResource,
   type MeetingJoinPayload,
   type MeetingList,
-  type MeetingStatusName,
 } from "../contract/meeting.ts";
 import { enumName, isoOrNull, isoTime } from "./proto-to-json.ts";
+import { meetingStatusWords, participantRoleWords, recordingModeWords, roleName, screenSharePolicyWords } from "./enum-words.ts";
 
 const CALL_TIMEOUT_MS = 10_000;
 
-export const statusNames: Partial<Record<MeetingStatus, z.infer<typeof MeetingStatusName>>> = {
-  [MeetingStatus.SCHEDULED]: "scheduled",
-  [MeetingStatus.LIVE]: "live",
-  [MeetingStatus.ENDED]: "ended",
-  [MeetingStatus.CANCELLED]: "cancelled",
-};
-
-const statusValues = Object.fromEntries(Object.entries(statusNames).map(([value, name]) => [name, Number(value) as MeetingStatus])) as Record<
-  string,
-  MeetingStatus
->;
-
 const attendeeList = (attendees: string | string[] | null | undefined) =>
   attendees === null || attendees === undefined ? [] : typeof attendees === "string" ? [attendees] : attendees;
-
-export const roleNames: Record<ParticipantRole, "host" | "attendee" | "guest"> = {
-  [ParticipantRole.UNSPECIFIED]: "guest",
-  [ParticipantRole.HOST]: "host",
-  [ParticipantRole.ATTENDEE]: "attendee",
-  [ParticipantRole.GUEST]: "guest",
-};
-const roleValues = { host: ParticipantRole.HOST, attendee: ParticipantRole.ATTENDEE, guest: ParticipantRole.GUEST } as const;
-
-/** The settings of a create or update body, as the service takes them (absent: not given). */
-const recordingModes = { off: RecordingMode.OFF, manual: RecordingMode.MANUAL, auto: RecordingMode.AUTO } as const;
-const recordingModeNames: Partial<Record<RecordingMode, keyof typeof recordingModes>> = {
-  [RecordingMode.OFF]: "off",
-  [RecordingMode.MANUAL]: "manual",
-  [RecordingMode.AUTO]: "auto",
-};
 
 const settingsOf = (body: {
   lobby?: boolean | undefined;
@@ -70,10 +42,9 @@ const settingsOf = (body: {
   recording?: "off" | "manual" | "auto" | undefined;
 }) => ({
   lobby: body.lobby,
-  screenShare:
-    body.screenShare === "hosts" ? ScreenSharePolicy.HOSTS : body.screenShare === "everyone" ? ScreenSharePolicy.EVERYONE : ScreenSharePolicy.UNSPECIFIED,
+  screenShare: body.screenShare ? screenSharePolicyWords.valueOf(body.screenShare) : ScreenSharePolicy.UNSPECIFIED,
   noShowAfterMinutes: body.noShowAfterMinutes,
-  recording: body.recording ? recordingModes[body.recording] : RecordingMode.UNSPECIFIED,
+  recording: body.recording ? recordingModeWords.valueOf(body.recording) : RecordingMode.UNSPECIFIED,
 });
 
 /** The update-mask path of each PATCH body field. */
@@ -90,7 +61,7 @@ const visitResource = (visit: ParticipantRecord) => ({
   participantId: visit.participantId,
   name: visit.name,
   email: visit.email || null,
-  role: roleNames[visit.role],
+  role: roleName(visit.role),
   joinedAt: isoTime(visit.joinedAt),
   leftAt: isoOrNull(visit.leftAt),
   durationSeconds: Number(visit.durationSeconds),
@@ -105,13 +76,14 @@ const meetingResource = (meeting: Meeting): z.input<typeof MeetingResource> => (
   title: meeting.title,
   start: isoOrNull(meeting.start),
   end: isoOrNull(meeting.end),
-  status: enumName(statusNames, meeting.status),
+  status: enumName(meetingStatusWords, meeting.status),
   attendees: meeting.attendees,
   hosts: meeting.hosts,
   lobby: meeting.settings?.lobby ?? false,
-  screenShare: meeting.settings?.screenShare === ScreenSharePolicy.HOSTS ? "hosts" : "everyone",
-  noShowAfterMinutes: meeting.settings?.noShowAfterMinutes ?? 5,
-  recording: recordingModeNames[meeting.settings?.recording ?? RecordingMode.OFF] ?? "off",
+  // A meeting the service answers always has its settings; the defaults are the contract's.
+  screenShare: screenSharePolicyWords.wordOf(meeting.settings?.screenShare ?? ScreenSharePolicy.EVERYONE) ?? "everyone",
+  noShowAfterMinutes: meeting.settings?.noShowAfterMinutes ?? meetingLimits.noShowAfterMinutesDefault,
+  recording: recordingModeWords.wordOf(meeting.settings?.recording ?? RecordingMode.OFF) ?? "off",
   createdAt: isoTime(meeting.createdAt),
   endedAt: isoOrNull(meeting.endedAt),
   cancelledAt: isoOrNull(meeting.cancelledAt),
@@ -157,7 +129,7 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
       {
         pageSize: query.pageSize ?? 0,
         pageToken: query.pageToken ?? "",
-        status: query.status ? statusValues[query.status]! : MeetingStatus.UNSPECIFIED,
+        status: query.status ? meetingStatusWords.valueOf(query.status) : MeetingStatus.UNSPECIFIED,
         startFrom: query.startFrom,
         startBefore: query.startBefore,
         search: query.search ?? "",
@@ -223,7 +195,7 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
         meetingId: req.params.id,
         email: body.email ?? "",
         name: body.name ?? "",
-        role: body.role ? roleValues[body.role] : ParticipantRole.UNSPECIFIED,
+        role: body.role ? participantRoleWords.valueOf(body.role) : ParticipantRole.UNSPECIFIED,
         expiresAt,
       },
       { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
@@ -232,7 +204,7 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
     const answer: z.input<typeof JoinLink> = {
       linkId: link!.linkId,
       url: link!.url,
-      role: roleNames[link!.role],
+      role: roleName(link!.role),
       email: link!.email || null,
       name: link!.name || null,
       expiresAt: isoTime(link!.expiresAt),
@@ -252,7 +224,7 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
         if (!isJoinLinkState(link.state)) throw new Error(`unknown join link state ${link.state}`);
         return {
           linkId: link.linkId,
-          role: link.role === ParticipantRole.UNSPECIFIED ? null : roleNames[link.role],
+          role: participantRoleWords.wordOf(link.role) ?? null,
           email: link.email || null,
           name: link.name || null,
           expiresAt: isoTime(link.expiresAt),
@@ -294,11 +266,11 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
     );
     res.set("Cache-Control", "no-store");
     const answer: z.input<typeof Attendance> = {
-      status: enumName(statusNames, attendance.status),
+      status: enumName(meetingStatusWords, attendance.status),
       people: attendance.people.map((person) => ({
         name: person.name,
         email: person.email || null,
-        role: roleNames[person.role],
+        role: roleName(person.role),
         invited: person.invited,
         visits: person.visits.map(visitResource),
         totalSeconds: Number(person.totalSeconds),

@@ -1,4 +1,5 @@
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
+import type { EnumWords } from "@svc/platform/contract";
 
 /** Conversions of protobuf values into the JSON the REST contract (gateway/src/contract) documents. */
 
@@ -12,8 +13,8 @@ export function isoTime(timestamp: Timestamp | undefined): string {
 }
 
 /** An enum value by its public name; an unspecified (0) or unknown value is a bug in the service. */
-export function enumName<Value extends number, Name extends string>(names: Partial<Record<Value, Name>>, value: Value): Name {
-  const name = names[value];
+export function enumName<Value extends number, Name extends string>(words: EnumWords<Value, Name>, value: Value): Name {
+  const name = words.wordOf(value);
   if (name === undefined) throw new Error(`the service answered an unnamed enum value ${value}`);
   return name;
 }

@@ -1,11 +1,12 @@
 import { Router } from "express";
 import type { z } from "zod";
 import { isRecordingFailureCode } from "@svc/platform/contract";
-import { RecordingStatus, type Recording as RecordingMessage } from "@svc/proto/svc/meeting/v1/recording_pb";
+import type { Recording as RecordingMessage } from "@svc/proto/svc/meeting/v1/recording_pb";
 import type { Clients } from "../clients.ts";
 import { forwardedCredential } from "../http/bearer.ts";
 import { parseJsonBody, parseQuery } from "../http/parse-request.ts";
 import { AccessLinkQuery, StartRecordingRequest, type Recording, type RecordingAccessLink, type RecordingList } from "../contract/recording.ts";
+import { recordingStatusWords } from "./enum-words.ts";
 import { enumName, isoOrNull, isoTime } from "./proto-to-json.ts";
 
 // Longer than the meeting service's start timeout (RECORDING_START_TIMEOUT_SECONDS, at most 60 s),
@@ -13,18 +14,11 @@ import { enumName, isoOrNull, isoTime } from "./proto-to-json.ts";
 const START_TIMEOUT_MS = 65_000;
 const CALL_TIMEOUT_MS = 10_000;
 
-const statusNames: Partial<Record<RecordingStatus, z.infer<typeof Recording>["status"]>> = {
-  [RecordingStatus.RECORDING]: "recording",
-  [RecordingStatus.PROCESSING]: "processing",
-  [RecordingStatus.READY]: "ready",
-  [RecordingStatus.FAILED]: "failed",
-};
-
 export function recordingJson(recording: RecordingMessage): z.input<typeof Recording> {
   return {
     id: recording.id,
     meetingId: recording.meetingId,
-    status: enumName(statusNames, recording.status),
+    status: enumName(recordingStatusWords, recording.status),
     layout: recording.layout === "audio" ? "audio" : "grid",
     startedAt: isoTime(recording.startedAt),
     endedAt: isoOrNull(recording.endedAt),

@@ -19,12 +19,12 @@ import {
   type DeletedWebhook,
   type Delivery as DeliveryResource,
   type DeliveryPage,
-  type DeliveryStatusName,
   type Webhook,
   type WebhookList,
 } from "../contract/webhook.ts";
 import { idempotencyCall } from "../http/idempotency.ts";
 import { parseJsonBody, parseQuery } from "../http/parse-request.ts";
+import { deliveryStatusWords } from "./enum-words.ts";
 import { enumName, isoOrNull, isoTime } from "./proto-to-json.ts";
 
 const CALL_TIMEOUT_MS = 10_000;
@@ -42,20 +42,6 @@ const webhookResource = (subscription: Subscription): z.input<typeof Webhook> =>
   ...(subscription.previousSecretExpiresAt ? { previousSecretExpiresAt: isoTime(subscription.previousSecretExpiresAt) } : {}),
 });
 
-const statusNames: Partial<Record<DeliveryStatus, z.infer<typeof DeliveryStatusName>>> = {
-  [DeliveryStatus.PENDING]: "pending",
-  [DeliveryStatus.SUCCEEDED]: "succeeded",
-  [DeliveryStatus.FAILED]: "failed",
-  [DeliveryStatus.CANCELLED]: "cancelled",
-};
-
-const statusValues: Record<z.infer<typeof DeliveryStatusName>, DeliveryStatus> = {
-  pending: DeliveryStatus.PENDING,
-  succeeded: DeliveryStatus.SUCCEEDED,
-  failed: DeliveryStatus.FAILED,
-  cancelled: DeliveryStatus.CANCELLED,
-};
-
 const statusClassValues: Record<StatusClass, HttpStatusClass> = {
   none: HttpStatusClass.NO_RESPONSE,
   "2xx": HttpStatusClass.SUCCESSFUL,
@@ -69,7 +55,7 @@ const deliveryResource = (delivery: Delivery): z.input<typeof DeliveryResource> 
   webhookId: delivery.webhookId,
   eventId: delivery.eventId,
   eventType: delivery.eventType,
-  status: enumName(statusNames, delivery.status),
+  status: enumName(deliveryStatusWords, delivery.status),
   createdAt: isoTime(delivery.createdAt),
   nextAttemptAt: isoOrNull(delivery.nextAttemptAt),
   attempts: delivery.attempts.map((attempt) => ({
@@ -195,7 +181,7 @@ export function webhookRoutes(clients: Clients): Router {
         webhookId: req.params.id,
         pageSize: query.pageSize ?? 0,
         pageToken: query.pageToken ?? "",
-        status: query.status ? statusValues[query.status] : DeliveryStatus.UNSPECIFIED,
+        status: query.status ? deliveryStatusWords.valueOf(query.status) : DeliveryStatus.UNSPECIFIED,
         statusClass: query.statusClass ? statusClassValues[query.statusClass] : HttpStatusClass.UNSPECIFIED,
         since: query.since,
         until: query.until,

@@ -5,10 +5,10 @@ import {
   afterDrain,
   createRedisCredentialCache,
   credentialCacheKeyOf,
-  runService,
   type CredentialCache,
   type Logger,
 } from "@svc/platform";
+import { runService } from "@svc/platform/service";
 import { countingCacheLookups } from "@svc/platform/telemetry";
 import { IdentityAdminService, IdentityService, ManagementService, SessionService } from "@svc/proto/svc/identity/v1/identity_pb";
 import type { Redis } from "ioredis";
@@ -35,7 +35,7 @@ import { createPasswordSignIn } from "./sign-in/password-sign-in.ts";
 import { countThrottledSignIns } from "./sign-in/sign-in-metrics.ts";
 import { createSignInThrottle } from "./sign-in/sign-in-throttle.ts";
 
-const service = { name: "identity", configSchema, migrationsDir: path.join(import.meta.dirname, "../migrations"), defaultPoolSize: 10 };
+const service = { name: "identity", configSchema, migrationsDir: path.join(import.meta.dirname, "../migrations"), defaultPoolSize: 10, idempotencyKeys: false };
 
 runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
   if (config.usingDevelopmentAdminToken) {

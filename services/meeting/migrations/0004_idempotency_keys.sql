@@ -1,17 +1,10 @@
 -- Up Migration
--- Idempotency keys (services/platform/src/db/idempotency.ts): the response of the first request
--- with a key, per organization, kept 24 hours (expired rows are deleted as keys are used).
-CREATE TABLE idempotency_keys (
-  org_id      text        NOT NULL,
-  key         text        NOT NULL CHECK (char_length(key) BETWEEN 1 AND 255),
-  -- SHA-256 (hex) of the operation and its request message.
-  fingerprint text        NOT NULL CHECK (char_length(fingerprint) = 64),
-  response    bytea       NOT NULL,
-  created_at  timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (org_id, key)
-);
-
-CREATE INDEX idempotency_keys_created_at_idx ON idempotency_keys (org_id, created_at);
+-- Emptied by issue 47: the idempotency_keys table is defined once, by the platform
+-- (services/platform/migrations/idempotency_keys/0001_idempotency_keys.sql), which runService applies
+-- in this schema after this folder. The file stays so that a schema that applied it keeps its history
+-- (node-pg-migrate checks the order of what ran); on such a schema the table it made is kept, and
+-- the platform's migration adds what it lacked without touching a row.
+SELECT 1;
 
 -- Down Migration
-DROP TABLE idempotency_keys;
+SELECT 1;

@@ -4,16 +4,15 @@ import { z } from "zod";
 import {
   baseEnvSchema,
   booleanVariable,
-  checkKafkaSecurity,
   credentialCacheKeyDefaults,
   defaultAddresses,
   developmentDefaultsRefusal,
-  kafkaSecurityEnv,
   port,
   refuseDevelopmentDefaults,
   serviceUrl,
   type DevelopmentDefault,
 } from "@svc/platform";
+import { checkKafkaSecurity, kafkaSecurityEnv } from "@svc/platform/events";
 
 /**
  * Well-known LiveKit credentials so `npm start` works with nothing configured: the embedded media

@@ -1,16 +1,9 @@
 import path from "node:path";
 import { RoomServiceClient, WebhookReceiver } from "livekit-server-sdk";
-import {
-  connectCallerResolver,
-  createAuthenticator,
-  createEventBus,
-  createRateLimiter,
-  RETENTION_BATCH,
-  RETENTION_INTERVAL_MS,
-  runService,
-  startPeriodicTask,
-  afterDrain,
-} from "@svc/platform";
+import { connectCallerResolver, createAuthenticator, createRateLimiter, startPeriodicTask, serviceShutdown } from "@svc/platform";
+import { startRetention } from "@svc/platform/db";
+import { createEventBus } from "@svc/platform/events";
+import { runService } from "@svc/platform/service";
 import { MeetingPageService, MeetingRoomService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { RecordingFileService, RecordingService } from "@svc/proto/svc/meeting/v1/recording_pb";
 import { counterIn } from "@svc/platform/telemetry";
@@ -18,6 +11,7 @@ import { configSchema } from "./config.ts";
 import { createOutbox } from "./db/outbox.ts";
 import { pgMeetingStore } from "./db/pg-meeting-store.ts";
 import { pgRecordingStore } from "./db/pg-recording-store.ts";
+import { pgVisitStore } from "./db/pg-visit-store.ts";
 import { activeRecordingOf } from "./db/recordings.ts";
 import { recordingFileService, recordingService } from "./handlers/recording-service.ts";
 import { createAccessLinks } from "./recording/access-links.ts";
@@ -43,7 +37,7 @@ import { startMediaWebhookListener } from "./room/media-webhooks.ts";
 import { createMeetingLifecycle } from "./room/meeting-lifecycle.ts";
 import { createRoomReconciler } from "./room/room-reconciler.ts";
 
-const service = { name: "meeting", configSchema, migrationsDir: path.join(import.meta.dirname, "../migrations"), defaultPoolSize: 20 };
+const service = { name: "meeting", configSchema, migrationsDir: path.join(import.meta.dirname, "../migrations"), defaultPoolSize: 20, idempotencyKeys: true };
 
 runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
   if (config.livekit.isDevelopmentDefault) {
@@ -180,16 +174,9 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
     createRoomReconciler({ pool, rooms, lifecycle, logger: roomLogger }),
     roomLogger,
   );
-  const stopRetention = new AbortController();
-  const retention = startPeriodicTask(
-    "retention",
-    RETENTION_INTERVAL_MS,
-    async () => {
-      const removed = await purgeMeetingHistory(pool, { ...RETENTION_BATCH, signal: stopRetention.signal });
-      if (Object.values(removed).some((count) => count > 0)) logger.info({ removed }, "retention: old outbox rows, webhook ids and idempotency keys removed");
-    },
-    logger,
-  );
+  const retention = startRetention((options) => purgeMeetingHistory(pool, options), logger, {
+    message: "retention: old outbox rows, webhook ids and idempotency keys removed",
+  });
   const links = createJoinLinks({ pool });
   // meeting.no_show, once per invited person who has not joined by then (across replicas).
   const noShows = startPeriodicTask(
@@ -274,7 +261,7 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
           // Ending or cancelling closes the room, which disconnects everyone in it.
           roomClosed: (meetingId) => void closeRoom(meetingId),
           links,
-          pool,
+          visits: pgVisitStore(pool),
           rightsChanged: rights.changed,
         }),
       );
@@ -324,23 +311,9 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
       router.service(RecordingFileService, recordingFileService({ store: recordingStore, links: accessLinks, storage }));
     },
   });
-  return {
-    // The listeners close after the drain (shutdown-drain.ts).
-    stopAccepting: afterDrain(drain, [() => server.close(), () => new Promise<void>((resolve) => webhookListener.close(() => resolve()))]),
-    // The periodic tasks and the relay's batch finish before the bus and the pool (runService ends it) they use close.
-    thenClose: [
-      () => sweeper.stop(),
-      () => recordingWatch.stop(),
-      () => autoRecordings.stop(),
-      () => recordingRetention.stop(),
-      () => reconciler.stop(),
-      () => roomCreationWatch.stop(),
-      () => noShows.stop(),
-      () => stopRetention.abort(),
-      () => retention.stop(),
-      () => relay.stop(),
-      () => bus.close(),
-      () => callers.close(),
-    ],
-  };
+  // The periodic tasks and the relay's batch finish before the bus and the pool (runService ends it) they use close.
+  return serviceShutdown(drain, {
+    listeners: [server, { close: () => new Promise<void>((resolve) => webhookListener.close(() => resolve())) }],
+    thenClose: [sweeper, recordingWatch, autoRecordings, recordingRetention, reconciler, roomCreationWatch, noShows, retention, relay, bus, callers],
+  });
 });

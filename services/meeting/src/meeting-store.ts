@@ -1,4 +1,4 @@
-import type { IdempotentRequest, ResponseCodec } from "@svc/platform";
+import type { IdempotentRequest, ResponseCodec } from "@svc/platform/db";
 import type { MeetingFilter, MeetingPage, NewMeeting, StoredMeeting } from "./db/meetings.ts";
 
 /** How a new meeting's answer is kept for replays of the same Idempotency-Key (and built the first time). */

@@ -1,4 +1,5 @@
-import type { Logger, Pool } from "@svc/platform";
+import type { Logger } from "@svc/platform";
+import type { Pool } from "@svc/platform/db";
 import { scrapeGauges, type Registry } from "@svc/platform/telemetry";
 import { readOutboxLag } from "./db/outbox-lag.ts";
 

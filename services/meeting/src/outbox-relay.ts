@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { retryBackoffMs, type EventPublisher, type Logger } from "@svc/platform";
+import { retryBackoffMs, type Logger } from "@svc/platform";
+import { type EventPublisher } from "@svc/platform/events";
 import type { Outbox } from "./db/outbox.ts";
 
 export interface OutboxRelayOptions {

@@ -1,20 +1,16 @@
-// The shared platform library: every export here is used by more than one service.
+// The shared platform library's core: every export here is used by more than one process, and none
+// of it reaches Postgres or Kafka. The other entries, by concern: @svc/platform/db (Postgres),
+// /events (the event bus), /grpc (serving and calling services), /service (a service process's
+// start: config, migrations, server, shutdown), /contract (the API's rules), /telemetry.
 export * from "./config.ts";
 export * from "./logger.ts";
 export * from "./lifecycle.ts";
-export * from "./service-process.ts";
 export * from "./shutdown-drain.ts";
 export * from "./errors.ts";
 export * from "./request-check.ts";
+export * from "./html.ts";
+export * from "./idempotency-key.ts";
 export * from "./caller.ts";
-export * from "./db/pool.ts";
-export * from "./db/migrate.ts";
-export * from "./grpc/server.ts";
-export * from "./events/event-bus.ts";
-export * from "./events/create-event-bus.ts";
-export * from "./events/kafka-event-bus.ts";
-export * from "./events/kafka-security.ts";
-export * from "./events/postgres-event-bus.ts";
 export * from "./credentials/verified-credential.ts";
 export * from "./credentials/token-hash.ts";
 export * from "./credentials/bearer-token.ts";
@@ -22,13 +18,10 @@ export * from "./credentials/credential-cache.ts";
 export * from "./credentials/credential-cache-key.ts";
 export * from "./development-defaults.ts";
 export * from "./redis.ts";
-export * from "./grpc/internal-transport.ts";
 export * from "./rate-limiter.ts";
 export * from "./client-address.ts";
 export * from "./retry-backoff.ts";
-export * from "./db/idempotency.ts";
-export * from "./db/purge.ts";
-export * from "./db/snake-case-row.ts";
+export * from "./eventually.ts";
 export * from "./periodic-task.ts";
 export * from "./telemetry/request-context.ts";
 export * from "./telemetry/tracing-config.ts";

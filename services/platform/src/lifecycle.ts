@@ -1,5 +1,6 @@
 import { releaseMemoryWhenIdle } from "./idle-memory-release.ts";
 import type { Logger } from "./logger.ts";
+import { afterDrain, type ShutdownDrain } from "./shutdown-drain.ts";
 
 type Closer = () => Promise<unknown> | unknown;
 
@@ -13,6 +14,26 @@ export interface Shutdown {
   stopAccepting: Closer[];
   /** Then closed one after another, in this order: what that work used (relays, clients, caches), pools last. */
   thenClose: Closer[];
+}
+
+/** A part a shutdown ends: a periodic task, relay or dispatcher (stop), a client, bus or listener (close). */
+export type Stoppable = { stop(): unknown } | { close(): unknown };
+
+const ending =
+  (part: Stoppable): Closer =>
+  () =>
+    "stop" in part ? part.stop() : part.close();
+
+/**
+ * A service's Shutdown from its parts, the one way every service lists them: `listeners` close
+ * once the drain is over (shutdown-drain.ts); `consumers` stop taking work at once, beside them;
+ * then `thenClose`, one after another, in the order given (the work's users before what they use).
+ */
+export function serviceShutdown(drain: ShutdownDrain, parts: { listeners: Stoppable[]; consumers?: Stoppable[]; thenClose: Stoppable[] }): Shutdown {
+  return {
+    stopAccepting: [...afterDrain(drain, parts.listeners.map(ending)), ...(parts.consumers ?? []).map(ending)],
+    thenClose: parts.thenClose.map(ending),
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { loadConfigOrExit, type baseEnvSchema } from "./config.ts";
-import { migrate } from "./db/migrate.ts";
+import { migrateServiceSchema } from "./db/migrate.ts";
 import { createServicePool, type Pool } from "./db/pool.ts";
 import { startServer, type RunningServer, type ServerOptions } from "./grpc/server.ts";
 import { runUntilSignalled, type Shutdown } from "./lifecycle.ts";
@@ -39,7 +39,13 @@ export interface ServiceProcess<Config> {
  * the metrics listener closes after the drain, the pool after everything else.
  */
 export function runService<S extends z.ZodType<ServiceProcessSettings>>(
-  service: { name: string; configSchema: S; migrationsDir: string; defaultPoolSize: number },
+  service: {
+    name: string;
+    configSchema: S;
+    migrationsDir: string;
+    defaultPoolSize: number;
+    /** Takes Idempotency-Keys: its schema gets the platform's idempotency_keys table. */ idempotencyKeys: boolean;
+  },
   start: (started: ServiceProcess<z.output<S>>) => Promise<Shutdown>,
 ): void {
   const { name } = service;
@@ -48,7 +54,13 @@ export function runService<S extends z.ZodType<ServiceProcessSettings>>(
   const metrics = metricsRegistryIfServed(name, config);
   runUntilSignalled({ logger, graceMs: config.SHUTDOWN_GRACE_MS }, async () => {
     // Each service's schema is named after it.
-    await migrate({ databaseUrl: config.DATABASE_URL, schema: name, dir: service.migrationsDir, logger });
+    await migrateServiceSchema({
+      databaseUrl: config.DATABASE_URL,
+      schema: name,
+      dir: service.migrationsDir,
+      logger,
+      idempotencyKeys: service.idempotencyKeys,
+    });
     const pool = createServicePool(config, { schema: name, logger, defaultSize: service.defaultPoolSize });
     const drain = createShutdownDrain(config.SHUTDOWN_DRAIN_SECONDS * 1000);
     const isServing = () =>

@@ -1,10 +1,10 @@
 -- Up Migration
--- Which subscription a stored idempotent reply is about: CreateSubscription's and RotateSecret's
--- replies hold its signing secret (encrypted), and are deleted when the subscription is.
--- (Keys are now stored as SHA-256 of the sending credential and the key: services/platform/src/db/idempotency.ts.)
-ALTER TABLE idempotency_keys ADD COLUMN subject_id text;
-CREATE INDEX idempotency_keys_subject_idx ON idempotency_keys (org_id, subject_id) WHERE subject_id IS NOT NULL;
+-- Emptied by issue 47: the idempotency_keys table is defined once, by the platform
+-- (services/platform/migrations/idempotency_keys/0001_idempotency_keys.sql), which runService applies
+-- in this schema after this folder. The file stays so that a schema that applied it keeps its history
+-- (node-pg-migrate checks the order of what ran); on such a schema the table it made is kept, and
+-- the platform's migration adds what it lacked without touching a row.
+SELECT 1;
 
 -- Down Migration
-DROP INDEX idempotency_keys_subject_idx;
-ALTER TABLE idempotency_keys DROP COLUMN subject_id;
+SELECT 1;

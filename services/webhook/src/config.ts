@@ -2,15 +2,14 @@ import { z } from "zod";
 import {
   baseEnvSchema,
   booleanVariable,
-  checkKafkaSecurity,
   credentialCacheKeyDefaults,
   defaultAddresses,
-  kafkaSecurityEnv,
   port,
   refuseDevelopmentDefaults,
   serviceUrl,
   type DevelopmentDefault,
 } from "@svc/platform";
+import { checkKafkaSecurity, kafkaSecurityEnv } from "@svc/platform/events";
 import { DEFAULT_PENDING_CAPS } from "./delivery/pending-caps.ts";
 
 /** The production retry schedule (docs/decisions/0011-webhook-retries-and-disabling.md): seconds before attempt 1, 2, ... 8. */

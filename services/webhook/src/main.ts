@@ -1,15 +1,8 @@
 import path from "node:path";
-import {
-  connectCallerResolver,
-  createAuthenticator,
-  createEventBus,
-  createRateLimiter,
-  RETENTION_BATCH,
-  RETENTION_INTERVAL_MS,
-  runService,
-  startPeriodicTask,
-  afterDrain,
-} from "@svc/platform";
+import { connectCallerResolver, createAuthenticator, createRateLimiter, startPeriodicTask, serviceShutdown } from "@svc/platform";
+import { startRetention } from "@svc/platform/db";
+import { createEventBus } from "@svc/platform/events";
+import { runService } from "@svc/platform/service";
 import { consumerLagGauge } from "@svc/platform/telemetry";
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import { webhookService } from "./handlers/webhook-service.ts";
@@ -29,7 +22,7 @@ import { createSecretBox } from "./signing/secret-box.ts";
 /** How often rotated-out secrets past their grace window are wiped (they stop signing at once). */
 const SECRET_SWEEP_INTERVAL_MS = 60_000;
 
-const service = { name: "webhook", configSchema, migrationsDir: path.join(import.meta.dirname, "../migrations"), defaultPoolSize: 20 };
+const service = { name: "webhook", configSchema, migrationsDir: path.join(import.meta.dirname, "../migrations"), defaultPoolSize: 20, idempotencyKeys: true };
 
 runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
   if (config.WEBHOOK_SECRET_KEY.isDevelopmentDefault) {
@@ -105,34 +98,21 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
   });
 
   dispatcher.start();
-  const stopRetention = new AbortController();
-  const retention = startPeriodicTask(
-    "retention",
-    RETENTION_INTERVAL_MS,
-    async () => {
-      const removed = await purgeWebhookHistory(pool, config.WEBHOOK_RETENTION_DAYS, { ...RETENTION_BATCH, signal: stopRetention.signal });
-      if (Object.values(removed).some((count) => count > 0))
-        logger.info({ removed, retentionDays: config.WEBHOOK_RETENTION_DAYS }, "retention: old delivery history removed");
-    },
-    logger,
-  );
+  const retention = startRetention((options) => purgeWebhookHistory(pool, config.WEBHOOK_RETENTION_DAYS, options), logger, {
+    message: "retention: old delivery history removed",
+    fields: { retentionDays: config.WEBHOOK_RETENTION_DAYS },
+  });
   const bus = await createEventBus(config, logger, service.name);
   const meetingEvents = meetingEventsSubscription({ pool, logger, pendingCaps, onDeliveriesStored: dispatcher.wake });
   await bus.subscriber().start(meetingEvents);
   consumerLagGauge(metrics, bus, [meetingEvents], logger);
 
-  return {
-    // The gRPC listener closes after the drain (shutdown-drain.ts); consuming stops at once.
-    stopAccepting: [...afterDrain(drain, [() => server.close()]), () => bus.close()],
-    // The dispatcher finishes the deliveries in flight before the sender and pools (runService ends the database's) they use close.
-    thenClose: [
-      () => stopRetention.abort(),
-      () => retention.stop(),
-      () => dispatcher.stop(),
-      () => sender.close(),
-      () => secretSweep.stop(),
-      () => notifications.close(),
-      () => callers.close(),
-    ],
-  };
+  // The gRPC listener closes after the drain (shutdown-drain.ts); consuming stops at once. The
+  // dispatcher finishes the deliveries in flight before the sender and pools (runService ends the
+  // database's) they use close.
+  return serviceShutdown(drain, {
+    listeners: [server],
+    consumers: [bus],
+    thenClose: [retention, dispatcher, sender, secretSweep, notifications, callers],
+  });
 });

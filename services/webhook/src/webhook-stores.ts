@@ -1,5 +1,5 @@
 // The webhook handlers' stores: subscriptions (SubscriptionStore) and their deliveries as the organization sees them (DeliveryLog).
-import type { IdempotentRequest, ResponseCodec } from "@svc/platform";
+import type { IdempotentRequest, ResponseCodec } from "@svc/platform/db";
 import type { CreationCursor } from "./db/creation-cursor.ts";
 import type { DeliveryFilter, DeliveryView } from "./db/delivery-log.ts";
 import type { StoredEvent } from "./db/deliveries.ts";

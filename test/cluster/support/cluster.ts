@@ -148,15 +148,5 @@ export function api(base: string, key: string, method: string, route: string, bo
   });
 }
 
-/** Retries until `run` stops throwing (a Service's endpoints lag a moment behind readiness). */
-export async function eventually<T>(run: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await run();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
-}
+// One definition of retrying until a call stops throwing, shared with the deployment check.
+export { eventually } from "@svc/platform";

@@ -1,4 +1,4 @@
-import type { Pool } from "@svc/platform";
+import type { Pool } from "@svc/platform/db";
 import { findActiveApiKeyByHash } from "../db/api-keys.ts";
 import { API_KEY_PREFIX, hasApiKeyShape } from "./api-key.ts";
 import type { CredentialVerifier } from "./credential-verifier.ts";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform";
+import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform/db";
 
 export interface ApiKeyRecord {
   keyId: string;

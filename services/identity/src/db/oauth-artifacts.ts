@@ -1,4 +1,4 @@
-import type { Pool } from "@svc/platform";
+import type { Pool } from "@svc/platform/db";
 
 /** The columns an artifact is found and revoked by, besides its hashed id. */
 export interface ArtifactIndexes {

@@ -1,4 +1,4 @@
-import { inTransaction, type Pool, type PoolClient } from "@svc/platform";
+import { inTransaction, type Pool, type PoolClient } from "@svc/platform/db";
 
 /** `all`: members may authorize any organization's client (the default). `listed`: only listed ones and the organization's own. */
 export type OAuthClientPolicyMode = "all" | "listed";

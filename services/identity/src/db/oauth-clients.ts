@@ -1,4 +1,4 @@
-import { inTransaction, type Pool } from "@svc/platform";
+import { inTransaction, type Pool } from "@svc/platform/db";
 
 export interface OAuthClientRecord {
   clientId: string;

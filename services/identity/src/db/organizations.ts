@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Pool } from "@svc/platform";
+import type { Pool } from "@svc/platform/db";
 
 export async function insertOrganization(db: Pick<Pool, "query">, name: string): Promise<string> {
   const id = randomUUID();

@@ -1,4 +1,4 @@
-import { inTransaction, type Pool } from "@svc/platform";
+import { inTransaction, type Pool } from "@svc/platform/db";
 import type { AccountStores } from "../account-stores.ts";
 import { findApiKeyOfUser, insertApiKey, listApiKeysOfUser, revokeApiKey } from "./api-keys.ts";
 import { insertOrganization } from "./organizations.ts";

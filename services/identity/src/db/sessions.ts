@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Pool } from "@svc/platform";
+import type { Pool } from "@svc/platform/db";
 
 export interface SessionRecord {
   sessionId: string;

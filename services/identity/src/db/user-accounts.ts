@@ -1,4 +1,4 @@
-import type { Pool } from "@svc/platform";
+import type { Pool } from "@svc/platform/db";
 import type { UserRole } from "./users.ts";
 
 export interface UserSignInRecord {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform";
+import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform/db";
 import { FOREIGN_KEY_VIOLATION, sqlState, UNIQUE_VIOLATION } from "./postgres-errors.ts";
 
 export type UserRole = "admin" | "member";

@@ -1,4 +1,5 @@
-import type { Logger, Pool, ShutdownDrain } from "@svc/platform";
+import type { Logger, ShutdownDrain } from "@svc/platform";
+import type { Pool } from "@svc/platform/db";
 import type { Redis } from "ioredis";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
 import { oauthArtifactQueries, type OAuthArtifactQueries } from "../db/oauth-artifacts.ts";

@@ -1,4 +1,4 @@
-import type { Pool } from "@svc/platform";
+import type { Pool } from "@svc/platform/db";
 import { emailAddressMaxLength } from "@svc/platform/contract";
 import { hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from "../credentials/password.ts";
 import { findUserByEmail, type UserSignInRecord } from "../db/user-accounts.ts";

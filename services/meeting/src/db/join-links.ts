@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from "@svc/platform";
+import type { Pool, PoolClient } from "@svc/platform/db";
 
 export type LinkRole = "host" | "attendee" | "guest";
 

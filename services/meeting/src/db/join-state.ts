@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from "@svc/platform";
+import type { Pool, PoolClient } from "@svc/platform/db";
 import { MEETING_COLUMNS, toMeeting, type MeetingRow, type StoredMeeting } from "./meetings.ts";
 
 type Queryable = Pool | PoolClient;

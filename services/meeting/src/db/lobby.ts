@@ -1,4 +1,4 @@
-import { fromSnakeCaseRow, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform";
+import { fromSnakeCaseRow, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
 
 export type LobbyStatus = "waiting" | "admitted" | "denied";
 

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from "@svc/platform";
+import type { Pool, PoolClient } from "@svc/platform/db";
 
 /** scheduled → live (someone entered the room) → ended, or cancelled before it ended. docs/decisions/0007-meeting-status-follows-the-room.md. */
 export type MeetingStatus = "scheduled" | "live" | "ended" | "cancelled";

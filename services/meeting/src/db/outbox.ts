@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { captureEventContext, inTransaction, type BatchedPurge, type EventContextHeaders, type OutgoingEvent, type Pool, type PoolClient } from "@svc/platform";
+import { captureEventContext, type EventContextHeaders } from "@svc/platform";
+import { inTransaction, type BatchedPurge, type Pool, type PoolClient } from "@svc/platform/db";
+import { type OutgoingEvent } from "@svc/platform/events";
 
 /** An event on its way to the bus; `id` is the event id consumers deduplicate on. */
 export type OutboxEvent = OutgoingEvent;

@@ -1,4 +1,4 @@
-import { runIdempotently, type Pool } from "@svc/platform";
+import { runIdempotently, type Pool } from "@svc/platform/db";
 import type { MeetingStore } from "../meeting-store.ts";
 import { joinedCountOf, peopleOf } from "../attendance.ts";
 import { recordingCountsOf } from "./recordings.ts";

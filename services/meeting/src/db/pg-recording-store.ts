@@ -1,4 +1,4 @@
-import type { Pool } from "@svc/platform";
+import type { Pool } from "@svc/platform/db";
 import type { RecordingStore } from "../recording-store.ts";
 import { getMeetingOfOrg } from "./meetings.ts";
 import { recordingById, recordingOfOrg, recordingsOfMeeting } from "./recordings.ts";

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from "@svc/platform";
+import type { Pool, PoolClient } from "@svc/platform/db";
 import { recordingFailureMessages, type RecordingFailureCode } from "@svc/platform/contract";
 
 export type RecordingLayout = "grid" | "audio";

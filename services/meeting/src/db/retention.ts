@@ -1,4 +1,4 @@
-import { expiredIdempotencyKeys, purgeInBatches, type Pool, type PurgeOptions } from "@svc/platform";
+import { expiredIdempotencyKeys, purgeInBatches, type Pool, type PurgeOptions } from "@svc/platform/db";
 import { sentOutboxRows } from "./outbox.ts";
 import { appliedWebhookIds } from "./room-participants.ts";
 

@@ -1,4 +1,4 @@
-import { fromSnakeCaseRow, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform";
+import { fromSnakeCaseRow, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
 import type { LinkRole } from "./join-links.ts";
 
 /** Who one participant identity (one join grant) is. */

@@ -1,4 +1,4 @@
-import { fromSnakeCaseRow, type BatchedPurge, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform";
+import { fromSnakeCaseRow, type BatchedPurge, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
 
 /** One stay of one participant in a meeting room (a rejoin is a new visit). */
 export interface RoomVisit {

@@ -1,4 +1,4 @@
-import type { Pool } from "@svc/platform";
+import type { Pool } from "@svc/platform/db";
 
 export interface UsageDay {
   /** The UTC day, YYYY-MM-DD. */

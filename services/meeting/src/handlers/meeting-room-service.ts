@@ -1,6 +1,7 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import { invalidArgument, notFound, type Pool } from "@svc/platform";
+import { invalidArgument, notFound } from "@svc/platform";
+import { type Pool } from "@svc/platform/db";
 import { meetingLimits, FORMAT_CHARACTER } from "@svc/platform/contract";
 import type { MeetingRoomService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
@@ -17,7 +18,8 @@ import { MUTABLE_SOURCES, ROOM_TOPICS, type MutableSource, type RoomActions } fr
 import { hashRoomSecret, isRoomSecret } from "../room/room-secrets.ts";
 import { activeRecordingOf } from "../db/recordings.ts";
 import type { Recordings } from "../recording/recordings.ts";
-import { joinResponse, roleToProto } from "./meeting-service.ts";
+import { joinResponse } from "./meeting-service.ts";
+import { participantRoleWords } from "./enum-words.ts";
 import { layoutOf } from "./recording-service.ts";
 
 const MAX_CHAT_LENGTH = meetingLimits.chatMessageMaxLength;
@@ -111,7 +113,7 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
 
     async getSelf(request) {
       const self = await participant(request.meetingId, request.roomSession);
-      return { participantId: self.participantId, role: roleToProto[self.role] };
+      return { participantId: self.participantId, role: participantRoleWords.valueOf(self.role) };
     },
 
     async decideLobbyEntry(request) {

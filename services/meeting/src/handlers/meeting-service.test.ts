@@ -5,6 +5,7 @@ import { callerTable, createAuthenticator, createLogger, type Caller } from "@sv
 import { MeetingPageService, MeetingService, MeetingStatus } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { MeetingDetails, NewMeeting, StoredMeeting } from "../db/meetings.ts";
 import type { MeetingStore } from "../meeting-store.ts";
+import type { RoomVisit, VisitStore } from "../visit-store.ts";
 import type { MeetingLifecycle } from "../room/meeting-lifecycle.ts";
 import { meetingPageService, meetingService } from "./meeting-service.ts";
 
@@ -99,7 +100,25 @@ const notUsed = new Proxy(
   },
 );
 
-function setUp() {
+/** VisitStore in memory: the visits given, paged as the Postgres store pages them (joinedAt, sessionId). */
+function inMemoryVisitStore(visits: RoomVisit[]): VisitStore {
+  const ordered = (meetingId: string) =>
+    visits
+      .filter((visit) => visit.meetingId === meetingId)
+      .sort((a, b) => a.joinedAt.getTime() - b.joinedAt.getTime() || a.sessionId.localeCompare(b.sessionId));
+  return {
+    page: async (meetingId, { limit, after }) => {
+      const rest = ordered(meetingId).filter(
+        (visit) => !after || visit.joinedAt > after.joinedAt || (visit.joinedAt.getTime() === after.joinedAt.getTime() && visit.sessionId > after.sessionId),
+      );
+      return { visits: rest.slice(0, limit), more: rest.length > limit };
+    },
+    of: async (meetingId) => ordered(meetingId),
+    usage: notUsed as never,
+  };
+}
+
+function setUp(visits: RoomVisit[] = []) {
   const store = inMemoryMeetingStore();
   const closedRooms: string[] = [];
   const transport = createRouterTransport((router) => {
@@ -114,7 +133,7 @@ function setUp() {
         roomClosed: (meetingId) => closedRooms.push(meetingId),
         // Links and attendance need Postgres: tested in test/meeting-room.
         links: notUsed as never,
-        pool: notUsed as never,
+        visits: inMemoryVisitStore(visits),
         rightsChanged: notUsed as never,
       }),
     );
@@ -292,5 +311,35 @@ describe("MeetingPageService.GetJoinInfo", () => {
     const info = await pages.getJoinInfo({ id: meeting!.id });
     expect(info).toMatchObject({ id: meeting!.id, title: "Open", attendeeCount: 2, status: MeetingStatus.SCHEDULED });
     expect((await refusal(pages.getJoinInfo({ id: "nope" }))).code).toBe(Code.NotFound);
+  });
+});
+
+describe("ListParticipants (through the VisitStore)", () => {
+  it("pages a meeting's visits oldest first, with who each was, and only in the caller's organization", async () => {
+    const visitsOf = (meetingId: string): RoomVisit[] =>
+      ["s1", "s2", "s3"].map((sessionId, index) => ({
+        meetingId,
+        sessionId,
+        participantId: `p-${sessionId}`,
+        displayName: `Person ${index + 1}`,
+        joinedAt: new Date(Date.UTC(2030, 0, 2, 10, index)),
+        leftAt: index === 2 ? null : new Date(Date.UTC(2030, 0, 2, 11)),
+        role: index === 0 ? "host" : "guest",
+        email: index === 0 ? "host@example.com" : null,
+      }));
+    const visits: RoomVisit[] = [];
+    const { meetings, as } = setUp(visits);
+    const { meeting } = await meetings.createMeeting({ title: "Standup" }, as("key-a"));
+    visits.push(...visitsOf(meeting!.id));
+
+    const first = await meetings.listParticipants({ meetingId: meeting!.id, pageSize: 2 }, as("oauth-read"));
+    expect(first.participants.map((participant) => [participant.name, participant.email])).toEqual([
+      ["Person 1", "host@example.com"],
+      ["Person 2", ""],
+    ]);
+    const second = await meetings.listParticipants({ meetingId: meeting!.id, pageSize: 2, pageToken: first.nextPageToken }, as("oauth-read"));
+    expect(second.participants.map((participant) => participant.name)).toEqual(["Person 3"]);
+    expect(second.nextPageToken).toBe("");
+    expect((await refusal(meetings.listParticipants({ meetingId: meeting!.id }, as("key-b")))).code).toBe(Code.NotFound);
   });
 });

@@ -1,16 +1,8 @@
 import { create, fromBinary, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import {
-  IDEMPOTENT_REPLAYED_HEADER,
-  idempotencyKeyOf,
-  idempotentRequest,
-  invalidArgument,
-  notFound,
-  RequestCheck,
-  type Authenticate,
-  type Logger,
-} from "@svc/platform";
+import { invalidArgument, notFound, RequestCheck, type Authenticate, type Logger, IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf } from "@svc/platform";
+import { idempotentRequest } from "@svc/platform/db";
 import {
   CreateMeetingRequestSchema,
   type MeetingPageService,
@@ -18,23 +10,19 @@ import {
   type MeetingService,
   MeetingStatus,
   ParticipantRole,
-  RecordingMode,
-  ScreenSharePolicy,
   type JoinMeetingResponseSchema,
   type CreateMeetingRequest,
   type Meeting,
   type MeetingSettingsInput,
 } from "@svc/proto/svc/meeting/v1/meeting_pb";
-import type { MeetingStatus as StoredStatus, RecordingMode as StoredRecordingMode, StoredMeeting } from "../db/meetings.ts";
+import type { StoredMeeting } from "../db/meetings.ts";
+import { meetingStatusWords, participantRoleWords, recordingModeWords, screenSharePolicyWords } from "./enum-words.ts";
 import { meetingLimits } from "@svc/platform/contract";
 import { isMeetingId, newMeetingId } from "../meeting-id.ts";
 import type { MeetingStore } from "../meeting-store.ts";
 import { parseOffsetDateTime, validateMeetingRequest, validateMeetingUpdate, type MeetingRequestInput, type SettingsInput } from "../meeting-request.ts";
-import type { LinkRole } from "../db/join-links.ts";
-import { visitsOf, visitsPage, type RoomVisit } from "../db/room-participants.ts";
-import { usageOf } from "../db/usage.ts";
+import type { RoomVisit, VisitStore } from "../visit-store.ts";
 import { noShowsAreDue, peopleOf } from "../attendance.ts";
-import type { Pool } from "@svc/platform";
 import type { JoinGrant, JoinGrants, LobbyWait } from "../room/join-grants.ts";
 import type { JoinLinks } from "../room/join-links.ts";
 import type { MeetingLifecycle } from "../room/meeting-lifecycle.ts";
@@ -62,7 +50,8 @@ export interface MeetingServiceDependencies {
   /** Told after a meeting whose media room was opened ended or was cancelled through the API, to close the room on the media server. */
   roomClosed: (meetingId: string) => void;
   links: JoinLinks;
-  pool: Pool;
+  /** Who was in each meeting's room, and the organization's use. */
+  visits: VisitStore;
   /** Told after who the meeting invites, or one of its links, changed: the people in its room get their new rights at once (room-rights.ts). */
   rightsChanged: (meetingId: string) => void;
 }
@@ -167,7 +156,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
       const { link, secret } = await deps.links.create(meeting, {
         email: request.email,
         name: request.name,
-        role: roleFromProto(request.role),
+        role: participantRoleWords.wordOf(request.role),
         expiresAt: request.expiresAt ? timestampDate(request.expiresAt) : undefined,
       });
       return {
@@ -176,7 +165,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
           meetingId: meeting.id,
           // In the fragment: browsers never send it to a server, so it stays out of access logs and referrers.
           url: `${joinUrl(publicUrl, meeting.id)}#link=${secret}`,
-          role: roleToProto[link.role],
+          role: participantRoleWords.valueOf(link.role),
           email: link.email ?? "",
           name: link.name ?? "",
           expiresAt: timestampFromDate(link.expiresAt),
@@ -201,7 +190,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
       return {
         links: (await deps.links.list(meeting)).map(({ link, standing }) => ({
           linkId: link.id,
-          role: "role" in standing ? roleToProto[standing.role] : ParticipantRole.UNSPECIFIED,
+          role: "role" in standing ? participantRoleWords.valueOf(standing.role) : ParticipantRole.UNSPECIFIED,
           email: link.email ?? "",
           name: link.name ?? "",
           expiresAt: timestampFromDate(link.expiresAt),
@@ -220,7 +209,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
       if (request.pageSize < 0) throw invalidArgument(["page_size must not be negative"]);
       const limit = request.pageSize === 0 ? 50 : Math.min(request.pageSize, MAX_PAGE_SIZE);
       const after = request.pageToken ? decodeVisitToken(request.pageToken) : null;
-      const page = await visitsPage(deps.pool, meeting.id, { limit, after });
+      const page = await deps.visits.page(meeting.id, { limit, after });
       const now = Date.now();
       const last = page.visits.at(-1);
       return {
@@ -235,13 +224,13 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
       if (!meeting) throw notFound("Meeting");
       const now = new Date();
       const noShowsDue = noShowsAreDue(meeting, now);
-      const people = peopleOf(meeting, await visitsOf(deps.pool, meeting.id), now);
+      const people = peopleOf(meeting, await deps.visits.of(meeting.id), now);
       return {
-        status: statusToProto[meeting.status],
+        status: meetingStatusWords.valueOf(meeting.status),
         people: people.map((person) => ({
           name: person.name,
           email: person.email ?? "",
-          role: roleToProto[person.role],
+          role: participantRoleWords.valueOf(person.role),
           invited: person.invited,
           visits: person.visits.map((visit) => participantRecord(visit, now.getTime())),
           totalSeconds: BigInt(person.totalSeconds),
@@ -254,7 +243,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
     async getUsage(request, context) {
       const caller = await authenticate(context, scopes.read);
       if (request.days !== 0 && (request.days < 1 || request.days > USAGE_DAYS_MAX)) throw invalidArgument([`days must be from 1 to ${USAGE_DAYS_MAX}`]);
-      const usage = await usageOf(deps.pool, caller.orgId, request.days || USAGE_DAYS_DEFAULT);
+      const usage = await deps.visits.usage(caller.orgId, request.days || USAGE_DAYS_DEFAULT);
       return {
         days: usage.days,
         recordingMinutes: usage.recordingMinutes,
@@ -267,22 +256,13 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
 
 const gone = (message: string) => new ConnectError(message, Code.FailedPrecondition, { "x-gone": "true" });
 
-export const roleToProto: Record<LinkRole, ParticipantRole> = {
-  host: ParticipantRole.HOST,
-  attendee: ParticipantRole.ATTENDEE,
-  guest: ParticipantRole.GUEST,
-};
-
-const roleFromProto = (role: ParticipantRole): LinkRole | undefined =>
-  role === ParticipantRole.HOST ? "host" : role === ParticipantRole.ATTENDEE ? "attendee" : role === ParticipantRole.GUEST ? "guest" : undefined;
-
 function participantRecord(visit: RoomVisit, now: number) {
   const until = visit.leftAt?.getTime() ?? now;
   return {
     participantId: visit.participantId,
     name: visit.displayName,
     email: visit.email ?? "",
-    role: roleToProto[visit.role ?? "guest"],
+    role: participantRoleWords.valueOf(visit.role ?? "guest"),
     joinedAt: timestampFromDate(visit.joinedAt),
     leftAt: visit.leftAt ? timestampFromDate(visit.leftAt) : undefined,
     durationSeconds: BigInt(Math.max(0, Math.round((until - visit.joinedAt.getTime()) / 1_000))),
@@ -299,7 +279,12 @@ function decodeVisitToken(token: string): { joinedAt: Date; sessionId: string } 
 
 /** A join grant as the page service answers it (the lobby's admission answers the same). */
 export function joinResponse(grant: JoinGrant | LobbyWait): MessageInitShape<typeof JoinMeetingResponseSchema> {
-  const common = { meetingId: grant.meeting.id, title: grant.meeting.title, status: statusToProto[grant.meeting.status], role: roleToProto[grant.role] };
+  const common = {
+    meetingId: grant.meeting.id,
+    title: grant.meeting.title,
+    status: meetingStatusWords.valueOf(grant.meeting.status),
+    role: participantRoleWords.valueOf(grant.role),
+  };
   if ("lobbyTicket" in grant) return { ...common, lobbyTicket: grant.lobbyTicket };
   return {
     ...common,
@@ -317,13 +302,6 @@ const meetingCodec = {
   decode: (stored: Uint8Array) => fromBinary(MeetingSchema, stored),
 };
 
-const statusFromProto: Partial<Record<MeetingStatus, StoredStatus>> = {
-  [MeetingStatus.SCHEDULED]: "scheduled",
-  [MeetingStatus.LIVE]: "live",
-  [MeetingStatus.ENDED]: "ended",
-  [MeetingStatus.CANCELLED]: "cancelled",
-};
-
 /** ListMeetings' filters, with the date rule of creation; every bad one named. */
 function listFilter(request: { status: MeetingStatus; startFrom?: string | undefined; startBefore?: string | undefined; search: string }) {
   const check = new RequestCheck();
@@ -336,7 +314,7 @@ function listFilter(request: { status: MeetingStatus; startFrom?: string | undef
   };
   const startFrom = date("start_from", request.startFrom);
   const startBefore = date("start_before", request.startBefore);
-  const status = request.status === MeetingStatus.UNSPECIFIED ? null : (statusFromProto[request.status] ?? null);
+  const status = request.status === MeetingStatus.UNSPECIFIED ? null : (meetingStatusWords.wordOf(request.status) ?? null);
   if (request.status !== MeetingStatus.UNSPECIFIED && status === null) check.add("status is not a meeting status");
   // NUL cannot be in any stored text (Postgres refuses it), so it cannot narrow the search either.
   const search = request.search.replaceAll("\u0000", "").trim();
@@ -381,27 +359,20 @@ export function meetingPageService(deps: {
         recordingMode: meeting.settings.recording,
         lobby: meeting.settings.lobby,
         linkName: described?.link ? (described.link.name ?? "") : "",
-        linkRole: described?.link ? roleToProto[described.link.role] : ParticipantRole.UNSPECIFIED,
+        linkRole: described?.link ? participantRoleWords.valueOf(described.link.role) : ParticipantRole.UNSPECIFIED,
         linkProblem: described?.problem?.code ?? "",
         linkProblemMessage: described?.problem?.message ?? "",
         removed: request.visitorKey || described?.link ? await deps.isRemoved(meeting.id, request.visitorKey, described?.link?.id ?? null) : false,
         id: meeting.id,
         title: meeting.title,
         start: meeting.start ? timestampFromDate(meeting.start) : undefined,
-        status: statusToProto[meeting.status],
+        status: meetingStatusWords.valueOf(meeting.status),
         attendeeCount: meeting.attendees.length,
         endedAt: meeting.endedAt ? timestampFromDate(meeting.endedAt) : undefined,
       };
     },
   };
 }
-
-const recordingModeToProto: Record<StoredRecordingMode, RecordingMode> = { off: RecordingMode.OFF, manual: RecordingMode.MANUAL, auto: RecordingMode.AUTO };
-const recordingModeFromProto: Partial<Record<RecordingMode, StoredRecordingMode>> = {
-  [RecordingMode.OFF]: "off",
-  [RecordingMode.MANUAL]: "manual",
-  [RecordingMode.AUTO]: "auto",
-};
 
 /** The meeting a CreateMeeting or UpdateMeeting request describes, for the value rules (meeting-request.ts). */
 function requestInput(
@@ -416,17 +387,10 @@ function settingsInput(input: MeetingSettingsInput | undefined): SettingsInput {
   return {
     lobby: input?.lobby,
     noShowAfterMinutes: input?.noShowAfterMinutes,
-    screenShare: input?.screenShare === ScreenSharePolicy.EVERYONE ? "everyone" : input?.screenShare === ScreenSharePolicy.HOSTS ? "hosts" : undefined,
-    recording: input?.recording === undefined ? undefined : recordingModeFromProto[input.recording],
+    screenShare: input?.screenShare === undefined ? undefined : screenSharePolicyWords.wordOf(input.screenShare),
+    recording: input?.recording === undefined ? undefined : recordingModeWords.wordOf(input.recording),
   };
 }
-
-const statusToProto = {
-  scheduled: MeetingStatus.SCHEDULED,
-  live: MeetingStatus.LIVE,
-  ended: MeetingStatus.ENDED,
-  cancelled: MeetingStatus.CANCELLED,
-} as const;
 
 function toProtoMeeting(meeting: StoredMeeting, publicUrl: string): Meeting {
   return create(MeetingSchema, {
@@ -434,14 +398,14 @@ function toProtoMeeting(meeting: StoredMeeting, publicUrl: string): Meeting {
     orgId: meeting.orgId,
     title: meeting.title,
     start: meeting.start ? timestampFromDate(meeting.start) : undefined,
-    status: statusToProto[meeting.status],
+    status: meetingStatusWords.valueOf(meeting.status),
     attendees: meeting.attendees,
     hosts: meeting.hosts,
     settings: {
       lobby: meeting.settings.lobby,
-      screenShare: meeting.settings.screenShare === "hosts" ? ScreenSharePolicy.HOSTS : ScreenSharePolicy.EVERYONE,
+      screenShare: screenSharePolicyWords.valueOf(meeting.settings.screenShare),
       noShowAfterMinutes: meeting.settings.noShowAfterMinutes,
-      recording: recordingModeToProto[meeting.settings.recording],
+      recording: recordingModeWords.valueOf(meeting.settings.recording),
     },
     createdAt: timestampFromDate(meeting.createdAt),
     endedAt: meeting.endedAt ? timestampFromDate(meeting.endedAt) : undefined,

@@ -3,9 +3,10 @@ import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { invalidArgument, notFound, type Authenticate, type Logger } from "@svc/platform";
 import { errorMetadata } from "@svc/platform/contract";
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { RecordingStatus, type RecordingFileService, type RecordingSchema, type RecordingService } from "@svc/proto/svc/meeting/v1/recording_pb";
+import type { RecordingFileService, RecordingSchema, RecordingService } from "@svc/proto/svc/meeting/v1/recording_pb";
 import type { RecordingLayout, StoredRecording } from "../db/recordings.ts";
 import { isMeetingId } from "../meeting-id.ts";
+import { recordingStatusWords } from "./enum-words.ts";
 import type { RecordingStore } from "../recording-store.ts";
 import type { AccessLinks } from "../recording/access-links.ts";
 import { byteRangeOf } from "../recording/byte-range.ts";
@@ -19,18 +20,11 @@ const MAX_LINK_SECONDS = 604_800;
 const CHUNK_BYTES = 64 * 1024;
 const isRecordingId = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
-const statusToProto = {
-  recording: RecordingStatus.RECORDING,
-  processing: RecordingStatus.PROCESSING,
-  ready: RecordingStatus.READY,
-  failed: RecordingStatus.FAILED,
-} as const;
-
 export function recordingToProto(recording: StoredRecording): MessageInitShape<typeof RecordingSchema> {
   return {
     id: recording.id,
     meetingId: recording.meetingId,
-    status: statusToProto[recording.status],
+    status: recordingStatusWords.valueOf(recording.status),
     layout: recording.layout,
     startedAt: timestampFromDate(recording.startedAt),
     endedAt: recording.endedAt ? timestampFromDate(recording.endedAt) : undefined,

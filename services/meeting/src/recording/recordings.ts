@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EgressInfo } from "livekit-server-sdk";
-import { inTransaction, type Logger, type Pool, type PoolClient } from "@svc/platform";
+import { type Logger } from "@svc/platform";
+import { inTransaction, type Pool, type PoolClient } from "@svc/platform/db";
 import { errorMetadata, type RecordingFailureCode } from "@svc/platform/contract";
 import { getMeeting, type StoredMeeting } from "../db/meetings.ts";
 import { insertOutboxEvent, type OutboxEvent } from "../db/outbox.ts";

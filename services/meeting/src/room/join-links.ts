@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { invalidArgument, type Pool } from "@svc/platform";
+import { invalidArgument } from "@svc/platform";
+import { type Pool } from "@svc/platform/db";
 import { findJoinLink, findJoinLinkById, insertJoinLink, joinLinksOf, revokeJoinLink, type JoinLinkRecord, type LinkRole } from "../db/join-links.ts";
 import type { StoredMeeting } from "../db/meetings.ts";
 import { validateDisplayName } from "./display-name.ts";

@@ -1,4 +1,5 @@
-import { inTransaction, type Logger, type Pool, type PoolClient } from "@svc/platform";
+import { type Logger } from "@svc/platform";
+import { inTransaction, type Pool, type PoolClient } from "@svc/platform/db";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   claimMeetingsDueToEnd,

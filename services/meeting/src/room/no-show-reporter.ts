@@ -1,4 +1,5 @@
-import { inTransaction, type Logger, type Pool } from "@svc/platform";
+import { type Logger } from "@svc/platform";
+import { inTransaction, type Pool } from "@svc/platform/db";
 import { claimNoShowsDue, markNoShowsReported } from "../db/meetings.ts";
 import { insertOutboxEvent } from "../db/outbox.ts";
 import { meetingNoShowEvent } from "../meeting-events.ts";

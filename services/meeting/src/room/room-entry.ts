@@ -1,4 +1,4 @@
-import type { PoolClient } from "@svc/platform";
+import type { PoolClient } from "@svc/platform/db";
 import { findJoinLinkById } from "../db/join-links.ts";
 import type { StoredMeeting } from "../db/meetings.ts";
 import { entryRecordOf } from "../db/room-admissions.ts";

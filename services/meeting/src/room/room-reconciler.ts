@@ -1,5 +1,6 @@
 import { ServerError, type ParticipantInfo, type RoomServiceClient } from "livekit-server-sdk";
-import type { Logger, Pool } from "@svc/platform";
+import type { Logger } from "@svc/platform";
+import type { Pool } from "@svc/platform/db";
 import { meetingsWithPresence } from "../db/meetings.ts";
 import { presentVisits } from "../db/room-participants.ts";
 import { EGRESS_PARTICIPANT_KIND } from "../recording/recorder.ts";

@@ -1,4 +1,5 @@
-import type { Logger, Pool } from "@svc/platform";
+import type { Logger } from "@svc/platform";
+import type { Pool } from "@svc/platform/db";
 import { getMeeting, isClosed } from "../db/meetings.ts";
 import { presentLinkHolders } from "../db/room-admissions.ts";
 import { roomGrant } from "./join-grants.ts";

@@ -6,3 +6,4 @@ export * from "./oauth-paths.ts";
 export * from "./error-metadata.ts";
 export * from "./media-server.ts";
 export * from "./recording-failures.ts";
+export * from "./enum-words.ts";

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
-import { idempotencyKeyMaxLength } from "../contract/api-rules.ts";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { errorMetadata } from "../contract/error-metadata.ts";
 import { inTransaction, type Pool, type PoolClient } from "./pool.ts";
 import type { BatchedPurge } from "./purge.ts";
@@ -14,16 +13,13 @@ import type { BatchedPurge } from "./purge.ts";
  * them (its user, and its OAuth client where there is one), inside the caller's organization: the
  * stored reply can hold someone's meeting and join URL, or a freshly issued signing secret, so
  * another credential of the same organization that learns a key must not get it back.
- * Each service keeps them in an `idempotency_keys` table of its own schema.
+ * Each service that takes keys (meeting, webhook) keeps them in an `idempotency_keys` table of its
+ * own schema, defined once in services/platform/migrations/idempotency_keys (migrateServiceSchema).
  */
 
-export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
-/** Response header set when the answer is a replay of the first one. */
-export const IDEMPOTENT_REPLAYED_HEADER = "idempotent-replayed";
 /** Metadata telling the gateway which idempotency refusal this is (`mismatch`, `in-progress`). */
 export const IDEMPOTENCY_REFUSAL = errorMetadata.idempotency;
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
-const MAX_KEY_LENGTH = idempotencyKeyMaxLength;
 
 export interface IdempotentRequest {
   orgId: string;
@@ -65,27 +61,6 @@ export interface ResponseCodec<T> {
 }
 
 export const requestFingerprint = (operation: string, message: Uint8Array) => createHash("sha256").update(operation).update("\0").update(message).digest("hex");
-
-/**
- * The caller's key from the request metadata, or undefined without one. The draft sends it as a
- * structured-field string (`"abc"`); a bare token is accepted too. 1-255 visible ASCII characters.
- */
-export function idempotencyKeyOf(context: HandlerContext): string | undefined {
-  const raw = context.requestHeader.get(IDEMPOTENCY_KEY_HEADER);
-  return raw === null ? undefined : readIdempotencyKey(raw);
-}
-
-/**
- * An Idempotency-Key header's value as the key it names, or INVALID_ARGUMENT. The gateway reads it
- * too, before it forwards the header as gRPC metadata (which carries printable ASCII only).
- */
-export function readIdempotencyKey(raw: string): string {
-  const key = /^"(.*)"$/.exec(raw.trim())?.[1] ?? raw.trim();
-  if (key.length === 0 || key.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new ConnectError(`Idempotency-Key must be 1-${MAX_KEY_LENGTH} visible ASCII characters`, Code.InvalidArgument);
-  }
-  return key;
-}
 
 /**
  * Runs `work` in a transaction, once per idempotent request. Without a request (no key sent) it

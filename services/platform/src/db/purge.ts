@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "../logger.ts";
+import { startPeriodicTask } from "../periodic-task.ts";
 import type { Pool } from "./pool.ts";
 
 export interface BatchedPurge {
@@ -46,3 +48,31 @@ export async function purgeInBatches(pool: Pool, purge: BatchedPurge, options: P
 export const RETENTION_BATCH = { batchSize: 1_000, pauseMs: 20 } as const;
 /** How often each service runs its retention purges. */
 export const RETENTION_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * A service's retention purges, run every RETENTION_INTERVAL_MS until stopped: `purge` removes a
+ * run's rows in RETENTION_BATCH batches and answers how many of each kind; a run that removed any
+ * is logged with `describe`'s fields and message. Stopping ends the current run between batches.
+ */
+export function startRetention(
+  purge: (options: PurgeOptions) => Promise<Record<string, number>>,
+  logger: Logger,
+  describe: { message: string; fields?: Record<string, unknown> },
+): { stop(): Promise<void> } {
+  const stopping = new AbortController();
+  const task = startPeriodicTask(
+    "retention",
+    RETENTION_INTERVAL_MS,
+    async () => {
+      const removed = await purge({ ...RETENTION_BATCH, signal: stopping.signal });
+      if (Object.values(removed).some((count) => count > 0)) logger.info({ removed, ...describe.fields }, describe.message);
+    },
+    logger,
+  );
+  return {
+    stop: () => {
+      stopping.abort();
+      return task.stop();
+    },
+  };
+}

@@ -3,7 +3,7 @@ import type { Transport } from "@connectrpc/connect";
 import { createConnectTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { requestIdClientInterceptor } from "../telemetry/request-id-interceptors.ts";
 import { tracingInterceptors } from "../telemetry/tracing-interceptors.ts";
-import { grpcJsTransport } from "./grpc-js-transport.ts";
+import { grpcJsTransport } from "./grpc-js/transport.ts";
 import { retryRefusedStream } from "./refused-stream-retry.ts";
 
 /** The scheme of a service URL served by @grpc/grpc-js (a service's INTERNAL_GRPC_PORT). */

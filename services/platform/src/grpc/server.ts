@@ -11,7 +11,7 @@ import { rpcDebugLog } from "../telemetry/rpc-debug-log.ts";
 import { tracingInterceptors } from "../telemetry/tracing-interceptors.ts";
 import type { Registry } from "../telemetry/metrics-registry.ts";
 import { rpcMetrics } from "../telemetry/rpc-metrics.ts";
-import { startGrpcJsServer } from "./grpc-js-server.ts";
+import { startGrpcJsServer } from "./grpc-js/server.ts";
 import { registerHealth } from "./health.ts";
 import { registerReflection } from "./reflection.ts";
 
@@ -52,7 +52,7 @@ export interface RunningServer {
 /**
  * Serves Connect, gRPC and gRPC-Web on one cleartext HTTP/2 port, plus grpc.health.v1 and
  * grpc.reflection.v1; with `internalPort`, the same services and health through @grpc/grpc-js on
- * that port too (grpc-js-server.ts), behind the same interceptors. Errors that are not ConnectErrors are logged and answered as a generic
+ * that port too (grpc-js/server.ts), behind the same interceptors. Errors that are not ConnectErrors are logged and answered as a generic
  * INTERNAL, so no stack trace or SQL message ever reaches a caller.
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {

@@ -1,4 +1,6 @@
-import { captureEventContext, type EventSubscription, type IncomingEvent, type Logger, type Pool } from "@svc/platform";
+import { captureEventContext, type Logger } from "@svc/platform";
+import { type Pool } from "@svc/platform/db";
+import { type EventSubscription, type IncomingEvent } from "@svc/platform/events";
 import { MeetingEndedSchema } from "@svc/proto/svc/meeting/v1/events_pb";
 import { storeEventDeliveries } from "../db/deliveries.ts";
 import type { PendingCaps } from "../delivery/pending-caps.ts";

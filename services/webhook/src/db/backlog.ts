@@ -1,4 +1,4 @@
-import type { Pool } from "@svc/platform";
+import type { Pool } from "@svc/platform/db";
 
 export interface DeliveryBacklog {
   /** Deliveries not yet settled: due, waiting for a retry, or being attempted. */

@@ -1,4 +1,5 @@
-import { inTransaction, type EventContextHeaders, type Pool } from "@svc/platform";
+import { type EventContextHeaders } from "@svc/platform";
+import { inTransaction, type Pool } from "@svc/platform/db";
 import { disableDecision, type DisablePolicy } from "../delivery/disable-policy.ts";
 import { DEFAULT_PENDING_CAPS, type PendingCaps } from "../delivery/pending-caps.ts";
 import { DUE_CHANNEL } from "./due-notifications.ts";

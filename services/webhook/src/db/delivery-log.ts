@@ -1,4 +1,4 @@
-import type { Pool } from "@svc/platform";
+import type { Pool } from "@svc/platform/db";
 import type { StatusClass } from "@svc/platform/contract";
 import type { DeliveryStatus } from "./deliveries.ts";
 import { DUE_CHANNEL } from "./due-notifications.ts";

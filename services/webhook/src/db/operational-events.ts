@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { PoolClient } from "@svc/platform";
+import type { PoolClient } from "@svc/platform/db";
 import { webhookDisabledBody, type DisabledSubscription } from "../payloads.ts";
 import { DUE_CHANNEL } from "./due-notifications.ts";
 

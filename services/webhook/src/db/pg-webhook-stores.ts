@@ -1,4 +1,4 @@
-import { runIdempotently, type Pool } from "@svc/platform";
+import { runIdempotently, type Pool } from "@svc/platform/db";
 import type { DeliveryLog, SubscriptionStore } from "../webhook-stores.ts";
 import { findDelivery, listDeliveries, scheduleRedelivery } from "./delivery-log.ts";
 import { storeSingleDelivery } from "./deliveries.ts";

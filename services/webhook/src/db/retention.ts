@@ -1,4 +1,4 @@
-import { expiredIdempotencyKeys, purgeInBatches, type BatchedPurge, type Pool, type PurgeOptions } from "@svc/platform";
+import { expiredIdempotencyKeys, purgeInBatches, type BatchedPurge, type Pool, type PurgeOptions } from "@svc/platform/db";
 
 /**
  * Finished deliveries (succeeded, failed, cancelled) last changed more than `$2` days ago, with

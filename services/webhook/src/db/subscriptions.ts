@@ -1,4 +1,4 @@
-import { deleteIdempotentReplies, inTransaction, type Pool, type PoolClient } from "@svc/platform";
+import { deleteIdempotentReplies, inTransaction, type Pool, type PoolClient } from "@svc/platform/db";
 import { cursorMicrosOf, timestampOfMicros, type CreationCursor } from "./creation-cursor.ts";
 
 /** A subscription as callers may see it: never the secret. */

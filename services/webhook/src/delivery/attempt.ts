@@ -1,4 +1,5 @@
-import type { Logger, Pool } from "@svc/platform";
+import type { Logger } from "@svc/platform";
+import type { Pool } from "@svc/platform/db";
 import { recordFailure, recordSuccesses, settleWithoutAttempt, type CircuitBreakerPolicy, type ClaimedDelivery } from "../db/deliveries.ts";
 import { deferDelivery } from "../db/deferrals.ts";
 import type { SecretBox } from "../signing/secret-box.ts";

@@ -1,4 +1,5 @@
-import type { Logger, Pool } from "@svc/platform";
+import type { Logger } from "@svc/platform";
+import type { Pool } from "@svc/platform/db";
 import { counterIn, histogramIn, scrapeGauges, type Registry } from "@svc/platform/telemetry";
 import { readDeliveryBacklog } from "../db/backlog.ts";
 import type { AttemptOutcome, HttpSender } from "./http-sender.ts";

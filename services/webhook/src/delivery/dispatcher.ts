@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { withEventContext, type Logger, type Pool } from "@svc/platform";
+import { withEventContext, type Logger } from "@svc/platform";
+import { type Pool } from "@svc/platform/db";
 import { claimDueDeliveries, nextDueAt, releaseLeases, type CircuitBreakerPolicy, type ClaimedDelivery } from "../db/deliveries.ts";
 import type { SecretBox } from "../signing/secret-box.ts";
 import type { HttpSender } from "./http-sender.ts";

@@ -4,16 +4,16 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import {
   captureEventContext,
-  IDEMPOTENT_REPLAYED_HEADER,
-  idempotencyKeyOf,
   invalidArgument,
   RequestCheck,
   requireUuid,
   notFound,
-  idempotentRequest,
   type Authenticate,
   type createRateLimiter,
+  IDEMPOTENT_REPLAYED_HEADER,
+  idempotencyKeyOf,
 } from "@svc/platform";
+import { idempotentRequest } from "@svc/platform/db";
 import {
   AttemptSchema,
   CreateSubscriptionRequestSchema,

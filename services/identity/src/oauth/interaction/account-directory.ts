@@ -1,4 +1,4 @@
-import type { Pool } from "@svc/platform";
+import type { Pool } from "@svc/platform/db";
 import { findUserProfile } from "../../db/user-accounts.ts";
 import type { PasswordSignIn } from "../../sign-in/password-sign-in.ts";
 import type { AccountDirectory } from "./interaction-routes.ts";

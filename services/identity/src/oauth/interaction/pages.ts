@@ -1,10 +1,10 @@
-import escapeHtml from "escape-html";
 import { createHash } from "node:crypto";
+import { html, SafeHtml } from "@svc/platform";
 
 /**
  * The server-rendered pages of the authorization server: sign-in, consent and errors. Plain
  * HTML forms that work without JavaScript; every visible input has a label, every value is
- * escaped.
+ * escaped by the platform's `html` template (as the gateway's pages are), never by hand.
  */
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:0;background:#f4f5f7;color:#1d2330}
@@ -37,36 +37,39 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   "x-content-type-options": "nosniff",
 };
 
-export { escapeHtml };
+export { escapeHtml } from "@svc/platform";
 
-function layout(title: string, content: string): string {
-  return `<!DOCTYPE html>
+// The style is the page's own constant (its hash is in the policy), inserted as it is.
+const style = new SafeHtml(STYLE);
+
+function layout(title: string, content: SafeHtml): string {
+  return html`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · svc</title>
-<style>${STYLE}</style>
+<title>${title} · svc</title>
+<style>${style}</style>
 </head>
 <body>
 <main>
 ${content}
 </main>
 </body>
-</html>`;
+</html>`.toString();
 }
 
 export function loginPage(options: { applicationName: string; action: string; csrfToken: string; email?: string; error?: string }): string {
-  const error = options.error ? `<p role="alert">${escapeHtml(options.error)}</p>` : "";
+  const error = options.error ? html`<p role="alert">${options.error}</p>` : null;
   return layout(
     "Sign in",
-    `<h1>Sign in</h1>
-<p>Sign in to continue to <strong>${escapeHtml(options.applicationName)}</strong>.</p>
+    html`<h1>Sign in</h1>
+<p>Sign in to continue to <strong>${options.applicationName}</strong>.</p>
 ${error}
-<form method="post" action="${escapeHtml(options.action)}">
-<input type="hidden" name="csrf" value="${escapeHtml(options.csrfToken)}">
+<form method="post" action="${options.action}">
+<input type="hidden" name="csrf" value="${options.csrfToken}">
 <label for="email">E-mail address</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(options.email ?? "")}">
+<input id="email" name="email" type="email" autocomplete="username" required value="${options.email ?? ""}">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit" class="primary">Sign in</button>
@@ -85,22 +88,25 @@ export function consentPage(options: {
   action: string;
   csrfToken: string;
 }): string {
-  const name = escapeHtml(options.applicationName);
-  const permissions = options.permissions.map((permission) => `<li>${escapeHtml(permission)}</li>`).join("\n");
+  const name = options.applicationName;
+  const permissions = options.permissions.map(
+    (permission) => html`<li>${permission}</li>
+`,
+  );
   return layout(
     "Allow access",
-    `<h1>Allow ${name} to access your account?</h1>
+    html`<h1>Allow ${name} to access your account?</h1>
 <dl>
-<dt>Registered by</dt><dd id="registered-by">${escapeHtml(options.registeredBy)}</dd>
-<dt>You will be sent to</dt><dd id="redirect-host">${escapeHtml(options.redirectHost)}</dd>
+<dt>Registered by</dt><dd id="registered-by">${options.registeredBy}</dd>
+<dt>You will be sent to</dt><dd id="redirect-host">${options.redirectHost}</dd>
 </dl>
-<p>You are signed in as <strong>${escapeHtml(options.userEmail)}</strong>.</p>
+<p>You are signed in as <strong>${options.userEmail}</strong>.</p>
 <p id="permissions-heading"><strong>${name}</strong> will be able to:</p>
 <ul aria-labelledby="permissions-heading">
 ${permissions}
 </ul>
-<form method="post" action="${escapeHtml(options.action)}">
-<input type="hidden" name="csrf" value="${escapeHtml(options.csrfToken)}">
+<form method="post" action="${options.action}">
+<input type="hidden" name="csrf" value="${options.csrfToken}">
 <button type="submit" name="decision" value="allow" class="primary">Allow</button>
 <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
 </form>`,
@@ -120,18 +126,18 @@ export function refusedByOrganizationPage(options: {
   action: string;
   csrfToken: string;
 }): string {
-  const name = escapeHtml(options.applicationName);
+  const name = options.applicationName;
   return layout(
     "Application not allowed",
-    `<h1>Your organization does not allow ${name}</h1>
+    html`<h1>Your organization does not allow ${name}</h1>
 <p role="alert">An admin of your organization allows only listed applications, and ${name} is not on the list. Ask an admin to add it (dashboard, Organization → Third-party apps).</p>
 <dl>
-<dt>Registered by</dt><dd id="registered-by">${escapeHtml(options.registeredBy)}</dd>
-<dt>You will be sent back to</dt><dd id="redirect-host">${escapeHtml(options.redirectHost)}</dd>
+<dt>Registered by</dt><dd id="registered-by">${options.registeredBy}</dd>
+<dt>You will be sent back to</dt><dd id="redirect-host">${options.redirectHost}</dd>
 </dl>
-<p>You are signed in as <strong>${escapeHtml(options.userEmail)}</strong>.</p>
-<form method="post" action="${escapeHtml(options.action)}">
-<input type="hidden" name="csrf" value="${escapeHtml(options.csrfToken)}">
+<p>You are signed in as <strong>${options.userEmail}</strong>.</p>
+<form method="post" action="${options.action}">
+<input type="hidden" name="csrf" value="${options.csrfToken}">
 <button type="submit" name="decision" value="deny" class="primary">Return to ${name}</button>
 </form>`,
   );
@@ -140,9 +146,9 @@ export function refusedByOrganizationPage(options: {
 export function errorPage(options: { error: string; description?: string | undefined }): string {
   return layout(
     "Request refused",
-    `<h1>This request cannot be completed</h1>
-<p role="alert">${escapeHtml(options.description ?? "The request is not valid.")}</p>
-<p>Error code: <code>${escapeHtml(options.error)}</code></p>
+    html`<h1>This request cannot be completed</h1>
+<p role="alert">${options.description ?? "The request is not valid."}</p>
+<p>Error code: <code>${options.error}</code></p>
 <p>Return to the application you came from and try again.</p>`,
   );
 }

@@ -4,11 +4,11 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { Health, HealthCheckResponse_ServingStatus as ServingStatus } from "@svc/proto/health/v1/health_pb";
 import { RecordingFileService, ReadRecordingFileResponseSchema } from "@svc/proto/svc/meeting/v1/recording_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../logger.ts";
-import { createShutdownDrain } from "../shutdown-drain.ts";
-import { currentRequestId, withRequestId } from "../telemetry/request-context.ts";
-import { internalTransport } from "./internal-transport.ts";
-import { startServer, type RunningServer } from "./server.ts";
+import { createLogger } from "../../logger.ts";
+import { createShutdownDrain } from "../../shutdown-drain.ts";
+import { currentRequestId, withRequestId } from "../../telemetry/request-context.ts";
+import { internalTransport } from "../internal-transport.ts";
+import { startServer, type RunningServer } from "../server.ts";
 
 // One real server with both ports (startServer with internalPort), and every behaviour asked of
 // both: through the grpc-js transport to the grpc-js port, and through the Connect transport to

@@ -14,7 +14,7 @@ import {
 
 /**
  * What Connect-ES and @grpc/grpc-js say differently, translated once for both ends of the grpc-js
- * hop (grpc-js-server.ts, grpc-js-transport.ts): method paths and protobuf-es (de)serializers,
+ * hop (server.ts, transport.ts): method paths and protobuf-es (de)serializers,
  * metadata as Headers, errors as ConnectErrors, and Connect interceptors run around a call. The
  * status codes are the same numbers in both (Connect's Code is gRPC's).
  */

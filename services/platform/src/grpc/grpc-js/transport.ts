@@ -20,7 +20,7 @@ import {
   headersFromMetadata,
   metadataFromHeaders,
   methodPath,
-} from "./grpc-js-bridge.ts";
+} from "./bridge.ts";
 
 type Message = MessageShape<DescMessage>;
 

@@ -16,17 +16,9 @@ import {
   type UnaryRequest,
   type UnaryResponse,
 } from "@connectrpc/connect";
-import type { Logger } from "../logger.ts";
-import type { ShutdownDrain } from "../shutdown-drain.ts";
-import {
-  applyInterceptors,
-  asMessage,
-  grpcJsMethodDefinition,
-  grpcJsStatusOf,
-  headersFromMetadata,
-  metadataFromHeaders,
-  methodPath,
-} from "./grpc-js-bridge.ts";
+import type { Logger } from "../../logger.ts";
+import type { ShutdownDrain } from "../../shutdown-drain.ts";
+import { applyInterceptors, asMessage, grpcJsMethodDefinition, grpcJsStatusOf, headersFromMetadata, metadataFromHeaders, methodPath } from "./bridge.ts";
 
 type Message = MessageShape<DescMessage>;
 

@@ -24,7 +24,8 @@ const render = (value: Interpolation): string => {
 
 /**
  * A tagged template that escapes every interpolated value unless it is itself `html`, so a meeting
- * title such as `<script>` is shown as text, never run.
+ * title such as `<script>` is shown as text, never run. The one way a server-rendered page is built:
+ * the gateway's pages (gateway/src/pages) and identity's sign-in and consent pages alike.
  */
 export function html(strings: TemplateStringsArray, ...values: Interpolation[]): SafeHtml {
   return new SafeHtml(strings.reduce((out, part, index) => out + part + (index < values.length ? render(values[index]!) : ""), ""));
