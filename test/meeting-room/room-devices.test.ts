@@ -172,6 +172,32 @@ describe("devices in the call", () => {
     await grace.close();
   });
 
+  it("the lists follow a camera plugged in and out while the dialog is open", async () => {
+    const url = await createMeeting("Plugging");
+    const page = await joinMeeting(browser, url, "Ada");
+    // Chromium's fake devices cannot be plugged in or out, so this stands at the browser's edge:
+    // enumerateDevices leaves out the "unplugged" camera, and plugging fires the browser's
+    // devicechange event, as a real USB camera does.
+    await page.evaluate(() => {
+      const unplugged = new Set(["fake_device_2"]);
+      const enumerate = navigator.mediaDevices.enumerateDevices.bind(navigator.mediaDevices);
+      navigator.mediaDevices.enumerateDevices = async () => (await enumerate()).filter((device) => !unplugged.has(device.label));
+      (window as unknown as { plug: (inOut: boolean) => void }).plug = (inOut) => {
+        if (inOut) unplugged.clear();
+        else unplugged.add("fake_device_1");
+        navigator.mediaDevices.dispatchEvent(new Event("devicechange"));
+      };
+    });
+    await openSettings(page);
+    const cameras = settingsDialog(page).getByLabel("Camera", { exact: true }).locator("option");
+    expect(await cameras.allTextContents()).toEqual(["fake_device_0", "fake_device_1"]);
+    await page.evaluate(() => (window as unknown as { plug: (inOut: boolean) => void }).plug(true));
+    await expect.poll(() => cameras.allTextContents()).toEqual(["fake_device_0", "fake_device_1", "fake_device_2"]);
+    await page.evaluate(() => (window as unknown as { plug: (inOut: boolean) => void }).plug(false));
+    await expect.poll(() => cameras.allTextContents()).toEqual(["fake_device_0", "fake_device_2"]);
+    await page.close();
+  });
+
   it("the speaker choice plays the others through the chosen output and is remembered", async () => {
     const url = await createMeeting("Speaker");
     const ada = await joinMeeting(browser, url, "Ada");
