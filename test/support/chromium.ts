@@ -12,13 +12,19 @@ export interface ChromiumOptions {
    * clicks "Block".
    */
   allowDevices?: boolean;
+  /**
+   * With `fakeMedia`: how many fake cameras Chromium lists (fake_device_0, fake_device_1, …; one
+   * unless said), for switching cameras mid-call. Chromium always lists three fake microphones and
+   * three fake speakers.
+   */
+  cameras?: number;
 }
 
 /** Launch options of Debian's Chromium (never a downloaded browser), headless, without background noise. */
 function launchOptions(options: ChromiumOptions): LaunchOptions {
   const media = options.fakeMedia
     ? [
-        "--use-fake-device-for-media-stream",
+        options.cameras ? `--use-fake-device-for-media-stream=device-count=${options.cameras}` : "--use-fake-device-for-media-stream",
         ...(options.allowDevices === false ? [] : ["--use-fake-ui-for-media-stream"]),
         "--autoplay-policy=no-user-gesture-required",
       ]

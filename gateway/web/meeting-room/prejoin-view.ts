@@ -1,6 +1,7 @@
-import { Room, VideoPresets } from "livekit-client";
+import { Room, supportsAudioOutputSelection, VideoPresets } from "livekit-client";
 import { h, replaceChildren } from "../shared/dom.ts";
 import { requestJoinGrant, requestLinkHolder, requestVisitorStanding, type JoinGrant, type JoinRefusal } from "./api.ts";
+import { rememberedDevice } from "./device-choice.ts";
 import { checkDisplayName } from "./display-name.ts";
 import { rememberedName, type Meeting, type Navigation } from "./meeting.ts";
 import { createDevicePreview } from "./prejoin/device-preview.ts";
@@ -11,11 +12,14 @@ import { waitInLobby } from "./prejoin/lobby-wait.ts";
 
 /** Room options shared by every join (docs/decisions/0006-join-url-capability-and-livekit.md). */
 export function createRoom(devices: { camera?: string; microphone?: string }): Room {
+  const speaker = rememberedDevice.get("audiooutput");
   return new Room({
     adaptiveStream: true,
     dynacast: true,
     videoCaptureDefaults: { resolution: VideoPresets.h720.resolution, ...(devices.camera ? { deviceId: devices.camera } : {}) },
     audioCaptureDefaults: { echoCancellation: true, noiseSuppression: true, ...(devices.microphone ? { deviceId: devices.microphone } : {}) },
+    // The speaker chosen in an earlier meeting's settings (room/device-settings.ts), where the browser can choose one.
+    ...(speaker && supportsAudioOutputSelection() ? { audioOutput: { deviceId: speaker } } : {}),
   });
 }
 

@@ -1,11 +1,15 @@
 import { RoomEvent, Track, type DisconnectReason, type RemoteParticipant, type RemoteTrack } from "livekit-client";
-import { createAnnouncer, h } from "../shared/dom.ts";
+import { confirmAction } from "../shared/confirm-dialog.ts";
+import { createAnnouncer, h, icon } from "../shared/dom.ts";
+import { iconPaths } from "./icons.ts";
 import type { JoinedSession, Navigation } from "./meeting.ts";
 import { displayNameOf } from "./participant-tile.ts";
+import { createDeviceSettings } from "./room/device-settings.ts";
 import { createParticipantStage } from "./room/participant-stage.ts";
 import { createRemoteAudio } from "./room/remote-audio.ts";
 import { controlProblem, createRoomControls, type Control } from "./room/room-controls.ts";
 import { watchRole } from "./room/role-watch.ts";
+import { listenForShortcuts } from "./room/shortcuts.ts";
 import { outcomeOf } from "./room/room-outcome.ts";
 import { roomApi } from "./room-api.ts";
 import { mountSidePanel } from "./side-panel.ts";
@@ -14,8 +18,9 @@ export { gridSize } from "./room/participant-stage.ts";
 
 /**
  * The meeting itself: the stage (participant tiles and shared screens, room/participant-stage.ts),
- * the control bar (room/room-controls.ts) and the other people's audio (room/remote-audio.ts),
- * kept in line with the LiveKit room's events. Announces joins and leaves in a live region. Ends by
+ * the control bar (room/room-controls.ts) with the device settings (room/device-settings.ts), the
+ * keyboard shortcuts (room/shortcuts.ts) and the other people's audio (room/remote-audio.ts), kept
+ * in line with the LiveKit room's events. Announces joins and leaves in a live region. Ends by
  * telling `navigation` why (left, ended, removed, disconnected).
  */
 export function mountRoom(container: HTMLElement, session: JoinedSession, navigation: Navigation): () => void {
@@ -27,14 +32,20 @@ export function mountRoom(container: HTMLElement, session: JoinedSession, naviga
   const announcer = createAnnouncer();
   const stage = createParticipantStage();
   const audio = createRemoteAudio();
-  const controls = createRoomControls({ onToggle: (control) => void toggle(control), onLeave: () => void room.disconnect() });
+  const announce = (text: string) => announcer.announce(text);
+  const settings = createDeviceSettings(room, announce);
+  const controls = createRoomControls({
+    onToggle: (control) => void toggle(control),
+    onSettings: () => settings.open(),
+    onLeave: () => void room.disconnect(),
+  });
+  const keyboard = roomKeyboard(room, (control) => void toggle(control));
   const banner = h("p", { class: "banner", role: "status" });
   const count = h("p", { class: "room-count" });
   const problem = h("p", { class: "room-problem", role: "alert" });
   const startAudio = h("button", { type: "button", class: "button secondary start-audio", hidden: true }, "Turn on sound");
 
   // People (host actions for hosts), the lobby queue for hosts, and the chat (side-panel.ts).
-  const announce = (text: string) => announcer.announce(text);
   let panel = mountSidePanel(room, session.grant, announce);
   const section = h(
     "section",
@@ -44,7 +55,7 @@ export function mountRoom(container: HTMLElement, session: JoinedSession, naviga
     panel.recording.element,
     panel.recording.notice,
     h("div", { class: "room-main" }, stage.element, panel.element),
-    h("div", { class: "room-bar" }, count, controls.element, h("div", { class: "room-bar-end" }, startAudio)),
+    h("div", { class: "room-bar" }, count, controls.element, h("div", { class: "room-bar-end" }, startAudio, keyboard.button)),
     problem,
     announcer.element,
     audio.element,
@@ -116,6 +127,8 @@ export function mountRoom(container: HTMLElement, session: JoinedSession, naviga
   publishPreviewedTracks(session, pending, showProblem, sync);
 
   return () => {
+    keyboard.dispose();
+    settings.dispose();
     roleWatch.dispose();
     panel.dispose();
     disposed = true;
@@ -125,6 +138,28 @@ export function mountRoom(container: HTMLElement, session: JoinedSession, naviga
     if (room.state !== "disconnected") void room.disconnect();
   };
 }
+
+/**
+ * Ctrl/⌘+D, Ctrl/⌘+E, Alt+Q and ? (room/shortcuts.ts), and the visible button that lists them.
+ * Leaving by keyboard asks first: a stray key must not end a call.
+ */
+function roomKeyboard(room: JoinedSession["room"], toggle: (control: "microphone" | "camera") => void) {
+  const shortcuts = listenForShortcuts((action) => {
+    if (action === "microphone" || action === "camera") toggle(action);
+    else if (action === "leave") void confirmLeave().then(async (leave) => (leave ? room.disconnect() : undefined));
+  });
+  const button = h(
+    "button",
+    { type: "button", class: "button secondary small shortcuts-button", "aria-haspopup": "dialog", "aria-keyshortcuts": "?" },
+    icon(iconPaths("keyboard")),
+    h("span", {}, "Shortcuts"),
+  );
+  button.addEventListener("click", () => shortcuts.help.open());
+  return { button, dispose: () => shortcuts.dispose() };
+}
+
+const confirmLeave = () =>
+  confirmAction({ title: "Leave the meeting?", message: "You can join again with the meeting's link while it runs.", action: "Leave" });
 
 /** Publishes the previewed tracks as they are (no second permission prompt); their controls are busy meanwhile. */
 function publishPreviewedTracks(session: JoinedSession, pending: Set<Control>, showProblem: (text: string) => void, sync: () => void) {

@@ -1,6 +1,6 @@
 import { Room } from "livekit-client";
 import { h } from "../../shared/dom.ts";
-import { deviceKinds, deviceLabels, usable, type DeviceKind } from "./devices.ts";
+import { browserKinds, deviceKinds, deviceLabels, usable, type DeviceKind } from "./devices.ts";
 import type { LocalDevices } from "./local-devices.ts";
 
 export interface DevicePickers {
@@ -25,7 +25,7 @@ export function createDevicePickers(devices: LocalDevices): DevicePickers {
     element: h("div", { class: "device-selects" }, pickers.camera.field, pickers.microphone.field),
     async refresh() {
       for (const kind of deviceKinds) {
-        const available = await Room.getLocalDevices(kind === "camera" ? "videoinput" : "audioinput", false).catch(() => []);
+        const available = await Room.getLocalDevices(browserKinds[kind], false).catch(() => []);
         const { field, select } = pickers[kind];
         const current = devices.tracks[kind]?.mediaStreamTrack.getSettings().deviceId ?? devices.chosen[kind];
         select.replaceChildren(

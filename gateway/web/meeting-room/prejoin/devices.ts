@@ -6,6 +6,9 @@ export type DeviceState = "pending" | "on" | "off" | "blocked" | "missing" | "bu
 
 export const deviceKinds = ["camera", "microphone"] as const;
 
+/** The browser's name for each kind (MediaDeviceInfo.kind). */
+export const browserKinds = { camera: "videoinput", microphone: "audioinput" } as const satisfies Record<DeviceKind, MediaDeviceKind>;
+
 export const deviceLabels: Record<DeviceKind, string> = { camera: "Camera", microphone: "Microphone" };
 
 export const stateTexts: Record<DeviceState, string> = {

@@ -8,12 +8,13 @@ import {
   type LocalAudioTrack,
   type LocalVideoTrack,
 } from "livekit-client";
-import type { DeviceKind, DeviceState } from "./devices.ts";
+import { rememberedDevice } from "../device-choice.ts";
+import { browserKinds, type DeviceKind, type DeviceState } from "./devices.ts";
 
 export interface LocalDevices {
   readonly states: Readonly<Record<DeviceKind, DeviceState>>;
   readonly tracks: Readonly<{ camera?: LocalVideoTrack; microphone?: LocalAudioTrack }>;
-  /** The devices the person picked (device ids), used for new tracks and for the room. */
+  /** The devices the person picked (device ids; at first those remembered from the last meeting), used for new tracks and for the room. */
   readonly chosen: Readonly<{ camera?: string; microphone?: string }>;
   /** Asks for both at once (one browser prompt); if that fails for one reason, tries each alone. */
   start(): Promise<void>;
@@ -40,6 +41,10 @@ export function createLocalDevices(events: {
   const tracks: { camera?: LocalVideoTrack; microphone?: LocalAudioTrack } = {};
   const states: Record<DeviceKind, DeviceState> = { camera: "pending", microphone: "pending" };
   const chosen: { camera?: string; microphone?: string } = {};
+  for (const kind of ["camera", "microphone"] as const) {
+    const remembered = rememberedDevice.get(browserKinds[kind]);
+    if (remembered) chosen[kind] = remembered;
+  }
 
   const captureOptions = (kind: DeviceKind) =>
     kind === "camera"
@@ -114,6 +119,7 @@ export function createLocalDevices(events: {
     },
     choose(kind, deviceId) {
       chosen[kind] = deviceId;
+      rememberedDevice.set(browserKinds[kind], deviceId);
       const track = tracks[kind];
       if (track) void track.setDeviceId(deviceId).catch(() => undefined);
     },

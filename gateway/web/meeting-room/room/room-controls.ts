@@ -6,14 +6,14 @@ export type Control = "microphone" | "camera" | "screen";
 const controlsInOrder = ["microphone", "camera", "screen"] as const;
 
 export interface RoomControls {
-  /** The labelled group of buttons: microphone, camera, screen share (where the browser can), Leave. */
+  /** The labelled group of buttons: microphone, camera, screen share (where the browser can), settings, Leave. */
   element: HTMLElement;
   /** Shows each control as on or off, and busy while its change is under way. */
   update(on: Record<Control, boolean>, pending: ReadonlySet<Control>): void;
 }
 
-/** The room's control bar; it only reports presses (`onToggle`, `onLeave`): the room decides. */
-export function createRoomControls(handlers: { onToggle(control: Control): void; onLeave(): void }): RoomControls {
+/** The room's control bar; it only reports presses (`onToggle`, `onSettings`, `onLeave`): the room decides. */
+export function createRoomControls(handlers: { onToggle(control: Control): void; onSettings(): void; onLeave(): void }): RoomControls {
   const controlButton = (control: Control, label: string) => {
     const button = h(
       "button",
@@ -36,6 +36,14 @@ export function createRoomControls(handlers: { onToggle(control: Control): void;
     h("span", { class: "control-label" }, "Leave"),
   );
   leave.addEventListener("click", () => handlers.onLeave());
+  // Camera, microphone and speaker (room/device-settings.ts).
+  const settings = h(
+    "button",
+    { type: "button", class: "control control-settings", "aria-haspopup": "dialog" },
+    h("span", { class: "control-icon" }, icon(iconPaths("settings"))),
+    h("span", { class: "control-label" }, "Settings"),
+  );
+  settings.addEventListener("click", () => handlers.onSettings());
   // Browsers without screen capture (most phones) get no button for it.
   const canShareScreen = typeof navigator.mediaDevices?.getDisplayMedia === "function";
   const element = h(
@@ -44,6 +52,7 @@ export function createRoomControls(handlers: { onToggle(control: Control): void;
     buttons.microphone,
     buttons.camera,
     canShareScreen ? buttons.screen : null,
+    settings,
     leave,
   );
 
