@@ -52,7 +52,7 @@ describe("LiveKit never creates rooms on its own", () => {
 
   it("values.yaml and docs/deploying.md say it where they say how to configure LiveKit", () => {
     const values = readFileSync(path.join(chartDir, "values.yaml"), "utf8");
-    const mediaComment = values.slice(values.indexOf("# The media server (LiveKit)"), values.indexOf("\nmedia:"));
+    const mediaComment = values.slice(values.indexOf("The media server (LiveKit)"), values.indexOf("\nmedia:"));
     expect(parse(mediaComment.match(/^#\s+(room: .*)$/m)?.[1] ?? "")).toEqual({ room: { auto_create: false } });
     const deploying = readFileSync(path.join(root, "docs/deploying.md"), "utf8");
     expect(deploying).toContain("`room: {auto_create: false}`");
