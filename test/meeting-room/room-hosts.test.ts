@@ -199,6 +199,20 @@ describe("hosts, lobby, host controls and chat in real browsers", () => {
           `page load, name and Join to 'Waiting' ${waitingAt - timedLoadedAt} ms, until the host's badge shows ${seenByHostAt - waitingAt} ms, ` +
           `the Admit click ${admittedAt - seenByHostAt} ms, admitted to in the room ${inRoomAt - admittedAt} ms, to the first remote frame ${firstFrameAt - inRoomAt} ms`,
       );
+      // Attendance counts whole seconds from the visit the media server's webhook opens, which
+      // can arrive well after the page shows the room on a loaded machine: Tina stays until her
+      // visit is recorded and a whole second has passed in it, so her time adds up to more than none.
+      await waitFor(
+        async () => {
+          const { participants } = (await (await api("GET", `/meeting/${id}/participants`)).json()) as {
+            participants: { name: string; leftAt: string | null }[];
+          };
+          return participants.some((visit) => visit.name === "Timed Tina" && visit.leftAt === null);
+        },
+        30_000,
+        "Tina's visit recorded",
+      );
+      await holdStill(1_100, "a visit of a whole second, the unit attendance counts in");
       await timed.getByRole("button", { name: "Leave" }).click();
 
       // Denied and locked, for two more people.
