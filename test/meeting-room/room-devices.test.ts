@@ -203,29 +203,21 @@ describe("devices in the call", () => {
     const ada = await joinMeeting(browser, url, "Ada");
     const grace = await joinMeeting(browser, url, "Grace");
     await ada.locator(".audio-sink audio").first().waitFor({ state: "attached", timeout: 20_000 });
+    /** The output device the page's remote audio plays through. */
+    const sinkOf = (page: typeof ada) =>
+      page
+        .locator(".audio-sink audio")
+        .first()
+        .evaluate((audio: HTMLAudioElement) => audio.sinkId);
     await openSettings(ada);
     const speaker = await anotherOption(ada, "Speaker");
     await settingsDialog(ada).getByLabel("Speaker", { exact: true }).selectOption(speaker.value);
-    await expect
-      .poll(() =>
-        ada
-          .locator(".audio-sink audio")
-          .first()
-          .evaluate((audio: HTMLAudioElement) => audio.sinkId),
-      )
-      .toBe(speaker.value);
+    await expect.poll(() => sinkOf(ada)).toBe(speaker.value);
     await ada.reload();
     await ada.getByLabel("Your name").fill("Ada");
     await ada.getByRole("button", { name: /^Join/ }).click();
     await ada.locator(".audio-sink audio").first().waitFor({ state: "attached", timeout: 20_000 });
-    await expect
-      .poll(() =>
-        ada
-          .locator(".audio-sink audio")
-          .first()
-          .evaluate((audio: HTMLAudioElement) => audio.sinkId),
-      )
-      .toBe(speaker.value);
+    await expect.poll(() => sinkOf(ada)).toBe(speaker.value);
     await ada.close();
     await grace.close();
   });
