@@ -13,9 +13,9 @@ import { holdStill } from "../support/hold-still.ts";
 // Real meetings: Debian Chromium with a fake camera and microphone joins from the join URL,
 // through our join grants, to a real LiveKit; presence comes back from LiveKit's signed webhooks
 // and leaves as our webhook events at a receiver verifying with `standardwebhooks`.
-// Long enough for a leave and a rejoin on a loaded machine (the rejoin's participant_joined came
-// more than 4 s after the leave in two full runs under load 19-26, and the meeting ended under it:
-// a grant issued during the grace does not yet hold the meeting open, a known gap).
+// Long enough for a rejoin's grant on a loaded machine: the rejoin below waits for the leave's
+// webhook delivery, then loads the page and presses Join (more than 4 s under load 19-26). Once
+// granted, the rejoiner holds the meeting open until they enter (meetings-due-to-end.test.ts).
 const GRACE_SECONDS = 10;
 const fixture = useStack({ media: true, env: { MEETING_EMPTY_GRACE_SECONDS: String(GRACE_SECONDS), WEBHOOK_POLL_INTERVAL_MS: "200" } });
 const receiver = useWebhookReceiver();

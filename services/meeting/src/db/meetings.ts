@@ -262,14 +262,21 @@ export async function markClosed(client: PoolClient, id: string, closed: keyof t
 /**
  * Meetings that are over, locked (rows another replica holds are skipped): live ones empty for
  * `graceSeconds`, live ones empty past their planned end, and scheduled ones past their planned
- * end (nobody came). Someone in the room keeps a meeting going past its planned end.
+ * end (nobody came). Someone in the room keeps a meeting going past its planned end, and so does
+ * a grant issued in the last `graceSeconds` that nobody has entered with yet: the person it was
+ * issued to (a rejoin after a dropped connection, typically) is on their way in, and the media
+ * server's participant_joined can take seconds to arrive.
  */
 export async function claimMeetingsDueToEnd(client: PoolClient, graceSeconds: number, limit: number): Promise<{ id: string; status: MeetingStatus }[]> {
   const { rows } = await client.query<{ id: string; status: MeetingStatus }>(
-    `SELECT id, status FROM meetings
-      WHERE (status = 'live' AND empty_since IS NOT NULL AND (empty_since <= now() - make_interval(secs => $1) OR planned_end <= now()))
-         OR (status = 'scheduled' AND planned_end IS NOT NULL AND planned_end <= now())
-      LIMIT $2 FOR UPDATE SKIP LOCKED`,
+    `SELECT m.id, m.status FROM meetings m
+      WHERE (m.status = 'live' AND m.empty_since IS NOT NULL AND (m.empty_since <= now() - make_interval(secs => $1) OR m.planned_end <= now())
+             AND NOT EXISTS (
+               SELECT 1 FROM room_admissions a
+                WHERE a.meeting_id = m.id AND a.created_at > now() - make_interval(secs => $1) AND a.removed_at IS NULL
+                  AND NOT EXISTS (SELECT 1 FROM room_participants p WHERE p.meeting_id = m.id AND p.participant_id = a.participant_id)))
+         OR (m.status = 'scheduled' AND m.planned_end IS NOT NULL AND m.planned_end <= now())
+      LIMIT $2 FOR UPDATE OF m SKIP LOCKED`,
     [graceSeconds, limit],
   );
   return rows;
