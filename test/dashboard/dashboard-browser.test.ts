@@ -10,6 +10,7 @@ import { createOAuthApp, insecure, tokenRequest, verifyAtApi } from "../oauth/su
 import { useStack } from "../support/use-stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
+import { holdStill } from "../support/hold-still.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 
@@ -321,6 +322,34 @@ describe("developer dashboard in Chromium: every action through the public API, 
     await page.getByRole("button", { name: `Enable ${url}` }).click();
     await card.getByText("Enabled", { exact: true }).waitFor();
     expect(await webhookState()).toBe("enabled");
+  });
+
+  it("Recordings: the meeting picked last is the one shown, whichever answer comes last", async () => {
+    const createMeeting = (title: string, recording: string) =>
+      callApi(apiBase(fixture.stack), "POST", "/meeting", { key: admin.apiKey, body: { title, recording } })
+        .then((response) => response.json() as Promise<{ id: string }>)
+        .then((meeting) => meeting.id);
+    const unrecorded = await createMeeting("Stand-up, not recorded", "off");
+    const recorded = await createMeeting("Review, recorded", "manual"); // the newest: the page opens on it
+    // The page's first answer (the recorded meeting's list) is held back in the network, as a slow
+    // connection would, until the person has picked the other meeting and seen its list.
+    let releaseFirst!: () => void;
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    await page.route(`**/meeting/${recorded}/recordings`, async (route) => {
+      await firstHeld;
+      await route.continue();
+    });
+    await open("Recordings");
+    await page.getByLabel("Meeting").selectOption(unrecorded);
+    const shownOff = page.getByText("This meeting has no recordings: recording is off for it");
+    await shownOff.waitFor();
+    const firstAnswered = page.waitForResponse(`**/meeting/${recorded}/recordings`);
+    releaseFirst();
+    await firstAnswered;
+    await holdStill(1_000, "a negative: the stale answer, now in the page, would replace the list of the meeting picked");
+    expect(await shownOff.isVisible()).toBe(true);
+    expect(await page.getByText("This meeting has no recordings yet.").count()).toBe(0);
+    await page.unroute(`**/meeting/${recorded}/recordings`);
   });
 
   it("Users: an admin adds a member; the member's dashboard offers neither OAuth clients, users nor webhook changes, and the API refuses them", async () => {

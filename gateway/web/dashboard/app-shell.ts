@@ -11,14 +11,22 @@ export interface ViewContext {
   navigate(path: string): void;
 }
 
+/** Each region's latest load: an answer to an earlier one is stale and dropped. */
+const latestLoad = new WeakMap<HTMLElement, object>();
+
 /**
  * Loads data into a region with every state designed: loading, error (with the API's message
- * and a retry), refused (403: not allowed, in words) and the rendered success.
+ * and a retry), refused (403: not allowed, in words) and the rendered success. Only the region's
+ * latest load is shown: a person who picks another meeting while the first still loads sees the
+ * one they picked, whichever answer comes last.
  */
 export async function loadInto<T>(region: HTMLElement, load: () => Promise<ApiResult<T>>, render: (body: T) => Node | Node[]) {
+  const thisLoad = {};
+  latestLoad.set(region, thisLoad);
   region.setAttribute("aria-busy", "true");
   replaceChildren(region, h("p", { class: "loading", role: "status" }, "Loading…"));
   const result = await load();
+  if (latestLoad.get(region) !== thisLoad) return;
   region.removeAttribute("aria-busy");
   if (result.ok) return replaceChildren(region, render(result.body));
   if (result.status === 401) return void (window.location.href = "/dashboard/sign-in");

@@ -7,7 +7,8 @@ import type { DeliveryView } from "../db/delivery-log.ts";
 import type { SubscriptionRecord } from "../db/subscriptions.ts";
 import { createSecretBox } from "../signing/secret-box.ts";
 import type { DeliveryLog, SubscriptionStore } from "../webhook-stores.ts";
-import { DISABLED_BY_ORGANIZATION, webhookService } from "./webhook-service.ts";
+import { DISABLED_BY_ORGANIZATION } from "./subscription-handlers.ts";
+import { webhookService } from "./webhook-service.ts";
 
 // The handler rules of WebhookService over an in-memory transport and in-memory stores: value
 // and URL rules (the SSRF refusal included), the per-organization cap, admin-only changes,
