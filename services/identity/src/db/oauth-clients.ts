@@ -1,4 +1,4 @@
-import { inTransaction, type Pool } from "@svc/platform/db";
+import { fromSnakeCaseRow, inTransaction, type Pool, type SnakeCaseRow } from "@svc/platform/db";
 
 export interface OAuthClientRecord {
   clientId: string;
@@ -12,27 +12,8 @@ export interface OAuthClientRecord {
   createdAt: Date;
 }
 
-interface OAuthClientRow {
-  client_id: string;
-  org_id: string;
-  name: string;
-  redirect_uris: string[];
-  scopes: string[];
-  secret_hash: string;
-  require_pkce: boolean;
-  created_at: Date;
-}
-
-const fromRow = (row: OAuthClientRow): OAuthClientRecord => ({
-  clientId: row.client_id,
-  orgId: row.org_id,
-  name: row.name,
-  redirectUris: row.redirect_uris,
-  scopes: row.scopes,
-  secretHash: row.secret_hash,
-  requirePkce: row.require_pkce,
-  createdAt: row.created_at,
-});
+type OAuthClientRow = SnakeCaseRow<OAuthClientRecord>;
+const fromRow = fromSnakeCaseRow<OAuthClientRecord>;
 
 const COLUMNS = "client_id, org_id, name, redirect_uris, scopes, secret_hash, require_pkce, created_at";
 

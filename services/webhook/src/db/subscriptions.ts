@@ -1,4 +1,4 @@
-import { deleteIdempotentReplies, inTransaction, type Pool, type PoolClient } from "@svc/platform/db";
+import { deleteIdempotentReplies, fromSnakeCaseRow, inTransaction, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
 import { cursorMicrosOf, timestampOfMicros, type CreationCursor } from "./creation-cursor.ts";
 
 /** A subscription as callers may see it: never the secret. */
@@ -20,31 +20,8 @@ export interface SubscriptionRecord {
 const columns = `id, org_id, url, events, created_at, disabled_at, disabled_reason, description, rate_limit_per_second,
   CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS previous_secret_expires_at`;
 
-interface SubscriptionRow {
-  id: string;
-  org_id: string;
-  url: string;
-  events: string[];
-  created_at: Date;
-  disabled_at: Date | null;
-  disabled_reason: string | null;
-  description: string;
-  rate_limit_per_second: number | null;
-  previous_secret_expires_at: Date | null;
-}
-
-const toRecord = (row: SubscriptionRow): SubscriptionRecord => ({
-  id: row.id,
-  orgId: row.org_id,
-  url: row.url,
-  events: row.events,
-  createdAt: row.created_at,
-  disabledAt: row.disabled_at,
-  disabledReason: row.disabled_reason,
-  description: row.description,
-  rateLimitPerSecond: row.rate_limit_per_second,
-  previousSecretExpiresAt: row.previous_secret_expires_at,
-});
+type SubscriptionRow = SnakeCaseRow<SubscriptionRecord>;
+const toRecord = fromSnakeCaseRow<SubscriptionRecord>;
 
 /**
  * Stores a new subscription unless the organization already has `maxPerOrg`, in the caller's
@@ -103,7 +80,7 @@ export async function listSubscriptionsPage(
   );
   const shown = rows.slice(0, page.size);
   const last = shown.at(-1);
-  return { subscriptions: shown.map(toRecord), ...(rows.length > page.size && last ? { next: { createdAtMicros: last.cursor, id: last.id } } : {}) };
+  return { subscriptions: shown.map(({ cursor: _cursor, ...row }) => toRecord(row)), ...(rows.length > page.size && last ? { next: { createdAtMicros: last.cursor, id: last.id } } : {}) };
 }
 
 export const findSubscription = (pool: Pool, orgId: string, id: string) => findSubscriptionWith(pool, orgId, id);
