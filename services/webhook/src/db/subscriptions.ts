@@ -80,7 +80,10 @@ export async function listSubscriptionsPage(
   );
   const shown = rows.slice(0, page.size);
   const last = shown.at(-1);
-  return { subscriptions: shown.map(({ cursor: _cursor, ...row }) => toRecord(row)), ...(rows.length > page.size && last ? { next: { createdAtMicros: last.cursor, id: last.id } } : {}) };
+  return {
+    subscriptions: shown.map(({ cursor: _cursor, ...row }) => toRecord(row)),
+    ...(rows.length > page.size && last ? { next: { createdAtMicros: last.cursor, id: last.id } } : {}),
+  };
 }
 
 export const findSubscription = (pool: Pool, orgId: string, id: string) => findSubscriptionWith(pool, orgId, id);

@@ -12,10 +12,7 @@ import { requireEnabled, subscriptionOf } from "./subscription-handlers.ts";
 import { adminOnly, scopes, type WebhookServiceDependencies } from "./handler-context.ts";
 import { deliveryStatusWords, statusClassOf, toDelivery } from "./webhook-wire.ts";
 
-type DeliveryHandlers = Pick<
-  ServiceImpl<typeof WebhookService>,
-  "listDeliveries" | "recoverDeliveries" | "retryDelivery" | "sendTestEvent" | "listEventTypes"
->;
+type DeliveryHandlers = Pick<ServiceImpl<typeof WebhookService>, "listDeliveries" | "recoverDeliveries" | "retryDelivery" | "sendTestEvent" | "listEventTypes">;
 
 /** The delivery log of a subscription, and what an organization does with it: recover, redeliver, test. */
 export function deliveryHandlers(deps: WebhookServiceDependencies): DeliveryHandlers {
