@@ -20,7 +20,7 @@ import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_proces
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { descendantPids, hasExited, stopProcess } from "./supervision.ts";
+import { descendantPids, hasExited, STOP_BOUNDS_AFTER_SERVICES_MS, stopProcess } from "./supervision.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -120,7 +120,6 @@ export interface SuperviseEgressOptions extends EgressOptions {
 /** Delays before each restart; back to the first once a process has run a minute. */
 const RESTART_DELAYS_MS = [500, 1_000, 2_000, 5_000, 10_000, 30_000];
 const STABLE_MS = 60_000;
-const STOP_GRACE_MS = 10_000;
 const LOG_LIMIT = 1_000_000;
 
 /**
@@ -286,12 +285,12 @@ export async function superviseEgress(options: SuperviseEgressOptions): Promise<
         // SIGINT: egress stops its recordings (their files are finished) and exits; SIGTERM would
         // wait for every recording to be stopped by its owner first.
         current.kill("SIGINT");
-        const killer = setTimeout(() => killAll(everyProcess()), STOP_GRACE_MS);
+        const killer = setTimeout(() => killAll(everyProcess()), STOP_BOUNDS_AFTER_SERVICES_MS.egress);
         await exited;
         clearTimeout(killer);
       }
       killAll(handlerPids(wsUrl).flatMap((pid) => descendantPids(pid)));
-      if (pulse && !hasExited(pulse)) await stopProcess(pulse, 2_000);
+      if (pulse && !hasExited(pulse)) await stopProcess(pulse, STOP_BOUNDS_AFTER_SERVICES_MS.pulseaudio);
       rmSync(runtimeDir, { recursive: true, force: true });
     },
   };

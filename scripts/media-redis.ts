@@ -5,7 +5,7 @@
 // only, from Debian's redis-server (scripts/infra and `scripts/egress deps` install it).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import net from "node:net";
-import { stopProcess } from "./supervision.ts";
+import { STOP_BOUNDS_AFTER_SERVICES_MS, stopProcess } from "./supervision.ts";
 
 export interface RunningMediaRedis {
   process: ChildProcess;
@@ -41,7 +41,7 @@ export async function startMediaRedis(port: number): Promise<RunningMediaRedis> 
   // At log level "warning" it says little; a start failure (a taken port) goes to stdout.
   let errors = "";
   for (const stream of [child.stdout!, child.stderr!]) stream.on("data", (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4_000)));
-  const stop = () => stopProcess(child, 5_000);
+  const stop = () => stopProcess(child, STOP_BOUNDS_AFTER_SERVICES_MS.mediaRedis);
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     // EADDRINUSE named as Node names it, so that the test stacks start again on fresh ports.

@@ -4,6 +4,7 @@
 // chart instead; the meeting service only needs its URL and API key.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { STOP_BOUNDS_AFTER_SERVICES_MS } from "./supervision.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -99,7 +100,7 @@ export async function startMediaServer(
       // The first SIGTERM only drains (waits for participants to leave); the second exits at once.
       child.kill("SIGTERM");
       setTimeout(() => child.kill("SIGTERM"), 200).unref();
-      setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
+      setTimeout(() => child.kill("SIGKILL"), STOP_BOUNDS_AFTER_SERVICES_MS.mediaServer).unref();
     });
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {

@@ -19,7 +19,15 @@ import { describeDemoTenant, seedDemoTenant } from "./demo-tenant.ts";
 import { egressAvailable, egressBinary, superviseEgress, type SupervisedEgress } from "./egress-server.ts";
 import { hasRedisServer, startMediaRedis, type RunningMediaRedis } from "./media-redis.ts";
 import { startMediaServer, type RunningMediaServer } from "./media-server.ts";
-import { hasExited, importWithoutExitHooks, serviceStopBoundMs, stopProcess, superviseInOwnProcessGroup, within } from "./supervision.ts";
+import {
+  hasExited,
+  importWithoutExitHooks,
+  serviceStopBoundMs,
+  STOP_BOUNDS_AFTER_SERVICES_MS,
+  stopProcess,
+  superviseInOwnProcessGroup,
+  within,
+} from "./supervision.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const services = ["identity", "meeting", "webhook"] as const;
@@ -47,7 +55,6 @@ const RECORDING_PORTS = {
 
 // A service's own bound (its drain), plus the time to notice it exited; then it is SIGKILLed.
 const SERVICE_STOP_MS = serviceStopBoundMs(process.env);
-const POSTGRES_STOP_MS = 10_000;
 
 // The output may be a pipe whose reader is gone by the time we stop: lose the line, not the stop.
 for (const stream of [process.stdout, process.stderr]) stream.on("error", () => undefined);
@@ -238,10 +245,10 @@ async function stopEmbeddedPostgres(postgres: EmbeddedPostgres) {
       () => true,
       () => true,
     ),
-    POSTGRES_STOP_MS,
+    STOP_BOUNDS_AFTER_SERVICES_MS.postgres,
   );
   if (stopped) return;
-  log(`postgres did not stop within ${POSTGRES_STOP_MS / 1000} s: killing it`);
+  log(`postgres did not stop within ${STOP_BOUNDS_AFTER_SERVICES_MS.postgres / 1000} s: killing it`);
   try {
     process.kill(Number(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]), "SIGKILL");
   } catch {

@@ -55,6 +55,18 @@ export function stopProcess(child: ChildProcess, graceMs: number, signal: NodeJS
 }
 
 /**
+ * What `npm start` gives each part it stops after its services, in the order it stops them
+ * (start-embedded.ts); each is SIGKILLed past its bound. Egress finishes its recordings' files
+ * first, then its PulseAudio; the media server, its Redis and Postgres follow.
+ */
+export const STOP_BOUNDS_AFTER_SERVICES_MS = { egress: 10_000, pulseaudio: 2_000, mediaServer: 5_000, mediaRedis: 5_000, postgres: 10_000 } as const;
+
+/** The longest `npm start` takes to stop everything: the services' bound, then each bound above in turn. */
+export function embeddedStopBoundMs(env: Record<string, string | undefined>): number {
+  return serviceStopBoundMs(env) + Object.values(STOP_BOUNDS_AFTER_SERVICES_MS).reduce((sum, ms) => sum + ms, 0);
+}
+
+/**
  * How long a supervisor waits for a stopping service before it SIGKILLs it: the service's own
  * bound (SHUTDOWN_GRACE_MS in its environment, or the default) plus the time to see it exit.
  */

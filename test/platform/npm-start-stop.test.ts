@@ -8,6 +8,7 @@ import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultAddresses } from "@svc/platform";
+import { embeddedStopBoundMs } from "../../scripts/supervision.ts";
 import { launchChromium } from "../support/chromium.ts";
 import { joinMeeting } from "../support/meeting-room-browser.ts";
 import { isListening, processTree, stillRunning, watchProcessTree, type ProcessId } from "../support/process-tree.ts";
@@ -23,8 +24,8 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
 const root = path.resolve(import.meta.dirname, "../..");
 const CYCLES = Number(process.env.SVC_START_STOP_CYCLES ?? 2);
 const PORTS = [...Object.values(defaultAddresses), 7880, 7881, 54329];
-/** The services' drain bound and its margin, then the media server's and Postgres's bounds. */
-const STOPPED_WITHIN_MS = 45_000;
+/** Every bound of npm start's stop in turn (scripts/supervision.ts), and a few seconds to see the last exit. */
+const STOPPED_WITHIN_MS = embeddedStopBoundMs(process.env) + 5_000;
 
 const gateway = `http://127.0.0.1:${defaultAddresses.gateway}`;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "svc-npm-start-"));

@@ -58,6 +58,9 @@ const statusOf = async (account: S3Account, method: string, key: string) => (awa
 
 /** Starts an audio recording of a meeting someone is in, records a few seconds and stops it; its id. */
 async function recordBriefly(meeting: { id: string }, seconds: number): Promise<{ recordingId: string; startedAt: number }> {
+  // The page is in the room; the meeting is live once the media server's participant_joined has
+  // reached the meeting service (seconds later under load), and only a live meeting is recorded.
+  await waitFor(async () => (await api("GET", `/meeting/${meeting.id}`)).body.status === "live", 30_000, "the meeting is live");
   const started = await api("POST", `/meeting/${meeting.id}/recordings`, { layout: "audio" });
   expect(started.status, JSON.stringify(started.body)).toBe(201);
   const recordingId = started.body.id as string;
