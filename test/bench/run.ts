@@ -22,7 +22,8 @@ import { serviceNames, startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { keepAliveClient, load, loop, percentiles, type LoadOptions, type LoadResult } from "./load.ts";
-import { firstRemoteFrame, JOIN_CONCURRENCY, joinGrantLatency } from "./meeting-room.ts";
+import { JOIN_CONCURRENCY, joinGrantLatency } from "./meeting-room.ts";
+import { joinPhaseRows, measureJoinPhases } from "./join-phases.ts";
 import { measureRecordingCost } from "./recording-cost.ts";
 import { countCalls, formatCallCounts, type CallCount } from "./call-counts.ts";
 import { cpuMeter, withCpuPerRequest } from "./process-cpu.ts";
@@ -498,7 +499,9 @@ async function onlySections(sections: string[]) {
     // Join grants open the room at the media server: a stack with one.
     const stack = await startBenchStack(true);
     try {
-      await joinGrantRow(stack, await createTenant(stack));
+      const tenant = await createTenant(stack);
+      await joinGrantRow(stack, tenant);
+      rows.push(...joinPhaseRows(await measureJoinPhases(stack, tenant)));
     } finally {
       await stack.stop();
     }
@@ -526,14 +529,9 @@ async function joinGrantRow(stack: Stack, tenant: Tenant) {
 }
 
 async function meetingRoom(stack: Stack, tenant: Tenant) {
-  log(`meeting room: join grants at ${JOIN_CONCURRENCY} concurrent requests, then page load → first remote video frame`);
+  log(`meeting room: join grants at ${JOIN_CONCURRENCY} concurrent requests, then the join's phases against a bare livekit-client page`);
   await joinGrantRow(stack, tenant);
-  const firstFrame = await firstRemoteFrame(stack, tenant);
-  rows.push({
-    scenario: "meeting room: page load → first remote video frame",
-    p50Ms: firstFrame.medianMs,
-    note: `median of ${firstFrame.samplesMs.length}: ${firstFrame.samplesMs.map((ms) => ms.toFixed(0)).join(", ")} ms`,
-  });
+  rows.push(...joinPhaseRows(await measureJoinPhases(stack, tenant)));
 }
 
 /** The profiles' top frames, per process (the profile files are named by process id). */
