@@ -76,7 +76,7 @@ export function createAssets(manifest: AssetManifest, files: Map<string, Uint8Ar
         const encoding = offered.find((candidate) => candidate === accepts);
         res.set({ "Content-Type": file.type, "Cache-Control": IMMUTABLE, Vary: "Accept-Encoding" });
         if (encoding) res.set("Content-Encoding", encoding);
-        res.end(encoding ? file.encoded[encoding] : file.raw);
+        res.end(encoding ? file.encoded[encoding]! : file.raw);
       });
       return router;
     },
