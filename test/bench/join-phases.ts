@@ -111,7 +111,8 @@ async function startFloorServer(): Promise<{ url: string; close: () => Promise<v
     logLevel: "silent",
   });
   const script = bundle.outputFiles[0]!.contents;
-  const page = '<!doctype html><html><head><meta charset="utf-8"><title>floor</title><script type="module" src="/floor.js"></script></head><body></body></html>';
+  const page =
+    '<!doctype html><html><head><meta charset="utf-8"><title>floor</title><script type="module" src="/floor.js"></script></head><body></body></html>';
   const server = http.createServer((req, res) => {
     if (req.url === "/floor.js") res.writeHead(200, { "content-type": "text/javascript" }).end(script);
     else res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page);

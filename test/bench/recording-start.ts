@@ -122,8 +122,14 @@ export async function measureRecordingStart(): Promise<string> {
       `Recording start (grid, ${recordSeconds} s recordings, ${samples} samples each; goal ≤ 2,000 ms on an idle machine):`,
       "| | start call returned → first recorded frame (median) | samples ms | seconds the file misses (samples) |",
       "|---|---|---|---|",
-      `| POST /api/v1/meeting/:id/recordings | ${median(ourGaps).toFixed(0)} ms${median(ourGaps) <= 2_000 ? " (goal met)" : " (goal NOT met)"} | ${list(ourGaps)} | ${list(ours.map((sample) => sample.missingSeconds), 1)} |`,
-      `| floor: Egress's StartRoomCompositeEgress alone | ${median(floor.map((sample) => sample.gapMs)).toFixed(0)} ms | ${list(floor.map((sample) => sample.gapMs))} | ${list(floor.map((sample) => sample.missingSeconds), 1)} |`,
+      `| POST /api/v1/meeting/:id/recordings | ${median(ourGaps).toFixed(0)} ms${median(ourGaps) <= 2_000 ? " (goal met)" : " (goal NOT met)"} | ${list(ourGaps)} | ${list(
+        ours.map((sample) => sample.missingSeconds),
+        1,
+      )} |`,
+      `| floor: Egress's StartRoomCompositeEgress alone | ${median(floor.map((sample) => sample.gapMs)).toFixed(0)} ms | ${list(floor.map((sample) => sample.gapMs))} | ${list(
+        floor.map((sample) => sample.missingSeconds),
+        1,
+      )} |`,
       "",
     ].join("\n");
   } finally {

@@ -153,7 +153,8 @@ describe("recording a meeting through the room and the API", () => {
       expect(capturing.capturing).toBe(true);
       // startedAt: when capture began, as the recorder reports it (not when the start was asked).
       const egress = new EgressClient(fixture.stack.media!.url, fixture.stack.media!.apiKey, fixture.stack.media!.apiSecret);
-      const egressId = (await fixture.stack.query<{ egress_id: string }>("SELECT egress_id FROM meeting.recordings WHERE id = $1", [recordingId])).rows[0]!.egress_id;
+      const egressId = (await fixture.stack.query<{ egress_id: string }>("SELECT egress_id FROM meeting.recordings WHERE id = $1", [recordingId])).rows[0]!
+        .egress_id;
       const [info] = await egress.listEgress({ egressId });
       expect(Date.parse(capturing.startedAt)).toBe(Number(info!.startedAt / 1_000_000n));
       expect(Date.parse(capturing.startedAt)).toBeGreaterThan(askedAt);

@@ -60,12 +60,10 @@ export const Recording = z
     meetingId: z.string(),
     status: RecordingStatusName,
     layout: z.enum(["grid", "audio"]),
-    startedAt: dateTime(
-      "When capture began, as the recorder reports it, once `capturing`; until then (the recorder starting), when the start was asked.",
-    ),
+    startedAt: dateTime("When capture began, as the recorder reports it, once `capturing`; until then (the recorder starting), when the start was asked."),
     capturing: z.boolean().meta({
       description:
-        "True once the recorder reports the run active, the room's media being written (the room's indicator says \"Recording\"); false while it starts (\"Starting…\", a few seconds for `grid`: it loads a page and joins the room first).",
+        'True once the recorder reports the run active, the room\'s media being written (the room\'s indicator says "Recording"); false while it starts ("Starting…", a few seconds for `grid`: it loads a page and joins the room first).',
     }),
     endedAt: nullableDateTime("When it stopped; null while recording."),
     durationSeconds: z.number().nullable().meta({ description: "The file's duration, once ready." }),

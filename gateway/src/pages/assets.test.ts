@@ -32,7 +32,10 @@ describe("bundleAssets", () => {
     const script = new TextDecoder().decode(bundle.files.get(js));
     expect(script).not.toContain("someLongLocalName");
     expect(script.trimEnd().endsWith(`//# sourceMappingURL=${js}.map`)).toBe(true);
-    expect(JSON.parse(new TextDecoder().decode(bundle.files.get(`${js}.map`)))).toMatchObject({ version: 3, names: expect.arrayContaining(["someLongLocalName"]) });
+    expect(JSON.parse(new TextDecoder().decode(bundle.files.get(`${js}.map`)))).toMatchObject({
+      version: 3,
+      names: expect.arrayContaining(["someLongLocalName"]),
+    });
 
     // The name follows the content.
     writeFileSync(path.join(root, "first", "page.css"), "body { color: blue; }\n");

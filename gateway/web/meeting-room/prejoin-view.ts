@@ -100,10 +100,17 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
     if (standing?.removed) return navigation.outcome({ kind: "removed" });
     preview.start();
     if (!meeting.link) return prepareForTypedName(); // a name remembered from last time
-    showLinkHolder(meeting.id, meeting.link, form, navigation, () => disposed, (role) => {
-      holderRole = role;
-      prepareForTypedName();
-    });
+    showLinkHolder(
+      meeting.id,
+      meeting.link,
+      form,
+      navigation,
+      () => disposed,
+      (role) => {
+        holderRole = role;
+        prepareForTypedName();
+      },
+    );
   });
   return () => {
     disposed = true;

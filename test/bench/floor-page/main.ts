@@ -7,7 +7,7 @@ import { Room, RoomEvent, Track, VideoPresets } from "livekit-client";
 const room = new Room({ adaptiveStream: true, dynacast: true, videoCaptureDefaults: { resolution: VideoPresets.h720.resolution } });
 room.on(RoomEvent.TrackSubscribed, (track) => {
   if (track.kind !== Track.Kind.Video) return;
-  const video = track.attach();
+  const video = track.attach() as HTMLVideoElement;
   video.width = 640;
   video.height = 360;
   document.body.append(video);
