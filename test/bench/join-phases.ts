@@ -146,7 +146,8 @@ export async function measureJoinPhases(stack: Stack, tenant: Tenant): Promise<J
     // One of each first, not counted: the media server's and the browser's first-time costs.
     for (let sample = -1; sample < SAMPLES; sample++) {
       const token = new AccessToken(media.apiKey, media.apiSecret, { identity: `floor-${sample + 1}`, ttl: 300 });
-      token.addGrant({ room: meeting.id, roomJoin: true, canSubscribe: true, canPublish: false });
+      // The rights a join grant gives (services/meeting/src/room/join-grants.ts), so that the connection does the same work.
+      token.addGrant({ room: meeting.id, roomJoin: true, canSubscribe: true, canPublish: true, canPublishData: false });
       const floor = await floorSample(browser, floorServer.url, { url: media.publicUrl, token: await token.toJwt() });
       const atOnce = await roomSample(browser, meeting.url, `Viewer ${sample + 1}a`, "at once");
       const afterPreview = await roomSample(browser, meeting.url, `Viewer ${sample + 1}b`, "after the preview");
