@@ -1,5 +1,5 @@
 // Bundles the pages' browser code (gateway/web/<entry>/main.ts) for production into DIR:
-// fingerprinted files plus manifest.json, which the compiled gateway reads at start
+// fingerprinted files, their source maps and precompressed variants (.br, .gz), plus manifest.json, which the compiled gateway reads at start
 // (gateway/src/pages/assets.ts). scripts/build runs it into <out>/gateway/dist/assets.
 //
 // Usage: node scripts/build-assets.ts DIR
@@ -12,7 +12,7 @@ if (!dir) {
   process.stderr.write("usage: node scripts/build-assets.ts DIR\n");
   process.exit(2);
 }
-const bundle = await bundleAssets({ production: true });
+const bundle = await bundleAssets();
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
 for (const [name, contents] of bundle.files) writeFileSync(path.join(dir, name), contents);

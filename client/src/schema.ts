@@ -2610,8 +2610,13 @@ export interface components {
             status: "recording" | "processing" | "ready" | "failed";
             /** @enum {string} */
             layout: "grid" | "audio";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When capture began, as the recorder reports it, once `capturing`; until then (the recorder starting), when the start was asked.
+             */
             startedAt: string;
+            /** @description True once the recorder reports the run active, the room's media being written (the room's indicator says "Recording"); false while it starts ("Starting…", a few seconds for `grid`: it loads a page and joins the room first). */
+            capturing: boolean;
             /** @description When it stopped; null while recording. */
             endedAt: string | null;
             /** @description The file's duration, once ready. */
@@ -2646,6 +2651,8 @@ export interface components {
         RoomRecordingState: {
             /** @description A recording of the meeting is in progress. */
             recording: boolean;
+            /** @description The recording in progress is capturing (the recorder reports it active); false while it starts. */
+            capturing: boolean;
             layout: ("grid" | "audio") | null;
             /**
              * @description The meeting's recording setting.

@@ -1,15 +1,14 @@
-// Meeting-room scenarios of `npm run bench`: join grants under concurrency, and how long a person
-// waits from opening the join URL to seeing someone else's video.
+// Meeting-room scenarios of `npm run bench`: join grants under concurrency (how long a person
+// waits from opening the join URL to seeing someone else's video: join-phases.ts).
 import { RoomServiceClient } from "livekit-server-sdk";
 import type { Stack } from "../support/stack.ts";
 import type { Tenant } from "../support/tenants.ts";
 import { launchChromium } from "../support/chromium.ts";
-import { inboundMedia, joinMeeting } from "../support/meeting-room-browser.ts";
+import { joinMeeting } from "../support/meeting-room-browser.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
-import { loop, percentiles, type LoadResult } from "./load.ts";
+import { loop, type LoadResult } from "./load.ts";
 
 export const JOIN_CONCURRENCY = 50;
-const FIRST_FRAME_SAMPLES = 5;
 
 async function createMeeting(stack: Stack, tenant: Tenant, title: string): Promise<{ id: string; url: string }> {
   const response = await callApi(apiBase(stack), "POST", "/meeting", { key: tenant.apiKey, body: { title } });
@@ -51,33 +50,6 @@ export async function joinGrantLatency(
     await loop(JOIN_CONCURRENCY, 1, grant); // warm-up
     const grants = await measure(() => loop(JOIN_CONCURRENCY, durationSeconds, grant));
     return { grants, createRoom: await measure(() => loop(JOIN_CONCURRENCY, durationSeconds, createRoom)) };
-  } finally {
-    await browser.close();
-  }
-}
-
-/**
- * From `page.goto(joinUrl)` to the first remote video frame decoded, for a person joining a
- * meeting where someone is already sending video: the median of FIRST_FRAME_SAMPLES joins, each
- * in a fresh browser context (no cache: a first visit). It includes typing the name and joining.
- */
-export async function firstRemoteFrame(stack: Stack, tenant: Tenant): Promise<{ medianMs: number; samplesMs: number[] }> {
-  const meeting = await createMeeting(stack, tenant, "First frame");
-  const browser = await launchChromium({ fakeMedia: true });
-  try {
-    await joinMeeting(browser, meeting.url, "Presenter");
-    const samplesMs: number[] = [];
-    for (let sample = 0; sample < FIRST_FRAME_SAMPLES; sample++) {
-      const started = performance.now();
-      const page = await joinMeeting(browser, meeting.url, `Viewer ${sample + 1}`);
-      while ((await inboundMedia(page)).videoFramesByTrack.every((frames) => frames === 0)) {
-        if (performance.now() - started > 30_000) throw new Error("no remote video frame within 30 s");
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      samplesMs.push(performance.now() - started);
-      await page.context().close();
-    }
-    return { medianMs: percentiles(samplesMs).p50Ms, samplesMs };
   } finally {
     await browser.close();
   }

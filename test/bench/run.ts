@@ -3,7 +3,7 @@
 // machine drift while ratios hold. Prints one table and writes test/bench/results.json.
 // `--quick` runs every throughput scenario briefly (under a minute, no meeting-room browser runs);
 // BENCH_PROFILE_DIR=<dir> writes a CPU profile of every service process there and summarises it.
-// `--only=calls,auth,meeting,join,list,pipeline,backlog,growth,rooms,recording` runs just those sections (what
+// `--only=calls,auth,meeting,join,list,pipeline,backlog,growth,rooms,recording,recording-start` runs just those sections (what
 // each endpoint calls, counted from its trace: call-counts.ts; POST /auth with its ceilings,
 // GET /webhook with its ceilings, the webhook pipeline end to end, a queued webhook backlog, how
 // cost grows with data, a meeting room filling up, what a recording costs: recording-cost.ts, on
@@ -22,8 +22,10 @@ import { serviceNames, startStack, type Stack } from "../support/stack.ts";
 import { createTenant, type Tenant } from "../support/tenants.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { keepAliveClient, load, loop, percentiles, type LoadOptions, type LoadResult } from "./load.ts";
-import { firstRemoteFrame, JOIN_CONCURRENCY, joinGrantLatency } from "./meeting-room.ts";
+import { JOIN_CONCURRENCY, joinGrantLatency } from "./meeting-room.ts";
+import { joinPhaseRows, measureJoinPhases } from "./join-phases.ts";
 import { measureRecordingCost } from "./recording-cost.ts";
+import { measureRecordingStart } from "./recording-start.ts";
 import { countCalls, formatCallCounts, type CallCount } from "./call-counts.ts";
 import { cpuMeter, withCpuPerRequest } from "./process-cpu.ts";
 import { dispatcherBacklog } from "./dispatcher-backlog.ts";
@@ -376,6 +378,7 @@ async function main() {
   // Presence sent as the media server's webhooks needs a stack without one (see roomPresence).
   rows.push(...(await roomRows()));
   print();
+  if (!QUICK) console.log(await measureRecordingStart());
   if (!QUICK) console.log(await measureRecordingCost());
   if (PROFILE_DIR) summariseProfiles(PROFILE_DIR);
 }
@@ -482,7 +485,7 @@ async function onlySections(sections: string[]) {
   const authCeilings = sections.includes("auth") || sections.includes("list") ? await ceilings() : undefined;
   const listCeiling = sections.includes("list") ? await hopCeilings(authCeilings!.bareExpress) : undefined;
   // calls, join, rooms and recording start stacks of their own.
-  if (sections.some((section) => !["calls", "recording", "rooms", "join"].includes(section))) {
+  if (sections.some((section) => !["calls", "recording", "recording-start", "rooms", "join"].includes(section))) {
     const stack = await startBenchStack(false);
     try {
       if (sections.includes("auth")) await (await authRows(stack, await createTenant(stack), authCeilings!)).app.close();
@@ -498,13 +501,16 @@ async function onlySections(sections: string[]) {
     // Join grants open the room at the media server: a stack with one.
     const stack = await startBenchStack(true);
     try {
-      await joinGrantRow(stack, await createTenant(stack));
+      const tenant = await createTenant(stack);
+      await joinGrantRow(stack, tenant);
+      rows.push(...joinPhaseRows(await measureJoinPhases(stack, tenant)));
     } finally {
       await stack.stop();
     }
   }
   if (sections.includes("rooms")) rows.push(...(await roomRows()));
   print();
+  if (sections.includes("recording") || sections.includes("recording-start")) console.log(await measureRecordingStart());
   if (sections.includes("recording")) console.log(await measureRecordingCost());
   if (PROFILE_DIR) summariseProfiles(PROFILE_DIR);
 }
@@ -526,14 +532,9 @@ async function joinGrantRow(stack: Stack, tenant: Tenant) {
 }
 
 async function meetingRoom(stack: Stack, tenant: Tenant) {
-  log(`meeting room: join grants at ${JOIN_CONCURRENCY} concurrent requests, then page load → first remote video frame`);
+  log(`meeting room: join grants at ${JOIN_CONCURRENCY} concurrent requests, then the join's phases against a bare livekit-client page`);
   await joinGrantRow(stack, tenant);
-  const firstFrame = await firstRemoteFrame(stack, tenant);
-  rows.push({
-    scenario: "meeting room: page load → first remote video frame",
-    p50Ms: firstFrame.medianMs,
-    note: `median of ${firstFrame.samplesMs.length}: ${firstFrame.samplesMs.map((ms) => ms.toFixed(0)).join(", ")} ms`,
-  });
+  rows.push(...joinPhaseRows(await measureJoinPhases(stack, tenant)));
 }
 
 /** The profiles' top frames, per process (the profile files are named by process id). */

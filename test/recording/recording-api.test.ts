@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { Browser, Page } from "playwright-core";
+import { EgressClient } from "livekit-server-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectPageProblems, launchChromium } from "../support/chromium.ts";
 import { holdStill } from "../support/hold-still.ts";
@@ -88,7 +89,14 @@ async function webhookOf(type: string, match: (data: Record<string, unknown>) =>
 const recorderActive = (recordingId: string) => recorderActiveIn(fixture.stack, recordingId);
 
 const recordingNow = async (id: string) =>
-  (await api("GET", `/recordings/${id}`)).body as { status: string; durationSeconds: number | null; error: string | null; errorCode: string | null };
+  (await api("GET", `/recordings/${id}`)).body as {
+    status: string;
+    capturing: boolean;
+    startedAt: string;
+    durationSeconds: number | null;
+    error: string | null;
+    errorCode: string | null;
+  };
 
 interface Probe {
   streams: { codec_type: string; codec_name: string }[];
@@ -128,11 +136,28 @@ describe("recording a meeting through the room and the API", () => {
       await host.screenshot({ path: path.join(SHOTS, "host-control.png") });
 
       await control.getByLabel("Layout").selectOption("grid");
+      const askedAt = Date.now();
       await control.getByRole("button", { name: "Start recording" }).click();
-      const hostIndicator = host.getByRole("status").filter({ hasText: /^Recording$/ });
-      await hostIndicator.waitFor({ timeout: 20_000 });
+      // "Starting…" while the recorder gets ready (it loads a page and joins the room), and
+      // "Recording" only once it reports capturing: the first seconds are not claimed as recorded.
+      await host
+        .getByRole("status")
+        .filter({ hasText: /^Starting…$/ })
+        .waitFor({ timeout: 10_000 });
+      await host.screenshot({ path: path.join(SHOTS, "indicator-starting.png") });
       const started = await webhookOf("recording.started", (data) => data.meetingId === meeting.id);
       recordingId = String(started.payload!.data.recordingId);
+      const hostIndicator = host.getByRole("status").filter({ hasText: /^Recording$/ });
+      await hostIndicator.waitFor({ timeout: 60_000 });
+      const capturing = await recordingNow(recordingId);
+      expect(capturing.capturing).toBe(true);
+      // startedAt: when capture began, as the recorder reports it (not when the start was asked).
+      const egress = new EgressClient(fixture.stack.media!.url, fixture.stack.media!.apiKey, fixture.stack.media!.apiSecret);
+      const egressId = (await fixture.stack.query<{ egress_id: string }>("SELECT egress_id FROM meeting.recordings WHERE id = $1", [recordingId])).rows[0]!
+        .egress_id;
+      const [info] = await egress.listEgress({ egressId });
+      expect(Date.parse(capturing.startedAt)).toBe(Number(info!.startedAt / 1_000_000n));
+      expect(Date.parse(capturing.startedAt)).toBeGreaterThan(askedAt);
       const activeAt = await recorderActive(recordingId);
       expect(started.payload!.data).toMatchObject({ meetingId: meeting.id, layout: "grid", startedBy: "host", orgId: tenant.orgId });
 

@@ -60,7 +60,11 @@ export const Recording = z
     meetingId: z.string(),
     status: RecordingStatusName,
     layout: z.enum(["grid", "audio"]),
-    startedAt: dateTime(),
+    startedAt: dateTime("When capture began, as the recorder reports it, once `capturing`; until then (the recorder starting), when the start was asked."),
+    capturing: z.boolean().meta({
+      description:
+        'True once the recorder reports the run active, the room\'s media being written (the room\'s indicator says "Recording"); false while it starts ("Starting…", a few seconds for `grid`: it loads a page and joins the room first).',
+    }),
     endedAt: nullableDateTime("When it stopped; null while recording."),
     durationSeconds: z.number().nullable().meta({ description: "The file's duration, once ready." }),
     sizeBytes: z.number().int().nullable().meta({ description: "The file's size, once ready." }),
@@ -86,6 +90,7 @@ export const RecordingAccessLink = z
 export const RoomRecordingState = z
   .object({
     recording: z.boolean().meta({ description: "A recording of the meeting is in progress." }),
+    capturing: z.boolean().meta({ description: "The recording in progress is capturing (the recorder reports it active); false while it starts." }),
     layout: z.enum(["grid", "audio"]).nullable(),
     mode: z.enum(["off", "manual", "auto"]).meta({ description: "The meeting's recording setting." }),
   })

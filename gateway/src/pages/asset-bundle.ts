@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { precompress } from "./asset-compression.ts";
 
 /** One page's bundle: its script and the style sheets it imports, as fingerprinted file names. */
 export interface AssetEntry {
@@ -35,10 +36,14 @@ export function entryNames(root = webRoot): string[] {
  * one small, dependency-free binary that bundles TypeScript and CSS in about 100 ms (livekit-client
  * included); the type checking stays with `tsc -p gateway/web` (npm run typecheck).
  *
+ * One build, the production one, wherever the gateway runs (the image, `npm start`, the tests):
+ * minified, each file with a linked source map (`<file>.map`, fetched by developer tools only) and
+ * precompressed variants (asset-compression.ts), so what is measured and tested is what people get.
+ *
  * esbuild is a development dependency: production images ship the output of scripts/build-assets.ts
  * and never import this module.
  */
-export async function bundleAssets(options: { production: boolean; root?: string }): Promise<AssetBundle> {
+export async function bundleAssets(options: { root?: string } = {}): Promise<AssetBundle> {
   const root = options.root ?? webRoot;
   const { build, stop } = await import("esbuild");
   const entries = entryNames(root);
@@ -59,8 +64,8 @@ export async function bundleAssets(options: { production: boolean; root?: string
     // Browsers that have everything LiveKit's client needs (WebRTC insertable streams aside).
     target: ["chrome109", "edge109", "firefox115", "safari16"],
     splitting: false,
-    minify: options.production,
-    sourcemap: options.production ? false : "linked",
+    minify: true,
+    sourcemap: "linked",
     entryNames: "[name]-[hash]",
     assetNames: "[name]-[hash]",
     loader: { ".svg": "file", ".png": "file", ".woff2": "file" },
@@ -83,5 +88,5 @@ export async function bundleAssets(options: { production: boolean; root?: string
     const relative = (file: string) => path.relative(outdir, path.resolve(root, file));
     manifest[entry] = { js: relative(output), css: meta.cssBundle ? [relative(meta.cssBundle)] : [] };
   }
-  return { manifest, files, inputs: Object.keys(result.metafile.inputs).map((input) => path.resolve(root, input)) };
+  return { manifest, files: await precompress(files), inputs: Object.keys(result.metafile.inputs).map((input) => path.resolve(root, input)) };
 }

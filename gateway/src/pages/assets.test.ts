@@ -1,32 +1,45 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleAssets } from "./asset-bundle.ts";
 import { cachedAssetBundle } from "./asset-bundle-cache.ts";
 import { createAssets } from "./assets.ts";
+import { precompress } from "./asset-compression.ts";
 
 describe("bundleAssets", () => {
-  it("bundles each gateway/web/<entry>/main.ts with the CSS it imports into content-hashed files named in the manifest", async () => {
+  it("bundles each gateway/web/<entry>/main.ts with the CSS it imports into minified, content-hashed files named in the manifest", async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), "web-"));
     mkdirSync(path.join(root, "first"));
     mkdirSync(path.join(root, "shared"));
     writeFileSync(path.join(root, "shared", "greet.ts"), "export const greet = (name: string): string => `hello ${name}`;\n");
-    writeFileSync(path.join(root, "first", "main.ts"), 'import "./page.css";\nimport { greet } from "../shared/greet.ts";\ndocument.title = greet("x");\n');
+    writeFileSync(
+      path.join(root, "first", "main.ts"),
+      'import "./page.css";\nimport { greet } from "../shared/greet.ts";\nconst someLongLocalName = greet("x");\ndocument.title = someLongLocalName;\n',
+    );
     writeFileSync(path.join(root, "first", "page.css"), "body { color: red; }\n");
 
-    const bundle = await bundleAssets({ production: true, root });
+    const bundle = await bundleAssets({ root });
     expect(Object.keys(bundle.manifest)).toEqual(["first"]); // shared/ has no main.ts: a library, not an entry
     const { js, css } = bundle.manifest.first!;
     expect(js).toMatch(/^first-[A-Z0-9]{8}\.js$/);
     expect(css).toEqual([expect.stringMatching(/^first-[A-Z0-9]{8}\.css$/)]);
     expect(new TextDecoder().decode(bundle.files.get(js))).toContain("hello");
     expect(new TextDecoder().decode(bundle.files.get(css[0]!))).toContain("color:red");
+    // Minified (local names shortened), with the source map linked beside it, not inline.
+    const script = new TextDecoder().decode(bundle.files.get(js));
+    expect(script).not.toContain("someLongLocalName");
+    expect(script.trimEnd().endsWith(`//# sourceMappingURL=${js}.map`)).toBe(true);
+    expect(JSON.parse(new TextDecoder().decode(bundle.files.get(`${js}.map`)))).toMatchObject({
+      version: 3,
+      names: expect.arrayContaining(["someLongLocalName"]),
+    });
 
     // The name follows the content.
     writeFileSync(path.join(root, "first", "page.css"), "body { color: blue; }\n");
-    const changed = await bundleAssets({ production: true, root });
+    const changed = await bundleAssets({ root });
     expect(changed.manifest.first!.css[0]).not.toBe(css[0]);
   });
 });
@@ -47,7 +60,7 @@ describe("cachedAssetBundle (a gateway run from source)", () => {
         dir,
         entries: ["page"],
         extraInputs: [configuration],
-        bundle: () => (builds++, bundleAssets({ production: true, root })),
+        bundle: () => (builds++, bundleAssets({ root })),
         onCacheError: (error) => {
           throw error;
         },
@@ -74,17 +87,48 @@ describe("cachedAssetBundle (a gateway run from source)", () => {
   });
 });
 
+describe("precompress", () => {
+  it("adds a brotli and a gzip variant of each text file over 1 KB, and none of small or binary files", async () => {
+    const large = new TextEncoder().encode(`console.log(${JSON.stringify("z".repeat(5000))});`);
+    const files = await precompress(
+      new Map([
+        ["room-AAAA1111.js", large],
+        ["room-AAAA1111.js.map", large],
+        ["room-BBBB2222.css", new TextEncoder().encode("body{}")],
+        ["logo-CCCC3333.png", new Uint8Array(5000)],
+      ]),
+    );
+    expect([...files.keys()].sort()).toEqual([
+      "logo-CCCC3333.png",
+      "room-AAAA1111.js",
+      "room-AAAA1111.js.br",
+      "room-AAAA1111.js.gz",
+      "room-AAAA1111.js.map",
+      "room-AAAA1111.js.map.br",
+      "room-AAAA1111.js.map.gz",
+      "room-BBBB2222.css",
+    ]);
+    expect(brotliDecompressSync(files.get("room-AAAA1111.js.br")!)).toEqual(Buffer.from(large));
+    expect(gunzipSync(files.get("room-AAAA1111.js.gz")!)).toEqual(Buffer.from(large));
+    expect(files.get("room-AAAA1111.js.br")!.byteLength).toBeLessThan(large.byteLength / 10);
+  });
+});
+
 describe("createAssets", () => {
-  const assets = createAssets(
-    { room: { js: "room-AAAA1111.js", css: ["room-BBBB2222.css"] } },
-    new Map([
-      ["room-AAAA1111.js", new TextEncoder().encode(`console.log(${JSON.stringify("x".repeat(5000))});`)],
-      ["room-BBBB2222.css", new TextEncoder().encode("body{}")],
-    ]),
-  );
+  const source = `console.log(${JSON.stringify("x".repeat(5000))});`;
+  let assets: ReturnType<typeof createAssets>;
   let server: ReturnType<ReturnType<typeof express>["listen"]>;
   let base: string;
   beforeAll(async () => {
+    assets = createAssets(
+      { room: { js: "room-AAAA1111.js", css: ["room-BBBB2222.css"] } },
+      await precompress(
+        new Map([
+          ["room-AAAA1111.js", new TextEncoder().encode(source)],
+          ["room-BBBB2222.css", new TextEncoder().encode("body{}")],
+        ]),
+      ),
+    );
     const app = express();
     app.use(assets.routes());
     app.use((_req, res) => void res.status(404).send("not found"));
@@ -102,46 +146,28 @@ describe("createAssets", () => {
     expect(() => assets.tags("nope")).toThrow(/no browser asset entry "nope"/);
   });
 
-  it("serves known files as immutable (compressed when asked) and lets unknown names fall through", async () => {
-    const script = await fetch(`${base}/assets/room-AAAA1111.js`, { headers: { "accept-encoding": "gzip" } });
-    expect(script.status).toBe(200);
-    expect(script.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
-    expect(script.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
-    expect(script.headers.get("content-encoding")).toBe("gzip");
-    expect(await script.text()).toContain("xxxx");
+  it("serves known files as immutable, as the build's compressed variant the request accepts, and lets unknown names fall through", async () => {
+    for (const [asked, encoding] of [
+      ["br, gzip", "br"],
+      ["gzip", "gzip"],
+      ["gzip;q=1, br;q=0.5", "gzip"],
+      ["identity", null],
+    ] as const) {
+      const script = await fetch(`${base}/assets/room-AAAA1111.js`, { headers: { "accept-encoding": asked } });
+      expect(script.status).toBe(200);
+      expect(script.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect(script.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+      expect(script.headers.get("vary")).toBe("Accept-Encoding");
+      expect(script.headers.get("content-encoding"), asked).toBe(encoding);
+      expect(await script.text()).toBe(source); // fetch() decompresses
+    }
     const small = await fetch(`${base}/assets/room-BBBB2222.css`, { headers: { "accept-encoding": "br" } });
     expect(small.headers.get("content-encoding")).toBeNull(); // not worth compressing
-    const unknown = await fetch(`${base}/assets/room-CCCC3333.js`);
-    expect(unknown.status).toBe(404);
-    expect(unknown.headers.get("cache-control")).toBeNull();
-  });
-});
-
-describe("createAssets, compressing on the first request (gateway run from source)", () => {
-  it("answers a large text file compressed with the encoding asked for, the same bytes every time, and uncompressed when none is accepted", async () => {
-    const source = `console.log(${JSON.stringify("y".repeat(5000))});`;
-    const assets = createAssets({ room: { js: "room-DDDD4444.js", css: [] } }, new Map([["room-DDDD4444.js", new TextEncoder().encode(source)]]), {
-      compress: "on-first-request",
-    });
-    const app = express();
-    app.use(assets.routes());
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise((resolve) => server.once("listening", resolve));
-    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/assets/room-DDDD4444.js`;
-    try {
-      const first = await fetch(url, { headers: { "accept-encoding": "br" } });
-      expect(first.headers.get("content-encoding")).toBe("br");
-      expect(await first.text()).toBe(source);
-      const again = await fetch(url, { headers: { "accept-encoding": "br" } });
-      expect(await again.text()).toBe(source);
-      const gzip = await fetch(url, { headers: { "accept-encoding": "gzip" } });
-      expect(gzip.headers.get("content-encoding")).toBe("gzip");
-      expect(await gzip.text()).toBe(source);
-      const plain = await fetch(url, { headers: { "accept-encoding": "identity" } });
-      expect(plain.headers.get("content-encoding")).toBeNull();
-      expect(await plain.text()).toBe(source);
-    } finally {
-      server.close();
+    // The variants are how a file travels, not addresses of their own.
+    for (const name of ["room-AAAA1111.js.br", "room-AAAA1111.js.gz", "room-CCCC3333.js"]) {
+      const unknown = await fetch(`${base}/assets/${name}`);
+      expect(unknown.status, name).toBe(404);
+      expect(unknown.headers.get("cache-control"), name).toBeNull();
     }
   });
 });

@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { Router } from "express";
 import type { Logger } from "@svc/platform";
 import type { AssetManifest } from "./asset-bundle.ts";
+import { ENCODINGS, isCompressedVariant, type Encoding } from "./asset-compression.ts";
 import { html, type SafeHtml } from "@svc/platform";
 
 /** Where the bundled browser assets are served. */
@@ -23,16 +23,8 @@ const contentTypes: Record<string, string> = {
 interface StoredFile {
   type: string;
   raw: Buffer;
-  /** Text over 1 KB: compressed once (see `compress`), chosen per request from Accept-Encoding. */
-  compressed?: () => { br: Buffer; gzip: Buffer };
-}
-
-/** Compresses `raw` once, at start or at the first request that wants it. */
-function compression(raw: Buffer, when: "at-start" | "on-first-request") {
-  let result: { br: Buffer; gzip: Buffer } | undefined;
-  const compress = () => (result ??= { gzip: gzipSync(raw, { level: 9 }), br: brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } }) });
-  if (when === "at-start") compress();
-  return compress;
+  /** The build's precompressed variants (asset-compression.ts), by encoding. */
+  encoded: Partial<Record<Encoding, Buffer>>;
 }
 
 /** The pages' browser assets: fingerprinted files in memory, and the tags that load them. */
@@ -44,19 +36,24 @@ export interface Assets {
   manifest: AssetManifest;
 }
 
+/** A view of the bytes, not a copy. */
+const bufferOf = (contents: Uint8Array) => Buffer.from(contents.buffer, contents.byteOffset, contents.byteLength);
+
 /**
- * `compress`: "at-start" (the default, production: every request is served compressed, the cost
- * is paid once before listening) or "on-first-request" (from source: the development bundles, with
- * source maps, are about 30 MB, which would take seconds to compress at every start of a test stack).
+ * The bundle's files as served: each with the variants the build compressed (`<name>.br`,
+ * `<name>.gz`), chosen per request from Accept-Encoding, so a request never waits for compression.
+ * The variants are not addresses of their own.
  */
-export function createAssets(manifest: AssetManifest, files: Map<string, Uint8Array>, options: { compress?: "at-start" | "on-first-request" } = {}): Assets {
+export function createAssets(manifest: AssetManifest, files: Map<string, Uint8Array>): Assets {
   const stored = new Map<string, StoredFile>();
   for (const [name, contents] of files) {
-    // A view, not a copy: the bundles from source are about 30 MB.
-    const raw = Buffer.from(contents.buffer, contents.byteOffset, contents.byteLength);
-    const type = contentTypes[path.extname(name)] ?? "application/octet-stream";
-    const text = /^(text\/|application\/json)/.test(type) || type === "image/svg+xml";
-    stored.set(name, text && raw.length > 1024 ? { type, raw, compressed: compression(raw, options.compress ?? "at-start") } : { type, raw });
+    if (isCompressedVariant(name)) continue;
+    const encoded: StoredFile["encoded"] = {};
+    for (const { encoding, suffix } of ENCODINGS) {
+      const variant = files.get(name + suffix);
+      if (variant) encoded[encoding] = bufferOf(variant);
+    }
+    stored.set(name, { type: contentTypes[path.extname(name)] ?? "application/octet-stream", raw: bufferOf(contents), encoded });
   }
   const url = (file: string) => `${ASSETS_PATH}/${file}`;
   return {
@@ -74,11 +71,12 @@ export function createAssets(manifest: AssetManifest, files: Map<string, Uint8Ar
       router.get(`${ASSETS_PATH}/:file`, (req, res, next) => {
         const file = stored.get(req.params.file);
         if (!file) return next();
-        const accepts = req.acceptsEncodings("br", "gzip", "identity");
-        const encoded = file.compressed && (accepts === "br" || accepts === "gzip") ? file.compressed()[accepts] : undefined;
+        const offered = ENCODINGS.map(({ encoding }) => encoding).filter((encoding) => file.encoded[encoding]);
+        const accepts = offered.length > 0 ? req.acceptsEncodings([...offered, "identity"]) : false;
+        const encoding = offered.find((candidate) => candidate === accepts);
         res.set({ "Content-Type": file.type, "Cache-Control": IMMUTABLE, Vary: "Accept-Encoding" });
-        if (encoded) res.set("Content-Encoding", accepts as string);
-        res.end(encoded ?? file.raw);
+        if (encoding) res.set("Content-Encoding", encoding);
+        res.end(encoding ? file.encoded[encoding]! : file.raw);
       });
       return router;
     },
@@ -90,9 +88,10 @@ export function createAssets(manifest: AssetManifest, files: Map<string, Uint8Ar
  *
  * Compiled JavaScript (the production image, `node gateway/dist/main.js`) reads what
  * `npm run build` put beside it in dist/assets and refuses to start without it. Run from source
- * (`npm start`, the test stacks), the gateway bundles gateway/web itself, in memory, in about
- * 100-300 ms: every way of running the source then serves assets that match it, with no build
- * step to forget, no stale files on disk and no two processes writing the same directory.
+ * (`npm start`, the test stacks), the gateway bundles gateway/web itself with the same production
+ * configuration (asset-bundle.ts), once per change of the sources (asset-bundle-cache.ts: the
+ * compression takes seconds, reading the cached bundle milliseconds): every way of running the
+ * source then serves assets that match it, as production serves them, with no build step to forget.
  * Being compiled or not, rather than NODE_ENV, decides: it is what says whether sources exist.
  */
 export async function loadAssets(logger: Logger): Promise<Assets> {
@@ -113,13 +112,13 @@ export async function loadAssets(logger: Logger): Promise<Assets> {
     // The repository's node_modules/.cache, where build tools keep what they can make again.
     dir: fileURLToPath(new URL("../../../node_modules/.cache/svc-gateway-assets/", import.meta.url)),
     entries: entryNames(),
-    extraInputs: [fileURLToPath(new URL("./asset-bundle.ts", import.meta.url))],
-    bundle: () => bundleAssets({ production: false, root: webRoot }),
+    extraInputs: [fileURLToPath(new URL("./asset-bundle.ts", import.meta.url)), fileURLToPath(new URL("./asset-compression.ts", import.meta.url))],
+    bundle: () => bundleAssets({ root: webRoot }),
     onCacheError: (error) => logger.debug({ err: error }, "browser asset cache not used"),
   });
   logger.info(
     { entries: Object.keys(bundle.manifest), ms: Math.round(performance.now() - started), reused },
-    reused ? "browser assets from source, unchanged since the last bundle (development)" : "bundled browser assets from source (development)",
+    reused ? "browser assets from source, unchanged since the last bundle" : "bundled browser assets from source",
   );
-  return createAssets(bundle.manifest, bundle.files, { compress: "on-first-request" });
+  return createAssets(bundle.manifest, bundle.files);
 }

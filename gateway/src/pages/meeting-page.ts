@@ -92,7 +92,7 @@ const brand = html`<p class="brand"><span class="brand-mark" aria-hidden="true">
 
 function meetingView(info: GetJoinInfoResponse, status: string, joinable: boolean): SafeHtml {
   const invited = info.attendeeCount === 0 ? null : info.attendeeCount === 1 ? "1 person invited" : `${info.attendeeCount} people invited`;
-  return html`<main id="meeting" class="meeting" data-meeting-id="${info.id}" data-status="${status}" data-title="${info.title}">
+  return html`<main id="meeting" class="meeting" data-meeting-id="${info.id}" data-status="${status}" data-title="${info.title}" data-lobby="${info.lobby ? "on" : "off"}">
   <header class="meeting-header">
     ${brand}
     <h1 id="meeting-title">${info.title}</h1>

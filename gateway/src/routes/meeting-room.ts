@@ -106,6 +106,7 @@ export function meetingRoomRoutes(clients: Clients): Router {
     res.set("Cache-Control", "no-store");
     const answer: z.input<typeof RoomRecordingState> = {
       recording: state.recording,
+      capturing: state.capturing,
       layout: state.layout === "grid" || state.layout === "audio" ? state.layout : null,
       mode: state.mode === "manual" || state.mode === "auto" ? state.mode : "off",
     };

@@ -21,6 +21,7 @@ export function recordingJson(recording: RecordingMessage): z.input<typeof Recor
     status: enumName(recordingStatusWords, recording.status),
     layout: recording.layout === "audio" ? "audio" : "grid",
     startedAt: isoTime(recording.startedAt),
+    capturing: recording.capturing,
     endedAt: isoOrNull(recording.endedAt),
     durationSeconds: recording.durationSeconds ?? null,
     sizeBytes: recording.sizeBytes === undefined ? null : Number(recording.sizeBytes),

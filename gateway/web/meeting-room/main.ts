@@ -11,7 +11,13 @@ function start() {
   const main = document.getElementById("meeting");
   const view = document.getElementById("view");
   if (!main || !view || !main.dataset.meetingId) return;
-  const meeting: Meeting = { id: main.dataset.meetingId, title: main.dataset.title ?? "", status: main.dataset.status ?? "", ...personalLink() };
+  const meeting: Meeting = {
+    id: main.dataset.meetingId,
+    title: main.dataset.title ?? "",
+    status: main.dataset.status ?? "",
+    lobby: main.dataset.lobby === "on",
+    ...personalLink(),
+  };
   if (meeting.status !== "scheduled" && meeting.status !== "live") return; // the server rendered the final state
 
   showLocalTimes();

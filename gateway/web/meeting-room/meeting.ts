@@ -6,6 +6,8 @@ export interface Meeting {
   id: string;
   title: string;
   status: string;
+  /** The meeting has a lobby: a join waits for a host's admission (nothing is asked for ahead then). */
+  lobby: boolean;
   /** A personal link's secret, from the URL's fragment (never sent to the server but in the join body). */
   link?: string;
 }

@@ -1,12 +1,13 @@
 import { Room, supportsAudioOutputSelection, VideoPresets } from "livekit-client";
 import { h, replaceChildren } from "../shared/dom.ts";
-import { requestJoinGrant, requestLinkHolder, requestVisitorStanding, type JoinGrant, type JoinRefusal } from "./api.ts";
+import { requestLinkHolder, requestVisitorStanding, type JoinGrant, type JoinRefusal, type LinkHolder } from "./api.ts";
 import { rememberedDevice } from "./device-choice.ts";
 import { checkDisplayName } from "./display-name.ts";
 import { rememberedName, type Meeting, type Navigation } from "./meeting.ts";
 import { createDevicePreview } from "./prejoin/device-preview.ts";
 import { unusableDevices } from "./prejoin/devices.ts";
 import { createJoinForm, type JoinForm } from "./prejoin/join-form.ts";
+import { createPreparedJoin } from "./prejoin/prepared-join.ts";
 import { outdatedMediaServerVersion } from "./prejoin/media-server-version.ts";
 import { waitInLobby } from "./prejoin/lobby-wait.ts";
 
@@ -23,15 +24,30 @@ export function createRoom(devices: { camera?: string; microphone?: string }): R
   });
 }
 
+/** A pause in typing this long means the name is known: the grant is asked for (prejoin/prepared-join.ts). */
+const TYPING_PAUSE_MS = 600;
+
 /**
  * Pre-join: the device preview (prejoin/device-preview.ts: camera picture, toggles, level, device
  * pickers, the notice when a device cannot be used) beside the join form (prejoin/join-form.ts).
- * Joining asks the API for a grant, connects to LiveKit and hands the connected room and the
- * previewed tracks to the room view.
+ * The grant is asked for as soon as the name is known (prejoin/prepared-join.ts); joining
+ * connects to LiveKit with it and hands the connected room and the previewed tracks to the room view.
  */
 export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigation: Navigation): () => void {
   let disposed = false;
+  let holderRole: string | undefined;
+  // Without a lobby, or for a host (who skips it), asking ahead seats nobody anywhere.
+  const prepared = createPreparedJoin(meeting, () => !meeting.lobby || holderRole === "host");
+  const prepareForTypedName = () => {
+    const check = checkDisplayName(form.nameInput.value);
+    if (check.ok) prepared.prepare(check.name);
+  };
   const form = createJoinForm(() => void join());
+  let typingTimer: number | undefined;
+  form.nameInput.addEventListener("input", () => {
+    window.clearTimeout(typingTimer);
+    typingTimer = window.setTimeout(prepareForTypedName, TYPING_PAUSE_MS);
+  });
   const preview = createDevicePreview(() => {
     section.dataset.camera = preview.cameraShown() ? "on" : "off";
     form.setUnusableDevices(unusableDevices(preview.devices.states));
@@ -43,8 +59,9 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
     form.clearErrors();
     const check = checkDisplayName(form.nameInput.value);
     if (!check.ok) return form.showNameError(check.message);
+    window.clearTimeout(typingTimer);
     form.setJoining(true);
-    const result = await requestJoinGrant(meeting.id, check.name, meeting.link);
+    const result = await prepared.take(check.name);
     if (disposed) return;
     if (!result.ok) {
       form.setJoining(false);
@@ -82,10 +99,23 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
     if (disposed) return;
     if (standing?.removed) return navigation.outcome({ kind: "removed" });
     preview.start();
-    if (meeting.link) showLinkHolder(meeting.id, meeting.link, form, navigation, () => disposed);
+    if (!meeting.link) return prepareForTypedName(); // a name remembered from last time
+    showLinkHolder(
+      meeting.id,
+      meeting.link,
+      form,
+      navigation,
+      () => disposed,
+      (role) => {
+        holderRole = role;
+        prepareForTypedName();
+      },
+    );
   });
   return () => {
     disposed = true;
+    window.clearTimeout(typingTimer);
+    prepared.dispose();
     form.dispose();
     preview.dispose();
   };
@@ -95,11 +125,20 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
  * Opened with a personal link: ask whom it is for, to prefill the name and say the role; a link
  * that cannot let its holder in (expired, revoked, another meeting's) is said at once, not at Join.
  */
-function showLinkHolder(meetingId: string, link: string, form: JoinForm, navigation: Navigation, stopped: () => boolean) {
+function showLinkHolder(
+  meetingId: string,
+  link: string,
+  form: JoinForm,
+  navigation: Navigation,
+  stopped: () => boolean,
+  known: (role: LinkHolder["role"]) => void,
+) {
   void requestLinkHolder(meetingId, link).then((answer) => {
     if (stopped() || form.busy()) return;
-    if (answer.ok) form.showHolder(answer.holder);
-    else if (answer.status === 403 || answer.status === 404) navigation.outcome({ kind: "refused", status: answer.status, message: answer.error });
+    if (answer.ok) {
+      form.showHolder(answer.holder);
+      known(answer.holder.role);
+    } else if (answer.status === 403 || answer.status === 404) navigation.outcome({ kind: "refused", status: answer.status, message: answer.error });
   });
 }
 

@@ -24,6 +24,8 @@ export type RoomRole = "host" | "attendee" | "guest";
 
 export interface RoomRecordingState {
   recording: boolean;
+  /** The recorder reports it is capturing; false while it starts. */
+  capturing: boolean;
   layout: "grid" | "audio" | null;
   mode: "off" | "manual" | "auto";
 }

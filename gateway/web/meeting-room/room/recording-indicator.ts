@@ -3,24 +3,28 @@ import { h } from "../../shared/dom.ts";
 import type { RoomApi, RoomRecordingState } from "../room-api.ts";
 
 /** What the server sends on topic `svc.recording` (services/meeting/src/recording/recordings.ts). */
-export type RecordingNotice = { type: "started"; recordingId: string; layout: "grid" | "audio" } | { type: "stopped"; recordingId: string };
+export type RecordingNotice =
+  | { type: "started"; recordingId: string; layout: "grid" | "audio" }
+  | { type: "capturing"; recordingId: string; layout: "grid" | "audio" }
+  | { type: "stopped"; recordingId: string };
+
+/** `starting`: the recorder accepted and is getting ready; `capturing`: it reports the run active (Egress's own status). */
+type Phase = "off" | "starting" | "capturing";
 
 /**
  * The recording indicator everyone in the room sees while the meeting is recorded, and the
  * announcement when a recording starts or stops (docs/meeting-room.md, "Recording": people must
- * know they are being recorded). The state comes from the room API when the room opens, then from
- * the server's `svc.recording` packets, and LiveKit's own flag (a recorder is in the room) keeps
- * it on even if a packet was missed.
+ * know they are being recorded). It says "Starting…" from the moment a recording is asked for
+ * and "Recording" only once the recorder reports it is capturing, so nobody takes the first
+ * seconds for recorded. The state comes from the room API when the room opens, then from the
+ * server's `svc.recording` packets; LiveKit's own flag (a recorder is in the room) keeps the
+ * indicator on if a packet was missed, and has the state asked for again.
  */
 export function createRecordingIndicator(room: Room, api: RoomApi, announce: (text: string) => void) {
-  const element = h(
-    "p",
-    { class: "recording-indicator", role: "status", hidden: true },
-    h("span", { class: "recording-dot", "aria-hidden": "true" }),
-    "Recording",
-  );
+  const label = h("span", { class: "recording-label" }, "Recording");
+  const element = h("p", { class: "recording-indicator", role: "status", hidden: true }, h("span", { class: "recording-dot", "aria-hidden": "true" }), label);
   const notice = h("p", { class: "recording-notice", role: "alert" });
-  let byServer = false;
+  let byServer: Phase = "off";
   // After a stop the recorder stays in the room while it finishes the file, and LiveKit still
   // counts the room as recorded: the server's word wins until LiveKit's flag drops.
   let stoppedByServer = false;
@@ -29,11 +33,13 @@ export function createRecordingIndicator(room: Room, api: RoomApi, announce: (te
   const listeners = new Set<(state: { recording: boolean; mode: RoomRecordingState["mode"] }) => void>();
   let mode: RoomRecordingState["mode"] = "off";
 
-  const recording = () => byServer || (room.isRecording && !stoppedByServer);
+  const phase = (): Phase => (byServer !== "off" ? byServer : room.isRecording && !stoppedByServer ? "starting" : "off");
   function render() {
-    element.hidden = !recording();
-    element.lastChild!.textContent = layout === "audio" ? "Recording audio" : "Recording";
-    for (const listener of listeners) listener({ recording: recording(), mode });
+    const now = phase();
+    element.hidden = now === "off";
+    element.dataset.phase = now;
+    label.textContent = now === "starting" ? "Starting…" : layout === "audio" ? "Recording audio" : "Recording";
+    for (const listener of listeners) listener({ recording: now !== "off", mode });
   }
   function say(text: string) {
     announce(text);
@@ -41,46 +47,57 @@ export function createRecordingIndicator(room: Room, api: RoomApi, announce: (te
     window.clearTimeout(noticeTimer);
     noticeTimer = window.setTimeout(() => (notice.textContent = ""), 8_000);
   }
-  function change(next: boolean) {
-    const was = recording();
-    byServer = next;
-    stoppedByServer = !next;
-    if (recording() !== was) say(recording() ? "This meeting is now being recorded." : "The recording stopped.");
+  const words: Record<Phase, string> = {
+    off: "The recording stopped.",
+    starting: "A recording of this meeting is starting.",
+    capturing: "This meeting is now being recorded.",
+  };
+  /** Renders the change, announcing a new phase. */
+  function changed(was: Phase) {
+    if (phase() !== was) say(words[phase()]);
     render();
   }
-
-  const onLiveKitFlag = () => {
-    const was = recording();
-    if (!room.isRecording) stoppedByServer = false;
-    if (recording() !== was) say(recording() ? "This meeting is now being recorded." : "The recording stopped.");
-    render();
-  };
-  room.on(RoomEvent.RecordingStatusChanged, onLiveKitFlag);
-  void api.recording().then((answer) => {
+  function apply(next: Phase) {
+    const was = phase();
+    byServer = next;
+    stoppedByServer = next === "off";
+    changed(was);
+  }
+  async function askServer() {
+    const answer = await api.recording();
     if (!answer.ok) return;
     mode = answer.body.mode;
     if (answer.body.layout) layout = answer.body.layout;
-    byServer = answer.body.recording;
-    if (recording()) say("This meeting is being recorded.");
-    render();
-  });
+    apply(answer.body.capturing ? "capturing" : answer.body.recording ? "starting" : "off");
+  }
+
+  const onLiveKitFlag = () => {
+    const was = phase();
+    if (!room.isRecording) stoppedByServer = false;
+    // A recorder joined while the server's word says otherwise (a packet missed): ask it.
+    else if (byServer !== "capturing") void askServer();
+    changed(was);
+  };
+  room.on(RoomEvent.RecordingStatusChanged, onLiveKitFlag);
+  void askServer();
 
   return {
     element,
     notice,
     /** A `svc.recording` packet from the server. */
     notify(packet: RecordingNotice) {
-      if (packet.type === "started") layout = packet.layout;
-      change(packet.type === "started");
+      if (packet.type !== "stopped") layout = packet.layout;
+      // A late `started` does not take back a `capturing`.
+      apply(packet.type === "stopped" ? "off" : packet.type === "capturing" || byServer === "capturing" ? "capturing" : "starting");
     },
     /** The host control follows the same state. */
     onChange(listener: (state: { recording: boolean; mode: RoomRecordingState["mode"] }) => void) {
       listeners.add(listener);
-      listener({ recording: recording(), mode });
+      listener({ recording: phase() !== "off", mode });
     },
-    /** A host's own start or stop, confirmed by the API before the packet arrives. */
+    /** A host's own start (the recorder is starting) or stop, confirmed by the API before the packet arrives. */
     set(next: boolean) {
-      change(next);
+      apply(next ? (byServer === "capturing" ? "capturing" : "starting") : "off");
     },
     dispose() {
       window.clearTimeout(noticeTimer);

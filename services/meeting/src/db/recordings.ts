@@ -16,7 +16,10 @@ export interface StoredRecording {
   startedBy: RecordingStarter;
   storage: RecordingStorageKind;
   objectKey: string;
+  /** When capture began once `capturing` (the recorder's report); until then, when the start was asked. */
   startedAt: Date;
+  /** The recorder reports the run active: the room's media is being written. */
+  capturing: boolean;
   endedAt: Date | null;
   durationMs: number | null;
   sizeBytes: number | null;
@@ -37,6 +40,7 @@ interface RecordingRow {
   storage: RecordingStorageKind;
   object_key: string;
   started_at: Date;
+  capturing: boolean;
   ended_at: Date | null;
   duration_ms: string | null;
   size_bytes: string | null;
@@ -45,7 +49,7 @@ interface RecordingRow {
 }
 
 const COLUMNS =
-  "id, meeting_id, org_id, egress_id, layout, status, started_by, storage, object_key, started_at, ended_at, duration_ms, size_bytes, error_code, missing_since";
+  "id, meeting_id, org_id, egress_id, layout, status, started_by, storage, object_key, started_at, capturing, ended_at, duration_ms, size_bytes, error_code, missing_since";
 
 const toRecording = (row: RecordingRow): StoredRecording => ({
   id: row.id,
@@ -58,6 +62,7 @@ const toRecording = (row: RecordingRow): StoredRecording => ({
   storage: row.storage,
   objectKey: row.object_key,
   startedAt: row.started_at,
+  capturing: row.capturing,
   endedAt: row.ended_at,
   durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
   sizeBytes: row.size_bytes === null ? null : Number(row.size_bytes),
@@ -99,6 +104,18 @@ export async function markRecorderStarted(client: PoolClient, id: string, egress
   const { rows } = await client.query<RecordingRow>(
     `UPDATE recordings SET egress_id = $2, started_at = now() WHERE id = $1 AND egress_id IS NULL AND status = 'recording' RETURNING ${COLUMNS}`,
     [id, egressId],
+  );
+  return rows[0] ? toRecording(rows[0]) : undefined;
+}
+
+/**
+ * The recorder reports the run active: capture began at `startedAt` (its own time). Undefined
+ * when the recording was already capturing or has stopped (an update seen twice, or late).
+ */
+export async function markCapturing(db: Queryable, id: string, startedAt: Date): Promise<StoredRecording | undefined> {
+  const { rows } = await db.query<RecordingRow>(
+    `UPDATE recordings SET capturing = true, started_at = $2 WHERE id = $1 AND status = 'recording' AND NOT capturing RETURNING ${COLUMNS}`,
+    [id, startedAt],
   );
   return rows[0] ? toRecording(rows[0]) : undefined;
 }

@@ -216,7 +216,12 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
       await participant(request.meetingId, request.roomSession);
       const meeting = await getMeeting(pool, request.meetingId);
       const active = await activeRecordingOf(pool, request.meetingId);
-      return { recording: active !== undefined, layout: active?.layout ?? "", mode: meeting?.settings.recording ?? "off" };
+      return {
+        recording: active !== undefined,
+        capturing: active?.capturing ?? false,
+        layout: active?.layout ?? "",
+        mode: meeting?.settings.recording ?? "off",
+      };
     },
   };
 }

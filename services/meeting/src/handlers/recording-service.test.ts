@@ -61,6 +61,7 @@ function recordingOf(overrides: Partial<StoredRecording>): StoredRecording {
     storage: "filesystem",
     objectKey: "0b8f6a53-7d4e-4c3b-9a8e-3f0d2c1b5a69.mp4",
     startedAt: new Date("2030-01-01T10:00:00Z"),
+    capturing: true,
     endedAt: new Date("2030-01-01T10:00:20Z"),
     durationMs: 20_000,
     sizeBytes: FILE_BYTES.length,

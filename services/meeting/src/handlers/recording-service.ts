@@ -33,6 +33,7 @@ export function recordingToProto(recording: StoredRecording): MessageInitShape<t
     error: recording.error ?? "",
     errorCode: recording.errorCode ?? "",
     startedBy: recording.startedBy,
+    capturing: recording.capturing,
   };
 }
 

@@ -36,6 +36,16 @@ const nanosToMs = (nanos: bigint) => Number(nanos / 1_000_000n);
 const dateOfNanos = (nanos: bigint) => (nanos > 0n ? new Date(nanosToMs(nanos)) : null);
 
 /**
+ * When the recorder began capturing, once it reports the run active: its own start time
+ * (EgressInfo.startedAt, set as its pipeline starts writing), else the moment we hear it.
+ * Undefined while it is still starting (a room recording loads a page and joins the room first).
+ */
+export function captureStart(info: EgressInfo): Date | undefined {
+  if (info.status !== EgressStatus.EGRESS_ACTIVE) return undefined;
+  return dateOfNanos(info.startedAt) ?? new Date();
+}
+
+/**
  * How Egress words a failed upload of the file or its manifest to the storage (its
  * errors.ErrUploadFailed: "S3 upload failed: …"): its EgressInfo has no code that tells an
  * upload apart from the rest (both are EGRESS_FAILED), only this text.

@@ -11,6 +11,7 @@ import {
   claimRecording,
   deleteRecordingRow,
   markFailed,
+  markCapturing,
   markProcessing,
   markReady,
   markRecorderStarted,
@@ -26,11 +27,18 @@ import {
   type StoredRecording,
 } from "../db/recordings.ts";
 import { recordingFailedEvent, recordingReadyEvent, recordingStartedEvent } from "../meeting-events.ts";
-import { isStarting, outcomeOf, RecorderUnavailable, RoomNotOpen, type Recorder } from "./recorder.ts";
+import { captureStart, isStarting, outcomeOf, RecorderUnavailable, RoomNotOpen, type Recorder } from "./recorder.ts";
 import type { RecordingStorage } from "./recording-storage.ts";
 
 /** What the room's pages hear on topic `svc.recording` (gateway/web/meeting-room/room/recording-indicator.ts). */
-export type RecordingNotice = { type: "started"; recordingId: string; layout: RecordingLayout } | { type: "stopped"; recordingId: string };
+/**
+ * `started`: the recorder accepted and is starting (the room says "Starting…"); `capturing`: it
+ * reports the run active, the room's media is being written ("Recording"); `stopped`.
+ */
+export type RecordingNotice =
+  | { type: "started"; recordingId: string; layout: RecordingLayout }
+  | { type: "capturing"; recordingId: string; layout: RecordingLayout }
+  | { type: "stopped"; recordingId: string };
 
 export interface RecordingsDependencies {
   pool: Pool;
@@ -117,8 +125,25 @@ export function createRecordings(deps: RecordingsDependencies) {
     return failed;
   }
 
+  /**
+   * The recorder reports the run active: capture began (at its own time, which becomes the
+   * recording's `startedAt`), and the room's indicator turns from "Starting…" to "Recording".
+   */
+  async function noteCapture(recording: StoredRecording, info: EgressInfo): Promise<void> {
+    const began = captureStart(info);
+    if (!began || recording.capturing || recording.status !== "recording") return;
+    const capturing = await markCapturing(pool, recording.id, began);
+    if (!capturing) return;
+    logger.info(
+      { recordingId: capturing.id, meetingId: capturing.meetingId, captureDelayMs: began.getTime() - recording.startedAt.getTime() },
+      "recording capturing",
+    );
+    tell(capturing.meetingId, { type: "capturing", recordingId: capturing.id, layout: capturing.layout });
+  }
+
   /** Applies what the recorder says about a run (a webhook's or the API's EgressInfo). */
   async function applyInfo(recording: StoredRecording, info: EgressInfo): Promise<void> {
+    await noteCapture(recording, info);
     const outcome = outcomeOf(info);
     if (outcome.state === "complete") await finish(recording, outcome);
     else if (outcome.state === "failed") await fail(recording, outcome.code, outcome.detail);
@@ -227,6 +252,7 @@ export function createRecordings(deps: RecordingsDependencies) {
           await applyInfo(recording, info);
           continue;
         }
+        if (info) await noteCapture(recording, info); // in case its webhook was lost
         if (recording.status === "processing") {
           if (recording.endedAt && Date.now() - recording.endedAt.getTime() > deps.finishTimeoutMs) await fail(recording, "finish_timeout");
           continue;

@@ -142,6 +142,13 @@ export declare type GetRoomRecordingResponse = Message<"svc.meeting.v1.GetRoomRe
    * @generated from field: string mode = 3;
    */
   mode: string;
+
+  /**
+   * The recording in progress is capturing (the recorder reports it active); false while it starts.
+   *
+   * @generated from field: bool capturing = 4;
+   */
+  capturing: boolean;
 };
 
 /**

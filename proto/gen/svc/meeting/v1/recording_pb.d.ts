@@ -38,6 +38,9 @@ export declare type Recording = Message<"svc.meeting.v1.Recording"> & {
   layout: string;
 
   /**
+   * When capture began once `capturing` (the recorder's own report); until then, when the start
+   * was asked.
+   *
    * @generated from field: google.protobuf.Timestamp started_at = 5;
    */
   startedAt?: Timestamp | undefined;
@@ -80,6 +83,14 @@ export declare type Recording = Message<"svc.meeting.v1.Recording"> & {
    * @generated from field: string error_code = 11;
    */
   errorCode: string;
+
+  /**
+   * The recorder reports the run active: the room's media is being written. False while it
+   * starts (a room recording loads a page and joins the room first).
+   *
+   * @generated from field: bool capturing = 12;
+   */
+  capturing: boolean;
 };
 
 /**
