@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,18 +16,11 @@ const root = path.resolve(import.meta.dirname, "../..");
 const logger = createLogger("transcription-jobs-test", "silent");
 const database = useServiceDatabase("meeting", logger, { max: 4 });
 
-// The worker's own speech test's sentences (services/meeting/transcriber/tests/test_speech.py): everyday words
-// that Whisper tiny.en hears well from espeak-ng, so a lost or repeated piece shows in the word error rate.
-const SENTENCES = [
-  "Good morning everyone, thank you for joining the meeting today.",
-  "We will review the budget for the next quarter and the hiring plan.",
-  "The new office will open in the spring, close to the train station.",
-  "Please send me the report before Friday so that I can read it.",
-  "Our customers asked for a simpler way to book a call with us.",
-  "I think we should test the release on a small group first.",
-  "The weather was cold, so most of the team worked from home.",
-  "Let us meet again next week to decide on the final design.",
-];
+// The worker's own test speech (services/meeting/transcriber/tests/speech.json): everyday sentences with pauses.
+const SPEECH = (
+  JSON.parse(readFileSync(path.join(root, "services/meeting/transcriber/tests/speech.json"), "utf8")) as { sentences: { pause: number; text: string }[] }
+).sentences;
+const SENTENCES = SPEECH.map((sentence) => sentence.text);
 
 let python: string;
 let audioDir: string;
@@ -38,7 +31,7 @@ beforeAll(() => {
   python = execFileSync(path.join(root, "scripts/transcriber"), ["python"], { encoding: "utf8" }).trim();
   audioDir = mkdtempSync(path.join(os.tmpdir(), "svc-transcription-"));
   speechKey = `${randomUUID()}.wav`;
-  const ssml = `<speak>${SENTENCES.map((sentence, n) => `<break time="${[2000, 3000, 6500, 1500, 4000, 7000, 2500, 5000][n]}ms"/>${sentence}`).join(" ")}<break time="2s"/></speak>`;
+  const ssml = `<speak>${SPEECH.map(({ pause, text }) => `<break time="${pause * 1000}ms"/>${text}`).join(" ")}<break time="2s"/></speak>`;
   execFileSync("espeak-ng", ["-m", "-v", "en-us", "-s", "150", "-w", path.join(audioDir, speechKey), ssml]);
 });
 afterAll(() => audioDir && rmSync(audioDir, { recursive: true, force: true }));

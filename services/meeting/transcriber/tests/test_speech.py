@@ -1,9 +1,11 @@
 """The real model on synthetic speech (espeak-ng), cut into several pieces: the words, their times, their order."""
 
+import json
 import re
 import shutil
 import subprocess
 import wave
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,20 +13,9 @@ import pytest
 from svc_transcriber.model import load_model
 from svc_transcriber.transcribe import transcribe_file
 
-# Everyday sentences, each said once, with pauses, so that pieces of 20 s cut the recording several times. (Whisper tiny.en
-# hears espeak-ng's Harvard sentences, "The birch canoe slid on the smooth planks", with 16 % WER even whole: too hard a text
-# to tell the pieces' effect from the model's.)
-SENTENCES = [
-    "Good morning everyone, thank you for joining the meeting today.",
-    "We will review the budget for the next quarter and the hiring plan.",
-    "The new office will open in the spring, close to the train station.",
-    "Please send me the report before Friday so that I can read it.",
-    "Our customers asked for a simpler way to book a call with us.",
-    "I think we should test the release on a small group first.",
-    "The weather was cold, so most of the team worked from home.",
-    "Let us meet again next week to decide on the final design.",
-]
-PAUSES = [2.0, 3.0, 6.5, 1.5, 4.0, 7.0, 2.5, 5.0]
+SPEECH = json.loads((Path(__file__).parent / "speech.json").read_text())["sentences"]
+SENTENCES = [sentence["text"] for sentence in SPEECH]
+PAUSES = [sentence["pause"] for sentence in SPEECH]
 
 
 def words(text: str) -> list[str]:
