@@ -12,6 +12,7 @@ import { configSchema as identitySchema } from "../../services/identity/src/conf
 import { configSchema as meetingSchema } from "../../services/meeting/src/config.ts";
 import { baseEnvSchema } from "../../services/platform/src/config.ts";
 import { kafkaSecurityEnv } from "../../services/platform/src/events/kafka-security.ts";
+import { workerConfigSchema as transcriberSchema } from "../../services/meeting/src/transcription/worker-config.ts";
 import { configSchema as webhookSchema } from "../../services/webhook/src/config.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -31,6 +32,12 @@ const processes: Process[] = [
   { name: "identity", title: "Identity", schema: identitySchema, sources: ["services/identity/src/config.ts", ...platformSources] },
   { name: "meeting", title: "Meeting", schema: meetingSchema, sources: ["services/meeting/src/config.ts", ...platformSources] },
   { name: "webhook", title: "Webhook", schema: webhookSchema, sources: ["services/webhook/src/config.ts", ...platformSources] },
+  {
+    name: "transcriber",
+    title: "Transcription worker (`services/meeting/src/transcription/worker-main.ts`)",
+    schema: transcriberSchema,
+    sources: ["services/meeting/src/transcription/worker-config.ts", ...platformSources],
+  },
   { name: "cli", title: "Admin CLI (`npm run cli`)", schema: cliConfigSchema, sources: ["services/identity/src/cli/config.ts", ...platformSources] },
 ];
 

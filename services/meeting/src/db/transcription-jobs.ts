@@ -1,0 +1,218 @@
+import { randomUUID } from "node:crypto";
+import { inTransaction, type Pool, type PoolClient } from "@svc/platform/db";
+
+export type TranscriptStatus = "processing" | "ready" | "failed";
+/** Why a transcript failed (docs/transcription.md, "Failures"). */
+export type TranscriptionFailureCode = "audio_unreadable" | "model_refused" | "transcriber_failed";
+export type AudioStorageKind = "filesystem" | "s3";
+
+/** What storing a piece did: the lease was no longer the worker's (nothing stored), the job goes on, or the transcript became ready. */
+export type PieceStored = "lease_lost" | "continues" | "ready";
+/** What a failed piece did: nothing (the lease was lost), a retry later, or the job and its transcript failed. */
+export type PieceFailure = "lease_lost" | "retrying" | "failed";
+
+export interface AudioSource {
+  storage: AudioStorageKind;
+  objectKey: string;
+  /** Where the audio's second 0 is on the transcript's time line. */
+  offsetMs: number;
+}
+
+/** A job leased to one worker: its audio, where its next piece starts, and the lease that proves the worker still holds it. */
+export interface LeasedJob extends AudioSource {
+  id: string;
+  transcriptId: string;
+  nextStart: number;
+  /** How many times this piece has been leased, this lease included. */
+  attempt: number;
+  leaseToken: string;
+}
+
+export interface TranscribedSegment {
+  /** Seconds of the job's audio (the worker's times). */
+  start: number;
+  end: number;
+  text: string;
+  words: { start: number; end: number; word: string; probability: number }[];
+}
+
+/** A transcript to be made from these sources, one job each, queued. */
+export async function createTranscript(pool: Pool, transcript: { id?: string; meetingId: string; orgId: string; sources: AudioSource[] }): Promise<string> {
+  const id = transcript.id ?? randomUUID();
+  await inTransaction(pool, async (client) => {
+    await client.query("INSERT INTO transcripts (id, meeting_id, org_id, status) VALUES ($1, $2, $3, 'processing')", [
+      id,
+      transcript.meetingId,
+      transcript.orgId,
+    ]);
+    for (const source of transcript.sources)
+      await client.query("INSERT INTO transcription_jobs (id, transcript_id, storage, object_key, offset_ms) VALUES ($1, $2, $3, $4, $5)", [
+        randomUUID(),
+        id,
+        source.storage,
+        source.objectKey,
+        source.offsetMs,
+      ]);
+  });
+  return id;
+}
+
+interface LeasedRow {
+  id: string;
+  transcript_id: string;
+  storage: AudioStorageKind;
+  object_key: string;
+  offset_ms: string;
+  next_start: number;
+  attempts: number;
+  lease_token: string;
+}
+
+/**
+ * Leases the oldest queued job whose lease is free or expired (SKIP LOCKED: workers never wait
+ * for each other), counting the attempt. A job whose current piece has already been leased
+ * `maxAttempts` times (it failed, or its worker died, each time) fails instead, with its transcript.
+ */
+export async function leaseJob(pool: Pool, options: { leaseMs: number; maxAttempts: number }): Promise<LeasedJob | undefined> {
+  for (;;) {
+    const outcome = await inTransaction(pool, async (client) => {
+      const { rows } = await client.query<LeasedRow>(
+        `UPDATE transcription_jobs j SET attempts = j.attempts + 1, lease_token = $1,
+           leased_until = now() + $2::int * interval '1 millisecond', updated_at = now()
+         FROM (SELECT id FROM transcription_jobs
+               WHERE status = 'queued' AND (leased_until IS NULL OR leased_until <= now())
+               ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED) free
+         WHERE j.id = free.id
+         RETURNING j.id, j.transcript_id, j.storage, j.object_key, j.offset_ms, j.next_start, j.attempts, j.lease_token`,
+        [randomUUID(), options.leaseMs],
+      );
+      const row = rows[0];
+      if (!row) return "none" as const;
+      if (row.attempts > options.maxAttempts) {
+        await failJobIn(client, row.id, "transcriber_failed");
+        return "exhausted" as const;
+      }
+      return row;
+    });
+    if (outcome === "none") return undefined;
+    if (outcome === "exhausted") continue;
+    return {
+      id: outcome.id,
+      transcriptId: outcome.transcript_id,
+      storage: outcome.storage,
+      objectKey: outcome.object_key,
+      offsetMs: Number(outcome.offset_ms),
+      nextStart: outcome.next_start,
+      attempt: outcome.attempts,
+      leaseToken: outcome.lease_token,
+    };
+  }
+}
+
+/** Extends a lease while its piece is being transcribed; false when the lease is no longer this worker's. */
+export async function renewLease(pool: Pool, job: LeasedJob, leaseMs: number): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    "UPDATE transcription_jobs SET leased_until = now() + $3::int * interval '1 millisecond' WHERE id = $1 AND lease_token = $2 AND status = 'queued'",
+    [job.id, job.leaseToken, leaseMs],
+  );
+  return rowCount === 1;
+}
+
+/** The job's lease is checked and held (row lock) for the rest of the transaction; false when it is no longer this worker's. */
+async function holdsLease(client: PoolClient, job: LeasedJob): Promise<boolean> {
+  const { rowCount } = await client.query("SELECT 1 FROM transcription_jobs WHERE id = $1 AND lease_token = $2 AND status = 'queued' FOR UPDATE", [
+    job.id,
+    job.leaseToken,
+  ]);
+  return rowCount === 1;
+}
+
+const ms = (seconds: number) => Math.round(seconds * 1000);
+
+/**
+ * Stores a piece's segments and moves the job on, in one transaction, only if the lease is still
+ * this worker's (a worker that was too slow and lost it writes nothing: the piece is someone
+ * else's now). `nextStart` null: the job's audio is done; the transcript is ready when all its
+ * jobs are. Returns what happened to the transcript ('ready' once, when this piece completed it).
+ */
+export async function completePiece(pool: Pool, job: LeasedJob, piece: { segments: TranscribedSegment[]; nextStart: number | null }): Promise<PieceStored> {
+  return inTransaction<PieceStored>(pool, async (client) => {
+    // The transcript first: jobs finishing at once serialise on it, so exactly one sees the last one done.
+    await client.query("SELECT 1 FROM transcripts WHERE id = $1 FOR UPDATE", [job.transcriptId]);
+    if (!(await holdsLease(client, job))) return "lease_lost";
+    for (const segment of piece.segments)
+      await client.query("INSERT INTO transcript_segments (transcript_id, job_id, start_ms, end_ms, text, words) VALUES ($1, $2, $3, $4, $5, $6)", [
+        job.transcriptId,
+        job.id,
+        job.offsetMs + ms(segment.start),
+        job.offsetMs + ms(segment.end),
+        segment.text,
+        JSON.stringify(
+          segment.words.map((word) => ({
+            start_ms: job.offsetMs + ms(word.start),
+            end_ms: job.offsetMs + ms(word.end),
+            word: word.word,
+            probability: word.probability,
+          })),
+        ),
+      ]);
+    if (piece.nextStart !== null) {
+      await client.query(
+        "UPDATE transcription_jobs SET next_start = $2, attempts = 0, lease_token = NULL, leased_until = NULL, updated_at = now() WHERE id = $1",
+        [job.id, piece.nextStart],
+      );
+      return "continues";
+    }
+    await client.query("UPDATE transcription_jobs SET status = 'done', lease_token = NULL, leased_until = NULL, updated_at = now() WHERE id = $1", [job.id]);
+    const { rows } = await client.query<{ left: string }>("SELECT count(*) AS left FROM transcription_jobs WHERE transcript_id = $1 AND status <> 'done'", [
+      job.transcriptId,
+    ]);
+    if (Number(rows[0]!.left) > 0) return "continues";
+    const { rowCount } = await client.query("UPDATE transcripts SET status = 'ready', completed_at = now() WHERE id = $1 AND status = 'processing'", [
+      job.transcriptId,
+    ]);
+    return rowCount === 1 ? "ready" : "continues";
+  });
+}
+
+/**
+ * A piece failed: with attempts left, the lease is given back after `retryAfterMs` (the piece is
+ * tried again from the same start); without, the job and its transcript fail with `code`.
+ */
+export async function failPiece(
+  pool: Pool,
+  job: LeasedJob,
+  failure: { code: TranscriptionFailureCode; final: boolean; retryAfterMs: number },
+): Promise<PieceFailure> {
+  return inTransaction<PieceFailure>(pool, async (client) => {
+    await client.query("SELECT 1 FROM transcripts WHERE id = $1 FOR UPDATE", [job.transcriptId]);
+    if (!(await holdsLease(client, job))) return "lease_lost";
+    if (!failure.final) {
+      await client.query(
+        "UPDATE transcription_jobs SET lease_token = NULL, leased_until = now() + $2::int * interval '1 millisecond', updated_at = now() WHERE id = $1",
+        [job.id, failure.retryAfterMs],
+      );
+      return "retrying";
+    }
+    await failJobIn(client, job.id, failure.code);
+    return "failed";
+  });
+}
+
+/** The job fails, and its transcript with it (its other jobs stop: a transcript missing a speaker is not ready). */
+async function failJobIn(client: PoolClient, jobId: string, code: TranscriptionFailureCode): Promise<void> {
+  const { rows } = await client.query<{ transcript_id: string }>(
+    "UPDATE transcription_jobs SET status = 'failed', error_code = $2, lease_token = NULL, leased_until = NULL, updated_at = now() WHERE id = $1 RETURNING transcript_id",
+    [jobId, code],
+  );
+  const transcriptId = rows[0]?.transcript_id;
+  if (!transcriptId) return;
+  await client.query(
+    "UPDATE transcription_jobs SET status = 'failed', error_code = $2, lease_token = NULL, leased_until = NULL, updated_at = now() WHERE transcript_id = $1 AND status = 'queued'",
+    [transcriptId, code],
+  );
+  await client.query("UPDATE transcripts SET status = 'failed', error_code = $2, completed_at = now() WHERE id = $1 AND status = 'processing'", [
+    transcriptId,
+    code,
+  ]);
+}

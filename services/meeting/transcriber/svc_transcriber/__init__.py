@@ -1,0 +1,1 @@
+"""The transcription worker of the meeting context (docs/transcription.md)."""
