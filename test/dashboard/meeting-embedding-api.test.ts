@@ -72,7 +72,11 @@ describe("GET/PUT /meeting-embedding: the origins allowed to frame the organizat
     ["an IP address", ["https://203.0.113.9"], /no IP address/],
     ["another scheme", ["javascript:alert(1)"], /must be an origin such as/],
     ["an empty origin", [""], /is empty/],
-    [`more than ${identityLimits.embedOriginsMax} origins`, Array.from({ length: identityLimits.embedOriginsMax + 1 }, (_, i) => `https://s${i}.example`), /at most 25 origins/],
+    [
+      `more than ${identityLimits.embedOriginsMax} origins`,
+      Array.from({ length: identityLimits.embedOriginsMax + 1 }, (_, i) => `https://s${i}.example`),
+      /at most 25 origins/,
+    ],
     ["no list", undefined, /allowedOrigins is required/],
     ["a list of numbers", [1, 2], /allowedOrigins/],
   ])("refuses %s with 400 naming the problem, and changes nothing", async (_what, allowedOrigins, message) => {

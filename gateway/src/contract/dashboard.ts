@@ -191,12 +191,10 @@ const embedOrigin = z.string({ error: "allowedOrigins must be an array of string
 
 export const SetMeetingEmbeddingRequest = z
   .object({
-    allowedOrigins: z
-      .array(embedOrigin, { error: "allowedOrigins is required: an array of origins (strings)" })
-      .meta({
-        maxItems: identityLimits.embedOriginsMax,
-        description: `The whole list, replacing the one stored (\`[]\`: no site may frame the meetings). At most ${identityLimits.embedOriginsMax} entries; duplicates (after normalizing) are kept once.`,
-      }),
+    allowedOrigins: z.array(embedOrigin, { error: "allowedOrigins is required: an array of origins (strings)" }).meta({
+      maxItems: identityLimits.embedOriginsMax,
+      description: `The whole list, replacing the one stored (\`[]\`: no site may frame the meetings). At most ${identityLimits.embedOriginsMax} entries; duplicates (after normalizing) are kept once.`,
+    }),
   })
   // Required here, not left to identity: a missing list must not read as an empty one and clear it.
   .meta({ id: "SetMeetingEmbeddingRequest" });

@@ -84,7 +84,7 @@ function originList(current: MeetingEmbedding, notice: HTMLElement, save: Save, 
   }
   return h(
     "table",
-    {},
+    { class: "embed-origins" },
     h("caption", {}, `Allowed sites (${count})`),
     h(
       "thead",

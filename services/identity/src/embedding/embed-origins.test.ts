@@ -15,7 +15,14 @@ describe("checkEmbedOrigins: the origins allowed to frame an organization's meet
         "http://localhost:80",
       ]),
     ).toEqual({
-      origins: ["https://app.example.com", "https://scheduler.example:8443", "https://xn--bcher-kva.example", "http://localhost:3000", "http://127.0.0.1:5173", "http://localhost"],
+      origins: [
+        "https://app.example.com",
+        "https://scheduler.example:8443",
+        "https://xn--bcher-kva.example",
+        "http://localhost:3000",
+        "http://127.0.0.1:5173",
+        "http://localhost",
+      ],
     });
     expect(checkEmbedOrigins([])).toEqual({ origins: [] });
   });

@@ -35,7 +35,8 @@ function originProblem(value: string): string | undefined {
   if (trimmed === "") return "is empty";
   const url = URL.parse(trimmed);
   if (url && (url.protocol === "https:" || url.protocol === "http:")) {
-    if (url.pathname !== "/" || url.search || url.hash || /[?#]/.test(trimmed)) return "must be an origin only (scheme, host and port): no path, query or fragment";
+    if (url.pathname !== "/" || url.search || url.hash || /[?#]/.test(trimmed))
+      return "must be an origin only (scheme, host and port): no path, query or fragment";
     if (url.username || url.password) return "must not contain credentials";
     if (url.protocol === "http:" && /^http:\/\/[A-Za-z0-9.-]+(?::\d+)?\/?$/.test(trimmed) && !/^[\d.]+$/.test(url.hostname)) {
       return "must be https (plain http only for localhost or 127.0.0.1)";

@@ -204,7 +204,10 @@ describe("the sites that may embed the organization's meetings", () => {
     const { management, people, as, originLists } = await setUp();
     const { embedding } = await management.setMeetingEmbedding({ allowedOrigins: ["https://App.Example.com/", "http://localhost:3000"] }, as(people.admin));
     expect(embedding?.allowedOrigins).toEqual(["https://app.example.com", "http://localhost:3000"]);
-    expect((await management.getMeetingEmbedding({}, as(people.admin))).embedding?.allowedOrigins).toEqual(["https://app.example.com", "http://localhost:3000"]);
+    expect((await management.getMeetingEmbedding({}, as(people.admin))).embedding?.allowedOrigins).toEqual([
+      "https://app.example.com",
+      "http://localhost:3000",
+    ]);
     // The other organization's admin sees and changes only their own (empty) list.
     expect((await management.getMeetingEmbedding({}, as(people.outsider))).embedding?.allowedOrigins).toEqual([]);
     await management.setMeetingEmbedding({ allowedOrigins: ["https://b.example"] }, as(people.outsider));
