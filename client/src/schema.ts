@@ -1154,6 +1154,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/meeting-embedding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which sites may show the organization's meetings in a frame
+         * @description The origins allowed to embed the join page of the organization's meetings in an `<iframe>`. Empty (the default): every site is refused (`frame-ancestors 'none'`). Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        get: operations["getMeetingEmbedding"];
+        /**
+         * Set the sites that may show the organization's meetings in a frame
+         * @description Replaces the list. From the next page load on, the join page of every meeting of the organization sends `Content-Security-Policy: frame-ancestors` with exactly these origins (and no `X-Frame-Options`), so a browser shows it in a frame on those sites only, and the page posts its events (`joined`, `left`, `participant-joined`, `participant-left`, `hand-raised`, `meeting-ended`) to such a parent with that origin as `targetOrigin`. See the embedding section of the meeting room guide for the `<iframe>` to use. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        put: operations["setMeetingEmbedding"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "meeting.started": {
@@ -1966,6 +1990,10 @@ export interface components {
              * @enum {string}
              */
             policy: "all" | "listed";
+        };
+        SetMeetingEmbeddingRequest: {
+            /** @description The whole list, replacing the one stored (`[]`: no site may frame the meetings). At most 25 entries; duplicates (after normalizing) are kept once. */
+            allowedOrigins: string[];
         };
         MeetingStartedEvent: {
             /** @constant */
@@ -2952,6 +2980,10 @@ export interface components {
                 /** Format: date-time */
                 addedAt: string;
             }[];
+        };
+        MeetingEmbedding: {
+            /** @description The origins allowed to frame the organization's meetings, normalized, in the order given. The join page sends exactly these in `Content-Security-Policy: frame-ancestors` (`'none'` when empty) and posts its events only to a parent among them. */
+            allowedOrigins: string[];
         };
     };
     responses: never;
@@ -9367,6 +9399,139 @@ export interface operations {
             };
             /** @description The client is not on the organization's list. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeetingEmbedding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The allowed origins. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeetingEmbedding"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setMeetingEmbedding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetMeetingEmbeddingRequest"];
+            };
+        };
+        responses: {
+            /** @description The list, normalized, as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeetingEmbedding"];
+                };
+            };
+            /** @description allowedOrigins missing or not an array of strings, more than 25 entries, or an entry that is not an allowed origin; nothing is changed. The message names each broken rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
 import { createClient, type Client } from "@connectrpc/connect";
 import { internalTransport } from "@svc/platform/grpc";
 import { Health } from "@svc/proto/health/v1/health_pb";
-import { IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
+import { EmbeddingService, IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { MeetingPageService, MeetingRoomService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { RecordingFileService, RecordingService } from "@svc/proto/svc/meeting/v1/recording_pb";
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
@@ -10,6 +10,8 @@ import type { Config } from "./config.ts";
 /** The gateway's downstream clients: one HTTP/2 connection per service (Connect protocol), shared by all requests. */
 export interface Clients {
   identity: Client<typeof IdentityService>;
+  /** Which sites may frame an organization's meetings (the meeting page's frame-ancestors; no credential). */
+  embedding: Client<typeof EmbeddingService>;
   meeting: Client<typeof MeetingService>;
   meetingPage: Client<typeof MeetingPageService>;
   meetingRoom: Client<typeof MeetingRoomService>;
@@ -29,6 +31,7 @@ export function createClients(config: Config): Clients {
   };
   return {
     identity: createClient(IdentityService, transports.identity),
+    embedding: createClient(EmbeddingService, transports.identity),
     meeting: createClient(MeetingService, transports.meeting),
     meetingPage: createClient(MeetingPageService, transports.meeting),
     meetingRoom: createClient(MeetingRoomService, transports.meeting),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ALL_SCOPES, emailAddressMaxLength, GRANT_ID, identityLimits, SIGN_IN_EMAIL } from "@svc/platform/contract";
+import { ALL_SCOPES, EMBED_ORIGIN_SOURCE, emailAddressMaxLength, GRANT_ID, identityLimits, SIGN_IN_EMAIL } from "@svc/platform/contract";
 import { dateTime, httpUrlPattern, nullableDateTime, oneLineText, trimmedPattern, uuid } from "./common.ts";
 
 // ---- Requests: JSON shapes checked here; the rules about the values are identity's, stated in
@@ -179,3 +179,31 @@ export const OAuthClientPolicy = z
   .meta({ id: "OAuthClientPolicy" });
 
 export const RevokedAuthorizedApp = z.object({ grantId: z.string(), revoked: z.literal(true) }).meta({ id: "RevokedAuthorizedApp" });
+
+// An origin as identity accepts it (services/identity/src/embedding/embed-origins.ts, EMBED_ORIGIN).
+const embedOrigin = z.string({ error: "allowedOrigins must be an array of strings" }).meta({
+  maxLength: identityLimits.embedOriginMaxLength,
+  pattern: trimmedPattern(EMBED_ORIGIN_SOURCE),
+  description:
+    "An origin: `https://` and a host name (an internationalised one in its punycode form), an optional port, nothing after it but an optional `/`. Plain `http://` only for `localhost` and `127.0.0.1` (trying the embed on your own machine). No wildcard, path, query or IP address. Normalized: lower case, without the default port or a trailing slash.",
+  examples: ["https://app.example.com"],
+});
+
+export const SetMeetingEmbeddingRequest = z
+  .object({
+    allowedOrigins: z.array(embedOrigin, { error: "allowedOrigins is required: an array of origins (strings)" }).meta({
+      maxItems: identityLimits.embedOriginsMax,
+      description: `The whole list, replacing the one stored (\`[]\`: no site may frame the meetings). At most ${identityLimits.embedOriginsMax} entries; duplicates (after normalizing) are kept once.`,
+    }),
+  })
+  // Required here, not left to identity: a missing list must not read as an empty one and clear it.
+  .meta({ id: "SetMeetingEmbeddingRequest" });
+
+export const MeetingEmbedding = z
+  .object({
+    allowedOrigins: z.array(z.string()).meta({
+      description:
+        "The origins allowed to frame the organization's meetings, normalized, in the order given. The join page sends exactly these in `Content-Security-Policy: frame-ancestors` (`'none'` when empty) and posts its events only to a parent among them.",
+    }),
+  })
+  .meta({ id: "MeetingEmbedding" });

@@ -1,3 +1,4 @@
+import { identityLimits } from "@svc/platform/contract";
 import * as contract from "../contract/dashboard.ts";
 import {
   errorResponse,
@@ -20,7 +21,7 @@ const common = {
 const invalid = (what: string) => ({ "400": errorResponse(`${what} The message names each broken rule.`) });
 const notFound = (what: string) => ({ "404": errorResponse(`No such ${what} in the caller's organization (another organization's id gets the same answer).`) });
 
-/** The developer dashboard's endpoints: sessions, own API keys, OAuth clients, users, authorized apps. */
+/** The developer dashboard's endpoints: sessions, own API keys, OAuth clients, users, authorized apps, organization settings. */
 export const dashboardOpenApi: OpenApiFragment = {
   paths: {
     "/session": {
@@ -292,6 +293,37 @@ export const dashboardOpenApi: OpenApiFragment = {
           "200": json(contract.OAuthClientPolicy, "The policy, without the client."),
           ...invalid("clientId is not a UUID."),
           "404": errorResponse("The client is not on the organization's list."),
+          ...common,
+        },
+      },
+    },
+    "/meeting-embedding": {
+      get: {
+        operationId: "getMeetingEmbedding",
+        summary: "Which sites may show the organization's meetings in a frame",
+        description:
+          "The origins allowed to embed the join page of the organization's meetings in an `<iframe>`. Empty (the default): every site is refused (`frame-ancestors 'none'`)." +
+          sessionOnly +
+          adminOnly,
+        tags: ["Dashboard"],
+        security: session,
+        responses: { "200": json(contract.MeetingEmbedding, "The allowed origins."), ...common },
+      },
+      put: {
+        operationId: "setMeetingEmbedding",
+        summary: "Set the sites that may show the organization's meetings in a frame",
+        description:
+          "Replaces the list. From the next page load on, the join page of every meeting of the organization sends `Content-Security-Policy: frame-ancestors` with exactly these origins (and no `X-Frame-Options`), so a browser shows it in a frame on those sites only, and the page posts its events (`joined`, `left`, `participant-joined`, `participant-left`, `hand-raised`, `meeting-ended`) to such a parent with that origin as `targetOrigin`. See the embedding section of the meeting room guide for the `<iframe>` to use." +
+          sessionOnly +
+          adminOnly,
+        tags: ["Dashboard"],
+        security: session,
+        requestBody: jsonRequestBody(contract.SetMeetingEmbeddingRequest),
+        responses: {
+          "200": json(contract.MeetingEmbedding, "The list, normalized, as stored."),
+          ...invalid(
+            `allowedOrigins missing or not an array of strings, more than ${identityLimits.embedOriginsMax} entries, or an entry that is not an allowed origin; nothing is changed.`,
+          ),
           ...common,
         },
       },

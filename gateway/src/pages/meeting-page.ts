@@ -1,6 +1,6 @@
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { Router, type Request } from "express";
+import { Router, type Request, type Response } from "express";
 import type { Logger } from "@svc/platform";
 import { MeetingStatus, type GetJoinInfoResponse } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { Clients } from "../clients.ts";
@@ -28,11 +28,35 @@ export interface MeetingPageDependencies {
  */
 export function meetingPageRoutes({ clients, logger, assets, livekitPublicUrl }: MeetingPageDependencies): Router {
   const router = Router();
-  router.get("/meeting/:id", pageSecurity({ livekitPublicUrl }), async (req: Request<{ id: string }>, res) => {
-    // The page changes when the meeting ends; the link is a capability, so keep it out of caches and indexes.
-    res.set({ "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" });
+  /** The meeting, then (for a meeting that exists) the sites its organization lets frame it: before the headers. */
+  const load = async (req: Request<{ id: string }>, res: Response, next: () => void) => {
     try {
       const info = await clients.meetingPage.getJoinInfo({ id: req.params.id }, { timeoutMs: 5_000 });
+      res.locals.meeting = { info, embedOrigins: await embedOriginsOf(info.orgId) } satisfies LoadedMeeting;
+    } catch (error) {
+      res.locals.meeting = { error } satisfies LoadedMeeting;
+    }
+    next();
+  };
+  /** Without the list (identity unreachable) the page still works, only not in a frame. */
+  const embedOriginsOf = async (orgId: string) =>
+    clients.embedding.getEmbedOrigins({ orgId }, { timeoutMs: 2_000 }).then(
+      ({ origins }) => origins,
+      (error: unknown) => {
+        logger.warn({ err: error }, "meeting page: embed origins unavailable; the page refuses every frame");
+        return [];
+      },
+    );
+  const embedOrigins = (res: Response) => {
+    const meeting = res.locals.meeting as LoadedMeeting;
+    return "info" in meeting ? meeting.embedOrigins : [];
+  };
+  router.get("/meeting/:id", load, pageSecurity({ livekitPublicUrl, embedOrigins: (res) => embedOrigins(res as Response) }), (_req, res) => {
+    // The page changes when the meeting ends; the link is a capability, so keep it out of caches and indexes.
+    res.set({ "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" });
+    const meeting = res.locals.meeting as LoadedMeeting;
+    if ("info" in meeting) {
+      const { info } = meeting;
       const status = statusName(info.status);
       const joinable = status === "scheduled" || status === "live";
       sendPage(res, assets, {
@@ -41,9 +65,10 @@ export function meetingPageRoutes({ clients, logger, assets, livekitPublicUrl }:
         entry: ENTRY,
         styleOnly: !joinable,
         bodyClass: joinable ? "view-loading" : "view-state",
-        body: meetingView(info, status, joinable),
+        body: meetingView(info, status, joinable, meeting.embedOrigins),
       });
-    } catch (error) {
+    } else {
+      const { error } = meeting;
       const connectError = ConnectError.from(error);
       if (connectError.code === Code.NotFound) {
         return sendPage(res, assets, {
@@ -70,6 +95,9 @@ export function meetingPageRoutes({ clients, logger, assets, livekitPublicUrl }:
   return router;
 }
 
+/** What the route's first handler found: the meeting and its organization's embed origins, or why not. */
+type LoadedMeeting = { info: GetJoinInfoResponse; embedOrigins: string[] } | { error: unknown };
+
 /**
  * `scheduled`, `live`, `ended`, or the lower-case name of a status added later (such as
  * `cancelled`): the value of `data-status` and of the status badge's class.
@@ -90,9 +118,14 @@ const time = (timestamp: Timestamp) => {
 
 const brand = html`<p class="brand"><span class="brand-mark" aria-hidden="true"></span>svc meeting</p>`;
 
-function meetingView(info: GetJoinInfoResponse, status: string, joinable: boolean): SafeHtml {
+/**
+ * `data-embed-origins` (space-separated, only when some are allowed) tells the script which
+ * origins may frame it: it posts its events (embed-events.ts) only to a parent among them.
+ */
+function meetingView(info: GetJoinInfoResponse, status: string, joinable: boolean, embedOrigins: string[]): SafeHtml {
   const invited = info.attendeeCount === 0 ? null : info.attendeeCount === 1 ? "1 person invited" : `${info.attendeeCount} people invited`;
-  return html`<main id="meeting" class="meeting" data-meeting-id="${info.id}" data-status="${status}" data-title="${info.title}" data-lobby="${info.lobby ? "on" : "off"}">
+  const embedding = joinable && embedOrigins.length > 0 ? html` data-embed-origins="${embedOrigins.join(" ")}"` : null;
+  return html`<main id="meeting" class="meeting" data-meeting-id="${info.id}" data-status="${status}" data-title="${info.title}" data-lobby="${info.lobby ? "on" : "off"}"${embedding}>
   <header class="meeting-header">
     ${brand}
     <h1 id="meeting-title">${info.title}</h1>

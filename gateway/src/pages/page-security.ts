@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import helmet from "helmet";
 import type { RequestHandler } from "express";
 
@@ -15,6 +16,25 @@ export interface PageSecurityOptions {
    * script; leave it off for pages that show text people typed.
    */
   styleAttributes?: boolean;
+  /**
+   * The origins allowed to frame this response (the meeting page: its organization's embed
+   * origins, which an earlier handler of the route looked up). Absent or empty: no site may.
+   */
+  embedOrigins?: (res: ServerResponse) => readonly string[];
+}
+
+/**
+ * What identity stores (services/identity/src/embedding/embed-origins.ts): http(s), a host of
+ * letters, digits, dots and hyphens, an optional port. Checked again here because the value goes
+ * into a header: anything else would be a broken policy, so it is left out (the page then cannot
+ * be framed from it, which is the safe side).
+ */
+const ORIGIN_SOURCE = /^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/;
+
+/** The frame-ancestors sources: exactly the allowed origins, or 'none'. */
+function frameAncestorsOf(origins: readonly string[]): string[] {
+  const sources = origins.filter((origin) => ORIGIN_SOURCE.test(origin));
+  return sources.length > 0 ? sources : ["'none'"];
 }
 
 /**
@@ -53,12 +73,17 @@ export function pageSecurity(options: PageSecurityOptions = {}): RequestHandler 
       manifestSrc: ["'self'"],
       baseUri: ["'none'"],
       formAction: ["'self'"],
-      frameAncestors: ["'none'"],
+      frameAncestors: [(_req, res) => frameAncestorsOf(options.embedOrigins?.(res) ?? []).join(" ")],
     },
   });
   return (req, res, next) => {
-    // Only our own pages may use the camera, microphone and screen capture; nothing else is needed.
+    // Only our own pages may use the camera, microphone and screen capture (in a frame: when the
+    // embedding page delegates them with <iframe allow="camera; microphone; display-capture">).
     res.set("Permissions-Policy", permissions);
+    // X-Frame-Options must not contradict frame-ancestors (older browsers read only it): DENY
+    // with 'none'; with allowed origins it goes, since it cannot name them (ALLOW-FROM is dead).
+    if (frameAncestorsOf(options.embedOrigins?.(res) ?? [])[0] === "'none'") res.set("X-Frame-Options", "DENY");
+    else res.removeHeader("X-Frame-Options");
     csp(req, res, next);
   };
 }

@@ -253,5 +253,15 @@ export function managementRoutes(clients: DashboardClients, cookies: SessionCook
     const { policy } = await clients.management.disallowOAuthClient({ clientId: req.params.clientId }, options(res));
     send(res, contract.OAuthClientPolicy, policyResource(policy));
   });
+
+  router.get("/meeting-embedding", async (_req, res) => {
+    const { embedding } = await clients.management.getMeetingEmbedding({}, options(res));
+    send(res, contract.MeetingEmbedding, { allowedOrigins: embedding?.allowedOrigins ?? [] });
+  });
+  router.put("/meeting-embedding", async (req, res) => {
+    const body = parseJsonBody(contract.SetMeetingEmbeddingRequest, req.body);
+    const { embedding } = await clients.management.setMeetingEmbedding({ allowedOrigins: body.allowedOrigins }, options(res));
+    send(res, contract.MeetingEmbedding, { allowedOrigins: embedding?.allowedOrigins ?? [] });
+  });
   return router;
 }

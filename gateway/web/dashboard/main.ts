@@ -1,6 +1,7 @@
 import "./dashboard.css";
 import { api, type Schema, type SessionUser, type ViewContext } from "./app-shell.ts";
 import { apiKeysView } from "./api-keys.ts";
+import { meetingEmbeddingView } from "./meeting-embedding.ts";
 import { meetingPageView } from "./meetings/meeting-page.ts";
 import { meetingsView } from "./meetings.ts";
 import { usageView } from "./usage.ts";
@@ -39,6 +40,7 @@ const routes: Route[] = [
   { path: "/dashboard/authorized-apps", label: "Authorized apps", group: "Settings", adminOnly: false, view: authorizedAppsView },
   { path: "/dashboard/users", label: "Users", group: "Organization", adminOnly: true, view: usersView },
   { path: "/dashboard/third-party-apps", label: "Third-party apps", group: "Organization", adminOnly: true, view: thirdPartyAppsView },
+  { path: "/dashboard/embedding", label: "Embedding", group: "Organization", adminOnly: true, view: meetingEmbeddingView },
 ];
 
 const root = document.getElementById("app")!;

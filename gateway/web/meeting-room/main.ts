@@ -2,6 +2,7 @@
 // it). One view at a time, like livekit-examples/meet's PageClientImpl: pre-join → room →
 // left/ended/removed/disconnected; the API's refusals (not found, ended, cancelled) end there too.
 import "./room.css";
+import { connectEmbeddingParent } from "./embed-events.ts";
 import { mountPreJoin } from "./prejoin-view.ts";
 import { mountRoom } from "./room-view.ts";
 import { mountOutcome } from "./state-views.ts";
@@ -21,6 +22,8 @@ function start() {
   if (meeting.status !== "scheduled" && meeting.status !== "live") return; // the server rendered the final state
 
   showLocalTimes();
+  // Events for the page that embeds the room, when its origin is allowed (embed-events.ts).
+  const embedding = connectEmbeddingParent(main);
   let unmount: () => void = () => undefined;
   const show = (name: string, mount: () => () => void) => {
     unmount();
@@ -32,8 +35,14 @@ function start() {
 
   const navigation: Navigation = {
     preJoin: () => show("prejoin", () => mountPreJoin(view, meeting, navigation)),
-    room: (session: JoinedSession) => show("room", () => mountRoom(view, session, navigation)),
-    outcome: (outcome: Outcome) => show("state", () => mountOutcome(view, meeting, outcome, navigation)),
+    room(session: JoinedSession) {
+      show("room", () => mountRoom(view, session, navigation));
+      embedding.joined(session);
+    },
+    outcome(outcome: Outcome) {
+      show("state", () => mountOutcome(view, meeting, outcome, navigation));
+      embedding.outcome(outcome);
+    },
     setStatus(status) {
       const badge = document.getElementById("meeting-status");
       if (!badge) return;

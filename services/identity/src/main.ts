@@ -10,7 +10,7 @@ import {
 } from "@svc/platform";
 import { runService } from "@svc/platform/service";
 import { countingCacheLookups } from "@svc/platform/telemetry";
-import { IdentityAdminService, IdentityService, ManagementService, SessionService } from "@svc/proto/svc/identity/v1/identity_pb";
+import { EmbeddingService, IdentityAdminService, IdentityService, ManagementService, SessionService } from "@svc/proto/svc/identity/v1/identity_pb";
 import type { Redis } from "ioredis";
 import { adminService } from "./handlers/admin-service.ts";
 import { requireAdminToken } from "./admin/admin-token.ts";
@@ -20,6 +20,8 @@ import { createLastUsedRecorder } from "./credentials/last-used-recorder.ts";
 import { createCredentialVerification } from "./credentials/verify-credential.ts";
 import { recordApiKeyUses } from "./db/api-keys.ts";
 import { pgAccountStores } from "./db/pg-account-stores.ts";
+import { pgEmbedOriginStore } from "./db/pg-embed-origin-store.ts";
+import { embeddingService } from "./handlers/embedding-service.ts";
 import { identityService } from "./handlers/identity-service.ts";
 import { oauthArtifactQueries } from "./db/oauth-artifacts.ts";
 import { oauthClientQueries } from "./db/oauth-clients.ts";
@@ -80,8 +82,9 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
   // Production: https redirect URIs only (loopback excepted), for the CLI and the dashboard alike.
   const redirectUriPolicy = { requireHttps: config.NODE_ENV === "production" };
   const accounts = pgAccountStores(pool);
+  const embedOrigins = pgEmbedOriginStore(pool);
   const server = await serve({
-    services: [IdentityService, SessionService, ManagementService],
+    services: [IdentityService, SessionService, ManagementService, EmbeddingService],
     routes: (router) => {
       router.service(IdentityService, identityService(credentials, sessions));
       router.service(SessionService, sessionService({ accounts, sessions, signIn, credentials, signupEnabled: config.SIGNUP_ENABLED, logger }));
@@ -95,10 +98,12 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
           clients: oauthClientQueries(pool),
           artifacts: oauthArtifactQueries(pool),
           clientPolicy: oauthClientPolicyQueries(pool),
+          embedOrigins,
           redirectUriPolicy,
           logger,
         }),
       );
+      router.service(EmbeddingService, embeddingService(embedOrigins));
     },
   });
   // The admin API on a port of its own: the gateway, meeting and webhook reach GRPC_PORT, and a

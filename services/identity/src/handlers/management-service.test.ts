@@ -4,6 +4,7 @@ import { createLogger, createMemoryCredentialCache, hashToken, SESSION_TOKEN_PRE
 import { ManagementService, Role } from "@svc/proto/svc/identity/v1/identity_pb";
 import { generateApiKey } from "../credentials/api-key.ts";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
+import type { EmbedOriginStore } from "../embedding/embed-origin-store.ts";
 import type { OAuthArtifactQueries } from "../db/oauth-artifacts.ts";
 import type { OAuthClientPolicyQueries } from "../db/oauth-client-policy.ts";
 import type { OAuthClientQueries } from "../db/oauth-clients.ts";
@@ -69,6 +70,15 @@ async function setUp() {
     verify: async () => ({ kind: "api_key", userId: people.admin.userId, orgId: orgA, role: "admin", scopes: [], clientId: "" }),
     revoke: async (tokenHash) => void revoked.push(tokenHash),
   };
+  // The organizations' embed origins, as the Postgres store keeps them (one list per organization).
+  const originLists = new Map<string, string[]>([
+    [orgA, []],
+    [orgB, []],
+  ]);
+  const embedOrigins: EmbedOriginStore = {
+    originsOf: async (orgId) => originLists.get(orgId),
+    replace: async (orgId, origins) => originLists.has(orgId) && Boolean(originLists.set(orgId, origins)),
+  };
   const memoryCache = createMemoryCredentialCache();
   const cache: CredentialCache = { ...memoryCache, forget: async (tokenHash) => void forgotten.push(tokenHash) };
   const transport = createRouterTransport((router) =>
@@ -83,6 +93,7 @@ async function setUp() {
         // Only the end of a deactivated user's OAuth browser sessions is used here.
         artifacts: { endBrowserSessionsOf: async (userId: string) => (endedOAuthSessionsOf.push(userId), 1) } as unknown as OAuthArtifactQueries,
         clientPolicy: unreachable<OAuthClientPolicyQueries>("clientPolicy"),
+        embedOrigins,
         redirectUriPolicy: { requireHttps: true },
         logger: createLogger("management-service-test", "silent"),
       }),
@@ -94,7 +105,18 @@ async function setUp() {
     const record = await accounts.apiKeys.insert({ userId: person.userId, orgId: person.orgId, name: "ci", displayPrefix, keyHash });
     return { key, keyId: record.keyId };
   };
-  return { management: createClient(ManagementService, transport), accounts, people, as, keyOf, endedSessionsOf, endedOAuthSessionsOf, revoked, forgotten };
+  return {
+    management: createClient(ManagementService, transport),
+    accounts,
+    people,
+    as,
+    keyOf,
+    endedSessionsOf,
+    endedOAuthSessionsOf,
+    revoked,
+    forgotten,
+    originLists,
+  };
 }
 
 describe("who may call", () => {
@@ -174,5 +196,34 @@ describe("users", () => {
       code: Code.InvalidArgument,
       rawMessage: "nothing to update: give role or deactivated",
     });
+  });
+});
+
+describe("the sites that may embed the organization's meetings", () => {
+  it("an admin sets the list, normalized; it is their organization's only, and a member may neither read nor change it", async () => {
+    const { management, people, as, originLists } = await setUp();
+    const { embedding } = await management.setMeetingEmbedding({ allowedOrigins: ["https://App.Example.com/", "http://localhost:3000"] }, as(people.admin));
+    expect(embedding?.allowedOrigins).toEqual(["https://app.example.com", "http://localhost:3000"]);
+    expect((await management.getMeetingEmbedding({}, as(people.admin))).embedding?.allowedOrigins).toEqual([
+      "https://app.example.com",
+      "http://localhost:3000",
+    ]);
+    // The other organization's admin sees and changes only their own (empty) list.
+    expect((await management.getMeetingEmbedding({}, as(people.outsider))).embedding?.allowedOrigins).toEqual([]);
+    await management.setMeetingEmbedding({ allowedOrigins: ["https://b.example"] }, as(people.outsider));
+    expect(originLists.get(people.admin.orgId)).toEqual(["https://app.example.com", "http://localhost:3000"]);
+    for (const call of [management.getMeetingEmbedding({}, as(people.member)), management.setMeetingEmbedding({ allowedOrigins: [] }, as(people.member))]) {
+      await expect(call).rejects.toMatchObject({ code: Code.PermissionDenied });
+    }
+  });
+
+  it("a list with a refused origin is INVALID_ARGUMENT naming it, and changes nothing", async () => {
+    const { management, people, as, originLists } = await setUp();
+    await management.setMeetingEmbedding({ allowedOrigins: ["https://kept.example"] }, as(people.admin));
+    await expect(management.setMeetingEmbedding({ allowedOrigins: ["https://new.example", "http://plain.example"] }, as(people.admin))).rejects.toMatchObject({
+      code: Code.InvalidArgument,
+      rawMessage: expect.stringContaining('"http://plain.example" must be https'),
+    });
+    expect(originLists.get(people.admin.orgId)).toEqual(["https://kept.example"]);
   });
 });

@@ -9,6 +9,8 @@ import { toApiKeyMessage } from "./admin-service.ts";
 import { generateApiKey } from "../credentials/api-key.ts";
 import { hashPassword } from "../credentials/password.ts";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
+import type { EmbedOriginStore } from "../embedding/embed-origin-store.ts";
+import { checkEmbedOrigins } from "../embedding/embed-origins.ts";
 import type { OAuthArtifactQueries } from "../db/oauth-artifacts.ts";
 import type { OAuthClientQueries } from "../db/oauth-clients.ts";
 import { ALLOW_LIST_MAX_CLIENTS, type OAuthClientPolicyQueries, type OAuthClientPolicyRecord } from "../db/oauth-client-policy.ts";
@@ -32,6 +34,8 @@ export interface ManagementDependencies {
   artifacts: OAuthArtifactQueries;
   /** Which other organizations' clients members may authorize (enforced by the authorization server). */
   clientPolicy: OAuthClientPolicyQueries;
+  /** Which sites may frame the organization's meetings (sent by the join page in frame-ancestors). */
+  embedOrigins: EmbedOriginStore;
   redirectUriPolicy: RedirectUriPolicy;
   logger: Logger;
 }
@@ -64,10 +68,10 @@ const userMessage = (user: UserRecord) => ({
  * svc.identity.v1.ManagementService: what a person manages in the dashboard, always with a
  * dashboard session, always inside the session's organization (another organization's id gets
  * the same NOT_FOUND as an unknown one). Every user manages their own API keys and authorized
- * apps; OAuth clients and users are the admins'.
+ * apps; OAuth clients, users, the client policy and the sites that may embed meetings are the admins'.
  */
 export function managementService(deps: ManagementDependencies): ServiceImpl<typeof ManagementService> {
-  const { accounts, sessions, credentials, clients, artifacts, clientPolicy, logger } = deps;
+  const { accounts, sessions, credentials, clients, artifacts, clientPolicy, embedOrigins, logger } = deps;
   const session = (context: HandlerContext) => requireSession(context, sessions, credentials);
   const adminSession = async (context: HandlerContext) => {
     const caller = await session(context);
@@ -286,6 +290,23 @@ export function managementService(deps: ManagementDependencies): ServiceImpl<typ
         "OAuth client removed from the organization's list",
       );
       return { policy: policyMessage(await policyOf(caller.orgId)) };
+    },
+
+    async getMeetingEmbedding(_request, context) {
+      const caller = await adminSession(context);
+      const allowedOrigins = await embedOrigins.originsOf(caller.orgId);
+      if (!allowedOrigins) throw notFound("Organization");
+      return { embedding: { allowedOrigins } };
+    },
+
+    async setMeetingEmbedding(request, context) {
+      const caller = await adminSession(context);
+      const checked = checkEmbedOrigins(request.allowedOrigins);
+      if ("problems" in checked) throw invalidArgument(checked.problems);
+      if (!(await embedOrigins.replace(caller.orgId, checked.origins))) throw notFound("Organization");
+      // Origins are public (they are sent in the join page's header), so they may be logged.
+      logger.info({ orgId: caller.orgId, userId: caller.userId, origins: checked.origins }, "meeting embed origins set");
+      return { embedding: { allowedOrigins: checked.origins } };
     },
   };
 }

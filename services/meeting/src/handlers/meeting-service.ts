@@ -369,6 +369,7 @@ export function meetingPageService(deps: {
         status: meetingStatusWords.valueOf(meeting.status),
         attendeeCount: meeting.attendees.length,
         endedAt: meeting.endedAt ? timestampFromDate(meeting.endedAt) : undefined,
+        orgId: meeting.orgId,
       };
     },
   };

@@ -65,6 +65,25 @@ export const webhookLimits = {
 export const STATUS_CLASSES = ["2xx", "3xx", "4xx", "5xx", "none"] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
 
+/** A port an origin names: 1-65535, without leading zeros. */
+const ORIGIN_PORT = "(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])";
+const ORIGIN_LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?";
+/** The last label starts with a letter: never an IP address, which browsers would parse differently. */
+const ORIGIN_TOP_LABEL = "[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?";
+
+/**
+ * An origin allowed to frame an organization's meetings, as typed (regular-expression source,
+ * unanchored): `https://` and a host name of ASCII labels (an internationalised name in its
+ * punycode form, `xn--…`), or plain `http://` for a developer's own machine only (`localhost`,
+ * `127.0.0.1`: a page served over http elsewhere could be altered on the way and then frame the
+ * meeting); an optional port; nothing else but an optional `/`. No wildcard, no IP address (a
+ * Content-Security-Policy source cannot name an IPv6 one), no path, query or fragment.
+ */
+export const EMBED_ORIGIN_SOURCE =
+  `(?:[Hh][Tt][Tt][Pp][Ss]://(?:${ORIGIN_LABEL}\\.)*${ORIGIN_TOP_LABEL}|[Hh][Tt][Tt][Pp]://(?:[Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt]|127\\.0\\.0\\.1))` +
+  `(?::${ORIGIN_PORT})?/?`;
+export const EMBED_ORIGIN = new RegExp(`^${EMBED_ORIGIN_SOURCE}$`);
+
 /** Names and credentials of the dashboard and admin APIs (identity), in code points after trimming. */
 export const identityLimits = {
   nameMaxLength: 100,
@@ -73,6 +92,14 @@ export const identityLimits = {
   passwordMaxLength: 1024,
   redirectUrisMax: 10,
   redirectUriMaxLength: 2000,
+  /**
+   * Origins allowed to frame an organization's meetings. A few dozen covers every product an
+   * organization embeds its meetings in (production, staging, a regional site or two); the list is
+   * sent in every join page's Content-Security-Policy header, so it stays short.
+   */
+  embedOriginsMax: 25,
+  /** One such origin as typed: a host name's 253 characters plus scheme and port fit. */
+  embedOriginMaxLength: 300,
 } as const;
 
 /**

@@ -1469,6 +1469,117 @@ export declare type DisallowOAuthClientResponse = Message<"svc.identity.v1.Disal
 export declare const DisallowOAuthClientResponseSchema: GenMessage<DisallowOAuthClientResponse>;
 
 /**
+ * @generated from message svc.identity.v1.MeetingEmbedding
+ */
+export declare type MeetingEmbedding = Message<"svc.identity.v1.MeetingEmbedding"> & {
+  /**
+   * Origins (scheme://host[:port], normalized) allowed to frame the organization's meetings, in
+   * the order they were given.
+   *
+   * @generated from field: repeated string allowed_origins = 1;
+   */
+  allowedOrigins: string[];
+};
+
+/**
+ * Describes the message svc.identity.v1.MeetingEmbedding.
+ * Use `create(MeetingEmbeddingSchema)` to create a new message.
+ */
+export declare const MeetingEmbeddingSchema: GenMessage<MeetingEmbedding>;
+
+/**
+ * @generated from message svc.identity.v1.GetMeetingEmbeddingRequest
+ */
+export declare type GetMeetingEmbeddingRequest = Message<"svc.identity.v1.GetMeetingEmbeddingRequest"> & {
+};
+
+/**
+ * Describes the message svc.identity.v1.GetMeetingEmbeddingRequest.
+ * Use `create(GetMeetingEmbeddingRequestSchema)` to create a new message.
+ */
+export declare const GetMeetingEmbeddingRequestSchema: GenMessage<GetMeetingEmbeddingRequest>;
+
+/**
+ * @generated from message svc.identity.v1.GetMeetingEmbeddingResponse
+ */
+export declare type GetMeetingEmbeddingResponse = Message<"svc.identity.v1.GetMeetingEmbeddingResponse"> & {
+  /**
+   * @generated from field: svc.identity.v1.MeetingEmbedding embedding = 1;
+   */
+  embedding?: MeetingEmbedding | undefined;
+};
+
+/**
+ * Describes the message svc.identity.v1.GetMeetingEmbeddingResponse.
+ * Use `create(GetMeetingEmbeddingResponseSchema)` to create a new message.
+ */
+export declare const GetMeetingEmbeddingResponseSchema: GenMessage<GetMeetingEmbeddingResponse>;
+
+/**
+ * @generated from message svc.identity.v1.SetMeetingEmbeddingRequest
+ */
+export declare type SetMeetingEmbeddingRequest = Message<"svc.identity.v1.SetMeetingEmbeddingRequest"> & {
+  /**
+   * @generated from field: repeated string allowed_origins = 1;
+   */
+  allowedOrigins: string[];
+};
+
+/**
+ * Describes the message svc.identity.v1.SetMeetingEmbeddingRequest.
+ * Use `create(SetMeetingEmbeddingRequestSchema)` to create a new message.
+ */
+export declare const SetMeetingEmbeddingRequestSchema: GenMessage<SetMeetingEmbeddingRequest>;
+
+/**
+ * @generated from message svc.identity.v1.SetMeetingEmbeddingResponse
+ */
+export declare type SetMeetingEmbeddingResponse = Message<"svc.identity.v1.SetMeetingEmbeddingResponse"> & {
+  /**
+   * @generated from field: svc.identity.v1.MeetingEmbedding embedding = 1;
+   */
+  embedding?: MeetingEmbedding | undefined;
+};
+
+/**
+ * Describes the message svc.identity.v1.SetMeetingEmbeddingResponse.
+ * Use `create(SetMeetingEmbeddingResponseSchema)` to create a new message.
+ */
+export declare const SetMeetingEmbeddingResponseSchema: GenMessage<SetMeetingEmbeddingResponse>;
+
+/**
+ * @generated from message svc.identity.v1.GetEmbedOriginsRequest
+ */
+export declare type GetEmbedOriginsRequest = Message<"svc.identity.v1.GetEmbedOriginsRequest"> & {
+  /**
+   * @generated from field: string org_id = 1;
+   */
+  orgId: string;
+};
+
+/**
+ * Describes the message svc.identity.v1.GetEmbedOriginsRequest.
+ * Use `create(GetEmbedOriginsRequestSchema)` to create a new message.
+ */
+export declare const GetEmbedOriginsRequestSchema: GenMessage<GetEmbedOriginsRequest>;
+
+/**
+ * @generated from message svc.identity.v1.GetEmbedOriginsResponse
+ */
+export declare type GetEmbedOriginsResponse = Message<"svc.identity.v1.GetEmbedOriginsResponse"> & {
+  /**
+   * @generated from field: repeated string origins = 1;
+   */
+  origins: string[];
+};
+
+/**
+ * Describes the message svc.identity.v1.GetEmbedOriginsResponse.
+ * Use `create(GetEmbedOriginsResponseSchema)` to create a new message.
+ */
+export declare const GetEmbedOriginsResponseSchema: GenMessage<GetEmbedOriginsResponse>;
+
+/**
  * @generated from enum svc.identity.v1.CredentialKind
  */
 export enum CredentialKind {
@@ -1865,6 +1976,47 @@ export declare const ManagementService: GenService<{
     methodKind: "unary";
     input: typeof DisallowOAuthClientRequestSchema;
     output: typeof DisallowOAuthClientResponseSchema;
+  },
+  /**
+   * Which sites may show the organization's meetings in a frame (admins).
+   *
+   * @generated from rpc svc.identity.v1.ManagementService.GetMeetingEmbedding
+   */
+  getMeetingEmbedding: {
+    methodKind: "unary";
+    input: typeof GetMeetingEmbeddingRequestSchema;
+    output: typeof GetMeetingEmbeddingResponseSchema;
+  },
+  /**
+   * Replaces the list (admins). Each origin is checked and normalized (https, or http for
+   * loopback; scheme, host and port only); INVALID_ARGUMENT names every refused one.
+   *
+   * @generated from rpc svc.identity.v1.ManagementService.SetMeetingEmbedding
+   */
+  setMeetingEmbedding: {
+    methodKind: "unary";
+    input: typeof SetMeetingEmbeddingRequestSchema;
+    output: typeof SetMeetingEmbeddingResponseSchema;
+  },
+}>;
+
+/**
+ * EmbeddingService tells the meeting page which sites may frame an organization's meetings
+ * (its Content-Security-Policy `frame-ancestors`). It takes no credential: the answer is public,
+ * since every join page of the organization's meetings sends it in a header.
+ *
+ * @generated from service svc.identity.v1.EmbeddingService
+ */
+export declare const EmbeddingService: GenService<{
+  /**
+   * The organization's allowed origins; empty for none (and for an unknown organization).
+   *
+   * @generated from rpc svc.identity.v1.EmbeddingService.GetEmbedOrigins
+   */
+  getEmbedOrigins: {
+    methodKind: "unary";
+    input: typeof GetEmbedOriginsRequestSchema;
+    output: typeof GetEmbedOriginsResponseSchema;
   },
 }>;
 

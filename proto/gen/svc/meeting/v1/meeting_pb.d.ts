@@ -2007,6 +2007,14 @@ export declare type GetJoinInfoResponse = Message<"svc.meeting.v1.GetJoinInfoRes
    * @generated from field: bool removed = 14;
    */
   removed: boolean;
+
+  /**
+   * The organization the meeting belongs to: the gateway asks identity which sites may frame the
+   * page (svc.identity.v1.EmbeddingService). Never shown on the page.
+   *
+   * @generated from field: string org_id = 15;
+   */
+  orgId: string;
 };
 
 /**
