@@ -271,7 +271,7 @@ describe("together in the call: co-host, hands, reactions, layouts, connection q
     // The guest's network gets bad: WebRTC packets lost, little bandwidth (Chromium's network emulation).
     const cdp = await guest.context().newCDPSession(guest);
     await cdp.send("Network.enable");
-    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 400, downloadThroughput: 40_000, uploadThroughput: 40_000, packetLoss: 30 });
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 500, downloadThroughput: 20_000, uploadThroughput: 20_000, packetLoss: 50 });
     try {
       await waitFor(
         async () => ["poor", "lost"].includes((await tileOf(host, guestId).getAttribute("data-quality")) ?? ""),

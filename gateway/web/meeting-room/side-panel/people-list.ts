@@ -94,11 +94,12 @@ export function createPeopleList(room: Room, api: RoomApi, isHost: boolean, feed
 
   /** The person's action icons at the end of their line (a host's, then More), and More's menu below the line when open. */
   function personActions(participant: Participant, local: boolean) {
+    // None on one's own line (pinning or spotlighting oneself helps nobody), which keeps it one text line high.
+    if (local) return [];
     const more = extras.moreMenu(participant, local);
-    const actions =
-      isHost && !local
-        ? hostActions(participant)
-        : h("div", { class: "person-actions", role: "group", "aria-label": `Actions for ${displayNameOf(participant)}` });
+    const actions = isHost
+      ? hostActions(participant)
+      : h("div", { class: "person-actions", role: "group", "aria-label": `Actions for ${displayNameOf(participant)}` });
     actions.append(more.toggle);
     return [actions, more.menu];
   }
