@@ -378,6 +378,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/meeting/{id}/room/participants/{participantId}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make someone in the room a host, or take it back
+         * @description For the rest of the meeting. An invited person (in the room with their personal link) moves within the meeting's `hosts` and `attendees` as a PATCH would (`GET /meeting/{id}` shows it, `meeting.updated` is sent) and their link follows; someone who entered by the plain URL is a host as this participant. Their page is told (data packet `svc.role`) and shows the host controls, or loses them, without a reload. 409 for someone who entered with a guest link (invite them instead) or when the meeting already has 20 hosts; 400 for oneself. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        post: operations["setParticipantRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/participants/{participantId}/hand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Raise or lower a hand
+         * @description `participantId` `self` for the caller's own hand, which anyone raises and lowers; a host may lower anyone's (nobody raises another's: 403). The server sets the person's LiveKit participant attribute `hand` to the time raised (milliseconds since the epoch), which every page shows on the tile and in the people list, in the order raised; participants cannot set their own attributes (their grant has no `canUpdateOwnMetadata`), so a page cannot forge a hand. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential.
+         */
+        post: operations["setHandRaised"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * React with an emoji
+         * @description One of 👍 👏 😂 😮 ❤️ 🎉, relayed by the server to everyone in the room (data packet `svc.reaction` with `{participantId, emoji}`), which their pages float over the sender's tile for a few seconds. At most 5 per 10 seconds per person: more get 429 with Retry-After. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential.
+         */
+        post: operations["sendReaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/spotlight": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Spotlight someone for everyone
+         * @description Shows the person large on everyone's stage (speaker view) until a host spotlights someone else or nobody (`participantId: null`), or they leave; a shared screen still takes the stage. Carried as the LiveKit room's metadata (`{"spotlight": participantId}`), which only the server sets. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        post: operations["setSpotlight"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/meeting/{id}/room/end": {
         parameters: {
             query?: never;
@@ -1828,6 +1908,22 @@ export interface components {
             /** @enum {string} */
             source: "microphone" | "camera" | "screen_share";
         };
+        ParticipantRoleRequest: {
+            /** @description true: make them a host for the rest of the meeting; false: take it back (an invited person becomes an attendee, anyone else a guest). */
+            host: boolean;
+        };
+        HandRequest: {
+            /** @description true raises the hand, false lowers it. */
+            raised: boolean;
+        };
+        ReactionRequest: {
+            /** @description One of 👍 👏 😂 😮 ❤️ 🎉. */
+            emoji: string;
+        };
+        SpotlightRequest: {
+            /** @description The person to show large for everyone; null for nobody. */
+            participantId: string | null;
+        };
         ChatMessageRequest: {
             /** @description 1-1000 characters after trimming; shown as text (links are not made clickable). */
             text: string;
@@ -2601,6 +2697,23 @@ export interface components {
              * @enum {string}
              */
             role: "host" | "attendee" | "guest";
+        };
+        ParticipantRoleChange: {
+            participantId: string;
+            /**
+             * @description Their role now.
+             * @enum {string}
+             */
+            role: "host" | "attendee" | "guest";
+        };
+        HandState: {
+            participantId: string;
+            raised: boolean;
+            /**
+             * Format: date-time
+             * @description When it was raised; null once lowered.
+             */
+            raisedAt: string | null;
         };
         ChatMessages: {
             messages: components["schemas"]["ChatMessage"][];
@@ -5146,6 +5259,475 @@ export interface operations {
             };
             /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setParticipantRole: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+                /** @description The participant's identity in the room. */
+                participantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ParticipantRoleRequest"];
+            };
+        };
+        responses: {
+            /** @description Their role now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParticipantRoleChange"];
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description They entered with a guest link, or the meeting already has 20 hosts. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setHandRaised: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+                /** @description The participant's identity in the room. */
+                participantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HandRequest"];
+            };
+        };
+        responses: {
+            /** @description The hand as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandState"];
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller was removed from this meeting. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendReaction: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReactionRequest"];
+            };
+        };
+        responses: {
+            /** @description `{emoji}`: relayed. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller was removed from this meeting. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setSpotlight: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SpotlightRequest"];
+            };
+        };
+        responses: {
+            /** @description `{participantId}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

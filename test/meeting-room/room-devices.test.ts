@@ -265,6 +265,7 @@ describe("keyboard shortcuts", () => {
     expect(await help.locator(".shortcut").allInnerTexts()).toEqual([
       expect.stringMatching(/Ctrl\s*\+\s*D\s+Turn the microphone on or off/),
       expect.stringMatching(/Ctrl\s*\+\s*E\s+Turn the camera on or off/),
+      expect.stringMatching(/Alt\s*\+\s*Y\s+Raise or lower your hand/),
       expect.stringMatching(/Alt\s*\+\s*Q\s+Leave the meeting \(asks first\)/),
       expect.stringMatching(/\?\s+Show these shortcuts/),
     ]);

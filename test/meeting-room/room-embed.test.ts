@@ -127,7 +127,7 @@ const received = (page: Page) => page.evaluate(() => (window as unknown as { rec
 const receivedTypes = async (page: Page) => (await received(page)).map((message) => message.data.type);
 
 describe("the join page in an integrator's iframe", () => {
-  it("works on an allowed origin: the person joins inside the frame and the parent receives joined, participant-joined/left, left and meeting-ended from the meeting's origin", async () => {
+  it("works on an allowed origin: the person joins inside the frame and the parent receives joined, participant-joined/left, hand-raised, left and meeting-ended from the meeting's origin", async () => {
     const meeting = await createMeeting(tenant);
     const { page, problems } = await openParent(allowedSite.pageFor(meeting.url));
     const room = page.frameLocator("#meeting");
@@ -171,6 +171,17 @@ describe("the join page in an integrator's iframe", () => {
     await page.screenshot({ path: `${SHOTS}/embed-phone.png` });
     await page.setViewportSize({ width: 1280, height: 800 });
 
+    // A hand raised and lowered in the room (the doctor's, carried by the server) reaches the parent both times.
+    await doctor.getByRole("button", { name: "Raise hand" }).click();
+    await waitFor(async () => (await receivedTypes(page)).includes("hand-raised"), 20_000, "no `hand-raised` for the raised hand");
+    await doctor.getByRole("button", { name: "Lower hand" }).click();
+    const hands = async () => (await received(page)).filter((message) => message.data.type === "hand-raised");
+    await waitFor(async () => (await hands()).length === 2, 20_000, "no `hand-raised` for the lowered hand");
+    expect((await hands()).map(({ data }) => [(data.participant as { name: string }).name, data.raised])).toEqual([
+      ["Dr. Rivera", true],
+      ["Dr. Rivera", false],
+    ]);
+
     await doctor.getByRole("button", { name: "Leave" }).click();
     await waitFor(async () => (await receivedTypes(page)).includes("participant-left"), 20_000, "no `participant-left`");
     expect((await received(page)).find((message) => message.data.type === "participant-left")?.data.participant).toMatchObject({ name: "Dr. Rivera" });
@@ -178,7 +189,15 @@ describe("the join page in an integrator's iframe", () => {
     expect((await callApi(apiBase(fixture.stack), "POST", `/meeting/${meeting.id}/end`, { key: tenant.apiKey })).status).toBe(200);
     await waitFor(async () => (await receivedTypes(page)).includes("meeting-ended"), 20_000, "no `meeting-ended`");
     const messages = await received(page);
-    expect(messages.map((message) => message.data.type)).toEqual(["joined", "participant-joined", "participant-left", "left", "meeting-ended"]);
+    expect(messages.map((message) => message.data.type)).toEqual([
+      "joined",
+      "participant-joined",
+      "hand-raised",
+      "hand-raised",
+      "participant-left",
+      "left",
+      "meeting-ended",
+    ]);
     expect(messages.find((message) => message.data.type === "left")?.data.reason).toBe("ended");
     // Every message came from the meeting's origin (the listener drops others) about this meeting.
     expect(new Set(messages.map((message) => `${message.origin} ${message.data.meetingId}`))).toEqual(new Set([`${fixture.stack.gatewayUrl} ${meeting.id}`]));

@@ -1,4 +1,4 @@
-import { SignalResponse } from "@livekit/protocol";
+import { SignalRequest, SignalResponse, UpdateParticipantMetadata, type RequestResponse_Reason } from "@livekit/protocol";
 
 /** A signalling connection to the media server, as a LiveKit client opens it before any media. */
 export interface SignalConnection {
@@ -43,4 +43,34 @@ export function connectSignal(serverUrl: string, token: string): Promise<SignalC
 export async function validateSignal(serverUrl: string, token: string): Promise<{ status: number; body: string }> {
   const response = await fetch(`${serverUrl.replace(/^ws/, "http")}/rtc/validate?access_token=${encodeURIComponent(token)}`);
   return { status: response.status, body: (await response.text()).trim() };
+}
+
+/**
+ * Joins with a token and asks the media server itself to set the participant's own attributes,
+ * as a tampered page would (livekit-client's setAttributes sends this request): LiveKit's answer
+ * to that request (RequestResponse reason), or "no answer" within 15 s. `close` leaves the room.
+ */
+export async function forgeOwnAttributes(
+  serverUrl: string,
+  token: string,
+  attributes: Record<string, string>,
+): Promise<{ reason: RequestResponse_Reason | "no answer"; close: () => void }> {
+  const url = `${serverUrl}/rtc?${new URLSearchParams({ access_token: token, protocol: "17", sdk: "js", version: "2.23.0", auto_subscribe: "0" })}`;
+  const socket = new WebSocket(url);
+  socket.binaryType = "arraybuffer";
+  const requestId = 7;
+  const reason = await new Promise<RequestResponse_Reason | "no answer">((resolve) => {
+    const timer = setTimeout(() => resolve("no answer"), 15_000);
+    socket.addEventListener("message", (event) => {
+      const message = SignalResponse.fromBinary(new Uint8Array(event.data as ArrayBuffer)).message;
+      if (message.case === "join") {
+        const update = new UpdateParticipantMetadata({ attributes, requestId });
+        socket.send(new SignalRequest({ message: { case: "updateMetadata", value: update } }).toBinary());
+      } else if (message.case === "requestResponse" && message.value.requestId === requestId) {
+        clearTimeout(timer);
+        resolve(message.value.reason);
+      }
+    });
+  });
+  return { reason, close: () => socket.close() };
 }

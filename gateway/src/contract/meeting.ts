@@ -228,6 +228,33 @@ export const ParticipantPath = MeetingPath.extend({ participantId: z.string().me
 export const MuteRequest = z
   .object({ source: z.enum(["microphone", "camera", "screen_share"], { error: "source must be microphone, camera or screen_share" }) })
   .meta({ id: "MuteRequest" });
+export const ParticipantRoleRequest = z
+  .object({
+    host: z.boolean({ error: "host must be true or false" }).meta({
+      description: "true: make them a host for the rest of the meeting; false: take it back (an invited person becomes an attendee, anyone else a guest).",
+    }),
+  })
+  .meta({ id: "ParticipantRoleRequest" });
+export const HandRequest = z
+  .object({ raised: z.boolean({ error: "raised must be true or false" }).meta({ description: "true raises the hand, false lowers it." }) })
+  .meta({ id: "HandRequest" });
+export const ReactionRequest = z
+  .object({
+    emoji: z
+      .string({ error: "emoji must be a string" })
+      .max(16, `emoji must be one of ${meetingLimits.reactions.join(" ")}`)
+      .meta({ description: `One of ${meetingLimits.reactions.join(" ")}.` }),
+  })
+  .meta({ id: "ReactionRequest" });
+export const SpotlightRequest = z
+  .object({
+    participantId: z
+      .string({ error: "participantId must be a string or null" })
+      .max(100, "participantId is not valid")
+      .nullable()
+      .meta({ description: "The person to show large for everyone; null for nobody." }),
+  })
+  .meta({ id: "SpotlightRequest" });
 export const ChatMessageRequest = z
   .object({
     text: z
@@ -436,6 +463,20 @@ export const RoomSelf = z
     role: z.enum(["host", "attendee", "guest"]).meta({ description: "The role now (a host dropped from `hosts` is an attendee at once)." }),
   })
   .meta({ id: "RoomSelf" });
+
+/** A person's role after a host changed it. */
+export const ParticipantRoleChange = z
+  .object({ participantId: z.string(), role: RoomSelf.shape.role.meta({ description: "Their role now." }) })
+  .meta({ id: "ParticipantRoleChange" });
+
+/** A hand raised or lowered. */
+export const HandState = z
+  .object({
+    participantId: z.string(),
+    raised: z.boolean(),
+    raisedAt: z.string().nullable().meta({ format: "date-time", description: "When it was raised; null once lowered." }),
+  })
+  .meta({ id: "HandState" });
 
 /** Whether this browser session may still enter the meeting, as the join page asks before showing the join form. */
 export const VisitorStanding = z

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { meetingLimits } from "@svc/platform/contract";
 import { IdempotencyKeyHeader } from "../contract/common.ts";
 import { z as zod } from "zod";
 import {
@@ -26,6 +27,12 @@ import {
   ParticipantPath,
   RoomLockRequest,
   RoomSessionHeader,
+  HandRequest,
+  HandState,
+  ParticipantRoleChange,
+  ParticipantRoleRequest,
+  ReactionRequest,
+  SpotlightRequest,
   CreateMeetingRequest,
   JoinGrant,
   JoinLinkHolder,
@@ -63,7 +70,7 @@ export const roomOperation = (spec: {
   body?: zod.ZodType;
   ok: ReturnType<typeof jsonResponse>;
   host?: boolean;
-  okStatus?: "200" | "201";
+  okStatus?: "200" | "201" | "202";
   /** Further answers, or ones that differ from the common ones. */
   extra?: Record<string, ReturnType<typeof errorResponse>>;
 }) => ({
@@ -472,6 +479,51 @@ export const meetingOpenApi: OpenApiFragment = {
         description: "Disconnects them (LiveKit RemoveParticipant); neither their link nor their browser session can enter this meeting again.",
         path: ParticipantPath,
         ok: ok("`{participantId, removed: true}`."),
+        host: true,
+      }),
+    },
+    "/meeting/{id}/room/participants/{participantId}/role": {
+      post: roomOperation({
+        operationId: "setParticipantRole",
+        summary: "Make someone in the room a host, or take it back",
+        description:
+          "For the rest of the meeting. An invited person (in the room with their personal link) moves within the meeting's `hosts` and `attendees` as a PATCH would (`GET /meeting/{id}` shows it, `meeting.updated` is sent) and their link follows; someone who entered by the plain URL is a host as this participant. Their page is told (data packet `svc.role`) and shows the host controls, or loses them, without a reload. 409 for someone who entered with a guest link (invite them instead) or when the meeting already has 20 hosts; 400 for oneself.",
+        path: ParticipantPath,
+        body: ParticipantRoleRequest,
+        ok: jsonResponse(ParticipantRoleChange, "Their role now."),
+        host: true,
+        extra: { "409": errorResponse("They entered with a guest link, or the meeting already has 20 hosts.") },
+      }),
+    },
+    "/meeting/{id}/room/participants/{participantId}/hand": {
+      post: roomOperation({
+        operationId: "setHandRaised",
+        summary: "Raise or lower a hand",
+        description:
+          "`participantId` `self` for the caller's own hand, which anyone raises and lowers; a host may lower anyone's (nobody raises another's: 403). The server sets the person's LiveKit participant attribute `hand` to the time raised (milliseconds since the epoch), which every page shows on the tile and in the people list, in the order raised; participants cannot set their own attributes (their grant has no `canUpdateOwnMetadata`), so a page cannot forge a hand.",
+        path: ParticipantPath,
+        body: HandRequest,
+        ok: jsonResponse(HandState, "The hand as it is now."),
+      }),
+    },
+    "/meeting/{id}/room/reactions": {
+      post: roomOperation({
+        operationId: "sendReaction",
+        summary: "React with an emoji",
+        description: `One of ${meetingLimits.reactions.join(" ")}, relayed by the server to everyone in the room (data packet \`svc.reaction\` with \`{participantId, emoji}\`), which their pages float over the sender's tile for a few seconds. At most ${meetingLimits.reactionsPerWindow} per ${meetingLimits.reactionWindowSeconds} seconds per person: more get 429 with Retry-After.`,
+        body: ReactionRequest,
+        ok: ok("`{emoji}`: relayed."),
+        okStatus: "202",
+      }),
+    },
+    "/meeting/{id}/room/spotlight": {
+      post: roomOperation({
+        operationId: "setSpotlight",
+        summary: "Spotlight someone for everyone",
+        description:
+          "Shows the person large on everyone's stage (speaker view) until a host spotlights someone else or nobody (`participantId: null`), or they leave; a shared screen still takes the stage. Carried as the LiveKit room's metadata (`{\"spotlight\": participantId}`), which only the server sets.",
+        body: SpotlightRequest,
+        ok: ok("`{participantId}`."),
         host: true,
       }),
     },

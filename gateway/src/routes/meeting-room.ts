@@ -3,9 +3,15 @@ import type { z } from "zod";
 import type { Clients } from "../clients.ts";
 import {
   ChatMessageRequest,
+  HandRequest,
   LobbyDecisionRequest,
   MuteRequest,
+  ParticipantRoleRequest,
+  ReactionRequest,
   RoomLockRequest,
+  SpotlightRequest,
+  type HandState,
+  type ParticipantRoleChange,
   type ChatMessage,
   type ChatMessages,
   type LobbyDenial,
@@ -94,6 +100,39 @@ export function meetingRoomRoutes(clients: Clients): Router {
   router.post("/meeting/:id/room/participants/:participantId/remove", async (req, res) => {
     await room.removeParticipant({ ...ids(req), participantId: String(req.params.participantId) }, options);
     res.json({ participantId: String(req.params.participantId), removed: true });
+  });
+
+  router.post("/meeting/:id/room/participants/:participantId/role", ...jsonBody, async (req, res) => {
+    const { host } = parseJsonBody(ParticipantRoleRequest, req.body);
+    const participantId = String(req.params.participantId);
+    const { role } = await room.setParticipantRole({ ...ids(req), participantId, host }, options);
+    const answer: z.input<typeof ParticipantRoleChange> = { participantId, role: roleName(role) };
+    res.json(answer);
+  });
+
+  // The caller's own hand ("self"), or, for a host lowering it, someone else's.
+  router.post("/meeting/:id/room/participants/:participantId/hand", ...jsonBody, async (req, res) => {
+    const { raised } = parseJsonBody(HandRequest, req.body);
+    const participantId = String(req.params.participantId);
+    const state = await room.setHandRaised({ ...ids(req), participantId: participantId === "self" ? "" : participantId, raised }, options);
+    const answer: z.input<typeof HandState> = {
+      participantId: state.participantId,
+      raised: state.raised,
+      raisedAt: state.raisedAt ? isoTime(state.raisedAt) : null,
+    };
+    res.json(answer);
+  });
+
+  router.post("/meeting/:id/room/reactions", ...jsonBody, async (req, res) => {
+    const { emoji } = parseJsonBody(ReactionRequest, req.body);
+    await room.sendReaction({ ...ids(req), emoji }, options);
+    res.status(202).json({ emoji });
+  });
+
+  router.post("/meeting/:id/room/spotlight", ...jsonBody, async (req, res) => {
+    const { participantId } = parseJsonBody(SpotlightRequest, req.body);
+    await room.setSpotlight({ ...ids(req), participantId: participantId ?? "" }, options);
+    res.json({ participantId });
   });
 
   router.post("/meeting/:id/room/end", async (req, res) => {

@@ -19,6 +19,22 @@ export const icons = {
   keyboard: [
     "M3 5h18a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H3a2 2 0 0 1-2-2V7a2 2 0 0 1 2-2Zm0 2v10h18V7H3Zm2 2h2v2H5V9Zm4 0h2v2H9V9Zm4 0h2v2h-2V9Zm4 0h2v2h-2V9ZM7 13h10v2H7v-2Z",
   ],
+  /** Material Icons' pan_tool (Apache-2.0): a raised hand. */
+  hand: [
+    "M23 5.5V20c0 2.2-1.8 4-4 4h-7.3c-1.08 0-2.1-.43-2.85-1.19L1 14.83s1.26-1.23 1.3-1.25c.22-.19.49-.29.79-.29.22 0 .42.06.6.16.04.01 4.31 2.46 4.31 2.46V4c0-.83.67-1.5 1.5-1.5S11 3.17 11 4v7h1V1.5c0-.83.67-1.5 1.5-1.5S15 .67 15 1.5V11h1V2.5c0-.83.67-1.5 1.5-1.5s1.5.67 1.5 1.5V11h1V5.5c0-.83.67-1.5 1.5-1.5s1.5.67 1.5 1.5Z",
+  ],
+  /** A smiling face: the reactions picker. */
+  react: [
+    "M12 2a10 10 0 1 1 0 20 10 10 0 0 1 0-20Zm0 2a8 8 0 1 0 0 16 8 8 0 0 0 0-16Zm-3.5 4a1.5 1.5 0 1 1 0 3 1.5 1.5 0 0 1 0-3Zm7 0a1.5 1.5 0 1 1 0 3 1.5 1.5 0 0 1 0-3ZM7 13.5h10a5 5 0 0 1-10 0Z",
+  ],
+  /** Three bars of rising height: connection quality (each bar a path, so the style sheet can dim them). */
+  signal: ["M3 16h4v5H3v-5Z", "M10 10h4v11h-4V10Z", "M17 4h4v17h-4V4Z"],
+  /** A large tile beside a column of small ones: the speaker view. */
+  speaker: ["M2 4h14v16H2V4Zm16 0h4v4h-4V4Zm0 6h4v4h-4v-4Zm0 6h4v4h-4v-4Z"],
+  /** Four tiles: the grid view. */
+  grid: ["M3 3h8v8H3V3Zm10 0h8v8h-8V3ZM3 13h8v8H3v-8Zm10 0h8v8h-8v-8Z"],
+  /** Three dots: more actions. */
+  more: ["M5 10a2 2 0 1 1 0 4 2 2 0 0 1 0-4Zm7 0a2 2 0 1 1 0 4 2 2 0 0 1 0-4Zm7 0a2 2 0 1 1 0 4 2 2 0 0 1 0-4Z"],
   /** Drawn over microphone or camera when it is off. */
   slash: ["M3.3 2 22 20.7 20.7 22 2 3.3 3.3 2Z"],
   warning: ["M12 2 1 21h22L12 2Zm1 15h-2v2h2v-2Zm0-7h-2v5h2v-5Z"],

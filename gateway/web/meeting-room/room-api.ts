@@ -62,6 +62,12 @@ export function roomApi(meetingId: string, roomSession: string) {
       call<{ muted: boolean }>("POST", `${participant(participantId)}/mute`, { source }),
     remove: (participantId: string) => call<{ removed: boolean }>("POST", `${participant(participantId)}/remove`),
     end: () => call<{ ended: boolean }>("POST", "/end"),
+    setHost: (participantId: string, host: boolean) => call<{ participantId: string; role: RoomRole }>("POST", `${participant(participantId)}/role`, { host }),
+    /** The caller's own hand (`self`), or a host lowering someone's. */
+    hand: (participantId: string | "self", raised: boolean) =>
+      call<{ participantId: string; raised: boolean; raisedAt: string | null }>("POST", `${participant(participantId)}/hand`, { raised }),
+    react: (emoji: string) => call<{ emoji: string }>("POST", "/reactions", { emoji }),
+    spotlight: (participantId: string | null) => call<{ participantId: string | null }>("POST", "/spotlight", { participantId }),
     recording: () => call<RoomRecordingState>("GET", "/recording"),
     startRecording: (layout: "grid" | "audio") => call<{ recordingId: string }>("POST", "/recording", { layout }),
     stopRecording: () => call<{ recordingId: string }>("POST", "/recording/stop"),

@@ -8,6 +8,7 @@ import { panelFeedback } from "./side-panel/panel-tools.ts";
 import { createPeopleList } from "./side-panel/people-list.ts";
 import { createRecordingControl } from "./side-panel/recording-control.ts";
 import { createRecordingIndicator, type RecordingNotice } from "./room/recording-indicator.ts";
+import type { ViewState } from "./room/stage-layout.ts";
 
 /** Data-packet topics the server sends (services/meeting/src/room/room-actions.ts). */
 const TOPICS = { chat: "svc.chat", lobby: "svc.lobby", recording: "svc.recording" } as const;
@@ -18,7 +19,7 @@ const TOPICS = { chat: "svc.chat", lobby: "svc.lobby", recording: "svc.recording
  * Every action is the room API's, which the server authorizes; the server's data packets (chat
  * messages, lobby knocks) are routed here.
  */
-export function mountSidePanel(room: Room, grant: JoinGrant, announce: (text: string) => void) {
+export function mountSidePanel(room: Room, grant: JoinGrant, announce: (text: string) => void, view: ViewState) {
   const api = roomApi(grant.meeting.id, grant.roomSession);
   const status = h("p", { class: "panel-feedback", role: "status" });
   const feedback = panelFeedback(status);
@@ -26,7 +27,7 @@ export function mountSidePanel(room: Room, grant: JoinGrant, announce: (text: st
   // Everyone sees whether the meeting is recorded (the room view shows the indicator); hosts also get the control.
   const recording = createRecordingIndicator(room, api, announce);
   const recordingControl = grant.role === "host" ? createRecordingControl(api, recording, feedback) : null;
-  const people = createPeopleList(room, api, grant.role === "host", feedback);
+  const people = createPeopleList(room, api, grant.role === "host", feedback, view);
   const chat = createChat(api, feedback);
   const element = h(
     "aside",

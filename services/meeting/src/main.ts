@@ -1,3 +1,4 @@
+import { meetingLimits } from "@svc/platform/contract";
 import path from "node:path";
 import { RoomServiceClient, WebhookReceiver } from "livekit-server-sdk";
 import { connectCallerResolver, createAuthenticator, createRateLimiter, startPeriodicTask, serviceShutdown } from "@svc/platform";
@@ -292,6 +293,14 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
             redis: callers.redis,
             keyPrefix: config.REDIS_KEY_PREFIX,
           }),
+          reactionLimiter: createRateLimiter({
+            name: "room-reaction",
+            points: meetingLimits.reactionsPerWindow,
+            durationSeconds: meetingLimits.reactionWindowSeconds,
+            redis: callers.redis,
+            keyPrefix: config.REDIS_KEY_PREFIX,
+          }),
+          rightsChanged: rights.changed,
           chatMessagesPerMeeting: config.CHAT_MESSAGES_PER_MEETING,
           sessionIdleSeconds: config.JOIN_TOKEN_TTL_SECONDS,
         }),

@@ -1,6 +1,14 @@
 import { Track, type Participant } from "livekit-client";
 import { h } from "../../shared/dom.ts";
-import { ParticipantTile, ScreenTile } from "../participant-tile.ts";
+import { ParticipantTile, ScreenTile, type Featured } from "../participant-tile.ts";
+
+/** What the room view decided about the people beyond who is present (room/stage-layout.ts, room/hands.ts). */
+export interface StageLayout {
+  /** Who is shown large and why (speaker view, a pin, a spotlight); undefined for the grid. */
+  featured?: { identity: string; why: Featured };
+  /** Identities with a raised hand, first raised first. */
+  hands: readonly string[];
+}
 
 /** Grid shapes by head count: 1, 2, 3-4 (2×2), 5-9 (3×3), more (4 columns, scrolling). */
 export function gridSize(count: number): string {
@@ -14,22 +22,31 @@ export function gridSize(count: number): string {
 export interface ParticipantStage {
   element: HTMLElement;
   /** Brings tiles and shared screens in line with the people present; answers how many are. */
-  sync(participants: Participant[], local: Participant): number;
+  sync(participants: Participant[], local: Participant, layout?: StageLayout): number;
+  /** Floats a reaction over the person's tile; false when they have none (they left). */
+  react(identity: string, emoji: string): boolean;
   destroy(): void;
 }
 
-/** The stage: shared screens as large tiles above a grid of participant tiles that adapts to the head count. */
+/**
+ * The stage: shared screens as large tiles beside a column of participant tiles; else, in the
+ * speaker layout, one person large (featured) beside the others; else a grid of participant tiles
+ * that adapts to the head count. A tile moves between the grid and the featured place within one
+ * call, so its video keeps playing (a media element is paused only when it is still out of the
+ * document after the task).
+ */
 export function createParticipantStage(): ParticipantStage {
   const tiles = new Map<string, ParticipantTile>();
   const screens = new Map<string, ScreenTile>();
   const grid = h("ul", { class: "grid", "aria-label": "Participants" });
-  const screenArea = h("div", { class: "screens" });
+  const featuredArea = h("ul", { class: "featured", "aria-label": "Shown large" });
+  const screenArea = h("div", { class: "screens" }, featuredArea);
   const element = h("div", { class: "stage" }, screenArea, grid);
 
   /** Rows follow from the columns the style sheet chose for this size and screen width. */
   const setRows = () => {
     const columns = Number(getComputedStyle(grid).getPropertyValue("--cols")) || 1;
-    grid.style.setProperty("--rows", String(Math.max(1, Math.ceil(tiles.size / columns))));
+    grid.style.setProperty("--rows", String(Math.max(1, Math.ceil(grid.childElementCount / columns))));
   };
   const resizes = new ResizeObserver(setRows);
   resizes.observe(grid);
@@ -59,7 +76,7 @@ export function createParticipantStage(): ParticipantStage {
 
   return {
     element,
-    sync(participants, local) {
+    sync(participants, local, layout = { hands: [] }) {
       const present = new Set<string>();
       for (const participant of participants) {
         present.add(participant.identity);
@@ -69,14 +86,27 @@ export function createParticipantStage(): ParticipantStage {
           tiles.set(participant.identity, tile);
           grid.appendChild(tile.element);
         }
-        tile.update();
         syncScreen(participant, participant === local);
       }
       removeAbsent(present);
-      grid.dataset.size = gridSize(tiles.size);
+      // A shared screen takes the stage as before; else the featured person, if any.
+      const featured = screens.size === 0 ? layout.featured : undefined;
+      for (const [identity, tile] of tiles) {
+        const place = layout.hands.indexOf(identity);
+        tile.update({ handPlace: place < 0 ? undefined : place + 1, featured: identity === featured?.identity ? featured.why : undefined });
+        const home = identity === featured?.identity ? featuredArea : grid;
+        if (tile.element.parentElement !== home) home.appendChild(tile.element);
+      }
+      const inGrid = grid.childElementCount;
+      grid.dataset.size = gridSize(inGrid);
       setRows();
-      element.dataset.layout = screens.size > 0 ? "screen" : "grid";
+      element.dataset.layout = screens.size > 0 ? "screen" : featured ? "speaker" : "grid";
       return tiles.size;
+    },
+    react(identity, emoji) {
+      const tile = tiles.get(identity);
+      tile?.react(emoji);
+      return tile !== undefined;
     },
     destroy() {
       resizes.disconnect();

@@ -10,10 +10,20 @@ export interface RoomControls {
   element: HTMLElement;
   /** Shows each control as on or off, and busy while its change is under way. */
   update(on: Record<Control, boolean>, pending: ReadonlySet<Control>): void;
+  /** Shows the hand as raised (the server's word, from the person's `hand` attribute) or down. */
+  showHand(raised: boolean): void;
+  /** The reactions button, which the picker (room/reactions.ts) opens beside. */
+  reactButton: HTMLButtonElement;
 }
 
 /** The room's control bar; it only reports presses (`onToggle`, `onSettings`, `onLeave`): the room decides. */
-export function createRoomControls(handlers: { onToggle(control: Control): void; onSettings(): void; onLeave(): void }): RoomControls {
+export function createRoomControls(handlers: {
+  onToggle(control: Control): void;
+  onHand(): void;
+  onReact(): void;
+  onSettings(): void;
+  onLeave(): void;
+}): RoomControls {
   const controlButton = (control: Control, label: string) => {
     const button = h(
       "button",
@@ -44,6 +54,20 @@ export function createRoomControls(handlers: { onToggle(control: Control): void;
     h("span", { class: "control-label" }, "Settings"),
   );
   settings.addEventListener("click", () => handlers.onSettings());
+  const hand = h(
+    "button",
+    { type: "button", class: "control control-hand", "data-raised": "false", "aria-keyshortcuts": "Alt+Y" },
+    h("span", { class: "control-icon" }, icon(iconPaths("hand"))),
+    h("span", { class: "control-label" }, "Raise hand"),
+  );
+  hand.addEventListener("click", () => handlers.onHand());
+  const reactButton = h(
+    "button",
+    { type: "button", class: "control control-react", "aria-expanded": "false", "aria-controls": "reaction-picker" },
+    h("span", { class: "control-icon" }, icon(iconPaths("react"))),
+    h("span", { class: "control-label" }, "React"),
+  );
+  reactButton.addEventListener("click", () => handlers.onReact());
   // Browsers without screen capture (most phones) get no button for it.
   const canShareScreen = typeof navigator.mediaDevices?.getDisplayMedia === "function";
   const element = h(
@@ -52,12 +76,20 @@ export function createRoomControls(handlers: { onToggle(control: Control): void;
     buttons.microphone,
     buttons.camera,
     canShareScreen ? buttons.screen : null,
+    hand,
+    reactButton,
     settings,
     leave,
   );
 
   return {
     element,
+    reactButton,
+    showHand(raised) {
+      // The name says what a press does (as in Meet), rather than a pressed state that would contradict it.
+      setAttributes(hand, { "data-raised": raised ? "true" : "false" });
+      hand.querySelector(".control-label")!.textContent = raised ? "Lower hand" : "Raise hand";
+    },
     update(on, pending) {
       for (const control of controlsInOrder) {
         const button = buttons[control];

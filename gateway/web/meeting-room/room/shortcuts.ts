@@ -1,7 +1,7 @@
 import { h } from "../../shared/dom.ts";
 import { createRoomDialog, type RoomDialog } from "./room-dialog.ts";
 
-export type ShortcutAction = "microphone" | "camera" | "leave" | "help";
+export type ShortcutAction = "microphone" | "camera" | "hand" | "leave" | "help";
 
 /** On a Mac the command key takes Ctrl's place, as in Google Meet. */
 const onMac = /Mac|iPhone|iPad/.test(navigator.platform);
@@ -19,8 +19,8 @@ interface Shortcut {
 const commandKey = (event: KeyboardEvent) => (onMac ? event.metaKey && !event.ctrlKey : event.ctrlKey && !event.metaKey);
 
 /**
- * The room's shortcuts: Google Meet's Ctrl/⌘+D (microphone) and Ctrl/⌘+E (camera), Zoom's Alt+Q
- * (leave, after a confirmation; Zoom's Mac ⌘+W would close the browser tab instead), and `?` for
+ * The room's shortcuts: Google Meet's Ctrl/⌘+D (microphone) and Ctrl/⌘+E (camera), Zoom's Alt+Y
+ * (raise or lower the hand, one modifier as leave's) and Alt+Q (leave, after a confirmation; Zoom's Mac ⌘+W would close the browser tab instead), and `?` for
  * this list (Meet's Ctrl/⌘+/ too). Matched by the physical key (`code`) where a modifier is held:
  * Option+Q types "œ" on a Mac.
  */
@@ -36,6 +36,12 @@ export const shortcuts: readonly Shortcut[] = [
     description: "Turn the camera on or off",
     keys: [command, "E"],
     matches: (event) => commandKey(event) && !event.altKey && !event.shiftKey && event.code === "KeyE",
+  },
+  {
+    action: "hand",
+    description: "Raise or lower your hand",
+    keys: [option, "Y"],
+    matches: (event) => event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey && event.code === "KeyY",
   },
   {
     action: "leave",

@@ -4,9 +4,11 @@ import { h, icon } from "../../shared/dom.ts";
 import { iconPaths } from "../icons.ts";
 import { displayNameOf } from "../participant-tile.ts";
 import type { RoomApi } from "../room-api.ts";
+import { raisedHands } from "../room/hands.ts";
+import type { ViewState } from "../room/stage-layout.ts";
+import { personExtras, roleOf } from "./person-extras.ts";
 import { rerender, type PanelFeedback } from "./panel-tools.ts";
 
-const roleOf = (participant: Participant) => participant.attributes.role ?? "guest";
 const roleLabel: Record<string, string> = { host: "Host", attendee: "Attendee", guest: "Guest" };
 
 /** The room events after which the list may have changed (people, tracks, roles). */
@@ -20,13 +22,17 @@ const refreshEvents = [
   RoomEvent.LocalTrackPublished,
   RoomEvent.LocalTrackUnpublished,
   RoomEvent.ParticipantAttributesChanged,
+  RoomEvent.RoomMetadataChanged,
 ] as const;
 
 /**
- * The people in the room: name, role and microphone state, and for a host the actions on each
- * other person (mute, stop camera or screen share, remove), which the server authorizes.
+ * The people in the room: raised hands first, in the order raised, then everyone else; each with
+ * name, role, hand and microphone state. For a host, the actions on each other person (mute, stop
+ * camera or screen share, remove), which the server authorizes. Everyone has a "More" menu per
+ * person: pin them for oneself, and for a host, spotlight them for everyone, make them a host or
+ * take it back, lower their hand.
  */
-export function createPeopleList(room: Room, api: RoomApi, isHost: boolean, feedback: PanelFeedback) {
+export function createPeopleList(room: Room, api: RoomApi, isHost: boolean, feedback: PanelFeedback, view: ViewState) {
   let disposed = false;
   const list = h("ul", { class: "people", "aria-label": "People in the meeting" });
   const heading = h("h3", { id: "people-heading" }, "People");
@@ -62,7 +68,7 @@ export function createPeopleList(room: Room, api: RoomApi, isHost: boolean, feed
     );
   }
 
-  function personItem(participant: Participant) {
+  function personItem(participant: Participant, handPlace: number | undefined) {
     const local = participant === room.localParticipant;
     const microphoneOn = participant.isMicrophoneEnabled;
     const microphoneLabel = microphoneOn ? "Microphone on" : "Microphone off";
@@ -74,6 +80,7 @@ export function createPeopleList(room: Room, api: RoomApi, isHost: boolean, feed
         { class: "person-line" },
         h("span", { class: "person-name" }, `${displayNameOf(participant)}${local ? " (you)" : ""}`),
         h("span", { class: `role role-${roleOf(participant)}` }, roleLabel[roleOf(participant)] ?? "Guest"),
+        handPlace === undefined ? null : extras.handBadge(participant, handPlace, local),
         // An icon, as on the tiles (a word-sized pill took each person a second line in the panel).
         h(
           "span",
@@ -81,23 +88,47 @@ export function createPeopleList(room: Room, api: RoomApi, isHost: boolean, feed
           icon(iconPaths("microphone", !microphoneOn)),
         ),
       ),
-      isHost && !local ? hostActions(participant) : null,
+      ...personActions(participant, local),
     );
+  }
+
+  /** The person's action icons at the end of their line (a host's, then More), and More's menu below the line when open. */
+  function personActions(participant: Participant, local: boolean) {
+    // None on one's own line (pinning or spotlighting oneself helps nobody), which keeps it one text line high.
+    if (local) return [];
+    const more = extras.moreMenu(participant, local);
+    const actions = isHost
+      ? hostActions(participant)
+      : h("div", { class: "person-actions", role: "group", "aria-label": `Actions for ${displayNameOf(participant)}` });
+    actions.append(more.toggle);
+    return [actions, more.menu];
   }
 
   function render() {
     if (disposed) return;
     const everyone: Participant[] = [room.localParticipant, ...room.remoteParticipants.values()];
     heading.textContent = `People (${everyone.length})`;
-    rerender(list, everyone.map(personItem));
+    const hands = raisedHands(everyone);
+    const place = (participant: Participant) => hands.indexOf(participant.identity);
+    const inOrder = [
+      ...everyone.filter((participant) => place(participant) >= 0).sort((a, b) => place(a) - place(b)),
+      ...everyone.filter((participant) => place(participant) < 0),
+    ];
+    rerender(
+      list,
+      inOrder.map((participant) => personItem(participant, place(participant) >= 0 ? place(participant) + 1 : undefined)),
+    );
   }
 
+  const extras = personExtras({ room, api, isHost, feedback, view, render: () => render() });
   for (const event of refreshEvents) room.on(event, render);
+  const unsubscribe = view.subscribe(render);
   render();
   return {
     element,
     dispose() {
       disposed = true;
+      unsubscribe();
       for (const event of refreshEvents) room.off(event, render);
     },
   };

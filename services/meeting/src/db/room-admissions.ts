@@ -125,3 +125,24 @@ export async function hostsOnline(db: Queryable, meetingId: string): Promise<str
   );
   return rows.map((row) => row.participant_id);
 }
+
+/**
+ * The role of the admissions a host's "make co-host" changed, for the rest of the meeting: every
+ * admission with a personal link for `email` (their link's role follows the meeting's `hosts`
+ * anyway; this keeps the lobby's knocks reaching them, hostsOnline), or the one admission
+ * `participantId` of someone who entered by the plain URL (whose role is the admission's).
+ */
+export async function setAdmissionRole(
+  db: Queryable,
+  meetingId: string,
+  who: { email: string } | { participantId: string },
+  role: Admission["role"],
+): Promise<void> {
+  if ("email" in who)
+    await db.query("UPDATE room_admissions SET role = $3 WHERE meeting_id = $1 AND lower(email) = lower($2) AND link_id IS NOT NULL", [
+      meetingId,
+      who.email,
+      role,
+    ]);
+  else await db.query("UPDATE room_admissions SET role = $3 WHERE meeting_id = $1 AND participant_id = $2", [meetingId, who.participantId, role]);
+}

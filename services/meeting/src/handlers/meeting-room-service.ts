@@ -6,11 +6,11 @@ import { meetingLimits, FORMAT_CHARACTER } from "@svc/platform/contract";
 import type { MeetingRoomService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { decideLobbyEntry, denyAllWaiting, waitingEntries } from "../db/lobby.ts";
-import { getMeeting, isClosed, setRoomLocked } from "../db/meetings.ts";
-import { admissionBySession, admissionOf, markRemoved, type Admission } from "../db/room-admissions.ts";
+import { getMeeting, isClosed, setRoomLocked, type MeetingDetails, type StoredMeeting } from "../db/meetings.ts";
+import { admissionBySession, admissionOf, markRemoved, setAdmissionRole, type Admission } from "../db/room-admissions.ts";
 import { chatMessagesOf, insertChatMessage, type ChatMessageRecord } from "../db/room-chat.ts";
 import { isMeetingId } from "../meeting-id.ts";
-import { closedMeeting, type JoinGrants } from "../room/join-grants.ts";
+import { closedMeeting, roomGrant, type JoinGrants } from "../room/join-grants.ts";
 import { linkStanding, type JoinLinks } from "../room/join-links.ts";
 import { spend } from "../room/rate-budget.ts";
 import type { MeetingLifecycle } from "../room/meeting-lifecycle.ts";
@@ -23,6 +23,21 @@ import { participantRoleWords } from "./enum-words.ts";
 import { layoutOf } from "./recording-service.ts";
 
 const MAX_CHAT_LENGTH = meetingLimits.chatMessageMaxLength;
+const REACTIONS: readonly string[] = meetingLimits.reactions;
+/**
+ * The meeting's invitations with `email` among the hosts (`host`) or back among the attendees:
+ * where it stood, in the same spelling; at most `hostsMax` hosts.
+ */
+function withHost(meeting: StoredMeeting, email: string, host: boolean): MeetingDetails {
+  const same = (address: string) => address.toLowerCase() === email.toLowerCase();
+  const spelled = [...meeting.hosts, ...meeting.attendees].find(same) ?? email;
+  const hosts = meeting.hosts.filter((address) => !same(address));
+  const attendees = meeting.attendees.filter((address) => !same(address));
+  if (host && hosts.length >= meetingLimits.hostsMax)
+    throw new ConnectError(`This meeting already has ${meetingLimits.hostsMax} hosts`, Code.FailedPrecondition);
+  return { ...meeting, hosts: host ? [...hosts, spelled] : hosts, attendees: host ? attendees : [...attendees, spelled] };
+}
+
 const notHost = () => new ConnectError("Only a host of this meeting can do this", Code.PermissionDenied);
 
 export interface MeetingRoomServiceDependencies {
@@ -36,6 +51,10 @@ export interface MeetingRoomServiceDependencies {
   links: Pick<JoinLinks, "byId">;
   /** Chat messages per participant (their own budget: one person cannot flood the room). */
   chatLimiter: RateLimiterAbstract;
+  /** Reactions per participant (meetingLimits.reactionsPerWindow per reactionWindowSeconds). */
+  reactionLimiter: RateLimiterAbstract;
+  /** Applies a change of the meeting's `hosts` to the link holders in its room (room-rights.ts). */
+  rightsChanged: (meetingId: string) => void;
   /** At most this many chat messages are stored per meeting. */
   chatMessagesPerMeeting: number;
   /** How long a room session lives after its grant or its person's last presence in the room (the join token's lifetime). */
@@ -78,6 +97,17 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
     const admission = await participant(meetingId, roomSession);
     if (admission.role !== "host") throw notHost();
     return admission;
+  }
+
+  /**
+   * Someone admitted to this meeting and not removed: the target of an action on a person. Not
+   * checked against the recorded presence, which follows LiveKit's webhooks and may lag the page
+   * by a moment; the media server's own answer says whether they are in the room.
+   */
+  async function admittedParticipant(meetingId: string, participantId: string): Promise<Admission> {
+    const target = await admissionOf(pool, meetingId, participantId);
+    if (!target || target.removedAt) throw notFound("Participant");
+    return target;
   }
 
   const chatMessage = (message: ChatMessageRecord) => ({
@@ -210,6 +240,62 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
       if (!active) throw new ConnectError("Nothing is being recorded in this meeting", Code.NotFound);
       await deps.recordings.stop(active);
       return { recordingId: active.id };
+    },
+
+    async setParticipantRole(request) {
+      const self = await host(request.meetingId, request.roomSession);
+      if (request.participantId === self.participantId) throw invalidArgument(["a host cannot change their own role; another host can"]);
+      const target = await admittedParticipant(request.meetingId, request.participantId);
+      if (target.linkId && !target.email)
+        throw new ConnectError("Someone who joined with a guest link cannot be made a host: invite them as an attendee instead", Code.FailedPrecondition);
+      const meeting = await getMeeting(pool, request.meetingId);
+      if (!meeting) throw notFound("Meeting");
+      let role: Admission["role"];
+      if (target.email) {
+        // An invited person moves within the meeting's invitations, as a PATCH of `hosts` would
+        // (meeting.updated; their link's role follows), then everyone with a link is brought in line.
+        const email = target.email;
+        await deps.lifecycle.update(meeting.orgId, meeting.id, (current) => withHost(current, email, request.host));
+        role = request.host ? "host" : "attendee";
+        await setAdmissionRole(pool, meeting.id, { email }, role);
+        deps.rightsChanged(meeting.id);
+      } else {
+        role = request.host ? "host" : "guest";
+        await setAdmissionRole(pool, meeting.id, { participantId: target.participantId }, role);
+        // Their attribute and publishing permission now, and a nudge to their page to read its role again.
+        await actions.setRole(meeting.id, target.participantId, role, roomGrant(meeting, role));
+        await actions.broadcast(meeting.id, ROOM_TOPICS.role, { type: "role" }, [target.participantId]);
+      }
+      return { role: participantRoleWords.valueOf(role) };
+    },
+
+    async setHandRaised(request) {
+      const self = await participant(request.meetingId, request.roomSession);
+      const participantId = request.participantId || self.participantId;
+      // Anyone raises and lowers their own hand; a host lowers anyone's (nobody raises another's).
+      if (participantId !== self.participantId) {
+        if (request.raised) throw new ConnectError("You can only raise your own hand", Code.PermissionDenied);
+        if (self.role !== "host") throw notHost();
+        await admittedParticipant(request.meetingId, participantId);
+      }
+      const raisedAt = request.raised ? new Date() : null;
+      if (!(await actions.setHand(request.meetingId, participantId, raisedAt))) throw notFound("Participant");
+      return { participantId, raised: request.raised, raisedAt: raisedAt ? timestampFromDate(raisedAt) : undefined };
+    },
+
+    async sendReaction(request) {
+      const sender = await participant(request.meetingId, request.roomSession);
+      if (!REACTIONS.includes(request.emoji)) throw invalidArgument([`emoji must be one of ${REACTIONS.join(" ")}`]);
+      await spend(deps.reactionLimiter, sender.participantId, "You are reacting too often; wait a moment");
+      await actions.broadcast(request.meetingId, ROOM_TOPICS.reaction, { participantId: sender.participantId, emoji: request.emoji });
+      return { emoji: request.emoji };
+    },
+
+    async setSpotlight(request) {
+      await host(request.meetingId, request.roomSession);
+      if (request.participantId) await admittedParticipant(request.meetingId, request.participantId);
+      await actions.setSpotlight(request.meetingId, request.participantId || null);
+      return { participantId: request.participantId };
     },
 
     async getRoomRecording(request) {

@@ -6,7 +6,14 @@ export const MUTABLE_SOURCES = { microphone: TrackSource.MICROPHONE, camera: Tra
 export type MutableSource = keyof typeof MUTABLE_SOURCES;
 
 /** Data-packet topics the server sends to the room; the page listens to these. */
-export const ROOM_TOPICS = { chat: "svc.chat", lobby: "svc.lobby", recording: "svc.recording", role: "svc.role" } as const;
+export const ROOM_TOPICS = { chat: "svc.chat", lobby: "svc.lobby", recording: "svc.recording", role: "svc.role", reaction: "svc.reaction" } as const;
+
+/**
+ * The participant attribute that carries a raised hand: the time it was raised (milliseconds
+ * since the epoch, as text), so every page shows hands in the order raised. Only this service
+ * sets it (no participant's grant may update its own attributes).
+ */
+export const HAND_ATTRIBUTE = "hand";
 
 const isMissing = (error: unknown) => error instanceof ServerError && (error.status === 404 || error.code === "not_found");
 
@@ -62,6 +69,25 @@ export function createRoomActions(deps: { rooms: RoomServiceClient; logger: Logg
       } catch (error) {
         if (!isMissing(error)) throw error;
       }
+    },
+
+    /**
+     * Raises (`raisedAt`) or lowers (null) a participant's hand: their `hand` attribute, which
+     * LiveKit deletes when set to "". False when they are not in the room.
+     */
+    async setHand(meetingId: string, participantId: string, raisedAt: Date | null): Promise<boolean> {
+      try {
+        await rooms.updateParticipant(meetingId, participantId, { attributes: { [HAND_ATTRIBUTE]: raisedAt ? String(raisedAt.getTime()) : "" } });
+        return true;
+      } catch (error) {
+        if (isMissing(error)) return false;
+        throw error;
+      }
+    },
+
+    /** The room's metadata: who is spotlit for everyone (`{"spotlight": participantId}`; `{}` for nobody). */
+    async setSpotlight(meetingId: string, participantId: string | null): Promise<void> {
+      await rooms.updateRoomMetadata(meetingId, JSON.stringify(participantId ? { spotlight: participantId } : {}));
     },
 
     /** Sends a reliable data packet from the server on `topic` (to everyone, or to `to`). Best effort: the room may have closed. */

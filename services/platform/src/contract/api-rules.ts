@@ -21,6 +21,11 @@ export const meetingLimits = {
   noShowAfterMinutesDefault: 5,
   /** A chat message, in code points after trimming. */
   chatMessageMaxLength: 1000,
+  /** The reactions a person in a meeting room may send (a small fixed set, as in Meet and Zoom). */
+  reactions: ["👍", "👏", "😂", "😮", "❤️", "🎉"],
+  /** Reactions one participant may send per `reactionWindowSeconds` (more are refused with 429: no flood over the others' tiles). */
+  reactionsPerWindow: 5,
+  reactionWindowSeconds: 10,
 } as const;
 
 /**

@@ -2024,6 +2024,207 @@ export declare type GetJoinInfoResponse = Message<"svc.meeting.v1.GetJoinInfoRes
 export declare const GetJoinInfoResponseSchema: GenMessage<GetJoinInfoResponse>;
 
 /**
+ * @generated from message svc.meeting.v1.SetParticipantRoleRequest
+ */
+export declare type SetParticipantRoleRequest = Message<"svc.meeting.v1.SetParticipantRoleRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string room_session = 2;
+   */
+  roomSession: string;
+
+  /**
+   * @generated from field: string participant_id = 3;
+   */
+  participantId: string;
+
+  /**
+   * True: make them a host; false: take host rights away (an invited person becomes an
+   * attendee, anyone else a guest again).
+   *
+   * @generated from field: bool host = 4;
+   */
+  host: boolean;
+};
+
+/**
+ * Describes the message svc.meeting.v1.SetParticipantRoleRequest.
+ * Use `create(SetParticipantRoleRequestSchema)` to create a new message.
+ */
+export declare const SetParticipantRoleRequestSchema: GenMessage<SetParticipantRoleRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.SetParticipantRoleResponse
+ */
+export declare type SetParticipantRoleResponse = Message<"svc.meeting.v1.SetParticipantRoleResponse"> & {
+  /**
+   * Their role now.
+   *
+   * @generated from field: svc.meeting.v1.ParticipantRole role = 1;
+   */
+  role: ParticipantRole;
+};
+
+/**
+ * Describes the message svc.meeting.v1.SetParticipantRoleResponse.
+ * Use `create(SetParticipantRoleResponseSchema)` to create a new message.
+ */
+export declare const SetParticipantRoleResponseSchema: GenMessage<SetParticipantRoleResponse>;
+
+/**
+ * @generated from message svc.meeting.v1.SetHandRaisedRequest
+ */
+export declare type SetHandRaisedRequest = Message<"svc.meeting.v1.SetHandRaisedRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string room_session = 2;
+   */
+  roomSession: string;
+
+  /**
+   * Whose hand; empty for the caller's own.
+   *
+   * @generated from field: string participant_id = 3;
+   */
+  participantId: string;
+
+  /**
+   * @generated from field: bool raised = 4;
+   */
+  raised: boolean;
+};
+
+/**
+ * Describes the message svc.meeting.v1.SetHandRaisedRequest.
+ * Use `create(SetHandRaisedRequestSchema)` to create a new message.
+ */
+export declare const SetHandRaisedRequestSchema: GenMessage<SetHandRaisedRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.SetHandRaisedResponse
+ */
+export declare type SetHandRaisedResponse = Message<"svc.meeting.v1.SetHandRaisedResponse"> & {
+  /**
+   * @generated from field: string participant_id = 1;
+   */
+  participantId: string;
+
+  /**
+   * @generated from field: bool raised = 2;
+   */
+  raised: boolean;
+
+  /**
+   * When the hand was raised (absent once lowered).
+   *
+   * @generated from field: google.protobuf.Timestamp raised_at = 3;
+   */
+  raisedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message svc.meeting.v1.SetHandRaisedResponse.
+ * Use `create(SetHandRaisedResponseSchema)` to create a new message.
+ */
+export declare const SetHandRaisedResponseSchema: GenMessage<SetHandRaisedResponse>;
+
+/**
+ * @generated from message svc.meeting.v1.SendReactionRequest
+ */
+export declare type SendReactionRequest = Message<"svc.meeting.v1.SendReactionRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string room_session = 2;
+   */
+  roomSession: string;
+
+  /**
+   * One of the emoji the room offers (meetingLimits.reactions).
+   *
+   * @generated from field: string emoji = 3;
+   */
+  emoji: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.SendReactionRequest.
+ * Use `create(SendReactionRequestSchema)` to create a new message.
+ */
+export declare const SendReactionRequestSchema: GenMessage<SendReactionRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.SendReactionResponse
+ */
+export declare type SendReactionResponse = Message<"svc.meeting.v1.SendReactionResponse"> & {
+  /**
+   * @generated from field: string emoji = 1;
+   */
+  emoji: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.SendReactionResponse.
+ * Use `create(SendReactionResponseSchema)` to create a new message.
+ */
+export declare const SendReactionResponseSchema: GenMessage<SendReactionResponse>;
+
+/**
+ * @generated from message svc.meeting.v1.SetSpotlightRequest
+ */
+export declare type SetSpotlightRequest = Message<"svc.meeting.v1.SetSpotlightRequest"> & {
+  /**
+   * @generated from field: string meeting_id = 1;
+   */
+  meetingId: string;
+
+  /**
+   * @generated from field: string room_session = 2;
+   */
+  roomSession: string;
+
+  /**
+   * The person to show large for everyone; empty for nobody.
+   *
+   * @generated from field: string participant_id = 3;
+   */
+  participantId: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.SetSpotlightRequest.
+ * Use `create(SetSpotlightRequestSchema)` to create a new message.
+ */
+export declare const SetSpotlightRequestSchema: GenMessage<SetSpotlightRequest>;
+
+/**
+ * @generated from message svc.meeting.v1.SetSpotlightResponse
+ */
+export declare type SetSpotlightResponse = Message<"svc.meeting.v1.SetSpotlightResponse"> & {
+  /**
+   * @generated from field: string participant_id = 1;
+   */
+  participantId: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.SetSpotlightResponse.
+ * Use `create(SetSpotlightResponseSchema)` to create a new message.
+ */
+export declare const SetSpotlightResponseSchema: GenMessage<SetSpotlightResponse>;
+
+/**
  * @generated from enum svc.meeting.v1.MeetingStatus
  */
 export enum MeetingStatus {
@@ -2471,6 +2672,52 @@ export declare const MeetingRoomService: GenService<{
     methodKind: "unary";
     input: typeof GetRoomRecordingRequestSchema;
     output: typeof GetRoomRecordingResponseSchema;
+  },
+  /**
+   * Host: make someone in the room a host, or an attendee again, for the rest of the meeting.
+   * An invited person is moved within the meeting's `hosts` and `attendees` (their personal link
+   * follows); someone who entered by the plain URL is promoted as this admission. Their page is
+   * told (`svc.role`) and shows the host controls without a reload. FAILED_PRECONDITION for a
+   * guest link's holder or a full `hosts` list; INVALID_ARGUMENT for oneself.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingRoomService.SetParticipantRole
+   */
+  setParticipantRole: {
+    methodKind: "unary";
+    input: typeof SetParticipantRoleRequestSchema;
+    output: typeof SetParticipantRoleResponseSchema;
+  },
+  /**
+   * Anyone in the room: raise or lower their own hand; a host may lower anyone's. Carried as the
+   * LiveKit participant attribute `hand` (the time raised), which only the server can set.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingRoomService.SetHandRaised
+   */
+  setHandRaised: {
+    methodKind: "unary";
+    input: typeof SetHandRaisedRequestSchema;
+    output: typeof SetHandRaisedResponseSchema;
+  },
+  /**
+   * Anyone in the room: send a reaction (one of a fixed set of emoji), relayed to the room by the
+   * server (`svc.reaction`). RESOURCE_EXHAUSTED when the sender reacts too often.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingRoomService.SendReaction
+   */
+  sendReaction: {
+    methodKind: "unary";
+    input: typeof SendReactionRequestSchema;
+    output: typeof SendReactionResponseSchema;
+  },
+  /**
+   * Host: show one person large for everyone (the room's metadata `spotlight`), or nobody.
+   *
+   * @generated from rpc svc.meeting.v1.MeetingRoomService.SetSpotlight
+   */
+  setSpotlight: {
+    methodKind: "unary";
+    input: typeof SetSpotlightRequestSchema;
+    output: typeof SetSpotlightResponseSchema;
   },
 }>;
 
