@@ -444,6 +444,7 @@ describe("developer dashboard in Chromium: every action through the public API, 
       "Authorized apps",
       "Users",
       "Third-party apps",
+      "Embedding",
     ]);
     expect(await signUp.getByRole("banner").textContent()).toContain("Newco");
     await signUp.close();

@@ -94,6 +94,7 @@ describe("Meetings section of the dashboard", () => {
       "Authorized apps",
       "Users",
       "Third-party apps",
+      "Embedding",
     ]);
     await page.getByText("Your organization has no meetings yet.").waitFor();
     expect(await page.getByText("POST /api/v1/meeting").isVisible()).toBe(true);
