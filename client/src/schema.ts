@@ -207,7 +207,7 @@ export interface paths {
         };
         /**
          * Whether this browser session was removed from the meeting
-         * @description What the join page asks before it offers to join: `removed` is true when someone was removed from the meeting from this browser session (the `svc_room_visitor` cookie that join sets), so a reload shows "You were removed" rather than the join form. Public like join; without the cookie the answer is `removed: false`.
+         * @description What the join page asks before it offers to join: `removed` is true when someone was removed from the meeting from this browser session (the `svc_room_visitor` cookie), so a reload shows "You were removed" rather than the join form. Public like join. Without the cookie the answer is `removed: false` and the cookie is set here (HttpOnly, SameSite=Strict, path `/api/v1/meeting`), so that every join from this browser session carries the same one, however many are asked for at once.
          */
         get: operations["getVisitorStanding"];
         put?: never;

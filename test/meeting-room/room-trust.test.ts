@@ -291,6 +291,25 @@ describe("a removal holds", () => {
   });
 });
 
+describe("a browser session's key", () => {
+  it("comes with the page's first question, so grants asked for at once (prepared while typing, and at Join) carry the same one", async () => {
+    const meeting = await createMeeting({});
+    const first = await callApi(apiBase(fixture.stack), "GET", `/meeting/${meeting.id}/visitor`);
+    expect(await first.json()).toEqual({ removed: false });
+    const cookie = first.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/^svc_room_visitor=[A-Za-z0-9_-]{43}; /);
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).toMatch(/; SameSite=Strict/);
+    const key = cookie.split(";")[0]!;
+    const grants = await Promise.all([join(meeting.id, "Mallory", { cookie: key }), join(meeting.id, "Mallory", { cookie: key })]);
+    expect(grants.map((grant) => grant.status)).toEqual([200, 200]);
+    // Neither grant gave the session another key: both admissions are the same session's.
+    expect(grants.map((grant) => grant.cookie)).toEqual([key, key]);
+    // Asked again with its key, the session keeps it.
+    expect((await callApi(apiBase(fixture.stack), "GET", `/meeting/${meeting.id}/visitor`, { cookie: key })).headers.get("set-cookie")).toBeNull();
+  });
+});
+
 describe("invited people are never starved by strangers", () => {
   it(
     "12 source addresses × 30 joins: the invited host's link still gets 200 and a late stranger is visible to the host; the lobby is de-duplicated; Deny all",

@@ -115,10 +115,13 @@ export function meetingJoinRoutes(clients: Clients, publicUrl: string): Router {
   });
 
   // Whether someone was removed from the meeting from this browser session: the join page asks
-  // first, so a removed person who reloads sees that rather than the join form.
+  // first, so a removed person who reloads sees that rather than the join form. It is also where a
+  // new browser session gets its key: the page asks for grants only after this answer, so two
+  // grants asked for at once (one prepared while the name is typed, one at Join) carry the same
+  // key, and a removal bars the session that reloads.
   router.get("/meeting/:id/visitor", async (req, res) => {
-    const key = presentedVisitorKey(req);
-    const info = await clients.meetingPage.getJoinInfo({ id: String(req.params.id), visitorKey: key ?? "" }, { timeoutMs: CALL_TIMEOUT_MS });
+    const key = visitorKey(req, res, secure);
+    const info = await clients.meetingPage.getJoinInfo({ id: String(req.params.id), visitorKey: key }, { timeoutMs: CALL_TIMEOUT_MS });
     res.set("Cache-Control", "no-store");
     const standing: z.input<typeof VisitorStanding> = { removed: info.removed };
     res.json(standing);

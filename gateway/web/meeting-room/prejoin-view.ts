@@ -38,9 +38,13 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
   let holderRole: string | undefined;
   // Without a lobby, or for a host (who skips it), asking ahead seats nobody anywhere.
   const prepared = createPreparedJoin(meeting, () => !meeting.lobby || holderRole === "host");
+  // The browser session's standing, asked first: its answer also gives a new session its visitor
+  // key (a cookie), which every grant must then carry, so nothing asks for a grant before it.
+  const standing = requestVisitorStanding(meeting.id);
+  let standingKnown = false;
   const prepareForTypedName = () => {
     const check = checkDisplayName(form.nameInput.value);
-    if (check.ok) prepared.prepare(check.name);
+    if (check.ok && standingKnown) prepared.prepare(check.name);
   };
   const form = createJoinForm(() => void join());
   let typingTimer: number | undefined;
@@ -61,6 +65,8 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
     if (!check.ok) return form.showNameError(check.message);
     window.clearTimeout(typingTimer);
     form.setJoining(true);
+    await standing;
+    if (disposed) return; // removed: the page says so instead
     const result = await prepared.take(check.name);
     if (disposed) return;
     if (!result.ok) {
@@ -95,9 +101,10 @@ export function mountPreJoin(container: HTMLElement, meeting: Meeting, navigatio
 
   // Someone removed from the meeting in this browser session who reloads is told so, not offered
   // to join (and not asked for their camera): the preview starts once the answer says otherwise.
-  void requestVisitorStanding(meeting.id).then((standing) => {
+  void standing.then((answer) => {
+    standingKnown = true;
     if (disposed) return;
-    if (standing?.removed) return navigation.outcome({ kind: "removed" });
+    if (answer?.removed) return navigation.outcome({ kind: "removed" });
     preview.start();
     if (!meeting.link) return prepareForTypedName(); // a name remembered from last time
     showLinkHolder(
