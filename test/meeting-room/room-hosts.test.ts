@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../support/chromium.ts";
 import { holdStill } from "../support/hold-still.ts";
+import { reportPagesOnFailure } from "../support/failure-report.ts";
 import { collectPeerConnections, inboundMedia, screenshotDir } from "../support/meeting-room-browser.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
 import { useStack } from "../support/use-stack.ts";
@@ -39,12 +40,16 @@ const events = (meetingId: string, type: string) =>
   receiver.on("/events").filter((request) => !request.verificationError && request.payload?.type === type && request.payload.data.meetingId === meetingId);
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
 
+/** Says what every person's page showed should the test fail (set at the test's start). */
+let watch: (name: string, page: Page) => void = () => undefined;
+
 /** A person's browser: a context of its own (own cookies), collecting peer connections for getStats(). */
-async function person(viewport = { width: 1280, height: 800 }): Promise<Page> {
+async function person(name: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
   const context = await browser.newContext({ viewport });
   contexts.push(context);
   const page = await context.newPage();
   await collectPeerConnections(page);
+  watch(name, page);
   return page;
 }
 
@@ -68,6 +73,7 @@ describe("hosts, lobby, host controls and chat in real browsers", () => {
     "host by host link, attendee by personal link and a guest by the plain URL: lobby, admission, chat, mute, removal, lock, end for all; attendance and no-shows",
     { timeout: 300_000 },
     async () => {
+      watch = reportPagesOnFailure(() => fixture.stack);
       const start = new Date(Date.now() - 30_000);
       const { id, url } = (await (
         await api("POST", "/meeting", {
@@ -83,7 +89,7 @@ describe("hosts, lobby, host controls and chat in real browsers", () => {
       const adaUrl = await personalLink(id, { email: "ada@example.com", name: "Ada Attendee" });
 
       // The host enters at once; the personal link's secret leaves the address bar.
-      const host = await person();
+      const host = await person("host");
       await openAndJoin(host, hostUrl, "Hanna Host");
       await inRoom(host);
       expect(host.url()).not.toContain("#link");
@@ -91,14 +97,14 @@ describe("hosts, lobby, host controls and chat in real browsers", () => {
       await expect.poll(() => panel.getByText("Nobody is waiting.").count()).toBe(1);
 
       // The attendee and the guest wait; the host sees them with a badge.
-      const ada = await person();
+      const ada = await person("ada");
       // The attendee's name comes with their personal link, and the page says whose link it is.
       await openAndJoin(ada, adaUrl, "Ada Attendee", {
         prefilled: true,
         note: "You are joining with your personal invitation link.",
         shot: "prejoin-personal-link",
       });
-      const guest = await person();
+      const guest = await person("guest");
       // The guest's room session, as their page receives it with the admission.
       let guestRoomSession = "";
       guest.on("response", (response) => {
@@ -181,7 +187,7 @@ describe("hosts, lobby, host controls and chat in real browsers", () => {
 
       // The join time with a lobby admission: page load to the first remote video frame, the host
       // admitting as soon as the badge shows (a figure for the issue note, not an assertion).
-      const timed = await person();
+      const timed = await person("tina");
       const timedLoadedAt = Date.now();
       await openAndJoin(timed, url, "Timed Tina");
       await timed.getByRole("heading", { name: "Waiting to be let in" }).waitFor();
@@ -216,7 +222,7 @@ describe("hosts, lobby, host controls and chat in real browsers", () => {
       await timed.getByRole("button", { name: "Leave" }).click();
 
       // Denied and locked, for two more people.
-      const denied = await person();
+      const denied = await person("dan");
       await openAndJoin(denied, url, "Denied Dan");
       await expect.poll(() => host.getByLabel("1 waiting").count(), { timeout: 10_000 }).toBe(1);
       await host.getByRole("button", { name: "Deny Denied Dan" }).click();
@@ -224,7 +230,7 @@ describe("hosts, lobby, host controls and chat in real browsers", () => {
       await shot(denied, "denied");
       await host.getByRole("button", { name: "Lock meeting" }).click();
       await expect.poll(() => host.getByRole("button", { name: "Unlock meeting" }).count()).toBe(1);
-      const locked = await person({ width: 390, height: 844 });
+      const locked = await person("lou", { width: 390, height: 844 });
       await openAndJoin(locked, url, "Late Lou");
       await locked.getByText("The meeting is locked").first().waitFor({ timeout: 10_000 });
       await shot(locked, "locked-narrow");
