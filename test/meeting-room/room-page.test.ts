@@ -334,6 +334,31 @@ describe("the meeting room in Chromium with a fake camera and microphone", () =>
     await waiting.page.close();
   });
 
+  it("a room closed while the media server's last message is lost: the page asks the room API and says the meeting has ended", async () => {
+    // The media server tells why it closes a room in its last message, which can lose the race
+    // with the connection's close (seen in room-hosts on a loaded machine): the page then saw a
+    // lost connection and offered "Join again". Here the signal connection runs through the test,
+    // which drops everything the server sends once the meeting ends; the close itself still reaches the page.
+    const { id, url } = await createMeeting({ title: "Ends abruptly" });
+    const inRoom = await openRoomPage(browser, url);
+    let silenced = false;
+    await inRoom.page.routeWebSocket(/\/rtc\b/, (page) => {
+      const server = page.connectToServer();
+      server.onMessage((message) => {
+        if (!silenced) page.send(message);
+      });
+    });
+    await enterAs(inRoom.page, "Stays");
+    await inRoom.page.getByRole("figure", { name: "Stays (you)" }).waitFor();
+
+    silenced = true;
+    await endMeeting(id);
+    await inRoom.page.getByRole("heading", { level: 2, name: "The meeting has ended" }).waitFor({ timeout: 15_000 });
+    expect(await inRoom.page.getByRole("button", { name: "Join again" }).count()).toBe(0);
+    await shot(inRoom.page, "ended-last-message-lost");
+    await inRoom.page.close();
+  });
+
   it("shows the API's words for a full meeting, for too many attempts (waiting out Retry-After) and when the server cannot be reached", async () => {
     // These answers come from the documented contract (409, 429 with Retry-After, a network
     // failure), played by intercepting the request: producing each for real needs its own stack.

@@ -13,8 +13,8 @@ import { watchRole } from "./room/role-watch.ts";
 import { createTogether } from "./room/together.ts";
 import { togetherAnnouncements } from "./room/together-announcements.ts";
 import { listenForShortcuts } from "./room/shortcuts.ts";
-import { outcomeOf } from "./room/room-outcome.ts";
-import { roomApi } from "./room-api.ts";
+import { settledOutcome } from "./room/room-outcome.ts";
+import { roomApi, type RoomCall } from "./room-api.ts";
 import { mountSidePanel } from "./side-panel.ts";
 
 export { gridSize } from "./room/participant-stage.ts";
@@ -119,6 +119,7 @@ export function mountRoom(container: HTMLElement, session: JoinedSession, naviga
     room,
     isDisposed: () => disposed,
     navigation,
+    askSelf: api.self,
   });
   for (const [event, listener] of listeners) room.on(event, listener as never);
   startAudio.addEventListener("click", () => void room.startAudio().then(() => (startAudio.hidden = room.canPlaybackAudio)));
@@ -236,6 +237,8 @@ function roomListeners(view: {
   followSpeakers: () => void;
   isDisposed: () => boolean;
   navigation: Navigation;
+  /** The room API's view of this person (GET …/room/self), asked when the media server's reason is not certain. */
+  askSelf: () => Promise<RoomCall<unknown>>;
 }): {
   listeners: [RoomEvent, (...args: never[]) => void][];
   onTrackSubscribed: (track: RemoteTrack, publication: unknown, participant: RemoteParticipant) => void;
@@ -269,7 +272,10 @@ function roomListeners(view: {
     announcer.announce("Reconnected");
   };
   const onDisconnected = (reason?: DisconnectReason) => {
-    if (!view.isDisposed()) view.navigation.outcome(outcomeOf(reason));
+    if (view.isDisposed()) return;
+    void settledOutcome(reason, view.askSelf).then((outcome) => {
+      if (!view.isDisposed()) view.navigation.outcome(outcome);
+    });
   };
   const listeners: [RoomEvent, (...args: never[]) => void][] = [
     [RoomEvent.ParticipantConnected, onParticipantConnected],
