@@ -94,9 +94,21 @@ describe("HTTP sender", () => {
     expect(hung).toMatchObject({ succeeded: false, timedOut: true });
     expect(hung.statusCode).toBeUndefined();
     expect(hung.error).toMatch(/timed out after 800 ms/);
-    expect(hung.latencyMs).toBeGreaterThanOrEqual(700);
     const slow = await sender.send(message("/slow-body"));
     expect(slow).toMatchObject({ succeeded: false, timedOut: true });
+  });
+
+  it("never gives up on a receiver before its deadline, whenever the attempt starts", async () => {
+    // Attempts started at different moments of undici's coarse timer ticks (half a second): its
+    // own timeouts fired up to a tick early, so the deadline is the sender's own timer.
+    const hung = await Promise.all(
+      Array.from({ length: 6 }, async (_, index) => {
+        await new Promise((resolve) => setTimeout(resolve, index * 90));
+        return sender.send(message("/hang"));
+      }),
+    );
+    for (const outcome of hung) expect(outcome).toMatchObject({ timedOut: true, error: "timed out after 800 ms" });
+    expect(Math.min(...hung.map((outcome) => outcome.latencyMs))).toBeGreaterThanOrEqual(800);
   });
 
   it("keeps at most 1 KB of the response body as valid text", async () => {

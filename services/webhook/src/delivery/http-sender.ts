@@ -37,6 +37,9 @@ export interface HttpSender {
 
 export const USER_AGENT = "svc-webhooks/1.0 (+https://www.standardwebhooks.com)";
 export const EXCERPT_BYTES = 1024;
+// undici's timer resolution (its lib/util/timers.js RESOLUTION_MS): how early its timeouts may fire.
+const UNDICI_TIMER_RESOLUTION_MS = 1_000;
+
 // Bytes of a response body read (and thrown away) to keep the connection reusable; a larger body
 // costs its connection instead.
 const DRAIN_LIMIT_BYTES = 64 * 1024;
@@ -48,10 +51,14 @@ const DRAIN_LIMIT_BYTES = 64 * 1024;
  * that was checked is the address connected to. Connections are kept alive and reused.
  */
 export function createHttpSender(options: { timeoutMs: number; allowPrivateTargets: boolean }): HttpSender {
+  // The attempt's deadline is our own timer (below), exact to the millisecond. undici's own
+  // timeouts run on its coarse timers, which may fire up to half a second early (a timer counts
+  // from the last tick: seen as "timed out after 800 ms" after 663 ms), so they only back ours up.
+  const backstopMs = options.timeoutMs + UNDICI_TIMER_RESOLUTION_MS;
   const agent = new Agent({
-    connect: { lookup: guardedLookup(options.allowPrivateTargets), timeout: options.timeoutMs },
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
+    connect: { lookup: guardedLookup(options.allowPrivateTargets), timeout: backstopMs },
+    headersTimeout: backstopMs,
+    bodyTimeout: backstopMs,
     keepAliveTimeout: 4_000,
   });
 
@@ -121,7 +128,7 @@ export function createHttpSender(options: { timeoutMs: number; allowPrivateTarge
         ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
       };
     } catch (error) {
-      // Our timer and undici's own header/body/connect timeouts race to the same deadline: one message either way.
+      // Our timer, or undici's backstop should ours not have fired: one message either way.
       if (timedOut || isTimeout(error)) return failure(`timed out after ${options.timeoutMs} ms`, true);
       if (outerSignal?.aborted) return failure("abandoned: the dispatcher is shutting down");
       return failure(describeError(error));
