@@ -321,7 +321,7 @@ describe("together in the call: co-host, hands, reactions, layouts, connection q
         // Nothing of Pat's gets through any more (the connection itself stays up): lost.
         relay.set("media-lost");
         await patBadge("lost").waitFor({ timeout: 45_000 });
-        await patBanner.filter({ hasText: "Your connection is lost for the moment." }).waitFor({ timeout: 15_000 });
+        await patBanner.filter({ hasText: "Your connection is lost for the moment: the others neither see nor hear you." }).waitFor({ timeout: 15_000 });
         expect(await tileOf(olga, patId).getAttribute("data-quality")).toBe("lost");
         await shot(olga, "connection-lost-desktop");
         await shot(pat, "connection-lost-banner-phone");

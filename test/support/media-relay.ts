@@ -125,9 +125,10 @@ function offerOnlyTheRelay(relayPort: number) {
     return fields.join(" ");
   };
   const connection = RTCPeerConnection.prototype;
-  const setRemoteDescription = connection.setRemoteDescription;
-  connection.setRemoteDescription = function (this: RTCPeerConnection, description?: RTCSessionDescriptionInit) {
-    if (!description?.sdp) return setRemoteDescription.call(this, description);
+  // The standard forms only (the legacy callback overloads are not used by livekit-client).
+  const setRemoteDescription: (this: RTCPeerConnection, description: RTCSessionDescriptionInit) => Promise<void> = connection.setRemoteDescription;
+  connection.setRemoteDescription = function (this: RTCPeerConnection, description: RTCSessionDescriptionInit) {
+    if (description.sdp === undefined) return setRemoteDescription.call(this, description);
     const sdp = description.sdp
       .split("\r\n")
       .flatMap((line) => {
@@ -137,13 +138,13 @@ function offerOnlyTheRelay(relayPort: number) {
       })
       .join("\r\n");
     return setRemoteDescription.call(this, { type: description.type, sdp });
-  } as typeof connection.setRemoteDescription;
-  const addIceCandidate = connection.addIceCandidate;
+  };
+  const addIceCandidate: (this: RTCPeerConnection, candidate?: RTCIceCandidateInit | null) => Promise<void> = connection.addIceCandidate;
   connection.addIceCandidate = function (this: RTCPeerConnection, candidate?: RTCIceCandidateInit | null) {
     if (!candidate?.candidate) return addIceCandidate.call(this, candidate);
     const pointed = throughRelay(candidate.candidate);
     if (!pointed) return Promise.resolve();
     const { sdpMid, sdpMLineIndex, usernameFragment } = candidate;
     return addIceCandidate.call(this, { candidate: pointed, sdpMid, sdpMLineIndex, usernameFragment });
-  } as typeof connection.addIceCandidate;
+  };
 }
