@@ -1,7 +1,7 @@
 // One participant's media on a link the test controls. Chromium's network emulation does not reach
 // WebRTC's UDP, and shaping loopback (tc/netem) would disturb every other test on the machine, so
 // the participant's page is made to reach the media server over ICE-TCP (RFC 6544) through this
-// relay, the only path it is offered (`routeMediaThrough`). On TCP, media packets travel framed
+// relay, the only path it is offered (`carry`). On TCP, media packets travel framed
 // (RFC 4571: a 2-byte length, then the packet), so the relay can drop single packets of what the
 // browser sends exactly as a lossy network drops datagrams; what the media server sends passes as is.
 import net from "node:net";
@@ -46,7 +46,7 @@ function packetKind(packet: Buffer): "stun" | "dtls" | "rtp" | "rtcp" | "other" 
 export async function startMediaRelay(): Promise<MediaRelay> {
   let condition: UplinkCondition = "clear";
   let rtpSeen = 0;
-  // Where the media server takes ICE-TCP: the page reports the port its candidates name (routeMediaThrough).
+  // Where the media server takes ICE-TCP: the page reports the port its candidates name (`carry`).
   let reportTarget!: (port: number) => void;
   const target = new Promise<number>((resolve) => (reportTarget = resolve));
   const sockets = new Set<net.Socket>();
