@@ -113,8 +113,7 @@ export async function startMediaRelay(): Promise<MediaRelay> {
  * it never checks a path itself, so the browser has no other way to it.
  */
 function offerOnlyTheRelay(relayPort: number) {
-  const report = (mediaPort: number) =>
-    void (window as unknown as { __mediaServerTcpPort: (port: number) => Promise<void> }).__mediaServerTcpPort(mediaPort);
+  const report = (mediaPort: number) => void (window as unknown as { __mediaServerTcpPort: (port: number) => Promise<void> }).__mediaServerTcpPort(mediaPort);
   // candidate:<foundation> <component> <transport> <priority> <address> <port> typ <type> ...
   const throughRelay = (candidate: string): string | undefined => {
     const fields = candidate.split(" ");
