@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../support/chromium.ts";
 import { holdStill } from "../support/hold-still.ts";
+import { startMediaRelay } from "../support/media-relay.ts";
 import { forgeOwnAttributes } from "../support/media-signal.ts";
 import { screenshotDir } from "../support/meeting-room-browser.ts";
 import { apiBase, callApi } from "../support/rest-client.ts";
@@ -265,9 +266,6 @@ describe("together in the call: co-host, hands, reactions, layouts, connection q
     for (const page of [host, ada, guest]) await expect.poll(() => stageLayout(page), { timeout: 10_000 }).toBe("grid");
   });
 
-  // The poor and lost states (and the banner a poor connection of one's own shows) are not tested
-  // here: Chromium's network emulation does not reach WebRTC's UDP, so a throttled page was rated
-  // poor in one run of three. A deterministic way to degrade one participant's media is still to find.
   it("each tile shows the media server's measure of that person's connection, with an accessible name", { timeout: 120_000 }, async () => {
     for (const [page, id] of [
       [host, guestId],
@@ -278,4 +276,63 @@ describe("together in the call: co-host, hands, reactions, layouts, connection q
       expect(await tileOf(page, id).getAttribute("data-quality")).toBe("good");
     }
   });
+  // Chromium's network emulation does not reach WebRTC's UDP: Pat's page reaches the media server
+  // only over TCP through a relay that loses what the test says (test/support/media-relay.ts).
+  it(
+    "a poor connection: the others see that person's badge turn poor, then lost, then good again; the person sees a banner saying what helps",
+    { timeout: 240_000 },
+    async () => {
+      const relay = await startMediaRelay();
+      try {
+        const created = (await (await api("POST", "/meeting", { title: "Commute call", start: new Date().toISOString() })).json()) as { url: string };
+        const olga = (await person()).page;
+        await openAndJoin(olga, created.url, "Olga Office");
+        await inRoom(olga);
+        const patContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
+        contexts.push(patContext);
+        await relay.carry(patContext);
+        const pat = await patContext.newPage();
+        await openAndJoin(pat, created.url, "Pat Train");
+        await inRoom(pat);
+        const patId = await ownId(pat);
+        const patBadge = (quality: string) => tileOf(olga, patId).getByRole("img", { name: `Connection: ${quality}` });
+        const patBanner = pat.getByRole("status").filter({ hasText: "Your connection is" });
+
+        await patBadge("good").waitFor({ timeout: 45_000 });
+        expect(relay.mediaPacketsSeen(), "Pat's media takes the relay's path").toBeGreaterThan(0);
+        expect(await patBanner.count()).toBe(0);
+
+        // Three packets of four lost on the way up: the media server rates Pat's connection poor,
+        // everyone sees it on Pat's tile, and Pat is told what helps.
+        relay.set("lossy");
+        await patBadge("poor").waitFor({ timeout: 45_000 });
+        await patBanner.filter({ hasText: "Your connection is poor. Turn off your camera so that the others keep hearing you." }).waitFor({ timeout: 15_000 });
+        await shot(olga, "connection-poor-desktop");
+        await shot(pat, "connection-poor-banner-phone");
+        await olga.setViewportSize({ width: 390, height: 844 });
+        await shot(olga, "connection-poor-phone");
+        await olga.setViewportSize({ width: 1280, height: 800 });
+        await patBanner.getByRole("button", { name: "Turn off camera" }).click();
+        await patBanner.filter({ hasText: "Others may hear you with gaps" }).waitFor({ timeout: 10_000 });
+        expect(await patBanner.getByRole("button", { name: "Turn off camera" }).isVisible()).toBe(false);
+        const patCamera = pat.getByRole("group", { name: "Meeting controls" }).getByRole("button", { name: "Camera", exact: true });
+        await expect.poll(() => patCamera.getAttribute("aria-pressed"), { timeout: 10_000 }).toBe("false");
+
+        // Nothing of Pat's gets through any more (the connection itself stays up): lost.
+        relay.set("media-lost");
+        await patBadge("lost").waitFor({ timeout: 45_000 });
+        await patBanner.filter({ hasText: "Your connection is lost for the moment: the others neither see nor hear you." }).waitFor({ timeout: 15_000 });
+        expect(await tileOf(olga, patId).getAttribute("data-quality")).toBe("lost");
+        await shot(olga, "connection-lost-desktop");
+        await shot(pat, "connection-lost-banner-phone");
+
+        // The link recovers: good again, and the banner is gone.
+        relay.set("clear");
+        await patBadge("good").waitFor({ timeout: 45_000 });
+        await expect.poll(() => patBanner.count(), { timeout: 15_000 }).toBe(0);
+      } finally {
+        await relay.close();
+      }
+    },
+  );
 });

@@ -18,11 +18,13 @@ export function createConnectionBanner(room: Room, turnOffCamera: () => void) {
     element.hidden = !bad;
     if (!bad) return;
     const camera = room.localParticipant.isCameraEnabled;
-    text.textContent = `Your connection is ${word === "lost" ? "lost for the moment" : "poor"}. ${
-      camera
-        ? "Turn off your camera so that the others keep hearing you."
-        : "Others may hear you with gaps; move closer to your Wi-Fi or close other downloads."
-    }`;
+    // Lost: nothing of yours arrives, so "with gaps" would promise too much.
+    text.textContent =
+      word === "lost"
+        ? "Your connection is lost for the moment: the others neither see nor hear you. Move closer to your Wi-Fi or close other downloads."
+        : camera
+          ? "Your connection is poor. Turn off your camera so that the others keep hearing you."
+          : "Your connection is poor. Others may hear you with gaps; move closer to your Wi-Fi or close other downloads.";
     cameraOff.hidden = !camera;
   }
   const onQuality = (_quality: ConnectionQuality, participant: Participant) => {
