@@ -298,7 +298,8 @@ describe("Meetings section of the dashboard", () => {
         const memberRecordings = memberPage.getByRole("region", { name: "Recordings" });
         await memberRecordings.getByRole("button", { name: /^Play/ }).waitFor();
         expect(await memberPage.getByRole("button", { name: /Delete/ }).count()).toBe(0);
-        expect(await memberPage.getByRole("table", { name: "Attendance" }).getByRole("row").count()).toBe(4);
+        // The page loads its regions each on its own: the attendance may come after the recordings.
+        await expect.poll(() => memberPage.getByRole("table", { name: "Attendance" }).getByRole("row").count(), { timeout: 10_000 }).toBe(4);
         const refused = await memberPage.evaluate(async (id) => {
           const csrf = document.cookie
             .split("; ")
