@@ -42,11 +42,17 @@ afterAll(async () => {
 const api = (method: string, route: string, body?: unknown) =>
   callApi(apiBase(fixture.stack), method, route, { key: tenant.apiKey, ...(body === undefined ? {} : { body }) }).then(readResponse);
 
+// The page is in the room; the meeting is live once the media server's participant_joined has
+// reached the meeting service (seconds later under load: run 16 asked before and got 409), and
+// only a live meeting is recorded.
+const untilLive = (meetingId: string) => waitFor(async () => (await api("GET", `/meeting/${meetingId}`)).body.status === "live", 30_000, "the meeting is live");
+
 describe("recording limits", () => {
   it("keeps a ready recording until RECORDING_RETENTION_DAYS after it ended, then deletes it and its file", { timeout: 300_000 }, async () => {
     const meeting = await api("POST", "/meeting", { title: "Kept for a while", recording: "manual" });
     expect(meeting.status).toBe(200);
     const page = await joinMeeting(browser, meeting.body.url, "Ada");
+    await untilLive(meeting.body.id);
     const started = await api("POST", `/meeting/${meeting.body.id}/recordings`, { layout: "audio" });
     expect(started.status, JSON.stringify(started.body)).toBe(201);
     const id = started.body.id as string;
@@ -79,6 +85,7 @@ describe("recording limits", () => {
         const created = await api("POST", "/meeting", { title, recording: "manual" });
         expect(created.status).toBe(200);
         await joinMeeting(browser, created.body.url, "Ada");
+        await untilLive(created.body.id);
         return created.body.id as string;
       };
       const [first, second] = [await meeting("Recorded first"), await meeting("Recorded second")];
