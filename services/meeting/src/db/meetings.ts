@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from "@svc/platform/db";
+import { fromSnakeCaseRow, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
 
 /** scheduled → live (someone entered the room) → ended, or cancelled before it ended. docs/decisions/0007-meeting-status-follows-the-room.md. */
 export type MeetingStatus = "scheduled" | "live" | "ended" | "cancelled";
@@ -58,28 +58,14 @@ export interface MeetingPage {
   nextAfterSeq: string | null;
 }
 
-export interface MeetingRow {
-  id: string;
-  seq: string;
-  org_id: string;
-  title: string;
-  start: Date | null;
-  planned_end: Date | null;
-  status: MeetingStatus;
-  attendees: string[];
-  hosts: string[];
-  lobby: boolean;
-  screen_share: ScreenShare;
-  no_show_after_minutes: number;
-  recording: RecordingMode;
-  room_locked: boolean;
-  created_at: Date;
-  ended_at: Date | null;
-  cancelled_at: Date | null;
-  created_by_user_id: string;
-  created_by_client_id: string | null;
-  room_opened_at: Date | null;
-}
+/** The fields of a meeting the table holds under their own names (snake_case). */
+type MeetingColumns = Omit<StoredMeeting, "end" | "settings">;
+
+/**
+ * A meeting's row: its columns, plus its settings flat (one column each), its planned end (`end`
+ * is a reserved word in SQL) and its list position `seq` (a bigint, which pg answers as a string).
+ */
+export type MeetingRow = SnakeCaseRow<MeetingColumns & MeetingSettings> & { planned_end: Date | null; seq: string };
 
 /** A meeting row with its attendees (`m` is the meetings table), as toMeeting reads it. */
 export const MEETING_COLUMNS = `m.id, m.seq, m.org_id, m.title, m.start, m.planned_end, m.status, m.created_at, m.ended_at, m.cancelled_at, m.created_by_user_id, m.created_by_client_id, m.room_opened_at,
@@ -91,23 +77,19 @@ const SELECT_MEETING = `
   SELECT ${MEETING_COLUMNS}
     FROM meetings m`;
 
-export const toMeeting = (row: MeetingRow): StoredMeeting => ({
-  id: row.id,
-  orgId: row.org_id,
-  title: row.title,
-  start: row.start,
-  end: row.planned_end,
-  status: row.status,
-  attendees: row.attendees,
-  hosts: row.hosts,
-  settings: { lobby: row.lobby, screenShare: row.screen_share, noShowAfterMinutes: row.no_show_after_minutes, recording: row.recording },
-  roomLocked: row.room_locked,
-  createdAt: row.created_at,
-  endedAt: row.ended_at,
-  cancelledAt: row.cancelled_at,
-  createdByUserId: row.created_by_user_id,
-  createdByClientId: row.created_by_client_id,
-  roomOpenedAt: row.room_opened_at,
+/** The settings and the planned end are mapped by hand: the record nests what the row holds flat, under other names. */
+export const toMeeting = ({
+  seq: _listPosition,
+  planned_end,
+  lobby,
+  screen_share,
+  no_show_after_minutes,
+  recording,
+  ...columns
+}: MeetingRow): StoredMeeting => ({
+  ...fromSnakeCaseRow<MeetingColumns>(columns),
+  end: planned_end,
+  settings: { lobby, screenShare: screen_share, noShowAfterMinutes: no_show_after_minutes, recording },
 });
 
 type Queryable = Pool | PoolClient;
@@ -129,7 +111,7 @@ export async function insertMeeting(db: Queryable, meeting: NewMeeting): Promise
     `WITH meeting AS (
        INSERT INTO meetings (id, org_id, created_by_user_id, created_by_client_id, title, start, planned_end, status, lobby, screen_share, no_show_after_minutes, recording)
        VALUES ($1, $4, $5, $6, $7, $8::timestamptz, $9::timestamptz, 'scheduled', $10, $11, $12, $13)
-       RETURNING id, seq, org_id, title, start, planned_end, status, created_at, ended_at, cancelled_at, created_by_user_id, created_by_client_id,
+       RETURNING id, seq, org_id, title, start, planned_end, status, created_at, ended_at, cancelled_at, created_by_user_id, created_by_client_id, room_opened_at,
                  lobby, screen_share, no_show_after_minutes, recording, room_locked
      ), invited AS (${INSERT_INVITED})
      SELECT meeting.*, $3::text[] AS attendees, $2::text[] AS hosts FROM meeting`,
@@ -294,6 +276,14 @@ export async function meetingsWithPresence(pool: Pool, limit: number): Promise<{
   return rows;
 }
 
+/** What a no-show report says of its meeting. */
+interface NoShowMeeting {
+  id: string;
+  orgId: string;
+  title: string;
+  start: Date;
+}
+
 /**
  * Meetings whose no-show time has come (start + no_show_after_minutes) and that were not reported
  * yet, locked (rows another replica holds are skipped), with the invited people who have not
@@ -303,8 +293,8 @@ export async function meetingsWithPresence(pool: Pool, limit: number): Promise<{
 export async function claimNoShowsDue(
   client: PoolClient,
   limit: number,
-): Promise<{ id: string; orgId: string; title: string; start: Date; absent: { email: string; role: "host" | "attendee" }[] }[]> {
-  const { rows } = await client.query<{ id: string; org_id: string; title: string; start: Date }>(
+): Promise<(NoShowMeeting & { absent: { email: string; role: "host" | "attendee" }[] })[]> {
+  const { rows } = await client.query<SnakeCaseRow<NoShowMeeting>>(
     `SELECT id, org_id, title, start FROM meetings
       WHERE no_show_reported_at IS NULL AND start IS NOT NULL AND status <> 'cancelled'
         AND start + make_interval(mins => no_show_after_minutes) <= now()
@@ -321,7 +311,7 @@ export async function claimNoShowsDue(
         ORDER BY p.ordinal`,
       [row.id],
     );
-    due.push({ id: row.id, orgId: row.org_id, title: row.title, start: row.start, absent });
+    due.push({ ...fromSnakeCaseRow<NoShowMeeting>(row), absent });
   }
   return due;
 }
