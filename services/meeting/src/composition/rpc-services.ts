@@ -7,6 +7,7 @@ import { RecordingFileService, RecordingService } from "@svc/proto/svc/meeting/v
 import type { Config } from "../config.ts";
 import { pgMeetingStore } from "../db/pg-meeting-store.ts";
 import { pgRecordingStore } from "../db/pg-recording-store.ts";
+import { pgRoomStore } from "../db/pg-room-store.ts";
 import { pgVisitStore } from "../db/pg-visit-store.ts";
 import { activeRecordingOf } from "../db/recordings.ts";
 import { isBarred } from "../db/room-admissions.ts";
@@ -74,7 +75,7 @@ export function meetingRpcServices(deps: {
       router.service(
         MeetingRoomService,
         meetingRoomService({
-          pool,
+          room: pgRoomStore(pool),
           grants,
           lifecycle,
           actions: deps.actions,
@@ -100,7 +101,14 @@ export function meetingRpcServices(deps: {
           logger: deps.recordingLogger,
         }),
       );
-      router.service(RecordingFileService, recordingFileService({ store: recordingStore, links: recording.accessLinks, storage: recording.storage }));
+      router.service(
+        RecordingFileService,
+        recordingFileService({
+          store: recordingStore,
+          links: recording.accessLinks,
+          storage: recording.storage,
+        }),
+      );
     },
   };
 }

@@ -1,14 +1,10 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { invalidArgument, notFound } from "@svc/platform";
-import { type Pool } from "@svc/platform/db";
 import { meetingLimits, FORMAT_CHARACTER } from "@svc/platform/contract";
 import type { MeetingRoomService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
-import { decideLobbyEntry, denyAllWaiting, waitingEntries } from "../db/lobby.ts";
-import { getMeeting, isClosed, setRoomLocked, type MeetingDetails, type StoredMeeting } from "../db/meetings.ts";
-import { admissionBySession, admissionOf, markRemoved, setAdmissionRole, type Admission } from "../db/room-admissions.ts";
-import { chatMessagesOf, insertChatMessage, type ChatMessageRecord } from "../db/room-chat.ts";
+import { isClosed, type MeetingDetails, type StoredMeeting } from "../db/meetings.ts";
 import { isMeetingId } from "../meeting-id.ts";
 import { closedMeeting, roomGrant, type JoinGrants } from "../room/join-grants.ts";
 import { linkStanding, type JoinLinks } from "../room/join-links.ts";
@@ -16,8 +12,8 @@ import { spend } from "../room/rate-budget.ts";
 import type { MeetingLifecycle } from "../room/meeting-lifecycle.ts";
 import { MUTABLE_SOURCES, ROOM_TOPICS, type MutableSource, type RoomActions } from "../room/room-actions.ts";
 import { hashRoomSecret, isRoomSecret } from "../room/room-secrets.ts";
-import { activeRecordingOf } from "../db/recordings.ts";
 import type { Recordings } from "../recording/recordings.ts";
+import type { Admission, ChatMessageRecord, RoomStore } from "../room-store.ts";
 import { joinResponse } from "./meeting-service.ts";
 import { participantRoleWords } from "./enum-words.ts";
 import { layoutOf } from "./recording-service.ts";
@@ -35,13 +31,17 @@ function withHost(meeting: StoredMeeting, email: string, host: boolean): Meeting
   const attendees = meeting.attendees.filter((address) => !same(address));
   if (host && hosts.length >= meetingLimits.hostsMax)
     throw new ConnectError(`This meeting already has ${meetingLimits.hostsMax} hosts`, Code.FailedPrecondition);
-  return { ...meeting, hosts: host ? [...hosts, spelled] : hosts, attendees: host ? attendees : [...attendees, spelled] };
+  return {
+    ...meeting,
+    hosts: host ? [...hosts, spelled] : hosts,
+    attendees: host ? attendees : [...attendees, spelled],
+  };
 }
 
 const notHost = () => new ConnectError("Only a host of this meeting can do this", Code.PermissionDenied);
 
 export interface MeetingRoomServiceDependencies {
-  pool: Pool;
+  room: RoomStore;
   grants: JoinGrants;
   lifecycle: MeetingLifecycle;
   actions: RoomActions;
@@ -67,7 +67,7 @@ export interface MeetingRoomServiceDependencies {
  * follows from that participant's role, here, whatever the page shows or hides.
  */
 export function meetingRoomService(deps: MeetingRoomServiceDependencies): ServiceImpl<typeof MeetingRoomService> {
-  const { pool, actions } = deps;
+  const { room, actions } = deps;
 
   /**
    * The participant a room session belongs to, in an open meeting, while the session is live, with the role it has now: a
@@ -77,19 +77,22 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
    */
   async function participant(meetingId: string, roomSession: string): Promise<Admission> {
     if (!isMeetingId(meetingId)) throw notFound("Meeting");
-    const admission = isRoomSecret(roomSession) ? await admissionBySession(pool, meetingId, hashRoomSecret(roomSession)) : undefined;
+    const admission = isRoomSecret(roomSession) ? await room.admissions.bySession(meetingId, hashRoomSecret(roomSession)) : undefined;
     if (!admission) throw new ConnectError("This room session is not valid for this meeting", Code.Unauthenticated);
     // A session lives while its person is in the room and for the connect window after their
     // grant or their last presence (a reconnection); one nobody uses from the room expires.
     if (Date.now() - admission.lastActiveAt.getTime() > deps.sessionIdleSeconds * 1_000)
       throw new ConnectError("This room session has expired: join the meeting again", Code.Unauthenticated);
     if (admission.removedAt) throw new ConnectError("You were removed from this meeting", Code.PermissionDenied, { "x-room-state": "removed" });
-    const meeting = await getMeeting(pool, meetingId);
+    const meeting = await room.meeting(meetingId);
     if (!meeting) throw notFound("Meeting");
     if (isClosed(meeting.status)) throw closedMeeting(meeting.status);
     if (!admission.linkId) return admission;
     const standing = linkStanding(await deps.links.byId(admission.linkId), meeting, new Date());
-    if ("problem" in standing) throw new ConnectError(standing.problem.message, Code.PermissionDenied, { "x-link-problem": standing.problem.code });
+    if ("problem" in standing)
+      throw new ConnectError(standing.problem.message, Code.PermissionDenied, {
+        "x-link-problem": standing.problem.code,
+      });
     return { ...admission, role: standing.role };
   }
 
@@ -105,7 +108,7 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
    * by a moment; the media server's own answer says whether they are in the room.
    */
   async function admittedParticipant(meetingId: string, participantId: string): Promise<Admission> {
-    const target = await admissionOf(pool, meetingId, participantId);
+    const target = await room.admissions.of(meetingId, participantId);
     if (!target || target.removedAt) throw notFound("Participant");
     return target;
   }
@@ -121,50 +124,66 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
   return {
     async getLobbyStatus(request) {
       if (!isMeetingId(request.meetingId)) throw notFound("Meeting");
-      const answer = await deps.grants.lobbyStatus({ meetingId: request.meetingId, ticket: request.ticket, clientAddress: request.clientAddress });
-      return { status: answer.status, grant: answer.grant ? joinResponse(answer.grant) : undefined };
+      const answer = await deps.grants.lobbyStatus({
+        meetingId: request.meetingId,
+        ticket: request.ticket,
+        clientAddress: request.clientAddress,
+      });
+      return {
+        status: answer.status,
+        grant: answer.grant ? joinResponse(answer.grant) : undefined,
+      };
     },
 
     async listLobby(request) {
       await host(request.meetingId, request.roomSession);
-      const meeting = await getMeeting(pool, request.meetingId);
-      const waiting = await waitingEntries(pool, request.meetingId);
+      const meeting = await room.meeting(request.meetingId);
+      const waiting = await room.lobby.waiting(request.meetingId);
       return {
         locked: meeting?.roomLocked ?? false,
-        waiting: waiting.entries.map((entry) => ({ entryId: entry.id, displayName: entry.displayName, waitingSince: timestampFromDate(entry.createdAt) })),
+        waiting: waiting.entries.map((entry) => ({
+          entryId: entry.id,
+          displayName: entry.displayName,
+          waitingSince: timestampFromDate(entry.createdAt),
+        })),
         waitingCount: waiting.count,
       };
     },
 
     async denyAllWaiting(request) {
       await host(request.meetingId, request.roomSession);
-      return { denied: await denyAllWaiting(pool, request.meetingId) };
+      return { denied: await room.lobby.denyAll(request.meetingId) };
     },
 
     async getSelf(request) {
       const self = await participant(request.meetingId, request.roomSession);
-      return { participantId: self.participantId, role: participantRoleWords.valueOf(self.role) };
+      return {
+        participantId: self.participantId,
+        role: participantRoleWords.valueOf(self.role),
+      };
     },
 
     async decideLobbyEntry(request) {
       await host(request.meetingId, request.roomSession);
       if (!/^[0-9a-f-]{36}$/i.test(request.entryId)) throw notFound("Lobby entry");
-      const status = await decideLobbyEntry(pool, request.meetingId, request.entryId, request.admit);
+      const status = await room.lobby.decide(request.meetingId, request.entryId, request.admit);
       if (!status) throw notFound("Lobby entry");
       return { status };
     },
 
     async setRoomLocked(request) {
       await host(request.meetingId, request.roomSession);
-      if (!(await setRoomLocked(pool, request.meetingId, request.locked))) throw closedMeeting("ended");
+      if (!(await room.setLocked(request.meetingId, request.locked))) throw closedMeeting("ended");
       return { locked: request.locked };
     },
 
     async muteParticipant(request) {
       await host(request.meetingId, request.roomSession);
       if (!(request.source in MUTABLE_SOURCES)) throw invalidArgument(["source must be microphone, camera or screen_share"]);
-      if (!(await admissionOf(pool, request.meetingId, request.participantId))) throw notFound("Participant");
-      return { muted: await actions.mute(request.meetingId, request.participantId, request.source as MutableSource) };
+      if (!(await room.admissions.of(request.meetingId, request.participantId))) throw notFound("Participant");
+      return {
+        muted: await actions.mute(request.meetingId, request.participantId, request.source as MutableSource),
+      };
     },
 
     async removeParticipant(request) {
@@ -173,7 +192,7 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
       // Recorded first: from now on their link and browser session are refused (a connection with
       // a token they kept is removed on arrival: room-entry.ts), and then every admission of that
       // browser session and link (a second tab) is disconnected.
-      const removedIds = await markRemoved(pool, request.meetingId, request.participantId);
+      const removedIds = await room.admissions.remove(request.meetingId, request.participantId);
       if (removedIds.length === 0) throw notFound("Participant");
       await Promise.all(removedIds.map((participantId) => actions.remove(request.meetingId, participantId)));
       return {};
@@ -194,8 +213,7 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
       if ([...text].length > MAX_CHAT_LENGTH) throw invalidArgument([`text must be at most ${MAX_CHAT_LENGTH} characters`]);
       if (/[\p{Cc}]/u.test(text.replace(/[\n\t]/g, "")) || FORMAT_CHARACTER.test(text.replace(/\u200d/g, "")))
         throw invalidArgument(["text must not contain control or invisible formatting characters"]);
-      const stored = await insertChatMessage(
-        pool,
+      const stored = await room.chat.add(
         {
           meetingId: request.meetingId,
           participantId: sender.participantId,
@@ -205,7 +223,7 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
         deps.chatMessagesPerMeeting,
       );
       if (!stored) {
-        const meeting = await getMeeting(pool, request.meetingId);
+        const meeting = await room.meeting(request.meetingId);
         if (!meeting || isClosed(meeting.status)) throw closedMeeting(meeting?.status ?? "ended");
         throw new ConnectError(`This meeting's chat is full (${deps.chatMessagesPerMeeting} messages)`, Code.ResourceExhausted);
       }
@@ -222,13 +240,15 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
 
     async listChatMessages(request) {
       await participant(request.meetingId, request.roomSession);
-      return { messages: (await chatMessagesOf(pool, request.meetingId)).map(chatMessage) };
+      return {
+        messages: (await room.chat.of(request.meetingId)).map(chatMessage),
+      };
     },
 
     async startRoomRecording(request) {
       await host(request.meetingId, request.roomSession);
       const layout = layoutOf(request.layout);
-      const meeting = await getMeeting(pool, request.meetingId);
+      const meeting = await room.meeting(request.meetingId);
       if (!meeting) throw notFound("Meeting");
       const recording = await deps.recordings.start(meeting, layout, "host");
       return { recordingId: recording.id, layout: recording.layout };
@@ -236,7 +256,7 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
 
     async stopRoomRecording(request) {
       await host(request.meetingId, request.roomSession);
-      const active = await activeRecordingOf(pool, request.meetingId);
+      const active = await room.activeRecording(request.meetingId);
       if (!active) throw new ConnectError("Nothing is being recorded in this meeting", Code.NotFound);
       await deps.recordings.stop(active);
       return { recordingId: active.id };
@@ -248,7 +268,7 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
       const target = await admittedParticipant(request.meetingId, request.participantId);
       if (target.linkId && !target.email)
         throw new ConnectError("Someone who joined with a guest link cannot be made a host: invite them as an attendee instead", Code.FailedPrecondition);
-      const meeting = await getMeeting(pool, request.meetingId);
+      const meeting = await room.meeting(request.meetingId);
       if (!meeting) throw notFound("Meeting");
       let role: Admission["role"];
       if (target.email) {
@@ -257,11 +277,11 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
         const email = target.email;
         await deps.lifecycle.update(meeting.orgId, meeting.id, (current) => withHost(current, email, request.host));
         role = request.host ? "host" : "attendee";
-        await setAdmissionRole(pool, meeting.id, { email }, role);
+        await room.admissions.setRole(meeting.id, { email }, role);
         deps.rightsChanged(meeting.id);
       } else {
         role = request.host ? "host" : "guest";
-        await setAdmissionRole(pool, meeting.id, { participantId: target.participantId }, role);
+        await room.admissions.setRole(meeting.id, { participantId: target.participantId }, role);
         // Their attribute and publishing permission now, and a nudge to their page to read its role again.
         await actions.setRole(meeting.id, target.participantId, role, roomGrant(meeting, role));
         await actions.broadcast(meeting.id, ROOM_TOPICS.role, { type: "role" }, [target.participantId]);
@@ -280,14 +300,21 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
       }
       const raisedAt = request.raised ? new Date() : null;
       if (!(await actions.setHand(request.meetingId, participantId, raisedAt))) throw notFound("Participant");
-      return { participantId, raised: request.raised, raisedAt: raisedAt ? timestampFromDate(raisedAt) : undefined };
+      return {
+        participantId,
+        raised: request.raised,
+        raisedAt: raisedAt ? timestampFromDate(raisedAt) : undefined,
+      };
     },
 
     async sendReaction(request) {
       const sender = await participant(request.meetingId, request.roomSession);
       if (!REACTIONS.includes(request.emoji)) throw invalidArgument([`emoji must be one of ${REACTIONS.join(" ")}`]);
       await spend(deps.reactionLimiter, sender.participantId, "You are reacting too often; wait a moment");
-      await actions.broadcast(request.meetingId, ROOM_TOPICS.reaction, { participantId: sender.participantId, emoji: request.emoji });
+      await actions.broadcast(request.meetingId, ROOM_TOPICS.reaction, {
+        participantId: sender.participantId,
+        emoji: request.emoji,
+      });
       return { emoji: request.emoji };
     },
 
@@ -300,8 +327,8 @@ export function meetingRoomService(deps: MeetingRoomServiceDependencies): Servic
 
     async getRoomRecording(request) {
       await participant(request.meetingId, request.roomSession);
-      const meeting = await getMeeting(pool, request.meetingId);
-      const active = await activeRecordingOf(pool, request.meetingId);
+      const meeting = await room.meeting(request.meetingId);
+      const active = await room.activeRecording(request.meetingId);
       return {
         recording: active !== undefined,
         capturing: active?.capturing ?? false,

@@ -1,0 +1,45 @@
+import type { LobbyEntryRecord, LobbyStatus } from "./db/lobby.ts";
+import type { StoredMeeting } from "./db/meetings.ts";
+import type { StoredRecording } from "./db/recordings.ts";
+import type { Admission } from "./db/room-admissions.ts";
+import type { ChatMessageRecord } from "./db/room-chat.ts";
+
+export type { Admission, ChatMessageRecord, LobbyEntryRecord, LobbyStatus };
+
+/**
+ * What the meeting room's handler reads and changes, one meeting at a time: the meeting, the
+ * admissions (who each room session is), the lobby, the chat and the recording in progress. The
+ * records are the store's: the handler imports them from here, never from `db/`.
+ * Postgres: db/pg-room-store.ts.
+ */
+export interface RoomStore {
+  /** The meeting by id alone (a room session of it is the permission). */
+  meeting(meetingId: string): Promise<StoredMeeting | undefined>;
+  /** Locks or unlocks the room of a scheduled or live meeting; false when it is neither. */
+  setLocked(meetingId: string, locked: boolean): Promise<boolean>;
+  admissions: {
+    /** The admission a room session (its hash) belongs to, with when it was last active (now while its person is in the room). */
+    bySession(meetingId: string, sessionHash: Buffer): Promise<(Admission & { lastActiveAt: Date }) | undefined>;
+    of(meetingId: string, participantId: string): Promise<Admission | undefined>;
+    /** Removes a participant with every admission of the same browser session and link; the participant ids removed (none: no such participant). */
+    remove(meetingId: string, participantId: string): Promise<string[]>;
+    /** Sets the role of a participant, or of every admission with an invited person's personal link. */
+    setRole(meetingId: string, who: { email: string } | { participantId: string }, role: Admission["role"]): Promise<void>;
+  };
+  lobby: {
+    /** Who is waiting (the longest waiting and the newest arrivals when more wait than a list holds), and how many in all. */
+    waiting(meetingId: string): Promise<{ entries: LobbyEntryRecord[]; count: number }>;
+    /** Denies everyone waiting; how many that was. */
+    denyAll(meetingId: string): Promise<number>;
+    /** Admits or denies a waiting entry; its status after (undefined: no such entry). A decision stands once made. */
+    decide(meetingId: string, entryId: string, admit: boolean): Promise<LobbyStatus | undefined>;
+  };
+  chat: {
+    /** Stores a message of an open meeting holding fewer than `cap` messages; undefined when it has closed or is full. */
+    add(message: { meetingId: string; participantId: string; displayName: string; text: string }, cap: number): Promise<ChatMessageRecord | undefined>;
+    /** The meeting's messages, oldest first (the last 500). */
+    of(meetingId: string): Promise<ChatMessageRecord[]>;
+  };
+  /** The meeting's recording in progress, if any. */
+  activeRecording(meetingId: string): Promise<StoredRecording | undefined>;
+}
