@@ -41,8 +41,8 @@ export async function insertUser(db: Queryable, user: { orgId: string; email: st
 }
 
 export async function findUser(db: Pool, userId: string): Promise<{ userId: string; orgId: string } | undefined> {
-  const { rows } = await db.query<{ id: string; org_id: string }>("SELECT id, org_id FROM users WHERE id = $1", [userId]);
-  return rows[0] && { userId: rows[0].id, orgId: rows[0].org_id };
+  const { rows } = await db.query<SnakeCaseRow<{ userId: string; orgId: string }>>("SELECT id AS user_id, org_id FROM users WHERE id = $1", [userId]);
+  return rows[0] && fromSnakeCaseRow<{ userId: string; orgId: string }>(rows[0]);
 }
 
 /** The user of this organization (another organization's user is undefined, like an unknown one). */
