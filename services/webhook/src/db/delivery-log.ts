@@ -1,28 +1,7 @@
 import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform/db";
-import type { StatusClass } from "@svc/platform/contract";
-import type { DeliveryStatus } from "./deliveries.ts";
+import type { CreationCursor, DeliveryView, AttemptView, DeliveryFilter } from "../webhook-stores.ts";
 import { DUE_CHANNEL } from "./due-notifications.ts";
-import { cursorMicrosOf, timestampOfMicros, type CreationCursor } from "./creation-cursor.ts";
-
-/** A delivery as its subscriber may see it, with its most recent attempts (oldest first). */
-export interface DeliveryView {
-  id: string;
-  subscriptionId: string;
-  eventId: string;
-  eventType: string;
-  status: DeliveryStatus;
-  createdAt: Date;
-  nextAttemptAt: Date | null;
-  attempts: AttemptView[];
-}
-
-export interface AttemptView {
-  attemptedAt: Date;
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
-  responseExcerpt: string;
-}
+import { cursorMicrosOf, timestampOfMicros } from "./creation-cursor.ts";
 
 /** Attempts listed per delivery; older ones stay in the table but are not returned. */
 export const ATTEMPTS_SHOWN = 50;
@@ -35,19 +14,6 @@ type DeliveryRow = SnakeCaseRow<DeliveryColumns> & { cursor: string };
 
 const deliveryColumns = `d.id, d.subscription_id, d.event_id, e.type AS event_type, d.status, d.created_at, d.next_attempt_at,
   ${cursorMicrosOf("d.created_at")} AS cursor`;
-
-/** Narrows the delivery log; every field is optional. */
-export interface DeliveryFilter {
-  status?: DeliveryStatus;
-  /** The class of the most recent attempt's response; `none`: no response arrived. */
-  statusClass?: StatusClass;
-  /** Created at or after. */
-  since?: Date;
-  /** Created before. */
-  until?: Date;
-  /** Only deliveries of events about this meeting. */
-  meetingId?: string;
-}
 
 /**
  * One page of a subscription's deliveries, newest first (keyset pagination, stable while new
