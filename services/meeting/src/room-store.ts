@@ -1,10 +1,42 @@
-import type { LobbyEntryRecord, LobbyStatus } from "./db/lobby.ts";
-import type { StoredMeeting } from "./db/meetings.ts";
-import type { StoredRecording } from "./db/recordings.ts";
-import type { Admission } from "./db/room-admissions.ts";
-import type { ChatMessageRecord } from "./db/room-chat.ts";
+import type { StoredMeeting } from "./meeting-store.ts";
+import type { StoredRecording } from "./recording-store.ts";
 
-export type { Admission, ChatMessageRecord, LobbyEntryRecord, LobbyStatus };
+export type LinkRole = "host" | "attendee" | "guest";
+
+export interface ChatMessageRecord {
+  id: string;
+  participantId: string;
+  displayName: string;
+  text: string;
+  sentAt: Date;
+}
+
+/** Who one participant identity (one join grant) is. */
+export interface Admission {
+  participantId: string;
+  meetingId: string;
+  role: LinkRole;
+  email: string | null;
+  linkId: string | null;
+  displayName: string;
+  removedAt: Date | null;
+  /** Admitted by a host from the lobby (rather than granted at once). */
+  admittedFromLobby: boolean;
+}
+
+export type LobbyStatus = "waiting" | "admitted" | "denied";
+
+export interface LobbyEntryRecord {
+  id: string;
+  meetingId: string;
+  displayName: string;
+  role: "attendee" | "guest";
+  email: string | null;
+  linkId: string | null;
+  visitorHash: Buffer | null;
+  status: LobbyStatus;
+  createdAt: Date;
+}
 
 /**
  * What the meeting room's handler reads and changes, one meeting at a time: the meeting, the

@@ -1,6 +1,5 @@
 import { fromSnakeCaseRow, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
-
-export type LinkRole = "host" | "attendee" | "guest";
+import type { LinkRole } from "../room-store.ts";
 
 export interface JoinLinkRecord {
   id: string;

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from "@svc/platform/db";
-import { MEETING_COLUMNS, toMeeting, type MeetingRow, type StoredMeeting } from "./meetings.ts";
+import { MEETING_COLUMNS, toMeeting, type MeetingRow } from "./meetings.ts";
+import type { StoredMeeting } from "../meeting-store.ts";
 
 type Queryable = Pool | PoolClient;
 

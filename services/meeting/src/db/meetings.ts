@@ -1,62 +1,8 @@
 import { fromSnakeCaseRow, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
-
-/** scheduled → live (someone entered the room) → ended, or cancelled before it ended. docs/decisions/0007-meeting-status-follows-the-room.md. */
-export type MeetingStatus = "scheduled" | "live" | "ended" | "cancelled";
+import type { MeetingStatus, MeetingSettings, MeetingDetails, NewMeeting, StoredMeeting, MeetingPage, MeetingFilter } from "../meeting-store.ts";
 
 /** Nobody may enter, and nothing about it changes any more. */
 export const isClosed = (status: MeetingStatus) => status === "ended" || status === "cancelled";
-
-/** Why a meeting ended: through the API, emptied past its grace period, its planned end passed with nobody in it, or a host in the room. */
-export type MeetingEndCause = "api" | "empty" | "end_passed" | "host";
-
-export type ScreenShare = "everyone" | "hosts";
-
-/** Whether a meeting may be recorded, and whether that starts by itself (docs/meeting-room.md, "Recording"). */
-export type RecordingMode = "off" | "manual" | "auto";
-
-/** How the meeting room behaves (docs/meeting-room.md). */
-export interface MeetingSettings {
-  lobby: boolean;
-  screenShare: ScreenShare;
-  noShowAfterMinutes: number;
-  recording: RecordingMode;
-}
-
-/** The fields a scheduling tool may change. */
-export interface MeetingDetails {
-  title: string;
-  start: Date | null;
-  /** The planned end, when one was given. */
-  end: Date | null;
-  attendees: string[];
-  hosts: string[];
-  settings: MeetingSettings;
-}
-
-/** A meeting as it is created: its details, whose it is and who created it. */
-export interface NewMeeting extends MeetingDetails {
-  id: string;
-  orgId: string;
-  createdByUserId: string;
-  createdByClientId: string | null;
-}
-
-export interface StoredMeeting extends NewMeeting {
-  status: MeetingStatus;
-  /** A host locked the room: nobody new enters. */
-  roomLocked: boolean;
-  createdAt: Date;
-  endedAt: Date | null;
-  cancelledAt: Date | null;
-  /** When its media room was first opened (a join grant, or someone entering); null: it never had one. */
-  roomOpenedAt: Date | null;
-}
-
-export interface MeetingPage {
-  meetings: StoredMeeting[];
-  /** The `seq` to continue after (exclusive), when there are more. */
-  nextAfterSeq: string | null;
-}
 
 /** The fields of a meeting the table holds under their own names (snake_case). */
 type MeetingColumns = Omit<StoredMeeting, "end" | "settings">;
@@ -179,16 +125,6 @@ export const lockMeeting = (client: PoolClient, id: string, orgId?: string) =>
   orgId === undefined
     ? selectOne(client, "m.id = $1", [id], " FOR UPDATE OF m")
     : selectOne(client, "m.id = $1 AND m.org_id = $2", [id, orgId], " FOR UPDATE OF m");
-
-export interface MeetingFilter {
-  status: MeetingStatus | null;
-  /** Start at or after. */
-  startFrom: Date | null;
-  /** Start before. */
-  startBefore: Date | null;
-  /** Text in the title or in an invited person's address (ignoring case); null: any. */
-  search: string | null;
-}
 
 /** `text` as a LIKE pattern matching it anywhere, its own `%`, `_` and `\\` taken literally. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;

@@ -1,33 +1,6 @@
 import { fromSnakeCaseRow, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
 import { recordingFailureMessages, type RecordingFailureCode } from "@svc/platform/contract";
-
-export type RecordingLayout = "grid" | "audio";
-export type RecordingStatus = "recording" | "processing" | "ready" | "failed";
-export type RecordingStarter = "host" | "api" | "auto";
-export type RecordingStorageKind = "filesystem" | "s3";
-
-export interface StoredRecording {
-  id: string;
-  meetingId: string;
-  orgId: string;
-  egressId: string | null;
-  layout: RecordingLayout;
-  status: RecordingStatus;
-  startedBy: RecordingStarter;
-  storage: RecordingStorageKind;
-  objectKey: string;
-  /** When capture began once `capturing` (the recorder's report); until then, when the start was asked. */
-  startedAt: Date;
-  /** The recorder reports the run active: the room's media is being written. */
-  capturing: boolean;
-  endedAt: Date | null;
-  durationMs: number | null;
-  sizeBytes: number | null;
-  /** Why it failed, in our words (recordingFailureMessages), and its stable code; null unless failed. */
-  error: string | null;
-  errorCode: RecordingFailureCode | null;
-  missingSince: Date | null;
-}
+import type { RecordingLayout, RecordingStarter, RecordingStorageKind, StoredRecording } from "../recording-store.ts";
 
 /** The fields of a recording the table holds as they are. */
 type RecordingColumns = Omit<StoredRecording, "durationMs" | "sizeBytes" | "error">;

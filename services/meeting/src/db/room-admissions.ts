@@ -1,18 +1,5 @@
 import { fromSnakeCaseRow, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
-import type { LinkRole } from "./join-links.ts";
-
-/** Who one participant identity (one join grant) is. */
-export interface Admission {
-  participantId: string;
-  meetingId: string;
-  role: LinkRole;
-  email: string | null;
-  linkId: string | null;
-  displayName: string;
-  removedAt: Date | null;
-  /** Admitted by a host from the lobby (rather than granted at once). */
-  admittedFromLobby: boolean;
-}
+import type { Admission } from "../room-store.ts";
 
 type AdmissionRow = SnakeCaseRow<Admission>;
 

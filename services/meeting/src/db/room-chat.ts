@@ -1,12 +1,5 @@
 import { fromSnakeCaseRow, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
-
-export interface ChatMessageRecord {
-  id: string;
-  participantId: string;
-  displayName: string;
-  text: string;
-  sentAt: Date;
-}
+import type { ChatMessageRecord } from "../room-store.ts";
 
 type MessageRow = SnakeCaseRow<ChatMessageRecord>;
 

@@ -2,7 +2,7 @@ import { Code, ConnectError, createClient, createRouterTransport } from "@connec
 import { describe, expect, it } from "vitest";
 import { createRateLimiter } from "@svc/platform";
 import { MeetingRoomService } from "@svc/proto/svc/meeting/v1/meeting_pb";
-import type { StoredMeeting } from "../db/meetings.ts";
+import type { StoredMeeting } from "../meeting-store.ts";
 import { newMeetingId } from "../meeting-id.ts";
 import type { Admission, ChatMessageRecord, RoomStore } from "../room-store.ts";
 import { ROOM_TOPICS, type RoomActions } from "../room/room-actions.ts";
