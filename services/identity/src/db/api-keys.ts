@@ -1,16 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform/db";
-
-export interface ApiKeyRecord {
-  keyId: string;
-  userId: string;
-  orgId: string;
-  name: string;
-  displayPrefix: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-}
+import type { ApiKeyRecord } from "../account-stores.ts";
 
 type ApiKeyRow = SnakeCaseRow<ApiKeyRecord>;
 

@@ -1,5 +1,5 @@
 import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform/db";
-import type { UserRole } from "./users.ts";
+import type { UserRole, UserProfile } from "../account-stores.ts";
 
 export interface UserSignInRecord {
   userId: string;
@@ -24,15 +24,6 @@ export async function findUserByEmail(db: Pool, email: string): Promise<UserSign
     "SELECT id AS user_id, org_id, email, password_hash, role, deactivated_at IS NOT NULL AS deactivated FROM users WHERE lower(email) = lower($1)",
     email,
   );
-}
-
-/** Who a user is, as the consent page and the dashboard show it. */
-export interface UserProfile {
-  userId: string;
-  orgId: string;
-  email: string;
-  organizationName: string;
-  role: UserRole;
 }
 
 /**

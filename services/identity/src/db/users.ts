@@ -1,19 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform/db";
 import { FOREIGN_KEY_VIOLATION, sqlState, UNIQUE_VIOLATION } from "./postgres-errors.ts";
-
-export type UserRole = "admin" | "member";
-
-export type InsertUserResult = { userId: string } | { problem: "organization_not_found" | "email_taken" };
-
-export interface UserRecord {
-  userId: string;
-  orgId: string;
-  email: string;
-  role: UserRole;
-  createdAt: Date;
-  deactivatedAt: Date | null;
-}
+import type { UserRole, UserRecord, InsertUserResult } from "../account-stores.ts";
 
 type UserRow = SnakeCaseRow<UserRecord>;
 

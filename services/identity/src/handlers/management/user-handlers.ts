@@ -4,7 +4,7 @@ import { invalidArgument, notFound, requireUuid } from "@svc/platform";
 import { Role, type ManagementService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { RequestCheck } from "../../admin/admin-requests.ts";
 import { hashPassword } from "../../credentials/password.ts";
-import type { UserRecord, UserRole } from "../../db/users.ts";
+import type { UserRecord, UserRole } from "../../account-stores.ts";
 import { roleMessage } from "../session-service.ts";
 import type { ManagementAccess, ManagementDependencies } from "./management-context.ts";
 
