@@ -7,6 +7,21 @@ import { RecordingFileService, RecordingService } from "@svc/proto/svc/meeting/v
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import type { Config } from "./config.ts";
 
+/**
+ * How long the gateway waits for a service's answer to a call that names no timeout of its own:
+ * the default of every transport below, so a route passes `timeoutMs` only when it needs another.
+ */
+export const CALL_TIMEOUT_MS = 10_000;
+
+/**
+ * A recording start waits longer: past the meeting service's own start timeout
+ * (RECORDING_START_TIMEOUT_SECONDS, at most 60 s), so its clear 503 arrives rather than a timeout here.
+ */
+export const RECORDING_START_TIMEOUT_MS = 65_000;
+
+/** A transport to one of our services with the gateway's call timeout. */
+export const serviceTransport = (url: string) => internalTransport(url, { defaultTimeoutMs: CALL_TIMEOUT_MS });
+
 /** The gateway's downstream clients: one HTTP/2 connection per service (Connect protocol), shared by all requests. */
 export interface Clients {
   identity: Client<typeof IdentityService>;
@@ -25,9 +40,9 @@ export interface Clients {
 
 export function createClients(config: Config): Clients {
   const transports = {
-    identity: internalTransport(config.IDENTITY_URL),
-    meeting: internalTransport(config.MEETING_URL),
-    webhook: internalTransport(config.WEBHOOK_URL),
+    identity: serviceTransport(config.IDENTITY_URL),
+    meeting: serviceTransport(config.MEETING_URL),
+    webhook: serviceTransport(config.WEBHOOK_URL),
   };
   return {
     identity: createClient(IdentityService, transports.identity),

@@ -31,6 +31,7 @@ export function meetingPageRoutes({ clients, logger, assets, livekitPublicUrl }:
   /** The meeting, then (for a meeting that exists) the sites its organization lets frame it: before the headers. */
   const load = async (req: Request<{ id: string }>, res: Response, next: () => void) => {
     try {
+      // Shorter than the default call timeout: a person waits for this page.
       const info = await clients.meetingPage.getJoinInfo({ id: req.params.id }, { timeoutMs: 5_000 });
       res.locals.meeting = { info, embedOrigins: await embedOriginsOf(info.orgId) } satisfies LoadedMeeting;
     } catch (error) {

@@ -2,7 +2,6 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { Router, type Response } from "express";
 import type { z } from "zod";
-import { internalTransport } from "@svc/platform/grpc";
 import { errorMetadata } from "@svc/platform/contract";
 import {
   ClientPolicyMode,
@@ -17,6 +16,7 @@ import {
   type SessionUser,
 } from "@svc/proto/svc/identity/v1/identity_pb";
 import * as contract from "../contract/dashboard.ts";
+import { serviceTransport } from "../clients.ts";
 import { forwardedCredential } from "../http/bearer.ts";
 import { HttpError, fromConnectError } from "../http/errors.ts";
 import { jsonBody } from "../http/json-body.ts";
@@ -24,15 +24,13 @@ import { parseJsonBody } from "../http/parse-request.ts";
 import { isoOrNull, isoTime } from "./proto-to-json.ts";
 import type { SessionCookies } from "../http/session-cookie.ts";
 
-const CALL_TIMEOUT_MS = 10_000;
-
 export type DashboardClients = {
   sessions: ReturnType<typeof createClient<typeof SessionService>>;
   management: ReturnType<typeof createClient<typeof ManagementService>>;
 };
 
 export function createDashboardClients(identityUrl: string): DashboardClients {
-  const transport = internalTransport(identityUrl);
+  const transport = serviceTransport(identityUrl);
   return { sessions: createClient(SessionService, transport), management: createClient(ManagementService, transport) };
 }
 
@@ -113,18 +111,18 @@ export function publicSessionRoutes(clients: DashboardClients, cookies: SessionC
 
   router.post("/session", ...jsonBody, async (req, res) => {
     const { email, password } = parseJsonBody(contract.SignInRequest, req.body);
-    const { session } = await clients.sessions
-      .signIn({ email: email ?? "", password: password ?? "", clientAddress: req.ip ?? "" }, { timeoutMs: CALL_TIMEOUT_MS })
-      .catch(throttled);
+    const { session } = await clients.sessions.signIn({ email: email ?? "", password: password ?? "", clientAddress: req.ip ?? "" }).catch(throttled);
     started(res, 200, session);
   });
 
   router.post("/signup", ...jsonBody, async (req, res) => {
     const { organizationName, email, password } = parseJsonBody(contract.SignUpRequest, req.body);
-    const { session } = await clients.sessions.signUp(
-      { organizationName: organizationName ?? "", email: email ?? "", password: password ?? "", clientAddress: req.ip ?? "" },
-      { timeoutMs: CALL_TIMEOUT_MS },
-    );
+    const { session } = await clients.sessions.signUp({
+      organizationName: organizationName ?? "",
+      email: email ?? "",
+      password: password ?? "",
+      clientAddress: req.ip ?? "",
+    });
     started(res, 201, session);
   });
   return router;
@@ -137,7 +135,7 @@ export function publicSessionRoutes(clients: DashboardClients, cookies: SessionC
  */
 export function managementRoutes(clients: DashboardClients, cookies: SessionCookies): Router {
   const router = Router();
-  const options = (res: Response) => ({ headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS });
+  const options = (res: Response) => ({ headers: forwardedCredential(res.locals) });
   /** Answers `body`, typed by its contract schema, never cached. */
   const send = <T extends z.ZodType>(res: Response, _schema: T, body: z.input<T>, status = 200) =>
     res.set("Cache-Control", "no-store").status(status).json(body);

@@ -19,7 +19,6 @@ import { parseJsonBody } from "../http/parse-request.ts";
 import { meetingStatusWords, roleName } from "./enum-words.ts";
 import { enumName, isoTime } from "./proto-to-json.ts";
 
-const CALL_TIMEOUT_MS = 10_000;
 const VISITOR_COOKIE = "svc_room_visitor";
 
 /**
@@ -77,10 +76,13 @@ export function meetingJoinRoutes(clients: Clients, publicUrl: string): Router {
   router.post("/meeting/:id/join", ...jsonBody, async (req, res) => {
     // The JSON shape only; the rule for names (length, characters) lives in the meeting service.
     const { displayName, link } = parseJsonBody(JoinMeetingRequest, req.body);
-    const grant = await clients.meetingPage.joinMeeting(
-      { meetingId: String(req.params.id), displayName, clientAddress: req.ip ?? "", link: link ?? "", visitorKey: visitorKey(req, res, secure) },
-      { timeoutMs: CALL_TIMEOUT_MS },
-    );
+    const grant = await clients.meetingPage.joinMeeting({
+      meetingId: String(req.params.id),
+      displayName,
+      clientAddress: req.ip ?? "",
+      link: link ?? "",
+      visitorKey: visitorKey(req, res, secure),
+    });
     res.set("Cache-Control", "no-store");
     if (grant.lobbyTicket) {
       const status = enumName(meetingStatusWords, grant.status);
@@ -103,10 +105,7 @@ export function meetingJoinRoutes(clients: Clients, publicUrl: string): Router {
   // its holder in is 403 with the reason, the same words the join would answer.
   router.post("/meeting/:id/link-holder", ...jsonBody, async (req, res) => {
     const { link } = parseJsonBody(JoinLinkHolderRequest, req.body);
-    const info = await clients.meetingPage.getJoinInfo(
-      { id: String(req.params.id), link, visitorKey: presentedVisitorKey(req) ?? "" },
-      { timeoutMs: CALL_TIMEOUT_MS },
-    );
+    const info = await clients.meetingPage.getJoinInfo({ id: String(req.params.id), link, visitorKey: presentedVisitorKey(req) ?? "" });
     res.set("Cache-Control", "no-store");
     if (info.linkProblem) throw new HttpError(403, info.linkProblemMessage || "This join link is not valid");
     if (info.removed) throw new HttpError(403, "You were removed from this meeting");
@@ -121,7 +120,7 @@ export function meetingJoinRoutes(clients: Clients, publicUrl: string): Router {
   // key, and a removal bars the session that reloads.
   router.get("/meeting/:id/visitor", async (req, res) => {
     const key = visitorKey(req, res, secure);
-    const info = await clients.meetingPage.getJoinInfo({ id: String(req.params.id), visitorKey: key }, { timeoutMs: CALL_TIMEOUT_MS });
+    const info = await clients.meetingPage.getJoinInfo({ id: String(req.params.id), visitorKey: key });
     res.set("Cache-Control", "no-store");
     const standing: z.input<typeof VisitorStanding> = { removed: info.removed };
     res.json(standing);
@@ -129,10 +128,7 @@ export function meetingJoinRoutes(clients: Clients, publicUrl: string): Router {
 
   router.post("/meeting/:id/lobby/status", ...jsonBody, async (req, res) => {
     const { ticket } = parseJsonBody(LobbyStatusRequest, req.body);
-    const answer = await clients.meetingRoom.getLobbyStatus(
-      { meetingId: String(req.params.id), ticket, clientAddress: req.ip ?? "" },
-      { timeoutMs: CALL_TIMEOUT_MS },
-    );
+    const answer = await clients.meetingRoom.getLobbyStatus({ meetingId: String(req.params.id), ticket, clientAddress: req.ip ?? "" });
     res.set("Cache-Control", "no-store");
     const status: z.input<typeof LobbyStatus> = {
       status: answer.status as "waiting" | "locked" | "admitted" | "denied",

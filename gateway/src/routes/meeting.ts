@@ -30,8 +30,6 @@ import {
 import { enumName, isoOrNull, isoTime } from "./proto-to-json.ts";
 import { meetingStatusWords, participantRoleWords, recordingModeWords, roleName, screenSharePolicyWords } from "./enum-words.ts";
 
-const CALL_TIMEOUT_MS = 10_000;
-
 const attendeeList = (attendees: string | string[] | null | undefined) =>
   attendees === null || attendees === undefined ? [] : typeof attendees === "string" ? [attendees] : attendees;
 
@@ -112,7 +110,7 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
           hosts: attendeeList(body.hosts),
           settings: settingsOf(body),
         },
-        { headers: { ...forwardedCredential(res.locals), ...idempotency.headers }, onHeader: idempotency.onHeader, timeoutMs: CALL_TIMEOUT_MS },
+        { headers: { ...forwardedCredential(res.locals), ...idempotency.headers }, onHeader: idempotency.onHeader },
       );
       res.json(joinPayload(meeting!));
     } catch (error) {
@@ -134,7 +132,7 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
         startBefore: query.startBefore,
         search: query.search ?? "",
       },
-      { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
+      { headers: forwardedCredential(res.locals) },
     );
     res.set("Cache-Control", "no-store");
     const list: z.input<typeof MeetingList> = {
@@ -150,7 +148,7 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
 
   router.get("/usage", async (req, res) => {
     const query = parseQuery(UsageQuery, req.query);
-    const usage = await clients.meeting.getUsage({ days: query.days ?? 0 }, { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS });
+    const usage = await clients.meeting.getUsage({ days: query.days ?? 0 }, { headers: forwardedCredential(res.locals) });
     res.set("Cache-Control", "no-store");
     const answer: z.input<typeof Usage> = {
       days: usage.days.map(({ date, meetings, participantMinutes }) => ({ date, meetings, participantMinutes })),
@@ -177,7 +175,7 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
         hosts: attendeeList(body.hosts),
         settings: settingsOf(body),
       },
-      { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
+      { headers: forwardedCredential(res.locals) },
     );
     res.json(meetingResource(meeting!));
   });
@@ -198,7 +196,7 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
         role: body.role ? participantRoleWords.valueOf(body.role) : ParticipantRole.UNSPECIFIED,
         expiresAt,
       },
-      { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
+      { headers: forwardedCredential(res.locals) },
     );
     res.set("Cache-Control", "no-store");
     const answer: z.input<typeof JoinLink> = {
@@ -213,10 +211,7 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
   });
 
   router.get("/meeting/:id/links", async (req, res) => {
-    const { links } = await clients.meeting.listJoinLinks(
-      { meetingId: req.params.id },
-      { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
-    );
+    const { links } = await clients.meeting.listJoinLinks({ meetingId: req.params.id }, { headers: forwardedCredential(res.locals) });
     res.set("Cache-Control", "no-store");
     const answer: z.input<typeof JoinLinkList> = {
       links: links.map((link) => {
@@ -240,7 +235,7 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
   router.delete("/meeting/:id/links/:linkId", async (req, res) => {
     const { revokedNow } = await clients.meeting.revokeJoinLink(
       { meetingId: req.params.id, linkId: req.params.linkId },
-      { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
+      { headers: forwardedCredential(res.locals) },
     );
     res.json({ linkId: req.params.linkId, revoked: true, revokedNow });
   });
@@ -249,7 +244,7 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
     const query = parseQuery(ListParticipantsQuery, req.query);
     const page = await clients.meeting.listParticipants(
       { meetingId: req.params.id, pageSize: query.pageSize ?? 0, pageToken: query.pageToken ?? "" },
-      { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
+      { headers: forwardedCredential(res.locals) },
     );
     res.set("Cache-Control", "no-store");
     const list: z.input<typeof ParticipantList> = {
@@ -260,10 +255,7 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
   });
 
   router.get("/meeting/:id/attendance", async (req, res) => {
-    const attendance = await clients.meeting.getAttendance(
-      { meetingId: req.params.id },
-      { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
-    );
+    const attendance = await clients.meeting.getAttendance({ meetingId: req.params.id }, { headers: forwardedCredential(res.locals) });
     res.set("Cache-Control", "no-store");
     const answer: z.input<typeof Attendance> = {
       status: enumName(meetingStatusWords, attendance.status),
@@ -282,12 +274,12 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
   });
 
   router.delete("/meeting/:id", async (req, res) => {
-    const { meeting } = await clients.meeting.cancelMeeting({ id: req.params.id }, { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS });
+    const { meeting } = await clients.meeting.cancelMeeting({ id: req.params.id }, { headers: forwardedCredential(res.locals) });
     res.json(meetingResource(meeting!));
   });
 
   router.get("/meeting/:id", async (req, res) => {
-    const { meeting } = await clients.meeting.getMeeting({ id: req.params.id }, { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS });
+    const { meeting } = await clients.meeting.getMeeting({ id: req.params.id }, { headers: forwardedCredential(res.locals) });
     res.set("Cache-Control", "no-store");
     // A cancelled meeting is gone (DELETE succeeded): 410, with what it was, so a scheduling
     // tool still sees its final state (docs/meeting-room.md, "Cancelling").
@@ -295,7 +287,7 @@ export function meetingRoutes(clients: Clients, logger: Logger): Router {
   });
 
   router.post("/meeting/:id/end", async (req, res) => {
-    const { meeting } = await clients.meeting.endMeeting({ id: req.params.id }, { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS });
+    const { meeting } = await clients.meeting.endMeeting({ id: req.params.id }, { headers: forwardedCredential(res.locals) });
     res.json(meetingResource(meeting!));
   });
 

@@ -24,6 +24,7 @@ export function recordingDownloadRoutes(clients: Clients, logger: Logger): Route
   const serve = async (req: Request<{ token: string }>, res: Response) => {
     const abort = new AbortController();
     res.once("close", () => abort.abort());
+    // No deadline (0): a download lasts as long as the file and the caller's connection take; it ends when the caller goes.
     const stream = clients.recordingFile
       .readRecordingFile({ token: req.params.token, range: req.get("range") ?? "" }, { signal: abort.signal, timeoutMs: 0 })
       [Symbol.asyncIterator]();

@@ -2,17 +2,12 @@ import { Router } from "express";
 import type { z } from "zod";
 import { isRecordingFailureCode } from "@svc/platform/contract";
 import type { Recording as RecordingMessage } from "@svc/proto/svc/meeting/v1/recording_pb";
-import type { Clients } from "../clients.ts";
+import { RECORDING_START_TIMEOUT_MS, type Clients } from "../clients.ts";
 import { forwardedCredential } from "../http/bearer.ts";
 import { parseJsonBody, parseQuery } from "../http/parse-request.ts";
 import { AccessLinkQuery, StartRecordingRequest, type Recording, type RecordingAccessLink, type RecordingList } from "../contract/recording.ts";
 import { recordingStatusWords } from "./enum-words.ts";
 import { enumName, isoOrNull, isoTime } from "./proto-to-json.ts";
-
-// Longer than the meeting service's start timeout (RECORDING_START_TIMEOUT_SECONDS, at most 60 s),
-// so its clear 503 arrives rather than a timeout here.
-const START_TIMEOUT_MS = 65_000;
-const CALL_TIMEOUT_MS = 10_000;
 
 export function recordingJson(recording: RecordingMessage): z.input<typeof Recording> {
   return {
@@ -45,32 +40,26 @@ export function recordingRoutes(clients: Clients): Router {
     const { layout } = parseJsonBody(StartRecordingRequest, req.body);
     const { recording } = await recordings.startRecording(
       { meetingId: req.params.id, layout: layout ?? "grid" },
-      { headers: forwardedCredential(res.locals), timeoutMs: START_TIMEOUT_MS },
+      { headers: forwardedCredential(res.locals), timeoutMs: RECORDING_START_TIMEOUT_MS },
     );
     res.status(201).json(recordingJson(recording!));
   });
 
   router.get("/meeting/:id/recordings", async (req, res) => {
-    const list = await recordings.listRecordings({ meetingId: req.params.id }, { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS });
+    const list = await recordings.listRecordings({ meetingId: req.params.id }, { headers: forwardedCredential(res.locals) });
     res.set("Cache-Control", "no-store");
     const answer: z.input<typeof RecordingList> = { recordings: list.recordings.map(recordingJson) };
     res.json(answer);
   });
 
   router.get("/recordings/:recordingId", async (req, res) => {
-    const { recording } = await recordings.getRecording(
-      { recordingId: req.params.recordingId },
-      { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
-    );
+    const { recording } = await recordings.getRecording({ recordingId: req.params.recordingId }, { headers: forwardedCredential(res.locals) });
     res.set("Cache-Control", "no-store");
     res.json(recordingJson(recording!));
   });
 
   router.post("/recordings/:recordingId/stop", async (req, res) => {
-    const { recording } = await recordings.stopRecording(
-      { recordingId: req.params.recordingId },
-      { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
-    );
+    const { recording } = await recordings.stopRecording({ recordingId: req.params.recordingId }, { headers: forwardedCredential(res.locals) });
     res.json(recordingJson(recording!));
   });
 
@@ -78,7 +67,7 @@ export function recordingRoutes(clients: Clients): Router {
     const query = parseQuery(AccessLinkQuery, req.query);
     const link = await recordings.createRecordingAccessLink(
       { recordingId: req.params.recordingId, expiresInSeconds: query.expiresInSeconds ?? 0 },
-      { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS },
+      { headers: forwardedCredential(res.locals) },
     );
     // The link is a credential to the file: never cached.
     res.set("Cache-Control", "no-store");
@@ -87,7 +76,7 @@ export function recordingRoutes(clients: Clients): Router {
   });
 
   router.delete("/recordings/:recordingId", async (req, res) => {
-    await recordings.deleteRecording({ recordingId: req.params.recordingId }, { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS });
+    await recordings.deleteRecording({ recordingId: req.params.recordingId }, { headers: forwardedCredential(res.locals) });
     res.json({ recordingId: req.params.recordingId, deleted: true });
   });
 

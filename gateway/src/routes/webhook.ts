@@ -27,8 +27,6 @@ import { parseJsonBody, parseQuery } from "../http/parse-request.ts";
 import { deliveryStatusWords } from "./enum-words.ts";
 import { enumName, isoOrNull, isoTime } from "./proto-to-json.ts";
 
-const CALL_TIMEOUT_MS = 10_000;
-
 /** A subscription as listed: never the secret; disabled ones say when and why. */
 const webhookResource = (subscription: Subscription): z.input<typeof Webhook> => ({
   webhookId: subscription.webhookId,
@@ -75,7 +73,7 @@ const deliveryResource = (delivery: Delivery): z.input<typeof DeliveryResource> 
  */
 export function webhookRoutes(clients: Clients): Router {
   const router = Router();
-  const options = (locals: Record<string, unknown>) => ({ headers: forwardedCredential(locals), timeoutMs: CALL_TIMEOUT_MS });
+  const options = (locals: Record<string, unknown>) => ({ headers: forwardedCredential(locals) });
   const noStore = "no-store";
 
   router.post("/webhook", async (req, res) => {

@@ -1,6 +1,37 @@
-import type { ApiKeyRecord } from "./db/api-keys.ts";
-import type { UserProfile } from "./db/user-accounts.ts";
-import type { InsertUserResult, UserRecord, UserRole } from "./db/users.ts";
+// The account stores the handlers use (organizations, users, API keys) and their records: the records
+// are declared here, and the Postgres adapter (db/pg-account-stores.ts) and db/ import them from here.
+/** Who a user is, as the consent page and the dashboard show it. */
+export interface UserProfile {
+  userId: string;
+  orgId: string;
+  email: string;
+  organizationName: string;
+  role: UserRole;
+}
+
+export interface ApiKeyRecord {
+  keyId: string;
+  userId: string;
+  orgId: string;
+  name: string;
+  displayPrefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export type UserRole = "admin" | "member";
+
+export interface UserRecord {
+  userId: string;
+  orgId: string;
+  email: string;
+  role: UserRole;
+  createdAt: Date;
+  deactivatedAt: Date | null;
+}
+
+export type InsertUserResult = { userId: string } | { problem: "organization_not_found" | "email_taken" };
 
 export interface OrganizationStore {
   /** Creates an organization; answers its id. */

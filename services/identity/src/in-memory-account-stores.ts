@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { AccountStores } from "./account-stores.ts";
-import type { ApiKeyRecord } from "./db/api-keys.ts";
-import type { UserRecord } from "./db/users.ts";
+import type { AccountStores, ApiKeyRecord, UserRecord } from "./account-stores.ts";
 
 /** What the in-memory stores hold, for tests to look at. */
 export interface InMemoryAccounts {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { joinedCountOf, noShowsAreDue, peopleOf } from "./attendance.ts";
-import type { RoomVisit } from "./db/room-participants.ts";
+import type { RoomVisit } from "./visit-store.ts";
 
 const at = (minute: number) => new Date(Date.UTC(2030, 0, 1, 10, minute));
 let session = 0;

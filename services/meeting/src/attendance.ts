@@ -1,5 +1,5 @@
-import type { StoredMeeting } from "./db/meetings.ts";
-import type { RoomVisit } from "./db/room-participants.ts";
+import type { StoredMeeting } from "./meeting-store.ts";
+import type { RoomVisit } from "./visit-store.ts";
 
 /** One person of a meeting's attendance: an invited host or attendee, or a guest. */
 export interface AttendancePerson {

@@ -19,9 +19,9 @@ import {
   type ParticipantVisitSchema,
 } from "@svc/proto/svc/meeting/v1/events_pb";
 import { recordingFailureMessages } from "@svc/platform/contract";
-import type { MeetingEndCause, StoredMeeting } from "./db/meetings.ts";
-import type { RoomVisit } from "./db/room-participants.ts";
-import type { StoredRecording } from "./db/recordings.ts";
+import type { MeetingEndCause, StoredMeeting } from "./meeting-store.ts";
+import type { RoomVisit } from "./visit-store.ts";
+import type { StoredRecording } from "./recording-store.ts";
 import type { OutboxEvent } from "./db/outbox.ts";
 import { peopleOf } from "./attendance.ts";
 

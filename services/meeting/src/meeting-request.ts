@@ -1,6 +1,6 @@
 import { invalidArgument, RequestCheck } from "@svc/platform";
 import { EMAIL_ADDRESS, emailAddressMaxLength, LINE_BREAKING_OR_CONTROL, meetingLimits, parseOffsetDateTime } from "@svc/platform/contract";
-import type { MeetingDetails, MeetingSettings, RecordingMode, ScreenShare } from "./db/meetings.ts";
+import type { MeetingDetails, MeetingSettings, RecordingMode, ScreenShare } from "./meeting-store.ts";
 
 // The date-time rule is shared with the webhook service (its delivery-log windows).
 export { parseOffsetDateTime };

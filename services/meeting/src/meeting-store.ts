@@ -1,5 +1,69 @@
 import type { IdempotentRequest, ResponseCodec } from "@svc/platform/db";
-import type { MeetingFilter, MeetingPage, NewMeeting, StoredMeeting } from "./db/meetings.ts";
+
+/** scheduled → live (someone entered the room) → ended, or cancelled before it ended. docs/decisions/0007-meeting-status-follows-the-room.md. */
+export type MeetingStatus = "scheduled" | "live" | "ended" | "cancelled";
+
+/** Why a meeting ended: through the API, emptied past its grace period, its planned end passed with nobody in it, or a host in the room. */
+export type MeetingEndCause = "api" | "empty" | "end_passed" | "host";
+
+export type ScreenShare = "everyone" | "hosts";
+
+/** Whether a meeting may be recorded, and whether that starts by itself (docs/meeting-room.md, "Recording"). */
+export type RecordingMode = "off" | "manual" | "auto";
+
+/** How the meeting room behaves (docs/meeting-room.md). */
+export interface MeetingSettings {
+  lobby: boolean;
+  screenShare: ScreenShare;
+  noShowAfterMinutes: number;
+  recording: RecordingMode;
+}
+
+/** The fields a scheduling tool may change. */
+export interface MeetingDetails {
+  title: string;
+  start: Date | null;
+  /** The planned end, when one was given. */
+  end: Date | null;
+  attendees: string[];
+  hosts: string[];
+  settings: MeetingSettings;
+}
+
+/** A meeting as it is created: its details, whose it is and who created it. */
+export interface NewMeeting extends MeetingDetails {
+  id: string;
+  orgId: string;
+  createdByUserId: string;
+  createdByClientId: string | null;
+}
+
+export interface StoredMeeting extends NewMeeting {
+  status: MeetingStatus;
+  /** A host locked the room: nobody new enters. */
+  roomLocked: boolean;
+  createdAt: Date;
+  endedAt: Date | null;
+  cancelledAt: Date | null;
+  /** When its media room was first opened (a join grant, or someone entering); null: it never had one. */
+  roomOpenedAt: Date | null;
+}
+
+export interface MeetingPage {
+  meetings: StoredMeeting[];
+  /** The `seq` to continue after (exclusive), when there are more. */
+  nextAfterSeq: string | null;
+}
+
+export interface MeetingFilter {
+  status: MeetingStatus | null;
+  /** Start at or after. */
+  startFrom: Date | null;
+  /** Start before. */
+  startBefore: Date | null;
+  /** Text in the title or in an invited person's address (ignoring case); null: any. */
+  search: string | null;
+}
 
 /** How a new meeting's answer is kept for replays of the same Idempotency-Key (and built the first time). */
 export interface IdempotentCreation<T> {
@@ -13,7 +77,7 @@ export interface IdempotentCreation<T> {
  * The meetings the API handlers read and create. Every read but `get` is limited to one
  * organization: another organization's meeting does not exist for the caller. Changes of a
  * meeting's state go through `MeetingLifecycle`, which holds the rules of its life.
- * Postgres: db/pg-meeting-store.ts.
+ * Postgres: db/pg-meeting-store.ts. The meeting's records above are this store's: handlers and db/ import them from here.
  */
 export interface MeetingStore {
   /** Stores the meeting; with an idempotent request, a repeat returns the first answer (`replayed`). */

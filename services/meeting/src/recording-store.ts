@@ -1,10 +1,42 @@
-import type { StoredMeeting } from "./db/meetings.ts";
-import type { StoredRecording } from "./db/recordings.ts";
+import type { RecordingFailureCode } from "@svc/platform/contract";
+import type { StoredMeeting } from "./meeting-store.ts";
+
+export type RecordingLayout = "grid" | "audio";
+
+export type RecordingStatus = "recording" | "processing" | "ready" | "failed";
+
+export type RecordingStarter = "host" | "api" | "auto";
+
+export type RecordingStorageKind = "filesystem" | "s3";
+
+export interface StoredRecording {
+  id: string;
+  meetingId: string;
+  orgId: string;
+  egressId: string | null;
+  layout: RecordingLayout;
+  status: RecordingStatus;
+  startedBy: RecordingStarter;
+  storage: RecordingStorageKind;
+  objectKey: string;
+  /** When capture began once `capturing` (the recorder's report); until then, when the start was asked. */
+  startedAt: Date;
+  /** The recorder reports the run active: the room's media is being written. */
+  capturing: boolean;
+  endedAt: Date | null;
+  durationMs: number | null;
+  sizeBytes: number | null;
+  /** Why it failed, in our words (recordingFailureMessages), and its stable code; null unless failed. */
+  error: string | null;
+  errorCode: RecordingFailureCode | null;
+  missingSince: Date | null;
+}
 
 /**
  * What the recording handlers read: meetings and recordings of one organization (another
  * organization's do not exist for the caller), and by id alone for an access link's holder (the
- * signed link is the permission). Postgres: db/pg-recording-store.ts.
+ * signed link is the permission). Postgres: db/pg-recording-store.ts. The recording's records above are this
+ * store's: handlers and db/ import them from here.
  */
 export interface RecordingStore {
   meetingOfOrg(orgId: string, meetingId: string): Promise<StoredMeeting | undefined>;

@@ -1,7 +1,31 @@
-import type { RoomVisit } from "./db/room-participants.ts";
-import type { Usage, UsageDay } from "./db/usage.ts";
+export interface UsageDay {
+  /** The UTC day, YYYY-MM-DD. */
+  date: string;
+  meetings: number;
+  participantMinutes: number;
+}
 
-export type { RoomVisit, Usage, UsageDay };
+export interface Usage {
+  days: UsageDay[];
+  recordingMinutes: number;
+  storageBytes: number;
+  recordingsStored: number;
+}
+
+/** One stay of one participant in a meeting room (a rejoin is a new visit). */
+export interface RoomVisit {
+  meetingId: string;
+  /** The media server's id of this connection. */
+  sessionId: string;
+  /** The identity the join grant gave. */
+  participantId: string;
+  displayName: string;
+  joinedAt: Date;
+  leftAt: Date | null;
+  /** Who the participant was, from their join grant (absent for grants from before roles existed). */
+  role?: "host" | "attendee" | "guest";
+  email?: string | null;
+}
 
 /**
  * Who was in a meeting's room, and an organization's use, for the API handlers (participants,

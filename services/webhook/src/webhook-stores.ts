@@ -1,10 +1,90 @@
-// The webhook handlers' stores: subscriptions (SubscriptionStore) and their deliveries as the organization sees them (DeliveryLog).
+// The webhook handlers' stores: subscriptions (SubscriptionStore) and their deliveries as the organization sees them
+// (DeliveryLog). The records are the stores': the handlers and the Postgres adapter (db/) import them from here.
 import type { IdempotentRequest, ResponseCodec } from "@svc/platform/db";
-import type { CreationCursor } from "./db/creation-cursor.ts";
-import type { DeliveryFilter, DeliveryView } from "./db/delivery-log.ts";
-import type { StoredEvent } from "./db/deliveries.ts";
+import type { EventContextHeaders } from "@svc/platform";
+import type { StatusClass } from "@svc/platform/contract";
 import type { PendingCaps } from "./delivery/pending-caps.ts";
-import type { SubscriptionChanges, SubscriptionRecord } from "./db/subscriptions.ts";
+
+/**
+ * A position in a listing ordered by creation time, then id (keyset pagination: stable while rows
+ * are added): the creation time in microseconds, exact as Postgres stores it, and the id. Page
+ * tokens encode it (api/request-rules.ts).
+ */
+export interface CreationCursor {
+  createdAtMicros: string;
+  id: string;
+}
+
+export type DeliveryStatus = "pending" | "succeeded" | "failed" | "cancelled";
+
+export interface StoredEvent {
+  id: string;
+  orgId: string;
+  type: string;
+  /** The exact JSON body every delivery of this event sends. */
+  body: string;
+  /** The request and trace the event arrived in, for its delivery attempts (see captureEventContext). */
+  context?: EventContextHeaders;
+}
+
+/** A delivery as its subscriber may see it, with its most recent attempts (oldest first). */
+export interface DeliveryView {
+  id: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  createdAt: Date;
+  nextAttemptAt: Date | null;
+  attempts: AttemptView[];
+}
+
+export interface AttemptView {
+  attemptedAt: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  responseExcerpt: string;
+}
+
+/** Narrows the delivery log; every field is optional. */
+export interface DeliveryFilter {
+  status?: DeliveryStatus;
+  /** The class of the most recent attempt's response; `none`: no response arrived. */
+  statusClass?: StatusClass;
+  /** Created at or after. */
+  since?: Date;
+  /** Created before. */
+  until?: Date;
+  /** Only deliveries of events about this meeting. */
+  meetingId?: string;
+}
+
+/** A subscription as callers may see it: never the secret. */
+export interface SubscriptionRecord {
+  id: string;
+  orgId: string;
+  url: string;
+  events: string[];
+  createdAt: Date;
+  disabledAt: Date | null;
+  disabledReason: string | null;
+  description: string;
+  rateLimitPerSecond: number | null;
+  /** While a rotated-out secret still signs beside the current one. */
+  previousSecretExpiresAt: Date | null;
+}
+
+/** The changes of an update: each field present is set, the others are kept. */
+export interface SubscriptionChanges {
+  url?: string;
+  events?: string[];
+  description?: string;
+  /** true disables (with the reason), false enables. */
+  disabled?: { reason: string } | false;
+  /** null removes the limit. */
+  rateLimitPerSecond?: number | null;
+}
 
 export interface NewSubscription {
   id: string;

@@ -2,7 +2,7 @@ import { RoomEvent, type Room } from "livekit-client";
 import { h } from "../../shared/dom.ts";
 import type { RoomApi, RoomRecordingState } from "../room-api.ts";
 
-/** What the server sends on topic `svc.recording` (services/meeting/src/recording/recordings.ts). */
+/** What the server sends on topic `svc.recording` (services/meeting/src/recording/recording-changes.ts). */
 export type RecordingNotice =
   | { type: "started"; recordingId: string; layout: "grid" | "audio" }
   | { type: "capturing"; recordingId: string; layout: "grid" | "audio" }

@@ -1,16 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform/db";
-
-export interface ApiKeyRecord {
-  keyId: string;
-  userId: string;
-  orgId: string;
-  name: string;
-  displayPrefix: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-}
+import type { ApiKeyRecord } from "../account-stores.ts";
 
 type ApiKeyRow = SnakeCaseRow<ApiKeyRecord>;
 
@@ -41,24 +31,29 @@ export async function listApiKeysOfUser(db: Pool, userId: string): Promise<ApiKe
  * its hash, so the caller can invalidate the verification cache; undefined when no such key.
  */
 export async function revokeApiKey(db: Pool, keyId: string, ownerId?: string): Promise<{ keyHash: string } | undefined> {
-  const { rows } = await db.query<{ key_hash: string }>(
+  const { rows } = await db.query<SnakeCaseRow<{ keyHash: string }>>(
     "UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 AND ($2::uuid IS NULL OR user_id = $2) RETURNING key_hash",
     [keyId, ownerId ?? null],
   );
-  return rows[0] && { keyHash: rows[0].key_hash };
+  return rows[0] && fromSnakeCaseRow<{ keyHash: string }>(rows[0]);
+}
+
+/** A key that verifies: whose it is and the role its user has now. */
+export interface ActiveApiKey {
+  keyId: string;
+  userId: string;
+  orgId: string;
+  role: "admin" | "member";
 }
 
 /** The unrevoked key with this hash (the hash is the unique index) of an active user, or undefined. */
-export async function findActiveApiKeyByHash(
-  db: Pool,
-  keyHash: string,
-): Promise<{ keyId: string; userId: string; orgId: string; role: "admin" | "member" } | undefined> {
-  const { rows } = await db.query<{ id: string; user_id: string; org_id: string; role: "admin" | "member" }>(
-    `SELECT k.id, k.user_id, k.org_id, u.role FROM api_keys k JOIN users u ON u.id = k.user_id
+export async function findActiveApiKeyByHash(db: Pool, keyHash: string): Promise<ActiveApiKey | undefined> {
+  const { rows } = await db.query<SnakeCaseRow<ActiveApiKey>>(
+    `SELECT k.id AS key_id, k.user_id, k.org_id, u.role FROM api_keys k JOIN users u ON u.id = k.user_id
       WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND u.deactivated_at IS NULL`,
     [keyHash],
   );
-  return rows[0] && { keyId: rows[0].id, userId: rows[0].user_id, orgId: rows[0].org_id, role: rows[0].role };
+  return rows[0] && fromSnakeCaseRow<ActiveApiKey>(rows[0]);
 }
 
 /** One key of the user (another user's key is undefined, like an unknown one). */

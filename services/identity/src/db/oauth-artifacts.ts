@@ -1,4 +1,4 @@
-import type { Pool } from "@svc/platform/db";
+import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform/db";
 
 /** The columns an artifact is found and revoked by, besides its hashed id. */
 export interface ArtifactIndexes {
@@ -21,14 +21,23 @@ export interface AccessTokenRecord {
   expiresAt: Date;
 }
 
+/** A grant a user gave a client (an authorized application), as the dashboard lists it. */
+export interface AuthorizedGrantRecord {
+  grantId: string;
+  clientId: string;
+  clientName: string;
+  scopes: string[];
+  grantedAt: Date;
+}
+
 /** The one read of a single artifact: by one of its lookup columns, and only while it has not expired. */
 async function findUnexpired(pool: Pool, model: string, column: "id_hash" | "session_uid", value: string): Promise<StoredArtifact | undefined> {
-  const { rows } = await pool.query<{ payload: Record<string, unknown>; consumed_at: Date | null }>(
+  const { rows } = await pool.query<SnakeCaseRow<StoredArtifact>>(
     `SELECT payload, consumed_at FROM oauth_artifacts WHERE model = $1 AND ${column} = $2 AND expires_at > now()`,
     [model, value],
   );
   const row = rows[0];
-  return row && { payload: row.payload, consumedAt: row.consumed_at };
+  return row && fromSnakeCaseRow<StoredArtifact>(row);
 }
 
 /**
@@ -92,15 +101,9 @@ export function oauthArtifactQueries(pool: Pool) {
      * still exist: revoking a grant or deleting a client ends every token issued under it.
      */
     async findAccessToken(idHash: string): Promise<AccessTokenRecord | undefined> {
-      const { rows } = await pool.query<{
-        user_id: string;
-        org_id: string;
-        role: "admin" | "member";
-        client_id: string;
-        scope: string | null;
-        expires_at: Date;
-      }>(
-        `SELECT u.id AS user_id, u.org_id, u.role, c.client_id, t.payload->>'scope' AS scope, t.expires_at
+      const { rows } = await pool.query<SnakeCaseRow<AccessTokenRecord>>(
+        // A token issued without a scope has none: the empty string, as oidc-provider writes no `scope`.
+        `SELECT u.id AS user_id, u.org_id, u.role, c.client_id, coalesce(t.payload->>'scope', '') AS scope, t.expires_at
            FROM oauth_artifacts t
            JOIN oauth_artifacts g ON g.model = 'Grant' AND g.grant_id = t.grant_id AND g.expires_at > now()
            JOIN oauth_clients c ON c.client_id = t.client_id
@@ -109,24 +112,24 @@ export function oauthArtifactQueries(pool: Pool) {
         [idHash],
       );
       const row = rows[0];
-      return row && { userId: row.user_id, orgId: row.org_id, role: row.role, clientId: row.client_id, scope: row.scope ?? "", expiresAt: row.expires_at };
+      return row && fromSnakeCaseRow<AccessTokenRecord>(row);
     },
 
     /** The user's live grants (authorized applications), newest first, with the client's name. */
-    async listGrantsOfUser(userId: string): Promise<Array<{ grantId: string; clientId: string; clientName: string; scopes: string[]; grantedAt: Date }>> {
-      const { rows } = await pool.query<{ grant_id: string; client_id: string; name: string; resources: Record<string, string> | null; iat: string | null }>(
-        `SELECT g.grant_id, c.client_id, c.name, g.payload->'resources' AS resources, g.payload->>'iat' AS iat
+    async listGrantsOfUser(userId: string): Promise<AuthorizedGrantRecord[]> {
+      const { rows } = await pool.query<SnakeCaseRow<Omit<AuthorizedGrantRecord, "scopes">> & { resources: Record<string, string> | null }>(
+        // granted_at: oidc-provider's `iat` (seconds since the epoch; a grant without one counts as granted at the epoch).
+        `SELECT g.grant_id, c.client_id, c.name AS client_name, g.payload->'resources' AS resources,
+                to_timestamp(coalesce((g.payload->>'iat')::bigint, 0)) AS granted_at
            FROM oauth_artifacts g JOIN oauth_clients c ON c.client_id = g.client_id
           WHERE g.model = 'Grant' AND g.payload->>'accountId' = $1::text AND g.expires_at > now()
           ORDER BY (g.payload->>'iat')::bigint DESC NULLS LAST, g.grant_id`,
         [userId],
       );
-      return rows.map((row) => ({
-        grantId: row.grant_id,
-        clientId: row.client_id,
-        clientName: row.name,
-        scopes: [...new Set(Object.values(row.resources ?? {}).flatMap((scope) => String(scope).split(" ").filter(Boolean)))],
-        grantedAt: new Date(Number(row.iat ?? 0) * 1000),
+      // Converted, not renamed: a grant's scopes are every scope of each of its resources, once.
+      return rows.map(({ resources, ...columns }) => ({
+        ...fromSnakeCaseRow<Omit<AuthorizedGrantRecord, "scopes">>(columns),
+        scopes: [...new Set(Object.values(resources ?? {}).flatMap((scope) => String(scope).split(" ").filter(Boolean)))],
       }));
     },
 

@@ -1,4 +1,4 @@
-import { inTransaction, type Pool, type PoolClient } from "@svc/platform/db";
+import { fromSnakeCaseRow, inTransaction, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
 
 /** `all`: members may authorize any organization's client (the default). `listed`: only listed ones and the organization's own. */
 export type OAuthClientPolicyMode = "all" | "listed";
@@ -35,7 +35,7 @@ export function oauthClientPolicyQueries(pool: Pool) {
         orgId,
       ]);
       if (organization.rowCount !== 1) return undefined;
-      const { rows } = await pool.query<{ client_id: string; name: string; organization_name: string; added_at: Date }>(
+      const { rows } = await pool.query<SnakeCaseRow<AllowedOAuthClientRecord>>(
         `SELECT a.client_id, c.name, o.name AS organization_name, a.added_at
            FROM oauth_client_allow_list a
            JOIN oauth_clients c ON c.client_id = a.client_id
@@ -46,7 +46,7 @@ export function oauthClientPolicyQueries(pool: Pool) {
       );
       return {
         mode: organization.rows[0]!.oauth_client_policy,
-        allowedClients: rows.map((row) => ({ clientId: row.client_id, name: row.name, organizationName: row.organization_name, addedAt: row.added_at })),
+        allowedClients: rows.map((row) => fromSnakeCaseRow<AllowedOAuthClientRecord>(row)),
       };
     },
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Pool } from "@svc/platform/db";
+import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform/db";
 
 export interface SessionRecord {
   sessionId: string;
@@ -27,15 +27,15 @@ export function sessionQueries(pool: Pool) {
      * timeout, and its user active. Reading it changes nothing (see `touch`).
      */
     async live(tokenHash: string, idleSeconds: number): Promise<SessionRecord | undefined> {
-      const { rows } = await pool.query<{ id: string; user_id: string; org_id: string; role: "admin" | "member"; csrf_hash: string; expires_at: Date }>(
-        `SELECT s.id, s.user_id, s.org_id, u.role, s.csrf_hash, s.expires_at
+      const { rows } = await pool.query<SnakeCaseRow<SessionRecord>>(
+        `SELECT s.id AS session_id, s.user_id, s.org_id, u.role, s.csrf_hash, s.expires_at
            FROM sessions s JOIN users u ON u.id = s.user_id
           WHERE s.token_hash = $1 AND u.deactivated_at IS NULL
             AND s.expires_at > now() AND s.last_seen_at > now() - make_interval(secs => $2)`,
         [tokenHash, idleSeconds],
       );
       const row = rows[0];
-      return row && { sessionId: row.id, userId: row.user_id, orgId: row.org_id, role: row.role, csrfHash: row.csrf_hash, expiresAt: row.expires_at };
+      return row && fromSnakeCaseRow<SessionRecord>(row);
     },
 
     /** Moves a session's activity to now (its idle clock starts again). */

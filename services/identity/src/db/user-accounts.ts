@@ -1,5 +1,5 @@
-import type { Pool } from "@svc/platform/db";
-import type { UserRole } from "./users.ts";
+import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform/db";
+import type { UserRole, UserProfile } from "../account-stores.ts";
 
 export interface UserSignInRecord {
   userId: string;
@@ -10,32 +10,20 @@ export interface UserSignInRecord {
   deactivated: boolean;
 }
 
-/** The user with this e-mail address (case-insensitive, as users_email_key is), for signing in. */
-export async function findUserByEmail(db: Pool, email: string): Promise<UserSignInRecord | undefined> {
-  const { rows } = await db.query<{ id: string; org_id: string; email: string; password_hash: string; role: UserRole; deactivated_at: Date | null }>(
-    "SELECT id, org_id, email, password_hash, role, deactivated_at FROM users WHERE lower(email) = lower($1)",
-    [email],
-  );
-  const row = rows[0];
-  return (
-    row && {
-      userId: row.id,
-      orgId: row.org_id,
-      email: row.email,
-      passwordHash: row.password_hash,
-      role: row.role,
-      deactivated: row.deactivated_at !== null,
-    }
-  );
+/** The one user `sql` finds by `value` ($1), as the record its columns name; undefined when none. */
+async function oneUser<Fields>(db: Pool, sql: string, value: string): Promise<Fields | undefined> {
+  const { rows } = await db.query<SnakeCaseRow<Fields>>(sql, [value]);
+  return rows[0] && fromSnakeCaseRow<Fields>(rows[0]);
 }
 
-/** Who a user is, as the consent page and the dashboard show it. */
-export interface UserProfile {
-  userId: string;
-  orgId: string;
-  email: string;
-  organizationName: string;
-  role: UserRole;
+/** The user with this e-mail address (case-insensitive, as users_email_key is), for signing in. */
+export async function findUserByEmail(db: Pool, email: string): Promise<UserSignInRecord | undefined> {
+  // `deactivated` is derived from the column, not renamed: whether deactivated_at is set.
+  return oneUser<UserSignInRecord>(
+    db,
+    "SELECT id AS user_id, org_id, email, password_hash, role, deactivated_at IS NOT NULL AS deactivated FROM users WHERE lower(email) = lower($1)",
+    email,
+  );
 }
 
 /**
@@ -44,10 +32,9 @@ export interface UserProfile {
  * deactivation can neither approve a grant nor have a code exchanged for tokens.
  */
 export async function findUserProfile(db: Pool, userId: string): Promise<UserProfile | undefined> {
-  const { rows } = await db.query<{ id: string; org_id: string; email: string; name: string; role: UserRole }>(
-    "SELECT u.id, u.org_id, u.email, o.name, u.role FROM users u JOIN organizations o ON o.id = u.org_id WHERE u.id::text = $1 AND u.deactivated_at IS NULL",
-    [userId],
+  return oneUser<UserProfile>(
+    db,
+    "SELECT u.id AS user_id, u.org_id, u.email, o.name AS organization_name, u.role FROM users u JOIN organizations o ON o.id = u.org_id WHERE u.id::text = $1 AND u.deactivated_at IS NULL",
+    userId,
   );
-  const row = rows[0];
-  return row && { userId: row.id, orgId: row.org_id, email: row.email, organizationName: row.name, role: row.role };
 }

@@ -1,19 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform/db";
 import { FOREIGN_KEY_VIOLATION, sqlState, UNIQUE_VIOLATION } from "./postgres-errors.ts";
-
-export type UserRole = "admin" | "member";
-
-export type InsertUserResult = { userId: string } | { problem: "organization_not_found" | "email_taken" };
-
-export interface UserRecord {
-  userId: string;
-  orgId: string;
-  email: string;
-  role: UserRole;
-  createdAt: Date;
-  deactivatedAt: Date | null;
-}
+import type { UserRole, UserRecord, InsertUserResult } from "../account-stores.ts";
 
 type UserRow = SnakeCaseRow<UserRecord>;
 
@@ -41,8 +29,8 @@ export async function insertUser(db: Queryable, user: { orgId: string; email: st
 }
 
 export async function findUser(db: Pool, userId: string): Promise<{ userId: string; orgId: string } | undefined> {
-  const { rows } = await db.query<{ id: string; org_id: string }>("SELECT id, org_id FROM users WHERE id = $1", [userId]);
-  return rows[0] && { userId: rows[0].id, orgId: rows[0].org_id };
+  const { rows } = await db.query<SnakeCaseRow<{ userId: string; orgId: string }>>("SELECT id AS user_id, org_id FROM users WHERE id = $1", [userId]);
+  return rows[0] && fromSnakeCaseRow<{ userId: string; orgId: string }>(rows[0]);
 }
 
 /** The user of this organization (another organization's user is undefined, like an unknown one). */

@@ -3,11 +3,10 @@ import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { notFound, type Logger } from "@svc/platform";
 import { identityLimits } from "@svc/platform/contract";
 import { Role, type IdentityAdminService } from "@svc/proto/svc/identity/v1/identity_pb";
-import type { AccountStores } from "../account-stores.ts";
+import type { AccountStores, ApiKeyRecord } from "../account-stores.ts";
 import { generateApiKey } from "../credentials/api-key.ts";
 import { hashPassword } from "../credentials/password.ts";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
-import type { ApiKeyRecord } from "../db/api-keys.ts";
 import { RequestCheck } from "../admin/admin-requests.ts";
 
 export interface AdminDependencies {

@@ -1,6 +1,5 @@
-import type { Pool, PoolClient } from "@svc/platform/db";
-
-export type LinkRole = "host" | "attendee" | "guest";
+import { fromSnakeCaseRow, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
+import type { LinkRole } from "../room-store.ts";
 
 export interface JoinLinkRecord {
   id: string;
@@ -12,25 +11,11 @@ export interface JoinLinkRecord {
   revokedAt: Date | null;
 }
 
-interface LinkRow {
-  id: string;
-  meeting_id: string;
-  role: LinkRole;
-  email: string | null;
-  name: string | null;
-  expires_at: Date;
-  revoked_at: Date | null;
-}
+type LinkRow = SnakeCaseRow<JoinLinkRecord>;
 
-const toLink = (row: LinkRow): JoinLinkRecord => ({
-  id: row.id,
-  meetingId: row.meeting_id,
-  role: row.role,
-  email: row.email,
-  name: row.name,
-  expiresAt: row.expires_at,
-  revokedAt: row.revoked_at,
-});
+const COLUMNS = "id, meeting_id, role, email, name, expires_at, revoked_at";
+
+const toLink = fromSnakeCaseRow<JoinLinkRecord>;
 
 type Queryable = Pool | PoolClient;
 
@@ -49,27 +34,28 @@ export async function insertJoinLink(db: Queryable, link: Omit<JoinLinkRecord, "
 
 /** The link whose secret hashes to `secretHash`, whatever its meeting and state (the caller judges). */
 export async function findJoinLink(db: Queryable, secretHash: Buffer): Promise<JoinLinkRecord | undefined> {
-  const { rows } = await db.query<LinkRow>("SELECT id, meeting_id, role, email, name, expires_at, revoked_at FROM join_links WHERE secret_hash = $1", [
-    secretHash,
-  ]);
+  const { rows } = await db.query<LinkRow>(`SELECT ${COLUMNS} FROM join_links WHERE secret_hash = $1`, [secretHash]);
   return rows[0] ? toLink(rows[0]) : undefined;
 }
 
 export async function findJoinLinkById(db: Queryable, linkId: string): Promise<JoinLinkRecord | undefined> {
-  const { rows } = await db.query<LinkRow>("SELECT id, meeting_id, role, email, name, expires_at, revoked_at FROM join_links WHERE id = $1", [linkId]);
+  const { rows } = await db.query<LinkRow>(`SELECT ${COLUMNS} FROM join_links WHERE id = $1`, [linkId]);
   return rows[0] ? toLink(rows[0]) : undefined;
 }
 
 /** How many links a meeting's list shows at most (newest first). */
 export const LINK_LIST_LIMIT = 1_000;
 
+/** A link as a meeting's list shows it: with when it was made. */
+export type ListedJoinLink = JoinLinkRecord & { createdAt: Date };
+
 /** A meeting's links, newest first, with when each was made. */
-export async function joinLinksOf(db: Queryable, meetingId: string): Promise<(JoinLinkRecord & { createdAt: Date })[]> {
-  const { rows } = await db.query<LinkRow & { created_at: Date }>(
-    "SELECT id, meeting_id, role, email, name, expires_at, revoked_at, created_at FROM join_links WHERE meeting_id = $1 ORDER BY created_at DESC, id LIMIT $2",
+export async function joinLinksOf(db: Queryable, meetingId: string): Promise<ListedJoinLink[]> {
+  const { rows } = await db.query<SnakeCaseRow<ListedJoinLink>>(
+    `SELECT ${COLUMNS}, created_at FROM join_links WHERE meeting_id = $1 ORDER BY created_at DESC, id LIMIT $2`,
     [meetingId, LINK_LIST_LIMIT],
   );
-  return rows.map((row) => ({ ...toLink(row), createdAt: row.created_at }));
+  return rows.map(fromSnakeCaseRow<ListedJoinLink>);
 }
 
 /** Revokes a link of a meeting: `revoked` now, `already` revoked, or undefined when there is no such link. */

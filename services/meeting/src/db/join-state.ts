@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from "@svc/platform/db";
-import { MEETING_COLUMNS, toMeeting, type MeetingRow, type StoredMeeting } from "./meetings.ts";
+import { MEETING_COLUMNS, toMeeting, type MeetingRow } from "./meetings.ts";
+import type { StoredMeeting } from "../meeting-store.ts";
 
 type Queryable = Pool | PoolClient;
 
@@ -25,8 +26,9 @@ export async function readJoinState(db: Queryable, meetingId: string, visitorHas
        FROM meetings m WHERE m.id = $1`,
     [meetingId, visitorHash, linkId],
   );
-  const row = rows[0];
-  return row ? { meeting: toMeeting(row), barred: row.barred, present: row.present } : undefined;
+  if (!rows[0]) return undefined;
+  const { barred, present, ...meeting } = rows[0];
+  return { meeting: toMeeting(meeting), barred, present };
 }
 
 /** Who a new participant identity is (room_admissions), as a join grant records it. */

@@ -1,18 +1,5 @@
 import { fromSnakeCaseRow, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
-
-export type LobbyStatus = "waiting" | "admitted" | "denied";
-
-export interface LobbyEntryRecord {
-  id: string;
-  meetingId: string;
-  displayName: string;
-  role: "attendee" | "guest";
-  email: string | null;
-  linkId: string | null;
-  visitorHash: Buffer | null;
-  status: LobbyStatus;
-  createdAt: Date;
-}
+import type { LobbyStatus, LobbyEntryRecord } from "../room-store.ts";
 
 type EntryRow = SnakeCaseRow<LobbyEntryRecord>;
 

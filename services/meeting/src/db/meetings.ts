@@ -1,85 +1,17 @@
-import type { Pool, PoolClient } from "@svc/platform/db";
-
-/** scheduled → live (someone entered the room) → ended, or cancelled before it ended. docs/decisions/0007-meeting-status-follows-the-room.md. */
-export type MeetingStatus = "scheduled" | "live" | "ended" | "cancelled";
+import { fromSnakeCaseRow, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
+import type { MeetingStatus, MeetingSettings, MeetingDetails, NewMeeting, StoredMeeting, MeetingPage, MeetingFilter } from "../meeting-store.ts";
 
 /** Nobody may enter, and nothing about it changes any more. */
 export const isClosed = (status: MeetingStatus) => status === "ended" || status === "cancelled";
 
-/** Why a meeting ended: through the API, emptied past its grace period, its planned end passed with nobody in it, or a host in the room. */
-export type MeetingEndCause = "api" | "empty" | "end_passed" | "host";
+/** The fields of a meeting the table holds under their own names (snake_case). */
+type MeetingColumns = Omit<StoredMeeting, "end" | "settings">;
 
-export type ScreenShare = "everyone" | "hosts";
-
-/** Whether a meeting may be recorded, and whether that starts by itself (docs/meeting-room.md, "Recording"). */
-export type RecordingMode = "off" | "manual" | "auto";
-
-/** How the meeting room behaves (docs/meeting-room.md). */
-export interface MeetingSettings {
-  lobby: boolean;
-  screenShare: ScreenShare;
-  noShowAfterMinutes: number;
-  recording: RecordingMode;
-}
-
-/** The fields a scheduling tool may change. */
-export interface MeetingDetails {
-  title: string;
-  start: Date | null;
-  /** The planned end, when one was given. */
-  end: Date | null;
-  attendees: string[];
-  hosts: string[];
-  settings: MeetingSettings;
-}
-
-/** A meeting as it is created: its details, whose it is and who created it. */
-export interface NewMeeting extends MeetingDetails {
-  id: string;
-  orgId: string;
-  createdByUserId: string;
-  createdByClientId: string | null;
-}
-
-export interface StoredMeeting extends NewMeeting {
-  status: MeetingStatus;
-  /** A host locked the room: nobody new enters. */
-  roomLocked: boolean;
-  createdAt: Date;
-  endedAt: Date | null;
-  cancelledAt: Date | null;
-  /** When its media room was first opened (a join grant, or someone entering); null: it never had one. */
-  roomOpenedAt: Date | null;
-}
-
-export interface MeetingPage {
-  meetings: StoredMeeting[];
-  /** The `seq` to continue after (exclusive), when there are more. */
-  nextAfterSeq: string | null;
-}
-
-export interface MeetingRow {
-  id: string;
-  seq: string;
-  org_id: string;
-  title: string;
-  start: Date | null;
-  planned_end: Date | null;
-  status: MeetingStatus;
-  attendees: string[];
-  hosts: string[];
-  lobby: boolean;
-  screen_share: ScreenShare;
-  no_show_after_minutes: number;
-  recording: RecordingMode;
-  room_locked: boolean;
-  created_at: Date;
-  ended_at: Date | null;
-  cancelled_at: Date | null;
-  created_by_user_id: string;
-  created_by_client_id: string | null;
-  room_opened_at: Date | null;
-}
+/**
+ * A meeting's row: its columns, plus its settings flat (one column each), its planned end (`end`
+ * is a reserved word in SQL) and its list position `seq` (a bigint, which pg answers as a string).
+ */
+export type MeetingRow = SnakeCaseRow<MeetingColumns & MeetingSettings> & { planned_end: Date | null; seq: string };
 
 /** A meeting row with its attendees (`m` is the meetings table), as toMeeting reads it. */
 export const MEETING_COLUMNS = `m.id, m.seq, m.org_id, m.title, m.start, m.planned_end, m.status, m.created_at, m.ended_at, m.cancelled_at, m.created_by_user_id, m.created_by_client_id, m.room_opened_at,
@@ -91,23 +23,19 @@ const SELECT_MEETING = `
   SELECT ${MEETING_COLUMNS}
     FROM meetings m`;
 
-export const toMeeting = (row: MeetingRow): StoredMeeting => ({
-  id: row.id,
-  orgId: row.org_id,
-  title: row.title,
-  start: row.start,
-  end: row.planned_end,
-  status: row.status,
-  attendees: row.attendees,
-  hosts: row.hosts,
-  settings: { lobby: row.lobby, screenShare: row.screen_share, noShowAfterMinutes: row.no_show_after_minutes, recording: row.recording },
-  roomLocked: row.room_locked,
-  createdAt: row.created_at,
-  endedAt: row.ended_at,
-  cancelledAt: row.cancelled_at,
-  createdByUserId: row.created_by_user_id,
-  createdByClientId: row.created_by_client_id,
-  roomOpenedAt: row.room_opened_at,
+/** The settings and the planned end are mapped by hand: the record nests what the row holds flat, under other names. */
+export const toMeeting = ({
+  seq: _listPosition,
+  planned_end,
+  lobby,
+  screen_share,
+  no_show_after_minutes,
+  recording,
+  ...columns
+}: MeetingRow): StoredMeeting => ({
+  ...fromSnakeCaseRow<MeetingColumns>(columns),
+  end: planned_end,
+  settings: { lobby, screenShare: screen_share, noShowAfterMinutes: no_show_after_minutes, recording },
 });
 
 type Queryable = Pool | PoolClient;
@@ -129,7 +57,7 @@ export async function insertMeeting(db: Queryable, meeting: NewMeeting): Promise
     `WITH meeting AS (
        INSERT INTO meetings (id, org_id, created_by_user_id, created_by_client_id, title, start, planned_end, status, lobby, screen_share, no_show_after_minutes, recording)
        VALUES ($1, $4, $5, $6, $7, $8::timestamptz, $9::timestamptz, 'scheduled', $10, $11, $12, $13)
-       RETURNING id, seq, org_id, title, start, planned_end, status, created_at, ended_at, cancelled_at, created_by_user_id, created_by_client_id,
+       RETURNING id, seq, org_id, title, start, planned_end, status, created_at, ended_at, cancelled_at, created_by_user_id, created_by_client_id, room_opened_at,
                  lobby, screen_share, no_show_after_minutes, recording, room_locked
      ), invited AS (${INSERT_INVITED})
      SELECT meeting.*, $3::text[] AS attendees, $2::text[] AS hosts FROM meeting`,
@@ -197,16 +125,6 @@ export const lockMeeting = (client: PoolClient, id: string, orgId?: string) =>
   orgId === undefined
     ? selectOne(client, "m.id = $1", [id], " FOR UPDATE OF m")
     : selectOne(client, "m.id = $1 AND m.org_id = $2", [id, orgId], " FOR UPDATE OF m");
-
-export interface MeetingFilter {
-  status: MeetingStatus | null;
-  /** Start at or after. */
-  startFrom: Date | null;
-  /** Start before. */
-  startBefore: Date | null;
-  /** Text in the title or in an invited person's address (ignoring case); null: any. */
-  search: string | null;
-}
 
 /** `text` as a LIKE pattern matching it anywhere, its own `%`, `_` and `\\` taken literally. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
@@ -294,6 +212,14 @@ export async function meetingsWithPresence(pool: Pool, limit: number): Promise<{
   return rows;
 }
 
+/** What a no-show report says of its meeting. */
+interface NoShowMeeting {
+  id: string;
+  orgId: string;
+  title: string;
+  start: Date;
+}
+
 /**
  * Meetings whose no-show time has come (start + no_show_after_minutes) and that were not reported
  * yet, locked (rows another replica holds are skipped), with the invited people who have not
@@ -303,8 +229,8 @@ export async function meetingsWithPresence(pool: Pool, limit: number): Promise<{
 export async function claimNoShowsDue(
   client: PoolClient,
   limit: number,
-): Promise<{ id: string; orgId: string; title: string; start: Date; absent: { email: string; role: "host" | "attendee" }[] }[]> {
-  const { rows } = await client.query<{ id: string; org_id: string; title: string; start: Date }>(
+): Promise<(NoShowMeeting & { absent: { email: string; role: "host" | "attendee" }[] })[]> {
+  const { rows } = await client.query<SnakeCaseRow<NoShowMeeting>>(
     `SELECT id, org_id, title, start FROM meetings
       WHERE no_show_reported_at IS NULL AND start IS NOT NULL AND status <> 'cancelled'
         AND start + make_interval(mins => no_show_after_minutes) <= now()
@@ -321,7 +247,7 @@ export async function claimNoShowsDue(
         ORDER BY p.ordinal`,
       [row.id],
     );
-    due.push({ id: row.id, orgId: row.org_id, title: row.title, start: row.start, absent });
+    due.push({ ...fromSnakeCaseRow<NoShowMeeting>(row), absent });
   }
   return due;
 }

@@ -1,4 +1,4 @@
-import type { Pool } from "@svc/platform/db";
+import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform/db";
 
 export interface OutboxLag {
   unsentEvents: number;
@@ -8,10 +8,11 @@ export interface OutboxLag {
 
 /** One indexed read (outbox_unsent_idx): how far the relay is behind the writes. */
 export async function readOutboxLag(pool: Pool): Promise<OutboxLag> {
-  const { rows } = await pool.query<{ unsent: string; oldest_unsent_age_seconds: number | null }>(
-    `SELECT count(*) AS unsent, extract(epoch FROM now() - min(created_at))::double precision AS oldest_unsent_age_seconds
+  // Both as double precision, which pg answers as numbers (a count is a bigint, answered as a string).
+  const { rows } = await pool.query<SnakeCaseRow<OutboxLag>>(
+    `SELECT count(*)::double precision AS unsent_events,
+            COALESCE(extract(epoch FROM now() - min(created_at)), 0)::double precision AS oldest_unsent_age_seconds
        FROM outbox WHERE sent_at IS NULL`,
   );
-  const row = rows[0]!;
-  return { unsentEvents: Number(row.unsent), oldestUnsentAgeSeconds: row.oldest_unsent_age_seconds ?? 0 };
+  return fromSnakeCaseRow<OutboxLag>(rows[0]!);
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { captureEventContext, type EventContextHeaders } from "@svc/platform";
-import { inTransaction, type BatchedPurge, type Pool, type PoolClient } from "@svc/platform/db";
+import { fromSnakeCaseRow, inTransaction, type BatchedPurge, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
 import { type OutgoingEvent } from "@svc/platform/events";
 
 /** An event on its way to the bus; `id` is the event id consumers deduplicate on. */
@@ -36,15 +36,18 @@ export interface Outbox {
 /** Longer than a publish takes even while the broker retries (kafka-event-bus.ts bounds them). */
 const DEFAULT_LEASE_MS = 60_000;
 
-interface OutboxRow {
-  id: string;
-  event_id: string;
-  topic: string;
-  key: string;
-  type: string;
-  payload: Buffer;
-  context_headers: EventContextHeaders | null;
-}
+/** The fields of an event the table holds as they are (its `event_id` selected as `id`). */
+type EventColumns = Omit<OutboxEvent, "value" | "context">;
+
+/** A leased row: the event, and the row's place in the outbox (`seq`, a bigint, which pg answers as a string). */
+type LeasedRow = SnakeCaseRow<EventColumns> & { seq: string; payload: Buffer; context_headers: EventContextHeaders | null };
+
+/** By hand: the payload (a Buffer) goes on as the plain bytes the bus takes, and a row without context headers gives none. */
+const toEvent = ({ seq: _place, payload, context_headers, ...columns }: LeasedRow): OutboxEvent => ({
+  ...fromSnakeCaseRow<EventColumns>(columns),
+  value: new Uint8Array(payload),
+  ...(context_headers ? { context: context_headers } : {}),
+});
 
 export function createOutbox(pool: Pool, options: { leaseMs?: number } = {}): Outbox {
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
@@ -57,7 +60,7 @@ export function createOutbox(pool: Pool, options: { leaseMs?: number } = {}): Ou
   const claim = (limit: number, leaseToken: string) =>
     inTransaction(pool, async (client) => {
       await client.query("SELECT pg_advisory_xact_lock(hashtextextended('meeting.outbox.claim', 0))");
-      const { rows } = await client.query<OutboxRow>(
+      const { rows } = await client.query<LeasedRow>(
         `WITH claimable AS (
            SELECT o.id FROM outbox o
            WHERE o.sent_at IS NULL AND (o.leased_until IS NULL OR o.leased_until <= now())
@@ -68,10 +71,10 @@ export function createOutbox(pool: Pool, options: { leaseMs?: number } = {}): Ou
          )
          UPDATE outbox o SET lease_token = $2, leased_until = now() + $3::int * interval '1 millisecond'
          FROM claimable c WHERE o.id = c.id
-         RETURNING o.id, o.event_id, o.topic, o.key, o.type, o.payload, o.context_headers`,
+         RETURNING o.id AS seq, o.event_id AS id, o.topic, o.key, o.type, o.payload, o.context_headers`,
         [limit, leaseToken, leaseMs],
       );
-      return rows.sort((a, b) => Number(BigInt(a.id) - BigInt(b.id)));
+      return rows.sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq)));
     });
 
   return {
@@ -79,18 +82,9 @@ export function createOutbox(pool: Pool, options: { leaseMs?: number } = {}): Ou
       const leaseToken = randomUUID();
       const rows = await claim(limit, leaseToken);
       if (rows.length === 0) return 0;
-      const ids = rows.map((row) => row.id);
+      const ids = rows.map((row) => row.seq);
       try {
-        await publish(
-          rows.map((row) => ({
-            id: row.event_id,
-            topic: row.topic,
-            key: row.key,
-            type: row.type,
-            value: new Uint8Array(row.payload),
-            ...(row.context_headers ? { context: row.context_headers } : {}),
-          })),
-        );
+        await publish(rows.map(toEvent));
       } catch (error) {
         // Give the rows back at once, so this or another relay retries them after its backoff.
         await pool

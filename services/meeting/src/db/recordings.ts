@@ -1,75 +1,26 @@
-import type { Pool, PoolClient } from "@svc/platform/db";
+import { fromSnakeCaseRow, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
 import { recordingFailureMessages, type RecordingFailureCode } from "@svc/platform/contract";
+import type { RecordingLayout, RecordingStarter, RecordingStorageKind, StoredRecording } from "../recording-store.ts";
 
-export type RecordingLayout = "grid" | "audio";
-export type RecordingStatus = "recording" | "processing" | "ready" | "failed";
-export type RecordingStarter = "host" | "api" | "auto";
-export type RecordingStorageKind = "filesystem" | "s3";
+/** The fields of a recording the table holds as they are. */
+type RecordingColumns = Omit<StoredRecording, "durationMs" | "sizeBytes" | "error">;
 
-export interface StoredRecording {
-  id: string;
-  meetingId: string;
-  orgId: string;
-  egressId: string | null;
-  layout: RecordingLayout;
-  status: RecordingStatus;
-  startedBy: RecordingStarter;
-  storage: RecordingStorageKind;
-  objectKey: string;
-  /** When capture began once `capturing` (the recorder's report); until then, when the start was asked. */
-  startedAt: Date;
-  /** The recorder reports the run active: the room's media is being written. */
-  capturing: boolean;
-  endedAt: Date | null;
-  durationMs: number | null;
-  sizeBytes: number | null;
-  /** Why it failed, in our words (recordingFailureMessages), and its stable code; null unless failed. */
-  error: string | null;
-  errorCode: RecordingFailureCode | null;
-  missingSince: Date | null;
-}
-
-interface RecordingRow {
-  id: string;
-  meeting_id: string;
-  org_id: string;
-  egress_id: string | null;
-  layout: RecordingLayout;
-  status: RecordingStatus;
-  started_by: RecordingStarter;
-  storage: RecordingStorageKind;
-  object_key: string;
-  started_at: Date;
-  capturing: boolean;
-  ended_at: Date | null;
-  duration_ms: string | null;
-  size_bytes: string | null;
-  error_code: RecordingFailureCode | null;
-  missing_since: Date | null;
-}
+/** Its row: the lengths are bigint columns, which pg answers as strings. */
+type RecordingRow = SnakeCaseRow<RecordingColumns> & { duration_ms: string | null; size_bytes: string | null };
 
 const COLUMNS =
   "id, meeting_id, org_id, egress_id, layout, status, started_by, storage, object_key, started_at, capturing, ended_at, duration_ms, size_bytes, error_code, missing_since";
 
-const toRecording = (row: RecordingRow): StoredRecording => ({
-  id: row.id,
-  meetingId: row.meeting_id,
-  orgId: row.org_id,
-  egressId: row.egress_id,
-  layout: row.layout,
-  status: row.status,
-  startedBy: row.started_by,
-  storage: row.storage,
-  objectKey: row.object_key,
-  startedAt: row.started_at,
-  capturing: row.capturing,
-  endedAt: row.ended_at,
-  durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
-  sizeBytes: row.size_bytes === null ? null : Number(row.size_bytes),
-  error: row.error_code ? recordingFailureMessages[row.error_code] : null,
-  errorCode: row.error_code,
-  missingSince: row.missing_since,
-});
+/** The lengths become numbers (a recording's bytes stay far below 2^53), and the error message is derived from its code. */
+const toRecording = ({ duration_ms, size_bytes, ...columns }: RecordingRow): StoredRecording => {
+  const recording = fromSnakeCaseRow<RecordingColumns>(columns);
+  return {
+    ...recording,
+    durationMs: duration_ms === null ? null : Number(duration_ms),
+    sizeBytes: size_bytes === null ? null : Number(size_bytes),
+    error: recording.errorCode ? recordingFailureMessages[recording.errorCode] : null,
+  };
+};
 
 type Queryable = Pool | PoolClient;
 
@@ -215,14 +166,14 @@ export const recordingsPastRetention = async (db: Queryable, days: number, limit
 
 /** Live meetings set to record by themselves that have never had an automatic recording (the auto-start sweep). */
 export async function meetingsAwaitingAutoRecording(db: Queryable, limit: number): Promise<{ id: string; orgId: string }[]> {
-  const { rows } = await db.query<{ id: string; org_id: string }>(
+  const { rows } = await db.query<SnakeCaseRow<{ id: string; orgId: string }>>(
     `SELECT m.id, m.org_id FROM meetings m
       WHERE m.status = 'live' AND m.recording = 'auto'
         AND NOT EXISTS (SELECT 1 FROM recordings r WHERE r.meeting_id = m.id AND r.started_by = 'auto')
       LIMIT $1`,
     [limit],
   );
-  return rows.map((row) => ({ id: row.id, orgId: row.org_id }));
+  return rows.map(fromSnakeCaseRow<{ id: string; orgId: string }>);
 }
 
 /** How many recordings of each meeting did not fail (in progress, being finished or ready). */

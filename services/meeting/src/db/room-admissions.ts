@@ -1,18 +1,5 @@
 import { fromSnakeCaseRow, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
-import type { LinkRole } from "./join-links.ts";
-
-/** Who one participant identity (one join grant) is. */
-export interface Admission {
-  participantId: string;
-  meetingId: string;
-  role: LinkRole;
-  email: string | null;
-  linkId: string | null;
-  displayName: string;
-  removedAt: Date | null;
-  /** Admitted by a host from the lobby (rather than granted at once). */
-  admittedFromLobby: boolean;
-}
+import type { Admission } from "../room-store.ts";
 
 type AdmissionRow = SnakeCaseRow<Admission>;
 
@@ -27,14 +14,14 @@ type Queryable = Pool | PoolClient;
  * while its participant is in the room, else the later of its grant and its last visit's end.
  */
 export async function admissionBySession(db: Queryable, meetingId: string, sessionHash: Buffer): Promise<(Admission & { lastActiveAt: Date }) | undefined> {
-  const { rows } = await db.query<AdmissionRow & { last_active_at: Date }>(
+  const { rows } = await db.query<SnakeCaseRow<Admission & { lastActiveAt: Date }>>(
     `SELECT ${COLUMNS}, GREATEST(a.created_at,
               (SELECT CASE WHEN bool_or(r.left_at IS NULL) THEN now() ELSE max(r.left_at) END
                  FROM room_participants r WHERE r.meeting_id = a.meeting_id AND r.participant_id = a.participant_id)) AS last_active_at
        FROM room_admissions a WHERE a.meeting_id = $1 AND a.session_hash = $2`,
     [meetingId, sessionHash],
   );
-  return rows[0] ? { ...toAdmission(rows[0]), lastActiveAt: rows[0].last_active_at } : undefined;
+  return rows[0] ? fromSnakeCaseRow<Admission & { lastActiveAt: Date }>(rows[0]) : undefined;
 }
 
 export async function admissionOf(db: Queryable, meetingId: string, participantId: string): Promise<Admission | undefined> {

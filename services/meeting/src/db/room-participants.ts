@@ -1,19 +1,5 @@
 import { fromSnakeCaseRow, type BatchedPurge, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
-
-/** One stay of one participant in a meeting room (a rejoin is a new visit). */
-export interface RoomVisit {
-  meetingId: string;
-  /** The media server's id of this connection. */
-  sessionId: string;
-  /** The identity the join grant gave. */
-  participantId: string;
-  displayName: string;
-  joinedAt: Date;
-  leftAt: Date | null;
-  /** Who the participant was, from their join grant (absent for grants from before roles existed). */
-  role?: "host" | "attendee" | "guest";
-  email?: string | null;
-}
+import type { RoomVisit } from "../visit-store.ts";
 
 type VisitColumns = Omit<RoomVisit, "role" | "email">;
 

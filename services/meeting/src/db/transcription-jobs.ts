@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { inTransaction, type Pool, type PoolClient } from "@svc/platform/db";
+import { fromSnakeCaseRow, inTransaction, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
 
 export type TranscriptStatus = "processing" | "ready" | "failed";
 /** Why a transcript failed (docs/transcription.md, "Failures"). */
@@ -57,16 +57,14 @@ export async function createTranscript(pool: Pool, transcript: { id?: string; me
   return id;
 }
 
-interface LeasedRow {
-  id: string;
-  transcript_id: string;
-  storage: AudioStorageKind;
-  object_key: string;
-  offset_ms: string;
-  next_start: number;
-  attempts: number;
-  lease_token: string;
-}
+/** The fields of a leased job the table holds as they are (`attempts` selected as `attempt`). */
+type LeasedColumns = Omit<LeasedJob, "offsetMs">;
+
+/** Its row: the offset is a bigint column, which pg answers as a string. */
+type LeasedRow = SnakeCaseRow<LeasedColumns> & { offset_ms: string };
+
+/** The offset becomes a number (milliseconds of one recording, far below 2^53). */
+const toLeasedJob = ({ offset_ms, ...columns }: LeasedRow): LeasedJob => ({ ...fromSnakeCaseRow<LeasedColumns>(columns), offsetMs: Number(offset_ms) });
 
 /**
  * Leases the oldest queued job whose lease is free or expired (SKIP LOCKED: workers never wait
@@ -83,12 +81,12 @@ export async function leaseJob(pool: Pool, options: { leaseMs: number; maxAttemp
                WHERE status = 'queued' AND (leased_until IS NULL OR leased_until <= now())
                ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED) free
          WHERE j.id = free.id
-         RETURNING j.id, j.transcript_id, j.storage, j.object_key, j.offset_ms, j.next_start, j.attempts, j.lease_token`,
+         RETURNING j.id, j.transcript_id, j.storage, j.object_key, j.offset_ms, j.next_start, j.attempts AS attempt, j.lease_token`,
         [randomUUID(), options.leaseMs],
       );
       const row = rows[0];
       if (!row) return "none" as const;
-      if (row.attempts > options.maxAttempts) {
+      if (row.attempt > options.maxAttempts) {
         await failJobIn(client, row.id, "transcriber_failed");
         return "exhausted" as const;
       }
@@ -96,16 +94,7 @@ export async function leaseJob(pool: Pool, options: { leaseMs: number; maxAttemp
     });
     if (outcome === "none") return undefined;
     if (outcome === "exhausted") continue;
-    return {
-      id: outcome.id,
-      transcriptId: outcome.transcript_id,
-      storage: outcome.storage,
-      objectKey: outcome.object_key,
-      offsetMs: Number(outcome.offset_ms),
-      nextStart: outcome.next_start,
-      attempt: outcome.attempts,
-      leaseToken: outcome.lease_token,
-    };
+    return toLeasedJob(outcome);
   }
 }
 

@@ -1,18 +1,5 @@
 import type { Pool } from "@svc/platform/db";
-
-export interface UsageDay {
-  /** The UTC day, YYYY-MM-DD. */
-  date: string;
-  meetings: number;
-  participantMinutes: number;
-}
-
-export interface Usage {
-  days: UsageDay[];
-  recordingMinutes: number;
-  storageBytes: number;
-  recordingsStored: number;
-}
+import type { Usage } from "../visit-store.ts";
 
 const tenth = (value: number) => Math.round(value * 10) / 10;
 

@@ -3,9 +3,9 @@ import { MeetingStatusSchema, ParticipantRoleSchema, RecordingModeSchema, Screen
 import { RecordingStatusSchema } from "@svc/proto/svc/meeting/v1/recording_pb";
 import type { MeetingStatus, ParticipantRole, RecordingMode, ScreenSharePolicy } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { RecordingStatus } from "@svc/proto/svc/meeting/v1/recording_pb";
-import type { LinkRole } from "../db/join-links.ts";
-import type { MeetingStatus as StoredStatus, RecordingMode as StoredRecordingMode, ScreenShare as StoredScreenShare } from "../db/meetings.ts";
-import type { RecordingStatus as StoredRecordingStatus } from "../db/recordings.ts";
+import type { LinkRole } from "../room-store.ts";
+import type { MeetingStatus as StoredStatus, RecordingMode as StoredRecordingMode, ScreenShare as StoredScreenShare } from "../meeting-store.ts";
+import type { RecordingStatus as StoredRecordingStatus } from "../recording-store.ts";
 
 // The words this service stores for the protobuf enums it answers, derived from their descriptors
 // (enumWords): the .proto is the one list, and the gateway derives the same words for the REST API.

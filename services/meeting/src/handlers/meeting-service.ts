@@ -15,11 +15,10 @@ import {
   type Meeting,
   type MeetingSettingsInput,
 } from "@svc/proto/svc/meeting/v1/meeting_pb";
-import type { StoredMeeting } from "../db/meetings.ts";
+import type { StoredMeeting, MeetingStore } from "../meeting-store.ts";
 import { meetingStatusWords, participantRoleWords, recordingModeWords, screenSharePolicyWords } from "./enum-words.ts";
 import { meetingLimits } from "@svc/platform/contract";
 import { isMeetingId, newMeetingId } from "../meeting-id.ts";
-import type { MeetingStore } from "../meeting-store.ts";
 import { parseOffsetDateTime, validateMeetingRequest, validateMeetingUpdate, type MeetingRequestInput, type SettingsInput } from "../meeting-request.ts";
 import type { RoomVisit, VisitStore } from "../visit-store.ts";
 import { noShowsAreDue, peopleOf } from "../attendance.ts";

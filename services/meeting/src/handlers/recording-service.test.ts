@@ -5,12 +5,11 @@ import { Code, ConnectError, createClient, createRouterTransport } from "@connec
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerTable, createAuthenticator, createLogger, type Caller } from "@svc/platform";
 import { RecordingFileService, RecordingService, RecordingStatus } from "@svc/proto/svc/meeting/v1/recording_pb";
-import type { StoredMeeting } from "../db/meetings.ts";
-import type { StoredRecording } from "../db/recordings.ts";
+import type { StoredMeeting } from "../meeting-store.ts";
+import type { StoredRecording, RecordingStore } from "../recording-store.ts";
 import { DEFAULT_SETTINGS } from "../meeting-request.ts";
 import { createAccessLinks } from "../recording/access-links.ts";
 import { filesystemRecordingStorage } from "../recording/recording-storage-filesystem.ts";
-import type { RecordingStore } from "../recording-store.ts";
 import { recordingFileService, recordingService } from "./recording-service.ts";
 
 // The handler rules of RecordingService and RecordingFileService over an in-memory transport:

@@ -4,10 +4,9 @@ import { invalidArgument, notFound, type Authenticate, type Logger } from "@svc/
 import { errorMetadata } from "@svc/platform/contract";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { RecordingFileService, RecordingSchema, RecordingService } from "@svc/proto/svc/meeting/v1/recording_pb";
-import type { RecordingLayout, StoredRecording } from "../db/recordings.ts";
+import type { RecordingLayout, StoredRecording, RecordingStore } from "../recording-store.ts";
 import { isMeetingId } from "../meeting-id.ts";
 import { recordingStatusWords } from "./enum-words.ts";
-import type { RecordingStore } from "../recording-store.ts";
 import type { AccessLinks } from "../recording/access-links.ts";
 import { byteRangeOf } from "../recording/byte-range.ts";
 import type { Recordings } from "../recording/recordings.ts";

@@ -8,7 +8,7 @@ import {
   type RoomServiceClient,
 } from "livekit-server-sdk";
 import type { RecordingFailureCode } from "@svc/platform/contract";
-import type { RecordingLayout } from "../db/recordings.ts";
+import type { RecordingLayout } from "../recording-store.ts";
 
 /** LiveKit's participant kind of a recorder (ParticipantInfo.Kind.EGRESS; the SDK does not export the enum). */
 export const EGRESS_PARTICIPANT_KIND = 2;

@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import type { EncodedFileOutput } from "livekit-server-sdk";
-import type { RecordingStorageKind } from "../db/recordings.ts";
+import type { RecordingStorageKind } from "../recording-store.ts";
 
 /** The bytes of a file to serve: inclusive range, as HTTP's Content-Range counts. */
 export interface ByteRange {

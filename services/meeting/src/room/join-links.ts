@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { invalidArgument } from "@svc/platform";
 import { type Pool } from "@svc/platform/db";
-import { findJoinLink, findJoinLinkById, insertJoinLink, joinLinksOf, revokeJoinLink, type JoinLinkRecord, type LinkRole } from "../db/join-links.ts";
-import type { StoredMeeting } from "../db/meetings.ts";
+import { findJoinLink, findJoinLinkById, insertJoinLink, joinLinksOf, revokeJoinLink, type JoinLinkRecord } from "../db/join-links.ts";
+import type { LinkRole } from "../room-store.ts";
+import type { StoredMeeting } from "../meeting-store.ts";
 import { validateDisplayName } from "./display-name.ts";
 import { hashRoomSecret, isRoomSecret, newRoomSecret } from "./room-secrets.ts";
 

@@ -1,21 +1,12 @@
 import { type Logger } from "@svc/platform";
 import { inTransaction, type Pool, type PoolClient } from "@svc/platform/db";
 import { Code, ConnectError } from "@connectrpc/connect";
-import {
-  claimMeetingsDueToEnd,
-  isClosed,
-  lockMeeting,
-  markEmpty,
-  markClosed,
-  markLive,
-  updateMeetingDetails,
-  type MeetingDetails,
-  type MeetingEndCause,
-  type StoredMeeting,
-} from "../db/meetings.ts";
+import { claimMeetingsDueToEnd, isClosed, lockMeeting, markEmpty, markClosed, markLive, updateMeetingDetails } from "../db/meetings.ts";
+import type { MeetingDetails, MeetingEndCause, StoredMeeting } from "../meeting-store.ts";
 import { insertOutboxEvent, type OutboxEvent } from "../db/outbox.ts";
 import { deleteChatOf } from "../db/room-chat.ts";
-import { closeAllVisits, closeVisit, countPresent, insertVisit, markWebhookApplied, personOf, visitsOf, type RoomVisit } from "../db/room-participants.ts";
+import { closeAllVisits, closeVisit, countPresent, insertVisit, markWebhookApplied, personOf, visitsOf } from "../db/room-participants.ts";
+import type { RoomVisit } from "../visit-store.ts";
 import {
   meetingCancelledEvent,
   meetingEndedEvent,

@@ -1,6 +1,6 @@
 import type { PoolClient } from "@svc/platform/db";
 import { findJoinLinkById } from "../db/join-links.ts";
-import type { StoredMeeting } from "../db/meetings.ts";
+import type { StoredMeeting } from "../meeting-store.ts";
 import { entryRecordOf } from "../db/room-admissions.ts";
 import { linkStanding } from "./join-links.ts";
 

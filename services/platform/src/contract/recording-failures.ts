@@ -3,7 +3,7 @@
  * a stable code and our own words for each. The recorder's own text (LiveKit Egress's error, which
  * can name our storage, its paths and its credentials' failures) never reaches a tenant: the
  * meeting service writes it to its log only. One entry per way a recording can end failed
- * (services/meeting/src/recording/recordings.ts).
+ * (services/meeting/src/recording/recording-outcomes.ts and recording-watchdog.ts).
  */
 export const recordingFailureMessages = {
   recorder_aborted: "The recorder gave up on the recording before it could start recording the room",

@@ -9,6 +9,15 @@ import { retryRefusedStream } from "./refused-stream-retry.ts";
 /** The scheme of a service URL served by @grpc/grpc-js (a service's INTERNAL_GRPC_PORT). */
 export const GRPC_JS_SCHEME = "grpc:";
 
+export interface InternalTransportOptions {
+  /**
+   * The deadline of a call that names no `timeoutMs` (Connect-ES's `defaultTimeoutMs`, kept on the
+   * grpc-js transport too). A call's own `timeoutMs` wins; 0 or less there means none. Unset: a
+   * call that names none has none.
+   */
+  defaultTimeoutMs?: number;
+}
+
 /**
  * How our own processes call each other. A `grpc://host:port` URL is a service's grpc-js port
  * (INTERNAL_GRPC_PORT): the gRPC protocol through @grpc/grpc-js on both ends, about 410 µs of CPU
@@ -25,12 +34,13 @@ export const GRPC_JS_SCHEME = "grpc:";
  * then gzips every response over 1 KB, which on loopback or a cluster network costs CPU on both
  * sides and saves nothing (zlib was ~6% of the gateway's and webhook's CPU listing 20 webhooks).
  */
-export function internalTransport(baseUrl: string): Transport {
+export function internalTransport(baseUrl: string, options: InternalTransportOptions = {}): Transport {
   if (new URL(baseUrl).protocol === GRPC_JS_SCHEME) {
-    return grpcJsTransport(new URL(baseUrl).host, [requestIdClientInterceptor, ...tracingInterceptors("client")]);
+    return grpcJsTransport(new URL(baseUrl).host, [requestIdClientInterceptor, ...tracingInterceptors("client")], options.defaultTimeoutMs);
   }
   return createConnectTransport({
     baseUrl,
+    defaultTimeoutMs: options.defaultTimeoutMs,
     httpVersion: "2",
     useBinaryFormat: true,
     acceptCompression: [],

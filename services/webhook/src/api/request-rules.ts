@@ -1,7 +1,7 @@
 import { isSubscribableEventType, SUBSCRIBABLE_EVENT_TYPES } from "../event-types.ts";
 import type { RequestCheck } from "@svc/platform";
 import { parseOffsetDateTime, UUID, webhookLimits } from "@svc/platform/contract";
-import type { CreationCursor } from "../db/creation-cursor.ts";
+import type { CreationCursor } from "../webhook-stores.ts";
 
 // Each rule records its problem on the request's RequestCheck (@svc/platform) and answers the value it read.
 

@@ -1,4 +1,4 @@
-import type { Pool } from "@svc/platform/db";
+import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform/db";
 
 export interface DeliveryBacklog {
   /** Deliveries not yet settled: due, waiting for a retry, or being attempted. */
@@ -11,12 +11,12 @@ export interface DeliveryBacklog {
 
 /** One indexed read (deliveries_due): how much delivery work waits, and for how long. */
 export async function readDeliveryBacklog(pool: Pool): Promise<DeliveryBacklog> {
-  const { rows } = await pool.query<{ pending: string; due: string; oldest_due_age_seconds: number | null }>(
-    `SELECT count(*) AS pending,
-            count(*) FILTER (WHERE next_attempt_at <= now()) AS due,
-            extract(epoch FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now()))::double precision AS oldest_due_age_seconds
+  // Counted as double precision (a bigint count would come back as a string); no due delivery is 0 seconds old.
+  const { rows } = await pool.query<SnakeCaseRow<DeliveryBacklog>>(
+    `SELECT count(*)::double precision AS pending,
+            (count(*) FILTER (WHERE next_attempt_at <= now()))::double precision AS due,
+            coalesce(extract(epoch FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now())), 0)::double precision AS oldest_due_age_seconds
        FROM deliveries WHERE status = 'pending'`,
   );
-  const row = rows[0]!;
-  return { pending: Number(row.pending), due: Number(row.due), oldestDueAgeSeconds: row.oldest_due_age_seconds ?? 0 };
+  return fromSnakeCaseRow<DeliveryBacklog>(rows[0]!);
 }

@@ -1,13 +1,3 @@
-/**
- * A position in a listing ordered by creation time, then id (keyset pagination: stable while rows
- * are added): the creation time in microseconds, exact as Postgres stores it, and the id. Page
- * tokens encode it (api/request-rules.ts).
- */
-export interface CreationCursor {
-  createdAtMicros: string;
-  id: string;
-}
-
 /** SQL reading a `timestamptz` column as a cursor's microseconds (text, so no precision is lost). */
 export const cursorMicrosOf = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::bigint::text`;
 

@@ -1,21 +1,11 @@
 import { type EventContextHeaders } from "@svc/platform";
-import { inTransaction, type Pool } from "@svc/platform/db";
+import { fromSnakeCaseRow, inTransaction, type Pool, type SnakeCaseRow } from "@svc/platform/db";
 import { disableDecision, type DisablePolicy } from "../delivery/disable-policy.ts";
 import { DEFAULT_PENDING_CAPS, type PendingCaps } from "../delivery/pending-caps.ts";
 import { DUE_CHANNEL } from "./due-notifications.ts";
+import type { DisabledSubscription } from "../payloads.ts";
 import { storeWebhookDisabledEvent } from "./operational-events.ts";
-
-export type DeliveryStatus = "pending" | "succeeded" | "failed" | "cancelled";
-
-export interface StoredEvent {
-  id: string;
-  orgId: string;
-  type: string;
-  /** The exact JSON body every delivery of this event sends. */
-  body: string;
-  /** The request and trace the event arrived in, for its delivery attempts (see captureEventContext). */
-  context?: EventContextHeaders;
-}
+import type { StoredEvent } from "../webhook-stores.ts";
 
 /**
  * Stores an event and its deliveries in one statement (so one transaction): one per enabled
@@ -149,22 +139,7 @@ const busyLists = (counts: ReadonlyMap<string, number> | undefined) => {
 export async function claimDueDeliveries(pool: Pool, options: ClaimOptions): Promise<ClaimedDelivery[]> {
   const [busyEndpoints, busyEndpointCounts] = busyLists(options.inFlight);
   const [busyOrganizations, busyOrganizationCounts] = busyLists(options.inFlightByOrganization);
-  const { rows } = await pool.query<{
-    id: string;
-    subscription_id: string;
-    org_id: string;
-    attempt_count: number;
-    single_attempt: boolean;
-    url: string;
-    secret_sealed: Buffer | null;
-    previous_secret_sealed: Buffer | null;
-    rate_limit_per_second: number | null;
-    deleted: boolean;
-    disabled: boolean;
-    type: string;
-    body: string;
-    context_headers: EventContextHeaders | null;
-  }>(
+  const { rows } = await pool.query<SnakeCaseRow<Omit<ClaimedDelivery, "leaseToken">>>(
     `WITH endpoint_busy AS (
        SELECT * FROM unnest($5::uuid[], $6::int[]) AS b (subscription_id, in_flight)
      ), organization_busy AS (
@@ -204,7 +179,8 @@ export async function claimDueDeliveries(pool: Pool, options: ClaimOptions): Pro
      WHERE d.id = c.id AND s.id = d.subscription_id AND e.id = d.event_id
      RETURNING d.id, d.subscription_id, s.org_id, d.attempt_count, d.single_attempt, s.url, s.secret_sealed,
                CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_sealed END AS previous_secret_sealed,
-               s.rate_limit_per_second, s.deleted_at IS NOT NULL AS deleted, s.disabled_at IS NOT NULL AS disabled, e.type, e.body, e.context_headers`,
+               s.rate_limit_per_second, s.deleted_at IS NOT NULL AS subscription_gone, s.disabled_at IS NOT NULL AS subscription_disabled,
+               e.type AS event_type, e.body, e.context_headers AS context`,
     [
       options.limit,
       options.leaseMs,
@@ -217,23 +193,8 @@ export async function claimDueDeliveries(pool: Pool, options: ClaimOptions): Pro
       options.perOrganization,
     ],
   );
-  return rows.map((row) => ({
-    id: row.id,
-    subscriptionId: row.subscription_id,
-    orgId: row.org_id,
-    leaseToken: options.leaseToken,
-    attemptCount: row.attempt_count,
-    singleAttempt: row.single_attempt,
-    url: row.url,
-    secretSealed: row.secret_sealed,
-    previousSecretSealed: row.previous_secret_sealed,
-    rateLimitPerSecond: row.rate_limit_per_second,
-    subscriptionGone: row.deleted,
-    subscriptionDisabled: row.disabled,
-    eventType: row.type,
-    body: row.body,
-    context: row.context_headers,
-  }));
+  // The lease token is this claim's, not a column.
+  return rows.map((row) => ({ ...fromSnakeCaseRow<Omit<ClaimedDelivery, "leaseToken">>(row), leaseToken: options.leaseToken }));
 }
 
 /** The attempt as it goes into the log. */
@@ -312,6 +273,9 @@ export interface FailureRecorded {
   circuitOpened: boolean;
 }
 
+/** What disabling a subscription reads back from its row for the `webhook.disabled` event. */
+type DisabledColumns = Pick<DisabledSubscription, "orgId" | "url" | "disabledAt" | "failingSince">;
+
 /**
  * Logs a failed attempt and either re-schedules the delivery or fails it. Extends the
  * subscription's failure streak, and disables the subscription when the disable policy says so
@@ -346,20 +310,16 @@ export async function recordFailure(pool: Pool, delivery: ClaimedDelivery, attem
     );
     const circuitOpened = streak?.circuit_opened ?? false;
     if (!disable || !streak || streak.disabled) return { circuitOpened };
-    const { rows: disabled } = await client.query<{ org_id: string; url: string; disabled_at: Date; failing_since: Date | null }>(
+    const { rows: disabled } = await client.query<SnakeCaseRow<DisabledColumns>>(
       "UPDATE subscriptions SET disabled_at = now(), disabled_reason = $2 WHERE id = $1 AND disabled_at IS NULL RETURNING org_id, url, disabled_at, failing_since",
       [delivery.subscriptionId, disable.reason],
     );
     if (disabled[0]) {
-      const { org_id: orgId, url, disabled_at: disabledAt, failing_since: failingSince } = disabled[0];
       await storeWebhookDisabledEvent(client, {
+        ...fromSnakeCaseRow<DisabledColumns>(disabled[0]),
         id: delivery.subscriptionId,
-        orgId,
-        url,
-        disabledAt,
         reason: disable.reason,
         trigger: disable.trigger,
-        failingSince,
       });
     }
     await client.query(

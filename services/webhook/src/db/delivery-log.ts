@@ -1,58 +1,19 @@
-import type { Pool } from "@svc/platform/db";
-import type { StatusClass } from "@svc/platform/contract";
-import type { DeliveryStatus } from "./deliveries.ts";
+import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform/db";
+import type { CreationCursor, DeliveryView, AttemptView, DeliveryFilter } from "../webhook-stores.ts";
 import { DUE_CHANNEL } from "./due-notifications.ts";
-import { cursorMicrosOf, timestampOfMicros, type CreationCursor } from "./creation-cursor.ts";
-
-/** A delivery as its subscriber may see it, with its most recent attempts (oldest first). */
-export interface DeliveryView {
-  id: string;
-  subscriptionId: string;
-  eventId: string;
-  eventType: string;
-  status: DeliveryStatus;
-  createdAt: Date;
-  nextAttemptAt: Date | null;
-  attempts: AttemptView[];
-}
-
-export interface AttemptView {
-  attemptedAt: Date;
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
-  responseExcerpt: string;
-}
+import { cursorMicrosOf, timestampOfMicros } from "./creation-cursor.ts";
 
 /** Attempts listed per delivery; older ones stay in the table but are not returned. */
 export const ATTEMPTS_SHOWN = 50;
 
-interface DeliveryRow {
-  id: string;
-  subscription_id: string;
-  event_id: string;
-  type: string;
-  status: DeliveryStatus;
-  created_at: Date;
-  next_attempt_at: Date | null;
-  cursor: string;
-}
+/** The fields of a delivery the query answers as they are (the event's `type` selected as `event_type`). */
+type DeliveryColumns = Omit<DeliveryView, "attempts">;
 
-const deliveryColumns = `d.id, d.subscription_id, d.event_id, e.type, d.status, d.created_at, d.next_attempt_at,
+/** A delivery's row: its columns, and its place in the log (the page cursor, microseconds). */
+type DeliveryRow = SnakeCaseRow<DeliveryColumns> & { cursor: string };
+
+const deliveryColumns = `d.id, d.subscription_id, d.event_id, e.type AS event_type, d.status, d.created_at, d.next_attempt_at,
   ${cursorMicrosOf("d.created_at")} AS cursor`;
-
-/** Narrows the delivery log; every field is optional. */
-export interface DeliveryFilter {
-  status?: DeliveryStatus;
-  /** The class of the most recent attempt's response; `none`: no response arrived. */
-  statusClass?: StatusClass;
-  /** Created at or after. */
-  since?: Date;
-  /** Created before. */
-  until?: Date;
-  /** Only deliveries of events about this meeting. */
-  meetingId?: string;
-}
 
 /**
  * One page of a subscription's deliveries, newest first (keyset pagination, stable while new
@@ -114,14 +75,7 @@ export async function findDelivery(pool: Pool, orgId: string, subscriptionId: st
 
 async function withAttempts(pool: Pool, rows: DeliveryRow[]): Promise<DeliveryView[]> {
   if (rows.length === 0) return [];
-  const { rows: attempts } = await pool.query<{
-    delivery_id: string;
-    attempted_at: Date;
-    status_code: number | null;
-    latency_ms: number;
-    error: string | null;
-    response_excerpt: string;
-  }>(
+  const { rows: attempts } = await pool.query<SnakeCaseRow<AttemptView> & { delivery_id: string }>(
     `SELECT delivery_id, attempted_at, status_code, latency_ms, error, response_excerpt FROM (
        SELECT a.*, row_number() OVER (PARTITION BY delivery_id ORDER BY attempted_at DESC, id DESC) AS recency
        FROM attempts a WHERE delivery_id = ANY ($1::uuid[])
@@ -129,27 +83,12 @@ async function withAttempts(pool: Pool, rows: DeliveryRow[]): Promise<DeliveryVi
     [rows.map((row) => row.id)],
   );
   const byDelivery = new Map<string, AttemptView[]>();
-  for (const attempt of attempts) {
-    const list = byDelivery.get(attempt.delivery_id) ?? [];
-    list.push({
-      attemptedAt: attempt.attempted_at,
-      statusCode: attempt.status_code,
-      latencyMs: attempt.latency_ms,
-      error: attempt.error,
-      responseExcerpt: attempt.response_excerpt,
-    });
-    byDelivery.set(attempt.delivery_id, list);
+  for (const { delivery_id, ...attempt } of attempts) {
+    const list = byDelivery.get(delivery_id) ?? [];
+    list.push(fromSnakeCaseRow<AttemptView>(attempt));
+    byDelivery.set(delivery_id, list);
   }
-  return rows.map((row) => ({
-    id: row.id,
-    subscriptionId: row.subscription_id,
-    eventId: row.event_id,
-    eventType: row.type,
-    status: row.status,
-    createdAt: row.created_at,
-    nextAttemptAt: row.next_attempt_at,
-    attempts: byDelivery.get(row.id) ?? [],
-  }));
+  return rows.map(({ cursor: _place, ...delivery }) => ({ ...fromSnakeCaseRow<DeliveryColumns>(delivery), attempts: byDelivery.get(delivery.id) ?? [] }));
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from "@svc/platform/db";
-import { findSubscriptionWith, type SubscriptionRecord } from "./subscriptions.ts";
+import { findSubscriptionWith } from "./subscriptions.ts";
+import type { SubscriptionRecord } from "../webhook-stores.ts";
 
 /**
  * Replaces a subscription's signing secret with `newSecretSealed`, in the caller's transaction.

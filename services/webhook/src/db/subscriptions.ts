@@ -1,20 +1,6 @@
 import { deleteIdempotentReplies, fromSnakeCaseRow, inTransaction, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
-import { cursorMicrosOf, timestampOfMicros, type CreationCursor } from "./creation-cursor.ts";
-
-/** A subscription as callers may see it: never the secret. */
-export interface SubscriptionRecord {
-  id: string;
-  orgId: string;
-  url: string;
-  events: string[];
-  createdAt: Date;
-  disabledAt: Date | null;
-  disabledReason: string | null;
-  description: string;
-  rateLimitPerSecond: number | null;
-  /** While a rotated-out secret still signs beside the current one. */
-  previousSecretExpiresAt: Date | null;
-}
+import { cursorMicrosOf, timestampOfMicros } from "./creation-cursor.ts";
+import type { CreationCursor, SubscriptionRecord, SubscriptionChanges } from "../webhook-stores.ts";
 
 // The previous secret's expiry only while it is in force (the sweep wipes it a little later).
 const columns = `id, org_id, url, events, created_at, disabled_at, disabled_reason, description, rate_limit_per_second,
@@ -125,17 +111,6 @@ export async function enableSubscription(pool: Pool, orgId: string, id: string):
     [id, orgId],
   );
   return rows[0] && toRecord(rows[0]);
-}
-
-/** The changes of an update: each field present is set, the others are kept. */
-export interface SubscriptionChanges {
-  url?: string;
-  events?: string[];
-  description?: string;
-  /** true disables (with the reason), false enables. */
-  disabled?: { reason: string } | false;
-  /** null removes the limit. */
-  rateLimitPerSecond?: number | null;
 }
 
 /**

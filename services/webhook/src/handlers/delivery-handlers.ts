@@ -4,7 +4,7 @@ import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { captureEventContext, RequestCheck, requireUuid, notFound } from "@svc/platform";
 import { errorMetadata, MEETING_ID_TEXT } from "@svc/platform/contract";
 import { DeliveryStatus, HttpStatusClass, type WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
-import type { DeliveryFilter } from "../db/delivery-log.ts";
+import type { DeliveryFilter } from "../webhook-stores.ts";
 import { EVENT_TYPE_DESCRIPTIONS, SUBSCRIBABLE_EVENT_TYPES, TEST_EVENT_TYPE } from "../event-types.ts";
 import { testEventBody } from "../payloads.ts";
 import { dateTimeOf, decodePageToken, encodePageToken, pageSizeOf, recoveryWindowOf } from "../api/request-rules.ts";

@@ -10,11 +10,10 @@ import {
   RotateSecretResponseSchema,
   type WebhookService,
 } from "@svc/proto/svc/webhook/v1/webhook_pb";
-import type { SubscriptionChanges, SubscriptionRecord } from "../db/subscriptions.ts";
+import type { SubscriptionChanges, SubscriptionRecord, SubscriptionStore } from "../webhook-stores.ts";
 import { checkTargetAddresses, urlProblems } from "../delivery/target-policy.ts";
 import type { SecretBox } from "../signing/secret-box.ts";
 import { generateSigningSecret } from "../signing/signing-secret.ts";
-import type { SubscriptionStore } from "../webhook-stores.ts";
 import { decodePageToken, descriptionOf, encodePageToken, eventsOf, pageSizeOf, rateLimitOf } from "../api/request-rules.ts";
 import { adminOnly, scopes, type WebhookServiceDependencies } from "./handler-context.ts";
 import { toSubscription } from "./webhook-wire.ts";

@@ -3,10 +3,8 @@ import { Code, type ConnectError, createClient, createRouterTransport } from "@c
 import { describe, expect, it } from "vitest";
 import { callerTable, createAuthenticator, createRateLimiter, type Caller } from "@svc/platform";
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
-import type { DeliveryView } from "../db/delivery-log.ts";
-import type { SubscriptionRecord } from "../db/subscriptions.ts";
+import type { DeliveryView, SubscriptionRecord, DeliveryLog, SubscriptionStore } from "../webhook-stores.ts";
 import { createSecretBox } from "../signing/secret-box.ts";
-import type { DeliveryLog, SubscriptionStore } from "../webhook-stores.ts";
 import { DISABLED_BY_ORGANIZATION } from "./subscription-handlers.ts";
 import { webhookService } from "./webhook-service.ts";
 

@@ -11,8 +11,7 @@ import {
   type DeliveryStatus,
   type Subscription,
 } from "@svc/proto/svc/webhook/v1/webhook_pb";
-import type { DeliveryView } from "../db/delivery-log.ts";
-import type { SubscriptionRecord } from "../db/subscriptions.ts";
+import type { DeliveryView, SubscriptionRecord } from "../webhook-stores.ts";
 
 // The API's messages made from the stores' records, and the API's enum values in the stores' words.
 

@@ -98,6 +98,20 @@ describe.each(["grpc", "connect"] as const)("a call through the %s transport", (
     }
   });
 
+  it("gives a call that names no timeout the transport's default, and a call that names one its own", async () => {
+    serving = () => sleep(300).then(() => true);
+    try {
+      const transport = internalTransport(urls()[kind], { defaultTimeoutMs: 100 });
+      const error = (await createClient(Health, transport)
+        .check({})
+        .catch((caught: unknown) => caught)) as ConnectError;
+      expect(error.code).toBe(Code.DeadlineExceeded);
+      expect((await createClient(Health, transport).check({}, { timeoutMs: 5_000 })).status).toBe(ServingStatus.SERVING);
+    } finally {
+      serving = async () => true;
+    }
+  });
+
   it("carries the caller's request id to the handler", async () => {
     let seen: string | undefined;
     serving = async () => {

@@ -33,16 +33,17 @@ const NEVER_ABORTED = new AbortController().signal;
  * (`host:port`, `dns:///name:port`). Connect interceptors run around each call as they would on a
  * Connect transport; errors are the ConnectErrors a Connect transport would throw.
  * grpc-js itself sends again, once, a call the server refused unprocessed (a draining server's
- * GOAWAY), so no retry interceptor is needed here.
+ * GOAWAY), so no retry interceptor is needed here. A call that names no timeout gets
+ * `defaultTimeoutMs`, as with Connect-ES's option of that name.
  */
-export function grpcJsTransport(target: string, interceptors: readonly Interceptor[]): Transport & { close(): void } {
+export function grpcJsTransport(target: string, interceptors: readonly Interceptor[], defaultTimeoutMs?: number): Transport & { close(): void } {
   const client = new grpc.Client(target, grpc.credentials.createInsecure(), {
     // Our messages are small; a recording file streams in chunks well under this.
     "grpc.max_receive_message_length": 16 * 1024 * 1024,
   });
   const url = (path: string) => `grpc://${target}${path}`;
   // As in Connect-ES, a timeout of 0 or less means none (a recording download may take long).
-  const callOptions = (timeoutMs: number | undefined): grpc.CallOptions =>
+  const callOptions = (timeoutMs = defaultTimeoutMs): grpc.CallOptions =>
     timeoutMs === undefined || timeoutMs <= 0 ? {} : { deadline: Date.now() + timeoutMs };
   const cancelOn = (signal: AbortSignal, call: grpc.Call) => {
     if (signal === NEVER_ABORTED) return;
