@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "@svc/platform";
 import { completePiece, createTranscript, leaseJob } from "../../services/meeting/src/db/transcription-jobs.ts";
+import { transcriptEvents } from "../../services/meeting/src/meeting-events.ts";
 import { useServiceDatabase } from "../support/service-database.ts";
 import { waitFor } from "../support/wait.ts";
 
@@ -191,7 +192,7 @@ describe("transcription jobs", () => {
       orgId: "org",
       sources: [{ storage: "filesystem", objectKey: speechKey, offsetMs: 0 }],
     });
-    const lease = { leaseMs: 60_000, maxAttempts: 3 };
+    const lease = { leaseMs: 60_000, maxAttempts: 3, events: transcriptEvents };
     const slow = (await leaseJob(database.pool, lease))!;
     expect(slow.transcriptId).toBe(transcriptId);
     expect(await leaseJob(database.pool, lease)).toBeUndefined(); // leased: nobody else takes it
@@ -200,9 +201,9 @@ describe("transcription jobs", () => {
     expect([taker.id, taker.attempt]).toEqual([slow.id, 2]);
 
     const piece = { segments: [{ start: 1, end: 2, text: "hello", words: [] }], nextStart: 15 };
-    expect(await completePiece(database.pool, slow, piece)).toBe("lease_lost");
-    expect(await completePiece(database.pool, taker, piece)).toBe("continues");
-    expect(await completePiece(database.pool, taker, piece)).toBe("lease_lost"); // a piece is stored once per lease
+    expect(await completePiece(database.pool, slow, piece, transcriptEvents)).toBe("lease_lost");
+    expect(await completePiece(database.pool, taker, piece, transcriptEvents)).toBe("continues");
+    expect(await completePiece(database.pool, taker, piece, transcriptEvents)).toBe("lease_lost"); // a piece is stored once per lease
     const { rows } = await database.pool.query("SELECT text FROM transcript_segments WHERE transcript_id = $1", [transcriptId]);
     expect(rows).toEqual([{ text: "hello" }]);
     const { rows: job } = await database.pool.query("SELECT next_start, attempts FROM transcription_jobs WHERE id = $1", [slow.id]);

@@ -7,6 +7,7 @@ import { createEventBus } from "@svc/platform/events";
 import { runService } from "@svc/platform/service";
 import { MeetingPageService, MeetingRoomService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { RecordingFileService, RecordingService } from "@svc/proto/svc/meeting/v1/recording_pb";
+import { TranscriptFileService, TranscriptService } from "@svc/proto/svc/meeting/v1/transcript_pb";
 import { counterIn } from "@svc/platform/telemetry";
 import { configSchema } from "./config.ts";
 import { createOutbox } from "./db/outbox.ts";
@@ -15,6 +16,9 @@ import { pgRecordingStore } from "./db/pg-recording-store.ts";
 import { pgVisitStore } from "./db/pg-visit-store.ts";
 import { activeRecordingOf } from "./db/recordings.ts";
 import { recordingFileService, recordingService } from "./handlers/recording-service.ts";
+import { transcriptFileService, transcriptService } from "./handlers/transcript-service.ts";
+import { pgTranscriptStore } from "./db/pg-transcript-store.ts";
+import { deleteTranscriptsPastRetention } from "./db/transcripts.ts";
 import { createAccessLinks } from "./recording/access-links.ts";
 import { createRecorder } from "./recording/recorder.ts";
 import { createRecordings } from "./recording/recordings.ts";
@@ -111,6 +115,7 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
     finishTimeoutMs: config.RECORDING_FINISH_TIMEOUT_SECONDS * 1_000,
   });
   const accessLinks = createAccessLinks(config.recording.linkSecret);
+  const transcriptLinks = createAccessLinks(config.recording.linkSecret, "transcript");
   const stopRecordingsOf = (meetingId: string) =>
     recordings
       .stopAllOf(meetingId)
@@ -166,6 +171,9 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
       if (config.RECORDING_RETENTION_DAYS === 0) return;
       const removed = await recordings.purgeExpired(config.RECORDING_RETENTION_DAYS);
       if (removed > 0) recordingLogger.info({ removed }, "retention: recordings past RECORDING_RETENTION_DAYS deleted with their files");
+      // Transcripts are kept as long as recordings (issue 43: "retention like recordings"), counted from their completion.
+      const transcriptsRemoved = await deleteTranscriptsPastRetention(pool, config.RECORDING_RETENTION_DAYS, 500);
+      if (transcriptsRemoved > 0) recordingLogger.info({ removed: transcriptsRemoved }, "retention: transcripts past RECORDING_RETENTION_DAYS deleted");
     },
     recordingLogger,
   );
@@ -247,9 +255,10 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
   const rights = createRoomRights({ pool, links, actions, logger: roomLogger });
   const meetings = pgMeetingStore(pool);
   const recordingStore = pgRecordingStore(pool);
+  const transcriptStore = pgTranscriptStore(pool);
   const authenticate = createAuthenticator(callers.resolveCaller);
   const server = await serve({
-    services: [MeetingService, MeetingPageService, MeetingRoomService, RecordingService, RecordingFileService],
+    services: [MeetingService, MeetingPageService, MeetingRoomService, RecordingService, RecordingFileService, TranscriptService, TranscriptFileService],
     routes: (router) => {
       router.service(
         MeetingService,
@@ -318,6 +327,18 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
         }),
       );
       router.service(RecordingFileService, recordingFileService({ store: recordingStore, links: accessLinks, storage }));
+      router.service(
+        TranscriptService,
+        transcriptService({
+          authenticate,
+          store: transcriptStore,
+          links: transcriptLinks,
+          publicUrl: config.PUBLIC_URL,
+          linkTtlSeconds: config.RECORDING_LINK_TTL_SECONDS,
+          logger: logger.child({ component: "transcripts" }),
+        }),
+      );
+      router.service(TranscriptFileService, transcriptFileService({ store: transcriptStore, links: transcriptLinks }));
     },
   });
   // The periodic tasks and the relay's batch finish before the bus and the pool (runService ends it) they use close.

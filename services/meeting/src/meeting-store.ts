@@ -1,5 +1,5 @@
 import type { IdempotentRequest, ResponseCodec } from "@svc/platform/db";
-import type { MeetingFilter, MeetingPage, NewMeeting, StoredMeeting } from "./db/meetings.ts";
+import type { MeetingFilter, MeetingPage, MeetingSettings, NewMeeting, StoredMeeting } from "./db/meetings.ts";
 
 /** How a new meeting's answer is kept for replays of the same Idempotency-Key (and built the first time). */
 export interface IdempotentCreation<T> {
@@ -25,6 +25,8 @@ export interface MeetingStore {
   list(orgId: string, page: { limit: number; afterSeq: string | null; filter: MeetingFilter }): Promise<MeetingPage>;
   /** What each meeting has seen (people who joined, recordings), for a list page. */
   activitiesOf(meetings: StoredMeeting[]): Promise<Map<string, MeetingActivity>>;
+  /** The settings a new meeting of the organization has unless its request gives its own (its transcription default). */
+  settingsDefaultsOf(orgId: string): Promise<MeetingSettings>;
 }
 
 export interface MeetingActivity {

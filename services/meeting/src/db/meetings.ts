@@ -14,12 +14,16 @@ export type ScreenShare = "everyone" | "hosts";
 /** Whether a meeting may be recorded, and whether that starts by itself (docs/meeting-room.md, "Recording"). */
 export type RecordingMode = "off" | "manual" | "auto";
 
+/** Whether a meeting's recorded audio is transcribed, per speaker (docs/transcription.md). */
+export type TranscriptionMode = "off" | "on";
+
 /** How the meeting room behaves (docs/meeting-room.md). */
 export interface MeetingSettings {
   lobby: boolean;
   screenShare: ScreenShare;
   noShowAfterMinutes: number;
   recording: RecordingMode;
+  transcription: TranscriptionMode;
 }
 
 /** The fields a scheduling tool may change. */
@@ -72,6 +76,7 @@ export interface MeetingRow {
   screen_share: ScreenShare;
   no_show_after_minutes: number;
   recording: RecordingMode;
+  transcription: TranscriptionMode;
   room_locked: boolean;
   created_at: Date;
   ended_at: Date | null;
@@ -83,7 +88,7 @@ export interface MeetingRow {
 
 /** A meeting row with its attendees (`m` is the meetings table), as toMeeting reads it. */
 export const MEETING_COLUMNS = `m.id, m.seq, m.org_id, m.title, m.start, m.planned_end, m.status, m.created_at, m.ended_at, m.cancelled_at, m.created_by_user_id, m.created_by_client_id, m.room_opened_at,
-         m.lobby, m.screen_share, m.no_show_after_minutes, m.recording, m.room_locked,
+         m.lobby, m.screen_share, m.no_show_after_minutes, m.recording, m.transcription, m.room_locked,
          ARRAY(SELECT p.email FROM participants p WHERE p.meeting_id = m.id AND p.role = 'attendee' ORDER BY p.ordinal) AS attendees,
          ARRAY(SELECT p.email FROM participants p WHERE p.meeting_id = m.id AND p.role = 'host' ORDER BY p.ordinal) AS hosts`;
 
@@ -100,7 +105,13 @@ export const toMeeting = (row: MeetingRow): StoredMeeting => ({
   status: row.status,
   attendees: row.attendees,
   hosts: row.hosts,
-  settings: { lobby: row.lobby, screenShare: row.screen_share, noShowAfterMinutes: row.no_show_after_minutes, recording: row.recording },
+  settings: {
+    lobby: row.lobby,
+    screenShare: row.screen_share,
+    noShowAfterMinutes: row.no_show_after_minutes,
+    recording: row.recording,
+    transcription: row.transcription,
+  },
   roomLocked: row.room_locked,
   createdAt: row.created_at,
   endedAt: row.ended_at,
@@ -127,10 +138,10 @@ const INSERT_INVITED = `INSERT INTO participants (meeting_id, ordinal, email, ro
 export async function insertMeeting(db: Queryable, meeting: NewMeeting): Promise<StoredMeeting> {
   const { rows } = await db.query<MeetingRow>(
     `WITH meeting AS (
-       INSERT INTO meetings (id, org_id, created_by_user_id, created_by_client_id, title, start, planned_end, status, lobby, screen_share, no_show_after_minutes, recording)
-       VALUES ($1, $4, $5, $6, $7, $8::timestamptz, $9::timestamptz, 'scheduled', $10, $11, $12, $13)
+       INSERT INTO meetings (id, org_id, created_by_user_id, created_by_client_id, title, start, planned_end, status, lobby, screen_share, no_show_after_minutes, recording, transcription)
+       VALUES ($1, $4, $5, $6, $7, $8::timestamptz, $9::timestamptz, 'scheduled', $10, $11, $12, $13, $14)
        RETURNING id, seq, org_id, title, start, planned_end, status, created_at, ended_at, cancelled_at, created_by_user_id, created_by_client_id,
-                 lobby, screen_share, no_show_after_minutes, recording, room_locked
+                 lobby, screen_share, no_show_after_minutes, recording, transcription, room_locked
      ), invited AS (${INSERT_INVITED})
      SELECT meeting.*, $3::text[] AS attendees, $2::text[] AS hosts FROM meeting`,
     [
@@ -147,6 +158,7 @@ export async function insertMeeting(db: Queryable, meeting: NewMeeting): Promise
       meeting.settings.screenShare,
       meeting.settings.noShowAfterMinutes,
       meeting.settings.recording,
+      meeting.settings.transcription,
     ],
   );
   return toMeeting(rows[0]!);
@@ -158,7 +170,7 @@ export async function insertMeeting(db: Queryable, meeting: NewMeeting): Promise
  */
 export async function updateMeetingDetails(client: PoolClient, id: string, details: MeetingDetails): Promise<void> {
   await client.query(
-    `UPDATE meetings SET title = $2, start = $3, planned_end = $4, lobby = $5, screen_share = $6, no_show_after_minutes = $7, recording = $8,
+    `UPDATE meetings SET title = $2, start = $3, planned_end = $4, lobby = $5, screen_share = $6, no_show_after_minutes = $7, recording = $8, transcription = $9,
             no_show_reported_at = CASE WHEN $3::timestamptz IS DISTINCT FROM start AND $3::timestamptz > now() THEN NULL ELSE no_show_reported_at END
       WHERE id = $1`,
     [
@@ -170,6 +182,7 @@ export async function updateMeetingDetails(client: PoolClient, id: string, detai
       details.settings.screenShare,
       details.settings.noShowAfterMinutes,
       details.settings.recording,
+      details.settings.transcription,
     ],
   );
   await client.query("DELETE FROM participants WHERE meeting_id = $1", [id]);

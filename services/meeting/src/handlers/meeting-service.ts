@@ -16,7 +16,7 @@ import {
   type MeetingSettingsInput,
 } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { StoredMeeting } from "../db/meetings.ts";
-import { meetingStatusWords, participantRoleWords, recordingModeWords, screenSharePolicyWords } from "./enum-words.ts";
+import { meetingStatusWords, participantRoleWords, recordingModeWords, screenSharePolicyWords, transcriptionModeWords } from "./enum-words.ts";
 import { meetingLimits } from "@svc/platform/contract";
 import { isMeetingId, newMeetingId } from "../meeting-id.ts";
 import type { MeetingStore } from "../meeting-store.ts";
@@ -75,7 +75,7 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
     async createMeeting(request, context) {
       const caller = await authenticate(context, scopes.create);
       const key = idempotencyKeyOf(context);
-      const valid = validateMeetingRequest(requestInput(request));
+      const valid = validateMeetingRequest(requestInput(request), await meetings.settingsDefaultsOf(caller.orgId));
       const idempotent = idempotentRequest(caller, key, "CreateMeeting", toBinary(CreateMeetingRequestSchema, request));
       let result: { value: Meeting; replayed: boolean };
       try {
@@ -390,6 +390,7 @@ function settingsInput(input: MeetingSettingsInput | undefined): SettingsInput {
     noShowAfterMinutes: input?.noShowAfterMinutes,
     screenShare: input?.screenShare === undefined ? undefined : screenSharePolicyWords.wordOf(input.screenShare),
     recording: input?.recording === undefined ? undefined : recordingModeWords.wordOf(input.recording),
+    transcription: input?.transcription === undefined ? undefined : transcriptionModeWords.wordOf(input.transcription),
   };
 }
 
@@ -407,6 +408,7 @@ function toProtoMeeting(meeting: StoredMeeting, publicUrl: string): Meeting {
       screenShare: screenSharePolicyWords.valueOf(meeting.settings.screenShare),
       noShowAfterMinutes: meeting.settings.noShowAfterMinutes,
       recording: recordingModeWords.valueOf(meeting.settings.recording),
+      transcription: transcriptionModeWords.valueOf(meeting.settings.transcription),
     },
     createdAt: timestampFromDate(meeting.createdAt),
     endedAt: meeting.endedAt ? timestampFromDate(meeting.endedAt) : undefined,

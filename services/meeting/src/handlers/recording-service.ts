@@ -139,7 +139,7 @@ export function recordingFileService(deps: {
       const verified = deps.links.verify(request.token);
       if (!verified.ok)
         throw new ConnectError(verified.problem === "expired" ? "This download link has expired" : "This download link is not valid", Code.PermissionDenied);
-      const recording = await deps.store.recordingById(verified.recordingId);
+      const recording = await deps.store.recordingById(verified.id);
       if (!recording || recording.status !== "ready") throw notFound("Recording");
       const size = await deps.storage.size(recording.objectKey);
       if (size === undefined) throw new ConnectError("The recording's file is missing from storage", Code.NotFound);
