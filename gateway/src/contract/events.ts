@@ -94,7 +94,7 @@ export const meetingEvents = {
       "meeting.updated",
       z.object({
         ...plannedMeetingFields,
-        changedFields: z.array(z.enum(["title", "start", "end", "attendees", "hosts", "lobby", "screenShare", "noShowAfterMinutes", "recording"])),
+        changedFields: z.array(z.enum(["title", "start", "end", "attendees", "hosts", "lobby", "screenShare", "noShowAfterMinutes", "recording", "transcription"])),
         previous: MeetingDetails,
       }),
       "MeetingUpdatedEvent",

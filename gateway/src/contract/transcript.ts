@@ -48,6 +48,7 @@ export const Transcript = z
   .object({
     id: uuid(),
     meetingId: z.string(),
+    recordingId: z.string().nullable().meta({ format: "uuid", description: "The recording whose run the speakers' audio was taken beside; null when none." }),
     status: TranscriptStatusName,
     language: z.string().meta({ description: 'The spoken language, a BCP 47 tag (`"en"`).' }),
     createdAt: dateTime(),

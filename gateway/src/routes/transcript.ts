@@ -23,6 +23,7 @@ export function transcriptJson(transcript: TranscriptMessage): z.input<typeof Tr
   return {
     id: transcript.id,
     meetingId: transcript.meetingId,
+    recordingId: transcript.recordingId || null,
     status: enumName(transcriptStatusWords, transcript.status),
     language: transcript.language,
     createdAt: isoTime(transcript.createdAt),

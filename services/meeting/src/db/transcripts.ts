@@ -19,6 +19,8 @@ export interface StoredTranscript {
   completedAt: Date | null;
   /** Where the last speech ends on the transcript's time line; null until ready or when nothing was said. */
   durationMs: number | null;
+  /** The recording whose run the speakers' audio was taken beside, if any. */
+  recordingId: string | null;
   /** In the order of their jobs (a segment's `speakerIndex` points here). */
   speakers: TranscriptSpeaker[];
 }
@@ -40,12 +42,13 @@ interface TranscriptRow {
   created_at: Date;
   completed_at: Date | null;
   duration_ms: string | null;
+  recording_id: string | null;
   speakers: { display_name: string; email: string | null }[];
 }
 
 // The speakers come from the jobs, in their order; the duration is the last segment's end, once ready.
 const SELECT_TRANSCRIPT = `
-  SELECT t.id, t.meeting_id, t.org_id, t.status, t.language, t.error_code, t.created_at, t.completed_at,
+  SELECT t.id, t.meeting_id, t.org_id, t.status, t.language, t.error_code, t.created_at, t.completed_at, t.recording_id,
          CASE WHEN t.status = 'ready' THEN (SELECT max(s.end_ms) FROM transcript_segments s WHERE s.transcript_id = t.id) END AS duration_ms,
          COALESCE((SELECT json_agg(json_build_object('display_name', j.speaker_name, 'email', j.speaker_email) ORDER BY j.ordinal, j.id)
                      FROM transcription_jobs j WHERE j.transcript_id = t.id), '[]') AS speakers
@@ -61,6 +64,7 @@ const toTranscript = (row: TranscriptRow): StoredTranscript => ({
   createdAt: row.created_at,
   completedAt: row.completed_at,
   durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
+  recordingId: row.recording_id,
   speakers: row.speakers.map((speaker) => ({ displayName: speaker.display_name, email: speaker.email })),
 });
 

@@ -57,6 +57,7 @@ function transcriptOf(overrides: Partial<StoredTranscript>): StoredTranscript {
     createdAt: new Date("2030-01-01T10:00:00Z"),
     completedAt: new Date("2030-01-01T10:01:00Z"),
     durationMs: 9_500,
+    recordingId: null,
     speakers: [
       { displayName: "Ada", email: "ada@example.com" },
       { displayName: "Bob", email: null },

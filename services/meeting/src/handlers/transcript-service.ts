@@ -2,21 +2,20 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { invalidArgument, notFound, type Authenticate, type Logger } from "@svc/platform";
-import { transcriptionFailureMessages } from "@svc/platform/contract";
+import { transcriptionFailureMessages, UUID } from "@svc/platform/contract";
 import type { TranscriptFileService, TranscriptSchema, TranscriptSegmentSchema, TranscriptService } from "@svc/proto/svc/meeting/v1/transcript_pb";
 import type { TranscriptionMode } from "../db/meetings.ts";
 import type { StoredSegment, StoredTranscript } from "../db/transcripts.ts";
 import { isMeetingId } from "../meeting-id.ts";
 import { TRANSCRIPTION_MODES } from "../meeting-request.ts";
-import type { AccessLinks } from "../recording/access-links.ts";
+import { linkExpiry, linkRefusal, type AccessLinks } from "../recording/access-links.ts";
 import type { TranscriptStore } from "../transcript-store.ts";
 import { transcriptStatusWords } from "./enum-words.ts";
 
 /** OAuth scopes of the transcript operations; API keys and dashboard sessions need none. */
 export const transcriptScopes = { read: "transcript.read", manage: "transcript.manage" } as const;
 
-const MAX_LINK_SECONDS = 604_800;
-const isTranscriptId = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+const isTranscriptId = (value: string) => UUID.test(value);
 
 export function transcriptToProto(transcript: StoredTranscript): MessageInitShape<typeof TranscriptSchema> {
   return {
@@ -30,6 +29,7 @@ export function transcriptToProto(transcript: StoredTranscript): MessageInitShap
     speakers: transcript.speakers.map((speaker) => ({ displayName: speaker.displayName, email: speaker.email ?? "" })),
     error: transcript.errorCode ? transcriptionFailureMessages[transcript.errorCode] : "",
     errorCode: transcript.errorCode ?? "",
+    recordingId: transcript.recordingId ?? "",
   };
 }
 
@@ -94,10 +94,7 @@ export function transcriptService(deps: TranscriptServiceDependencies): ServiceI
         throw new ConnectError(`The transcript is ${transcript.status}: only a ready transcript can be downloaded`, Code.FailedPrecondition);
       if (!deps.links.enabled)
         throw new ConnectError("Transcript downloads are not configured: the operator must set RECORDING_LINK_SECRET", Code.FailedPrecondition);
-      const seconds = request.expiresInSeconds === 0 ? deps.linkTtlSeconds : request.expiresInSeconds;
-      if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_LINK_SECONDS)
-        throw invalidArgument([`expiresInSeconds must be a whole number of seconds from 1 to ${MAX_LINK_SECONDS}`]);
-      const expiresAt = new Date(Date.now() + seconds * 1_000);
+      const expiresAt = linkExpiry(request.expiresInSeconds, deps.linkTtlSeconds);
       const token = deps.links.issue(transcript.id, expiresAt);
       return {
         token,
@@ -142,8 +139,7 @@ export function transcriptFileService(deps: {
   return {
     async readTranscriptFile(request) {
       const verified = deps.links.verify(request.token);
-      if (!verified.ok)
-        throw new ConnectError(verified.problem === "expired" ? "This download link has expired" : "This download link is not valid", Code.PermissionDenied);
+      if (!verified.ok) throw linkRefusal(verified.problem);
       const transcript = await deps.store.transcriptById(verified.id);
       if (!transcript || transcript.status !== "ready") throw notFound("Transcript");
       return { transcript: transcriptToProto(transcript), segments: (await deps.store.segmentsOf(transcript.id)).map(segmentToProto) };

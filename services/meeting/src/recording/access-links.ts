@@ -1,4 +1,21 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { invalidArgument } from "@svc/platform";
+
+/** The longest a link may live: 7 days. */
+export const MAX_LINK_SECONDS = 604_800;
+
+/** When a link asked to last `expiresInSeconds` (0: `defaultSeconds`) expires; INVALID_ARGUMENT outside 1 s to 7 days. */
+export function linkExpiry(expiresInSeconds: number, defaultSeconds: number): Date {
+  const seconds = expiresInSeconds === 0 ? defaultSeconds : expiresInSeconds;
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_LINK_SECONDS)
+    throw invalidArgument([`expiresInSeconds must be a whole number of seconds from 1 to ${MAX_LINK_SECONDS}`]);
+  return new Date(Date.now() + seconds * 1_000);
+}
+
+/** What the holder of a link that does not let them in is told (PERMISSION_DENIED). */
+export const linkRefusal = (problem: "invalid" | "expired") =>
+  new ConnectError(problem === "expired" ? "This download link has expired" : "This download link is not valid", Code.PermissionDenied);
 
 /**
  * Signed, expiring access links to recording files and to transcripts: `<payload>.<signature>`,
