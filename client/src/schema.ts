@@ -2,11292 +2,11238 @@
 // openapi-typescript. Do not edit by hand: change the REST contract (gateway/src/contract, gateway/src/openapi).
 
 export interface paths {
-  "/meeting": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List meetings
-     * @description The caller's organization's meetings, newest first (by creation), in pages, each with how many people joined it and how many recordings it has. Filters combine: `status`, a range of planned start (`startFrom` inclusive, `startBefore` exclusive; meetings without a start are left out when either is given), and `search` (text in the title or in an invited person's address). Pass `nextPageToken` back as `pageToken` for the next page; it is null on the last page.
-     */
-    get: operations["listMeetings"];
-    put?: never;
-    /**
-     * Create a meeting
-     * @description Creates a meeting and returns its join payload. The meeting is `scheduled` until the first person enters its room at the join URL (then `live`, and `meeting.started` is emitted), whatever its `start`. The `url` is the join page; anyone holding it can open the page, so the id is long and random and the password is empty. Attendees become the meeting's participants (deduplicated case-insensitively). Unknown fields are ignored. Every invalid field is named in one 400 message.
-     */
-    post: operations["createMeeting"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Get a meeting
-     * @description The stored meeting of the caller's organization, with its status, start, end and attendees. A meeting of another organization is reported as not found. A cancelled meeting (`DELETE /meeting/{id}`) is gone: 410 Gone, with the cancelled meeting as the body, so a client learns both that it no longer exists and what it was.
-     */
-    get: operations["getMeeting"];
-    put?: never;
-    post?: never;
-    /**
-     * Cancel a meeting
-     * @description Cancels a meeting that has not ended: its status becomes `cancelled`, anyone in its room is disconnected (`participant.left` each), joins are refused (410), the join page says it was cancelled, and `meeting.cancelled` is emitted; `meeting.ended` never follows. Idempotent: cancelling a cancelled meeting answers 200 with it unchanged and emits nothing. Answers 200 with the meeting (not 204), so a scheduling tool sees the final state. Afterwards `GET /meeting/{id}` answers 410 Gone with the cancelled meeting as its body; the list still shows it (`status=cancelled`).
-     */
-    delete: operations["cancelMeeting"];
-    options?: never;
-    head?: never;
-    /**
-     * Update (reschedule) a meeting
-     * @description Changes the fields present in the body, with the creation rules: `title`, `start`, `end`, `duration`, `attendees` (the list replaces the old one). `null` clears `start` or `end`; clearing the start clears the end. Moving the start of a meeting with a planned end keeps its length unless `end` or `duration` is given too. Answers the stored meeting and emits `meeting.updated` naming the changed fields (nothing when nothing changed). The join URL stays the same. Unknown fields are ignored.
-     */
-    patch: operations["updateMeeting"];
-    trace?: never;
-  };
-  "/meeting/{id}/end": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * End a meeting
-     * @description Ends a scheduled or live meeting: everyone in its room is disconnected (`participant.left` for each), further joins are refused (410), and `meeting.ended` is emitted (reason `ended_by_api`; delivered to webhook subscriptions, at least once). Idempotent: ending an ended meeting answers 200 with the meeting unchanged and emits nothing. No request body.
-     */
-    post: operations["endMeeting"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/links": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List a meeting's personal join links
-     * @description Every personal link of the meeting, newest first (at most 1000), never its secret or URL: so an organizer who lost a `linkId` can still revoke it. `role` is what the link gives now (an invitee's follows the meeting's `hosts` and `attendees`), `state` says whether it lets its holder in (`active`) or why not (`revoked`, `expired`, `uninvited`).
-     */
-    get: operations["listJoinLinks"];
-    put?: never;
-    /**
-     * Create a personal join link
-     * @description A join link for one person: `{email}` of an invited host or attendee (the link's role is theirs, read live: a PATCH of `hosts` or `attendees` changes what the link gives at once, and an address in neither makes it let nobody in), or `{role: "guest", name}` for someone not invited. The URL is the meeting's join URL with an unguessable secret in its fragment (`#link=…`): opening it enters the room as that person, name prefilled, identity known (attendance, `meeting.no_show`). A host's link enters without waiting in the lobby and carries the host controls. The secret is shown once (only its SHA-256 is kept); links expire (`expiresAt`), can be revoked, and work for their own meeting only. The plain join URL keeps working for guests.
-     */
-    post: operations["createJoinLink"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/links/{linkId}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    /**
-     * Revoke a personal join link
-     * @description The link no longer lets anyone in, and whoever is in the room with it is removed from the room at once (their room session stops acting). Idempotent: `revokedNow` is false when it was revoked before.
-     */
-    delete: operations["revokeJoinLink"];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/participants": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Who attended: every visit of the meeting room
-     * @description Each visit (a rejoin is a second one), oldest first, in pages: `participantId`, `name`, `email` (when entered with a personal link), `role`, `joinedAt`, `leftAt` (null while present) and `durationSeconds`. 410 for a cancelled meeting.
-     */
-    get: operations["listMeetingParticipants"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/attendance": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Who came and who did not
-     * @description Each invited host and attendee (in the meeting's order, whether they came or not) and then each guest, with their visits, their total time, whether they are in the room now (`present`) and, for an invited person who never came, `noShow` once the meeting has ended or its no-show time has passed. An invited person is told apart by the address of their personal link; every entry through the plain join URL is a guest of its own (as in `meeting.ended`'s attendance). For a cancelled meeting: who had come before it was cancelled.
-     */
-    get: operations["getMeetingAttendance"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/usage": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The organization's use of meetings and recordings
-     * @description Per UTC day of the last `days` (default 30, today last): meetings with someone in their room that day and the minutes people spent in rooms that day (a visit across midnight counts in both days, each part once; a visit still open counts until now). Also the minutes of recordings started in the period and what the organization stores now (bytes and recordings).
-     */
-    get: operations["getUsage"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/link-holder": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Who a personal join link is for
-     * @description What the join page asks when it is opened with a personal link (`#link=…` in its URL): the role the holder enters with and the name given when the link was made, which the page prefills (the person may change it). A POST so the secret stays out of URLs and logs. Public like join: no Authorization header. A link that does not let its holder in is 403 with the reason, in the words the join would answer.
-     */
-    post: operations["getJoinLinkHolder"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/visitor": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Whether this browser session was removed from the meeting
-     * @description What the join page asks before it offers to join: `removed` is true when someone was removed from the meeting from this browser session (the `svc_room_visitor` cookie), so a reload shows "You were removed" rather than the join form. Public like join. Without the cookie the answer is `removed: false` and the cookie is set here (HttpOnly, SameSite=Strict, path `/api/v1/meeting`), so that every join from this browser session carries the same one, however many are asked for at once.
-     */
-    get: operations["getVisitorStanding"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/lobby/status": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * How a lobby wait stands
-     * @description Whoever waits in the lobby (join answered 202) asks with their `lobbyTicket` every second or two: `waiting`, `locked` (a host locked the room; still waiting), `denied`, or `admitted` with their join grant. Public like join.
-     */
-    post: operations["getLobbyStatus"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/room/lobby": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Who waits in the lobby
-     * @description The people waiting, longest first, how many wait in all, and whether the room is locked. When more than 200 wait, the list holds the 100 longest waiting and the 100 newest arrivals, so a late arrival is never hidden behind a flood. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
-     */
-    get: operations["listLobby"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/room/lobby/deny-all": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Turn away everyone waiting
-     * @description Denies every lobby entry waiting now (their pages show that they were not let in); for a lobby flooded by strangers. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
-     */
-    post: operations["denyAllWaiting"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/room/self": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Who the caller is in the room now
-     * @description The caller's participant id and role as they are now. Rights are read live: a personal link's role follows the meeting's `hosts` and `attendees` (a host dropped from `hosts` is an attendee at once), and a session whose link was revoked, expired or is no longer invited gets 403 with the reason, as does a removed one. The page asks when the server tells it (data packet `svc.role`), and hosts' pages every few seconds. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential.
-     */
-    get: operations["getRoomSelf"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/room/lobby/{entryId}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Admit or deny someone waiting
-     * @description `{admit: true}` lets them in (their page gets its grant), `{admit: false}` turns them away. A decision stands once made. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
-     */
-    post: operations["decideLobbyEntry"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/room/lock": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Lock or unlock the room
-     * @description While locked nobody new enters (joins answer 409; whoever waits sees `locked`); hosts with their link still do. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
-     */
-    post: operations["lockRoom"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/room/participants/{participantId}/mute": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Mute someone's microphone, or stop their camera or screen share
-     * @description Through LiveKit's MutePublishedTrack; they may turn it on again themselves. `muted` is false when they had nothing of that source on. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
-     */
-    post: operations["muteParticipant"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/room/participants/{participantId}/remove": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Remove someone from the room
-     * @description Disconnects them (LiveKit RemoveParticipant); neither their link nor their browser session can enter this meeting again. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
-     */
-    post: operations["removeParticipant"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/room/participants/{participantId}/role": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Make someone in the room a host, or take it back
-     * @description For the rest of the meeting. An invited person (in the room with their personal link) moves within the meeting's `hosts` and `attendees` as a PATCH would (`GET /meeting/{id}` shows it, `meeting.updated` is sent) and their link follows; someone who entered by the plain URL is a host as this participant. Their page is told (data packet `svc.role`) and shows the host controls, or loses them, without a reload. 409 for someone who entered with a guest link (invite them instead) or when the meeting already has 20 hosts; 400 for oneself. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
-     */
-    post: operations["setParticipantRole"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/room/participants/{participantId}/hand": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Raise or lower a hand
-     * @description `participantId` `self` for the caller's own hand, which anyone raises and lowers; a host may lower anyone's (nobody raises another's: 403). The server sets the person's LiveKit participant attribute `hand` to the time raised (milliseconds since the epoch), which every page shows on the tile and in the people list, in the order raised; participants cannot set their own attributes (their grant has no `canUpdateOwnMetadata`), so a page cannot forge a hand. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential.
-     */
-    post: operations["setHandRaised"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/room/reactions": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * React with an emoji
-     * @description One of 👍 👏 😂 😮 ❤️ 🎉, relayed by the server to everyone in the room (data packet `svc.reaction` with `{participantId, emoji}`), which their pages float over the sender's tile for a few seconds. At most 5 per 10 seconds per person: more get 429 with Retry-After. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential.
-     */
-    post: operations["sendReaction"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/room/spotlight": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Spotlight someone for everyone
-     * @description Shows the person large on everyone's stage (speaker view) until a host spotlights someone else or nobody (`participantId: null`), or they leave; a shared screen still takes the stage. Carried as the LiveKit room's metadata (`{"spotlight": participantId}`), which only the server sets. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
-     */
-    post: operations["setSpotlight"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/room/end": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * End the meeting for everyone
-     * @description Ends the meeting (`meeting.ended` with reason `ended_by_host`) and closes its room, disconnecting everyone. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
-     */
-    post: operations["endMeetingForEveryone"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/room/chat": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The chat since the meeting started
-     * @description What someone joining late sees: the messages sent since the meeting started (the last 500), oldest first. Nothing is kept after the meeting ends. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential.
-     */
-    get: operations["listChatMessages"];
-    put?: never;
-    /**
-     * Send a chat message
-     * @description Stored until the meeting ends and relayed by the server to everyone in the room (a LiveKit data packet on topic `svc.chat`) with the sender's name and the time. Text only: pages show it as text, links included. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential.
-     */
-    post: operations["sendChatMessage"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/join": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Get a join grant for the meeting room
-     * @description What the join page calls when a person clicks Join: a short-lived token for the media server (LiveKit) room of the meeting, for a new participant identity with the given display name. Public like the join page: no Authorization header is needed, because holding the meeting's unguessable id is the permission. The token must be used to connect before `expiresAt` (JOIN_TOKEN_TTL_SECONDS, default 300 s). Refused for unknown (404), ended (410), full or locked (409) meetings; limited per client address, an IPv6 /64 counting as one (JOIN_GRANTS_PER_MINUTE, default 30), and per meeting (JOIN_GRANTS_PER_MEETING_PER_MINUTE, default 300) for people without a personal link; a valid personal link is charged to a budget of its own instead (JOIN_GRANTS_PER_LINK_PER_MINUTE, default 30), so strangers cannot lock invited people out. With `link` (a personal link's secret) the person enters with the role the link gives now (an invitee's follows the meeting's `hosts` and `attendees`); a bad, revoked, expired or no longer invited link is 403. With the meeting's `lobby` on, anyone but a host gets 202 and waits (one entry per browser session or link; at most LOBBY_WAITING_PER_ADDRESS, default 5, waiting from one address, beyond which 429). The grant's `roomSession` authenticates the room's own API (chat; host actions for hosts). A session cookie (`svc_room_visitor`, HttpOnly) marks the browser session, so someone removed cannot come back from it.
-     */
-    post: operations["joinMeeting"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/recordings": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List a meeting's recordings
-     * @description Every recording of the meeting, newest first, in every status.
-     */
-    get: operations["listRecordings"];
-    put?: never;
-    /**
-     * Start recording a meeting
-     * @description Starts recording the meeting's room (LiveKit Egress): `grid` (default) records the room as its people see it, `audio` its audio only. The meeting's `recording` setting must be `manual` or `auto`, and someone must be in its room. Everyone in the room sees a recording indicator and hears that the recording started; the join page tells people before they join. Emits `recording.started`; when it is stopped (or the meeting ends) the file is finished and `recording.ready` follows, or `recording.failed`. 409: Recording is off for the meeting (`recording: off`), nobody is in its room yet (a recording needs the room open), it has ended or was cancelled, or it is being recorded already (one recording at a time).
-     */
-    post: operations["startRecording"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/recordings/{recordingId}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Get a recording
-     * @description Its status (`recording`, `processing`, `ready`, `failed`), times, duration, size, layout and error.
-     */
-    get: operations["getRecording"];
-    put?: never;
-    post?: never;
-    /**
-     * Delete a recording and its file
-     * @description Deletes the recording and its file for good; access links to it stop working (404). Admins of the organization only (a member's credential gets 403). A recording still `recording` or `processing` is refused (409): stop it and wait until it is ready or failed. Recordings are also deleted RECORDING_RETENTION_DAYS (default 30) after they ended.
-     */
-    delete: operations["deleteRecording"];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/recordings/{recordingId}/stop": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Stop a recording
-     * @description Stops a recording in progress: it becomes `processing` while the recorder finishes the file, then `ready` (`recording.ready`) or `failed`. Idempotent: a recording that is no longer recording is answered as it is.
-     */
-    post: operations["stopRecording"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/recordings/{recordingId}/access-link": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * A download link for a recording
-     * @description A signed URL of the recording's file that needs no API key, valid until `expiresAt` (`expiresInSeconds`, default 1 hour, at most 7 days): what a scheduler hands to its user. Anyone holding it can watch or download the file until then, so share it like the recording itself. The file is served with `Range` support (a video element can seek). 409 while the recording is not `ready`.
-     */
-    get: operations["getRecordingAccessLink"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/recording-downloads/{token}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Download a recording's file (access link)
-     * @description The MP4 file an access link points to. No Authorization header: the signed, expiring token in the path is the permission. Supports `Range` (206 with `Content-Range`; 416 outside the file) and HEAD.
-     */
-    get: operations["downloadRecording"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/room/recording": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Whether the meeting is being recorded
-     * @description What the room page shows in its recording indicator when it opens (afterwards it hears changes as `svc.recording` data packets). Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential.
-     */
-    get: operations["getRoomRecording"];
-    put?: never;
-    /**
-     * Start recording (a host in the room)
-     * @description The host panel's Record control: the same start as POST /meeting/{id}/recordings (409: Recording is off for the meeting (`recording: off`), nobody is in its room yet (a recording needs the room open), it has ended or was cancelled, or it is being recorded already (one recording at a time).; 503 with Retry-After without recording capacity). Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
-     */
-    post: operations["startRoomRecording"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/room/recording/stop": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Stop the recording (a host in the room)
-     * @description Stops the meeting's recording in progress (404 when nothing is being recorded). Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
-     */
-    post: operations["stopRoomRecording"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting/{id}/transcripts": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List a meeting's transcripts
-     * @description Every transcript of the meeting, newest first, in every status, without their segments. A meeting whose `transcription` setting is `on` gets one per recording.
-     */
-    get: operations["listTranscripts"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/transcripts/{transcriptId}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Get a transcript: who said what, when
-     * @description Its status, language, duration and speakers and, once `ready`, its segments in time order, each naming its speaker and its start and end in seconds of the meeting's time line.
-     */
-    get: operations["getTranscript"];
-    put?: never;
-    post?: never;
-    /**
-     * Delete a transcript
-     * @description Deletes the transcript and its text for good; access links to it stop working (404). One still `processing` stops: nothing more is stored. Transcripts are also deleted RECORDING_RETENTION_DAYS (default 30) after they completed, as recordings are. Admins of the organization only (a member's credential gets 403).
-     */
-    delete: operations["deleteTranscript"];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/transcripts/{transcriptId}/access-link": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Links to a transcript as WebVTT and JSON
-     * @description Signed URLs of the transcript that need no API key, valid until `expiresAt` (`expiresInSeconds`, default 1 hour, at most 7 days): what a scheduler hands to its user. Anyone holding one can read the transcript until then, so share it like the transcript itself. 409 while the transcript is not `ready`.
-     */
-    get: operations["getTranscriptAccessLink"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/transcript-downloads/{token}/transcript.vtt": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Read a transcript as WebVTT (access link)
-     * @description The transcript as a WebVTT file: one cue per segment, in time order, its speaker as a voice tag (`<v Ada Lovelace>text`). No Authorization header: the signed, expiring token in the path is the permission.
-     */
-    get: operations["downloadTranscriptWebVtt"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/transcript-downloads/{token}/transcript.json": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Read a transcript as JSON (access link)
-     * @description The transcript as JSON, the same document GET /transcripts/{transcriptId} answers. No Authorization header: the signed, expiring token in the path is the permission.
-     */
-    get: operations["downloadTranscriptJson"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/transcription-settings": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The organization's transcription default
-     * @description Whether new meetings of the organization are transcribed unless they say otherwise (`off` until an admin changes it).
-     */
-    get: operations["getTranscriptionSettings"];
-    /**
-     * Set the organization's transcription default
-     * @description Meetings created from now on without their own `transcription` setting take it; existing meetings keep theirs. Admins of the organization only (a member's credential gets 403).
-     */
-    put: operations["updateTranscriptionSettings"];
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/auth": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Verify a credential
-     * @description Resolves the Bearer token of the request (an API key `svc_...` or an OAuth access token `svc_oauth_...`) to the user and organization it belongs to. No body is sent. A revoked key is refused from the next request on.
-     */
-    post: operations["verifyCredential"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/oauth/authorize": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Start the authorization-code flow (browser redirect)
-     * @description The user signs in (e-mail and password) and sees a consent page naming the application and each requested permission. On approval the browser is redirected to `redirect_uri` with `code` (single use, valid 10 minutes), the unchanged `state` and `iss`; on denial with `error=access_denied` and `state`. Scopes outside the client's allowance redirect with `error=invalid_scope`. An unknown client or a `redirect_uri` that is not registered exactly shows an error page and never redirects. After 5 wrong passwords in one authorization request the browser is redirected to `redirect_uri` with `error=access_denied`.
-     */
-    get: operations["authorize"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/oauth/token": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Exchange an authorization code, or refresh
-     * @description Grant types `authorization_code` and `refresh_token` only. The client authenticates with `client_id` and `client_secret` in the body (`client_secret_post`) or with HTTP Basic. Codes are single use; refresh tokens are single use and rotate on every refresh, each valid for 30 days from its own issue, never past the authorization's lifetime (`OAUTH_GRANT_LIFETIME_SECONDS`, default 1 year from the first exchange). A second use of a code or of a used refresh token fails with `invalid_grant` and revokes every token of that authorization.
-     */
-    post: operations["token"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/oauth/revoke": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Revoke a token (RFC 7009)
-     * @description Revokes an access token, or a refresh token together with every token of its authorization. Client authentication as at the token endpoint. Answers 200 also for unknown tokens, as RFC 7009 requires.
-     */
-    post: operations["revokeToken"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/webhook": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List webhook endpoints
-     * @description Every subscription of the caller's organization, oldest first, never with its secret. A disabled subscription says when and why it was disabled. Without `pageSize` and `pageToken` the answer lists them all (at most the per-organization limit, 100 by default); with them, one page, and `nextPageToken` continues.
-     */
-    get: operations["listWebhooks"];
-    put?: never;
-    /**
-     * Register a webhook endpoint
-     * @description Subscribes `url` to the listed event types for the caller's organization and returns the signing secret, **once**: it cannot be retrieved again. `url` must be an absolute https URL (http only where the deployment allows insecure targets) of at most 2048 characters, without credentials, whose host does not resolve to a loopback, private, link-local, carrier-grade NAT, reserved, unique-local or cloud-metadata address (checked again on every delivery). `events` must be a non-empty list of known types (`meeting.started`, `meeting.ended`, `meeting.updated`, `meeting.cancelled`, `meeting.no_show`, `participant.joined`, `participant.left`, `recording.started`, `recording.ready`, `recording.failed`, `transcript.ready`, `transcript.failed`, `webhook.disabled`; their bodies are under `webhooks` in this document), at most 20 entries; duplicates are removed. An organization may have at most 100 subscriptions. Deliveries are signed per Standard Webhooks (headers `webhook-id`, `webhook-timestamp`, `webhook-signature`). Delivery is at least once and unordered: a receiver may get the same event twice (deduplicate on the `webhook-id` header) and events in any order.
-     */
-    post: operations["createWebhook"];
-    /**
-     * Delete a webhook endpoint
-     * @description Removes the subscription named in the body. Its pending deliveries are cancelled and never sent; an attempt already in flight at that moment may still arrive.
-     */
-    delete: operations["deleteWebhook"];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/webhook/{webhookId}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /**
-     * Change a webhook endpoint
-     * @description Changes the fields present in the body and keeps the others, with the rules of registration: a new `url` passes the same checks (https, no credentials, and a host that is not and does not resolve to an address inside the platform's network: the same 400 as at registration); `events` replaces the list. `disabled: true` stops deliveries at once (pending ones fail and can be recovered after re-enabling; an attempt in flight may still arrive); `disabled: false` re-enables, like `POST /webhook/{webhookId}/enable`. `rateLimitPerSecond: null` removes the limit. The signing secret is unchanged (see `rotate-secret`).
-     */
-    patch: operations["updateWebhook"];
-    trace?: never;
-  };
-  "/webhook/{webhookId}/rotate-secret": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Rotate a webhook endpoint's signing secret
-     * @description Replaces the signing secret and returns the new one, **once**. For a grace window (24 hours unless the deployment says otherwise; `previousSecretExpiresAt`) every delivery carries two signatures in `webhook-signature`, one with the previous secret and one with the new, space-separated as Standard Webhooks defines, so a receiver verifies with either while it switches; after the window only the new secret signs and the previous one is wiped. Rotating again within the window retires the secret being replaced: only the latest two ever sign. Send an `Idempotency-Key` to retry safely: a retry returns the same new secret instead of rotating again. No request body.
-     */
-    post: operations["rotateWebhookSecret"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/webhook/{webhookId}/recover": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Redeliver every failed delivery of a window
-     * @description Makes every `failed` delivery of this endpoint created in [`since`, `until`) due now, for one more attempt each, with its original `webhook-id` and body (freshly signed). `since` may be at most 14 days ago; `until` defaults to now. Deliveries that are pending, succeeded or cancelled are left alone. The endpoint's rate limit, if any, paces them. The results arrive asynchronously: read them from the delivery log (`status=failed` shows what is still failing).
-     */
-    post: operations["recoverWebhookDeliveries"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/event-types": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List the event types
-     * @description Every event type a subscription may list, with what it means and the JSON Schema of its `data` (generated from the same schemas as this document's `webhooks`). Every body is `{type, timestamp, data}`. `webhook.test` (sent on request only, never subscribed to) is not listed.
-     */
-    get: operations["listEventTypes"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/webhook/{webhookId}/enable": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Re-enable a disabled webhook endpoint
-     * @description Clears the disabled state (after `410 Gone` or 5 days of continuous failure) so new events are delivered again. Deliveries that failed while disabled stay failed; redeliver them one by one. Enabling an enabled subscription changes nothing. No request body.
-     */
-    post: operations["enableWebhook"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/webhook/{webhookId}/deliveries": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List a webhook endpoint's deliveries
-     * @description The subscription's deliveries, newest first, each with its attempts (the 50 most recent, oldest first). Narrow it with `status`, `statusClass` (of each delivery's most recent attempt) and a creation window (`since`, `until`); the filters combine. Paginate with `pageToken` = the previous page's `nextPageToken`, keeping the same filters.
-     */
-    get: operations["listWebhookDeliveries"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/webhook/{webhookId}/deliveries/{deliveryId}/retry": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Redeliver one delivery now
-     * @description Schedules an attempt of the delivery at once, with the same `webhook-id` and body (freshly signed). A pending delivery keeps its retry schedule; a succeeded or failed one gets one more attempt without automatic retries. An attempt in flight is not duplicated. The result arrives asynchronously: read it from the delivery log. No request body.
-     */
-    post: operations["retryWebhookDelivery"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/webhook/{webhookId}/test": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Send a signed test event
-     * @description Sends a `webhook.test` event (`{"type":"webhook.test","timestamp":...,"data":{"webhookId","orgId","message"}}`) to this endpoint only, signed like every delivery: a single attempt, never retried automatically; at most 10 per webhook per minute (`WEBHOOK_TEST_EVENTS_PER_MINUTE`). The result arrives asynchronously: read it from the delivery log. No request body.
-     */
-    post: operations["testWebhook"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/session": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The signed-in user
-     * @description Who the session belongs to, their organization and role. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header.
-     */
-    get: operations["getSession"];
-    put?: never;
-    /**
-     * Sign in to the dashboard
-     * @description Checks e-mail and password and starts a session: sets the HttpOnly `svc_session` cookie (SameSite=Lax; Secure and `__Host-` prefixed on https) and the `svc_csrf` cookie whose value every later request must send as `X-CSRF-Token`. Failed attempts are throttled per account and per client address, together with the OAuth sign-in page; a throttled account is refused even with the right password, and the answers do not depend on whether the account exists.
-     */
-    post: operations["signIn"];
-    /**
-     * Sign out
-     * @description Ends the session server-side (its cookie is refused from now on) and clears the cookies. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header.
-     */
-    delete: operations["signOut"];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/signup": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Create an organization and its first admin
-     * @description Only when the installation enables sign-up (`SIGNUP_ENABLED=true`); starts a session like `POST /session`. Organization name 1-200 characters, e-mail address, password 8-1024 characters.
-     */
-    post: operations["signUp"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api-keys": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List your API keys
-     * @description The signed-in user's keys, revoked ones included, never the key itself. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header.
-     */
-    get: operations["listMyApiKeys"];
-    put?: never;
-    /**
-     * Create an API key
-     * @description Returns the key **once** (`key`); only its SHA-256 is stored. Name 1-100 characters, no control characters. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header.
-     */
-    post: operations["createMyApiKey"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api-keys/{keyId}/revoke": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Revoke one of your API keys
-     * @description The key is refused from the next request on, through every replica. Revoking again keeps the first time. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header.
-     */
-    post: operations["revokeMyApiKey"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/oauth-clients": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List the organization's OAuth clients
-     * @description Never the secret; with the catalog of scopes a client may be allowed. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
-     */
-    get: operations["listOAuthClients"];
-    put?: never;
-    /**
-     * Register an OAuth client
-     * @description Name 1-100 characters; 1-10 redirect URIs, absolute http(s) URLs without fragment or credentials, compared exactly; at least one known scope. Returns `clientSecret` **once**. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
-     */
-    post: operations["createOAuthClient"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/oauth-clients/{clientId}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    /**
-     * Change an OAuth client's name, redirect URIs and scopes
-     * @description Same rules as creation. Removing a scope ends every grant and token of the client (users approve again). Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
-     */
-    put: operations["updateOAuthClient"];
-    post?: never;
-    /**
-     * Delete an OAuth client
-     * @description Its grants, codes and tokens end at once. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
-     */
-    delete: operations["deleteOAuthClient"];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/oauth-clients/{clientId}/secret": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Rotate an OAuth client's secret
-     * @description A new secret, returned **once**; the old one is refused (`invalid_client`) at once. Existing tokens keep working; refreshing them needs the new secret. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
-     */
-    post: operations["rotateOAuthClientSecret"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/users": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List the organization's users
-     * @description With role and deactivation. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
-     */
-    get: operations["listUsers"];
-    put?: never;
-    /**
-     * Create a user in the organization
-     * @description With an initial password the admin hands over; role `member` unless `admin` is given. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
-     */
-    post: operations["createUser"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/users/{userId}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /**
-     * Change a user's role or deactivate (reactivate) them
-     * @description Deactivating ends the user's sessions and refuses their API keys and OAuth tokens at once (nothing is deleted; reactivating restores them). Admins cannot demote or deactivate themselves (409). Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
-     */
-    patch: operations["updateUser"];
-    trace?: never;
-  };
-  "/authorized-apps": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Applications you authorized
-     * @description Each approval (grant) of an OAuth application by the signed-in user, newest first. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header.
-     */
-    get: operations["listAuthorizedApps"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/authorized-apps/{grantId}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    /**
-     * Revoke an authorization
-     * @description Its access tokens are refused at once and its refresh tokens answer `invalid_grant`. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header.
-     */
-    delete: operations["revokeAuthorizedApp"];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/oauth-client-policy": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Which third-party OAuth clients members may authorize
-     * @description The organization's policy (`all`, the default, or `listed`) and the listed clients of other organizations, each with its name and the organization that registered it. Clients registered by the organization itself are always allowed and never listed. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
-     */
-    get: operations["getOAuthClientPolicy"];
-    /**
-     * Allow all OAuth clients, or only listed ones
-     * @description With `listed`, a member's authorization request for an unlisted client of another organization is refused: the consent page says so and the application receives `access_denied`. Switching to `listed` also ends members' existing authorizations of unlisted clients (their tokens are refused at once). Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
-     */
-    put: operations["setOAuthClientPolicy"];
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/oauth-client-policy/allowed-clients/{clientId}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    /**
-     * List an OAuth client
-     * @description Lets members authorize this client of another organization while the policy is `listed` (the list is kept while the policy is `all`). Listing a listed client again changes nothing. At most 100 clients. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
-     */
-    put: operations["allowOAuthClient"];
-    post?: never;
-    /**
-     * Remove an OAuth client from the list
-     * @description While the policy is `listed`, members' authorizations of the client end at once. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
-     */
-    delete: operations["disallowOAuthClient"];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/meeting-embedding": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Which sites may show the organization's meetings in a frame
-     * @description The origins allowed to embed the join page of the organization's meetings in an `<iframe>`. Empty (the default): every site is refused (`frame-ancestors 'none'`). Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
-     */
-    get: operations["getMeetingEmbedding"];
-    /**
-     * Set the sites that may show the organization's meetings in a frame
-     * @description Replaces the list. From the next page load on, the join page of every meeting of the organization sends `Content-Security-Policy: frame-ancestors` with exactly these origins (and no `X-Frame-Options`), so a browser shows it in a frame on those sites only, and the page posts its events (`joined`, `left`, `participant-joined`, `participant-left`, `hand-raised`, `meeting-ended`) to such a parent with that origin as `targetOrigin`. See the embedding section of the meeting room guide for the `<iframe>` to use. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
-     */
-    put: operations["setMeetingEmbedding"];
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
+    "/meeting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List meetings
+         * @description The caller's organization's meetings, newest first (by creation), in pages, each with how many people joined it and how many recordings it has. Filters combine: `status`, a range of planned start (`startFrom` inclusive, `startBefore` exclusive; meetings without a start are left out when either is given), and `search` (text in the title or in an invited person's address). Pass `nextPageToken` back as `pageToken` for the next page; it is null on the last page.
+         */
+        get: operations["listMeetings"];
+        put?: never;
+        /**
+         * Create a meeting
+         * @description Creates a meeting and returns its join payload. The meeting is `scheduled` until the first person enters its room at the join URL (then `live`, and `meeting.started` is emitted), whatever its `start`. The `url` is the join page; anyone holding it can open the page, so the id is long and random and the password is empty. Attendees become the meeting's participants (deduplicated case-insensitively). Unknown fields are ignored. Every invalid field is named in one 400 message.
+         */
+        post: operations["createMeeting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a meeting
+         * @description The stored meeting of the caller's organization, with its status, start, end and attendees. A meeting of another organization is reported as not found. A cancelled meeting (`DELETE /meeting/{id}`) is gone: 410 Gone, with the cancelled meeting as the body, so a client learns both that it no longer exists and what it was.
+         */
+        get: operations["getMeeting"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a meeting
+         * @description Cancels a meeting that has not ended: its status becomes `cancelled`, anyone in its room is disconnected (`participant.left` each), joins are refused (410), the join page says it was cancelled, and `meeting.cancelled` is emitted; `meeting.ended` never follows. Idempotent: cancelling a cancelled meeting answers 200 with it unchanged and emits nothing. Answers 200 with the meeting (not 204), so a scheduling tool sees the final state. Afterwards `GET /meeting/{id}` answers 410 Gone with the cancelled meeting as its body; the list still shows it (`status=cancelled`).
+         */
+        delete: operations["cancelMeeting"];
+        options?: never;
+        head?: never;
+        /**
+         * Update (reschedule) a meeting
+         * @description Changes the fields present in the body, with the creation rules: `title`, `start`, `end`, `duration`, `attendees` (the list replaces the old one). `null` clears `start` or `end`; clearing the start clears the end. Moving the start of a meeting with a planned end keeps its length unless `end` or `duration` is given too. Answers the stored meeting and emits `meeting.updated` naming the changed fields (nothing when nothing changed). The join URL stays the same. Unknown fields are ignored.
+         */
+        patch: operations["updateMeeting"];
+        trace?: never;
+    };
+    "/meeting/{id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a meeting
+         * @description Ends a scheduled or live meeting: everyone in its room is disconnected (`participant.left` for each), further joins are refused (410), and `meeting.ended` is emitted (reason `ended_by_api`; delivered to webhook subscriptions, at least once). Idempotent: ending an ended meeting answers 200 with the meeting unchanged and emits nothing. No request body.
+         */
+        post: operations["endMeeting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a meeting's personal join links
+         * @description Every personal link of the meeting, newest first (at most 1000), never its secret or URL: so an organizer who lost a `linkId` can still revoke it. `role` is what the link gives now (an invitee's follows the meeting's `hosts` and `attendees`), `state` says whether it lets its holder in (`active`) or why not (`revoked`, `expired`, `uninvited`).
+         */
+        get: operations["listJoinLinks"];
+        put?: never;
+        /**
+         * Create a personal join link
+         * @description A join link for one person: `{email}` of an invited host or attendee (the link's role is theirs, read live: a PATCH of `hosts` or `attendees` changes what the link gives at once, and an address in neither makes it let nobody in), or `{role: "guest", name}` for someone not invited. The URL is the meeting's join URL with an unguessable secret in its fragment (`#link=…`): opening it enters the room as that person, name prefilled, identity known (attendance, `meeting.no_show`). A host's link enters without waiting in the lobby and carries the host controls. The secret is shown once (only its SHA-256 is kept); links expire (`expiresAt`), can be revoked, and work for their own meeting only. The plain join URL keeps working for guests.
+         */
+        post: operations["createJoinLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a personal join link
+         * @description The link no longer lets anyone in, and whoever is in the room with it is removed from the room at once (their room session stops acting). Idempotent: `revokedNow` is false when it was revoked before.
+         */
+        delete: operations["revokeJoinLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/participants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who attended: every visit of the meeting room
+         * @description Each visit (a rejoin is a second one), oldest first, in pages: `participantId`, `name`, `email` (when entered with a personal link), `role`, `joinedAt`, `leftAt` (null while present) and `durationSeconds`. 410 for a cancelled meeting.
+         */
+        get: operations["listMeetingParticipants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/attendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who came and who did not
+         * @description Each invited host and attendee (in the meeting's order, whether they came or not) and then each guest, with their visits, their total time, whether they are in the room now (`present`) and, for an invited person who never came, `noShow` once the meeting has ended or its no-show time has passed. An invited person is told apart by the address of their personal link; every entry through the plain join URL is a guest of its own (as in `meeting.ended`'s attendance). For a cancelled meeting: who had come before it was cancelled.
+         */
+        get: operations["getMeetingAttendance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's use of meetings and recordings
+         * @description Per UTC day of the last `days` (default 30, today last): meetings with someone in their room that day and the minutes people spent in rooms that day (a visit across midnight counts in both days, each part once; a visit still open counts until now). Also the minutes of recordings started in the period and what the organization stores now (bytes and recordings).
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/link-holder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Who a personal join link is for
+         * @description What the join page asks when it is opened with a personal link (`#link=…` in its URL): the role the holder enters with and the name given when the link was made, which the page prefills (the person may change it). A POST so the secret stays out of URLs and logs. Public like join: no Authorization header. A link that does not let its holder in is 403 with the reason, in the words the join would answer.
+         */
+        post: operations["getJoinLinkHolder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/visitor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether this browser session was removed from the meeting
+         * @description What the join page asks before it offers to join: `removed` is true when someone was removed from the meeting from this browser session (the `svc_room_visitor` cookie), so a reload shows "You were removed" rather than the join form. Public like join. Without the cookie the answer is `removed: false` and the cookie is set here (HttpOnly, SameSite=Strict, path `/api/v1/meeting`), so that every join from this browser session carries the same one, however many are asked for at once.
+         */
+        get: operations["getVisitorStanding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/lobby/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How a lobby wait stands
+         * @description Whoever waits in the lobby (join answered 202) asks with their `lobbyTicket` every second or two: `waiting`, `locked` (a host locked the room; still waiting), `denied`, or `admitted` with their join grant. Public like join.
+         */
+        post: operations["getLobbyStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/lobby": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who waits in the lobby
+         * @description The people waiting, longest first, how many wait in all, and whether the room is locked. When more than 200 wait, the list holds the 100 longest waiting and the 100 newest arrivals, so a late arrival is never hidden behind a flood. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        get: operations["listLobby"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/lobby/deny-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn away everyone waiting
+         * @description Denies every lobby entry waiting now (their pages show that they were not let in); for a lobby flooded by strangers. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        post: operations["denyAllWaiting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/self": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who the caller is in the room now
+         * @description The caller's participant id and role as they are now. Rights are read live: a personal link's role follows the meeting's `hosts` and `attendees` (a host dropped from `hosts` is an attendee at once), and a session whose link was revoked, expired or is no longer invited gets 403 with the reason, as does a removed one. The page asks when the server tells it (data packet `svc.role`), and hosts' pages every few seconds. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential.
+         */
+        get: operations["getRoomSelf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/lobby/{entryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Admit or deny someone waiting
+         * @description `{admit: true}` lets them in (their page gets its grant), `{admit: false}` turns them away. A decision stands once made. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        post: operations["decideLobbyEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/lock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lock or unlock the room
+         * @description While locked nobody new enters (joins answer 409; whoever waits sees `locked`); hosts with their link still do. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        post: operations["lockRoom"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/participants/{participantId}/mute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mute someone's microphone, or stop their camera or screen share
+         * @description Through LiveKit's MutePublishedTrack; they may turn it on again themselves. `muted` is false when they had nothing of that source on. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        post: operations["muteParticipant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/participants/{participantId}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove someone from the room
+         * @description Disconnects them (LiveKit RemoveParticipant); neither their link nor their browser session can enter this meeting again. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        post: operations["removeParticipant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/participants/{participantId}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make someone in the room a host, or take it back
+         * @description For the rest of the meeting. An invited person (in the room with their personal link) moves within the meeting's `hosts` and `attendees` as a PATCH would (`GET /meeting/{id}` shows it, `meeting.updated` is sent) and their link follows; someone who entered by the plain URL is a host as this participant. Their page is told (data packet `svc.role`) and shows the host controls, or loses them, without a reload. 409 for someone who entered with a guest link (invite them instead) or when the meeting already has 20 hosts; 400 for oneself. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        post: operations["setParticipantRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/participants/{participantId}/hand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Raise or lower a hand
+         * @description `participantId` `self` for the caller's own hand, which anyone raises and lowers; a host may lower anyone's (nobody raises another's: 403). The server sets the person's LiveKit participant attribute `hand` to the time raised (milliseconds since the epoch), which every page shows on the tile and in the people list, in the order raised; participants cannot set their own attributes (their grant has no `canUpdateOwnMetadata`), so a page cannot forge a hand. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential.
+         */
+        post: operations["setHandRaised"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * React with an emoji
+         * @description One of 👍 👏 😂 😮 ❤️ 🎉, relayed by the server to everyone in the room (data packet `svc.reaction` with `{participantId, emoji}`), which their pages float over the sender's tile for a few seconds. At most 5 per 10 seconds per person: more get 429 with Retry-After. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential.
+         */
+        post: operations["sendReaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/spotlight": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Spotlight someone for everyone
+         * @description Shows the person large on everyone's stage (speaker view) until a host spotlights someone else or nobody (`participantId: null`), or they leave; a shared screen still takes the stage. Carried as the LiveKit room's metadata (`{"spotlight": participantId}`), which only the server sets. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        post: operations["setSpotlight"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the meeting for everyone
+         * @description Ends the meeting (`meeting.ended` with reason `ended_by_host`) and closes its room, disconnecting everyone. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        post: operations["endMeetingForEveryone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The chat since the meeting started
+         * @description What someone joining late sees: the messages sent since the meeting started (the last 500), oldest first. Nothing is kept after the meeting ends. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential.
+         */
+        get: operations["listChatMessages"];
+        put?: never;
+        /**
+         * Send a chat message
+         * @description Stored until the meeting ends and relayed by the server to everyone in the room (a LiveKit data packet on topic `svc.chat`) with the sender's name and the time. Text only: pages show it as text, links included. Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential.
+         */
+        post: operations["sendChatMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a join grant for the meeting room
+         * @description What the join page calls when a person clicks Join: a short-lived token for the media server (LiveKit) room of the meeting, for a new participant identity with the given display name. Public like the join page: no Authorization header is needed, because holding the meeting's unguessable id is the permission. The token must be used to connect before `expiresAt` (JOIN_TOKEN_TTL_SECONDS, default 300 s). Refused for unknown (404), ended (410), full or locked (409) meetings; limited per client address, an IPv6 /64 counting as one (JOIN_GRANTS_PER_MINUTE, default 30), and per meeting (JOIN_GRANTS_PER_MEETING_PER_MINUTE, default 300) for people without a personal link; a valid personal link is charged to a budget of its own instead (JOIN_GRANTS_PER_LINK_PER_MINUTE, default 30), so strangers cannot lock invited people out. With `link` (a personal link's secret) the person enters with the role the link gives now (an invitee's follows the meeting's `hosts` and `attendees`); a bad, revoked, expired or no longer invited link is 403. With the meeting's `lobby` on, anyone but a host gets 202 and waits (one entry per browser session or link; at most LOBBY_WAITING_PER_ADDRESS, default 5, waiting from one address, beyond which 429). The grant's `roomSession` authenticates the room's own API (chat; host actions for hosts). A session cookie (`svc_room_visitor`, HttpOnly) marks the browser session, so someone removed cannot come back from it.
+         */
+        post: operations["joinMeeting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/recordings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a meeting's recordings
+         * @description Every recording of the meeting, newest first, in every status.
+         */
+        get: operations["listRecordings"];
+        put?: never;
+        /**
+         * Start recording a meeting
+         * @description Starts recording the meeting's room (LiveKit Egress): `grid` (default) records the room as its people see it, `audio` its audio only. The meeting's `recording` setting must be `manual` or `auto`, and someone must be in its room. Everyone in the room sees a recording indicator and hears that the recording started; the join page tells people before they join. Emits `recording.started`; when it is stopped (or the meeting ends) the file is finished and `recording.ready` follows, or `recording.failed`. 409: Recording is off for the meeting (`recording: off`), nobody is in its room yet (a recording needs the room open), it has ended or was cancelled, or it is being recorded already (one recording at a time).
+         */
+        post: operations["startRecording"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recordings/{recordingId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a recording
+         * @description Its status (`recording`, `processing`, `ready`, `failed`), times, duration, size, layout and error.
+         */
+        get: operations["getRecording"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a recording and its file
+         * @description Deletes the recording and its file for good; access links to it stop working (404). Admins of the organization only (a member's credential gets 403). A recording still `recording` or `processing` is refused (409): stop it and wait until it is ready or failed. Recordings are also deleted RECORDING_RETENTION_DAYS (default 30) after they ended.
+         */
+        delete: operations["deleteRecording"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recordings/{recordingId}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a recording
+         * @description Stops a recording in progress: it becomes `processing` while the recorder finishes the file, then `ready` (`recording.ready`) or `failed`. Idempotent: a recording that is no longer recording is answered as it is.
+         */
+        post: operations["stopRecording"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recordings/{recordingId}/access-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A download link for a recording
+         * @description A signed URL of the recording's file that needs no API key, valid until `expiresAt` (`expiresInSeconds`, default 1 hour, at most 7 days): what a scheduler hands to its user. Anyone holding it can watch or download the file until then, so share it like the recording itself. The file is served with `Range` support (a video element can seek). 409 while the recording is not `ready`.
+         */
+        get: operations["getRecordingAccessLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recording-downloads/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a recording's file (access link)
+         * @description The MP4 file an access link points to. No Authorization header: the signed, expiring token in the path is the permission. Supports `Range` (206 with `Content-Range`; 416 outside the file) and HEAD.
+         */
+        get: operations["downloadRecording"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/recording": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the meeting is being recorded
+         * @description What the room page shows in its recording indicator when it opens (afterwards it hears changes as `svc.recording` data packets). Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential.
+         */
+        get: operations["getRoomRecording"];
+        put?: never;
+        /**
+         * Start recording (a host in the room)
+         * @description The host panel's Record control: the same start as POST /meeting/{id}/recordings (409: Recording is off for the meeting (`recording: off`), nobody is in its room yet (a recording needs the room open), it has ended or was cancelled, or it is being recorded already (one recording at a time).; 503 with Retry-After without recording capacity). Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        post: operations["startRoomRecording"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/room/recording/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop the recording (a host in the room)
+         * @description Stops the meeting's recording in progress (404 when nothing is being recorded). Authenticated by the caller's room session (`X-Room-Session`, from their join grant), not an API credential. Hosts only: anyone else gets 403, whatever their page shows.
+         */
+        post: operations["stopRoomRecording"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{id}/transcripts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a meeting's transcripts
+         * @description Every transcript of the meeting, newest first, in every status, without their segments. A meeting whose `transcription` setting is `on` gets one per recording.
+         */
+        get: operations["listTranscripts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transcripts/{transcriptId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a transcript: who said what, when
+         * @description Its status, language, duration and speakers and, once `ready`, its segments in time order, each naming its speaker and its start and end in seconds of the meeting's time line.
+         */
+        get: operations["getTranscript"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a transcript
+         * @description Deletes the transcript and its text for good; access links to it stop working (404). One still `processing` stops: nothing more is stored. Transcripts are also deleted RECORDING_RETENTION_DAYS (default 30) after they completed, as recordings are. Admins of the organization only (a member's credential gets 403).
+         */
+        delete: operations["deleteTranscript"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transcripts/{transcriptId}/access-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Links to a transcript as WebVTT and JSON
+         * @description Signed URLs of the transcript that need no API key, valid until `expiresAt` (`expiresInSeconds`, default 1 hour, at most 7 days): what a scheduler hands to its user. Anyone holding one can read the transcript until then, so share it like the transcript itself. 409 while the transcript is not `ready`.
+         */
+        get: operations["getTranscriptAccessLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transcript-downloads/{token}/transcript.vtt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a transcript as WebVTT (access link)
+         * @description The transcript as a WebVTT file: one cue per segment, in time order, its speaker as a voice tag (`<v Ada Lovelace>text`). No Authorization header: the signed, expiring token in the path is the permission.
+         */
+        get: operations["downloadTranscriptWebVtt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transcript-downloads/{token}/transcript.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a transcript as JSON (access link)
+         * @description The transcript as JSON, the same document GET /transcripts/{transcriptId} answers. No Authorization header: the signed, expiring token in the path is the permission.
+         */
+        get: operations["downloadTranscriptJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transcription-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's transcription default
+         * @description Whether new meetings of the organization are transcribed unless they say otherwise (`off` until an admin changes it).
+         */
+        get: operations["getTranscriptionSettings"];
+        /**
+         * Set the organization's transcription default
+         * @description Meetings created from now on without their own `transcription` setting take it; existing meetings keep theirs. Admins of the organization only (a member's credential gets 403).
+         */
+        put: operations["updateTranscriptionSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a credential
+         * @description Resolves the Bearer token of the request (an API key `svc_...` or an OAuth access token `svc_oauth_...`) to the user and organization it belongs to. No body is sent. A revoked key is refused from the next request on.
+         */
+        post: operations["verifyCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start the authorization-code flow (browser redirect)
+         * @description The user signs in (e-mail and password) and sees a consent page naming the application and each requested permission. On approval the browser is redirected to `redirect_uri` with `code` (single use, valid 10 minutes), the unchanged `state` and `iss`; on denial with `error=access_denied` and `state`. Scopes outside the client's allowance redirect with `error=invalid_scope`. An unknown client or a `redirect_uri` that is not registered exactly shows an error page and never redirects. After 5 wrong passwords in one authorization request the browser is redirected to `redirect_uri` with `error=access_denied`.
+         */
+        get: operations["authorize"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange an authorization code, or refresh
+         * @description Grant types `authorization_code` and `refresh_token` only. The client authenticates with `client_id` and `client_secret` in the body (`client_secret_post`) or with HTTP Basic. Codes are single use; refresh tokens are single use and rotate on every refresh, each valid for 30 days from its own issue, never past the authorization's lifetime (`OAUTH_GRANT_LIFETIME_SECONDS`, default 1 year from the first exchange). A second use of a code or of a used refresh token fails with `invalid_grant` and revokes every token of that authorization.
+         */
+        post: operations["token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a token (RFC 7009)
+         * @description Revokes an access token, or a refresh token together with every token of its authorization. Client authentication as at the token endpoint. Answers 200 also for unknown tokens, as RFC 7009 requires.
+         */
+        post: operations["revokeToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Every subscription of the caller's organization, oldest first, never with its secret. A disabled subscription says when and why it was disabled. Without `pageSize` and `pageToken` the answer lists them all (at most the per-organization limit, 100 by default); with them, one page, and `nextPageToken` continues.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Subscribes `url` to the listed event types for the caller's organization and returns the signing secret, **once**: it cannot be retrieved again. `url` must be an absolute https URL (http only where the deployment allows insecure targets) of at most 2048 characters, without credentials, whose host does not resolve to a loopback, private, link-local, carrier-grade NAT, reserved, unique-local or cloud-metadata address (checked again on every delivery). `events` must be a non-empty list of known types (`meeting.started`, `meeting.ended`, `meeting.updated`, `meeting.cancelled`, `meeting.no_show`, `participant.joined`, `participant.left`, `recording.started`, `recording.ready`, `recording.failed`, `transcript.ready`, `transcript.failed`, `webhook.disabled`; their bodies are under `webhooks` in this document), at most 20 entries; duplicates are removed. An organization may have at most 100 subscriptions. Deliveries are signed per Standard Webhooks (headers `webhook-id`, `webhook-timestamp`, `webhook-signature`). Delivery is at least once and unordered: a receiver may get the same event twice (deduplicate on the `webhook-id` header) and events in any order.
+         */
+        post: operations["createWebhook"];
+        /**
+         * Delete a webhook endpoint
+         * @description Removes the subscription named in the body. Its pending deliveries are cancelled and never sent; an attempt already in flight at that moment may still arrive.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Changes the fields present in the body and keeps the others, with the rules of registration: a new `url` passes the same checks (https, no credentials, and a host that is not and does not resolve to an address inside the platform's network: the same 400 as at registration); `events` replaces the list. `disabled: true` stops deliveries at once (pending ones fail and can be recovered after re-enabling; an attempt in flight may still arrive); `disabled: false` re-enables, like `POST /webhook/{webhookId}/enable`. `rateLimitPerSecond: null` removes the limit. The signing secret is unchanged (see `rotate-secret`).
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/webhook/{webhookId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's signing secret
+         * @description Replaces the signing secret and returns the new one, **once**. For a grace window (24 hours unless the deployment says otherwise; `previousSecretExpiresAt`) every delivery carries two signatures in `webhook-signature`, one with the previous secret and one with the new, space-separated as Standard Webhooks defines, so a receiver verifies with either while it switches; after the window only the new secret signs and the previous one is wiped. Rotating again within the window retires the secret being replaced: only the latest two ever sign. Send an `Idempotency-Key` to retry safely: a retry returns the same new secret instead of rotating again. No request body.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/{webhookId}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver every failed delivery of a window
+         * @description Makes every `failed` delivery of this endpoint created in [`since`, `until`) due now, for one more attempt each, with its original `webhook-id` and body (freshly signed). `since` may be at most 14 days ago; `until` defaults to now. Deliveries that are pending, succeeded or cancelled are left alone. The endpoint's rate limit, if any, paces them. The results arrive asynchronously: read them from the delivery log (`status=failed` shows what is still failing).
+         */
+        post: operations["recoverWebhookDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the event types
+         * @description Every event type a subscription may list, with what it means and the JSON Schema of its `data` (generated from the same schemas as this document's `webhooks`). Every body is `{type, timestamp, data}`. `webhook.test` (sent on request only, never subscribed to) is not listed.
+         */
+        get: operations["listEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/{webhookId}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-enable a disabled webhook endpoint
+         * @description Clears the disabled state (after `410 Gone` or 5 days of continuous failure) so new events are delivered again. Deliveries that failed while disabled stay failed; redeliver them one by one. Enabling an enabled subscription changes nothing. No request body.
+         */
+        post: operations["enableWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook endpoint's deliveries
+         * @description The subscription's deliveries, newest first, each with its attempts (the 50 most recent, oldest first). Narrow it with `status`, `statusClass` (of each delivery's most recent attempt) and a creation window (`since`, `until`); the filters combine. Paginate with `pageToken` = the previous page's `nextPageToken`, keeping the same filters.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/{webhookId}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver one delivery now
+         * @description Schedules an attempt of the delivery at once, with the same `webhook-id` and body (freshly signed). A pending delivery keeps its retry schedule; a succeeded or failed one gets one more attempt without automatic retries. An attempt in flight is not duplicated. The result arrives asynchronously: read it from the delivery log. No request body.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/{webhookId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed test event
+         * @description Sends a `webhook.test` event (`{"type":"webhook.test","timestamp":...,"data":{"webhookId","orgId","message"}}`) to this endpoint only, signed like every delivery: a single attempt, never retried automatically; at most 10 per webhook per minute (`WEBHOOK_TEST_EVENTS_PER_MINUTE`). The result arrives asynchronously: read it from the delivery log. No request body.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user
+         * @description Who the session belongs to, their organization and role. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header.
+         */
+        get: operations["getSession"];
+        put?: never;
+        /**
+         * Sign in to the dashboard
+         * @description Checks e-mail and password and starts a session: sets the HttpOnly `svc_session` cookie (SameSite=Lax; Secure and `__Host-` prefixed on https) and the `svc_csrf` cookie whose value every later request must send as `X-CSRF-Token`. Failed attempts are throttled per account and per client address, together with the OAuth sign-in page; a throttled account is refused even with the right password, and the answers do not depend on whether the account exists.
+         */
+        post: operations["signIn"];
+        /**
+         * Sign out
+         * @description Ends the session server-side (its cookie is refused from now on) and clears the cookies. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header.
+         */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an organization and its first admin
+         * @description Only when the installation enables sign-up (`SIGNUP_ENABLED=true`); starts a session like `POST /session`. Organization name 1-200 characters, e-mail address, password 8-1024 characters.
+         */
+        post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your API keys
+         * @description The signed-in user's keys, revoked ones included, never the key itself. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header.
+         */
+        get: operations["listMyApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description Returns the key **once** (`key`); only its SHA-256 is stored. Name 1-100 characters, no control characters. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header.
+         */
+        post: operations["createMyApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{keyId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke one of your API keys
+         * @description The key is refused from the next request on, through every replica. Revoking again keeps the first time. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header.
+         */
+        post: operations["revokeMyApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth-clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's OAuth clients
+         * @description Never the secret; with the catalog of scopes a client may be allowed. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        get: operations["listOAuthClients"];
+        put?: never;
+        /**
+         * Register an OAuth client
+         * @description Name 1-100 characters; 1-10 redirect URIs, absolute http(s) URLs without fragment or credentials, compared exactly; at least one known scope. Returns `clientSecret` **once**. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        post: operations["createOAuthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth-clients/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change an OAuth client's name, redirect URIs and scopes
+         * @description Same rules as creation. Removing a scope ends every grant and token of the client (users approve again). Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        put: operations["updateOAuthClient"];
+        post?: never;
+        /**
+         * Delete an OAuth client
+         * @description Its grants, codes and tokens end at once. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        delete: operations["deleteOAuthClient"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth-clients/{clientId}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an OAuth client's secret
+         * @description A new secret, returned **once**; the old one is refused (`invalid_client`) at once. Existing tokens keep working; refreshing them needs the new secret. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        post: operations["rotateOAuthClientSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's users
+         * @description With role and deactivation. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        get: operations["listUsers"];
+        put?: never;
+        /**
+         * Create a user in the organization
+         * @description With an initial password the admin hands over; role `member` unless `admin` is given. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        post: operations["createUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a user's role or deactivate (reactivate) them
+         * @description Deactivating ends the user's sessions and refuses their API keys and OAuth tokens at once (nothing is deleted; reactivating restores them). Admins cannot demote or deactivate themselves (409). Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        patch: operations["updateUser"];
+        trace?: never;
+    };
+    "/authorized-apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Applications you authorized
+         * @description Each approval (grant) of an OAuth application by the signed-in user, newest first. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header.
+         */
+        get: operations["listAuthorizedApps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/authorized-apps/{grantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an authorization
+         * @description Its access tokens are refused at once and its refresh tokens answer `invalid_grant`. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header.
+         */
+        delete: operations["revokeAuthorizedApp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth-client-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which third-party OAuth clients members may authorize
+         * @description The organization's policy (`all`, the default, or `listed`) and the listed clients of other organizations, each with its name and the organization that registered it. Clients registered by the organization itself are always allowed and never listed. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        get: operations["getOAuthClientPolicy"];
+        /**
+         * Allow all OAuth clients, or only listed ones
+         * @description With `listed`, a member's authorization request for an unlisted client of another organization is refused: the consent page says so and the application receives `access_denied`. Switching to `listed` also ends members' existing authorizations of unlisted clients (their tokens are refused at once). Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        put: operations["setOAuthClientPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth-client-policy/allowed-clients/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * List an OAuth client
+         * @description Lets members authorize this client of another organization while the policy is `listed` (the list is kept while the policy is `all`). Listing a listed client again changes nothing. At most 100 clients. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        put: operations["allowOAuthClient"];
+        post?: never;
+        /**
+         * Remove an OAuth client from the list
+         * @description While the policy is `listed`, members' authorizations of the client end at once. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        delete: operations["disallowOAuthClient"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting-embedding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which sites may show the organization's meetings in a frame
+         * @description The origins allowed to embed the join page of the organization's meetings in an `<iframe>`. Empty (the default): every site is refused (`frame-ancestors 'none'`). Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        get: operations["getMeetingEmbedding"];
+        /**
+         * Set the sites that may show the organization's meetings in a frame
+         * @description Replaces the list. From the next page load on, the join page of every meeting of the organization sends `Content-Security-Policy: frame-ancestors` with exactly these origins (and no `X-Frame-Options`), so a browser shows it in a frame on those sites only, and the page posts its events (`joined`, `left`, `participant-joined`, `participant-left`, `hand-raised`, `meeting-ended`) to such a parent with that origin as `targetOrigin`. See the embedding section of the meeting room guide for the `<iframe>` to use. Only a dashboard session may call this (API keys and OAuth access tokens get 403), with the `X-CSRF-Token` header. The caller must be an admin of the organization (a member gets 403).
+         */
+        put: operations["setMeetingEmbedding"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
-  "meeting.started": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "meeting.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The first participant entered the meeting room
+         * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["MeetingStartedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * The first participant entered the meeting room
-     * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header: {
-          /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
-          "webhook-id": string;
-          /** @description Unix seconds when this attempt was signed. */
-          "webhook-timestamp": string;
-          /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
-          "webhook-signature": string;
+    "meeting.ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["MeetingStartedEvent"];
+        get?: never;
+        put?: never;
+        /**
+         * The meeting ended (emptied past the grace period, or ended through the API); sent once per meeting
+         * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["MeetingEndedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
         };
-      };
-      responses: {
-        /** @description Received. */
-        "2XX": {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "meeting.ended": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "meeting.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The meeting's title, start, end or attendees changed (a reschedule, say)
+         * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["MeetingUpdatedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * The meeting ended (emptied past the grace period, or ended through the API); sent once per meeting
-     * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header: {
-          /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
-          "webhook-id": string;
-          /** @description Unix seconds when this attempt was signed. */
-          "webhook-timestamp": string;
-          /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
-          "webhook-signature": string;
+    "meeting.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["MeetingEndedEvent"];
+        get?: never;
+        put?: never;
+        /**
+         * The meeting was cancelled before it ended; no meeting.ended follows
+         * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["MeetingCancelledEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
         };
-      };
-      responses: {
-        /** @description Received. */
-        "2XX": {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "meeting.updated": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "meeting.no_show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An invited host or attendee had not joined noShowAfterMinutes after the start; once per person
+         * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["MeetingNoShowEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * The meeting's title, start, end or attendees changed (a reschedule, say)
-     * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header: {
-          /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
-          "webhook-id": string;
-          /** @description Unix seconds when this attempt was signed. */
-          "webhook-timestamp": string;
-          /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
-          "webhook-signature": string;
+    "participant.joined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["MeetingUpdatedEvent"];
+        get?: never;
+        put?: never;
+        /**
+         * A participant entered the meeting room
+         * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ParticipantJoinedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
         };
-      };
-      responses: {
-        /** @description Received. */
-        "2XX": {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "meeting.cancelled": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "participant.left": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A participant left the meeting room (also when disconnected or removed at the end)
+         * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ParticipantLeftEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * The meeting was cancelled before it ended; no meeting.ended follows
-     * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header: {
-          /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
-          "webhook-id": string;
-          /** @description Unix seconds when this attempt was signed. */
-          "webhook-timestamp": string;
-          /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
-          "webhook-signature": string;
+    "recording.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["MeetingCancelledEvent"];
+        get?: never;
+        put?: never;
+        /**
+         * A recording of the meeting's room started
+         * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RecordingStartedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
         };
-      };
-      responses: {
-        /** @description Received. */
-        "2XX": {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "meeting.no_show": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "recording.ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recording's file is complete: get a download link with GET /recordings/{recordingId}/access-link
+         * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RecordingReadyEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * An invited host or attendee had not joined noShowAfterMinutes after the start; once per person
-     * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header: {
-          /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
-          "webhook-id": string;
-          /** @description Unix seconds when this attempt was signed. */
-          "webhook-timestamp": string;
-          /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
-          "webhook-signature": string;
+    "recording.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["MeetingNoShowEvent"];
+        get?: never;
+        put?: never;
+        /**
+         * A recording failed: the recorder reported a failure, or was lost (its process died)
+         * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RecordingFailedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
         };
-      };
-      responses: {
-        /** @description Received. */
-        "2XX": {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "participant.joined": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "transcript.ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transcript is complete: read it with GET /transcripts/{transcriptId}, or get WebVTT and JSON links with /access-link
+         * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TranscriptReadyEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * A participant entered the meeting room
-     * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header: {
-          /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
-          "webhook-id": string;
-          /** @description Unix seconds when this attempt was signed. */
-          "webhook-timestamp": string;
-          /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
-          "webhook-signature": string;
+    "transcript.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["ParticipantJoinedEvent"];
+        get?: never;
+        put?: never;
+        /**
+         * A transcript failed: a speaker's audio could not be transcribed
+         * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TranscriptFailedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
         };
-      };
-      responses: {
-        /** @description Received. */
-        "2XX": {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "participant.left": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "webhook.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One of the organization's webhook endpoints was disabled (410 Gone, or continuous failure); sent to its other endpoints
+         * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookDisabledEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * A participant left the meeting room (also when disconnected or removed at the end)
-     * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header: {
-          /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
-          "webhook-id": string;
-          /** @description Unix seconds when this attempt was signed. */
-          "webhook-timestamp": string;
-          /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
-          "webhook-signature": string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["ParticipantLeftEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. */
-        "2XX": {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "recording.started": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * A recording of the meeting's room started
-     * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header: {
-          /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
-          "webhook-id": string;
-          /** @description Unix seconds when this attempt was signed. */
-          "webhook-timestamp": string;
-          /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
-          "webhook-signature": string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["RecordingStartedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. */
-        "2XX": {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "recording.ready": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * A recording's file is complete: get a download link with GET /recordings/{recordingId}/access-link
-     * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header: {
-          /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
-          "webhook-id": string;
-          /** @description Unix seconds when this attempt was signed. */
-          "webhook-timestamp": string;
-          /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
-          "webhook-signature": string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["RecordingReadyEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. */
-        "2XX": {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "recording.failed": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * A recording failed: the recorder reported a failure, or was lost (its process died)
-     * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header: {
-          /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
-          "webhook-id": string;
-          /** @description Unix seconds when this attempt was signed. */
-          "webhook-timestamp": string;
-          /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
-          "webhook-signature": string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["RecordingFailedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. */
-        "2XX": {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "transcript.ready": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * A transcript is complete: read it with GET /transcripts/{transcriptId}, or get WebVTT and JSON links with /access-link
-     * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header: {
-          /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
-          "webhook-id": string;
-          /** @description Unix seconds when this attempt was signed. */
-          "webhook-timestamp": string;
-          /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
-          "webhook-signature": string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TranscriptReadyEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. */
-        "2XX": {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "transcript.failed": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * A transcript failed: a speaker's audio could not be transcribed
-     * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header: {
-          /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
-          "webhook-id": string;
-          /** @description Unix seconds when this attempt was signed. */
-          "webhook-timestamp": string;
-          /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
-          "webhook-signature": string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TranscriptFailedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. */
-        "2XX": {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "webhook.disabled": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * One of the organization's webhook endpoints was disabled (410 Gone, or continuous failure); sent to its other endpoints
-     * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header: {
-          /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
-          "webhook-id": string;
-          /** @description Unix seconds when this attempt was signed. */
-          "webhook-timestamp": string;
-          /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
-          "webhook-signature": string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["WebhookDisabledEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. */
-        "2XX": {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export interface components {
-  schemas: {
-    /**
-     * @description Unknown fields are ignored.
-     * @example {
-     *       "title": "30 min with Ada",
-     *       "start": "2031-02-01T10:00:00Z",
-     *       "end": "2031-02-01T10:30:00Z",
-     *       "attendees": [
-     *         "ada@example.com"
-     *       ]
-     *     }
-     */
-    CreateMeetingRequest: {
-      /** @description The meeting's title. At most 255 characters as sent; trimmed, and then not empty; one line, no control characters. */
-      title: string;
-      start?: string | null;
-      end?: string | null;
-      duration?: number | null;
-      /** @description One e-mail address, or a list of at most 100; duplicates (ignoring case) are dropped. Null or absent: none. */
-      attendees?: (string | string[]) | null;
-      /** @description Invited hosts, like `attendees` (at most 20): with their personal link (POST /meeting/{id}/links) they enter without waiting, admit people from the lobby, mute, stop and remove others, lock the room and end the meeting for everyone. An address in both lists is a host. */
-      hosts?: (string | string[]) | null;
-      /** @description Default false. When true, anyone entering without a host's personal link waits in a lobby until a host admits or denies them. */
-      lobby?: boolean;
-      /**
-       * @description Who may share their screen in the room. Default `everyone`.
-       * @enum {string}
-       */
-      screenShare?: "everyone" | "hosts";
-      /** @description Default 5. That many minutes after `start`, each invited host or attendee who has not joined (with their personal link) is reported once with a `meeting.no_show` event. */
-      noShowAfterMinutes?: number;
-      /**
-       * @description Default `off`: nobody can record the meeting. `manual`: a host in the room or the API (POST /meeting/{id}/recordings) starts and stops recordings. `auto`: a recording starts when the first person is admitted and stops when the meeting ends. Everyone in the room sees that it is being recorded, and the join page says so before they join.
-       * @enum {string}
-       */
-      recording?: "off" | "manual" | "auto";
-      /**
-       * @description Default: the organization's (GET /transcription-settings; `off` until an admin changes it). `on`: while the meeting is recorded, each participant's audio is transcribed, and a transcript naming who said what follows (GET /meeting/{id}/transcripts, `transcript.ready`).
-       * @enum {string}
-       */
-      transcription?: "off" | "on";
-    } & (unknown & unknown);
-    /**
-     * @description Any of the fields of CreateMeetingRequest, at least one; those present are changed. Unknown fields are ignored. The schema asks for `start` beside `end` or `duration`; the service also takes them alone when the meeting has a start already.
-     * @example {
-     *       "start": "2031-02-03T15:00:00Z",
-     *       "end": "2031-02-03T15:30:00Z",
-     *       "attendees": [
-     *         "ada@example.com",
-     *         "bob@example.com"
-     *       ]
-     *     }
-     */
-    UpdateMeetingRequest:
-      | ({
-          /** @description The meeting's title. At most 255 characters as sent; trimmed, and then not empty; one line, no control characters. */
-          title?: string;
-          start?: string | null;
-          end?: string | null;
-          duration?: number | null;
-          /** @description One e-mail address, or a list of at most 100; duplicates (ignoring case) are dropped. Null or absent: none. */
-          attendees?: (string | string[]) | null;
-          /** @description Invited hosts, like `attendees` (at most 20): with their personal link (POST /meeting/{id}/links) they enter without waiting, admit people from the lobby, mute, stop and remove others, lock the room and end the meeting for everyone. An address in both lists is a host. */
-          hosts?: (string | string[]) | null;
-          /** @description Default false. When true, anyone entering without a host's personal link waits in a lobby until a host admits or denies them. */
-          lobby?: boolean;
-          /**
-           * @description Who may share their screen in the room. Default `everyone`.
-           * @enum {string}
-           */
-          screenShare?: "everyone" | "hosts";
-          /** @description Default 5. That many minutes after `start`, each invited host or attendee who has not joined (with their personal link) is reported once with a `meeting.no_show` event. */
-          noShowAfterMinutes?: number;
-          /**
-           * @description Default `off`: nobody can record the meeting. `manual`: a host in the room or the API (POST /meeting/{id}/recordings) starts and stops recordings. `auto`: a recording starts when the first person is admitted and stops when the meeting ends. Everyone in the room sees that it is being recorded, and the join page says so before they join.
-           * @enum {string}
-           */
-          recording?: "off" | "manual" | "auto";
-          /**
-           * @description Default: the organization's (GET /transcription-settings; `off` until an admin changes it). `on`: while the meeting is recorded, each participant's audio is transcribed, and a transcript naming who said what follows (GET /meeting/{id}/transcripts, `transcript.ready`).
-           * @enum {string}
-           */
-          transcription?: "off" | "on";
-        } & (unknown & unknown))
-      | unknown
-      | unknown
-      | unknown
-      | unknown
-      | unknown
-      | unknown
-      | unknown
-      | unknown
-      | unknown
-      | unknown
-      | unknown;
-    /**
-     * @example {
-     *       "email": "ada@example.com"
-     *     }
-     * @example {
-     *       "role": "guest",
-     *       "name": "Grace Hopper"
-     *     }
-     */
-    CreateJoinLinkRequest: {
-      /**
-       * Format: email
-       * @description An invited host's or attendee's address: the link's role is theirs.
-       */
-      email?: string;
-      /**
-       * @description `guest` (with `name`) for someone not invited; with `email`, left out or the invitation's role.
-       * @enum {string}
-       */
-      role?: "host" | "attendee" | "guest";
-      /** @description The name shown in the room (prefilled on the join page): required for a guest, 1-64 characters. */
-      name?: string;
-      /**
-       * Format: date-time
-       * @description When the link stops working (at most 90 days from now). Default: 24 hours after the planned end (or start), and at least 24 hours from now.
-       */
-      expiresAt?: string;
-    };
-    JoinLinkHolderRequest: {
-      /** @description The secret of a personal join link (the `link` parameter of its URL's fragment). */
-      link: string;
-    };
-    LobbyStatusRequest: {
-      ticket: string;
-    };
-    LobbyDecisionRequest: {
-      admit: boolean;
-    };
-    RoomLockRequest: {
-      locked: boolean;
-    };
-    MuteRequest: {
-      /** @enum {string} */
-      source: "microphone" | "camera" | "screen_share";
-    };
-    ParticipantRoleRequest: {
-      /** @description true: make them a host for the rest of the meeting; false: take it back (an invited person becomes an attendee, anyone else a guest). */
-      host: boolean;
-    };
-    HandRequest: {
-      /** @description true raises the hand, false lowers it. */
-      raised: boolean;
-    };
-    ReactionRequest: {
-      /** @description One of 👍 👏 😂 😮 ❤️ 🎉. */
-      emoji: string;
-    };
-    SpotlightRequest: {
-      /** @description The person to show large for everyone; null for nobody. */
-      participantId: string | null;
-    };
-    ChatMessageRequest: {
-      /** @description 1-1000 characters after trimming; shown as text (links are not made clickable). */
-      text: string;
-    };
-    JoinMeetingRequest: {
-      /**
-       * @description Shown to everyone in the room. At most 64 characters as sent; trimmed, and then not empty; one line, no control or invisible formatting characters (such as right-to-left overrides or zero-width spaces).
-       * @example Ada Lovelace
-       */
-      displayName: string;
-      /** @description The secret of a personal join link (the `link` parameter of its URL's fragment): enter as its host, attendee or guest. */
-      link?: string;
-    };
-    /**
-     * @example {
-     *       "layout": "grid"
-     *     }
-     * @example {
-     *       "layout": "audio"
-     *     }
-     */
-    StartRecordingRequest: {
-      /**
-       * @description Default `grid`.
-       * @enum {string}
-       */
-      layout?: "grid" | "audio";
-    };
-    /**
-     * @example {
-     *       "defaultTranscription": "on"
-     *     }
-     */
-    UpdateTranscriptionSettingsRequest: {
-      /**
-       * @description `on`: meetings created from now on without their own `transcription` setting are transcribed. Existing meetings keep theirs.
-       * @enum {string}
-       */
-      defaultTranscription: "off" | "on";
-    };
-    TokenRequest: {
-      /** @enum {string} */
-      grant_type: "authorization_code" | "refresh_token";
-      /** @description authorization_code only. */
-      code?: string;
-      /**
-       * Format: uri
-       * @description authorization_code only: the one of the authorization request.
-       */
-      redirect_uri?: string;
-      /** @description authorization_code with PKCE only. */
-      code_verifier?: string;
-      /** @description refresh_token only (prefix svc_rt_). */
-      refresh_token?: string;
-      /** @description refresh_token only, optional: narrow the scopes of the new access token. */
-      scope?: string;
-      client_id: string;
-      /** @description Required unless sent with HTTP Basic. */
-      client_secret?: string;
-    };
-    RevocationRequest: {
-      token: string;
-      /** @enum {string} */
-      token_type_hint?: "access_token" | "refresh_token";
-      client_id: string;
-      client_secret?: string;
-    };
-    CreateWebhookRequest: {
-      /**
-       * Format: uri
-       * @description Absolute https URI (RFC 3986, so ASCII: an internationalised host in its punycode form) that receives the events: a host name, no user name or password, at most 2048 characters. Refused (400) when the host is, or resolves to, an address inside the platform's network (loopback, private, link-local, carrier-grade NAT, reserved, multicast, unique-local); deployments may allow private targets and plain http for development.
-       * @example https://cal.example/api/integrations/svc/webhook
-       */
-      url: string;
-      /** @description Event types; duplicates are removed. */
-      events: (
-        | "meeting.started"
-        | "meeting.ended"
-        | "meeting.updated"
-        | "meeting.cancelled"
-        | "meeting.no_show"
-        | "participant.joined"
-        | "participant.left"
-        | "recording.started"
-        | "recording.ready"
-        | "recording.failed"
-        | "transcript.ready"
-        | "transcript.failed"
-        | "webhook.disabled"
-      )[];
-      /**
-       * @description Free text for people (what the endpoint is for, who owns it): at most 500 characters, trimmed; newlines and tabs allowed, other control characters not.
-       * @example Calendar sync (team Atlas)
-       */
-      description?: string;
-      /** @description Most deliveries per second to this endpoint, 1 to 1000, over every delivery worker: deliveries beyond it wait their turn (they are not failed). Null or absent: no limit. */
-      rateLimitPerSecond?: number | null;
-    };
-    DeleteWebhookRequest: {
-      /** Format: uuid */
-      webhookId: string;
-    };
-    /**
-     * @description At least one field; those present are changed, the others kept. Unknown fields are ignored.
-     * @example {
-     *       "url": "https://cal.example/api/integrations/svc/webhook-v2",
-     *       "rateLimitPerSecond": 20
-     *     }
-     * @example {
-     *       "disabled": true
-     *     }
-     */
-    UpdateWebhookRequest:
-      | {
-          /**
-           * Format: uri
-           * @description Absolute https URI (RFC 3986, so ASCII: an internationalised host in its punycode form) that receives the events: a host name, no user name or password, at most 2048 characters. Refused (400) when the host is, or resolves to, an address inside the platform's network (loopback, private, link-local, carrier-grade NAT, reserved, multicast, unique-local); deployments may allow private targets and plain http for development.
-           * @example https://cal.example/api/integrations/svc/webhook
-           */
-          url?: string;
-          /** @description Event types; duplicates are removed. */
-          events?: (
-            | "meeting.started"
-            | "meeting.ended"
-            | "meeting.updated"
-            | "meeting.cancelled"
-            | "meeting.no_show"
-            | "participant.joined"
-            | "participant.left"
-            | "recording.started"
-            | "recording.ready"
-            | "recording.failed"
-            | "transcript.ready"
-            | "transcript.failed"
-            | "webhook.disabled"
-          )[];
-          /**
-           * @description Free text for people (what the endpoint is for, who owns it): at most 500 characters, trimmed; newlines and tabs allowed, other control characters not.
-           * @example Calendar sync (team Atlas)
-           */
-          description?: string;
-          /** @description true disables the endpoint (no new events; pending deliveries fail and can be recovered later); false re-enables it. */
-          disabled?: boolean;
-          /** @description Most deliveries per second to this endpoint, 1 to 1000, over every delivery worker: deliveries beyond it wait their turn (they are not failed). Null or absent: no limit. */
-          rateLimitPerSecond?: number | null;
-        }
-      | unknown
-      | unknown
-      | unknown
-      | unknown
-      | unknown;
-    RecoverWebhookRequest: {
-      /**
-       * Format: date-time
-       * @description Start of the window (inclusive): an ISO 8601 date-time with a UTC offset, at most 14 days ago.
-       */
-      since: string;
-      /**
-       * Format: date-time
-       * @description End of the window (exclusive), after `since`; absent: now.
-       */
-      until?: string;
-    };
-    SignInRequest: {
-      email: string;
-      password: string;
-    };
-    SignUpRequest: {
-      /** @description The organization's name. At most 200 characters as sent; trimmed, and then not empty; one line, no control characters. */
-      organizationName: string;
-      /** @description An e-mail address (one `@`, a dot in the domain, no spaces); trimmed. */
-      email: string;
-      /** @description 8-1024 characters. */
-      password: string;
-    };
-    CreateApiKeyRequest: {
-      /** @description A name people recognise. At most 100 characters as sent; trimmed, and then not empty; one line, no control characters. */
-      name: string;
-    };
-    OAuthClientFields: {
-      /** @description A name people recognise. At most 100 characters as sent; trimmed, and then not empty; one line, no control characters. */
-      name: string;
-      /** @description Duplicates are dropped. */
-      redirectUris: string[];
-      /** @description Duplicates are dropped. */
-      scopes: (
-        | "meeting.create"
-        | "meeting.read"
-        | "meeting.update"
-        | "meeting.delete"
-        | "meeting.links"
-        | "recording.read"
-        | "recording.manage"
-        | "transcript.read"
-        | "transcript.manage"
-        | "webhook.create"
-        | "webhook.read"
-        | "webhook.update"
-        | "webhook.delete"
-      )[];
-      /** @description Every authorization request must then carry a PKCE `code_challenge` (S256), although the client authenticates with its secret. Default false: schedulers such as Cal.com do not send one. On PUT, an absent value turns it off. */
-      requirePkce?: boolean;
-    };
-    CreateUserRequest: {
-      /** @description An e-mail address (one `@`, a dot in the domain, no spaces); trimmed. */
-      email: string;
-      /** @description 8-1024 characters. */
-      password: string;
-      /** @enum {string} */
-      role?: "admin" | "member";
-    };
-    UpdateUserRequest:
-      | {
-          /** @enum {string} */
-          role?: "admin" | "member";
-          deactivated?: boolean;
-        }
-      | unknown
-      | unknown;
-    SetOAuthClientPolicyRequest: {
-      /**
-       * @description `all`: members may authorize any organization's OAuth client. `listed`: only the listed clients (and always the organization's own).
-       * @enum {string}
-       */
-      policy: "all" | "listed";
-    };
-    SetMeetingEmbeddingRequest: {
-      /** @description The whole list, replacing the one stored (`[]`: no site may frame the meetings). At most 25 entries; duplicates (after normalizing) are kept once. */
-      allowedOrigins: string[];
-    };
-    MeetingStartedEvent: {
-      /** @constant */
-      type: "meeting.started";
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      data: {
-        meetingId: string;
-        orgId: string;
-        title: string;
-        start: string | null;
-        attendees: string[];
+    schemas: {
         /**
-         * Format: date-time
-         * @description When the first participant entered.
+         * @description Unknown fields are ignored.
+         * @example {
+         *       "title": "30 min with Ada",
+         *       "start": "2031-02-01T10:00:00Z",
+         *       "end": "2031-02-01T10:30:00Z",
+         *       "attendees": [
+         *         "ada@example.com"
+         *       ]
+         *     }
          */
-        startedAt: string;
-      };
-    };
-    MeetingEndedEvent: {
-      /** @constant */
-      type: "meeting.ended";
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      data: {
-        meetingId: string;
-        orgId: string;
-        title: string;
-        start: string | null;
-        attendees: string[];
+        CreateMeetingRequest: {
+            /** @description The meeting's title. At most 255 characters as sent; trimmed, and then not empty; one line, no control characters. */
+            title: string;
+            start?: string | null;
+            end?: string | null;
+            duration?: number | null;
+            /** @description One e-mail address, or a list of at most 100; duplicates (ignoring case) are dropped. Null or absent: none. */
+            attendees?: (string | string[]) | null;
+            /** @description Invited hosts, like `attendees` (at most 20): with their personal link (POST /meeting/{id}/links) they enter without waiting, admit people from the lobby, mute, stop and remove others, lock the room and end the meeting for everyone. An address in both lists is a host. */
+            hosts?: (string | string[]) | null;
+            /** @description Default false. When true, anyone entering without a host's personal link waits in a lobby until a host admits or denies them. */
+            lobby?: boolean;
+            /**
+             * @description Who may share their screen in the room. Default `everyone`.
+             * @enum {string}
+             */
+            screenShare?: "everyone" | "hosts";
+            /** @description Default 5. That many minutes after `start`, each invited host or attendee who has not joined (with their personal link) is reported once with a `meeting.no_show` event. */
+            noShowAfterMinutes?: number;
+            /**
+             * @description Default `off`: nobody can record the meeting. `manual`: a host in the room or the API (POST /meeting/{id}/recordings) starts and stops recordings. `auto`: a recording starts when the first person is admitted and stops when the meeting ends. Everyone in the room sees that it is being recorded, and the join page says so before they join.
+             * @enum {string}
+             */
+            recording?: "off" | "manual" | "auto";
+            /**
+             * @description Default: the organization's (GET /transcription-settings; `off` until an admin changes it). `on`: while the meeting is recorded, each participant's audio is transcribed, and a transcript naming who said what follows (GET /meeting/{id}/transcripts, `transcript.ready`).
+             * @enum {string}
+             */
+            transcription?: "off" | "on";
+        } & (unknown & unknown);
         /**
-         * Format: date-time
-         * @description When the meeting ended.
+         * @description Any of the fields of CreateMeetingRequest, at least one; those present are changed. Unknown fields are ignored. The schema asks for `start` beside `end` or `duration`; the service also takes them alone when the meeting has a start already.
+         * @example {
+         *       "start": "2031-02-03T15:00:00Z",
+         *       "end": "2031-02-03T15:30:00Z",
+         *       "attendees": [
+         *         "ada@example.com",
+         *         "bob@example.com"
+         *       ]
+         *     }
          */
-        endedAt: string;
-        /** @description `empty`: the room stayed empty for the grace period (or emptied after the planned end); `ended_by_api`: POST /meeting/{id}/end; `end_passed`: the planned end passed and nobody had come; `ended_by_host`: a host ended it for everyone in the room. */
-        reason: ("empty" | "ended_by_api" | "end_passed" | "ended_by_host") | null;
-        /** @description Everyone who was in the room, one entry per visit (a rejoin is a second entry). */
-        participants: components["schemas"]["ParticipantVisit"][];
-        attendance: components["schemas"]["Attendance"];
-      };
-    };
-    ParticipantVisit: {
-      /** @description The identity the join grant gave (new for every join). */
-      participantId: string;
-      /** @description As the person entered it: escape it before showing it in HTML. */
-      displayName: string;
-      /**
-       * Format: date-time
-       * @description When the participant entered the room.
-       */
-      joinedAt: string;
-      /** @description When they left; null while present. */
-      leftAt: string | null;
-      /**
-       * @description From their personal link (`guest` for the plain join URL).
-       * @enum {string}
-       */
-      role: "host" | "attendee" | "guest";
-      /**
-       * Format: email
-       * @description The invited person's address, when they entered with their personal link.
-       */
-      email: string | null;
-    };
-    Attendance: {
-      /** @description Each invited host and attendee, hosts first, in the order invited. */
-      invitees: {
-        /** Format: email */
-        email: string;
-        /** @enum {string} */
-        role: "host" | "attendee";
-        /** @description They entered the room with their personal link. */
-        joined: boolean;
-        /** @description Their first entry; null when they did not join. */
-        firstJoinedAt: string | null;
-        /** @description The sum of their visits, in seconds. */
-        totalSeconds: number;
-      }[];
-      /** @description Entries by people who were not an invited person with their personal link. */
-      guests: number;
-    };
-    MeetingUpdatedEvent: {
-      /** @constant */
-      type: "meeting.updated";
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      data: {
-        meetingId: string;
-        orgId: string;
-        title: string;
-        start: string | null;
-        attendees: string[];
-        end: string | null;
-        changedFields: ("title" | "start" | "end" | "attendees" | "hosts" | "lobby" | "screenShare" | "noShowAfterMinutes" | "recording")[];
-        previous: components["schemas"]["MeetingDetails"];
-      };
-    };
-    MeetingDetails: {
-      title: string;
-      start: string | null;
-      /** @description The planned end. */
-      end: string | null;
-      attendees: string[];
-    };
-    MeetingCancelledEvent: {
-      /** @constant */
-      type: "meeting.cancelled";
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      data: {
-        meetingId: string;
-        orgId: string;
-        title: string;
-        start: string | null;
-        attendees: string[];
-        end: string | null;
-        /** Format: date-time */
-        cancelledAt: string;
-      };
-    };
-    MeetingNoShowEvent: {
-      /** @constant */
-      type: "meeting.no_show";
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      data: {
-        meetingId: string;
-        orgId: string;
-        title: string;
-        /** Format: email */
-        email: string;
-        /** @enum {string} */
-        role: "host" | "attendee";
+        UpdateMeetingRequest: ({
+            /** @description The meeting's title. At most 255 characters as sent; trimmed, and then not empty; one line, no control characters. */
+            title?: string;
+            start?: string | null;
+            end?: string | null;
+            duration?: number | null;
+            /** @description One e-mail address, or a list of at most 100; duplicates (ignoring case) are dropped. Null or absent: none. */
+            attendees?: (string | string[]) | null;
+            /** @description Invited hosts, like `attendees` (at most 20): with their personal link (POST /meeting/{id}/links) they enter without waiting, admit people from the lobby, mute, stop and remove others, lock the room and end the meeting for everyone. An address in both lists is a host. */
+            hosts?: (string | string[]) | null;
+            /** @description Default false. When true, anyone entering without a host's personal link waits in a lobby until a host admits or denies them. */
+            lobby?: boolean;
+            /**
+             * @description Who may share their screen in the room. Default `everyone`.
+             * @enum {string}
+             */
+            screenShare?: "everyone" | "hosts";
+            /** @description Default 5. That many minutes after `start`, each invited host or attendee who has not joined (with their personal link) is reported once with a `meeting.no_show` event. */
+            noShowAfterMinutes?: number;
+            /**
+             * @description Default `off`: nobody can record the meeting. `manual`: a host in the room or the API (POST /meeting/{id}/recordings) starts and stops recordings. `auto`: a recording starts when the first person is admitted and stops when the meeting ends. Everyone in the room sees that it is being recorded, and the join page says so before they join.
+             * @enum {string}
+             */
+            recording?: "off" | "manual" | "auto";
+            /**
+             * @description Default: the organization's (GET /transcription-settings; `off` until an admin changes it). `on`: while the meeting is recorded, each participant's audio is transcribed, and a transcript naming who said what follows (GET /meeting/{id}/transcripts, `transcript.ready`).
+             * @enum {string}
+             */
+            transcription?: "off" | "on";
+        } & (unknown & unknown)) | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
         /**
-         * Format: date-time
-         * @description The meeting's start.
+         * @example {
+         *       "email": "ada@example.com"
+         *     }
+         * @example {
+         *       "role": "guest",
+         *       "name": "Grace Hopper"
+         *     }
          */
-        start: string;
-      };
-    };
-    ParticipantJoinedEvent: {
-      /** @constant */
-      type: "participant.joined";
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      data: {
-        meetingId: string;
-        orgId: string;
-        participant: components["schemas"]["ParticipantVisit"];
-      };
-    };
-    ParticipantLeftEvent: {
-      /** @constant */
-      type: "participant.left";
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      data: {
-        meetingId: string;
-        orgId: string;
-        participant: components["schemas"]["ParticipantVisit"];
-      };
-    };
-    RecordingStartedEvent: {
-      /** @constant */
-      type: "recording.started";
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      data: {
-        /** Format: uuid */
-        recordingId: string;
-        meetingId: string;
-        orgId: string;
-        /** @enum {string} */
-        layout: "grid" | "audio";
-        /** @enum {string} */
-        startedBy: "host" | "api" | "auto";
+        CreateJoinLinkRequest: {
+            /**
+             * Format: email
+             * @description An invited host's or attendee's address: the link's role is theirs.
+             */
+            email?: string;
+            /**
+             * @description `guest` (with `name`) for someone not invited; with `email`, left out or the invitation's role.
+             * @enum {string}
+             */
+            role?: "host" | "attendee" | "guest";
+            /** @description The name shown in the room (prefilled on the join page): required for a guest, 1-64 characters. */
+            name?: string;
+            /**
+             * Format: date-time
+             * @description When the link stops working (at most 90 days from now). Default: 24 hours after the planned end (or start), and at least 24 hours from now.
+             */
+            expiresAt?: string;
+        };
+        JoinLinkHolderRequest: {
+            /** @description The secret of a personal join link (the `link` parameter of its URL's fragment). */
+            link: string;
+        };
+        LobbyStatusRequest: {
+            ticket: string;
+        };
+        LobbyDecisionRequest: {
+            admit: boolean;
+        };
+        RoomLockRequest: {
+            locked: boolean;
+        };
+        MuteRequest: {
+            /** @enum {string} */
+            source: "microphone" | "camera" | "screen_share";
+        };
+        ParticipantRoleRequest: {
+            /** @description true: make them a host for the rest of the meeting; false: take it back (an invited person becomes an attendee, anyone else a guest). */
+            host: boolean;
+        };
+        HandRequest: {
+            /** @description true raises the hand, false lowers it. */
+            raised: boolean;
+        };
+        ReactionRequest: {
+            /** @description One of 👍 👏 😂 😮 ❤️ 🎉. */
+            emoji: string;
+        };
+        SpotlightRequest: {
+            /** @description The person to show large for everyone; null for nobody. */
+            participantId: string | null;
+        };
+        ChatMessageRequest: {
+            /** @description 1-1000 characters after trimming; shown as text (links are not made clickable). */
+            text: string;
+        };
+        JoinMeetingRequest: {
+            /**
+             * @description Shown to everyone in the room. At most 64 characters as sent; trimmed, and then not empty; one line, no control or invisible formatting characters (such as right-to-left overrides or zero-width spaces).
+             * @example Ada Lovelace
+             */
+            displayName: string;
+            /** @description The secret of a personal join link (the `link` parameter of its URL's fragment): enter as its host, attendee or guest. */
+            link?: string;
+        };
         /**
-         * Format: date-time
-         * @description When the recording started.
+         * @example {
+         *       "layout": "grid"
+         *     }
+         * @example {
+         *       "layout": "audio"
+         *     }
          */
-        startedAt: string;
-      };
-    };
-    RecordingReadyEvent: {
-      /** @constant */
-      type: "recording.ready";
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      data: {
-        /** Format: uuid */
-        recordingId: string;
-        meetingId: string;
-        orgId: string;
-        /** @enum {string} */
-        layout: "grid" | "audio";
-        /** @enum {string} */
-        startedBy: "host" | "api" | "auto";
+        StartRecordingRequest: {
+            /**
+             * @description Default `grid`.
+             * @enum {string}
+             */
+            layout?: "grid" | "audio";
+        };
         /**
-         * Format: date-time
-         * @description When the recording started.
+         * @example {
+         *       "defaultTranscription": "on"
+         *     }
          */
-        startedAt: string;
+        UpdateTranscriptionSettingsRequest: {
+            /**
+             * @description `on`: meetings created from now on without their own `transcription` setting are transcribed. Existing meetings keep theirs.
+             * @enum {string}
+             */
+            defaultTranscription: "off" | "on";
+        };
+        TokenRequest: {
+            /** @enum {string} */
+            grant_type: "authorization_code" | "refresh_token";
+            /** @description authorization_code only. */
+            code?: string;
+            /**
+             * Format: uri
+             * @description authorization_code only: the one of the authorization request.
+             */
+            redirect_uri?: string;
+            /** @description authorization_code with PKCE only. */
+            code_verifier?: string;
+            /** @description refresh_token only (prefix svc_rt_). */
+            refresh_token?: string;
+            /** @description refresh_token only, optional: narrow the scopes of the new access token. */
+            scope?: string;
+            client_id: string;
+            /** @description Required unless sent with HTTP Basic. */
+            client_secret?: string;
+        };
+        RevocationRequest: {
+            token: string;
+            /** @enum {string} */
+            token_type_hint?: "access_token" | "refresh_token";
+            client_id: string;
+            client_secret?: string;
+        };
+        CreateWebhookRequest: {
+            /**
+             * Format: uri
+             * @description Absolute https URI (RFC 3986, so ASCII: an internationalised host in its punycode form) that receives the events: a host name, no user name or password, at most 2048 characters. Refused (400) when the host is, or resolves to, an address inside the platform's network (loopback, private, link-local, carrier-grade NAT, reserved, multicast, unique-local); deployments may allow private targets and plain http for development.
+             * @example https://cal.example/api/integrations/svc/webhook
+             */
+            url: string;
+            /** @description Event types; duplicates are removed. */
+            events: ("meeting.started" | "meeting.ended" | "meeting.updated" | "meeting.cancelled" | "meeting.no_show" | "participant.joined" | "participant.left" | "recording.started" | "recording.ready" | "recording.failed" | "transcript.ready" | "transcript.failed" | "webhook.disabled")[];
+            /**
+             * @description Free text for people (what the endpoint is for, who owns it): at most 500 characters, trimmed; newlines and tabs allowed, other control characters not.
+             * @example Calendar sync (team Atlas)
+             */
+            description?: string;
+            /** @description Most deliveries per second to this endpoint, 1 to 1000, over every delivery worker: deliveries beyond it wait their turn (they are not failed). Null or absent: no limit. */
+            rateLimitPerSecond?: number | null;
+        };
+        DeleteWebhookRequest: {
+            /** Format: uuid */
+            webhookId: string;
+        };
         /**
-         * Format: date-time
-         * @description When the recording stopped.
+         * @description At least one field; those present are changed, the others kept. Unknown fields are ignored.
+         * @example {
+         *       "url": "https://cal.example/api/integrations/svc/webhook-v2",
+         *       "rateLimitPerSecond": 20
+         *     }
+         * @example {
+         *       "disabled": true
+         *     }
          */
-        endedAt: string;
-        /** @description The file's duration. */
-        durationSeconds: number;
-        /** @description The file's size. */
-        sizeBytes: number;
-      };
-    };
-    RecordingFailedEvent: {
-      /** @constant */
-      type: "recording.failed";
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      data: {
-        /** Format: uuid */
-        recordingId: string;
-        meetingId: string;
-        orgId: string;
-        /** @enum {string} */
-        layout: "grid" | "audio";
-        /** @enum {string} */
-        startedBy: "host" | "api" | "auto";
+        UpdateWebhookRequest: {
+            /**
+             * Format: uri
+             * @description Absolute https URI (RFC 3986, so ASCII: an internationalised host in its punycode form) that receives the events: a host name, no user name or password, at most 2048 characters. Refused (400) when the host is, or resolves to, an address inside the platform's network (loopback, private, link-local, carrier-grade NAT, reserved, multicast, unique-local); deployments may allow private targets and plain http for development.
+             * @example https://cal.example/api/integrations/svc/webhook
+             */
+            url?: string;
+            /** @description Event types; duplicates are removed. */
+            events?: ("meeting.started" | "meeting.ended" | "meeting.updated" | "meeting.cancelled" | "meeting.no_show" | "participant.joined" | "participant.left" | "recording.started" | "recording.ready" | "recording.failed" | "transcript.ready" | "transcript.failed" | "webhook.disabled")[];
+            /**
+             * @description Free text for people (what the endpoint is for, who owns it): at most 500 characters, trimmed; newlines and tabs allowed, other control characters not.
+             * @example Calendar sync (team Atlas)
+             */
+            description?: string;
+            /** @description true disables the endpoint (no new events; pending deliveries fail and can be recovered later); false re-enables it. */
+            disabled?: boolean;
+            /** @description Most deliveries per second to this endpoint, 1 to 1000, over every delivery worker: deliveries beyond it wait their turn (they are not failed). Null or absent: no limit. */
+            rateLimitPerSecond?: number | null;
+        } | unknown | unknown | unknown | unknown | unknown;
+        RecoverWebhookRequest: {
+            /**
+             * Format: date-time
+             * @description Start of the window (inclusive): an ISO 8601 date-time with a UTC offset, at most 14 days ago.
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description End of the window (exclusive), after `since`; absent: now.
+             */
+            until?: string;
+        };
+        SignInRequest: {
+            email: string;
+            password: string;
+        };
+        SignUpRequest: {
+            /** @description The organization's name. At most 200 characters as sent; trimmed, and then not empty; one line, no control characters. */
+            organizationName: string;
+            /** @description An e-mail address (one `@`, a dot in the domain, no spaces); trimmed. */
+            email: string;
+            /** @description 8-1024 characters. */
+            password: string;
+        };
+        CreateApiKeyRequest: {
+            /** @description A name people recognise. At most 100 characters as sent; trimmed, and then not empty; one line, no control characters. */
+            name: string;
+        };
+        OAuthClientFields: {
+            /** @description A name people recognise. At most 100 characters as sent; trimmed, and then not empty; one line, no control characters. */
+            name: string;
+            /** @description Duplicates are dropped. */
+            redirectUris: string[];
+            /** @description Duplicates are dropped. */
+            scopes: ("meeting.create" | "meeting.read" | "meeting.update" | "meeting.delete" | "meeting.links" | "recording.read" | "recording.manage" | "transcript.read" | "transcript.manage" | "webhook.create" | "webhook.read" | "webhook.update" | "webhook.delete")[];
+            /** @description Every authorization request must then carry a PKCE `code_challenge` (S256), although the client authenticates with its secret. Default false: schedulers such as Cal.com do not send one. On PUT, an absent value turns it off. */
+            requirePkce?: boolean;
+        };
+        CreateUserRequest: {
+            /** @description An e-mail address (one `@`, a dot in the domain, no spaces); trimmed. */
+            email: string;
+            /** @description 8-1024 characters. */
+            password: string;
+            /** @enum {string} */
+            role?: "admin" | "member";
+        };
+        UpdateUserRequest: {
+            /** @enum {string} */
+            role?: "admin" | "member";
+            deactivated?: boolean;
+        } | unknown | unknown;
+        SetOAuthClientPolicyRequest: {
+            /**
+             * @description `all`: members may authorize any organization's OAuth client. `listed`: only the listed clients (and always the organization's own).
+             * @enum {string}
+             */
+            policy: "all" | "listed";
+        };
+        SetMeetingEmbeddingRequest: {
+            /** @description The whole list, replacing the one stored (`[]`: no site may frame the meetings). At most 25 entries; duplicates (after normalizing) are kept once. */
+            allowedOrigins: string[];
+        };
+        MeetingStartedEvent: {
+            /** @constant */
+            type: "meeting.started";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                meetingId: string;
+                orgId: string;
+                title: string;
+                start: string | null;
+                attendees: string[];
+                /**
+                 * Format: date-time
+                 * @description When the first participant entered.
+                 */
+                startedAt: string;
+            };
+        };
+        MeetingEndedEvent: {
+            /** @constant */
+            type: "meeting.ended";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                meetingId: string;
+                orgId: string;
+                title: string;
+                start: string | null;
+                attendees: string[];
+                /**
+                 * Format: date-time
+                 * @description When the meeting ended.
+                 */
+                endedAt: string;
+                /** @description `empty`: the room stayed empty for the grace period (or emptied after the planned end); `ended_by_api`: POST /meeting/{id}/end; `end_passed`: the planned end passed and nobody had come; `ended_by_host`: a host ended it for everyone in the room. */
+                reason: ("empty" | "ended_by_api" | "end_passed" | "ended_by_host") | null;
+                /** @description Everyone who was in the room, one entry per visit (a rejoin is a second entry). */
+                participants: components["schemas"]["ParticipantVisit"][];
+                attendance: components["schemas"]["Attendance"];
+            };
+        };
+        ParticipantVisit: {
+            /** @description The identity the join grant gave (new for every join). */
+            participantId: string;
+            /** @description As the person entered it: escape it before showing it in HTML. */
+            displayName: string;
+            /**
+             * Format: date-time
+             * @description When the participant entered the room.
+             */
+            joinedAt: string;
+            /** @description When they left; null while present. */
+            leftAt: string | null;
+            /**
+             * @description From their personal link (`guest` for the plain join URL).
+             * @enum {string}
+             */
+            role: "host" | "attendee" | "guest";
+            /**
+             * Format: email
+             * @description The invited person's address, when they entered with their personal link.
+             */
+            email: string | null;
+        };
+        Attendance: {
+            /** @description Each invited host and attendee, hosts first, in the order invited. */
+            invitees: {
+                /** Format: email */
+                email: string;
+                /** @enum {string} */
+                role: "host" | "attendee";
+                /** @description They entered the room with their personal link. */
+                joined: boolean;
+                /** @description Their first entry; null when they did not join. */
+                firstJoinedAt: string | null;
+                /** @description The sum of their visits, in seconds. */
+                totalSeconds: number;
+            }[];
+            /** @description Entries by people who were not an invited person with their personal link. */
+            guests: number;
+        };
+        MeetingUpdatedEvent: {
+            /** @constant */
+            type: "meeting.updated";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                meetingId: string;
+                orgId: string;
+                title: string;
+                start: string | null;
+                attendees: string[];
+                end: string | null;
+                changedFields: ("title" | "start" | "end" | "attendees" | "hosts" | "lobby" | "screenShare" | "noShowAfterMinutes" | "recording" | "transcription")[];
+                previous: components["schemas"]["MeetingDetails"];
+            };
+        };
+        MeetingDetails: {
+            title: string;
+            start: string | null;
+            /** @description The planned end. */
+            end: string | null;
+            attendees: string[];
+        };
+        MeetingCancelledEvent: {
+            /** @constant */
+            type: "meeting.cancelled";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                meetingId: string;
+                orgId: string;
+                title: string;
+                start: string | null;
+                attendees: string[];
+                end: string | null;
+                /** Format: date-time */
+                cancelledAt: string;
+            };
+        };
+        MeetingNoShowEvent: {
+            /** @constant */
+            type: "meeting.no_show";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                meetingId: string;
+                orgId: string;
+                title: string;
+                /** Format: email */
+                email: string;
+                /** @enum {string} */
+                role: "host" | "attendee";
+                /**
+                 * Format: date-time
+                 * @description The meeting's start.
+                 */
+                start: string;
+            };
+        };
+        ParticipantJoinedEvent: {
+            /** @constant */
+            type: "participant.joined";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                meetingId: string;
+                orgId: string;
+                participant: components["schemas"]["ParticipantVisit"];
+            };
+        };
+        ParticipantLeftEvent: {
+            /** @constant */
+            type: "participant.left";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                meetingId: string;
+                orgId: string;
+                participant: components["schemas"]["ParticipantVisit"];
+            };
+        };
+        RecordingStartedEvent: {
+            /** @constant */
+            type: "recording.started";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                recordingId: string;
+                meetingId: string;
+                orgId: string;
+                /** @enum {string} */
+                layout: "grid" | "audio";
+                /** @enum {string} */
+                startedBy: "host" | "api" | "auto";
+                /**
+                 * Format: date-time
+                 * @description When the recording started.
+                 */
+                startedAt: string;
+            };
+        };
+        RecordingReadyEvent: {
+            /** @constant */
+            type: "recording.ready";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                recordingId: string;
+                meetingId: string;
+                orgId: string;
+                /** @enum {string} */
+                layout: "grid" | "audio";
+                /** @enum {string} */
+                startedBy: "host" | "api" | "auto";
+                /**
+                 * Format: date-time
+                 * @description When the recording started.
+                 */
+                startedAt: string;
+                /**
+                 * Format: date-time
+                 * @description When the recording stopped.
+                 */
+                endedAt: string;
+                /** @description The file's duration. */
+                durationSeconds: number;
+                /** @description The file's size. */
+                sizeBytes: number;
+            };
+        };
+        RecordingFailedEvent: {
+            /** @constant */
+            type: "recording.failed";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                recordingId: string;
+                meetingId: string;
+                orgId: string;
+                /** @enum {string} */
+                layout: "grid" | "audio";
+                /** @enum {string} */
+                startedBy: "host" | "api" | "auto";
+                /**
+                 * Format: date-time
+                 * @description When the recording started.
+                 */
+                startedAt: string;
+                /** @description When it stopped. */
+                endedAt: string | null;
+                errorCode?: components["schemas"]["RecordingErrorCode"];
+                /** @description Why, in words (those of `errorCode`). */
+                error: string;
+            };
+        };
         /**
-         * Format: date-time
-         * @description When the recording started.
-         */
-        startedAt: string;
-        /** @description When it stopped. */
-        endedAt: string | null;
-        errorCode?: components["schemas"]["RecordingErrorCode"];
-        /** @description Why, in words (those of `errorCode`). */
-        error: string;
-      };
-    };
-    /**
-     * @description Why a recording failed, as a stable code (`error` says it in words; new codes may be added): `recorder_aborted`: The recorder gave up on the recording before it could start recording the room. `recorder_failed`: The recorder failed while recording; the file could not be finished. `recorder_lost`: The recorder stopped unexpectedly: it left the meeting room without finishing the file. `recorder_unavailable`: The recorder could not be reached to stop the recording. `storage_failed`: The recording's file could not be written to the recordings storage. `nothing_recorded`: The recorder finished without a file: nothing was recorded. `finish_timeout`: The recorder did not finish the file in time after the recording was stopped.
-     * @enum {string}
-     */
-    RecordingErrorCode:
-      "recorder_aborted" | "recorder_failed" | "recorder_lost" | "recorder_unavailable" | "storage_failed" | "nothing_recorded" | "finish_timeout";
-    TranscriptReadyEvent: {
-      /** @constant */
-      type: "transcript.ready";
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      data: {
-        /** Format: uuid */
-        transcriptId: string;
-        meetingId: string;
-        orgId: string;
-        /** @description BCP 47 (`"en"`). */
-        language: string;
-        /**
-         * Format: date-time
-         * @description When transcription began.
-         */
-        createdAt: string;
-        /**
-         * Format: date-time
-         * @description When it became ready or failed.
-         */
-        completedAt: string;
-        /** @description Whose audio it is made from, one entry per participant's audio track. */
-        speakers: components["schemas"]["TranscriptSpeaker"][];
-        /** @description Where the last speech ends, in seconds of the meeting's time line; null when nothing was said. */
-        durationSeconds: number | null;
-      };
-    };
-    TranscriptSpeaker: {
-      /** @description The name they had in the meeting room. */
-      name: string;
-      /**
-       * Format: email
-       * @description For an invited host or attendee who entered with their personal link; null otherwise.
-       */
-      email: string | null;
-    };
-    TranscriptFailedEvent: {
-      /** @constant */
-      type: "transcript.failed";
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      data: {
-        /** Format: uuid */
-        transcriptId: string;
-        meetingId: string;
-        orgId: string;
-        /** @description BCP 47 (`"en"`). */
-        language: string;
-        /**
-         * Format: date-time
-         * @description When transcription began.
-         */
-        createdAt: string;
-        /**
-         * Format: date-time
-         * @description When it became ready or failed.
-         */
-        completedAt: string;
-        /** @description Whose audio it is made from, one entry per participant's audio track. */
-        speakers: components["schemas"]["TranscriptSpeaker"][];
-        errorCode: components["schemas"]["TranscriptErrorCode"];
-        /** @description Why, in words (those of `errorCode`). */
-        error: string;
-      };
-    };
-    /**
-     * @description Why a transcript failed, as a stable code (`error` says it in words; new codes may be added): `audio_unreadable`: A speaker's audio could not be read: the file is missing or is not audio. `model_refused`: The speech model's files failed their integrity check, so nothing was transcribed. `transcriber_failed`: Transcribing a speaker's audio failed repeatedly.
-     * @enum {string}
-     */
-    TranscriptErrorCode: "audio_unreadable" | "model_refused" | "transcriber_failed";
-    WebhookDisabledEvent: {
-      /** @constant */
-      type: "webhook.disabled";
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      data: {
-        /**
-         * Format: uuid
-         * @description The endpoint that was disabled.
-         */
-        webhookId: string;
-        orgId: string;
-        /**
-         * @description The host (and port, if not the default) of the disabled endpoint's URL: never its path or query, which may hold a token. GET /webhook/{webhookId} answers the whole URL to a caller allowed to read it.
-         * @example hooks.example.com
-         */
-        host: string;
-        /** Format: date-time */
-        disabledAt: string;
-        /**
-         * @description `gone`: the endpoint answered 410 Gone; `continuous_failure`: every attempt failed for the disable period (5 days by default).
+         * @description Why a recording failed, as a stable code (`error` says it in words; new codes may be added): `recorder_aborted`: The recorder gave up on the recording before it could start recording the room. `recorder_failed`: The recorder failed while recording; the file could not be finished. `recorder_lost`: The recorder stopped unexpectedly: it left the meeting room without finishing the file. `recorder_unavailable`: The recorder could not be reached to stop the recording. `storage_failed`: The recording's file could not be written to the recordings storage. `nothing_recorded`: The recorder finished without a file: nothing was recorded. `finish_timeout`: The recorder did not finish the file in time after the recording was stopped.
          * @enum {string}
          */
-        trigger: "gone" | "continuous_failure";
-        /** @description In words, as `disabledReason` in the webhook list. */
-        reason: string;
-        /** @description The first failed attempt since the last success. */
-        failingSince: string | null;
-      };
-    };
-    MeetingList: {
-      meetings: components["schemas"]["MeetingListItem"][];
-      /** @description Pass as `pageToken` for the next page; null on the last page. */
-      nextPageToken: string | null;
-    };
-    MeetingListItem: {
-      /** @constant */
-      type: "svc_video";
-      /** @description Meeting id: 22 URL-safe characters carrying 128 random bits. */
-      id: string;
-      /**
-       * @description Always empty: the join URL itself is the capability.
-       * @constant
-       */
-      password: "";
-      /**
-       * Format: uri
-       * @description The join page, `{PUBLIC_URL}/meeting/<id>`.
-       */
-      url: string;
-      title: string;
-      start: string | null;
-      /** @description The planned end, when one was given. */
-      end: string | null;
-      /**
-       * @description `scheduled` until the first person enters the meeting room; `live` from then on (also while the room is briefly empty); `ended` once the room stayed empty for the grace period (MEETING_EMPTY_GRACE_SECONDS, default 60 s), its planned end passed with nobody in it, or it was ended through the API; `cancelled` once cancelled (DELETE).
-       * @enum {string}
-       */
-      status: "scheduled" | "live" | "ended" | "cancelled";
-      attendees: string[];
-      hosts: string[];
-      lobby: boolean;
-      /** @enum {string} */
-      screenShare: "everyone" | "hosts";
-      noShowAfterMinutes: number;
-      /** @enum {string} */
-      recording: "off" | "manual" | "auto";
-      /** @enum {string} */
-      transcription: "off" | "on";
-      /** Format: date-time */
-      createdAt: string;
-      endedAt: string | null;
-      cancelledAt: string | null;
-      /** @description People who entered its room so far: invited hosts and attendees who came, and guests (each entry through the plain join URL is one guest, as in `meeting.ended`'s attendance). */
-      joinedCount: number;
-      /** @description Its recordings that did not fail (in progress, being finished or ready). */
-      recordingCount: number;
-    };
-    Error: {
-      /** @description Human-readable message naming what was wrong. */
-      error: string;
-      /** @description Also in the X-Request-Id response header. */
-      requestId?: string;
-    };
-    MeetingJoinPayload: {
-      /** @constant */
-      type: "svc_video";
-      /** @description Meeting id: 22 URL-safe characters carrying 128 random bits. */
-      id: string;
-      /**
-       * @description Always empty: the join URL itself is the capability.
-       * @constant
-       */
-      password: "";
-      /**
-       * Format: uri
-       * @description The join page, `{PUBLIC_URL}/meeting/<id>`.
-       */
-      url: string;
-    };
-    Meeting: {
-      /** @constant */
-      type: "svc_video";
-      /** @description Meeting id: 22 URL-safe characters carrying 128 random bits. */
-      id: string;
-      /**
-       * @description Always empty: the join URL itself is the capability.
-       * @constant
-       */
-      password: "";
-      /**
-       * Format: uri
-       * @description The join page, `{PUBLIC_URL}/meeting/<id>`.
-       */
-      url: string;
-      title: string;
-      start: string | null;
-      /** @description The planned end, when one was given. */
-      end: string | null;
-      /**
-       * @description `scheduled` until the first person enters the meeting room; `live` from then on (also while the room is briefly empty); `ended` once the room stayed empty for the grace period (MEETING_EMPTY_GRACE_SECONDS, default 60 s), its planned end passed with nobody in it, or it was ended through the API; `cancelled` once cancelled (DELETE).
-       * @enum {string}
-       */
-      status: "scheduled" | "live" | "ended" | "cancelled";
-      attendees: string[];
-      hosts: string[];
-      lobby: boolean;
-      /** @enum {string} */
-      screenShare: "everyone" | "hosts";
-      noShowAfterMinutes: number;
-      /** @enum {string} */
-      recording: "off" | "manual" | "auto";
-      /** @enum {string} */
-      transcription: "off" | "on";
-      /** Format: date-time */
-      createdAt: string;
-      endedAt: string | null;
-      cancelledAt: string | null;
-    };
-    JoinLinkList: {
-      links: {
-        linkId: string;
-        /** @description The role the link gives now (an invitee's follows the meeting's `hosts` and `attendees`); null when it lets nobody in. */
-        role: ("host" | "attendee" | "guest") | null;
-        /** Format: email */
-        email: string | null;
-        name: string | null;
-        /** Format: date-time */
-        expiresAt: string;
-        /** @description Null unless revoked. */
-        revokedAt: string | null;
-        /** Format: date-time */
-        createdAt: string;
+        RecordingErrorCode: "recorder_aborted" | "recorder_failed" | "recorder_lost" | "recorder_unavailable" | "storage_failed" | "nothing_recorded" | "finish_timeout";
+        TranscriptReadyEvent: {
+            /** @constant */
+            type: "transcript.ready";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                transcriptId: string;
+                meetingId: string;
+                orgId: string;
+                /** @description BCP 47 (`"en"`). */
+                language: string;
+                /**
+                 * Format: date-time
+                 * @description When transcription began.
+                 */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description When it became ready or failed.
+                 */
+                completedAt: string;
+                /** @description Whose audio it is made from, one entry per participant's audio track. */
+                speakers: components["schemas"]["TranscriptSpeaker"][];
+                /** @description Where the last speech ends, in seconds of the meeting's time line; null when nothing was said. */
+                durationSeconds: number | null;
+            };
+        };
+        TranscriptSpeaker: {
+            /** @description The name they had in the meeting room. */
+            name: string;
+            /**
+             * Format: email
+             * @description For an invited host or attendee who entered with their personal link; null otherwise.
+             */
+            email: string | null;
+        };
+        TranscriptFailedEvent: {
+            /** @constant */
+            type: "transcript.failed";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                transcriptId: string;
+                meetingId: string;
+                orgId: string;
+                /** @description BCP 47 (`"en"`). */
+                language: string;
+                /**
+                 * Format: date-time
+                 * @description When transcription began.
+                 */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description When it became ready or failed.
+                 */
+                completedAt: string;
+                /** @description Whose audio it is made from, one entry per participant's audio track. */
+                speakers: components["schemas"]["TranscriptSpeaker"][];
+                errorCode: components["schemas"]["TranscriptErrorCode"];
+                /** @description Why, in words (those of `errorCode`). */
+                error: string;
+            };
+        };
         /**
-         * @description `active`, or why it lets nobody in (`uninvited`: its address is in neither `hosts` nor `attendees` now).
+         * @description Why a transcript failed, as a stable code (`error` says it in words; new codes may be added): `audio_unreadable`: A speaker's audio could not be read: the file is missing or is not audio. `model_refused`: The speech model's files failed their integrity check, so nothing was transcribed. `transcriber_failed`: Transcribing a speaker's audio failed repeatedly.
          * @enum {string}
          */
-        state: "active" | "revoked" | "expired" | "uninvited";
-      }[];
+        TranscriptErrorCode: "audio_unreadable" | "model_refused" | "transcriber_failed";
+        WebhookDisabledEvent: {
+            /** @constant */
+            type: "webhook.disabled";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The endpoint that was disabled.
+                 */
+                webhookId: string;
+                orgId: string;
+                /**
+                 * @description The host (and port, if not the default) of the disabled endpoint's URL: never its path or query, which may hold a token. GET /webhook/{webhookId} answers the whole URL to a caller allowed to read it.
+                 * @example hooks.example.com
+                 */
+                host: string;
+                /** Format: date-time */
+                disabledAt: string;
+                /**
+                 * @description `gone`: the endpoint answered 410 Gone; `continuous_failure`: every attempt failed for the disable period (5 days by default).
+                 * @enum {string}
+                 */
+                trigger: "gone" | "continuous_failure";
+                /** @description In words, as `disabledReason` in the webhook list. */
+                reason: string;
+                /** @description The first failed attempt since the last success. */
+                failingSince: string | null;
+            };
+        };
+        MeetingList: {
+            meetings: components["schemas"]["MeetingListItem"][];
+            /** @description Pass as `pageToken` for the next page; null on the last page. */
+            nextPageToken: string | null;
+        };
+        MeetingListItem: {
+            /** @constant */
+            type: "svc_video";
+            /** @description Meeting id: 22 URL-safe characters carrying 128 random bits. */
+            id: string;
+            /**
+             * @description Always empty: the join URL itself is the capability.
+             * @constant
+             */
+            password: "";
+            /**
+             * Format: uri
+             * @description The join page, `{PUBLIC_URL}/meeting/<id>`.
+             */
+            url: string;
+            title: string;
+            start: string | null;
+            /** @description The planned end, when one was given. */
+            end: string | null;
+            /**
+             * @description `scheduled` until the first person enters the meeting room; `live` from then on (also while the room is briefly empty); `ended` once the room stayed empty for the grace period (MEETING_EMPTY_GRACE_SECONDS, default 60 s), its planned end passed with nobody in it, or it was ended through the API; `cancelled` once cancelled (DELETE).
+             * @enum {string}
+             */
+            status: "scheduled" | "live" | "ended" | "cancelled";
+            attendees: string[];
+            hosts: string[];
+            lobby: boolean;
+            /** @enum {string} */
+            screenShare: "everyone" | "hosts";
+            noShowAfterMinutes: number;
+            /** @enum {string} */
+            recording: "off" | "manual" | "auto";
+            /** @enum {string} */
+            transcription: "off" | "on";
+            /** Format: date-time */
+            createdAt: string;
+            endedAt: string | null;
+            cancelledAt: string | null;
+            /** @description People who entered its room so far: invited hosts and attendees who came, and guests (each entry through the plain join URL is one guest, as in `meeting.ended`'s attendance). */
+            joinedCount: number;
+            /** @description Its recordings that did not fail (in progress, being finished or ready). */
+            recordingCount: number;
+        };
+        Error: {
+            /** @description Human-readable message naming what was wrong. */
+            error: string;
+            /** @description Also in the X-Request-Id response header. */
+            requestId?: string;
+        };
+        MeetingJoinPayload: {
+            /** @constant */
+            type: "svc_video";
+            /** @description Meeting id: 22 URL-safe characters carrying 128 random bits. */
+            id: string;
+            /**
+             * @description Always empty: the join URL itself is the capability.
+             * @constant
+             */
+            password: "";
+            /**
+             * Format: uri
+             * @description The join page, `{PUBLIC_URL}/meeting/<id>`.
+             */
+            url: string;
+        };
+        Meeting: {
+            /** @constant */
+            type: "svc_video";
+            /** @description Meeting id: 22 URL-safe characters carrying 128 random bits. */
+            id: string;
+            /**
+             * @description Always empty: the join URL itself is the capability.
+             * @constant
+             */
+            password: "";
+            /**
+             * Format: uri
+             * @description The join page, `{PUBLIC_URL}/meeting/<id>`.
+             */
+            url: string;
+            title: string;
+            start: string | null;
+            /** @description The planned end, when one was given. */
+            end: string | null;
+            /**
+             * @description `scheduled` until the first person enters the meeting room; `live` from then on (also while the room is briefly empty); `ended` once the room stayed empty for the grace period (MEETING_EMPTY_GRACE_SECONDS, default 60 s), its planned end passed with nobody in it, or it was ended through the API; `cancelled` once cancelled (DELETE).
+             * @enum {string}
+             */
+            status: "scheduled" | "live" | "ended" | "cancelled";
+            attendees: string[];
+            hosts: string[];
+            lobby: boolean;
+            /** @enum {string} */
+            screenShare: "everyone" | "hosts";
+            noShowAfterMinutes: number;
+            /** @enum {string} */
+            recording: "off" | "manual" | "auto";
+            /** @enum {string} */
+            transcription: "off" | "on";
+            /** Format: date-time */
+            createdAt: string;
+            endedAt: string | null;
+            cancelledAt: string | null;
+        };
+        JoinLinkList: {
+            links: {
+                linkId: string;
+                /** @description The role the link gives now (an invitee's follows the meeting's `hosts` and `attendees`); null when it lets nobody in. */
+                role: ("host" | "attendee" | "guest") | null;
+                /** Format: email */
+                email: string | null;
+                name: string | null;
+                /** Format: date-time */
+                expiresAt: string;
+                /** @description Null unless revoked. */
+                revokedAt: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /**
+                 * @description `active`, or why it lets nobody in (`uninvited`: its address is in neither `hosts` nor `attendees` now).
+                 * @enum {string}
+                 */
+                state: "active" | "revoked" | "expired" | "uninvited";
+            }[];
+        };
+        JoinLink: {
+            /**
+             * Format: uuid
+             * @description To revoke it: DELETE /meeting/{id}/links/{linkId}.
+             */
+            linkId: string;
+            /**
+             * Format: uri
+             * @description The join URL with the link's secret in its fragment (`#link=…`). Shown once: only a hash is kept.
+             */
+            url: string;
+            /** @enum {string} */
+            role: "host" | "attendee" | "guest";
+            /** Format: email */
+            email: string | null;
+            name: string | null;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        ParticipantList: {
+            participants: {
+                participantId: string;
+                name: string;
+                /**
+                 * Format: email
+                 * @description When they entered with a personal link of an invited host or attendee.
+                 */
+                email: string | null;
+                /** @enum {string} */
+                role: "host" | "attendee" | "guest";
+                /** Format: date-time */
+                joinedAt: string;
+                /** @description Null while present. */
+                leftAt: string | null;
+                /** @description Until `leftAt`, or until now while present. */
+                durationSeconds: number;
+            }[];
+            nextPageToken: string | null;
+        };
+        MeetingAttendance: {
+            /** @enum {string} */
+            status: "scheduled" | "live" | "ended" | "cancelled";
+            people: {
+                /** @description The name they gave in the room (their latest visit's); empty for someone who never came. */
+                name: string;
+                /**
+                 * Format: email
+                 * @description An invited host's or attendee's address; null for a guest.
+                 */
+                email: string | null;
+                /** @enum {string} */
+                role: "host" | "attendee" | "guest";
+                /** @description An invited host or attendee; false for a guest. */
+                invited: boolean;
+                /** @description Their stays in the room, oldest first (as GET /meeting/{id}/participants gives them). */
+                visits: {
+                    participantId: string;
+                    name: string;
+                    /**
+                     * Format: email
+                     * @description When they entered with a personal link of an invited host or attendee.
+                     */
+                    email: string | null;
+                    /** @enum {string} */
+                    role: "host" | "attendee" | "guest";
+                    /** Format: date-time */
+                    joinedAt: string;
+                    /** @description Null while present. */
+                    leftAt: string | null;
+                    /** @description Until `leftAt`, or until now while present. */
+                    durationSeconds: number;
+                }[];
+                /** @description The sum of their visits; an open visit counts until now. */
+                totalSeconds: number;
+                /** @description In the room now. */
+                present: boolean;
+                /** @description Invited, never came, and the meeting has ended or its no-show time (`start` + `noShowAfterMinutes`) has passed. */
+                noShow: boolean;
+            }[];
+        };
+        Usage: {
+            /** @description One per day, oldest first, today last; days without meetings included. */
+            days: {
+                /**
+                 * Format: date
+                 * @description The UTC day.
+                 */
+                date: string;
+                /** @description Meetings with someone in their room during the day. */
+                meetings: number;
+                /** @description Time people spent in meeting rooms during the day, in minutes (to a tenth). */
+                participantMinutes: number;
+            }[];
+            /** @description Minutes of finished recordings that started in the period (to a tenth). */
+            recordingMinutes: number;
+            /** @description Bytes of recording files the organization stores now. */
+            storageBytes: number;
+            /** @description Recordings the organization stores now. */
+            recordingsStored: number;
+        };
+        JoinLinkHolder: {
+            /**
+             * @description The role its holder enters with.
+             * @enum {string}
+             */
+            role: "host" | "attendee" | "guest";
+            /** @description The name given when the link was made: the join page prefills it (editable). Null when none was given. */
+            name: string | null;
+        };
+        VisitorStanding: {
+            /** @description Someone was removed from the meeting from this browser session. */
+            removed: boolean;
+        };
+        LobbyStatus: {
+            /**
+             * @description `locked`: still waiting, but a host locked the room. `admitted` comes with `grant`.
+             * @enum {string}
+             */
+            status: "waiting" | "locked" | "admitted" | "denied";
+            grant: components["schemas"]["JoinGrant"] | null;
+        };
+        JoinGrant: {
+            /** @description The participant's identity in the room (new for every grant); webhook events name participants by it. */
+            participantId: string;
+            /** @description LiveKit access token (JWT) for the room named after the meeting id. */
+            token: string;
+            /**
+             * Format: uri
+             * @description The media server's WebSocket URL (LIVEKIT_PUBLIC_URL).
+             */
+            serverUrl: string;
+            /**
+             * Format: date-time
+             * @description Connect before this time.
+             */
+            expiresAt: string;
+            meeting: {
+                id: string;
+                title: string;
+                /** @enum {string} */
+                status: "scheduled" | "live" | "ended";
+            };
+            /**
+             * @description From the personal link; `guest` for the plain join URL.
+             * @enum {string}
+             */
+            role: "host" | "attendee" | "guest";
+            /** @description The participant's credential for the room's own API (`X-Room-Session`): chat, and host actions for hosts. */
+            roomSession: string;
+        };
+        LobbyList: {
+            locked: boolean;
+            /** @description Longest waiting first. When more than 200 wait: the 100 longest waiting and the 100 newest arrivals. */
+            waiting: {
+                entryId: string;
+                displayName: string;
+                /** Format: date-time */
+                waitingSince: string;
+            }[];
+            /** @description How many wait in all (more than `waiting` lists when over 200). */
+            waitingCount: number;
+        };
+        LobbyDenial: {
+            /** @description How many were turned away. */
+            denied: number;
+        };
+        RoomSelf: {
+            participantId: string;
+            /**
+             * @description The role now (a host dropped from `hosts` is an attendee at once).
+             * @enum {string}
+             */
+            role: "host" | "attendee" | "guest";
+        };
+        ParticipantRoleChange: {
+            participantId: string;
+            /**
+             * @description Their role now.
+             * @enum {string}
+             */
+            role: "host" | "attendee" | "guest";
+        };
+        HandState: {
+            participantId: string;
+            raised: boolean;
+            /**
+             * Format: date-time
+             * @description When it was raised; null once lowered.
+             */
+            raisedAt: string | null;
+        };
+        ChatMessages: {
+            messages: components["schemas"]["ChatMessage"][];
+        };
+        ChatMessage: {
+            id: string;
+            participantId: string;
+            displayName: string;
+            text: string;
+            /** Format: date-time */
+            sentAt: string;
+        };
+        LobbyWait: {
+            /** @constant */
+            status: "waiting";
+            /** @description Ask POST /meeting/{id}/lobby/status with it until admitted or denied. */
+            lobbyTicket: string;
+            /** @enum {string} */
+            role: "attendee" | "guest";
+            meeting: {
+                id: string;
+                title: string;
+                /** @enum {string} */
+                status: "scheduled" | "live";
+            };
+        };
+        Recording: {
+            /** Format: uuid */
+            id: string;
+            meetingId: string;
+            /**
+             * @description `recording` while the recorder records the room; `processing` once stopped, while it finishes the file; `ready` when the file can be downloaded; `failed` when the recorder failed or was lost (`error` says why).
+             * @enum {string}
+             */
+            status: "recording" | "processing" | "ready" | "failed";
+            /** @enum {string} */
+            layout: "grid" | "audio";
+            /**
+             * Format: date-time
+             * @description When capture began, as the recorder reports it, once `capturing`; until then (the recorder starting), when the start was asked.
+             */
+            startedAt: string;
+            /** @description True once the recorder reports the run active, the room's media being written (the room's indicator says "Recording"); false while it starts ("Starting…", a few seconds for `grid`: it loads a page and joins the room first). */
+            capturing: boolean;
+            /** @description When it stopped; null while recording. */
+            endedAt: string | null;
+            /** @description The file's duration, once ready. */
+            durationSeconds: number | null;
+            /** @description The file's size, once ready. */
+            sizeBytes: number | null;
+            /** @description Why it failed, in words (those of `errorCode`); null otherwise. */
+            error: string | null;
+            errorCode: components["schemas"]["RecordingErrorCode"] | null;
+            /**
+             * @description A host in the room, the API, or the meeting's `recording: auto` setting.
+             * @enum {string}
+             */
+            startedBy: "host" | "api" | "auto";
+        };
+        RecordingList: {
+            /** @description Newest first. */
+            recordings: components["schemas"]["Recording"][];
+        };
+        RecordingAccessLink: {
+            /**
+             * Format: uri
+             * @description A signed URL of the file (MP4). It needs no API key: hand it to whoever should watch or download the recording. Served with `Range` support, so a browser's video element can seek.
+             */
+            downloadLink: string;
+            /**
+             * Format: date-time
+             * @description After this the link is refused (403).
+             */
+            expiresAt: string;
+        };
+        RoomRecordingState: {
+            /** @description A recording of the meeting is in progress. */
+            recording: boolean;
+            /** @description The recording in progress is capturing (the recorder reports it active); false while it starts. */
+            capturing: boolean;
+            layout: ("grid" | "audio") | null;
+            /**
+             * @description The meeting's recording setting.
+             * @enum {string}
+             */
+            mode: "off" | "manual" | "auto";
+        };
+        TranscriptList: {
+            /** @description Newest first, without their segments. */
+            transcripts: components["schemas"]["Transcript"][];
+        };
+        Transcript: {
+            /** Format: uuid */
+            id: string;
+            meetingId: string;
+            /**
+             * Format: uuid
+             * @description The recording whose run the speakers' audio was taken beside; null when none.
+             */
+            recordingId: string | null;
+            /**
+             * @description `processing` while its speakers' audio is being transcribed; `ready` when all of it is (the segments are complete); `failed` when a speaker's audio could not be transcribed (`errorCode` says why).
+             * @enum {string}
+             */
+            status: "processing" | "ready" | "failed";
+            /** @description The spoken language, a BCP 47 tag (`"en"`). */
+            language: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description When it became ready or failed; null while processing. */
+            completedAt: string | null;
+            /** @description Where the last speech ends on the meeting's time line, in seconds; null until ready. */
+            durationSeconds: number | null;
+            /** @description Whose audio it is made from, one entry per participant's audio track; `speakerIndex` of a segment points here. */
+            speakers: components["schemas"]["TranscriptSpeakerOutput"][];
+            /** @description Why it failed, in words (those of `errorCode`); null otherwise. */
+            error: string | null;
+            errorCode: components["schemas"]["TranscriptErrorCode"] | null;
+        };
+        TranscriptWithSegments: {
+            /** Format: uuid */
+            id: string;
+            meetingId: string;
+            /**
+             * Format: uuid
+             * @description The recording whose run the speakers' audio was taken beside; null when none.
+             */
+            recordingId: string | null;
+            /**
+             * @description `processing` while its speakers' audio is being transcribed; `ready` when all of it is (the segments are complete); `failed` when a speaker's audio could not be transcribed (`errorCode` says why).
+             * @enum {string}
+             */
+            status: "processing" | "ready" | "failed";
+            /** @description The spoken language, a BCP 47 tag (`"en"`). */
+            language: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description When it became ready or failed; null while processing. */
+            completedAt: string | null;
+            /** @description Where the last speech ends on the meeting's time line, in seconds; null until ready. */
+            durationSeconds: number | null;
+            /** @description Whose audio it is made from, one entry per participant's audio track; `speakerIndex` of a segment points here. */
+            speakers: components["schemas"]["TranscriptSpeakerOutput"][];
+            /** @description Why it failed, in words (those of `errorCode`); null otherwise. */
+            error: string | null;
+            errorCode: components["schemas"]["TranscriptErrorCode"] | null;
+            /** @description What was said, in time order across speakers; empty unless `ready`. */
+            segments: components["schemas"]["TranscriptSegment"][];
+        };
+        TranscriptSegment: {
+            /** @description The speaker's name (`speakers[speakerIndex].name`). */
+            speaker: string;
+            /** @description Who said it: an index into the transcript's `speakers`. */
+            speakerIndex: number;
+            /** @description Seconds from the start of the meeting's time line (its recording's start). */
+            start: number;
+            end: number;
+            text: string;
+        };
+        TranscriptAccessLink: {
+            /**
+             * Format: uri
+             * @description A signed URL of the transcript as WebVTT (`text/vtt`), each cue with its speaker as a voice tag (`<v Ada Lovelace>`). No API key needed.
+             */
+            webvttLink: string;
+            /**
+             * Format: uri
+             * @description The same transcript as JSON (a TranscriptWithSegments). No API key needed.
+             */
+            jsonLink: string;
+            /**
+             * Format: date-time
+             * @description After this both links are refused (403).
+             */
+            expiresAt: string;
+        };
+        TranscriptionSettings: {
+            /**
+             * @description The `transcription` setting of a new meeting that does not give its own.
+             * @enum {string}
+             */
+            defaultTranscription: "off" | "on";
+        };
+        CredentialVerification: {
+            /** @constant */
+            valid: true;
+            /** Format: uuid */
+            userId: string;
+            /** Format: uuid */
+            orgId: string;
+            /**
+             * @description What kind of credential it is: an API key, an OAuth access token, or a dashboard session (cookie).
+             * @enum {string}
+             */
+            kind: "api_key" | "oauth" | "session";
+            /** @description Scopes granted to an OAuth access token; empty for API keys, which have full access. */
+            scopes: string[];
+            /** @description The OAuth client the token was issued to; null for API keys. */
+            clientId: string | null;
+        };
+        TokenResponse: {
+            /** @description Opaque Bearer token for the API. */
+            access_token: string;
+            /** @description Single use; store the new one from every response. */
+            refresh_token: string;
+            /** @constant */
+            token_type: "bearer";
+            /** @constant */
+            expires_in: 3600;
+            /** @description Space-separated granted scopes. */
+            scope: string;
+        } & {
+            [key: string]: unknown;
+        };
+        OAuthError: {
+            /** @enum {string} */
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "server_error";
+            error_description?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        CreatedWebhook: {
+            /** Format: uuid */
+            webhookId: string;
+            /** Format: uri */
+            url: string;
+            events: string[];
+            /** @description `whsec_` + base64 of 32 random bytes: the Standard Webhooks signing secret. Shown only in this response; store it now. */
+            secret: string;
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            /** @description Deliveries per second at most; null: no limit. */
+            rateLimitPerSecond: number | null;
+        };
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
+            /** @description Pass as `pageToken` for the next page; null on the last page and when every subscription was listed. */
+            nextPageToken: string | null;
+        };
+        Webhook: {
+            /** Format: uuid */
+            webhookId: string;
+            /** Format: uri */
+            url: string;
+            events: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** @description True when deliveries stopped (410 Gone, or continuous failure for 5 days). Re-enable explicitly. */
+            disabled: boolean;
+            /**
+             * Format: date-time
+             * @description Only when disabled.
+             */
+            disabledAt?: string;
+            /** @description Only when disabled. */
+            disabledReason?: string;
+            /** @description Free text; empty when none. */
+            description: string;
+            /** @description Deliveries per second at most; null: no limit. */
+            rateLimitPerSecond: number | null;
+            /**
+             * Format: date-time
+             * @description Only during the grace window after a secret rotation: until then every delivery is signed with the previous secret as well as the current one.
+             */
+            previousSecretExpiresAt?: string;
+        };
+        DeletedWebhook: {
+            /** Format: uuid */
+            webhookId: string;
+            /** @constant */
+            deleted: true;
+        };
+        RotatedSecret: {
+            /** Format: uuid */
+            webhookId: string;
+            /** @description The new `whsec_` signing secret. Shown only in this response; store it now. */
+            secret: string;
+            /** @description Until then deliveries carry a signature with the previous secret too (`webhook-signature` holds both, space-separated), so receivers can switch without missing one; null when the deployment keeps no grace window. */
+            previousSecretExpiresAt: string | null;
+        };
+        RecoveredDeliveries: {
+            /** Format: uuid */
+            webhookId: string;
+            /** @description Failed deliveries created in the window that are due again (one more attempt each, with their original `webhook-id`). */
+            recovered: number;
+            /** Format: date-time */
+            since: string;
+            /** Format: date-time */
+            until: string;
+        };
+        EventTypeList: {
+            eventTypes: components["schemas"]["EventType"][];
+        };
+        EventType: {
+            /** @example meeting.ended */
+            type: string;
+            description: string;
+            /** @description JSON Schema (draft 2020-12) of the event's `data`: the same schema this document gives under `webhooks`. */
+            schema: {
+                [key: string]: unknown;
+            };
+        };
+        DeliveryPage: {
+            deliveries: components["schemas"]["Delivery"][];
+            /** @description Pass as `pageToken` for the next page; null on the last page. */
+            nextPageToken: string | null;
+        };
+        Delivery: {
+            /**
+             * Format: uuid
+             * @description Sent as the `webhook-id` header; the same on every attempt.
+             */
+            deliveryId: string;
+            /** Format: uuid */
+            webhookId: string;
+            eventId: string;
+            /**
+             * @example meeting.ended
+             * @example webhook.test
+             */
+            eventType: string;
+            /**
+             * @description `pending`: an attempt is due or in flight; `failed`: every retry failed (or the subscription was disabled); `cancelled`: the subscription was deleted first.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed" | "cancelled";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description When pending: the next attempt (or the end of the current one). */
+            nextAttemptAt: string | null;
+            attempts: components["schemas"]["DeliveryAttempt"][];
+        };
+        DeliveryAttempt: {
+            /** Format: date-time */
+            attemptedAt: string;
+            /** @description Null when no response arrived (timeout, connection error, refused target). */
+            statusCode: number | null;
+            latencyMs: number;
+            /** @description Why the attempt failed; null on success. */
+            error: string | null;
+            /** @description The first bytes (at most 1 KB) of the response body. */
+            responseExcerpt: string;
+        };
+        SessionStarted: {
+            user: components["schemas"]["SessionUser"];
+            /** Format: date-time */
+            expiresAt: string;
+            idleTimeoutSeconds: number;
+            /** @description Also in the CSRF cookie; send it as X-CSRF-Token. */
+            csrfToken: string;
+        };
+        SessionUser: {
+            /** Format: uuid */
+            userId: string;
+            /** Format: uuid */
+            orgId: string;
+            organizationName: string;
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "member";
+        };
+        SessionInfo: {
+            user: components["schemas"]["SessionUser"];
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        SignedOut: {
+            /** @constant */
+            signedOut: true;
+        };
+        ApiKeyList: {
+            apiKeys: components["schemas"]["ApiKey"][];
+        };
+        ApiKey: {
+            /** Format: uuid */
+            keyId: string;
+            name: string;
+            /** @description The first 12 characters, to recognise the key. */
+            prefix: string;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+        };
+        CreatedApiKey: {
+            /** Format: uuid */
+            keyId: string;
+            name: string;
+            /** @description The first 12 characters, to recognise the key. */
+            prefix: string;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+            /** @description Shown only now. */
+            key: string;
+        };
+        OAuthClientList: {
+            clients: components["schemas"]["OAuthClient"][];
+            scopeCatalog: {
+                scope: string;
+                description: string;
+            }[];
+        };
+        OAuthClient: {
+            /** Format: uuid */
+            clientId: string;
+            name: string;
+            redirectUris: string[];
+            scopes: string[];
+            /** @description Every authorization request must carry a PKCE code_challenge (S256). */
+            requirePkce: boolean;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        CreatedOAuthClient: {
+            /** Format: uuid */
+            clientId: string;
+            name: string;
+            redirectUris: string[];
+            scopes: string[];
+            /** @description Every authorization request must carry a PKCE code_challenge (S256). */
+            requirePkce: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Shown only now. */
+            clientSecret: string;
+        };
+        DeletedOAuthClient: {
+            clientId: string;
+            /** @constant */
+            deleted: true;
+        };
+        UserList: {
+            users: components["schemas"]["User"][];
+        };
+        User: {
+            /** Format: uuid */
+            userId: string;
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "member";
+            /** Format: date-time */
+            createdAt: string;
+            deactivated: boolean;
+            deactivatedAt: string | null;
+        };
+        AuthorizedAppList: {
+            apps: {
+                grantId: string;
+                clientId: string;
+                name: string;
+                scopes: string[];
+                /** Format: date-time */
+                grantedAt: string;
+            }[];
+        };
+        RevokedAuthorizedApp: {
+            grantId: string;
+            /** @constant */
+            revoked: true;
+        };
+        OAuthClientPolicy: {
+            /** @enum {string} */
+            policy: "all" | "listed";
+            allowedClients: {
+                clientId: string;
+                /** @description The client's name, as its organization registered it. */
+                name: string;
+                /** @description The organization that registered the client. */
+                organizationName: string;
+                /** Format: date-time */
+                addedAt: string;
+            }[];
+        };
+        MeetingEmbedding: {
+            /** @description The origins allowed to frame the organization's meetings, normalized, in the order given. The join page sends exactly these in `Content-Security-Policy: frame-ancestors` (`'none'` when empty) and posts its events only to a parent among them. */
+            allowedOrigins: string[];
+        };
+        TranscriptSpeakerOutput: {
+            /** @description The name they had in the meeting room. */
+            name: string;
+            /**
+             * Format: email
+             * @description For an invited host or attendee who entered with their personal link; null otherwise.
+             */
+            email: string | null;
+        };
     };
-    JoinLink: {
-      /**
-       * Format: uuid
-       * @description To revoke it: DELETE /meeting/{id}/links/{linkId}.
-       */
-      linkId: string;
-      /**
-       * Format: uri
-       * @description The join URL with the link's secret in its fragment (`#link=…`). Shown once: only a hash is kept.
-       */
-      url: string;
-      /** @enum {string} */
-      role: "host" | "attendee" | "guest";
-      /** Format: email */
-      email: string | null;
-      name: string | null;
-      /** Format: date-time */
-      expiresAt: string;
-    };
-    ParticipantList: {
-      participants: {
-        participantId: string;
-        name: string;
-        /**
-         * Format: email
-         * @description When they entered with a personal link of an invited host or attendee.
-         */
-        email: string | null;
-        /** @enum {string} */
-        role: "host" | "attendee" | "guest";
-        /** Format: date-time */
-        joinedAt: string;
-        /** @description Null while present. */
-        leftAt: string | null;
-        /** @description Until `leftAt`, or until now while present. */
-        durationSeconds: number;
-      }[];
-      nextPageToken: string | null;
-    };
-    MeetingAttendance: {
-      /** @enum {string} */
-      status: "scheduled" | "live" | "ended" | "cancelled";
-      people: {
-        /** @description The name they gave in the room (their latest visit's); empty for someone who never came. */
-        name: string;
-        /**
-         * Format: email
-         * @description An invited host's or attendee's address; null for a guest.
-         */
-        email: string | null;
-        /** @enum {string} */
-        role: "host" | "attendee" | "guest";
-        /** @description An invited host or attendee; false for a guest. */
-        invited: boolean;
-        /** @description Their stays in the room, oldest first (as GET /meeting/{id}/participants gives them). */
-        visits: {
-          participantId: string;
-          name: string;
-          /**
-           * Format: email
-           * @description When they entered with a personal link of an invited host or attendee.
-           */
-          email: string | null;
-          /** @enum {string} */
-          role: "host" | "attendee" | "guest";
-          /** Format: date-time */
-          joinedAt: string;
-          /** @description Null while present. */
-          leftAt: string | null;
-          /** @description Until `leftAt`, or until now while present. */
-          durationSeconds: number;
-        }[];
-        /** @description The sum of their visits; an open visit counts until now. */
-        totalSeconds: number;
-        /** @description In the room now. */
-        present: boolean;
-        /** @description Invited, never came, and the meeting has ended or its no-show time (`start` + `noShowAfterMinutes`) has passed. */
-        noShow: boolean;
-      }[];
-    };
-    Usage: {
-      /** @description One per day, oldest first, today last; days without meetings included. */
-      days: {
-        /**
-         * Format: date
-         * @description The UTC day.
-         */
-        date: string;
-        /** @description Meetings with someone in their room during the day. */
-        meetings: number;
-        /** @description Time people spent in meeting rooms during the day, in minutes (to a tenth). */
-        participantMinutes: number;
-      }[];
-      /** @description Minutes of finished recordings that started in the period (to a tenth). */
-      recordingMinutes: number;
-      /** @description Bytes of recording files the organization stores now. */
-      storageBytes: number;
-      /** @description Recordings the organization stores now. */
-      recordingsStored: number;
-    };
-    JoinLinkHolder: {
-      /**
-       * @description The role its holder enters with.
-       * @enum {string}
-       */
-      role: "host" | "attendee" | "guest";
-      /** @description The name given when the link was made: the join page prefills it (editable). Null when none was given. */
-      name: string | null;
-    };
-    VisitorStanding: {
-      /** @description Someone was removed from the meeting from this browser session. */
-      removed: boolean;
-    };
-    LobbyStatus: {
-      /**
-       * @description `locked`: still waiting, but a host locked the room. `admitted` comes with `grant`.
-       * @enum {string}
-       */
-      status: "waiting" | "locked" | "admitted" | "denied";
-      grant: components["schemas"]["JoinGrant"] | null;
-    };
-    JoinGrant: {
-      /** @description The participant's identity in the room (new for every grant); webhook events name participants by it. */
-      participantId: string;
-      /** @description LiveKit access token (JWT) for the room named after the meeting id. */
-      token: string;
-      /**
-       * Format: uri
-       * @description The media server's WebSocket URL (LIVEKIT_PUBLIC_URL).
-       */
-      serverUrl: string;
-      /**
-       * Format: date-time
-       * @description Connect before this time.
-       */
-      expiresAt: string;
-      meeting: {
-        id: string;
-        title: string;
-        /** @enum {string} */
-        status: "scheduled" | "live" | "ended";
-      };
-      /**
-       * @description From the personal link; `guest` for the plain join URL.
-       * @enum {string}
-       */
-      role: "host" | "attendee" | "guest";
-      /** @description The participant's credential for the room's own API (`X-Room-Session`): chat, and host actions for hosts. */
-      roomSession: string;
-    };
-    LobbyList: {
-      locked: boolean;
-      /** @description Longest waiting first. When more than 200 wait: the 100 longest waiting and the 100 newest arrivals. */
-      waiting: {
-        entryId: string;
-        displayName: string;
-        /** Format: date-time */
-        waitingSince: string;
-      }[];
-      /** @description How many wait in all (more than `waiting` lists when over 200). */
-      waitingCount: number;
-    };
-    LobbyDenial: {
-      /** @description How many were turned away. */
-      denied: number;
-    };
-    RoomSelf: {
-      participantId: string;
-      /**
-       * @description The role now (a host dropped from `hosts` is an attendee at once).
-       * @enum {string}
-       */
-      role: "host" | "attendee" | "guest";
-    };
-    ParticipantRoleChange: {
-      participantId: string;
-      /**
-       * @description Their role now.
-       * @enum {string}
-       */
-      role: "host" | "attendee" | "guest";
-    };
-    HandState: {
-      participantId: string;
-      raised: boolean;
-      /**
-       * Format: date-time
-       * @description When it was raised; null once lowered.
-       */
-      raisedAt: string | null;
-    };
-    ChatMessages: {
-      messages: components["schemas"]["ChatMessage"][];
-    };
-    ChatMessage: {
-      id: string;
-      participantId: string;
-      displayName: string;
-      text: string;
-      /** Format: date-time */
-      sentAt: string;
-    };
-    LobbyWait: {
-      /** @constant */
-      status: "waiting";
-      /** @description Ask POST /meeting/{id}/lobby/status with it until admitted or denied. */
-      lobbyTicket: string;
-      /** @enum {string} */
-      role: "attendee" | "guest";
-      meeting: {
-        id: string;
-        title: string;
-        /** @enum {string} */
-        status: "scheduled" | "live";
-      };
-    };
-    Recording: {
-      /** Format: uuid */
-      id: string;
-      meetingId: string;
-      /**
-       * @description `recording` while the recorder records the room; `processing` once stopped, while it finishes the file; `ready` when the file can be downloaded; `failed` when the recorder failed or was lost (`error` says why).
-       * @enum {string}
-       */
-      status: "recording" | "processing" | "ready" | "failed";
-      /** @enum {string} */
-      layout: "grid" | "audio";
-      /**
-       * Format: date-time
-       * @description When capture began, as the recorder reports it, once `capturing`; until then (the recorder starting), when the start was asked.
-       */
-      startedAt: string;
-      /** @description True once the recorder reports the run active, the room's media being written (the room's indicator says "Recording"); false while it starts ("Starting…", a few seconds for `grid`: it loads a page and joins the room first). */
-      capturing: boolean;
-      /** @description When it stopped; null while recording. */
-      endedAt: string | null;
-      /** @description The file's duration, once ready. */
-      durationSeconds: number | null;
-      /** @description The file's size, once ready. */
-      sizeBytes: number | null;
-      /** @description Why it failed, in words (those of `errorCode`); null otherwise. */
-      error: string | null;
-      errorCode: components["schemas"]["RecordingErrorCode"] | null;
-      /**
-       * @description A host in the room, the API, or the meeting's `recording: auto` setting.
-       * @enum {string}
-       */
-      startedBy: "host" | "api" | "auto";
-    };
-    RecordingList: {
-      /** @description Newest first. */
-      recordings: components["schemas"]["Recording"][];
-    };
-    RecordingAccessLink: {
-      /**
-       * Format: uri
-       * @description A signed URL of the file (MP4). It needs no API key: hand it to whoever should watch or download the recording. Served with `Range` support, so a browser's video element can seek.
-       */
-      downloadLink: string;
-      /**
-       * Format: date-time
-       * @description After this the link is refused (403).
-       */
-      expiresAt: string;
-    };
-    RoomRecordingState: {
-      /** @description A recording of the meeting is in progress. */
-      recording: boolean;
-      /** @description The recording in progress is capturing (the recorder reports it active); false while it starts. */
-      capturing: boolean;
-      layout: ("grid" | "audio") | null;
-      /**
-       * @description The meeting's recording setting.
-       * @enum {string}
-       */
-      mode: "off" | "manual" | "auto";
-    };
-    TranscriptList: {
-      /** @description Newest first, without their segments. */
-      transcripts: components["schemas"]["Transcript"][];
-    };
-    Transcript: {
-      /** Format: uuid */
-      id: string;
-      meetingId: string;
-      /**
-       * @description `processing` while its speakers' audio is being transcribed; `ready` when all of it is (the segments are complete); `failed` when a speaker's audio could not be transcribed (`errorCode` says why).
-       * @enum {string}
-       */
-      status: "processing" | "ready" | "failed";
-      /** @description The spoken language, a BCP 47 tag (`"en"`). */
-      language: string;
-      /** Format: date-time */
-      createdAt: string;
-      /** @description When it became ready or failed; null while processing. */
-      completedAt: string | null;
-      /** @description Where the last speech ends on the meeting's time line, in seconds; null until ready. */
-      durationSeconds: number | null;
-      /** @description Whose audio it is made from, one entry per participant's audio track; `speakerIndex` of a segment points here. */
-      speakers: components["schemas"]["TranscriptSpeakerOutput"][];
-      /** @description Why it failed, in words (those of `errorCode`); null otherwise. */
-      error: string | null;
-      errorCode: components["schemas"]["TranscriptErrorCode"] | null;
-    };
-    TranscriptWithSegments: {
-      /** Format: uuid */
-      id: string;
-      meetingId: string;
-      /**
-       * @description `processing` while its speakers' audio is being transcribed; `ready` when all of it is (the segments are complete); `failed` when a speaker's audio could not be transcribed (`errorCode` says why).
-       * @enum {string}
-       */
-      status: "processing" | "ready" | "failed";
-      /** @description The spoken language, a BCP 47 tag (`"en"`). */
-      language: string;
-      /** Format: date-time */
-      createdAt: string;
-      /** @description When it became ready or failed; null while processing. */
-      completedAt: string | null;
-      /** @description Where the last speech ends on the meeting's time line, in seconds; null until ready. */
-      durationSeconds: number | null;
-      /** @description Whose audio it is made from, one entry per participant's audio track; `speakerIndex` of a segment points here. */
-      speakers: components["schemas"]["TranscriptSpeakerOutput"][];
-      /** @description Why it failed, in words (those of `errorCode`); null otherwise. */
-      error: string | null;
-      errorCode: components["schemas"]["TranscriptErrorCode"] | null;
-      /** @description What was said, in time order across speakers; empty unless `ready`. */
-      segments: components["schemas"]["TranscriptSegment"][];
-    };
-    TranscriptSegment: {
-      /** @description The speaker's name (`speakers[speakerIndex].name`). */
-      speaker: string;
-      /** @description Who said it: an index into the transcript's `speakers`. */
-      speakerIndex: number;
-      /** @description Seconds from the start of the meeting's time line (its recording's start). */
-      start: number;
-      end: number;
-      text: string;
-    };
-    TranscriptAccessLink: {
-      /**
-       * Format: uri
-       * @description A signed URL of the transcript as WebVTT (`text/vtt`), each cue with its speaker as a voice tag (`<v Ada Lovelace>`). No API key needed.
-       */
-      webvttLink: string;
-      /**
-       * Format: uri
-       * @description The same transcript as JSON (a TranscriptWithSegments). No API key needed.
-       */
-      jsonLink: string;
-      /**
-       * Format: date-time
-       * @description After this both links are refused (403).
-       */
-      expiresAt: string;
-    };
-    TranscriptionSettings: {
-      /**
-       * @description The `transcription` setting of a new meeting that does not give its own.
-       * @enum {string}
-       */
-      defaultTranscription: "off" | "on";
-    };
-    CredentialVerification: {
-      /** @constant */
-      valid: true;
-      /** Format: uuid */
-      userId: string;
-      /** Format: uuid */
-      orgId: string;
-      /**
-       * @description What kind of credential it is: an API key, an OAuth access token, or a dashboard session (cookie).
-       * @enum {string}
-       */
-      kind: "api_key" | "oauth" | "session";
-      /** @description Scopes granted to an OAuth access token; empty for API keys, which have full access. */
-      scopes: string[];
-      /** @description The OAuth client the token was issued to; null for API keys. */
-      clientId: string | null;
-    };
-    TokenResponse: {
-      /** @description Opaque Bearer token for the API. */
-      access_token: string;
-      /** @description Single use; store the new one from every response. */
-      refresh_token: string;
-      /** @constant */
-      token_type: "bearer";
-      /** @constant */
-      expires_in: 3600;
-      /** @description Space-separated granted scopes. */
-      scope: string;
-    } & {
-      [key: string]: unknown;
-    };
-    OAuthError: {
-      /** @enum {string} */
-      error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "server_error";
-      error_description?: string;
-    } & {
-      [key: string]: unknown;
-    };
-    CreatedWebhook: {
-      /** Format: uuid */
-      webhookId: string;
-      /** Format: uri */
-      url: string;
-      events: string[];
-      /** @description `whsec_` + base64 of 32 random bytes: the Standard Webhooks signing secret. Shown only in this response; store it now. */
-      secret: string;
-      /** Format: date-time */
-      createdAt: string;
-      description: string;
-      /** @description Deliveries per second at most; null: no limit. */
-      rateLimitPerSecond: number | null;
-    };
-    WebhookList: {
-      webhooks: components["schemas"]["Webhook"][];
-      /** @description Pass as `pageToken` for the next page; null on the last page and when every subscription was listed. */
-      nextPageToken: string | null;
-    };
-    Webhook: {
-      /** Format: uuid */
-      webhookId: string;
-      /** Format: uri */
-      url: string;
-      events: string[];
-      /** Format: date-time */
-      createdAt: string;
-      /** @description True when deliveries stopped (410 Gone, or continuous failure for 5 days). Re-enable explicitly. */
-      disabled: boolean;
-      /**
-       * Format: date-time
-       * @description Only when disabled.
-       */
-      disabledAt?: string;
-      /** @description Only when disabled. */
-      disabledReason?: string;
-      /** @description Free text; empty when none. */
-      description: string;
-      /** @description Deliveries per second at most; null: no limit. */
-      rateLimitPerSecond: number | null;
-      /**
-       * Format: date-time
-       * @description Only during the grace window after a secret rotation: until then every delivery is signed with the previous secret as well as the current one.
-       */
-      previousSecretExpiresAt?: string;
-    };
-    DeletedWebhook: {
-      /** Format: uuid */
-      webhookId: string;
-      /** @constant */
-      deleted: true;
-    };
-    RotatedSecret: {
-      /** Format: uuid */
-      webhookId: string;
-      /** @description The new `whsec_` signing secret. Shown only in this response; store it now. */
-      secret: string;
-      /** @description Until then deliveries carry a signature with the previous secret too (`webhook-signature` holds both, space-separated), so receivers can switch without missing one; null when the deployment keeps no grace window. */
-      previousSecretExpiresAt: string | null;
-    };
-    RecoveredDeliveries: {
-      /** Format: uuid */
-      webhookId: string;
-      /** @description Failed deliveries created in the window that are due again (one more attempt each, with their original `webhook-id`). */
-      recovered: number;
-      /** Format: date-time */
-      since: string;
-      /** Format: date-time */
-      until: string;
-    };
-    EventTypeList: {
-      eventTypes: components["schemas"]["EventType"][];
-    };
-    EventType: {
-      /** @example meeting.ended */
-      type: string;
-      description: string;
-      /** @description JSON Schema (draft 2020-12) of the event's `data`: the same schema this document gives under `webhooks`. */
-      schema: {
-        [key: string]: unknown;
-      };
-    };
-    DeliveryPage: {
-      deliveries: components["schemas"]["Delivery"][];
-      /** @description Pass as `pageToken` for the next page; null on the last page. */
-      nextPageToken: string | null;
-    };
-    Delivery: {
-      /**
-       * Format: uuid
-       * @description Sent as the `webhook-id` header; the same on every attempt.
-       */
-      deliveryId: string;
-      /** Format: uuid */
-      webhookId: string;
-      eventId: string;
-      /**
-       * @example meeting.ended
-       * @example webhook.test
-       */
-      eventType: string;
-      /**
-       * @description `pending`: an attempt is due or in flight; `failed`: every retry failed (or the subscription was disabled); `cancelled`: the subscription was deleted first.
-       * @enum {string}
-       */
-      status: "pending" | "succeeded" | "failed" | "cancelled";
-      /** Format: date-time */
-      createdAt: string;
-      /** @description When pending: the next attempt (or the end of the current one). */
-      nextAttemptAt: string | null;
-      attempts: components["schemas"]["DeliveryAttempt"][];
-    };
-    DeliveryAttempt: {
-      /** Format: date-time */
-      attemptedAt: string;
-      /** @description Null when no response arrived (timeout, connection error, refused target). */
-      statusCode: number | null;
-      latencyMs: number;
-      /** @description Why the attempt failed; null on success. */
-      error: string | null;
-      /** @description The first bytes (at most 1 KB) of the response body. */
-      responseExcerpt: string;
-    };
-    SessionStarted: {
-      user: components["schemas"]["SessionUser"];
-      /** Format: date-time */
-      expiresAt: string;
-      idleTimeoutSeconds: number;
-      /** @description Also in the CSRF cookie; send it as X-CSRF-Token. */
-      csrfToken: string;
-    };
-    SessionUser: {
-      /** Format: uuid */
-      userId: string;
-      /** Format: uuid */
-      orgId: string;
-      organizationName: string;
-      email: string;
-      /** @enum {string} */
-      role: "admin" | "member";
-    };
-    SessionInfo: {
-      user: components["schemas"]["SessionUser"];
-      /** Format: date-time */
-      expiresAt: string;
-    };
-    SignedOut: {
-      /** @constant */
-      signedOut: true;
-    };
-    ApiKeyList: {
-      apiKeys: components["schemas"]["ApiKey"][];
-    };
-    ApiKey: {
-      /** Format: uuid */
-      keyId: string;
-      name: string;
-      /** @description The first 12 characters, to recognise the key. */
-      prefix: string;
-      /** Format: date-time */
-      createdAt: string;
-      lastUsedAt: string | null;
-      revokedAt: string | null;
-    };
-    CreatedApiKey: {
-      /** Format: uuid */
-      keyId: string;
-      name: string;
-      /** @description The first 12 characters, to recognise the key. */
-      prefix: string;
-      /** Format: date-time */
-      createdAt: string;
-      lastUsedAt: string | null;
-      revokedAt: string | null;
-      /** @description Shown only now. */
-      key: string;
-    };
-    OAuthClientList: {
-      clients: components["schemas"]["OAuthClient"][];
-      scopeCatalog: {
-        scope: string;
-        description: string;
-      }[];
-    };
-    OAuthClient: {
-      /** Format: uuid */
-      clientId: string;
-      name: string;
-      redirectUris: string[];
-      scopes: string[];
-      /** @description Every authorization request must carry a PKCE code_challenge (S256). */
-      requirePkce: boolean;
-      /** Format: date-time */
-      createdAt: string;
-    };
-    CreatedOAuthClient: {
-      /** Format: uuid */
-      clientId: string;
-      name: string;
-      redirectUris: string[];
-      scopes: string[];
-      /** @description Every authorization request must carry a PKCE code_challenge (S256). */
-      requirePkce: boolean;
-      /** Format: date-time */
-      createdAt: string;
-      /** @description Shown only now. */
-      clientSecret: string;
-    };
-    DeletedOAuthClient: {
-      clientId: string;
-      /** @constant */
-      deleted: true;
-    };
-    UserList: {
-      users: components["schemas"]["User"][];
-    };
-    User: {
-      /** Format: uuid */
-      userId: string;
-      email: string;
-      /** @enum {string} */
-      role: "admin" | "member";
-      /** Format: date-time */
-      createdAt: string;
-      deactivated: boolean;
-      deactivatedAt: string | null;
-    };
-    AuthorizedAppList: {
-      apps: {
-        grantId: string;
-        clientId: string;
-        name: string;
-        scopes: string[];
-        /** Format: date-time */
-        grantedAt: string;
-      }[];
-    };
-    RevokedAuthorizedApp: {
-      grantId: string;
-      /** @constant */
-      revoked: true;
-    };
-    OAuthClientPolicy: {
-      /** @enum {string} */
-      policy: "all" | "listed";
-      allowedClients: {
-        clientId: string;
-        /** @description The client's name, as its organization registered it. */
-        name: string;
-        /** @description The organization that registered the client. */
-        organizationName: string;
-        /** Format: date-time */
-        addedAt: string;
-      }[];
-    };
-    MeetingEmbedding: {
-      /** @description The origins allowed to frame the organization's meetings, normalized, in the order given. The join page sends exactly these in `Content-Security-Policy: frame-ancestors` (`'none'` when empty) and posts its events only to a parent among them. */
-      allowedOrigins: string[];
-    };
-    TranscriptSpeakerOutput: {
-      /** @description The name they had in the meeting room. */
-      name: string;
-      /**
-       * Format: email
-       * @description For an invited host or attendee who entered with their personal link; null otherwise.
-       */
-      email: string | null;
-    };
-  };
-  responses: never;
-  parameters: never;
-  requestBodies: never;
-  headers: never;
-  pathItems: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  listMeetings: {
-    parameters: {
-      query?: {
-        /** @description Only meetings in this status. */
-        status?: "scheduled" | "live" | "ended" | "cancelled";
-        /** @description Planned start at or after this ISO 8601 date-time (with a UTC offset). */
-        startFrom?: string;
-        /** @description Planned start before this ISO 8601 date-time (with a UTC offset). */
-        startBefore?: string;
-        /** @description 1-100, default 20. */
-        pageSize?: number;
-        /** @description `nextPageToken` of the previous page, unchanged: an opaque cursor; any value this API did not return is 400. */
-        pageToken?: string;
-        /** @description Only meetings whose title contains this text, or with an invited host or attendee whose address contains it (both ignoring case). At most 200 characters after trimming; empty: all. */
-        search?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of meetings. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["MeetingList"];
-        };
-      };
-      /** @description A filter or page parameter is invalid; the message names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `meeting.read`: `{"error": "Insufficient scope: meeting.read"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.read"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  createMeeting: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: the first request with a key runs and its response is kept for 24 hours; the same key with the same body answers that response again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different body is 422; while the first is still being processed, 409. Keys are scoped to your organization. 1-255 visible ASCII characters, bare or as a structured-field string (`"…"`). */
-        "Idempotency-Key"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["CreateMeetingRequest"];
-      };
-    };
-    responses: {
-      /** @description The meeting was created. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["MeetingJoinPayload"];
-        };
-      };
-      /** @description Invalid request body: not a JSON object, wrong JSON types, empty or over-long title, a start without offset or an impossible date, an invalid e-mail address, more than 100 attendees. The message names each invalid field. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `meeting.create`: `{"error": "Insufficient scope: meeting.create"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.create"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed (or, for webhooks, the organization's subscription limit is reached). */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The Idempotency-Key was already used with a different request: `{"error": "This Idempotency-Key was already used with a different request"}`. */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting could not be stored: `{"error": "Failed to create meeting"}`, without internal detail. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getMeeting: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The meeting. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Meeting"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `meeting.read`: `{"error": "Insufficient scope: meeting.read"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.read"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting was cancelled: the body is the cancelled meeting (`status` `cancelled`, `cancelledAt` set). */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Meeting"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  cancelMeeting: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The meeting, now cancelled. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Meeting"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `meeting.delete`: `{"error": "Insufficient scope: meeting.delete"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.delete"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has already ended: `{"error": "Meeting has ended and cannot be cancelled"}`. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  updateMeeting: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["UpdateMeetingRequest"];
-      };
-    };
-    responses: {
-      /** @description The meeting, as stored now. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Meeting"];
-        };
-      };
-      /** @description No field to change, or a field breaks a rule; the message names each. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `meeting.update`: `{"error": "Insufficient scope: meeting.update"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.update"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled: `{"error": "Meeting has ended and cannot be changed"}`. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  endMeeting: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The meeting, now ended. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Meeting"];
-        };
-      };
-      /** @description A request body was sent that is not JSON, or is malformed JSON (no body is expected). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `meeting.update`: `{"error": "Insufficient scope: meeting.update"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.update"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting was cancelled: `{"error": "Meeting has been cancelled and cannot be ended"}`. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  listJoinLinks: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The meeting's links. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["JoinLinkList"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `meeting.links`: `{"error": "Insufficient scope: meeting.links"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.links"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  createJoinLink: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["CreateJoinLinkRequest"];
-      };
-    };
-    responses: {
-      /** @description The link; its URL is shown only now. */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["JoinLink"];
-        };
-      };
-      /** @description Not an invited address, a role that is not the invitation's, a guest without a name, an expiry in the past or over 90 days away. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `meeting.links`: `{"error": "Insufficient scope: meeting.links"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.links"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  revokeJoinLink: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-        /** @description `linkId` as returned at creation. */
-        linkId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The link is revoked. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            linkId: string;
-            /** @constant */
-            revoked: true;
-            revokedNow: boolean;
-          };
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `meeting.links`: `{"error": "Insufficient scope: meeting.links"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.links"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting in the caller's organization, or no such link of it. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  listMeetingParticipants: {
-    parameters: {
-      query?: {
-        /** @description 1-100, default 50. */
-        pageSize?: number;
-        /** @description `nextPageToken` of the previous page, unchanged: an opaque cursor; any value this API did not return is 400. */
-        pageToken?: string;
-      };
-      header?: never;
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of visits. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ParticipantList"];
-        };
-      };
-      /** @description A page parameter is invalid. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `meeting.read`: `{"error": "Insufficient scope: meeting.read"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.read"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting was cancelled: `{"error": "Meeting was cancelled"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getMeetingAttendance: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The meeting's attendance. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["MeetingAttendance"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `meeting.read`: `{"error": "Insufficient scope: meeting.read"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.read"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getUsage: {
-    parameters: {
-      query?: {
-        /** @description How many UTC days back, today included: 1-90, default 30. */
-        days?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The organization's usage. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Usage"];
-        };
-      };
-      /** @description `days` is not a whole number from 1 to 90. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `meeting.read`: `{"error": "Insufficient scope: meeting.read"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.read"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getJoinLinkHolder: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["JoinLinkHolderRequest"];
-      };
-    };
-    responses: {
-      /** @description Who the link is for. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["JoinLinkHolder"];
-        };
-      };
-      /** @description Not a JSON object, or `link` missing or not a string. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The link is not valid, is for another meeting, was revoked or has expired, its person is no longer invited, or its holder was removed from the meeting: `{"error": "This join link has expired"}`. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting: `{"error": "Meeting not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getVisitorStanding: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The browser session's standing. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["VisitorStanding"];
-        };
-      };
-      /** @description No such meeting: `{"error": "Meeting not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getLobbyStatus: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["LobbyStatusRequest"];
-      };
-    };
-    responses: {
-      /** @description How it stands. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["LobbyStatus"];
-        };
-      };
-      /** @description Not a JSON object, or `ticket` missing. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The person was removed from this meeting. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting, or no such ticket for it. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting room is full. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  listLobby: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description `roomSession` of the caller's join grant. */
-        "X-Room-Session": string;
-      };
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The lobby. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["LobbyList"];
-        };
-      };
-      /** @description The body or a value is invalid; the message says which. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No room session, or one that is not valid for this meeting. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller is not a host of this meeting, or was removed from it. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting, or no such participant or lobby entry in it. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  denyAllWaiting: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description `roomSession` of the caller's join grant. */
-        "X-Room-Session": string;
-      };
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description How many were turned away. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["LobbyDenial"];
-        };
-      };
-      /** @description The body or a value is invalid; the message says which. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No room session, or one that is not valid for this meeting. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller is not a host of this meeting, or was removed from it. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting, or no such participant or lobby entry in it. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getRoomSelf: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description `roomSession` of the caller's join grant. */
-        "X-Room-Session": string;
-      };
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Who the caller is. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["RoomSelf"];
-        };
-      };
-      /** @description The body or a value is invalid; the message says which. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No room session, or one that is not valid for this meeting. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller was removed from this meeting. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting, or no such participant or lobby entry in it. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  decideLobbyEntry: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description `roomSession` of the caller's join grant. */
-        "X-Room-Session": string;
-      };
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-        /** @description `entryId` from the lobby list. */
-        entryId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["LobbyDecisionRequest"];
-      };
-    };
-    responses: {
-      /** @description `{entryId, status}`: `admitted` or `denied`. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description The body or a value is invalid; the message says which. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No room session, or one that is not valid for this meeting. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller is not a host of this meeting, or was removed from it. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting, or no such participant or lobby entry in it. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  lockRoom: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description `roomSession` of the caller's join grant. */
-        "X-Room-Session": string;
-      };
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["RoomLockRequest"];
-      };
-    };
-    responses: {
-      /** @description `{locked}`. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description The body or a value is invalid; the message says which. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No room session, or one that is not valid for this meeting. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller is not a host of this meeting, or was removed from it. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting, or no such participant or lobby entry in it. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  muteParticipant: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description `roomSession` of the caller's join grant. */
-        "X-Room-Session": string;
-      };
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-        /** @description The participant's identity in the room. */
-        participantId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["MuteRequest"];
-      };
-    };
-    responses: {
-      /** @description `{participantId, source, muted}`. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description The body or a value is invalid; the message says which. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No room session, or one that is not valid for this meeting. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller is not a host of this meeting, or was removed from it. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting, or no such participant or lobby entry in it. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  removeParticipant: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description `roomSession` of the caller's join grant. */
-        "X-Room-Session": string;
-      };
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-        /** @description The participant's identity in the room. */
-        participantId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description `{participantId, removed: true}`. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description The body or a value is invalid; the message says which. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No room session, or one that is not valid for this meeting. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller is not a host of this meeting, or was removed from it. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting, or no such participant or lobby entry in it. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  setParticipantRole: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description `roomSession` of the caller's join grant. */
-        "X-Room-Session": string;
-      };
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-        /** @description The participant's identity in the room. */
-        participantId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["ParticipantRoleRequest"];
-      };
-    };
-    responses: {
-      /** @description Their role now. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ParticipantRoleChange"];
-        };
-      };
-      /** @description The body or a value is invalid; the message says which. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No room session, or one that is not valid for this meeting. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller is not a host of this meeting, or was removed from it. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting, or no such participant or lobby entry in it. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description They entered with a guest link, or the meeting already has 20 hosts. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  setHandRaised: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description `roomSession` of the caller's join grant. */
-        "X-Room-Session": string;
-      };
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-        /** @description The participant's identity in the room. */
-        participantId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["HandRequest"];
-      };
-    };
-    responses: {
-      /** @description The hand as it is now. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["HandState"];
-        };
-      };
-      /** @description The body or a value is invalid; the message says which. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No room session, or one that is not valid for this meeting. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller was removed from this meeting. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting, or no such participant or lobby entry in it. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  sendReaction: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description `roomSession` of the caller's join grant. */
-        "X-Room-Session": string;
-      };
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["ReactionRequest"];
-      };
-    };
-    responses: {
-      /** @description `{emoji}`: relayed. */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description The body or a value is invalid; the message says which. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No room session, or one that is not valid for this meeting. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller was removed from this meeting. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting, or no such participant or lobby entry in it. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  setSpotlight: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description `roomSession` of the caller's join grant. */
-        "X-Room-Session": string;
-      };
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["SpotlightRequest"];
-      };
-    };
-    responses: {
-      /** @description `{participantId}`. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description The body or a value is invalid; the message says which. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No room session, or one that is not valid for this meeting. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller is not a host of this meeting, or was removed from it. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting, or no such participant or lobby entry in it. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  endMeetingForEveryone: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description `roomSession` of the caller's join grant. */
-        "X-Room-Session": string;
-      };
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description `{meetingId, ended: true}`. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description The body or a value is invalid; the message says which. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No room session, or one that is not valid for this meeting. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller is not a host of this meeting, or was removed from it. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting, or no such participant or lobby entry in it. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  listChatMessages: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description `roomSession` of the caller's join grant. */
-        "X-Room-Session": string;
-      };
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The messages. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ChatMessages"];
-        };
-      };
-      /** @description The body or a value is invalid; the message says which. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No room session, or one that is not valid for this meeting. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller was removed from this meeting. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting, or no such participant or lobby entry in it. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  sendChatMessage: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description `roomSession` of the caller's join grant. */
-        "X-Room-Session": string;
-      };
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["ChatMessageRequest"];
-      };
-    };
-    responses: {
-      /** @description The message as sent to the room. */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ChatMessage"];
-        };
-      };
-      /** @description The body or a value is invalid; the message says which. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No room session, or one that is not valid for this meeting. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller was removed from this meeting. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting, or no such participant or lobby entry in it. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  joinMeeting: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["JoinMeetingRequest"];
-      };
-    };
-    responses: {
-      /** @description The grant: connect to `serverUrl` with `token`. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["JoinGrant"];
-        };
-      };
-      /** @description The meeting has a lobby: wait (POST /meeting/{id}/lobby/status) until a host admits you. */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["LobbyWait"];
-        };
-      };
-      /** @description Not a JSON object, `displayName` missing or not a string, empty after trimming, over 64 characters, or containing control characters or line breaks. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The personal link is not valid, is for another meeting, was revoked or has expired; or the person was removed from this meeting. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting: `{"error": "Meeting not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting room is full (`{"error": "This meeting is full (100 participants)"}`), or a host locked it. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended: `{"error": "This meeting has ended"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many join grants for this client address; `Retry-After` says when to try again. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  listRecordings: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The recordings. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["RecordingList"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `recording.read`: `{"error": "Insufficient scope: recording.read"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="recording.read"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  startRecording: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["StartRecordingRequest"];
-      };
-    };
-    responses: {
-      /** @description The recording, `recording`. */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Recording"];
-        };
-      };
-      /** @description `layout` is not grid or audio. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `recording.manage`: `{"error": "Insufficient scope: recording.manage"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="recording.manage"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Recording is off for the meeting (`recording: off`), nobody is in its room yet (a recording needs the room open), it has ended or was cancelled, or it is being recorded already (one recording at a time). */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No recorder has capacity for another recording now (it refused, or did not answer within RECORDING_START_TIMEOUT_SECONDS, default 8 s): the message says so, and `Retry-After` says when to try again. A start never hangs. */
-      503: {
-        headers: {
-          /** @description Seconds to wait (RECORDING_RETRY_AFTER_SECONDS, default 30). */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getRecording: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The recording id (a UUID), as `id` in a Recording. */
-        recordingId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The recording. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Recording"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `recording.read`: `{"error": "Insufficient scope: recording.read"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="recording.read"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such recording in the caller's organization: `{"error": "Recording not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  deleteRecording: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The recording id (a UUID), as `id` in a Recording. */
-        recordingId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Deleted. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            recordingId: string;
-            /** @constant */
-            deleted: true;
-          };
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `recording.manage`: `{"error": "Insufficient scope: recording.manage"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="recording.manage"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such recording in the caller's organization: `{"error": "Recording not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The recording is not finished yet. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  stopRecording: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The recording id (a UUID), as `id` in a Recording. */
-        recordingId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The recording, `processing` (or as it was). */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Recording"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `recording.manage`: `{"error": "Insufficient scope: recording.manage"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="recording.manage"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such recording in the caller's organization: `{"error": "Recording not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getRecordingAccessLink: {
-    parameters: {
-      query?: {
-        /** @description How long the link works: 1 s to 7 days. Default RECORDING_LINK_TTL_SECONDS (1 hour). */
-        expiresInSeconds?: number;
-      };
-      header?: never;
-      path: {
-        /** @description The recording id (a UUID), as `id` in a Recording. */
-        recordingId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The link. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["RecordingAccessLink"];
-        };
-      };
-      /** @description `expiresInSeconds` is out of range. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `recording.read`: `{"error": "Insufficient scope: recording.read"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="recording.read"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such recording in the caller's organization: `{"error": "Recording not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The recording is not ready (still recording or processing, or failed). */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  downloadRecording: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description A byte range (`bytes=0-`, `bytes=1000-1999`, `bytes=-500`), as a browser's video element sends when it seeks: answered 206. */
-        Range?: string;
-      };
-      path: {
-        /** @description The signed token of an access link (everything after `/recording-downloads/`). */
-        token: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The whole file. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "video/mp4": string;
-          "audio/mp4": string;
-        };
-      };
-      /** @description The asked range. */
-      206: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "video/mp4": string;
-          "audio/mp4": string;
-        };
-      };
-      /** @description The link is not valid, or has expired: `{"error": "This download link has expired"}`. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The recording was deleted. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The range is outside the file (`Content-Range: bytes *\/<size>`). */
-      416: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getRoomRecording: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description `roomSession` of the caller's join grant. */
-        "X-Room-Session": string;
-      };
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The recording state. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["RoomRecordingState"];
-        };
-      };
-      /** @description The body or a value is invalid; the message says which. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No room session, or one that is not valid for this meeting. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller was removed from this meeting. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting, or no such participant or lobby entry in it. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  startRoomRecording: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description `roomSession` of the caller's join grant. */
-        "X-Room-Session": string;
-      };
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["StartRecordingRequest"];
-      };
-    };
-    responses: {
-      /** @description Recording. */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            recordingId: string;
-            /** @enum {string} */
-            layout: "grid" | "audio";
-          };
-        };
-      };
-      /** @description The body or a value is invalid; the message says which. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No room session, or one that is not valid for this meeting. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller is not a host of this meeting, or was removed from it. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting, or no such participant or lobby entry in it. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Recording is off for the meeting (`recording: off`), nobody is in its room yet (a recording needs the room open), it has ended or was cancelled, or it is being recorded already (one recording at a time). */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No recorder has capacity for another recording now (it refused, or did not answer within RECORDING_START_TIMEOUT_SECONDS, default 8 s): the message says so, and `Retry-After` says when to try again. A start never hangs. */
-      503: {
-        headers: {
-          /** @description Seconds to wait (RECORDING_RETRY_AFTER_SECONDS, default 30). */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  stopRoomRecording: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description `roomSession` of the caller's join grant. */
-        "X-Room-Session": string;
-      };
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Stopped: the file is being finished. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            recordingId: string;
-            /** @constant */
-            stopped: true;
-          };
-        };
-      };
-      /** @description The body or a value is invalid; the message says which. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No room session, or one that is not valid for this meeting. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller is not a host of this meeting, or was removed from it. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting, or nothing is being recorded in it. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  listTranscripts: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The meeting id (22 URL-safe characters, as returned at creation). */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The transcripts. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TranscriptList"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `transcript.read`: `{"error": "Insufficient scope: transcript.read"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="transcript.read"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getTranscript: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The transcript id (a UUID), as `id` in a Transcript. */
-        transcriptId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The transcript. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TranscriptWithSegments"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `transcript.read`: `{"error": "Insufficient scope: transcript.read"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="transcript.read"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such transcript in the caller's organization: `{"error": "Transcript not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  deleteTranscript: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The transcript id (a UUID), as `id` in a Transcript. */
-        transcriptId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Deleted. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            transcriptId: string;
-            /** @constant */
-            deleted: true;
-          };
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `transcript.manage`: `{"error": "Insufficient scope: transcript.manage"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="transcript.manage"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such transcript in the caller's organization: `{"error": "Transcript not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getTranscriptAccessLink: {
-    parameters: {
-      query?: {
-        /** @description How long the link works: 1 s to 7 days. Default RECORDING_LINK_TTL_SECONDS (1 hour). */
-        expiresInSeconds?: number;
-      };
-      header?: never;
-      path: {
-        /** @description The transcript id (a UUID), as `id` in a Transcript. */
-        transcriptId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The links. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TranscriptAccessLink"];
-        };
-      };
-      /** @description `expiresInSeconds` is out of range. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `transcript.read`: `{"error": "Insufficient scope: transcript.read"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="transcript.read"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such transcript in the caller's organization: `{"error": "Transcript not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The transcript is not ready (still processing, or failed). */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  downloadTranscriptWebVtt: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The signed token of an access link (between `/transcript-downloads/` and `/transcript.vtt` or `.json`). */
-        token: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The WebVTT file. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "text/vtt": string;
-        };
-      };
-      /** @description The link is not valid, or has expired: `{"error": "This download link has expired"}`. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The transcript was deleted. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  downloadTranscriptJson: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The signed token of an access link (between `/transcript-downloads/` and `/transcript.vtt` or `.json`). */
-        token: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The transcript. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TranscriptWithSegments"];
-        };
-      };
-      /** @description The link is not valid, or has expired: `{"error": "This download link has expired"}`. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The transcript was deleted. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getTranscriptionSettings: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The settings. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TranscriptionSettings"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `transcript.read`: `{"error": "Insufficient scope: transcript.read"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="transcript.read"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  updateTranscriptionSettings: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["UpdateTranscriptionSettingsRequest"];
-      };
-    };
-    responses: {
-      /** @description The settings, as stored. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TranscriptionSettings"];
-        };
-      };
-      /** @description `defaultTranscription` is missing or not off or on; nothing is changed. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `transcript.manage`: `{"error": "Insufficient scope: transcript.manage"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="transcript.manage"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  verifyCredential: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The token is valid. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["CredentialVerification"];
-        };
-      };
-      /** @description A request body was sent that is not JSON, or is malformed JSON (no body is expected). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The identity service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  authorize: {
-    parameters: {
-      query: {
-        client_id: string;
-        /** @description Must equal a registered redirect URI exactly. */
-        redirect_uri: string;
-        /** @description Space-separated scopes, each within the client's allowance. */
-        scope: string;
-        response_type: "code";
-        /** @description Opaque value returned unchanged (recommended, against CSRF). */
-        state?: string;
-        /** @description PKCE (RFC 7636), S256 only; optional for confidential clients. */
-        code_challenge?: string;
-        code_challenge_method?: "S256";
-        /** @description Only `query` (the default); `fragment` and `form_post` are answered with `error=unsupported_response_mode` in the redirect's query. */
-        response_mode?: "query";
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description To the sign-in or consent page, or back to `redirect_uri` with `code` and `state` (or `error` and `state`). */
-      303: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description HTML error page: unknown client, unregistered redirect URI or a malformed request that cannot be redirected. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "text/html": string;
-        };
-      };
-    };
-  };
-  token: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/x-www-form-urlencoded": components["schemas"]["TokenRequest"];
-        "application/json": components["schemas"]["TokenRequest"];
-      };
-    };
-    responses: {
-      /** @description Tokens issued. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TokenResponse"];
-        };
-      };
-      /** @description `invalid_request` (missing or repeated parameters, malformed body), `invalid_grant` (code or refresh token invalid, expired, already used, or issued to another client or redirect URI), `unsupported_grant_type`, `invalid_scope`. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OAuthError"];
-        };
-      };
-      /** @description `invalid_client`: unknown client or wrong secret. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OAuthError"];
-        };
-      };
-    };
-  };
-  revokeToken: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/x-www-form-urlencoded": components["schemas"]["RevocationRequest"];
-        "application/json": components["schemas"]["RevocationRequest"];
-      };
-    };
-    responses: {
-      /** @description Revoked, or unknown. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description `invalid_request`, for example a token issued to another client. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OAuthError"];
-        };
-      };
-      /** @description `invalid_client`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OAuthError"];
-        };
-      };
-    };
-  };
-  listWebhooks: {
-    parameters: {
-      query?: {
-        /** @description 1 to 100; without pageSize and pageToken every subscription is listed, with pageToken only 20 a page. */
-        pageSize?: number;
-        /** @description `nextPageToken` of the previous page, unchanged: an opaque cursor (base64url); empty means the first page; any value this API did not return is 400. */
-        pageToken?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The organization's subscriptions. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["WebhookList"];
-        };
-      };
-      /** @description `pageSize` out of range, or a `pageToken` this API did not return. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `webhook.read`: `{"error": "Insufficient scope: webhook.read"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.read"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  createWebhook: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: the first request with a key runs and its response is kept for 24 hours; the same key with the same body answers that response again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different body is 422; while the first is still being processed, 409. Keys are scoped to your organization. 1-255 visible ASCII characters, bare or as a structured-field string (`"…"`). */
-        "Idempotency-Key"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["CreateWebhookRequest"];
-      };
-    };
-    responses: {
-      /** @description The subscription, with its signing secret (shown only here). */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["CreatedWebhook"];
-        };
-      };
-      /** @description Invalid body: not a JSON object, wrong JSON types, a missing, malformed, insecure or forbidden url, an empty or unknown event list, a description too long or with control characters, a rate limit out of range. The message names each problem. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `webhook.create`: `{"error": "Insufficient scope: webhook.create"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.create"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed (or, for webhooks, the organization's subscription limit is reached). */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The Idempotency-Key was already used with a different request: `{"error": "This Idempotency-Key was already used with a different request"}`. */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  deleteWebhook: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["DeleteWebhookRequest"];
-      };
-    };
-    responses: {
-      /** @description The subscription was deleted. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["DeletedWebhook"];
-        };
-      };
-      /** @description Body not a JSON object, or `webhookId` missing or not a UUID. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `webhook.delete`: `{"error": "Insufficient scope: webhook.delete"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.delete"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such subscription in the caller's organization (also a deleted one): `{"error": "Webhook not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  updateWebhook: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The subscription's `webhookId` (a UUID). */
-        webhookId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["UpdateWebhookRequest"];
-      };
-    };
-    responses: {
-      /** @description The subscription as changed. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Webhook"];
-        };
-      };
-      /** @description `webhookId` not a UUID, a body that is not a JSON object or names nothing to change, wrong JSON types, or a value registration would refuse. The message names each problem. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `webhook.update`: `{"error": "Insufficient scope: webhook.update"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.update"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such subscription in the caller's organization (also a deleted one): `{"error": "Webhook not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  rotateWebhookSecret: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: the first request with a key runs and its response is kept for 24 hours; the same key with the same body answers that response again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different body is 422; while the first is still being processed, 409. Keys are scoped to your organization. 1-255 visible ASCII characters, bare or as a structured-field string (`"…"`). */
-        "Idempotency-Key"?: string;
-      };
-      path: {
-        /** @description The subscription's `webhookId` (a UUID). */
-        webhookId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The new secret (shown only here) and the end of the grace window. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["RotatedSecret"];
-        };
-      };
-      /** @description `webhookId` is not a UUID, or a body that is not JSON was sent. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `webhook.update`: `{"error": "Insufficient scope: webhook.update"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.update"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such subscription in the caller's organization (also a deleted one): `{"error": "Webhook not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed (or, for webhooks, the organization's subscription limit is reached). */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The Idempotency-Key was already used with a different request: `{"error": "This Idempotency-Key was already used with a different request"}`. */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  recoverWebhookDeliveries: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The subscription's `webhookId` (a UUID). */
-        webhookId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["RecoverWebhookRequest"];
-      };
-    };
-    responses: {
-      /** @description How many deliveries are due again, and the window. */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["RecoveredDeliveries"];
-        };
-      };
-      /** @description `webhookId` not a UUID, a body that is not a JSON object, `since` missing, not an ISO 8601 date-time with an offset or more than 14 days ago, `until` malformed or not after `since`. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `webhook.update`: `{"error": "Insufficient scope: webhook.update"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.update"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such subscription in the caller's organization (also a deleted one): `{"error": "Webhook not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The subscription is disabled; re-enable it first (`POST /webhook/{webhookId}/enable`). */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Request body over 100 KB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  listEventTypes: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The catalog. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["EventTypeList"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `webhook.read`: `{"error": "Insufficient scope: webhook.read"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.read"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  enableWebhook: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The subscription's `webhookId` (a UUID). */
-        webhookId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The subscription, enabled. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Webhook"];
-        };
-      };
-      /** @description `webhookId` is not a UUID, or a body that is not JSON was sent. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `webhook.create`: `{"error": "Insufficient scope: webhook.create"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.create"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such subscription in the caller's organization (also a deleted one): `{"error": "Webhook not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  listWebhookDeliveries: {
-    parameters: {
-      query?: {
-        /** @description 1 to 100; default 20. */
-        pageSize?: number;
-        /** @description `nextPageToken` of the previous page, unchanged: an opaque cursor (base64url); empty means the first page; any value this API did not return is 400. */
-        pageToken?: string;
-        /** @description Only deliveries in this state. */
-        status?: "pending" | "succeeded" | "failed" | "cancelled";
-        /** @description Only deliveries whose most recent attempt got a response of this class; `none`: no response arrived (timeout, connection error, refused target). */
-        statusClass?: "2xx" | "3xx" | "4xx" | "5xx" | "none";
-        /** @description Only deliveries created at or after this ISO 8601 date-time (with a UTC offset). */
-        since?: string;
-        /** @description Only deliveries created before this ISO 8601 date-time (with a UTC offset); after `since`. */
-        until?: string;
-        /** @description Only deliveries of events about this meeting (its id, as `data.meetingId` of the event). */
-        meetingId?: string;
-      };
-      header?: never;
-      path: {
-        /** @description The subscription's `webhookId` (a UUID). */
-        webhookId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of deliveries. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["DeliveryPage"];
-        };
-      };
-      /** @description `webhookId` not a UUID, `pageSize` out of range, an unknown `status` or `statusClass`, `since` or `until` not an ISO 8601 date-time with an offset, `until` not after `since`, or a `pageToken` this API did not return. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `webhook.read`: `{"error": "Insufficient scope: webhook.read"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.read"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such subscription in the caller's organization (also a deleted one): `{"error": "Webhook not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  retryWebhookDelivery: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The subscription's `webhookId` (a UUID). */
-        webhookId: string;
-        /** @description The delivery's id (its `webhook-id`). */
-        deliveryId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The delivery, scheduled. */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Delivery"];
-        };
-      };
-      /** @description `webhookId` or `deliveryId` not a UUID, or a body that is not JSON was sent. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `webhook.create`: `{"error": "Insufficient scope: webhook.create"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.create"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such subscription (`{"error": "Webhook not found"}`) or no such delivery of it (`{"error": "Delivery not found"}`). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The subscription is disabled; re-enable it first (`POST /webhook/{webhookId}/enable`). */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  testWebhook: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The subscription's `webhookId` (a UUID). */
-        webhookId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The test delivery, scheduled. */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Delivery"];
-        };
-      };
-      /** @description `webhookId` is not a UUID, or a body that is not JSON was sent. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An OAuth access token without the scope `webhook.create`: `{"error": "Insufficient scope: webhook.create"}`. API keys need no scope. */
-      403: {
-        headers: {
-          /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.create"`, on the scope refusal only */
-          "WWW-Authenticate"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such subscription in the caller's organization (also a deleted one): `{"error": "Webhook not found"}`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The subscription is disabled; re-enable it first (`POST /webhook/{webhookId}/enable`). */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many test events for this webhook (or requests for this credential); `Retry-After` says when to try again. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A service is temporarily unavailable. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getSession: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The session's user. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["SessionInfo"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  signIn: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["SignInRequest"];
-      };
-    };
-    responses: {
-      /** @description Signed in; cookies set. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["SessionStarted"];
-        };
-      };
-      /** @description Body not a JSON object or wrong JSON types. The message names each broken rule. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Wrong e-mail address or password (one answer for both): `{"error": "The e-mail address or password is incorrect."}`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many failed sign-ins for this account or from this address (exponential backoff); `Retry-After` says how long. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  signOut: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Signed out. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["SignedOut"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  signUp: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["SignUpRequest"];
-      };
-    };
-    responses: {
-      /** @description Organization and admin created, signed in. */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["SessionStarted"];
-        };
-      };
-      /** @description A missing or invalid field. The message names each broken rule. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Sign-up is disabled on this installation. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A user with this e-mail address already exists. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  listMyApiKeys: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The keys. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ApiKeyList"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  createMyApiKey: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["CreateApiKeyRequest"];
-      };
-    };
-    responses: {
-      /** @description The key, shown only now. */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["CreatedApiKey"];
-        };
-      };
-      /** @description Missing or invalid name. The message names each broken rule. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  revokeMyApiKey: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The key's id (UUID). */
-        keyId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The revoked key. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ApiKey"];
-        };
-      };
-      /** @description keyId is not a UUID. The message names each broken rule. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such key of yours in the caller's organization (another organization's id gets the same answer). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  listOAuthClients: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The clients and the scope catalog. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OAuthClientList"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  createOAuthClient: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["OAuthClientFields"];
-      };
-    };
-    responses: {
-      /** @description The client and its secret, shown only now. */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["CreatedOAuthClient"];
-        };
-      };
-      /** @description A broken rule. The message names each broken rule. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  updateOAuthClient: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The client's id (UUID). */
-        clientId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["OAuthClientFields"];
-      };
-    };
-    responses: {
-      /** @description The updated client. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OAuthClient"];
-        };
-      };
-      /** @description A broken rule. The message names each broken rule. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such client in the caller's organization (another organization's id gets the same answer). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  deleteOAuthClient: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The client's id (UUID). */
-        clientId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Deleted. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["DeletedOAuthClient"];
-        };
-      };
-      /** @description clientId is not a UUID. The message names each broken rule. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such client in the caller's organization (another organization's id gets the same answer). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  rotateOAuthClientSecret: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The client's id (UUID). */
-        clientId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The client and its new secret. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["CreatedOAuthClient"];
-        };
-      };
-      /** @description clientId is not a UUID. The message names each broken rule. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such client in the caller's organization (another organization's id gets the same answer). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  listUsers: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The users. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["UserList"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  createUser: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["CreateUserRequest"];
-      };
-    };
-    responses: {
-      /** @description The new user. */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["User"];
-        };
-      };
-      /** @description A missing or invalid field. The message names each broken rule. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description A user with this e-mail address already exists. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  updateUser: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The user's id (UUID). */
-        userId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["UpdateUserRequest"];
-      };
-    };
-    responses: {
-      /** @description The user. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["User"];
-        };
-      };
-      /** @description Neither `role` nor `deactivated`, a wrong type or an unknown role. The message names each broken rule. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such user in the caller's organization (another organization's id gets the same answer). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description You cannot demote or deactivate yourself. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  listAuthorizedApps: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The grants. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AuthorizedAppList"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  revokeAuthorizedApp: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The grant's id. */
-        grantId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Revoked. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["RevokedAuthorizedApp"];
-        };
-      };
-      /** @description Malformed grantId. The message names each broken rule. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such authorization of yours in the caller's organization (another organization's id gets the same answer). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getOAuthClientPolicy: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The policy. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OAuthClientPolicy"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  setOAuthClientPolicy: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["SetOAuthClientPolicyRequest"];
-      };
-    };
-    responses: {
-      /** @description The policy, changed. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OAuthClientPolicy"];
-        };
-      };
-      /** @description policy is not all or listed. The message names each broken rule. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  allowOAuthClient: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The client's id (UUID). */
-        clientId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The policy, with the client listed. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OAuthClientPolicy"];
-        };
-      };
-      /** @description clientId is not a UUID, or names a client of the caller's own organization (always allowed). The message names each broken rule. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No OAuth client has this id. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The list already holds 100 clients. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  disallowOAuthClient: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The client's id (UUID). */
-        clientId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The policy, without the client. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OAuthClientPolicy"];
-        };
-      };
-      /** @description clientId is not a UUID. The message names each broken rule. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The client is not on the organization's list. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getMeetingEmbedding: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The allowed origins. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["MeetingEmbedding"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  setMeetingEmbedding: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["SetMeetingEmbeddingRequest"];
-      };
-    };
-    responses: {
-      /** @description The list, normalized, as stored. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["MeetingEmbedding"];
-        };
-      };
-      /** @description allowedOrigins missing or not an array of strings, more than 25 entries, or an entry that is not an allowed origin; nothing is changed. The message names each broken rule. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing, malformed, unknown, expired or revoked token. */
-      401: {
-        headers: {
-          /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
-          "WWW-Authenticate": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
-      429: {
-        headers: {
-          /** @description Seconds to wait. */
-          "Retry-After": number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Internal server error. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
+    listMeetings: {
+        parameters: {
+            query?: {
+                /** @description Only meetings in this status. */
+                status?: "scheduled" | "live" | "ended" | "cancelled";
+                /** @description Planned start at or after this ISO 8601 date-time (with a UTC offset). */
+                startFrom?: string;
+                /** @description Planned start before this ISO 8601 date-time (with a UTC offset). */
+                startBefore?: string;
+                /** @description 1-100, default 20. */
+                pageSize?: number;
+                /** @description `nextPageToken` of the previous page, unchanged: an opaque cursor; any value this API did not return is 400. */
+                pageToken?: string;
+                /** @description Only meetings whose title contains this text, or with an invited host or attendee whose address contains it (both ignoring case). At most 200 characters after trimming; empty: all. */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of meetings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeetingList"];
+                };
+            };
+            /** @description A filter or page parameter is invalid; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `meeting.read`: `{"error": "Insufficient scope: meeting.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createMeeting: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs and its response is kept for 24 hours; the same key with the same body answers that response again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different body is 422; while the first is still being processed, 409. Keys are scoped to your organization. 1-255 visible ASCII characters, bare or as a structured-field string (`"…"`). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMeetingRequest"];
+            };
+        };
+        responses: {
+            /** @description The meeting was created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeetingJoinPayload"];
+                };
+            };
+            /** @description Invalid request body: not a JSON object, wrong JSON types, empty or over-long title, a start without offset or an impossible date, an invalid e-mail address, more than 100 attendees. The message names each invalid field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `meeting.create`: `{"error": "Insufficient scope: meeting.create"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.create"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (or, for webhooks, the organization's subscription limit is reached). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request: `{"error": "This Idempotency-Key was already used with a different request"}`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting could not be stored: `{"error": "Failed to create meeting"}`, without internal detail. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeeting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The meeting. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meeting"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `meeting.read`: `{"error": "Insufficient scope: meeting.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting was cancelled: the body is the cancelled meeting (`status` `cancelled`, `cancelledAt` set). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meeting"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelMeeting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The meeting, now cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meeting"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `meeting.delete`: `{"error": "Insufficient scope: meeting.delete"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.delete"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has already ended: `{"error": "Meeting has ended and cannot be cancelled"}`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateMeeting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMeetingRequest"];
+            };
+        };
+        responses: {
+            /** @description The meeting, as stored now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meeting"];
+                };
+            };
+            /** @description No field to change, or a field breaks a rule; the message names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `meeting.update`: `{"error": "Insufficient scope: meeting.update"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.update"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "Meeting has ended and cannot be changed"}`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endMeeting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The meeting, now ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meeting"];
+                };
+            };
+            /** @description A request body was sent that is not JSON, or is malformed JSON (no body is expected). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `meeting.update`: `{"error": "Insufficient scope: meeting.update"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.update"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting was cancelled: `{"error": "Meeting has been cancelled and cannot be ended"}`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listJoinLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The meeting's links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinLinkList"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `meeting.links`: `{"error": "Insufficient scope: meeting.links"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.links"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createJoinLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateJoinLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The link; its URL is shown only now. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinLink"];
+                };
+            };
+            /** @description Not an invited address, a role that is not the invitation's, a guest without a name, an expiry in the past or over 90 days away. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `meeting.links`: `{"error": "Insufficient scope: meeting.links"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.links"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeJoinLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+                /** @description `linkId` as returned at creation. */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link is revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        linkId: string;
+                        /** @constant */
+                        revoked: true;
+                        revokedNow: boolean;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `meeting.links`: `{"error": "Insufficient scope: meeting.links"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.links"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization, or no such link of it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMeetingParticipants: {
+        parameters: {
+            query?: {
+                /** @description 1-100, default 50. */
+                pageSize?: number;
+                /** @description `nextPageToken` of the previous page, unchanged: an opaque cursor; any value this API did not return is 400. */
+                pageToken?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of visits. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParticipantList"];
+                };
+            };
+            /** @description A page parameter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `meeting.read`: `{"error": "Insufficient scope: meeting.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting was cancelled: `{"error": "Meeting was cancelled"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeetingAttendance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The meeting's attendance. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeetingAttendance"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `meeting.read`: `{"error": "Insufficient scope: meeting.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description How many UTC days back, today included: 1-90, default 30. */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization's usage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            /** @description `days` is not a whole number from 1 to 90. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `meeting.read`: `{"error": "Insufficient scope: meeting.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="meeting.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getJoinLinkHolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinLinkHolderRequest"];
+            };
+        };
+        responses: {
+            /** @description Who the link is for. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinLinkHolder"];
+                };
+            };
+            /** @description Not a JSON object, or `link` missing or not a string. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link is not valid, is for another meeting, was revoked or has expired, its person is no longer invited, or its holder was removed from the meeting: `{"error": "This join link has expired"}`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getVisitorStanding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The browser session's standing. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitorStanding"];
+                };
+            };
+            /** @description No such meeting: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLobbyStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LobbyStatusRequest"];
+            };
+        };
+        responses: {
+            /** @description How it stands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LobbyStatus"];
+                };
+            };
+            /** @description Not a JSON object, or `ticket` missing. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The person was removed from this meeting. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such ticket for it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting room is full. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLobby: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lobby. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LobbyList"];
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    denyAllWaiting: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many were turned away. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LobbyDenial"];
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRoomSelf: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who the caller is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomSelf"];
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller was removed from this meeting. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    decideLobbyEntry: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+                /** @description `entryId` from the lobby list. */
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LobbyDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description `{entryId, status}`: `admitted` or `denied`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    lockRoom: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoomLockRequest"];
+            };
+        };
+        responses: {
+            /** @description `{locked}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    muteParticipant: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+                /** @description The participant's identity in the room. */
+                participantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MuteRequest"];
+            };
+        };
+        responses: {
+            /** @description `{participantId, source, muted}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeParticipant: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+                /** @description The participant's identity in the room. */
+                participantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{participantId, removed: true}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setParticipantRole: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+                /** @description The participant's identity in the room. */
+                participantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ParticipantRoleRequest"];
+            };
+        };
+        responses: {
+            /** @description Their role now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParticipantRoleChange"];
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description They entered with a guest link, or the meeting already has 20 hosts. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setHandRaised: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+                /** @description The participant's identity in the room. */
+                participantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HandRequest"];
+            };
+        };
+        responses: {
+            /** @description The hand as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandState"];
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller was removed from this meeting. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendReaction: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReactionRequest"];
+            };
+        };
+        responses: {
+            /** @description `{emoji}`: relayed. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller was removed from this meeting. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setSpotlight: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SpotlightRequest"];
+            };
+        };
+        responses: {
+            /** @description `{participantId}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endMeetingForEveryone: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{meetingId, ended: true}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listChatMessages: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessages"];
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller was removed from this meeting. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendChatMessage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The message as sent to the room. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller was removed from this meeting. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    joinMeeting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinMeetingRequest"];
+            };
+        };
+        responses: {
+            /** @description The grant: connect to `serverUrl` with `token`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinGrant"];
+                };
+            };
+            /** @description The meeting has a lobby: wait (POST /meeting/{id}/lobby/status) until a host admits you. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LobbyWait"];
+                };
+            };
+            /** @description Not a JSON object, `displayName` missing or not a string, empty after trimming, over 64 characters, or containing control characters or line breaks. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The personal link is not valid, is for another meeting, was revoked or has expired; or the person was removed from this meeting. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting room is full (`{"error": "This meeting is full (100 participants)"}`), or a host locked it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many join grants for this client address; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRecordings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recordings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingList"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `recording.read`: `{"error": "Insufficient scope: recording.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="recording.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartRecordingRequest"];
+            };
+        };
+        responses: {
+            /** @description The recording, `recording`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recording"];
+                };
+            };
+            /** @description `layout` is not grid or audio. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `recording.manage`: `{"error": "Insufficient scope: recording.manage"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="recording.manage"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Recording is off for the meeting (`recording: off`), nobody is in its room yet (a recording needs the room open), it has ended or was cancelled, or it is being recorded already (one recording at a time). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No recorder has capacity for another recording now (it refused, or did not answer within RECORDING_START_TIMEOUT_SECONDS, default 8 s): the message says so, and `Retry-After` says when to try again. A start never hangs. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait (RECORDING_RETRY_AFTER_SECONDS, default 30). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The recording id (a UUID), as `id` in a Recording. */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recording. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recording"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `recording.read`: `{"error": "Insufficient scope: recording.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="recording.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such recording in the caller's organization: `{"error": "Recording not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The recording id (a UUID), as `id` in a Recording. */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recordingId: string;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `recording.manage`: `{"error": "Insufficient scope: recording.manage"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="recording.manage"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such recording in the caller's organization: `{"error": "Recording not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The recording is not finished yet. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stopRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The recording id (a UUID), as `id` in a Recording. */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recording, `processing` (or as it was). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recording"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `recording.manage`: `{"error": "Insufficient scope: recording.manage"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="recording.manage"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such recording in the caller's organization: `{"error": "Recording not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRecordingAccessLink: {
+        parameters: {
+            query?: {
+                /** @description How long the link works: 1 s to 7 days. Default RECORDING_LINK_TTL_SECONDS (1 hour). */
+                expiresInSeconds?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The recording id (a UUID), as `id` in a Recording. */
+                recordingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingAccessLink"];
+                };
+            };
+            /** @description `expiresInSeconds` is out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `recording.read`: `{"error": "Insufficient scope: recording.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="recording.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such recording in the caller's organization: `{"error": "Recording not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The recording is not ready (still recording or processing, or failed). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadRecording: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A byte range (`bytes=0-`, `bytes=1000-1999`, `bytes=-500`), as a browser's video element sends when it seeks: answered 206. */
+                Range?: string;
+            };
+            path: {
+                /** @description The signed token of an access link (everything after `/recording-downloads/`). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                    "audio/mp4": string;
+                };
+            };
+            /** @description The asked range. */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                    "audio/mp4": string;
+                };
+            };
+            /** @description The link is not valid, or has expired: `{"error": "This download link has expired"}`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The recording was deleted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The range is outside the file (`Content-Range: bytes *\/<size>`). */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRoomRecording: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recording state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomRecordingState"];
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller was removed from this meeting. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startRoomRecording: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartRecordingRequest"];
+            };
+        };
+        responses: {
+            /** @description Recording. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recordingId: string;
+                        /** @enum {string} */
+                        layout: "grid" | "audio";
+                    };
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or no such participant or lobby entry in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Recording is off for the meeting (`recording: off`), nobody is in its room yet (a recording needs the room open), it has ended or was cancelled, or it is being recorded already (one recording at a time). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No recorder has capacity for another recording now (it refused, or did not answer within RECORDING_START_TIMEOUT_SECONDS, default 8 s): the message says so, and `Retry-After` says when to try again. A start never hangs. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait (RECORDING_RETRY_AFTER_SECONDS, default 30). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stopRoomRecording: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `roomSession` of the caller's join grant. */
+                "X-Room-Session": string;
+            };
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stopped: the file is being finished. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recordingId: string;
+                        /** @constant */
+                        stopped: true;
+                    };
+                };
+            };
+            /** @description The body or a value is invalid; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No room session, or one that is not valid for this meeting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a host of this meeting, or was removed from it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting, or nothing is being recorded in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTranscripts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transcripts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptList"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `transcript.read`: `{"error": "Insufficient scope: transcript.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="transcript.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTranscript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transcript id (a UUID), as `id` in a Transcript. */
+                transcriptId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transcript. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptWithSegments"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `transcript.read`: `{"error": "Insufficient scope: transcript.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="transcript.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such transcript in the caller's organization: `{"error": "Transcript not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTranscript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transcript id (a UUID), as `id` in a Transcript. */
+                transcriptId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transcriptId: string;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `transcript.manage`: `{"error": "Insufficient scope: transcript.manage"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="transcript.manage"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such transcript in the caller's organization: `{"error": "Transcript not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTranscriptAccessLink: {
+        parameters: {
+            query?: {
+                /** @description How long the link works: 1 s to 7 days. Default RECORDING_LINK_TTL_SECONDS (1 hour). */
+                expiresInSeconds?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The transcript id (a UUID), as `id` in a Transcript. */
+                transcriptId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptAccessLink"];
+                };
+            };
+            /** @description `expiresInSeconds` is out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `transcript.read`: `{"error": "Insufficient scope: transcript.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="transcript.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such transcript in the caller's organization: `{"error": "Transcript not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The transcript is not ready (still processing, or failed). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadTranscriptWebVtt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of an access link (between `/transcript-downloads/` and `/transcript.vtt` or `.json`). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The WebVTT file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/vtt": string;
+                };
+            };
+            /** @description The link is not valid, or has expired: `{"error": "This download link has expired"}`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The transcript was deleted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadTranscriptJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of an access link (between `/transcript-downloads/` and `/transcript.vtt` or `.json`). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transcript. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptWithSegments"];
+                };
+            };
+            /** @description The link is not valid, or has expired: `{"error": "This download link has expired"}`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The transcript was deleted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTranscriptionSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptionSettings"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `transcript.read`: `{"error": "Insufficient scope: transcript.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="transcript.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTranscriptionSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTranscriptionSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings, as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptionSettings"];
+                };
+            };
+            /** @description `defaultTranscription` is missing or not off or on; nothing is changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `transcript.manage`: `{"error": "Insufficient scope: transcript.manage"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="transcript.manage"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token is valid. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialVerification"];
+                };
+            };
+            /** @description A request body was sent that is not JSON, or is malformed JSON (no body is expected). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The identity service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    authorize: {
+        parameters: {
+            query: {
+                client_id: string;
+                /** @description Must equal a registered redirect URI exactly. */
+                redirect_uri: string;
+                /** @description Space-separated scopes, each within the client's allowance. */
+                scope: string;
+                response_type: "code";
+                /** @description Opaque value returned unchanged (recommended, against CSRF). */
+                state?: string;
+                /** @description PKCE (RFC 7636), S256 only; optional for confidential clients. */
+                code_challenge?: string;
+                code_challenge_method?: "S256";
+                /** @description Only `query` (the default); `fragment` and `form_post` are answered with `error=unsupported_response_mode` in the redirect's query. */
+                response_mode?: "query";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the sign-in or consent page, or back to `redirect_uri` with `code` and `state` (or `error` and `state`). */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description HTML error page: unknown client, unregistered redirect URI or a malformed request that cannot be redirected. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["TokenRequest"];
+                "application/json": components["schemas"]["TokenRequest"];
+            };
+        };
+        responses: {
+            /** @description Tokens issued. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            /** @description `invalid_request` (missing or repeated parameters, malformed body), `invalid_grant` (code or refresh token invalid, expired, already used, or issued to another client or redirect URI), `unsupported_grant_type`, `invalid_scope`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `invalid_client`: unknown client or wrong secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    revokeToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["RevocationRequest"];
+                "application/json": components["schemas"]["RevocationRequest"];
+            };
+        };
+        responses: {
+            /** @description Revoked, or unknown. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`, for example a token issued to another client. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `invalid_client`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description 1 to 100; without pageSize and pageToken every subscription is listed, with pageToken only 20 a page. */
+                pageSize?: number;
+                /** @description `nextPageToken` of the previous page, unchanged: an opaque cursor (base64url); empty means the first page; any value this API did not return is 400. */
+                pageToken?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization's subscriptions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description `pageSize` out of range, or a `pageToken` this API did not return. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `webhook.read`: `{"error": "Insufficient scope: webhook.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs and its response is kept for 24 hours; the same key with the same body answers that response again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different body is 422; while the first is still being processed, 409. Keys are scoped to your organization. 1-255 visible ASCII characters, bare or as a structured-field string (`"…"`). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription, with its signing secret (shown only here). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhook"];
+                };
+            };
+            /** @description Invalid body: not a JSON object, wrong JSON types, a missing, malformed, insecure or forbidden url, an empty or unknown event list, a description too long or with control characters, a rate limit out of range. The message names each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `webhook.create`: `{"error": "Insufficient scope: webhook.create"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.create"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (or, for webhooks, the organization's subscription limit is reached). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request: `{"error": "This Idempotency-Key was already used with a different request"}`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription was deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedWebhook"];
+                };
+            };
+            /** @description Body not a JSON object, or `webhookId` missing or not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `webhook.delete`: `{"error": "Insufficient scope: webhook.delete"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.delete"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such subscription in the caller's organization (also a deleted one): `{"error": "Webhook not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's `webhookId` (a UUID). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description `webhookId` not a UUID, a body that is not a JSON object or names nothing to change, wrong JSON types, or a value registration would refuse. The message names each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `webhook.update`: `{"error": "Insufficient scope: webhook.update"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.update"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such subscription in the caller's organization (also a deleted one): `{"error": "Webhook not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs and its response is kept for 24 hours; the same key with the same body answers that response again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different body is 422; while the first is still being processed, 409. Keys are scoped to your organization. 1-255 visible ASCII characters, bare or as a structured-field string (`"…"`). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The subscription's `webhookId` (a UUID). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret (shown only here) and the end of the grace window. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedSecret"];
+                };
+            };
+            /** @description `webhookId` is not a UUID, or a body that is not JSON was sent. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `webhook.update`: `{"error": "Insufficient scope: webhook.update"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.update"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such subscription in the caller's organization (also a deleted one): `{"error": "Webhook not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (or, for webhooks, the organization's subscription limit is reached). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request: `{"error": "This Idempotency-Key was already used with a different request"}`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    recoverWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's `webhookId` (a UUID). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description How many deliveries are due again, and the window. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveredDeliveries"];
+                };
+            };
+            /** @description `webhookId` not a UUID, a body that is not a JSON object, `since` missing, not an ISO 8601 date-time with an offset or more than 14 days ago, `until` malformed or not after `since`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `webhook.update`: `{"error": "Insufficient scope: webhook.update"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.update"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such subscription in the caller's organization (also a deleted one): `{"error": "Webhook not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The subscription is disabled; re-enable it first (`POST /webhook/{webhookId}/enable`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalog. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventTypeList"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `webhook.read`: `{"error": "Insufficient scope: webhook.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    enableWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's `webhookId` (a UUID). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription, enabled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description `webhookId` is not a UUID, or a body that is not JSON was sent. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `webhook.create`: `{"error": "Insufficient scope: webhook.create"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.create"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such subscription in the caller's organization (also a deleted one): `{"error": "Webhook not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description 1 to 100; default 20. */
+                pageSize?: number;
+                /** @description `nextPageToken` of the previous page, unchanged: an opaque cursor (base64url); empty means the first page; any value this API did not return is 400. */
+                pageToken?: string;
+                /** @description Only deliveries in this state. */
+                status?: "pending" | "succeeded" | "failed" | "cancelled";
+                /** @description Only deliveries whose most recent attempt got a response of this class; `none`: no response arrived (timeout, connection error, refused target). */
+                statusClass?: "2xx" | "3xx" | "4xx" | "5xx" | "none";
+                /** @description Only deliveries created at or after this ISO 8601 date-time (with a UTC offset). */
+                since?: string;
+                /** @description Only deliveries created before this ISO 8601 date-time (with a UTC offset); after `since`. */
+                until?: string;
+                /** @description Only deliveries of events about this meeting (its id, as `data.meetingId` of the event). */
+                meetingId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The subscription's `webhookId` (a UUID). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryPage"];
+                };
+            };
+            /** @description `webhookId` not a UUID, `pageSize` out of range, an unknown `status` or `statusClass`, `since` or `until` not an ISO 8601 date-time with an offset, `until` not after `since`, or a `pageToken` this API did not return. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `webhook.read`: `{"error": "Insufficient scope: webhook.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such subscription in the caller's organization (also a deleted one): `{"error": "Webhook not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's `webhookId` (a UUID). */
+                webhookId: string;
+                /** @description The delivery's id (its `webhook-id`). */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, scheduled. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            /** @description `webhookId` or `deliveryId` not a UUID, or a body that is not JSON was sent. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `webhook.create`: `{"error": "Insufficient scope: webhook.create"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.create"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such subscription (`{"error": "Webhook not found"}`) or no such delivery of it (`{"error": "Delivery not found"}`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The subscription is disabled; re-enable it first (`POST /webhook/{webhookId}/enable`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's `webhookId` (a UUID). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test delivery, scheduled. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            /** @description `webhookId` is not a UUID, or a body that is not JSON was sent. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `webhook.create`: `{"error": "Insufficient scope: webhook.create"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="webhook.create"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such subscription in the caller's organization (also a deleted one): `{"error": "Webhook not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The subscription is disabled; re-enable it first (`POST /webhook/{webhookId}/enable`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many test events for this webhook (or requests for this credential); `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session's user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionInfo"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in; cookies set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionStarted"];
+                };
+            };
+            /** @description Body not a JSON object or wrong JSON types. The message names each broken rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong e-mail address or password (one answer for both): `{"error": "The e-mail address or password is incorrect."}`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed sign-ins for this account or from this address (exponential backoff); `Retry-After` says how long. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedOut"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignUpRequest"];
+            };
+        };
+        responses: {
+            /** @description Organization and admin created, signed in. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionStarted"];
+                };
+            };
+            /** @description A missing or invalid field. The message names each broken rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sign-up is disabled on this installation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A user with this e-mail address already exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMyApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createMyApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key, shown only now. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKey"];
+                };
+            };
+            /** @description Missing or invalid name. The message names each broken rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeMyApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id (UUID). */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description keyId is not a UUID. The message names each broken rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such key of yours in the caller's organization (another organization's id gets the same answer). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOAuthClients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clients and the scope catalog. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientList"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuthClientFields"];
+            };
+        };
+        responses: {
+            /** @description The client and its secret, shown only now. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedOAuthClient"];
+                };
+            };
+            /** @description A broken rule. The message names each broken rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id (UUID). */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuthClientFields"];
+            };
+        };
+        responses: {
+            /** @description The updated client. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClient"];
+                };
+            };
+            /** @description A broken rule. The message names each broken rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such client in the caller's organization (another organization's id gets the same answer). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id (UUID). */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedOAuthClient"];
+                };
+            };
+            /** @description clientId is not a UUID. The message names each broken rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such client in the caller's organization (another organization's id gets the same answer). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateOAuthClientSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id (UUID). */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client and its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedOAuthClient"];
+                };
+            };
+            /** @description clientId is not a UUID. The message names each broken rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such client in the caller's organization (another organization's id gets the same answer). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserList"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUserRequest"];
+            };
+        };
+        responses: {
+            /** @description The new user. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description A missing or invalid field. The message names each broken rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A user with this e-mail address already exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id (UUID). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateUserRequest"];
+            };
+        };
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Neither `role` nor `deactivated`, a wrong type or an unknown role. The message names each broken rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such user in the caller's organization (another organization's id gets the same answer). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description You cannot demote or deactivate yourself. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuthorizedApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The grants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizedAppList"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeAuthorizedApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The grant's id. */
+                grantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokedAuthorizedApp"];
+                };
+            };
+            /** @description Malformed grantId. The message names each broken rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such authorization of yours in the caller's organization (another organization's id gets the same answer). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOAuthClientPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientPolicy"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setOAuthClientPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetOAuthClientPolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description The policy, changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientPolicy"];
+                };
+            };
+            /** @description policy is not all or listed. The message names each broken rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    allowOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id (UUID). */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy, with the client listed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientPolicy"];
+                };
+            };
+            /** @description clientId is not a UUID, or names a client of the caller's own organization (always allowed). The message names each broken rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No OAuth client has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The list already holds 100 clients. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disallowOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id (UUID). */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy, without the client. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientPolicy"];
+                };
+            };
+            /** @description clientId is not a UUID. The message names each broken rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The client is not on the organization's list. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeetingEmbedding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The allowed origins. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeetingEmbedding"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setMeetingEmbedding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetMeetingEmbeddingRequest"];
+            };
+        };
+        responses: {
+            /** @description The list, normalized, as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeetingEmbedding"];
+                };
+            };
+            /** @description allowedOrigins missing or not an array of strings, more than 25 entries, or an entry that is not an allowed origin; nothing is changed. The message names each broken rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a dashboard session, the CSRF token is missing or wrong, or (admin operations) the caller is a member. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
 }

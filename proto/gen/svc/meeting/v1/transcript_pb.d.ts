@@ -99,6 +99,13 @@ export declare type Transcript = Message<"svc.meeting.v1.Transcript"> & {
    * @generated from field: string error_code = 10;
    */
   errorCode: string;
+
+  /**
+   * The recording whose run the speakers' audio was taken beside; empty when none.
+   *
+   * @generated from field: string recording_id = 11;
+   */
+  recordingId: string;
 };
 
 /**
