@@ -94,7 +94,9 @@ export const meetingEvents = {
       "meeting.updated",
       z.object({
         ...plannedMeetingFields,
-        changedFields: z.array(z.enum(["title", "start", "end", "attendees", "hosts", "lobby", "screenShare", "noShowAfterMinutes", "recording", "transcription"])),
+        changedFields: z.array(
+          z.enum(["title", "start", "end", "attendees", "hosts", "lobby", "screenShare", "noShowAfterMinutes", "recording", "transcription"]),
+        ),
         previous: MeetingDetails,
       }),
       "MeetingUpdatedEvent",

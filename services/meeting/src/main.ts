@@ -22,6 +22,7 @@ import { deleteTranscriptsPastRetention } from "./db/transcripts.ts";
 import { createAccessLinks } from "./recording/access-links.ts";
 import { createRecorder } from "./recording/recorder.ts";
 import { createRecordings } from "./recording/recordings.ts";
+import { createSpeakerTracks } from "./recording/speaker-tracks.ts";
 import { filesystemRecordingStorage } from "./recording/recording-storage-filesystem.ts";
 import { s3RecordingStorage } from "./recording/recording-storage-s3.ts";
 import { purgeMeetingHistory } from "./db/retention.ts";
@@ -102,9 +103,12 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
           );
         return folder;
       })();
+  const recorder = createRecorder({ ...livekit, startTimeoutSeconds: config.RECORDING_START_TIMEOUT_SECONDS, rooms });
+  const speakerTracks = createSpeakerTracks({ pool, recorder, storage, logger: recordingLogger });
   const recordings = createRecordings({
     pool,
-    recorder: createRecorder({ ...livekit, startTimeoutSeconds: config.RECORDING_START_TIMEOUT_SECONDS, rooms }),
+    recorder,
+    speakerTracks,
     storage,
     outboxWritten: relay.wake,
     notifyRoom: (meetingId, notice) => actions.broadcast(meetingId, ROOM_TOPICS.recording, notice),
@@ -141,7 +145,14 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
     receiver: new WebhookReceiver(livekit.apiKey, livekit.apiSecret),
     lifecycle,
     evict: (meetingId, participantId) => rooms.removeParticipant(meetingId, participantId),
-    egressNotified: (info) => recordings.egressNotified(info),
+    egressNotified: async (info) => {
+      await recordings.egressNotified(info);
+      await speakerTracks.egressNotified(info);
+    },
+    trackPublished: (meetingId, published) =>
+      void speakerTracks
+        .trackPublished(meetingId, published)
+        .catch((error: unknown) => recordingLogger.warn({ err: error, meetingId }, "could not follow a published track")),
     participantEntered: () => void autoRecordings.runNow(),
     logger: roomLogger,
   });
@@ -157,7 +168,15 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
     },
     roomLogger,
   );
-  const recordingWatch = startPeriodicTask("watch-recordings", config.RECORDING_WATCH_INTERVAL_MS, recordings.watch, recordingLogger);
+  const recordingWatch = startPeriodicTask(
+    "watch-recordings",
+    config.RECORDING_WATCH_INTERVAL_MS,
+    async () => {
+      await recordings.watch();
+      await speakerTracks.watch();
+    },
+    recordingLogger,
+  );
   const autoRecordings = startPeriodicTask(
     "start-automatic-recordings",
     config.RECORDING_WATCH_INTERVAL_MS,

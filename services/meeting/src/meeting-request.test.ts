@@ -1,6 +1,13 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
-import { changedFields, DEFAULT_SETTINGS, parseOffsetDateTime, validateMeetingRequest, validateMeetingUpdate, type MeetingRequestInput } from "./meeting-request.ts";
+import {
+  changedFields,
+  DEFAULT_SETTINGS,
+  parseOffsetDateTime,
+  validateMeetingRequest,
+  validateMeetingUpdate,
+  type MeetingRequestInput,
+} from "./meeting-request.ts";
 
 const valid: MeetingRequestInput = { title: "Standup", attendees: [] };
 
@@ -145,7 +152,9 @@ describe("the transcription setting", () => {
     const orgDefault = { ...DEFAULT_SETTINGS, transcription: "on" as const };
     expect(validateMeetingRequest({ title: "t", attendees: [] }, orgDefault).settings.transcription).toBe("on");
     expect(validateMeetingRequest({ title: "t", attendees: [], settings: { transcription: "off" } }, orgDefault).settings.transcription).toBe("off");
-    expect(() => validateMeetingRequest({ title: "t", attendees: [], settings: { transcription: "auto" as never } })).toThrow("transcription must be off or on");
+    expect(() => validateMeetingRequest({ title: "t", attendees: [], settings: { transcription: "auto" as never } })).toThrow(
+      "transcription must be off or on",
+    );
   });
 
   it("an update naming it changes it (and reports it changed); one not naming it keeps it", () => {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { TranscriptionFailureCode } from "@svc/platform/contract";
 import { inTransaction, type Pool, type PoolClient } from "@svc/platform/db";
 import { insertOutboxEvent, type OutboxEvent } from "./outbox.ts";
-import { transcriptById, type StoredTranscript, type TranscriptSpeaker } from "./transcripts.ts";
+import { transcriptById, type StoredTranscript } from "./transcripts.ts";
 
 export type TranscriptStatus = "processing" | "ready" | "failed";
 /** Why a transcript failed (docs/transcription.md, "Failures"; the words: @svc/platform/contract). */
@@ -19,8 +19,8 @@ export interface AudioSource {
   objectKey: string;
   /** Where the audio's second 0 is on the transcript's time line. */
   offsetMs: number;
-  /** Who speaks in it (a participant's own track); unnamed when absent. */
-  speaker?: TranscriptSpeaker | undefined;
+  /** Who speaks in it (a participant's own track); unnamed when absent, no e-mail unless an invited person's. */
+  speaker?: { displayName: string; email?: string | null | undefined } | undefined;
 }
 
 /**
@@ -56,26 +56,48 @@ export interface TranscribedSegment {
 }
 
 /** A transcript to be made from these sources, one job each, queued. */
-export async function createTranscript(
-  pool: Pool,
-  transcript: { id?: string; meetingId: string; orgId: string; recordingId?: string; sources: AudioSource[] },
-): Promise<string> {
+export async function createTranscript(pool: Pool, transcript: NewTranscript): Promise<string> {
   const id = transcript.id ?? randomUUID();
-  await inTransaction(pool, async (client) => {
-    await client.query("INSERT INTO transcripts (id, meeting_id, org_id, status, recording_id) VALUES ($1, $2, $3, 'processing', $4)", [
-      id,
-      transcript.meetingId,
-      transcript.orgId,
-      transcript.recordingId ?? null,
-    ]);
-    for (const [ordinal, source] of transcript.sources.entries())
-      await client.query(
-        `INSERT INTO transcription_jobs (id, transcript_id, storage, object_key, offset_ms, ordinal, speaker_name, speaker_email)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [randomUUID(), id, source.storage, source.objectKey, source.offsetMs, ordinal, source.speaker?.displayName ?? "", source.speaker?.email ?? null],
-      );
-  });
+  await inTransaction(pool, (client) => insertTranscript(client, { ...transcript, id }));
   return id;
+}
+
+export interface NewTranscript {
+  id?: string;
+  meetingId: string;
+  orgId: string;
+  /** The recording whose speaker tracks are its sources: a recording has one transcript at most. */
+  recordingId?: string;
+  sources: AudioSource[];
+}
+
+/**
+ * The transcript and its jobs, inside the caller's transaction. False when its recording has one
+ * already (nothing is inserted): a recording is transcribed once.
+ */
+export async function insertTranscript(client: PoolClient, transcript: NewTranscript & { id: string }): Promise<boolean> {
+  const { rowCount } = await client.query(
+    `INSERT INTO transcripts (id, meeting_id, org_id, status, recording_id) VALUES ($1, $2, $3, 'processing', $4)
+     ON CONFLICT (recording_id) WHERE recording_id IS NOT NULL DO NOTHING`,
+    [transcript.id, transcript.meetingId, transcript.orgId, transcript.recordingId ?? null],
+  );
+  if (rowCount !== 1) return false;
+  for (const [ordinal, source] of transcript.sources.entries())
+    await client.query(
+      `INSERT INTO transcription_jobs (id, transcript_id, storage, object_key, offset_ms, ordinal, speaker_name, speaker_email)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        randomUUID(),
+        transcript.id,
+        source.storage,
+        source.objectKey,
+        source.offsetMs,
+        ordinal,
+        source.speaker?.displayName ?? "",
+        source.speaker?.email ?? null,
+      ],
+    );
+  return true;
 }
 
 interface LeasedRow {

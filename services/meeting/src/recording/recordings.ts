@@ -29,6 +29,7 @@ import {
 import { recordingFailedEvent, recordingReadyEvent, recordingStartedEvent } from "../meeting-events.ts";
 import { captureStart, isStarting, outcomeOf, RecorderUnavailable, RoomNotOpen, type Recorder } from "./recorder.ts";
 import type { RecordingStorage } from "./recording-storage.ts";
+import type { SpeakerTracks } from "./speaker-tracks.ts";
 
 /** What the room's pages hear on topic `svc.recording` (gateway/web/meeting-room/room/recording-indicator.ts). */
 /**
@@ -55,6 +56,8 @@ export interface RecordingsDependencies {
   lostAfterMs: number;
   /** A stopped recording whose file is not finished after this long has failed. */
   finishTimeoutMs: number;
+  /** Each speaker's own audio beside the recording, for its transcript (speaker-tracks.ts). */
+  speakerTracks: Pick<SpeakerTracks, "recordingCapturing" | "recordingEnded" | "removeFilesOf">;
 }
 
 const refused = (message: string) => new ConnectError(message, Code.FailedPrecondition);
@@ -89,6 +92,10 @@ export function createRecordings(deps: RecordingsDependencies) {
     return result;
   }
 
+  // The speaker tracks follow the recording; their failures never change the recording itself.
+  const tracksFollow = (what: string, recording: StoredRecording, follow: (recording: StoredRecording) => Promise<void>) =>
+    void follow(recording).catch((error: unknown) => logger.warn({ err: error, recordingId: recording.id }, `speaker tracks: ${what} failed`));
+
   const tell = (meetingId: string, notice: RecordingNotice) =>
     void deps.notifyRoom(meetingId, notice).catch((error: unknown) => logger.warn({ err: error, meetingId }, "could not tell the room about its recording"));
 
@@ -107,6 +114,7 @@ export function createRecordings(deps: RecordingsDependencies) {
     if (ready) {
       logger.info({ recordingId: ready.id, meetingId: ready.meetingId, durationMs: ready.durationMs, sizeBytes: ready.sizeBytes }, "recording ready");
       tell(ready.meetingId, { type: "stopped", recordingId: ready.id });
+      tracksFollow("the recording's end", ready, deps.speakerTracks.recordingEnded);
     }
     return ready;
   }
@@ -121,6 +129,7 @@ export function createRecordings(deps: RecordingsDependencies) {
     if (failed) {
       logger.warn({ recordingId: failed.id, meetingId: failed.meetingId, errorCode: code, recorderError: detail }, "recording failed");
       tell(failed.meetingId, { type: "stopped", recordingId: failed.id });
+      tracksFollow("the recording's end", failed, deps.speakerTracks.recordingEnded);
     }
     return failed;
   }
@@ -139,6 +148,7 @@ export function createRecordings(deps: RecordingsDependencies) {
       "recording capturing",
     );
     tell(capturing.meetingId, { type: "capturing", recordingId: capturing.id, layout: capturing.layout });
+    tracksFollow("the recording's capture", capturing, deps.speakerTracks.recordingCapturing);
   }
 
   /** Applies what the recorder says about a run (a webhook's or the API's EgressInfo). */
@@ -160,6 +170,7 @@ export function createRecordings(deps: RecordingsDependencies) {
       return (await fail(processing, "recorder_unavailable")) ?? processing;
     }
     tell(recording.meetingId, { type: "stopped", recordingId: recording.id });
+    tracksFollow("the recording's stop", processing, deps.speakerTracks.recordingEnded);
     return processing;
   }
 
@@ -223,6 +234,7 @@ export function createRecordings(deps: RecordingsDependencies) {
     async remove(recording: StoredRecording): Promise<void> {
       if (recording.status === "recording" || recording.status === "processing")
         throw refused("This recording is not finished: stop it and wait until it is ready or failed before deleting it");
+      await deps.speakerTracks.removeFilesOf(recording.id);
       await storage.remove(recording.objectKey);
       await deleteRecordingRow(pool, recording.id);
     },
@@ -286,6 +298,7 @@ export function createRecordings(deps: RecordingsDependencies) {
     async purgeExpired(days: number): Promise<number> {
       let removed = 0;
       for (const recording of await recordingsPastRetention(pool, days, 100)) {
+        await deps.speakerTracks.removeFilesOf(recording.id);
         await storage.remove(recording.objectKey);
         if (await deleteRecordingRow(pool, recording.id)) removed++;
       }
