@@ -75,10 +75,13 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
     async createMeeting(request, context) {
       const caller = await authenticate(context, scopes.create);
       const key = idempotencyKeyOf(context);
-      const valid = validateMeetingRequest(requestInput(request), await meetings.settingsDefaultsOf(caller.orgId));
+      // The value rules first: a bad request is refused (400) before anything is read.
+      validateMeetingRequest(requestInput(request));
       const idempotent = idempotentRequest(caller, key, "CreateMeeting", toBinary(CreateMeetingRequestSchema, request));
       let result: { value: Meeting; replayed: boolean };
       try {
+        // Again with the organization's defaults (its transcription setting) for what the request leaves out.
+        const valid = validateMeetingRequest(requestInput(request), await meetings.settingsDefaultsOf(caller.orgId));
         result = await meetings.create(
           {
             id: newMeetingId(),
