@@ -674,6 +674,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/meeting/{id}/transcripts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a meeting's transcripts
+         * @description Every transcript of the meeting, newest first, in every status, without their segments. A meeting whose `transcription` setting is `on` gets one per recording.
+         */
+        get: operations["listTranscripts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transcripts/{transcriptId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a transcript: who said what, when
+         * @description Its status, language, duration and speakers and, once `ready`, its segments in time order, each naming its speaker and its start and end in seconds of the meeting's time line.
+         */
+        get: operations["getTranscript"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a transcript
+         * @description Deletes the transcript and its text for good; access links to it stop working (404). One still `processing` stops: nothing more is stored. Transcripts are also deleted RECORDING_RETENTION_DAYS (default 30) after they completed, as recordings are. Admins of the organization only (a member's credential gets 403).
+         */
+        delete: operations["deleteTranscript"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transcripts/{transcriptId}/access-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Links to a transcript as WebVTT and JSON
+         * @description Signed URLs of the transcript that need no API key, valid until `expiresAt` (`expiresInSeconds`, default 1 hour, at most 7 days): what a scheduler hands to its user. Anyone holding one can read the transcript until then, so share it like the transcript itself. 409 while the transcript is not `ready`.
+         */
+        get: operations["getTranscriptAccessLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transcript-downloads/{token}/transcript.vtt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a transcript as WebVTT (access link)
+         * @description The transcript as a WebVTT file: one cue per segment, in time order, its speaker as a voice tag (`<v Ada Lovelace>text`). No Authorization header: the signed, expiring token in the path is the permission.
+         */
+        get: operations["downloadTranscriptWebVtt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transcript-downloads/{token}/transcript.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a transcript as JSON (access link)
+         * @description The transcript as JSON, the same document GET /transcripts/{transcriptId} answers. No Authorization header: the signed, expiring token in the path is the permission.
+         */
+        get: operations["downloadTranscriptJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transcription-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's transcription default
+         * @description Whether new meetings of the organization are transcribed unless they say otherwise (`off` until an admin changes it).
+         */
+        get: operations["getTranscriptionSettings"];
+        /**
+         * Set the organization's transcription default
+         * @description Meetings created from now on without their own `transcription` setting take it; existing meetings keep theirs. Admins of the organization only (a member's credential gets 403).
+         */
+        put: operations["updateTranscriptionSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth": {
         parameters: {
             query?: never;
@@ -769,7 +897,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Subscribes `url` to the listed event types for the caller's organization and returns the signing secret, **once**: it cannot be retrieved again. `url` must be an absolute https URL (http only where the deployment allows insecure targets) of at most 2048 characters, without credentials, whose host does not resolve to a loopback, private, link-local, carrier-grade NAT, reserved, unique-local or cloud-metadata address (checked again on every delivery). `events` must be a non-empty list of known types (`meeting.started`, `meeting.ended`, `meeting.updated`, `meeting.cancelled`, `meeting.no_show`, `participant.joined`, `participant.left`, `recording.started`, `recording.ready`, `recording.failed`, `webhook.disabled`; their bodies are under `webhooks` in this document), at most 20 entries; duplicates are removed. An organization may have at most 100 subscriptions. Deliveries are signed per Standard Webhooks (headers `webhook-id`, `webhook-timestamp`, `webhook-signature`). Delivery is at least once and unordered: a receiver may get the same event twice (deduplicate on the `webhook-id` header) and events in any order.
+         * @description Subscribes `url` to the listed event types for the caller's organization and returns the signing secret, **once**: it cannot be retrieved again. `url` must be an absolute https URL (http only where the deployment allows insecure targets) of at most 2048 characters, without credentials, whose host does not resolve to a loopback, private, link-local, carrier-grade NAT, reserved, unique-local or cloud-metadata address (checked again on every delivery). `events` must be a non-empty list of known types (`meeting.started`, `meeting.ended`, `meeting.updated`, `meeting.cancelled`, `meeting.no_show`, `participant.joined`, `participant.left`, `recording.started`, `recording.ready`, `recording.failed`, `transcript.ready`, `transcript.failed`, `webhook.disabled`; their bodies are under `webhooks` in this document), at most 20 entries; duplicates are removed. An organization may have at most 100 subscriptions. Deliveries are signed per Standard Webhooks (headers `webhook-id`, `webhook-timestamp`, `webhook-signature`). Delivery is at least once and unordered: a receiver may get the same event twice (deduplicate on the `webhook-id` header) and events in any order.
          */
         post: operations["createWebhook"];
         /**
@@ -1740,6 +1868,102 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "transcript.ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transcript is complete: read it with GET /transcripts/{transcriptId}, or get WebVTT and JSON links with /access-link
+         * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TranscriptReadyEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transcript.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transcript failed: a speaker's audio could not be transcribed
+         * @description Delivered at least once to every enabled subscription of the organization that lists this type; any 2xx within 15 s acknowledges it, anything else is retried on the retry schedule. Events of one meeting may arrive in any order: use `timestamp`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and subscription; the same on every retry (deduplicate on it). */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the subscription's secret. Verify with a Standard Webhooks library. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TranscriptFailedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.disabled": {
         parameters: {
             query?: never;
@@ -1826,6 +2050,11 @@ export interface components {
              * @enum {string}
              */
             recording?: "off" | "manual" | "auto";
+            /**
+             * @description Default: the organization's (GET /transcription-settings; `off` until an admin changes it). `on`: while the meeting is recorded, each participant's audio is transcribed, and a transcript naming who said what follows (GET /meeting/{id}/transcripts, `transcript.ready`).
+             * @enum {string}
+             */
+            transcription?: "off" | "on";
         } & (unknown & unknown);
         /**
          * @description Any of the fields of CreateMeetingRequest, at least one; those present are changed. Unknown fields are ignored. The schema asks for `start` beside `end` or `duration`; the service also takes them alone when the meeting has a start already.
@@ -1862,7 +2091,12 @@ export interface components {
              * @enum {string}
              */
             recording?: "off" | "manual" | "auto";
-        } & (unknown & unknown)) | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+            /**
+             * @description Default: the organization's (GET /transcription-settings; `off` until an admin changes it). `on`: while the meeting is recorded, each participant's audio is transcribed, and a transcript naming who said what follows (GET /meeting/{id}/transcripts, `transcript.ready`).
+             * @enum {string}
+             */
+            transcription?: "off" | "on";
+        } & (unknown & unknown)) | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
         /**
          * @example {
          *       "email": "ada@example.com"
@@ -1952,6 +2186,18 @@ export interface components {
              */
             layout?: "grid" | "audio";
         };
+        /**
+         * @example {
+         *       "defaultTranscription": "on"
+         *     }
+         */
+        UpdateTranscriptionSettingsRequest: {
+            /**
+             * @description `on`: meetings created from now on without their own `transcription` setting are transcribed. Existing meetings keep theirs.
+             * @enum {string}
+             */
+            defaultTranscription: "off" | "on";
+        };
         TokenRequest: {
             /** @enum {string} */
             grant_type: "authorization_code" | "refresh_token";
@@ -1987,7 +2233,7 @@ export interface components {
              */
             url: string;
             /** @description Event types; duplicates are removed. */
-            events: ("meeting.started" | "meeting.ended" | "meeting.updated" | "meeting.cancelled" | "meeting.no_show" | "participant.joined" | "participant.left" | "recording.started" | "recording.ready" | "recording.failed" | "webhook.disabled")[];
+            events: ("meeting.started" | "meeting.ended" | "meeting.updated" | "meeting.cancelled" | "meeting.no_show" | "participant.joined" | "participant.left" | "recording.started" | "recording.ready" | "recording.failed" | "transcript.ready" | "transcript.failed" | "webhook.disabled")[];
             /**
              * @description Free text for people (what the endpoint is for, who owns it): at most 500 characters, trimmed; newlines and tabs allowed, other control characters not.
              * @example Calendar sync (team Atlas)
@@ -2018,7 +2264,7 @@ export interface components {
              */
             url?: string;
             /** @description Event types; duplicates are removed. */
-            events?: ("meeting.started" | "meeting.ended" | "meeting.updated" | "meeting.cancelled" | "meeting.no_show" | "participant.joined" | "participant.left" | "recording.started" | "recording.ready" | "recording.failed" | "webhook.disabled")[];
+            events?: ("meeting.started" | "meeting.ended" | "meeting.updated" | "meeting.cancelled" | "meeting.no_show" | "participant.joined" | "participant.left" | "recording.started" | "recording.ready" | "recording.failed" | "transcript.ready" | "transcript.failed" | "webhook.disabled")[];
             /**
              * @description Free text for people (what the endpoint is for, who owns it): at most 500 characters, trimmed; newlines and tabs allowed, other control characters not.
              * @example Calendar sync (team Atlas)
@@ -2063,7 +2309,7 @@ export interface components {
             /** @description Duplicates are dropped. */
             redirectUris: string[];
             /** @description Duplicates are dropped. */
-            scopes: ("meeting.create" | "meeting.read" | "meeting.update" | "meeting.delete" | "meeting.links" | "recording.read" | "recording.manage" | "webhook.create" | "webhook.read" | "webhook.update" | "webhook.delete")[];
+            scopes: ("meeting.create" | "meeting.read" | "meeting.update" | "meeting.delete" | "meeting.links" | "recording.read" | "recording.manage" | "transcript.read" | "transcript.manage" | "webhook.create" | "webhook.read" | "webhook.update" | "webhook.delete")[];
             /** @description Every authorization request must then carry a PKCE `code_challenge` (S256), although the client authenticates with its secret. Default false: schedulers such as Cal.com do not send one. On PUT, an absent value turns it off. */
             requirePkce?: boolean;
         };
@@ -2193,7 +2439,7 @@ export interface components {
                 start: string | null;
                 attendees: string[];
                 end: string | null;
-                changedFields: ("title" | "start" | "end" | "attendees" | "hosts" | "lobby" | "screenShare" | "noShowAfterMinutes" | "recording")[];
+                changedFields: ("title" | "start" | "end" | "attendees" | "hosts" | "lobby" | "screenShare" | "noShowAfterMinutes" | "recording" | "transcription")[];
                 previous: components["schemas"]["MeetingDetails"];
             };
         };
@@ -2365,6 +2611,83 @@ export interface components {
          * @enum {string}
          */
         RecordingErrorCode: "recorder_aborted" | "recorder_failed" | "recorder_lost" | "recorder_unavailable" | "storage_failed" | "nothing_recorded" | "finish_timeout";
+        TranscriptReadyEvent: {
+            /** @constant */
+            type: "transcript.ready";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                transcriptId: string;
+                meetingId: string;
+                orgId: string;
+                /** @description BCP 47 (`"en"`). */
+                language: string;
+                /**
+                 * Format: date-time
+                 * @description When transcription began.
+                 */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description When it became ready or failed.
+                 */
+                completedAt: string;
+                /** @description Whose audio it is made from, one entry per participant's audio track. */
+                speakers: components["schemas"]["TranscriptSpeaker"][];
+                /** @description Where the last speech ends, in seconds of the meeting's time line; null when nothing was said. */
+                durationSeconds: number | null;
+            };
+        };
+        TranscriptSpeaker: {
+            /** @description The name they had in the meeting room. */
+            name: string;
+            /**
+             * Format: email
+             * @description For an invited host or attendee who entered with their personal link; null otherwise.
+             */
+            email: string | null;
+        };
+        TranscriptFailedEvent: {
+            /** @constant */
+            type: "transcript.failed";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                transcriptId: string;
+                meetingId: string;
+                orgId: string;
+                /** @description BCP 47 (`"en"`). */
+                language: string;
+                /**
+                 * Format: date-time
+                 * @description When transcription began.
+                 */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description When it became ready or failed.
+                 */
+                completedAt: string;
+                /** @description Whose audio it is made from, one entry per participant's audio track. */
+                speakers: components["schemas"]["TranscriptSpeaker"][];
+                errorCode: components["schemas"]["TranscriptErrorCode"];
+                /** @description Why, in words (those of `errorCode`). */
+                error: string;
+            };
+        };
+        /**
+         * @description Why a transcript failed, as a stable code (`error` says it in words; new codes may be added): `audio_unreadable`: A speaker's audio could not be read: the file is missing or is not audio. `model_refused`: The speech model's files failed their integrity check, so nothing was transcribed. `transcriber_failed`: Transcribing a speaker's audio failed repeatedly.
+         * @enum {string}
+         */
+        TranscriptErrorCode: "audio_unreadable" | "model_refused" | "transcriber_failed";
         WebhookDisabledEvent: {
             /** @constant */
             type: "webhook.disabled";
@@ -2435,6 +2758,8 @@ export interface components {
             noShowAfterMinutes: number;
             /** @enum {string} */
             recording: "off" | "manual" | "auto";
+            /** @enum {string} */
+            transcription: "off" | "on";
             /** Format: date-time */
             createdAt: string;
             endedAt: string | null;
@@ -2498,6 +2823,8 @@ export interface components {
             noShowAfterMinutes: number;
             /** @enum {string} */
             recording: "off" | "manual" | "auto";
+            /** @enum {string} */
+            transcription: "off" | "on";
             /** Format: date-time */
             createdAt: string;
             endedAt: string | null;
@@ -2801,6 +3128,102 @@ export interface components {
              */
             mode: "off" | "manual" | "auto";
         };
+        TranscriptList: {
+            /** @description Newest first, without their segments. */
+            transcripts: components["schemas"]["Transcript"][];
+        };
+        Transcript: {
+            /** Format: uuid */
+            id: string;
+            meetingId: string;
+            /**
+             * Format: uuid
+             * @description The recording whose run the speakers' audio was taken beside; null when none.
+             */
+            recordingId: string | null;
+            /**
+             * @description `processing` while its speakers' audio is being transcribed; `ready` when all of it is (the segments are complete); `failed` when a speaker's audio could not be transcribed (`errorCode` says why).
+             * @enum {string}
+             */
+            status: "processing" | "ready" | "failed";
+            /** @description The spoken language, a BCP 47 tag (`"en"`). */
+            language: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description When it became ready or failed; null while processing. */
+            completedAt: string | null;
+            /** @description Where the last speech ends on the meeting's time line, in seconds; null until ready. */
+            durationSeconds: number | null;
+            /** @description Whose audio it is made from, one entry per participant's audio track; `speakerIndex` of a segment points here. */
+            speakers: components["schemas"]["TranscriptSpeakerOutput"][];
+            /** @description Why it failed, in words (those of `errorCode`); null otherwise. */
+            error: string | null;
+            errorCode: components["schemas"]["TranscriptErrorCode"] | null;
+        };
+        TranscriptWithSegments: {
+            /** Format: uuid */
+            id: string;
+            meetingId: string;
+            /**
+             * Format: uuid
+             * @description The recording whose run the speakers' audio was taken beside; null when none.
+             */
+            recordingId: string | null;
+            /**
+             * @description `processing` while its speakers' audio is being transcribed; `ready` when all of it is (the segments are complete); `failed` when a speaker's audio could not be transcribed (`errorCode` says why).
+             * @enum {string}
+             */
+            status: "processing" | "ready" | "failed";
+            /** @description The spoken language, a BCP 47 tag (`"en"`). */
+            language: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description When it became ready or failed; null while processing. */
+            completedAt: string | null;
+            /** @description Where the last speech ends on the meeting's time line, in seconds; null until ready. */
+            durationSeconds: number | null;
+            /** @description Whose audio it is made from, one entry per participant's audio track; `speakerIndex` of a segment points here. */
+            speakers: components["schemas"]["TranscriptSpeakerOutput"][];
+            /** @description Why it failed, in words (those of `errorCode`); null otherwise. */
+            error: string | null;
+            errorCode: components["schemas"]["TranscriptErrorCode"] | null;
+            /** @description What was said, in time order across speakers; empty unless `ready`. */
+            segments: components["schemas"]["TranscriptSegment"][];
+        };
+        TranscriptSegment: {
+            /** @description The speaker's name (`speakers[speakerIndex].name`). */
+            speaker: string;
+            /** @description Who said it: an index into the transcript's `speakers`. */
+            speakerIndex: number;
+            /** @description Seconds from the start of the meeting's time line (its recording's start). */
+            start: number;
+            end: number;
+            text: string;
+        };
+        TranscriptAccessLink: {
+            /**
+             * Format: uri
+             * @description A signed URL of the transcript as WebVTT (`text/vtt`), each cue with its speaker as a voice tag (`<v Ada Lovelace>`). No API key needed.
+             */
+            webvttLink: string;
+            /**
+             * Format: uri
+             * @description The same transcript as JSON (a TranscriptWithSegments). No API key needed.
+             */
+            jsonLink: string;
+            /**
+             * Format: date-time
+             * @description After this both links are refused (403).
+             */
+            expiresAt: string;
+        };
+        TranscriptionSettings: {
+            /**
+             * @description The `transcription` setting of a new meeting that does not give its own.
+             * @enum {string}
+             */
+            defaultTranscription: "off" | "on";
+        };
         CredentialVerification: {
             /** @constant */
             valid: true;
@@ -3097,6 +3520,15 @@ export interface components {
         MeetingEmbedding: {
             /** @description The origins allowed to frame the organization's meetings, normalized, in the order given. The join page sends exactly these in `Content-Security-Policy: frame-ancestors` (`'none'` when empty) and posts its events only to a parent among them. */
             allowedOrigins: string[];
+        };
+        TranscriptSpeakerOutput: {
+            /** @description The name they had in the meeting room. */
+            name: string;
+            /**
+             * Format: email
+             * @description For an invited host or attendee who entered with their personal link; null otherwise.
+             */
+            email: string | null;
         };
     };
     responses: never;
@@ -7152,6 +7584,667 @@ export interface operations {
             };
             /** @description The meeting has ended or was cancelled: `{"error": "This meeting has ended"}`. */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTranscripts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The meeting id (22 URL-safe characters, as returned at creation). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transcripts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptList"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `transcript.read`: `{"error": "Insufficient scope: transcript.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="transcript.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such meeting in the caller's organization: `{"error": "Meeting not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTranscript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transcript id (a UUID), as `id` in a Transcript. */
+                transcriptId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transcript. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptWithSegments"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `transcript.read`: `{"error": "Insufficient scope: transcript.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="transcript.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such transcript in the caller's organization: `{"error": "Transcript not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTranscript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transcript id (a UUID), as `id` in a Transcript. */
+                transcriptId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transcriptId: string;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `transcript.manage`: `{"error": "Insufficient scope: transcript.manage"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="transcript.manage"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such transcript in the caller's organization: `{"error": "Transcript not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTranscriptAccessLink: {
+        parameters: {
+            query?: {
+                /** @description How long the link works: 1 s to 7 days. Default RECORDING_LINK_TTL_SECONDS (1 hour). */
+                expiresInSeconds?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The transcript id (a UUID), as `id` in a Transcript. */
+                transcriptId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptAccessLink"];
+                };
+            };
+            /** @description `expiresInSeconds` is out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `transcript.read`: `{"error": "Insufficient scope: transcript.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="transcript.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such transcript in the caller's organization: `{"error": "Transcript not found"}`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The transcript is not ready (still processing, or failed). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadTranscriptWebVtt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of an access link (between `/transcript-downloads/` and `/transcript.vtt` or `.json`). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The WebVTT file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/vtt": string;
+                };
+            };
+            /** @description The link is not valid, or has expired: `{"error": "This download link has expired"}`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The transcript was deleted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadTranscriptJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of an access link (between `/transcript-downloads/` and `/transcript.vtt` or `.json`). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transcript. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptWithSegments"];
+                };
+            };
+            /** @description The link is not valid, or has expired: `{"error": "This download link has expired"}`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The transcript was deleted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTranscriptionSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptionSettings"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `transcript.read`: `{"error": "Insufficient scope: transcript.read"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="transcript.read"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTranscriptionSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTranscriptionSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings, as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptionSettings"];
+                };
+            };
+            /** @description `defaultTranscription` is missing or not off or on; nothing is changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="svc"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth access token without the scope `transcript.manage`: `{"error": "Insufficient scope: transcript.manage"}`. API keys need no scope. */
+            403: {
+                headers: {
+                    /** @description `Bearer realm="svc", error="insufficient_scope", scope="transcript.manage"`, on the scope refusal only */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 100 KB. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

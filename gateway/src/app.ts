@@ -27,6 +27,8 @@ import { meetingJoinRoutes } from "./routes/meeting-join.ts";
 import { meetingRoomRoutes } from "./routes/meeting-room.ts";
 import { recordingRoutes } from "./routes/recording.ts";
 import { recordingDownloadRoutes } from "./routes/recording-download.ts";
+import { transcriptRoutes } from "./routes/transcript.ts";
+import { transcriptDownloadRoutes } from "./routes/transcript-download.ts";
 import { webhookRoutes } from "./routes/webhook.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
 import { createDashboardClients, managementRoutes, publicSessionRoutes } from "./routes/dashboard-api.ts";
@@ -89,6 +91,7 @@ export function buildApp({ config, clients, logger, metrics, redis, credentialCa
   app.use("/api/v1", meetingRoomRoutes(clients));
   // Recording files for holders of a signed access link: public, the link is the permission.
   app.use(recordingDownloadRoutes(clients, logger));
+  app.use(transcriptDownloadRoutes(clients));
   app.use(dashboardPageRoutes(assets));
   const cookies = sessionCookies(config.PUBLIC_URL);
   const dashboardClients = createDashboardClients(config.IDENTITY_URL);
@@ -103,6 +106,7 @@ export function buildApp({ config, clients, logger, metrics, redis, credentialCa
   api.use(authRoutes(resolveCaller));
   api.use(meetingRoutes(clients, logger));
   api.use(recordingRoutes(clients));
+  api.use(transcriptRoutes(clients));
   api.use(webhookRoutes(clients));
   api.use(managementRoutes(dashboardClients, cookies));
   app.use("/api/v1", api);

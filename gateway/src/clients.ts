@@ -4,6 +4,7 @@ import { Health } from "@svc/proto/health/v1/health_pb";
 import { EmbeddingService, IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { MeetingPageService, MeetingRoomService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { RecordingFileService, RecordingService } from "@svc/proto/svc/meeting/v1/recording_pb";
+import { TranscriptFileService, TranscriptService } from "@svc/proto/svc/meeting/v1/transcript_pb";
 import { WebhookService } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import type { Config } from "./config.ts";
 
@@ -33,6 +34,9 @@ export interface Clients {
   recording: Client<typeof RecordingService>;
   /** Recording files for access-link holders (no credential). */
   recordingFile: Client<typeof RecordingFileService>;
+  transcript: Client<typeof TranscriptService>;
+  /** Transcripts for access-link holders (no credential). */
+  transcriptFile: Client<typeof TranscriptFileService>;
   webhook: Client<typeof WebhookService>;
   /** Health clients by downstream name, for /readyz. */
   health: Record<string, Client<typeof Health>>;
@@ -52,6 +56,8 @@ export function createClients(config: Config): Clients {
     meetingRoom: createClient(MeetingRoomService, transports.meeting),
     recording: createClient(RecordingService, transports.meeting),
     recordingFile: createClient(RecordingFileService, transports.meeting),
+    transcript: createClient(TranscriptService, transports.meeting),
+    transcriptFile: createClient(TranscriptFileService, transports.meeting),
     webhook: createClient(WebhookService, transports.webhook),
     health: Object.fromEntries(Object.entries(transports).map(([name, transport]) => [name, createClient(Health, transport)])),
   };

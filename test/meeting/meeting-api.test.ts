@@ -197,6 +197,7 @@ describe("GET /api/v1/meeting/:id", () => {
       screenShare: "everyone",
       noShowAfterMinutes: 5,
       recording: "off",
+      transcription: "off",
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       endedAt: null,
       cancelledAt: null,

@@ -288,6 +288,8 @@ describe("the OpenAPI document", () => {
         "recording.started",
         "recording.ready",
         "recording.failed",
+        "transcript.ready",
+        "transcript.failed",
         "webhook.disabled",
       ].sort(),
     );

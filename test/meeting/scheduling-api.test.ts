@@ -147,7 +147,10 @@ describe("PATCH /api/v1/meeting/:id", () => {
   });
 
   it.each([
-    [{}, "nothing to update: name at least one of title, start, end, duration, attendees, hosts, lobby, screenShare, noShowAfterMinutes, recording"],
+    [
+      {},
+      "nothing to update: name at least one of title, start, end, duration, attendees, hosts, lobby, screenShare, noShowAfterMinutes, recording, transcription",
+    ],
     [{ title: "" }, "title is required and must not be empty"],
     [{ title: null }, "title must be a string"],
     [{ start: "tomorrow" }, /^start must be an ISO 8601 date-time/],

@@ -46,6 +46,8 @@ describe("OAuth 2.0 authorization-code flow through the gateway, in Chromium, wi
       "meeting.links",
       "recording.read",
       "recording.manage",
+      "transcript.read",
+      "transcript.manage",
       "webhook.create",
       "webhook.read",
       "webhook.update",

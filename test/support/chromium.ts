@@ -18,6 +18,11 @@ export interface ChromiumOptions {
    * three fake speakers.
    */
   cameras?: number;
+  /**
+   * With `fakeMedia`: a WAV file the fake microphone plays (looped) instead of its beep, for speech a
+   * test knows (`--use-file-for-fake-audio-capture`; one file per browser process).
+   */
+  fakeAudioFile?: string;
 }
 
 /** Launch options of Debian's Chromium (never a downloaded browser), headless, without background noise. */
@@ -26,6 +31,7 @@ function launchOptions(options: ChromiumOptions): LaunchOptions {
     ? [
         options.cameras ? `--use-fake-device-for-media-stream=device-count=${options.cameras}` : "--use-fake-device-for-media-stream",
         ...(options.allowDevices === false ? [] : ["--use-fake-ui-for-media-stream"]),
+        ...(options.fakeAudioFile ? [`--use-file-for-fake-audio-capture=${options.fakeAudioFile}`] : []),
         "--autoplay-policy=no-user-gesture-required",
       ]
     : [];

@@ -1,4 +1,3 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -6,8 +5,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "@svc/platform";
 import { completePiece, createTranscript, leaseJob } from "../../services/meeting/src/db/transcription-jobs.ts";
+import { transcriptEvents } from "../../services/meeting/src/meeting-events.ts";
 import { useServiceDatabase } from "../support/service-database.ts";
 import { waitFor } from "../support/wait.ts";
+import { speak, startTranscriber, stopTranscriber, transcriberPython, wordErrorRate, words, type RunningTranscriber } from "../support/transcription.ts";
 
 // Transcription jobs against the real Postgres and the real worker (docs/transcription.md, "Jobs"):
 // the worker process leases a job, transcribes it piece by piece with the Python worker, and a
@@ -28,69 +29,15 @@ let speechKey: string;
 
 beforeAll(() => {
   // The worker's environment (CI makes it first; scripts/transcriber deps) and espeak-ng for the speech.
-  python = execFileSync(path.join(root, "scripts/transcriber"), ["python"], { encoding: "utf8" }).trim();
+  python = transcriberPython();
   audioDir = mkdtempSync(path.join(os.tmpdir(), "svc-transcription-"));
   speechKey = `${randomUUID()}.wav`;
-  const ssml = `<speak>${SPEECH.map(({ pause, text }) => `<break time="${pause * 1000}ms"/>${text}`).join(" ")}<break time="2s"/></speak>`;
-  execFileSync("espeak-ng", ["-m", "-v", "en-us", "-s", "150", "-w", path.join(audioDir, speechKey), ssml]);
+  speak(path.join(audioDir, speechKey), `${SPEECH.map(({ pause, text }) => `<break time="${pause * 1000}ms"/>${text}`).join(" ")}<break time="2s"/>`);
 });
 afterAll(() => audioDir && rmSync(audioDir, { recursive: true, force: true }));
 
-const words = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(/[^a-z' ]/g, " ")
-    .split(/\s+/)
-    .filter(Boolean);
-
-function wordErrorRate(reference: string[], hypothesis: string[]): number {
-  let previousRow = hypothesis.map((_, j) => j + 1);
-  previousRow.unshift(0);
-  for (let i = 1; i <= reference.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= hypothesis.length; j++)
-      row.push(Math.min(previousRow[j]! + 1, row[j - 1]! + 1, previousRow[j - 1]! + (reference[i - 1] === hypothesis[j - 1] ? 0 : 1)));
-    previousRow = row;
-  }
-  return previousRow[hypothesis.length]! / reference.length;
-}
-
-interface Worker {
-  child: ChildProcess;
-  output: () => string;
-}
-
-function startWorker(env: Record<string, string>): Worker {
-  let output = "";
-  const child = spawn(process.execPath, ["--conditions=source", path.join(root, "services/meeting/src/transcription/worker-main.ts")], {
-    env: {
-      ...process.env,
-      DATABASE_URL: database.url,
-      TRANSCRIBER_PYTHON: python,
-      RECORDING_DIR: audioDir,
-      TRANSCRIBER_PIECE_SECONDS: "20",
-      TRANSCRIBER_LEASE_MS: "3000",
-      TRANSCRIBER_POLL_MS: "200",
-      TRANSCRIBER_RETRY_AFTER_MS: "0",
-      LOG_LEVEL: "info",
-      ...env,
-    },
-    // Its own process group: killing the worker kills the piece it is transcribing with it, as a crash of its machine would.
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-  return { child, output: () => output };
-}
-
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once("exit", () => resolve()));
-
-async function stopWorker(worker: Worker, signal: NodeJS.Signals): Promise<void> {
-  if (worker.child.exitCode === null && worker.child.signalCode === null) process.kill(-worker.child.pid!, signal);
-  await exited(worker.child);
-}
+const startWorker = (env: Record<string, string>): RunningTranscriber => startTranscriber({ databaseUrl: database.url, python, audioDir, env });
+const stopWorker = stopTranscriber;
 
 async function newMeeting(): Promise<string> {
   const id = randomUUID().replace(/-/g, "").slice(0, 22);
@@ -191,7 +138,7 @@ describe("transcription jobs", () => {
       orgId: "org",
       sources: [{ storage: "filesystem", objectKey: speechKey, offsetMs: 0 }],
     });
-    const lease = { leaseMs: 60_000, maxAttempts: 3 };
+    const lease = { leaseMs: 60_000, maxAttempts: 3, events: transcriptEvents };
     const slow = (await leaseJob(database.pool, lease))!;
     expect(slow.transcriptId).toBe(transcriptId);
     expect(await leaseJob(database.pool, lease)).toBeUndefined(); // leased: nobody else takes it
@@ -200,9 +147,9 @@ describe("transcription jobs", () => {
     expect([taker.id, taker.attempt]).toEqual([slow.id, 2]);
 
     const piece = { segments: [{ start: 1, end: 2, text: "hello", words: [] }], nextStart: 15 };
-    expect(await completePiece(database.pool, slow, piece)).toBe("lease_lost");
-    expect(await completePiece(database.pool, taker, piece)).toBe("continues");
-    expect(await completePiece(database.pool, taker, piece)).toBe("lease_lost"); // a piece is stored once per lease
+    expect(await completePiece(database.pool, slow, piece, transcriptEvents)).toBe("lease_lost");
+    expect(await completePiece(database.pool, taker, piece, transcriptEvents)).toBe("continues");
+    expect(await completePiece(database.pool, taker, piece, transcriptEvents)).toBe("lease_lost"); // a piece is stored once per lease
     const { rows } = await database.pool.query("SELECT text FROM transcript_segments WHERE transcript_id = $1", [transcriptId]);
     expect(rows).toEqual([{ text: "hello" }]);
     const { rows: job } = await database.pool.query("SELECT next_start, attempts FROM transcription_jobs WHERE id = $1", [slow.id]);

@@ -97,7 +97,7 @@ describe("POST /api/v1/webhook", () => {
     [
       "an unknown event type",
       { url: PUBLIC_URL, events: ["meeting.paused", "meeting.ended"] },
-      'events contains unknown event types: "meeting.paused" (known: meeting.started, meeting.ended, meeting.updated, meeting.cancelled, meeting.no_show, participant.joined, participant.left, recording.started, recording.ready, recording.failed, webhook.disabled)',
+      'events contains unknown event types: "meeting.paused" (known: meeting.started, meeting.ended, meeting.updated, meeting.cancelled, meeting.no_show, participant.joined, participant.left, recording.started, recording.ready, recording.failed, transcript.ready, transcript.failed, webhook.disabled)',
     ],
     ["a url that is not a string", { url: 42, events: ["meeting.ended"] }, "url must be a string"],
     ["events that is not an array", { url: PUBLIC_URL, events: "meeting.ended" }, "events must be an array of strings"],
@@ -437,6 +437,8 @@ describe("GET /api/v1/event-types", () => {
       "recording.started",
       "recording.ready",
       "recording.failed",
+      "transcript.ready",
+      "transcript.failed",
       "webhook.disabled",
     ]);
     const ended = eventTypes.find((entry) => entry.type === "meeting.ended")!;

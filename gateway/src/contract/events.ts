@@ -2,6 +2,7 @@ import { z } from "zod";
 import { meetingLimits, type SubscribableEventType } from "@svc/platform/contract";
 import { dateTime, nullableDateTime } from "./common.ts";
 import { RecordingErrorCode } from "./recording.ts";
+import { TranscriptErrorCode, TranscriptSpeaker } from "./transcript.ts";
 
 // The requests subscribers receive (OpenAPI 3.1 `webhooks`): Standard Webhooks envelopes
 // `{type, timestamp, data}`, signed in the `webhook-signature` header. The webhook service builds
@@ -93,7 +94,9 @@ export const meetingEvents = {
       "meeting.updated",
       z.object({
         ...plannedMeetingFields,
-        changedFields: z.array(z.enum(["title", "start", "end", "attendees", "hosts", "lobby", "screenShare", "noShowAfterMinutes", "recording"])),
+        changedFields: z.array(
+          z.enum(["title", "start", "end", "attendees", "hosts", "lobby", "screenShare", "noShowAfterMinutes", "recording", "transcription"]),
+        ),
         previous: MeetingDetails,
       }),
       "MeetingUpdatedEvent",
@@ -180,6 +183,42 @@ export const recordingEvents = {
   },
 } as const satisfies Partial<Record<SubscribableEventType, EventEntry>>;
 
+const transcriptFields = {
+  transcriptId: z.string().meta({ format: "uuid" }),
+  meetingId: z.string(),
+  orgId: z.string(),
+  language: z.string().meta({ description: 'BCP 47 (`"en"`).' }),
+  createdAt: dateTime("When transcription began."),
+  completedAt: dateTime("When it became ready or failed."),
+  speakers: z.array(TranscriptSpeaker).meta({ description: "Whose audio it is made from, one entry per participant's audio track." }),
+};
+
+/** A meeting's transcripts (docs/transcription.md). */
+export const transcriptEvents = {
+  "transcript.ready": {
+    summary: "A transcript is complete: read it with GET /transcripts/{transcriptId}, or get WebVTT and JSON links with /access-link",
+    schema: envelope(
+      "transcript.ready",
+      z.object({
+        ...transcriptFields,
+        durationSeconds: z
+          .number()
+          .nullable()
+          .meta({ description: "Where the last speech ends, in seconds of the meeting's time line; null when nothing was said." }),
+      }),
+      "TranscriptReadyEvent",
+    ),
+  },
+  "transcript.failed": {
+    summary: "A transcript failed: a speaker's audio could not be transcribed",
+    schema: envelope(
+      "transcript.failed",
+      z.object({ ...transcriptFields, errorCode: TranscriptErrorCode, error: z.string().meta({ description: "Why, in words (those of `errorCode`)." }) }),
+      "TranscriptFailedEvent",
+    ),
+  },
+} as const satisfies Partial<Record<SubscribableEventType, EventEntry>>;
+
 /** Events about the webhook endpoints themselves. */
 export const operationalEvents = {
   "webhook.disabled": {
@@ -210,7 +249,10 @@ export const operationalEvents = {
  * Every event a subscription may list, with the schema of its body: the OpenAPI document's
  * `webhooks` and GET /event-types are both generated from it.
  */
-export const eventCatalog = { ...meetingEvents, ...recordingEvents, ...operationalEvents } as const satisfies Record<SubscribableEventType, EventEntry>;
+export const eventCatalog = { ...meetingEvents, ...recordingEvents, ...transcriptEvents, ...operationalEvents } as const satisfies Record<
+  SubscribableEventType,
+  EventEntry
+>;
 
 /**
  * The JSON Schema (draft 2020-12) of an event's `data`, self-contained (`$defs` for shared parts),

@@ -58,6 +58,10 @@ const meetingFields = {
     description:
       "Default `off`: nobody can record the meeting. `manual`: a host in the room or the API (POST /meeting/{id}/recordings) starts and stops recordings. `auto`: a recording starts when the first person is admitted and stops when the meeting ends. Everyone in the room sees that it is being recorded, and the join page says so before they join.",
   }),
+  transcription: z.enum(["off", "on"], { error: "transcription must be off or on" }).meta({
+    description:
+      "Default: the organization's (GET /transcription-settings; `off` until an admin changes it). `on`: while the meeting is recorded, each participant's audio is transcribed, and a transcript naming who said what follows (GET /meeting/{id}/transcripts, `transcript.ready`).",
+  }),
   noShowAfterMinutes: z.int32({ error: "noShowAfterMinutes must be a whole number of minutes" }).meta({
     description: `Default ${meetingLimits.noShowAfterMinutesDefault}. That many minutes after \`start\`, each invited host or attendee who has not joined (with their personal link) is reported once with a \`meeting.no_show\` event.`,
     override: { type: "integer", minimum: meetingLimits.noShowAfterMinutesMin, maximum: meetingLimits.noShowAfterMinutesMax },
@@ -87,6 +91,7 @@ const meetingBody = z.object({
   screenShare: meetingFields.screenShare.optional(),
   noShowAfterMinutes: meetingFields.noShowAfterMinutes.optional(),
   recording: meetingFields.recording.optional(),
+  transcription: meetingFields.transcription.optional(),
 });
 
 export const CreateMeetingRequest = meetingBody.meta({
@@ -106,7 +111,19 @@ export const UpdateMeetingRequest = meetingBody.meta({
     "Any of the fields of CreateMeetingRequest, at least one; those present are changed. Unknown fields are ignored. The schema asks for `start` beside `end` or `duration`; the service also takes them alone when the meeting has a start already.",
   examples: [{ start: "2031-02-03T15:00:00Z", end: "2031-02-03T15:30:00Z", attendees: ["ada@example.com", "bob@example.com"] }],
   override: ({ jsonSchema }) => {
-    jsonSchema.anyOf = ["title", "start", "end", "duration", "attendees", "hosts", "lobby", "screenShare", "noShowAfterMinutes", "recording"].map((field) => ({
+    jsonSchema.anyOf = [
+      "title",
+      "start",
+      "end",
+      "duration",
+      "attendees",
+      "hosts",
+      "lobby",
+      "screenShare",
+      "noShowAfterMinutes",
+      "recording",
+      "transcription",
+    ].map((field) => ({
       required: [field],
     }));
     Object.assign(jsonSchema, plannedEndRules);
@@ -290,6 +307,7 @@ export const Meeting = MeetingJoinPayload.extend({
   screenShare: z.enum(["everyone", "hosts"]),
   noShowAfterMinutes: z.number().int(),
   recording: z.enum(["off", "manual", "auto"]),
+  transcription: z.enum(["off", "on"]),
   createdAt: dateTime(),
   endedAt: nullableDateTime(),
   cancelledAt: nullableDateTime(),

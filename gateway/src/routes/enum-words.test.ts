@@ -2,6 +2,7 @@ import { MeetingStatus, ParticipantRole, RecordingMode, ScreenSharePolicy } from
 import { describe, expect, it } from "vitest";
 import { Meeting, MeetingStatusName } from "../contract/meeting.ts";
 import { RecordingStatusName } from "../contract/recording.ts";
+import { TranscriptStatusName } from "../contract/transcript.ts";
 import { DeliveryStatusName } from "../contract/webhook.ts";
 import {
   deliveryStatusWords,
@@ -11,6 +12,8 @@ import {
   recordingStatusWords,
   roleName,
   screenSharePolicyWords,
+  transcriptionModeWords,
+  transcriptStatusWords,
 } from "./enum-words.ts";
 
 // The words are derived from the .proto's enums; the REST contract states them as zod enums for the
@@ -22,6 +25,8 @@ describe("the REST words of the protobuf enums", () => {
     expect(recordingStatusWords.words).toEqual(RecordingStatusName.options);
     expect(recordingModeWords.words).toEqual(Meeting.shape.recording.options);
     expect(screenSharePolicyWords.words).toEqual(Meeting.shape.screenShare.options);
+    expect(transcriptionModeWords.words).toEqual(Meeting.shape.transcription.options);
+    expect(transcriptStatusWords.words).toEqual(TranscriptStatusName.options);
     expect(participantRoleWords.words).toEqual(["host", "attendee", "guest"]);
   });
 

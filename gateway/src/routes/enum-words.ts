@@ -1,9 +1,17 @@
 import type { z } from "zod";
 import { enumWords } from "@svc/platform/contract";
-import { MeetingStatusSchema, ParticipantRoleSchema, RecordingModeSchema, ScreenSharePolicySchema } from "@svc/proto/svc/meeting/v1/meeting_pb";
+import {
+  MeetingStatusSchema,
+  ParticipantRoleSchema,
+  RecordingModeSchema,
+  ScreenSharePolicySchema,
+  TranscriptionModeSchema,
+} from "@svc/proto/svc/meeting/v1/meeting_pb";
+import { TranscriptStatusSchema } from "@svc/proto/svc/meeting/v1/transcript_pb";
 import { RecordingStatusSchema } from "@svc/proto/svc/meeting/v1/recording_pb";
 import { DeliveryStatusSchema } from "@svc/proto/svc/webhook/v1/webhook_pb";
-import type { MeetingStatus, ParticipantRole, RecordingMode, ScreenSharePolicy } from "@svc/proto/svc/meeting/v1/meeting_pb";
+import type { MeetingStatus, ParticipantRole, RecordingMode, ScreenSharePolicy, TranscriptionMode } from "@svc/proto/svc/meeting/v1/meeting_pb";
+import type { TranscriptStatus } from "@svc/proto/svc/meeting/v1/transcript_pb";
 import type { RecordingStatus } from "@svc/proto/svc/meeting/v1/recording_pb";
 import type { DeliveryStatus } from "@svc/proto/svc/webhook/v1/webhook_pb";
 import type { MeetingStatusName } from "../contract/meeting.ts";
@@ -20,6 +28,8 @@ export const participantRoleWords = enumWords<ParticipantRole, RoleWord>(Partici
 export const recordingModeWords = enumWords<RecordingMode, "off" | "manual" | "auto">(RecordingModeSchema);
 export const screenSharePolicyWords = enumWords<ScreenSharePolicy, "everyone" | "hosts">(ScreenSharePolicySchema);
 export const recordingStatusWords = enumWords<RecordingStatus, "recording" | "processing" | "ready" | "failed">(RecordingStatusSchema);
+export const transcriptionModeWords = enumWords<TranscriptionMode, "off" | "on">(TranscriptionModeSchema);
+export const transcriptStatusWords = enumWords<TranscriptStatus, "processing" | "ready" | "failed">(TranscriptStatusSchema);
 export const deliveryStatusWords = enumWords<DeliveryStatus, z.infer<typeof DeliveryStatusName>>(DeliveryStatusSchema);
 
 /** A participant's role; an unspecified one is a guest's (who came by the meeting's plain join URL). */

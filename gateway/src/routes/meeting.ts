@@ -3,7 +3,15 @@ import { Router } from "express";
 import type { z } from "zod";
 import type { Logger } from "@svc/platform";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { MeetingStatus, ParticipantRole, RecordingMode, ScreenSharePolicy, type Meeting, type ParticipantRecord } from "@svc/proto/svc/meeting/v1/meeting_pb";
+import {
+  MeetingStatus,
+  ParticipantRole,
+  RecordingMode,
+  ScreenSharePolicy,
+  TranscriptionMode,
+  type Meeting,
+  type ParticipantRecord,
+} from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { Clients } from "../clients.ts";
 import { forwardedCredential } from "../http/bearer.ts";
 import { fromConnectError, HttpError } from "../http/errors.ts";
@@ -28,7 +36,7 @@ import {
   type MeetingList,
 } from "../contract/meeting.ts";
 import { enumName, isoOrNull, isoTime } from "./proto-to-json.ts";
-import { meetingStatusWords, participantRoleWords, recordingModeWords, roleName, screenSharePolicyWords } from "./enum-words.ts";
+import { meetingStatusWords, participantRoleWords, recordingModeWords, roleName, screenSharePolicyWords, transcriptionModeWords } from "./enum-words.ts";
 
 const attendeeList = (attendees: string | string[] | null | undefined) =>
   attendees === null || attendees === undefined ? [] : typeof attendees === "string" ? [attendees] : attendees;
@@ -38,11 +46,13 @@ const settingsOf = (body: {
   screenShare?: "everyone" | "hosts" | undefined;
   noShowAfterMinutes?: number | undefined;
   recording?: "off" | "manual" | "auto" | undefined;
+  transcription?: "off" | "on" | undefined;
 }) => ({
   lobby: body.lobby,
   screenShare: body.screenShare ? screenSharePolicyWords.valueOf(body.screenShare) : ScreenSharePolicy.UNSPECIFIED,
   noShowAfterMinutes: body.noShowAfterMinutes,
   recording: body.recording ? recordingModeWords.valueOf(body.recording) : RecordingMode.UNSPECIFIED,
+  transcription: body.transcription ? transcriptionModeWords.valueOf(body.transcription) : TranscriptionMode.UNSPECIFIED,
 });
 
 /** The update-mask path of each PATCH body field. */
@@ -52,6 +62,7 @@ const updatePaths: Record<string, string> = {
   screenShare: "settings.screen_share",
   noShowAfterMinutes: "settings.no_show_after_minutes",
   recording: "settings.recording",
+  transcription: "settings.transcription",
 };
 
 /** One visit of a meeting room, as the participant list and the attendance show it. */
@@ -82,6 +93,7 @@ const meetingResource = (meeting: Meeting): z.input<typeof MeetingResource> => (
   screenShare: screenSharePolicyWords.wordOf(meeting.settings?.screenShare ?? ScreenSharePolicy.EVERYONE) ?? "everyone",
   noShowAfterMinutes: meeting.settings?.noShowAfterMinutes ?? meetingLimits.noShowAfterMinutesDefault,
   recording: recordingModeWords.wordOf(meeting.settings?.recording ?? RecordingMode.OFF) ?? "off",
+  transcription: transcriptionModeWords.wordOf(meeting.settings?.transcription ?? TranscriptionMode.OFF) ?? "off",
   createdAt: isoTime(meeting.createdAt),
   endedAt: isoOrNull(meeting.endedAt),
   cancelledAt: isoOrNull(meeting.cancelledAt),

@@ -49,7 +49,7 @@ describe("peopleOf", () => {
 });
 
 describe("noShowsAreDue", () => {
-  const settings = { lobby: false, screenShare: "everyone" as const, noShowAfterMinutes: 5, recording: "off" as const };
+  const settings = { lobby: false, screenShare: "everyone" as const, noShowAfterMinutes: 5, recording: "off" as const, transcription: "off" as const };
   it("once the meeting ended, or its no-show time passed; never for a cancelled meeting or one without a start", () => {
     expect(noShowsAreDue({ status: "ended", start: null, settings }, at(0))).toBe(true);
     expect(noShowsAreDue({ status: "live", start: at(0), settings }, at(4))).toBe(false);

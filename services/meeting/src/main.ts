@@ -59,7 +59,14 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
     receiver: new WebhookReceiver(livekit.apiKey, livekit.apiSecret),
     lifecycle,
     evict: (meetingId, participantId) => rooms.removeParticipant(meetingId, participantId),
-    egressNotified: (info) => recording.recordings.egressNotified(info),
+    egressNotified: async (info) => {
+      await recording.recordings.egressNotified(info);
+      await recording.speakerTracks.egressNotified(info);
+    },
+    trackPublished: (meetingId, published) =>
+      void recording.speakerTracks
+        .trackPublished(meetingId, published)
+        .catch((error: unknown) => recordingLogger.warn({ err: error, meetingId }, "could not follow a published track")),
     participantEntered: () => void tasks.autoRecordings.runNow(),
     logger: roomLogger,
   });

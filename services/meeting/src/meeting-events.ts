@@ -13,15 +13,20 @@ import {
   RecordingFailedSchema,
   RecordingReadySchema,
   RecordingStartedSchema,
+  TranscriptFailedSchema,
+  TranscriptReadySchema,
+  type TranscriptSnapshotSchema,
   type AttendanceSchema,
   type RecordingSnapshotSchema,
   type MeetingSnapshotSchema,
   type ParticipantVisitSchema,
 } from "@svc/proto/svc/meeting/v1/events_pb";
-import { recordingFailureMessages } from "@svc/platform/contract";
+import { recordingFailureMessages, transcriptionFailureMessages } from "@svc/platform/contract";
 import type { MeetingEndCause, StoredMeeting } from "./meeting-store.ts";
 import type { RoomVisit } from "./visit-store.ts";
 import type { StoredRecording } from "./recording-store.ts";
+import type { TranscriptEvents } from "./db/transcription-jobs.ts";
+import type { StoredTranscript } from "./transcript-store.ts";
 import type { OutboxEvent } from "./db/outbox.ts";
 import { peopleOf } from "./attendance.ts";
 
@@ -216,3 +221,35 @@ export function recordingFailedEvent(recording: StoredRecording): OutboxEvent {
     errorCode: recording.errorCode ?? "recorder_failed",
   }));
 }
+
+const transcriptSnapshot = (transcript: StoredTranscript): MessageInitShape<typeof TranscriptSnapshotSchema> => ({
+  transcriptId: transcript.id,
+  meetingId: transcript.meetingId,
+  language: transcript.language,
+  createdAt: timestampFromDate(transcript.createdAt),
+  completedAt: timestampFromDate(transcript.completedAt ?? new Date()),
+  durationSeconds: transcript.durationMs === null ? undefined : transcript.durationMs / 1_000,
+  speakers: transcript.speakers.map((speaker) => ({ displayName: speaker.displayName, email: speaker.email ?? "" })),
+});
+
+/** `transcript.ready` and `transcript.failed`, written by the transaction that ends the transcript (db/transcription-jobs.ts). */
+export const transcriptEvents: TranscriptEvents = {
+  ready: (transcript) =>
+    outboxEvent(TranscriptReadySchema, transcript.meetingId, (eventId) => ({
+      eventId,
+      occurredAt: timestampFromDate(transcript.completedAt ?? new Date()),
+      orgId: transcript.orgId,
+      transcript: transcriptSnapshot(transcript),
+    })),
+  failed: (transcript) => {
+    const code = transcript.errorCode ?? "transcriber_failed";
+    return outboxEvent(TranscriptFailedSchema, transcript.meetingId, (eventId) => ({
+      eventId,
+      occurredAt: timestampFromDate(transcript.completedAt ?? new Date()),
+      orgId: transcript.orgId,
+      transcript: transcriptSnapshot(transcript),
+      error: transcriptionFailureMessages[code],
+      errorCode: code,
+    }));
+  },
+};

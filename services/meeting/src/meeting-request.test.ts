@@ -1,6 +1,13 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
-import { changedFields, parseOffsetDateTime, validateMeetingRequest, validateMeetingUpdate, type MeetingRequestInput } from "./meeting-request.ts";
+import {
+  changedFields,
+  DEFAULT_SETTINGS,
+  parseOffsetDateTime,
+  validateMeetingRequest,
+  validateMeetingUpdate,
+  type MeetingRequestInput,
+} from "./meeting-request.ts";
 
 const valid: MeetingRequestInput = { title: "Standup", attendees: [] };
 
@@ -136,5 +143,25 @@ describe("the recording setting", () => {
     const changed = validateMeetingUpdate(["settings.recording"], { title: "", attendees: [], settings: { recording: "auto" } }, current);
     expect(changed.settings.recording).toBe("auto");
     expect(changedFields(current, changed)).toEqual(["recording"]);
+  });
+});
+
+describe("the transcription setting", () => {
+  it("takes the organization's default unless given; off and on are taken; anything else is refused by name", () => {
+    expect(validateMeetingRequest({ title: "t", attendees: [] }).settings.transcription).toBe("off");
+    const orgDefault = { ...DEFAULT_SETTINGS, transcription: "on" as const };
+    expect(validateMeetingRequest({ title: "t", attendees: [] }, orgDefault).settings.transcription).toBe("on");
+    expect(validateMeetingRequest({ title: "t", attendees: [], settings: { transcription: "off" } }, orgDefault).settings.transcription).toBe("off");
+    expect(() => validateMeetingRequest({ title: "t", attendees: [], settings: { transcription: "auto" as never } })).toThrow(
+      "transcription must be off or on",
+    );
+  });
+
+  it("an update naming it changes it (and reports it changed); one not naming it keeps it", () => {
+    const current = validateMeetingRequest({ title: "t", attendees: [], settings: { transcription: "on" } });
+    expect(validateMeetingUpdate(["title"], { title: "u", attendees: [] }, current).settings.transcription).toBe("on");
+    const changed = validateMeetingUpdate(["settings.transcription"], { title: "", attendees: [], settings: { transcription: "off" } }, current);
+    expect(changed.settings.transcription).toBe("off");
+    expect(changedFields(current, changed)).toEqual(["transcription"]);
   });
 });

@@ -1,6 +1,6 @@
 import { invalidArgument, RequestCheck } from "@svc/platform";
 import { EMAIL_ADDRESS, emailAddressMaxLength, LINE_BREAKING_OR_CONTROL, meetingLimits, parseOffsetDateTime } from "@svc/platform/contract";
-import type { MeetingDetails, MeetingSettings, RecordingMode, ScreenShare } from "./meeting-store.ts";
+import type { MeetingDetails, MeetingSettings, RecordingMode, ScreenShare, TranscriptionMode } from "./meeting-store.ts";
 
 // The date-time rule is shared with the webhook service (its delivery-log windows).
 export { parseOffsetDateTime };
@@ -15,9 +15,11 @@ export const DEFAULT_SETTINGS: MeetingSettings = {
   screenShare: "everyone",
   noShowAfterMinutes: meetingLimits.noShowAfterMinutesDefault,
   recording: "off",
+  transcription: "off",
 };
 
 const RECORDING_MODES: readonly string[] = ["off", "manual", "auto"] satisfies RecordingMode[];
+export const TRANSCRIPTION_MODES: readonly string[] = ["off", "on"] satisfies TranscriptionMode[];
 
 /** Settings a request gives; an absent one keeps the default (create) or the current value (update). */
 export interface SettingsInput {
@@ -25,6 +27,7 @@ export interface SettingsInput {
   screenShare?: ScreenShare | undefined;
   noShowAfterMinutes?: number | undefined;
   recording?: RecordingMode | undefined;
+  transcription?: TranscriptionMode | undefined;
 }
 
 /**
@@ -58,6 +61,7 @@ export const UPDATABLE_FIELDS = [
   "settings.screen_share",
   "settings.no_show_after_minutes",
   "settings.recording",
+  "settings.transcription",
 ] as const;
 export type UpdatableField = (typeof UPDATABLE_FIELDS)[number];
 
@@ -65,7 +69,7 @@ export type UpdatableField = (typeof UPDATABLE_FIELDS)[number];
  * Applies the creation rules in the service, so gRPC callers meet them too. Every broken rule is
  * collected and reported in one INVALID_ARGUMENT naming each field.
  */
-export function validateMeetingRequest(input: MeetingRequestInput): ValidMeetingRequest {
+export function validateMeetingRequest(input: MeetingRequestInput, defaults: MeetingSettings = DEFAULT_SETTINGS): ValidMeetingRequest {
   const check = new RequestCheck();
 
   const title = input.title.trim();
@@ -102,7 +106,7 @@ export function validateMeetingRequest(input: MeetingRequestInput): ValidMeeting
   const hosts = addressList("hosts", input.hosts ?? [], MAX_HOSTS, seen, check);
   const attendees = addressList("attendees", input.attendees, MAX_ATTENDEES, seen, check);
 
-  const settings = { ...DEFAULT_SETTINGS };
+  const settings = { ...defaults };
   const given = input.settings ?? {};
   if (given.lobby !== undefined) settings.lobby = given.lobby;
   if (given.screenShare !== undefined) {
@@ -118,6 +122,10 @@ export function validateMeetingRequest(input: MeetingRequestInput): ValidMeeting
   if (given.recording !== undefined) {
     if (RECORDING_MODES.includes(given.recording)) settings.recording = given.recording;
     else check.add("recording must be off, manual or auto");
+  }
+  if (given.transcription !== undefined) {
+    if (TRANSCRIPTION_MODES.includes(given.transcription)) settings.transcription = given.transcription;
+    else check.add("transcription must be off or on");
   }
 
   check.done();
@@ -161,7 +169,7 @@ export function validateMeetingUpdate(
   const unknown = fields.filter((field) => !(UPDATABLE_FIELDS as readonly string[]).includes(field));
   if (fields.length === 0)
     throw invalidArgument([
-      "nothing to update: name at least one of title, start, end, duration, attendees, hosts, lobby, screenShare, noShowAfterMinutes, recording",
+      "nothing to update: name at least one of title, start, end, duration, attendees, hosts, lobby, screenShare, noShowAfterMinutes, recording, transcription",
     ]);
   if (unknown.length > 0) throw invalidArgument([`unknown fields to update: ${unknown.join(", ")}`]);
   const named = (field: UpdatableField) => fields.includes(field);
@@ -190,6 +198,7 @@ export function validateMeetingUpdate(
       screenShare: named("settings.screen_share") ? input.settings?.screenShare : current.settings.screenShare,
       noShowAfterMinutes: named("settings.no_show_after_minutes") ? input.settings?.noShowAfterMinutes : current.settings.noShowAfterMinutes,
       recording: named("settings.recording") ? input.settings?.recording : current.settings.recording,
+      transcription: named("settings.transcription") ? input.settings?.transcription : current.settings.transcription,
     },
   });
 }
@@ -207,6 +216,7 @@ export function changedFields(before: MeetingDetails, after: MeetingDetails): st
   if (before.settings.screenShare !== after.settings.screenShare) changed.push("screenShare");
   if (before.settings.noShowAfterMinutes !== after.settings.noShowAfterMinutes) changed.push("noShowAfterMinutes");
   if (before.settings.recording !== after.settings.recording) changed.push("recording");
+  if (before.settings.transcription !== after.settings.transcription) changed.push("transcription");
   return changed;
 }
 

@@ -11,12 +11,16 @@ export type ScreenShare = "everyone" | "hosts";
 /** Whether a meeting may be recorded, and whether that starts by itself (docs/meeting-room.md, "Recording"). */
 export type RecordingMode = "off" | "manual" | "auto";
 
+/** Whether a meeting's recorded audio is transcribed, per speaker (docs/transcription.md). */
+export type TranscriptionMode = "off" | "on";
+
 /** How the meeting room behaves (docs/meeting-room.md). */
 export interface MeetingSettings {
   lobby: boolean;
   screenShare: ScreenShare;
   noShowAfterMinutes: number;
   recording: RecordingMode;
+  transcription: TranscriptionMode;
 }
 
 /** The fields a scheduling tool may change. */
@@ -89,6 +93,8 @@ export interface MeetingStore {
   list(orgId: string, page: { limit: number; afterSeq: string | null; filter: MeetingFilter }): Promise<MeetingPage>;
   /** What each meeting has seen (people who joined, recordings), for a list page. */
   activitiesOf(meetings: StoredMeeting[]): Promise<Map<string, MeetingActivity>>;
+  /** The settings a new meeting of the organization has unless its request gives its own (its transcription default). */
+  settingsDefaultsOf(orgId: string): Promise<MeetingSettings>;
 }
 
 export interface MeetingActivity {

@@ -32,6 +32,25 @@ export interface StoredRecording {
   missingSince: Date | null;
 }
 
+export type TrackStatus = "recording" | "ready" | "failed";
+
+/** A speaker's own audio beside a recording (docs/transcription.md, "Speaker tracks"). */
+export interface StoredTrack {
+  id: string;
+  recordingId: string;
+  participantId: string;
+  displayName: string;
+  email: string | null;
+  trackSid: string;
+  egressId: string | null;
+  storage: RecordingStorageKind;
+  objectKey: string;
+  status: TrackStatus;
+  /** When the egress began writing; null until it reports so. */
+  startedAt: Date | null;
+  endedAt: Date | null;
+}
+
 /**
  * What the recording handlers read: meetings and recordings of one organization (another
  * organization's do not exist for the caller), and by id alone for an access link's holder (the

@@ -12,6 +12,8 @@ import {
   RecordingFailedSchema,
   RecordingReadySchema,
   RecordingStartedSchema,
+  TranscriptFailedSchema,
+  TranscriptReadySchema,
 } from "@svc/proto/svc/meeting/v1/events_pb";
 import { describe, expect, it } from "vitest";
 import { SUBSCRIBABLE_EVENT_TYPES } from "./event-types.ts";
@@ -144,9 +146,18 @@ describe("event bodies", () => {
     expect(types).toEqual(["meeting.started", "meeting.ended", "meeting.updated", "meeting.cancelled", "participant.joined", "participant.left"]);
     // Every subscribable type is a meeting event except the one the webhook service raises itself
     // (meeting.no_show is decoded in the test above, the recording events in the test below).
-    expect(new Set([...types, "meeting.no_show", "recording.started", "recording.ready", "recording.failed", "webhook.disabled"])).toEqual(
-      new Set(SUBSCRIBABLE_EVENT_TYPES),
-    );
+    expect(
+      new Set([
+        ...types,
+        "meeting.no_show",
+        "recording.started",
+        "recording.ready",
+        "recording.failed",
+        "transcript.ready",
+        "transcript.failed",
+        "webhook.disabled",
+      ]),
+    ).toEqual(new Set(SUBSCRIBABLE_EVENT_TYPES));
     const joined = decodeMeetingEvent(ParticipantJoinedSchema.typeName, toBinary(ParticipantJoinedSchema, messages[4][1]))!;
     const updated = decodeMeetingEvent(MeetingUpdatedSchema.typeName, toBinary(MeetingUpdatedSchema, messages[2][1]))!;
     expect(updated.body.data).toEqual({
@@ -204,6 +215,55 @@ describe("event bodies", () => {
     );
     expect(failed.body.data).toEqual({ ...common, endedAt: null, errorCode: "recorder_failed", error: "The recorder failed" });
     expect(() => decode(RecordingReadySchema, create(RecordingReadySchema, { eventId: "e4", orgId: "o" }))).toThrow(/recording snapshot/);
+  });
+
+  it("decodes the transcript events into transcript.ready (speakers, duration) and transcript.failed (error code and words)", () => {
+    const created = timestampFromDate(new Date("2030-01-02T03:00:00Z"));
+    const completed = timestampFromDate(new Date("2030-01-02T03:05:00Z"));
+    const transcript = {
+      transcriptId: "t",
+      meetingId: "m",
+      language: "en",
+      createdAt: created,
+      completedAt: completed,
+      speakers: [
+        { displayName: "Ada", email: "ada@example.com" },
+        { displayName: "Bob <b>", email: "" },
+      ],
+    };
+    const common = {
+      transcriptId: "t",
+      meetingId: "m",
+      orgId: "o",
+      language: "en",
+      createdAt: "2030-01-02T03:00:00.000Z",
+      completedAt: "2030-01-02T03:05:00.000Z",
+      speakers: [
+        { name: "Ada", email: "ada@example.com" },
+        { name: "Bob <b>", email: null },
+      ],
+    };
+    const ready = create(TranscriptReadySchema, { eventId: "e1", orgId: "o", occurredAt: completed, transcript: { ...transcript, durationSeconds: 42.5 } });
+    expect(decodeMeetingEvent(TranscriptReadySchema.typeName, toBinary(TranscriptReadySchema, ready))!.body).toEqual({
+      type: "transcript.ready",
+      timestamp: "2030-01-02T03:05:00.000Z",
+      data: { ...common, durationSeconds: 42.5 },
+    });
+    const failed = create(TranscriptFailedSchema, {
+      eventId: "e2",
+      orgId: "o",
+      occurredAt: completed,
+      transcript,
+      errorCode: "audio_unreadable",
+      error: "unreadable",
+    });
+    expect(decodeMeetingEvent(TranscriptFailedSchema.typeName, toBinary(TranscriptFailedSchema, failed))!.body.data).toEqual({
+      ...common,
+      errorCode: "audio_unreadable",
+      error: "unreadable",
+    });
+    const bare = create(TranscriptReadySchema, { eventId: "e3", orgId: "o" });
+    expect(() => decodeMeetingEvent(TranscriptReadySchema.typeName, toBinary(TranscriptReadySchema, bare))).toThrow(/transcript snapshot/);
   });
 
   it("gives null for a meeting without a start and refuses an event without a snapshot", () => {

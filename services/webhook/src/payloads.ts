@@ -12,6 +12,11 @@ import {
   RecordingFailedSchema,
   RecordingReadySchema,
   RecordingStartedSchema,
+  TranscriptFailedSchema,
+  TranscriptReadySchema,
+  type TranscriptFailed,
+  type TranscriptReady,
+  type TranscriptSnapshot,
   type RecordingFailed,
   type RecordingReady,
   type RecordingSnapshot,
@@ -206,6 +211,39 @@ export function recordingFailedBody(event: RecordingFailed): EventBody {
   };
 }
 
+function requireTranscript(transcript: TranscriptSnapshot | undefined, what: string): TranscriptSnapshot {
+  if (!transcript) throw new Error(`${what} without a transcript snapshot`);
+  return transcript;
+}
+
+const transcriptData = (transcript: TranscriptSnapshot, orgId: string) => ({
+  transcriptId: transcript.transcriptId,
+  meetingId: transcript.meetingId,
+  orgId,
+  language: transcript.language,
+  createdAt: iso(transcript.createdAt),
+  completedAt: iso(transcript.completedAt),
+  speakers: transcript.speakers.map((speaker) => ({ name: speaker.displayName, email: speaker.email || null })),
+});
+
+export function transcriptReadyBody(event: TranscriptReady): EventBody {
+  const transcript = requireTranscript(event.transcript, "TranscriptReady");
+  return {
+    type: "transcript.ready",
+    timestamp: occurredAt(event),
+    data: { ...transcriptData(transcript, event.orgId), durationSeconds: transcript.durationSeconds ?? null },
+  };
+}
+
+export function transcriptFailedBody(event: TranscriptFailed): EventBody {
+  const transcript = requireTranscript(event.transcript, "TranscriptFailed");
+  return {
+    type: "transcript.failed",
+    timestamp: occurredAt(event),
+    data: { ...transcriptData(transcript, event.orgId), errorCode: event.errorCode, error: event.error },
+  };
+}
+
 /** A decoded meeting event, ready to store as deliveries. */
 export interface DecodedEvent {
   eventId: string;
@@ -234,6 +272,8 @@ const meetingEventMappings = new Map(
     mapping({ schema: RecordingStartedSchema, type: "recording.started", body: recordingStartedBody }),
     mapping({ schema: RecordingReadySchema, type: "recording.ready", body: recordingReadyBody }),
     mapping({ schema: RecordingFailedSchema, type: "recording.failed", body: recordingFailedBody }),
+    mapping({ schema: TranscriptReadySchema, type: "transcript.ready", body: transcriptReadyBody }),
+    mapping({ schema: TranscriptFailedSchema, type: "transcript.failed", body: transcriptFailedBody }),
   ].map((entry) => [entry.schema.typeName, entry]),
 );
 

@@ -3,6 +3,7 @@ import { startPeriodicTask, type Logger } from "@svc/platform";
 import { startRetention, type Pool } from "@svc/platform/db";
 import type { Config } from "../config.ts";
 import { purgeMeetingHistory } from "../db/retention.ts";
+import { deleteTranscriptsPastRetention } from "../db/transcripts.ts";
 import type { MeetingLifecycle } from "../room/meeting-lifecycle.ts";
 import { createNoShowReporter } from "../room/no-show-reporter.ts";
 import { createRoomReconciler } from "../room/room-reconciler.ts";
@@ -10,7 +11,7 @@ import type { RecordingParts } from "./recording-parts.ts";
 
 /**
  * The meeting service's work on a schedule: ending meetings that are over, watching, starting and
- * expiring recordings, reconciling rooms with the media server, reporting no-shows, and retention.
+ * expiring recordings (and transcripts), reconciling rooms with the media server, reporting no-shows, and retention.
  */
 export function startBackgroundTasks(deps: {
   config: Config;
@@ -24,7 +25,7 @@ export function startBackgroundTasks(deps: {
   recordingLogger: Logger;
 }) {
   const { config, pool, lifecycle, roomLogger, recordingLogger } = deps;
-  const { recordings, stopRecordingsOf } = deps.recording;
+  const { recordings, speakerTracks, stopRecordingsOf } = deps.recording;
   // Meetings that are over (emptied past the grace period, or past their planned end) are looked
   // for often (cheap: indexed queries); the grace period is the delay that matters, not this interval.
   const sweeper = startPeriodicTask(
@@ -36,7 +37,15 @@ export function startBackgroundTasks(deps: {
     },
     roomLogger,
   );
-  const recordingWatch = startPeriodicTask("watch-recordings", config.RECORDING_WATCH_INTERVAL_MS, recordings.watch, recordingLogger);
+  const recordingWatch = startPeriodicTask(
+    "watch-recordings",
+    config.RECORDING_WATCH_INTERVAL_MS,
+    async () => {
+      await recordings.watch();
+      await speakerTracks.watch();
+    },
+    recordingLogger,
+  );
   const autoRecordings = startPeriodicTask(
     "start-automatic-recordings",
     config.RECORDING_WATCH_INTERVAL_MS,
@@ -50,6 +59,9 @@ export function startBackgroundTasks(deps: {
       if (config.RECORDING_RETENTION_DAYS === 0) return;
       const removed = await recordings.purgeExpired(config.RECORDING_RETENTION_DAYS);
       if (removed > 0) recordingLogger.info({ removed }, "retention: recordings past RECORDING_RETENTION_DAYS deleted with their files");
+      // Transcripts are kept as long as recordings (issue 43: "retention like recordings"), counted from their completion.
+      const transcriptsRemoved = await deleteTranscriptsPastRetention(pool, config.RECORDING_RETENTION_DAYS, 500);
+      if (transcriptsRemoved > 0) recordingLogger.info({ removed: transcriptsRemoved }, "retention: transcripts past RECORDING_RETENTION_DAYS deleted");
     },
     recordingLogger,
   );

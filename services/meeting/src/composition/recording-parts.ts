@@ -5,14 +5,16 @@ import type { Config } from "../config.ts";
 import { createAccessLinks } from "../recording/access-links.ts";
 import { createRecorder } from "../recording/recorder.ts";
 import { createRecordings } from "../recording/recordings.ts";
+import { createSpeakerTracks } from "../recording/speaker-tracks.ts";
 import type { RecordingStorage } from "../recording/recording-storage.ts";
 import { filesystemRecordingStorage } from "../recording/recording-storage-filesystem.ts";
 import { s3RecordingStorage } from "../recording/recording-storage-s3.ts";
 import { ROOM_TOPICS, type RoomActions } from "../room/room-actions.ts";
 
 /**
- * Recordings (LiveKit Egress through livekit-server's API), where their files are stored, and the
- * links that let a holder download one.
+ * Recordings (LiveKit Egress through livekit-server's API), each speaker's own audio beside them
+ * (for transcripts), where their files are stored, and the links that let a holder download a
+ * recording or a transcript.
  */
 export async function createRecordingParts(deps: {
   config: Config;
@@ -28,9 +30,12 @@ export async function createRecordingParts(deps: {
       "RECORDING_S3_UPLOAD_ACCESS_KEY_ID is not set: the recorder uploads with the key pair that reads and deletes recordings (set an upload-only pair; required in production)",
     );
   const storage = await openRecordingStorage(config, logger);
+  const recorder = createRecorder({ ...config.livekit, startTimeoutSeconds: config.RECORDING_START_TIMEOUT_SECONDS, rooms: deps.rooms });
+  const speakerTracks = createSpeakerTracks({ pool: deps.pool, recorder, storage, logger });
   const recordings = createRecordings({
     pool: deps.pool,
-    recorder: createRecorder({ ...config.livekit, startTimeoutSeconds: config.RECORDING_START_TIMEOUT_SECONDS, rooms: deps.rooms }),
+    recorder,
+    speakerTracks,
     storage,
     outboxWritten: deps.outboxWritten,
     notifyRoom: (meetingId, notice) => deps.actions.broadcast(meetingId, ROOM_TOPICS.recording, notice),
@@ -43,7 +48,9 @@ export async function createRecordingParts(deps: {
   return {
     storage,
     recordings,
+    speakerTracks,
     accessLinks: createAccessLinks(config.recording.linkSecret),
+    transcriptLinks: createAccessLinks(config.recording.linkSecret, "transcript"),
     /** Stops a meeting's recordings as it ends (the files finish and become ready); a failure is logged. */
     stopRecordingsOf: (meetingId: string) =>
       recordings.stopAllOf(meetingId).catch((error: unknown) => logger.warn({ err: error, meetingId }, "could not stop the recording of an ended meeting")),

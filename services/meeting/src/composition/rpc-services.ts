@@ -4,16 +4,19 @@ import type { Pool } from "@svc/platform/db";
 import type { ServerOptions } from "@svc/platform/grpc";
 import { MeetingPageService, MeetingRoomService, MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { RecordingFileService, RecordingService } from "@svc/proto/svc/meeting/v1/recording_pb";
+import { TranscriptFileService, TranscriptService } from "@svc/proto/svc/meeting/v1/transcript_pb";
 import type { Config } from "../config.ts";
 import { pgMeetingStore } from "../db/pg-meeting-store.ts";
 import { pgRecordingStore } from "../db/pg-recording-store.ts";
 import { pgRoomStore } from "../db/pg-room-store.ts";
+import { pgTranscriptStore } from "../db/pg-transcript-store.ts";
 import { pgVisitStore } from "../db/pg-visit-store.ts";
 import { activeRecordingOf } from "../db/recordings.ts";
 import { isBarred } from "../db/room-admissions.ts";
 import { meetingRoomService } from "../handlers/meeting-room-service.ts";
 import { meetingPageService, meetingService } from "../handlers/meeting-service.ts";
 import { recordingFileService, recordingService } from "../handlers/recording-service.ts";
+import { transcriptFileService, transcriptService } from "../handlers/transcript-service.ts";
 import type { JoinGrants } from "../room/join-grants.ts";
 import type { JoinLinks } from "../room/join-links.ts";
 import type { MeetingLifecycle } from "../room/meeting-lifecycle.ts";
@@ -22,7 +25,7 @@ import { hashRoomSecret, isRoomSecret } from "../room/room-secrets.ts";
 import type { RateLimits } from "./rate-limits.ts";
 import type { RecordingParts } from "./recording-parts.ts";
 
-/** The meeting service's five gRPC services, each handler given its dependencies. */
+/** The meeting service's seven gRPC services, each handler given its dependencies. */
 export function meetingRpcServices(deps: {
   config: Config;
   pool: Pool;
@@ -43,9 +46,10 @@ export function meetingRpcServices(deps: {
   const { config, pool, lifecycle, links, grants, recording } = deps;
   const meetings = pgMeetingStore(pool);
   const recordingStore = pgRecordingStore(pool);
+  const transcriptStore = pgTranscriptStore(pool);
   const closeRoom = (meetingId: string) => void deps.closeRoom(meetingId);
   return {
-    services: [MeetingService, MeetingPageService, MeetingRoomService, RecordingService, RecordingFileService],
+    services: [MeetingService, MeetingPageService, MeetingRoomService, RecordingService, RecordingFileService, TranscriptService, TranscriptFileService],
     routes: (router) => {
       router.service(
         MeetingService,
@@ -109,6 +113,18 @@ export function meetingRpcServices(deps: {
           storage: recording.storage,
         }),
       );
+      router.service(
+        TranscriptService,
+        transcriptService({
+          authenticate: deps.authenticate,
+          store: transcriptStore,
+          links: recording.transcriptLinks,
+          publicUrl: config.PUBLIC_URL,
+          linkTtlSeconds: config.RECORDING_LINK_TTL_SECONDS,
+          logger: deps.logger.child({ component: "transcripts" }),
+        }),
+      );
+      router.service(TranscriptFileService, transcriptFileService({ store: transcriptStore, links: recording.transcriptLinks }));
     },
   };
 }

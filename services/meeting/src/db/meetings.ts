@@ -15,7 +15,7 @@ export type MeetingRow = SnakeCaseRow<MeetingColumns & MeetingSettings> & { plan
 
 /** A meeting row with its attendees (`m` is the meetings table), as toMeeting reads it. */
 export const MEETING_COLUMNS = `m.id, m.seq, m.org_id, m.title, m.start, m.planned_end, m.status, m.created_at, m.ended_at, m.cancelled_at, m.created_by_user_id, m.created_by_client_id, m.room_opened_at,
-         m.lobby, m.screen_share, m.no_show_after_minutes, m.recording, m.room_locked,
+         m.lobby, m.screen_share, m.no_show_after_minutes, m.recording, m.transcription, m.room_locked,
          ARRAY(SELECT p.email FROM participants p WHERE p.meeting_id = m.id AND p.role = 'attendee' ORDER BY p.ordinal) AS attendees,
          ARRAY(SELECT p.email FROM participants p WHERE p.meeting_id = m.id AND p.role = 'host' ORDER BY p.ordinal) AS hosts`;
 
@@ -31,11 +31,12 @@ export const toMeeting = ({
   screen_share,
   no_show_after_minutes,
   recording,
+  transcription,
   ...columns
 }: MeetingRow): StoredMeeting => ({
   ...fromSnakeCaseRow<MeetingColumns>(columns),
   end: planned_end,
-  settings: { lobby, screenShare: screen_share, noShowAfterMinutes: no_show_after_minutes, recording },
+  settings: { lobby, screenShare: screen_share, noShowAfterMinutes: no_show_after_minutes, recording, transcription },
 });
 
 type Queryable = Pool | PoolClient;
@@ -55,10 +56,10 @@ const INSERT_INVITED = `INSERT INTO participants (meeting_id, ordinal, email, ro
 export async function insertMeeting(db: Queryable, meeting: NewMeeting): Promise<StoredMeeting> {
   const { rows } = await db.query<MeetingRow>(
     `WITH meeting AS (
-       INSERT INTO meetings (id, org_id, created_by_user_id, created_by_client_id, title, start, planned_end, status, lobby, screen_share, no_show_after_minutes, recording)
-       VALUES ($1, $4, $5, $6, $7, $8::timestamptz, $9::timestamptz, 'scheduled', $10, $11, $12, $13)
+       INSERT INTO meetings (id, org_id, created_by_user_id, created_by_client_id, title, start, planned_end, status, lobby, screen_share, no_show_after_minutes, recording, transcription)
+       VALUES ($1, $4, $5, $6, $7, $8::timestamptz, $9::timestamptz, 'scheduled', $10, $11, $12, $13, $14)
        RETURNING id, seq, org_id, title, start, planned_end, status, created_at, ended_at, cancelled_at, created_by_user_id, created_by_client_id, room_opened_at,
-                 lobby, screen_share, no_show_after_minutes, recording, room_locked
+                 lobby, screen_share, no_show_after_minutes, recording, transcription, room_locked
      ), invited AS (${INSERT_INVITED})
      SELECT meeting.*, $3::text[] AS attendees, $2::text[] AS hosts FROM meeting`,
     [
@@ -75,6 +76,7 @@ export async function insertMeeting(db: Queryable, meeting: NewMeeting): Promise
       meeting.settings.screenShare,
       meeting.settings.noShowAfterMinutes,
       meeting.settings.recording,
+      meeting.settings.transcription,
     ],
   );
   return toMeeting(rows[0]!);
@@ -86,7 +88,7 @@ export async function insertMeeting(db: Queryable, meeting: NewMeeting): Promise
  */
 export async function updateMeetingDetails(client: PoolClient, id: string, details: MeetingDetails): Promise<void> {
   await client.query(
-    `UPDATE meetings SET title = $2, start = $3, planned_end = $4, lobby = $5, screen_share = $6, no_show_after_minutes = $7, recording = $8,
+    `UPDATE meetings SET title = $2, start = $3, planned_end = $4, lobby = $5, screen_share = $6, no_show_after_minutes = $7, recording = $8, transcription = $9,
             no_show_reported_at = CASE WHEN $3::timestamptz IS DISTINCT FROM start AND $3::timestamptz > now() THEN NULL ELSE no_show_reported_at END
       WHERE id = $1`,
     [
@@ -98,6 +100,7 @@ export async function updateMeetingDetails(client: PoolClient, id: string, detai
       details.settings.screenShare,
       details.settings.noShowAfterMinutes,
       details.settings.recording,
+      details.settings.transcription,
     ],
   );
   await client.query("DELETE FROM participants WHERE meeting_id = $1", [id]);

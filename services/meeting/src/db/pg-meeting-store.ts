@@ -4,6 +4,8 @@ import { joinedCountOf, peopleOf } from "../attendance.ts";
 import { recordingCountsOf } from "./recordings.ts";
 import { visitsOfMeetings } from "./room-participants.ts";
 import { getMeeting, getMeetingOfOrg, insertMeeting, listMeetings } from "./meetings.ts";
+import { transcriptionDefaultOf } from "./organization-settings.ts";
+import { DEFAULT_SETTINGS } from "../meeting-request.ts";
 
 /**
  * MeetingStore on the service's Postgres schema. A meeting and its idempotency key are stored in
@@ -19,6 +21,7 @@ export function pgMeetingStore(pool: Pool): MeetingStore {
     getOfOrg: (orgId, id) => getMeetingOfOrg(pool, orgId, id),
     get: (id) => getMeeting(pool, id),
     list: (orgId, page) => listMeetings(pool, orgId, page),
+    settingsDefaultsOf: async (orgId) => ({ ...DEFAULT_SETTINGS, transcription: await transcriptionDefaultOf(pool, orgId) }),
     async activitiesOf(meetings) {
       const ids = meetings.map((meeting) => meeting.id);
       const [visits, recordings] = await Promise.all([visitsOfMeetings(pool, ids), recordingCountsOf(pool, ids)]);

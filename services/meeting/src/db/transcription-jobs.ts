@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { fromSnakeCaseRow, inTransaction, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
+import { insertOutboxEvent, type OutboxEvent } from "./outbox.ts";
+import type { StoredTranscript, TranscriptionFailureCode } from "../transcript-store.ts";
+import { transcriptById } from "./transcripts.ts";
 
-export type TranscriptStatus = "processing" | "ready" | "failed";
-/** Why a transcript failed (docs/transcription.md, "Failures"). */
-export type TranscriptionFailureCode = "audio_unreadable" | "model_refused" | "transcriber_failed";
 export type AudioStorageKind = "filesystem" | "s3";
 
 /** What storing a piece did: the lease was no longer the worker's (nothing stored), the job goes on, or the transcript became ready. */
@@ -16,6 +16,22 @@ export interface AudioSource {
   objectKey: string;
   /** Where the audio's second 0 is on the transcript's time line. */
   offsetMs: number;
+  /** Who speaks in it (a participant's own track); unnamed when absent, no e-mail unless an invited person's. */
+  speaker?: { displayName: string; email?: string | null | undefined } | undefined;
+}
+
+/**
+ * The events a transcript's end emits (meeting-events.ts builds them): written to the outbox in the
+ * transaction that makes it ready or failed, so each is sent once.
+ */
+export interface TranscriptEvents {
+  ready: (transcript: StoredTranscript) => OutboxEvent;
+  failed: (transcript: StoredTranscript) => OutboxEvent;
+}
+
+async function emitEnd(client: PoolClient, transcriptId: string, build: (transcript: StoredTranscript) => OutboxEvent): Promise<void> {
+  const transcript = await transcriptById(client, transcriptId);
+  if (transcript) await insertOutboxEvent(client, build(transcript));
 }
 
 /** A job leased to one worker: its audio, where its next piece starts, and the lease that proves the worker still holds it. */
@@ -37,24 +53,48 @@ export interface TranscribedSegment {
 }
 
 /** A transcript to be made from these sources, one job each, queued. */
-export async function createTranscript(pool: Pool, transcript: { id?: string; meetingId: string; orgId: string; sources: AudioSource[] }): Promise<string> {
+export async function createTranscript(pool: Pool, transcript: NewTranscript): Promise<string> {
   const id = transcript.id ?? randomUUID();
-  await inTransaction(pool, async (client) => {
-    await client.query("INSERT INTO transcripts (id, meeting_id, org_id, status) VALUES ($1, $2, $3, 'processing')", [
-      id,
-      transcript.meetingId,
-      transcript.orgId,
-    ]);
-    for (const source of transcript.sources)
-      await client.query("INSERT INTO transcription_jobs (id, transcript_id, storage, object_key, offset_ms) VALUES ($1, $2, $3, $4, $5)", [
+  await inTransaction(pool, (client) => insertTranscript(client, { ...transcript, id }));
+  return id;
+}
+
+export interface NewTranscript {
+  id?: string;
+  meetingId: string;
+  orgId: string;
+  /** The recording whose speaker tracks are its sources: a recording has one transcript at most. */
+  recordingId?: string;
+  sources: AudioSource[];
+}
+
+/**
+ * The transcript and its jobs, inside the caller's transaction. False when its recording has one
+ * already (nothing is inserted): a recording is transcribed once.
+ */
+export async function insertTranscript(client: PoolClient, transcript: NewTranscript & { id: string }): Promise<boolean> {
+  const { rowCount } = await client.query(
+    `INSERT INTO transcripts (id, meeting_id, org_id, status, recording_id) VALUES ($1, $2, $3, 'processing', $4)
+     ON CONFLICT (recording_id) WHERE recording_id IS NOT NULL DO NOTHING`,
+    [transcript.id, transcript.meetingId, transcript.orgId, transcript.recordingId ?? null],
+  );
+  if (rowCount !== 1) return false;
+  for (const [ordinal, source] of transcript.sources.entries())
+    await client.query(
+      `INSERT INTO transcription_jobs (id, transcript_id, storage, object_key, offset_ms, ordinal, speaker_name, speaker_email)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
         randomUUID(),
-        id,
+        transcript.id,
         source.storage,
         source.objectKey,
         source.offsetMs,
-      ]);
-  });
-  return id;
+        ordinal,
+        source.speaker?.displayName ?? "",
+        source.speaker?.email ?? null,
+      ],
+    );
+  return true;
 }
 
 /** The fields of a leased job the table holds as they are (`attempts` selected as `attempt`). */
@@ -71,7 +111,7 @@ const toLeasedJob = ({ offset_ms, ...columns }: LeasedRow): LeasedJob => ({ ...f
  * for each other), counting the attempt. A job whose current piece has already been leased
  * `maxAttempts` times (it failed, or its worker died, each time) fails instead, with its transcript.
  */
-export async function leaseJob(pool: Pool, options: { leaseMs: number; maxAttempts: number }): Promise<LeasedJob | undefined> {
+export async function leaseJob(pool: Pool, options: { leaseMs: number; maxAttempts: number; events: TranscriptEvents }): Promise<LeasedJob | undefined> {
   for (;;) {
     const outcome = await inTransaction(pool, async (client) => {
       const { rows } = await client.query<LeasedRow>(
@@ -87,7 +127,7 @@ export async function leaseJob(pool: Pool, options: { leaseMs: number; maxAttemp
       const row = rows[0];
       if (!row) return "none" as const;
       if (row.attempt > options.maxAttempts) {
-        await failJobIn(client, row.id, "transcriber_failed");
+        await failJobIn(client, row.id, "transcriber_failed", options.events);
         return "exhausted" as const;
       }
       return row;
@@ -124,7 +164,12 @@ const ms = (seconds: number) => Math.round(seconds * 1000);
  * else's now). `nextStart` null: the job's audio is done; the transcript is ready when all its
  * jobs are. Returns what happened to the transcript ('ready' once, when this piece completed it).
  */
-export async function completePiece(pool: Pool, job: LeasedJob, piece: { segments: TranscribedSegment[]; nextStart: number | null }): Promise<PieceStored> {
+export async function completePiece(
+  pool: Pool,
+  job: LeasedJob,
+  piece: { segments: TranscribedSegment[]; nextStart: number | null },
+  events: TranscriptEvents,
+): Promise<PieceStored> {
   return inTransaction<PieceStored>(pool, async (client) => {
     // The transcript first: jobs finishing at once serialise on it, so exactly one sees the last one done.
     await client.query("SELECT 1 FROM transcripts WHERE id = $1 FOR UPDATE", [job.transcriptId]);
@@ -160,7 +205,9 @@ export async function completePiece(pool: Pool, job: LeasedJob, piece: { segment
     const { rowCount } = await client.query("UPDATE transcripts SET status = 'ready', completed_at = now() WHERE id = $1 AND status = 'processing'", [
       job.transcriptId,
     ]);
-    return rowCount === 1 ? "ready" : "continues";
+    if (rowCount !== 1) return "continues";
+    await emitEnd(client, job.transcriptId, events.ready);
+    return "ready";
   });
 }
 
@@ -172,6 +219,7 @@ export async function failPiece(
   pool: Pool,
   job: LeasedJob,
   failure: { code: TranscriptionFailureCode; final: boolean; retryAfterMs: number },
+  events: TranscriptEvents,
 ): Promise<PieceFailure> {
   return inTransaction<PieceFailure>(pool, async (client) => {
     await client.query("SELECT 1 FROM transcripts WHERE id = $1 FOR UPDATE", [job.transcriptId]);
@@ -183,13 +231,13 @@ export async function failPiece(
       );
       return "retrying";
     }
-    await failJobIn(client, job.id, failure.code);
+    await failJobIn(client, job.id, failure.code, events);
     return "failed";
   });
 }
 
 /** The job fails, and its transcript with it (its other jobs stop: a transcript missing a speaker is not ready). */
-async function failJobIn(client: PoolClient, jobId: string, code: TranscriptionFailureCode): Promise<void> {
+async function failJobIn(client: PoolClient, jobId: string, code: TranscriptionFailureCode, events: TranscriptEvents): Promise<void> {
   const { rows } = await client.query<{ transcript_id: string }>(
     "UPDATE transcription_jobs SET status = 'failed', error_code = $2, lease_token = NULL, leased_until = NULL, updated_at = now() WHERE id = $1 RETURNING transcript_id",
     [jobId, code],
@@ -200,8 +248,9 @@ async function failJobIn(client: PoolClient, jobId: string, code: TranscriptionF
     "UPDATE transcription_jobs SET status = 'failed', error_code = $2, lease_token = NULL, leased_until = NULL, updated_at = now() WHERE transcript_id = $1 AND status = 'queued'",
     [transcriptId, code],
   );
-  await client.query("UPDATE transcripts SET status = 'failed', error_code = $2, completed_at = now() WHERE id = $1 AND status = 'processing'", [
-    transcriptId,
-    code,
-  ]);
+  const { rowCount } = await client.query(
+    "UPDATE transcripts SET status = 'failed', error_code = $2, completed_at = now() WHERE id = $1 AND status = 'processing'",
+    [transcriptId, code],
+  );
+  if (rowCount === 1) await emitEnd(client, transcriptId, events.failed);
 }

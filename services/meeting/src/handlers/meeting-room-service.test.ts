@@ -38,7 +38,7 @@ function meetingNamed(title: string): StoredMeeting {
     end: null,
     attendees: ["ada@example.com"],
     hosts: ["grace@example.com"],
-    settings: { lobby: false, screenShare: "everyone", noShowAfterMinutes: 10, recording: "off" },
+    settings: { lobby: false, screenShare: "everyone", noShowAfterMinutes: 10, recording: "off", transcription: "off" },
     status: "live",
     roomLocked: false,
     createdAt: new Date(),

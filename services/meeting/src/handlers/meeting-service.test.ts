@@ -7,6 +7,7 @@ import type { MeetingDetails, NewMeeting, StoredMeeting, MeetingStore } from "..
 import type { RoomVisit, VisitStore } from "../visit-store.ts";
 import type { MeetingLifecycle } from "../room/meeting-lifecycle.ts";
 import { meetingPageService, meetingService } from "./meeting-service.ts";
+import { DEFAULT_SETTINGS } from "../meeting-request.ts";
 
 // The handler rules of MeetingService over an in-memory transport and in-memory stores: value
 // rules, scopes, organization isolation and paging. The Postgres store and the lifecycle's own
@@ -51,6 +52,7 @@ function inMemoryMeetingStore(): MeetingStore & { all: StoredMeeting[] } {
       return { meetings: page, nextAfterSeq: matching.length > limit ? seqOf(page.at(-1)!) : null };
     },
     activitiesOf: async (meetings) => new Map(meetings.map((meeting) => [meeting.id, { joinedCount: 0, recordingCount: 0 }])),
+    settingsDefaultsOf: async () => DEFAULT_SETTINGS,
   };
 }
 

@@ -16,7 +16,7 @@ import {
   type MeetingSettingsInput,
 } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { StoredMeeting, MeetingStore } from "../meeting-store.ts";
-import { meetingStatusWords, participantRoleWords, recordingModeWords, screenSharePolicyWords } from "./enum-words.ts";
+import { meetingStatusWords, participantRoleWords, recordingModeWords, screenSharePolicyWords, transcriptionModeWords } from "./enum-words.ts";
 import { meetingLimits } from "@svc/platform/contract";
 import { isMeetingId, newMeetingId } from "../meeting-id.ts";
 import { parseOffsetDateTime, validateMeetingRequest, validateMeetingUpdate, type MeetingRequestInput, type SettingsInput } from "../meeting-request.ts";
@@ -74,10 +74,13 @@ export function meetingService(deps: MeetingServiceDependencies): ServiceImpl<ty
     async createMeeting(request, context) {
       const caller = await authenticate(context, scopes.create);
       const key = idempotencyKeyOf(context);
-      const valid = validateMeetingRequest(requestInput(request));
+      // The value rules first: a bad request is refused (400) before anything is read.
+      validateMeetingRequest(requestInput(request));
       const idempotent = idempotentRequest(caller, key, "CreateMeeting", toBinary(CreateMeetingRequestSchema, request));
       let result: { value: Meeting; replayed: boolean };
       try {
+        // Again with the organization's defaults (its transcription setting) for what the request leaves out.
+        const valid = validateMeetingRequest(requestInput(request), await meetings.settingsDefaultsOf(caller.orgId));
         result = await meetings.create(
           {
             id: newMeetingId(),
@@ -389,6 +392,7 @@ function settingsInput(input: MeetingSettingsInput | undefined): SettingsInput {
     noShowAfterMinutes: input?.noShowAfterMinutes,
     screenShare: input?.screenShare === undefined ? undefined : screenSharePolicyWords.wordOf(input.screenShare),
     recording: input?.recording === undefined ? undefined : recordingModeWords.wordOf(input.recording),
+    transcription: input?.transcription === undefined ? undefined : transcriptionModeWords.wordOf(input.transcription),
   };
 }
 
@@ -406,6 +410,7 @@ function toProtoMeeting(meeting: StoredMeeting, publicUrl: string): Meeting {
       screenShare: screenSharePolicyWords.valueOf(meeting.settings.screenShare),
       noShowAfterMinutes: meeting.settings.noShowAfterMinutes,
       recording: recordingModeWords.valueOf(meeting.settings.recording),
+      transcription: transcriptionModeWords.valueOf(meeting.settings.transcription),
     },
     createdAt: timestampFromDate(meeting.createdAt),
     endedAt: meeting.endedAt ? timestampFromDate(meeting.endedAt) : undefined,

@@ -1,13 +1,13 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { invalidArgument, notFound, type Authenticate, type Logger } from "@svc/platform";
-import { errorMetadata } from "@svc/platform/contract";
+import { errorMetadata, UUID } from "@svc/platform/contract";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { RecordingFileService, RecordingSchema, RecordingService } from "@svc/proto/svc/meeting/v1/recording_pb";
 import type { RecordingLayout, StoredRecording, RecordingStore } from "../recording-store.ts";
 import { isMeetingId } from "../meeting-id.ts";
 import { recordingStatusWords } from "./enum-words.ts";
-import type { AccessLinks } from "../recording/access-links.ts";
+import { linkExpiry, linkRefusal, type AccessLinks } from "../recording/access-links.ts";
 import { byteRangeOf } from "../recording/byte-range.ts";
 import type { Recordings } from "../recording/recordings.ts";
 import type { RecordingStorage } from "../recording/recording-storage.ts";
@@ -15,9 +15,8 @@ import type { RecordingStorage } from "../recording/recording-storage.ts";
 /** OAuth scopes of the recording operations; API keys and dashboard sessions need none. */
 export const recordingScopes = { read: "recording.read", manage: "recording.manage" } as const;
 
-const MAX_LINK_SECONDS = 604_800;
 const CHUNK_BYTES = 64 * 1024;
-const isRecordingId = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+const isRecordingId = (value: string) => UUID.test(value);
 
 export function recordingToProto(recording: StoredRecording): MessageInitShape<typeof RecordingSchema> {
   return {
@@ -104,10 +103,7 @@ export function recordingService(deps: RecordingServiceDependencies): ServiceImp
         throw new ConnectError(`The recording is ${recording.status}: only a ready recording can be downloaded`, Code.FailedPrecondition);
       if (!deps.links.enabled)
         throw new ConnectError("Recording downloads are not configured: the operator must set RECORDING_LINK_SECRET", Code.FailedPrecondition);
-      const seconds = request.expiresInSeconds === 0 ? deps.linkTtlSeconds : request.expiresInSeconds;
-      if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_LINK_SECONDS)
-        throw invalidArgument([`expiresInSeconds must be a whole number of seconds from 1 to ${MAX_LINK_SECONDS}`]);
-      const expiresAt = new Date(Date.now() + seconds * 1_000);
+      const expiresAt = linkExpiry(request.expiresInSeconds, deps.linkTtlSeconds);
       const token = deps.links.issue(recording.id, expiresAt);
       return { token, downloadLink: `${deps.publicUrl}${downloadPath(token)}`, expiresAt: timestampFromDate(expiresAt) };
     },
@@ -136,9 +132,8 @@ export function recordingFileService(deps: {
   return {
     async *readRecordingFile(request) {
       const verified = deps.links.verify(request.token);
-      if (!verified.ok)
-        throw new ConnectError(verified.problem === "expired" ? "This download link has expired" : "This download link is not valid", Code.PermissionDenied);
-      const recording = await deps.store.recordingById(verified.recordingId);
+      if (!verified.ok) throw linkRefusal(verified.problem);
+      const recording = await deps.store.recordingById(verified.id);
       if (!recording || recording.status !== "ready") throw notFound("Recording");
       const size = await deps.storage.size(recording.objectKey);
       if (size === undefined) throw new ConnectError("The recording's file is missing from storage", Code.NotFound);

@@ -8,7 +8,7 @@ describe("recording access links", () => {
 
   it("verifies a link it issued, until it expires", () => {
     const token = links.issue(recordingId, new Date(Date.now() + 60_000));
-    expect(links.verify(token)).toEqual({ ok: true, recordingId });
+    expect(links.verify(token)).toEqual({ ok: true, id: recordingId });
     expect(links.verify(token, new Date(Date.now() + 61_000))).toEqual({ ok: false, problem: "expired" });
   });
 
@@ -29,5 +29,13 @@ describe("recording access links", () => {
     expect(disabled.enabled).toBe(false);
     expect(disabled.verify(token)).toEqual({ ok: false, problem: "invalid" });
     expect(disabled.verify(disabled.issue(recordingId, new Date(Date.now() + 60_000)))).toEqual({ ok: false, problem: "invalid" });
+  });
+
+  it("a recording's link does not open a transcript of the same id, nor the other way round (same secret)", () => {
+    const transcripts = createAccessLinks("a-test-secret-that-is-at-least-32-characters", "transcript");
+    const expiresAt = new Date(Date.now() + 60_000);
+    expect(transcripts.verify(links.issue(recordingId, expiresAt))).toEqual({ ok: false, problem: "invalid" });
+    expect(links.verify(transcripts.issue(recordingId, expiresAt))).toEqual({ ok: false, problem: "invalid" });
+    expect(transcripts.verify(transcripts.issue(recordingId, expiresAt))).toEqual({ ok: true, id: recordingId });
   });
 });

@@ -3,6 +3,9 @@ import {
   EgressStatus,
   EncodingOptionsPreset,
   ServerError,
+  TrackSource,
+  TrackType,
+  type DirectFileOutput,
   type EgressInfo,
   type EncodedFileOutput,
   type RoomServiceClient,
@@ -70,6 +73,16 @@ export function outcomeOf(info: EgressInfo): RecorderOutcome {
   return { state: "failed", code: UPLOAD_FAILED.test(info.error) ? "storage_failed" : "recorder_failed", detail };
 }
 
+/** A person's microphone in the room, as a speaker track is taken from it. */
+export interface MicrophoneTrack {
+  participantId: string;
+  displayName: string;
+  trackSid: string;
+}
+
+/** A track a speaker track is made of: audio from a microphone (not a shared screen's sound). */
+export const isMicrophone = (track: { type: TrackType; source: TrackSource }) => track.type === TrackType.AUDIO && track.source === TrackSource.MICROPHONE;
+
 const isNotFound = (error: unknown) => error instanceof ServerError && (error.status === 404 || error.code === "not_found");
 
 /**
@@ -98,6 +111,37 @@ export function createRecorder(options: { apiUrl: string; apiKey: string; apiSec
       if (info.status !== EgressStatus.EGRESS_STARTING && info.status !== EgressStatus.EGRESS_ACTIVE)
         throw new RecorderUnavailable(info.error || "the recorder did not start");
       return info.egressId;
+    },
+
+    /** Starts writing one track of the meeting's room as it comes (a speaker's microphone: Opus in OGG). */
+    async startTrack(meetingId: string, trackSid: string, output: DirectFileOutput): Promise<string> {
+      let info: EgressInfo;
+      try {
+        info = await starting.startTrackEgress(meetingId, output, trackSid);
+      } catch (error) {
+        if (isNotFound(error)) throw new RoomNotOpen("The meeting's room or the track is not on the media server");
+        throw new RecorderUnavailable(error instanceof Error ? error.message : String(error));
+      }
+      if (info.status !== EgressStatus.EGRESS_STARTING && info.status !== EgressStatus.EGRESS_ACTIVE)
+        throw new RecorderUnavailable(info.error || "the recorder did not start the track");
+      return info.egressId;
+    },
+
+    /** The published microphone tracks of the people in the meeting's room (recorders left out); empty when the room is gone. */
+    async microphoneTracks(meetingId: string): Promise<MicrophoneTrack[]> {
+      try {
+        const participants = await options.rooms.listParticipants(meetingId);
+        return participants
+          .filter((participant) => participant.kind !== EGRESS_PARTICIPANT_KIND)
+          .flatMap((participant) =>
+            participant.tracks
+              .filter(isMicrophone)
+              .map((track) => ({ participantId: participant.identity, displayName: participant.name || participant.identity, trackSid: track.sid })),
+          );
+      } catch (error) {
+        if (isNotFound(error)) return [];
+        throw error;
+      }
     },
 
     /** Asks the recorder to stop (it finishes the file); nothing when it has already ended. */

@@ -4,6 +4,7 @@ import { insertOutboxEvent, type OutboxEvent } from "../db/outbox.ts";
 import type { RecordingLayout } from "../recording-store.ts";
 import type { Recorder } from "./recorder.ts";
 import type { RecordingStorage } from "./recording-storage.ts";
+import type { SpeakerTracks } from "./speaker-tracks.ts";
 
 /** What the room's pages hear on topic `svc.recording` (gateway/web/meeting-room/room/recording-indicator.ts). */
 /**
@@ -30,6 +31,8 @@ export interface RecordingsDependencies {
   lostAfterMs: number;
   /** A stopped recording whose file is not finished after this long has failed. */
   finishTimeoutMs: number;
+  /** Each speaker's own audio beside the recording, for its transcript (speaker-tracks.ts). */
+  speakerTracks: Pick<SpeakerTracks, "recordingCapturing" | "recordingEnded" | "removeFilesOf">;
 }
 
 /** The two ways every part of the recordings changes what others see: events in the outbox, and a notice to the room. */

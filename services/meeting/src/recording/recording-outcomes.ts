@@ -13,6 +13,10 @@ import type { RecordingChanges, RecordingsDependencies } from "./recording-chang
 export function recordingOutcomes(deps: RecordingsDependencies, { withEvents, tell }: RecordingChanges) {
   const { pool, recorder, storage, logger } = deps;
 
+  // The speaker tracks follow the recording; their failures never change the recording itself.
+  const tracksFollow = (what: string, recording: StoredRecording, follow: (recording: StoredRecording) => Promise<void>) =>
+    void follow(recording).catch((error: unknown) => logger.warn({ err: error, recordingId: recording.id }, `speaker tracks: ${what} failed`));
+
   async function finish(recording: StoredRecording, file: FinishedFile): Promise<StoredRecording | undefined> {
     // The size of what is really stored (the recorder's figure is what it wrote; storage has the last word).
     const stored = await storage.size(recording.objectKey).catch((error: unknown) => {
@@ -28,6 +32,7 @@ export function recordingOutcomes(deps: RecordingsDependencies, { withEvents, te
     if (ready) {
       logger.info({ recordingId: ready.id, meetingId: ready.meetingId, durationMs: ready.durationMs, sizeBytes: ready.sizeBytes }, "recording ready");
       tell(ready.meetingId, { type: "stopped", recordingId: ready.id });
+      tracksFollow("the recording's end", ready, deps.speakerTracks.recordingEnded);
     }
     return ready;
   }
@@ -42,6 +47,7 @@ export function recordingOutcomes(deps: RecordingsDependencies, { withEvents, te
     if (failed) {
       logger.warn({ recordingId: failed.id, meetingId: failed.meetingId, errorCode: code, recorderError: detail }, "recording failed");
       tell(failed.meetingId, { type: "stopped", recordingId: failed.id });
+      tracksFollow("the recording's end", failed, deps.speakerTracks.recordingEnded);
     }
     return failed;
   }
@@ -60,6 +66,7 @@ export function recordingOutcomes(deps: RecordingsDependencies, { withEvents, te
       "recording capturing",
     );
     tell(capturing.meetingId, { type: "capturing", recordingId: capturing.id, layout: capturing.layout });
+    tracksFollow("the recording's capture", capturing, deps.speakerTracks.recordingCapturing);
   }
 
   /** Applies what the recorder says about a run (a webhook's or the API's EgressInfo). */
@@ -81,6 +88,7 @@ export function recordingOutcomes(deps: RecordingsDependencies, { withEvents, te
       return (await fail(processing, "recorder_unavailable")) ?? processing;
     }
     tell(recording.meetingId, { type: "stopped", recordingId: recording.id });
+    tracksFollow("the recording's stop", processing, deps.speakerTracks.recordingEnded);
     return processing;
   }
 

@@ -1,11 +1,11 @@
 import { createReadStream } from "node:fs";
 import { mkdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { EncodedFileOutput, EncodedFileType } from "livekit-server-sdk";
+import { DirectFileOutput, EncodedFileOutput, EncodedFileType } from "livekit-server-sdk";
 import type { RecordingStorage } from "./recording-storage.ts";
 
-/** A key is one file name this service made (`<uuid>.mp4`): never a path that could leave the folder. */
-const SAFE_KEY = /^[0-9a-f-]{36}\.mp4$/;
+/** A key is one file name this service made (`<uuid>.mp4`, a speaker track's `<uuid>.ogg`): never a path that could leave the folder. */
+const SAFE_KEY = /^[0-9a-f-]{36}\.(mp4|ogg)$/;
 
 function fileOf(dir: string, key: string): string {
   if (!SAFE_KEY.test(key)) throw new Error(`not a recording key: ${JSON.stringify(key)}`);
@@ -24,6 +24,7 @@ export function filesystemRecordingStorage(options: { dir: string; egressDir: st
       await mkdir(options.dir, { recursive: true, mode: 0o750 });
     },
     output: (key) => new EncodedFileOutput({ fileType: EncodedFileType.MP4, filepath: path.posix.join(options.egressDir, key) }),
+    trackOutput: (key) => new DirectFileOutput({ filepath: path.posix.join(options.egressDir, key) }),
     async size(key) {
       try {
         const stats = await stat(fileOf(options.dir, key));

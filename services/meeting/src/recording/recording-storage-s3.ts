@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { AwsClient } from "aws4fetch";
-import { EncodedFileOutput, EncodedFileType, S3Upload } from "livekit-server-sdk";
+import { DirectFileOutput, EncodedFileOutput, EncodedFileType, S3Upload } from "livekit-server-sdk";
 import type { RecordingStorage } from "./recording-storage.ts";
 
 export interface S3Settings {
@@ -37,24 +37,20 @@ export function s3RecordingStorage(settings: S3Settings): RecordingStorage {
   const failure = async (what: string, response: Response) =>
     new Error(`S3 ${what} answered ${response.status}: ${(await response.text().catch(() => "")).slice(0, 200)}`);
 
+  const upload = () =>
+    new S3Upload({
+      accessKey: settings.upload.accessKeyId,
+      secret: settings.upload.secretAccessKey,
+      region: settings.region,
+      endpoint: settings.endpoint,
+      bucket: settings.bucket,
+      forcePathStyle: settings.forcePathStyle,
+    });
+
   return {
     kind: "s3",
-    output: (key) =>
-      new EncodedFileOutput({
-        fileType: EncodedFileType.MP4,
-        filepath: key,
-        output: {
-          case: "s3",
-          value: new S3Upload({
-            accessKey: settings.upload.accessKeyId,
-            secret: settings.upload.secretAccessKey,
-            region: settings.region,
-            endpoint: settings.endpoint,
-            bucket: settings.bucket,
-            forcePathStyle: settings.forcePathStyle,
-          }),
-        },
-      }),
+    output: (key) => new EncodedFileOutput({ fileType: EncodedFileType.MP4, filepath: key, output: { case: "s3", value: upload() } }),
+    trackOutput: (key) => new DirectFileOutput({ filepath: key, output: { case: "s3", value: upload() } }),
     async size(key) {
       const response = await send("HEAD", key);
       if (response.status === 404) return undefined;

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { EncodedFileOutput } from "livekit-server-sdk";
+import type { DirectFileOutput, EncodedFileOutput } from "livekit-server-sdk";
 import type { RecordingStorageKind } from "../recording-store.ts";
 
 /** The bytes of a file to serve: inclusive range, as HTTP's Content-Range counts. */
@@ -17,6 +17,8 @@ export interface RecordingStorage {
   readonly kind: RecordingStorageKind;
   /** What to ask the recorder to write the file `key` to. */
   output(key: string): EncodedFileOutput;
+  /** What to ask the recorder to write one track to, as it comes (a speaker's Opus audio in OGG: `<uuid>.ogg`). */
+  trackOutput(key: string): DirectFileOutput;
   /** The file's size in bytes; undefined when it does not exist. */
   size(key: string): Promise<number | undefined>;
   /** A stream of the file's bytes in `range` (the whole file without one). */

@@ -38,6 +38,7 @@ export function createRecordings(deps: RecordingsDependencies) {
     async remove(recording: StoredRecording): Promise<void> {
       if (recording.status === "recording" || recording.status === "processing")
         throw refused("This recording is not finished: stop it and wait until it is ready or failed before deleting it");
+      await deps.speakerTracks.removeFilesOf(recording.id);
       await storage.remove(recording.objectKey);
       await deleteRecordingRow(pool, recording.id);
     },
@@ -69,6 +70,7 @@ export function createRecordings(deps: RecordingsDependencies) {
     async purgeExpired(days: number): Promise<number> {
       let removed = 0;
       for (const recording of await recordingsPastRetention(pool, days, 100)) {
+        await deps.speakerTracks.removeFilesOf(recording.id);
         await storage.remove(recording.objectKey);
         if (await deleteRecordingRow(pool, recording.id)) removed++;
       }

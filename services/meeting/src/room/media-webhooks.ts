@@ -3,6 +3,7 @@ import type { EgressInfo, WebhookEvent, WebhookReceiver } from "livekit-server-s
 import type { Logger } from "@svc/platform";
 import { isMeetingId } from "../meeting-id.ts";
 import { EGRESS_PARTICIPANT_KIND } from "../recording/recorder.ts";
+import type { PublishedTrack } from "../recording/speaker-tracks.ts";
 import { MAX_DISPLAY_NAME_LENGTH } from "./display-name.ts";
 import type { MeetingLifecycle, ParticipantPresence } from "./meeting-lifecycle.ts";
 
@@ -20,6 +21,8 @@ export interface MediaWebhookDependencies {
   egressNotified?: (info: EgressInfo) => Promise<void>;
   /** Someone entered a meeting's room (an automatic recording may start). */
   participantEntered?: (meetingId: string) => void;
+  /** Someone published a track (a recording being transcribed takes each microphone's own audio). */
+  trackPublished?: (meetingId: string, published: PublishedTrack) => void;
   logger: Logger;
 }
 
@@ -43,7 +46,7 @@ export function presenceOf(meetingId: string, participant: NonNullable<WebhookEv
  */
 export async function applyMediaWebhook(
   event: WebhookEvent,
-  deps: Pick<MediaWebhookDependencies, "lifecycle" | "evict" | "logger" | "egressNotified" | "participantEntered">,
+  deps: Pick<MediaWebhookDependencies, "lifecycle" | "evict" | "logger" | "egressNotified" | "participantEntered" | "trackPublished">,
 ): Promise<void> {
   if (event.egressInfo && event.event.startsWith("egress_")) {
     if (isMeetingId(event.egressInfo.roomName)) await deps.egressNotified?.(event.egressInfo);
@@ -72,8 +75,11 @@ export async function applyMediaWebhook(
     case "room_finished":
       await deps.lifecycle.roomClosed(meetingId, at, event.id);
       return;
+    case "track_published":
+      if (event.participant && event.track) deps.trackPublished?.(meetingId, { participant: event.participant, track: event.track });
+      return;
     default:
-      // room_started, track_published, ...: presence does not depend on them.
+      // room_started, track_unpublished, ...: presence does not depend on them.
       return;
   }
 }

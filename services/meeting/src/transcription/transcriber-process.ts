@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { z } from "zod";
-import type { TranscribedSegment, TranscriptionFailureCode } from "../db/transcription-jobs.ts";
+import type { TranscribedSegment } from "../db/transcription-jobs.ts";
+import type { TranscriptionFailureCode } from "../transcript-store.ts";
 
 /** The Python worker's folder (services/meeting/transcriber): `python -m svc_transcriber` runs from it. */
 export const TRANSCRIBER_DIR = path.resolve(import.meta.dirname, "../../transcriber");

@@ -1,6 +1,7 @@
 import type { Logger } from "@svc/platform";
 import type { Pool } from "@svc/platform/db";
 import { completePiece, failPiece, leaseJob, renewLease, type LeasedJob } from "../db/transcription-jobs.ts";
+import { transcriptEvents } from "../meeting-events.ts";
 import { PieceFailed, transcribePiece, type TranscriberOptions } from "./transcriber-process.ts";
 
 export interface TranscriptionWorkerOptions {
@@ -62,13 +63,13 @@ export function startTranscriptionWorker(options: TranscriptionWorkerOptions): {
     }, options.leaseMs / 3);
     try {
       const piece = await transcribePiece(options.transcriber, audioPathOf(job), job.nextStart, stopping.signal);
-      const outcome = await completePiece(pool, job, piece);
+      const outcome = await completePiece(pool, job, piece, transcriptEvents);
       logger.info({ jobId: job.id, transcriptId: job.transcriptId, start: job.nextStart, segments: piece.segments.length, outcome }, "transcribed a piece");
     } catch (error) {
       if (stopping.signal.aborted) return; // the lease expires; the piece is done again after the restart
       const failure = error instanceof PieceFailed ? error : new PieceFailed(String(error), "transcriber_failed", false);
       const final = failure.permanent || job.attempt >= options.maxAttempts;
-      const outcome = await failPiece(pool, job, { code: failure.code, final, retryAfterMs: options.retryAfterMs });
+      const outcome = await failPiece(pool, job, { code: failure.code, final, retryAfterMs: options.retryAfterMs }, transcriptEvents);
       logger.warn(
         {
           jobId: job.id,
@@ -89,7 +90,7 @@ export function startTranscriptionWorker(options: TranscriptionWorkerOptions): {
   async function loop(): Promise<void> {
     while (!stopping.signal.aborted) {
       try {
-        const job = await leaseJob(pool, { leaseMs: options.leaseMs, maxAttempts: options.maxAttempts });
+        const job = await leaseJob(pool, { leaseMs: options.leaseMs, maxAttempts: options.maxAttempts, events: transcriptEvents });
         if (job) await runPiece(job);
         else await pause(options.pollMs, stopping.signal);
       } catch (error) {

@@ -19,6 +19,9 @@ export const EVENT_TYPE_DESCRIPTIONS = {
     "A recording's file is complete and can be downloaded (GET /recordings/{recordingId}/access-link): with its duration, size and layout. Sent once per recording.",
   "recording.failed":
     "A recording failed: the recorder reported a failure, or was lost (its process died) and the recording can never finish. Sent once per recording, with `error`.",
+  "transcript.ready":
+    "A transcript is complete: every speaker's audio was transcribed (GET /transcripts/{transcriptId} for the text, /access-link for WebVTT and JSON): with its speakers and duration. Sent once per transcript.",
+  "transcript.failed": "A transcript failed: a speaker's audio could not be transcribed. Sent once per transcript, with `errorCode` and `error`.",
   "webhook.disabled":
     "One of the organization's webhook endpoints was disabled after it answered 410 Gone or kept failing: sent to the organization's other endpoints that subscribe to it, so someone hears about it.",
 } as const;

@@ -7,3 +7,4 @@ export * from "./error-metadata.ts";
 export * from "./media-server.ts";
 export * from "./recording-failures.ts";
 export * from "./enum-words.ts";
+export * from "./transcription-failures.ts";

@@ -638,6 +638,157 @@ export declare type RecordingSnapshot = Message<"svc.meeting.v1.RecordingSnapsho
 export declare const RecordingSnapshotSchema: GenMessage<RecordingSnapshot>;
 
 /**
+ * A transcript is complete: every speaker's audio is transcribed (GET /transcripts/{id}).
+ *
+ * @generated from message svc.meeting.v1.TranscriptReady
+ */
+export declare type TranscriptReady = Message<"svc.meeting.v1.TranscriptReady"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string org_id = 3;
+   */
+  orgId: string;
+
+  /**
+   * @generated from field: svc.meeting.v1.TranscriptSnapshot transcript = 4;
+   */
+  transcript?: TranscriptSnapshot | undefined;
+};
+
+/**
+ * Describes the message svc.meeting.v1.TranscriptReady.
+ * Use `create(TranscriptReadySchema)` to create a new message.
+ */
+export declare const TranscriptReadySchema: GenMessage<TranscriptReady>;
+
+/**
+ * A transcript failed: a speaker's audio could not be transcribed; `error_code` and `error` say why.
+ *
+ * @generated from message svc.meeting.v1.TranscriptFailed
+ */
+export declare type TranscriptFailed = Message<"svc.meeting.v1.TranscriptFailed"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string org_id = 3;
+   */
+  orgId: string;
+
+  /**
+   * @generated from field: svc.meeting.v1.TranscriptSnapshot transcript = 4;
+   */
+  transcript?: TranscriptSnapshot | undefined;
+
+  /**
+   * In our words.
+   *
+   * @generated from field: string error = 5;
+   */
+  error: string;
+
+  /**
+   * The stable code of `error` (docs/transcription.md, "Failures").
+   *
+   * @generated from field: string error_code = 6;
+   */
+  errorCode: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.TranscriptFailed.
+ * Use `create(TranscriptFailedSchema)` to create a new message.
+ */
+export declare const TranscriptFailedSchema: GenMessage<TranscriptFailed>;
+
+/**
+ * @generated from message svc.meeting.v1.TranscriptSnapshot
+ */
+export declare type TranscriptSnapshot = Message<"svc.meeting.v1.TranscriptSnapshot"> & {
+  /**
+   * @generated from field: string transcript_id = 1;
+   */
+  transcriptId: string;
+
+  /**
+   * @generated from field: string meeting_id = 2;
+   */
+  meetingId: string;
+
+  /**
+   * BCP 47 ("en").
+   *
+   * @generated from field: string language = 3;
+   */
+  language: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 4;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp completed_at = 5;
+   */
+  completedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: optional double duration_seconds = 6;
+   */
+  durationSeconds?: number | undefined;
+
+  /**
+   * @generated from field: repeated svc.meeting.v1.TranscriptSnapshotSpeaker speakers = 7;
+   */
+  speakers: TranscriptSnapshotSpeaker[];
+};
+
+/**
+ * Describes the message svc.meeting.v1.TranscriptSnapshot.
+ * Use `create(TranscriptSnapshotSchema)` to create a new message.
+ */
+export declare const TranscriptSnapshotSchema: GenMessage<TranscriptSnapshot>;
+
+/**
+ * @generated from message svc.meeting.v1.TranscriptSnapshotSpeaker
+ */
+export declare type TranscriptSnapshotSpeaker = Message<"svc.meeting.v1.TranscriptSnapshotSpeaker"> & {
+  /**
+   * @generated from field: string display_name = 1;
+   */
+  displayName: string;
+
+  /**
+   * Empty for people who were not invited.
+   *
+   * @generated from field: string email = 2;
+   */
+  email: string;
+};
+
+/**
+ * Describes the message svc.meeting.v1.TranscriptSnapshotSpeaker.
+ * Use `create(TranscriptSnapshotSpeakerSchema)` to create a new message.
+ */
+export declare const TranscriptSnapshotSpeakerSchema: GenMessage<TranscriptSnapshotSpeaker>;
+
+/**
  * @generated from enum svc.meeting.v1.MeetingEndReason
  */
 export enum MeetingEndReason {

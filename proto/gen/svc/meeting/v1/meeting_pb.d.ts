@@ -821,6 +821,13 @@ export declare type MeetingSettings = Message<"svc.meeting.v1.MeetingSettings"> 
    * @generated from field: svc.meeting.v1.RecordingMode recording = 4;
    */
   recording: RecordingMode;
+
+  /**
+   * Whether the meeting's recordings are transcribed (who said what, docs/transcription.md).
+   *
+   * @generated from field: svc.meeting.v1.TranscriptionMode transcription = 5;
+   */
+  transcription: TranscriptionMode;
 };
 
 /**
@@ -857,6 +864,13 @@ export declare type MeetingSettingsInput = Message<"svc.meeting.v1.MeetingSettin
    * @generated from field: svc.meeting.v1.RecordingMode recording = 4;
    */
   recording: RecordingMode;
+
+  /**
+   * Unspecified: not given (a new meeting takes its organization's default).
+   *
+   * @generated from field: svc.meeting.v1.TranscriptionMode transcription = 5;
+   */
+  transcription: TranscriptionMode;
 };
 
 /**
@@ -1067,7 +1081,8 @@ export declare type UpdateMeetingRequest = Message<"svc.meeting.v1.UpdateMeeting
 
   /**
    * The fields to change: any of title, start, end, duration_minutes, attendees, hosts,
-   * settings.lobby, settings.screen_share, settings.no_show_after_minutes, settings.recording. A named field that is
+   * settings.lobby, settings.screen_share, settings.no_show_after_minutes, settings.recording,
+   * settings.transcription. A named field that is
    * absent in the message is cleared (start, end), emptied (attendees, hosts) or reset to its
    * default (settings).
    *
@@ -2258,6 +2273,35 @@ export enum MeetingStatus {
  * Describes the enum svc.meeting.v1.MeetingStatus.
  */
 export declare const MeetingStatusSchema: GenEnum<MeetingStatus>;
+
+/**
+ * @generated from enum svc.meeting.v1.TranscriptionMode
+ */
+export enum TranscriptionMode {
+  /**
+   * @generated from enum value: TRANSCRIPTION_MODE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Not transcribed.
+   *
+   * @generated from enum value: TRANSCRIPTION_MODE_OFF = 1;
+   */
+  OFF = 1,
+
+  /**
+   * Each participant's audio is transcribed while the meeting is recorded.
+   *
+   * @generated from enum value: TRANSCRIPTION_MODE_ON = 2;
+   */
+  ON = 2,
+}
+
+/**
+ * Describes the enum svc.meeting.v1.TranscriptionMode.
+ */
+export declare const TranscriptionModeSchema: GenEnum<TranscriptionMode>;
 
 /**
  * @generated from enum svc.meeting.v1.RecordingMode
