@@ -1828,7 +1828,7 @@ export interface components {
             recording?: "off" | "manual" | "auto";
         } & (unknown & unknown);
         /**
-         * @description Any of the fields of CreateMeetingRequest, at least one; those present are changed. Unknown fields are ignored. The schema asks for `start` beside `end` or `duration`; the service also takes them alone when the meeting has a start already.
+         * @description Any of the fields of CreateMeetingRequest, at least one; those present are changed. Unknown fields are ignored. `end` or `duration` alone keeps the meeting's start (400 when it has none).
          * @example {
          *       "start": "2031-02-03T15:00:00Z",
          *       "end": "2031-02-03T15:30:00Z",
@@ -1838,7 +1838,7 @@ export interface components {
          *       ]
          *     }
          */
-        UpdateMeetingRequest: ({
+        UpdateMeetingRequest: {
             /** @description The meeting's title. At most 255 characters as sent; trimmed, and then not empty; one line, no control characters. */
             title?: string;
             start?: string | null;
@@ -1862,7 +1862,7 @@ export interface components {
              * @enum {string}
              */
             recording?: "off" | "manual" | "auto";
-        } & (unknown & unknown)) | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+        } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
         /**
          * @example {
          *       "email": "ada@example.com"
