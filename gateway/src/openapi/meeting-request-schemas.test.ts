@@ -9,7 +9,7 @@ import { openApiFragments } from "./fragments.ts";
 
 const document = buildOpenApiDocument("https://svc.example", openApiFragments) as unknown as { components: { schemas: Record<string, unknown> } };
 const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
+addFormats.default(ajv);
 for (const [name, schema] of Object.entries(document.components.schemas)) ajv.addSchema(schema as object, `#/components/schemas/${name}`);
 const valid = (schemaName: string, body: unknown) => ajv.validate(`#/components/schemas/${schemaName}`, body);
 
