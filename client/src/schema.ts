@@ -2057,7 +2057,7 @@ export interface components {
             transcription?: "off" | "on";
         } & (unknown & unknown);
         /**
-         * @description Any of the fields of CreateMeetingRequest, at least one; those present are changed. Unknown fields are ignored. The schema asks for `start` beside `end` or `duration`; the service also takes them alone when the meeting has a start already.
+         * @description Any of the fields of CreateMeetingRequest, at least one; those present are changed. Unknown fields are ignored. `end` or `duration` alone keeps the meeting's start (400 when it has none).
          * @example {
          *       "start": "2031-02-03T15:00:00Z",
          *       "end": "2031-02-03T15:30:00Z",
@@ -2067,7 +2067,7 @@ export interface components {
          *       ]
          *     }
          */
-        UpdateMeetingRequest: ({
+        UpdateMeetingRequest: {
             /** @description The meeting's title. At most 255 characters as sent; trimmed, and then not empty; one line, no control characters. */
             title?: string;
             start?: string | null;
@@ -2096,7 +2096,7 @@ export interface components {
              * @enum {string}
              */
             transcription?: "off" | "on";
-        } & (unknown & unknown)) | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+        } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
         /**
          * @example {
          *       "email": "ada@example.com"

@@ -68,10 +68,12 @@ const meetingFields = {
   }),
 };
 
-/** A planned end is given one way (`end` or `duration`), and only with a non-null start. */
+/** A planned end is given one way (`end` or `duration`): both may be sent as null (clearing it), not both with a value. */
+const oneWayToEnd = { not: { required: ["end", "duration"], properties: { end: { type: "string" }, duration: { type: "integer" } } } };
+
+/** On create, a planned end needs a non-null start beside it. */
 const plannedEndRules = {
-  // Both may be sent as null (clearing the planned end), not both with a value.
-  not: { required: ["end", "duration"], properties: { end: { type: "string" }, duration: { type: "integer" } } },
+  ...oneWayToEnd,
   allOf: [
     { if: { required: ["end"], properties: { end: { type: "string" } } }, then: { required: ["start"], properties: { start: { type: "string" } } } },
     { if: { required: ["duration"], properties: { duration: { type: "integer" } } }, then: { required: ["start"], properties: { start: { type: "string" } } } },
@@ -108,7 +110,7 @@ export const CreateMeetingRequest = meetingBody.meta({
 export const UpdateMeetingRequest = meetingBody.meta({
   id: "UpdateMeetingRequest",
   description:
-    "Any of the fields of CreateMeetingRequest, at least one; those present are changed. Unknown fields are ignored. The schema asks for `start` beside `end` or `duration`; the service also takes them alone when the meeting has a start already.",
+    "Any of the fields of CreateMeetingRequest, at least one; those present are changed. Unknown fields are ignored. `end` or `duration` alone keeps the meeting's start (400 when it has none).",
   examples: [{ start: "2031-02-03T15:00:00Z", end: "2031-02-03T15:30:00Z", attendees: ["ada@example.com", "bob@example.com"] }],
   override: ({ jsonSchema }) => {
     jsonSchema.anyOf = [
@@ -126,7 +128,8 @@ export const UpdateMeetingRequest = meetingBody.meta({
     ].map((field) => ({
       required: [field],
     }));
-    Object.assign(jsonSchema, plannedEndRules);
+    // A start is not asked for beside `end` or `duration`: the meeting's own start is the one they follow.
+    Object.assign(jsonSchema, oneWayToEnd);
   },
 });
 
