@@ -56,8 +56,7 @@ const SAID = {
 };
 const BOB_OFFSET_MS = 5_000;
 
-const asPiece = (said: { start: number; end: number; text: string }[]): TranscribedSegment[] =>
-  said.map((segment) => ({ ...segment, words: [] }));
+const asPiece = (said: { start: number; end: number; text: string }[]): TranscribedSegment[] => said.map((segment) => ({ ...segment, words: [] }));
 
 const api = (method: string, path: string, body?: unknown, key = admin.apiKey) =>
   callApi(apiBase(fixture.stack), method, path, { key, body }).then(readResponse);
@@ -92,7 +91,11 @@ async function shots(name: string) {
   await page.screenshot({ path: `${SHOTS}/${name}-desktop.png`, fullPage: true });
   await page.setViewportSize(PHONE);
   await page.screenshot({ path: `${SHOTS}/${name}-390.png`, fullPage: true });
-  await page.locator(".card.transcript").first().locator("xpath=..").screenshot({ path: `${SHOTS}/${name}-390-transcripts.png` });
+  await page
+    .locator(".card.transcript")
+    .first()
+    .locator("xpath=..")
+    .screenshot({ path: `${SHOTS}/${name}-390-transcripts.png` });
   await page.setViewportSize(DESKTOP);
 }
 
@@ -212,5 +215,4 @@ describe("transcripts in the dashboard", () => {
     await shots("recordings-transcripts");
     expect(problems).toEqual([]);
   });
-
 });

@@ -138,7 +138,10 @@ export function recordingsView({ main, user }: ViewContext) {
 
   replaceChildren(
     main,
-    pageHeading("Recordings", "Recordings of your organization's meetings and their transcripts. Anyone holding a download link can watch or read it until the link expires."),
+    pageHeading(
+      "Recordings",
+      "Recordings of your organization's meetings and their transcripts. Anyone holding a download link can watch or read it until the link expires.",
+    ),
     notice,
     admin ? null : h("p", { class: "notice info" }, "Only admins of your organization can delete recordings. You can watch and download them."),
     h("form", { class: "card inline-form", onsubmit: (event: Event) => event.preventDefault() }, field("Meeting", picker)),

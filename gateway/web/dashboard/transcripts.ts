@@ -51,7 +51,13 @@ function reader(transcript: Schema<"TranscriptWithSegments">) {
     const row = h(
       "li",
       { class: "segment" },
-      h("p", { class: "segment-head" }, h("span", { class: "speaker" }, segment.speaker || "Unnamed speaker"), " ", h("span", { class: "at" }, clock(segment.start))),
+      h(
+        "p",
+        { class: "segment-head" },
+        h("span", { class: "speaker" }, segment.speaker || "Unnamed speaker"),
+        " ",
+        h("span", { class: "at" }, clock(segment.start)),
+      ),
       text,
     );
     return { segment, row, text };
@@ -79,12 +85,20 @@ function reader(transcript: Schema<"TranscriptWithSegments">) {
     { class: "transcript-reader" },
     h("div", { class: "field" }, h("label", { for: searchId }, "Search the text"), search),
     count,
-    rows.length === 0 ? h("p", { class: "empty" }, "Nobody was heard speaking.") : h("ol", { class: "segments" }, rows.map(({ row }) => row)),
+    rows.length === 0
+      ? h("p", { class: "empty" }, "Nobody was heard speaking.")
+      : h(
+          "ol",
+          { class: "segments" },
+          rows.map(({ row }) => row),
+        ),
   );
 }
 
 const speakersOf = (transcript: Transcript) =>
-  transcript.speakers.length === 0 ? "—" : transcript.speakers.map((speaker) => (speaker.email ? `${speaker.name} (${speaker.email})` : speaker.name)).join(", ");
+  transcript.speakers.length === 0
+    ? "—"
+    : transcript.speakers.map((speaker) => (speaker.email ? `${speaker.name} (${speaker.email})` : speaker.name)).join(", ");
 
 function lengthOf(seconds: number | null) {
   return seconds === null ? "—" : clock(seconds);
@@ -105,8 +119,7 @@ export function transcriptCard(meeting: Meeting, transcript: Transcript, page: {
           type: "button",
           class: "primary",
           "aria-label": `Read ${label}`,
-          onclick: () =>
-            void loadInto(opened, () => api<Schema<"TranscriptWithSegments">>("GET", `/transcripts/${encodeURIComponent(transcript.id)}`), reader),
+          onclick: () => void loadInto(opened, () => api<Schema<"TranscriptWithSegments">>("GET", `/transcripts/${encodeURIComponent(transcript.id)}`), reader),
         },
         "Read",
       ),
@@ -127,7 +140,13 @@ export function transcriptCard(meeting: Meeting, transcript: Transcript, page: {
                 h("a", { href: link.body.webvttLink, download: "transcript.vtt" }, "Download as WebVTT (subtitles)"),
                 h("a", { href: link.body.jsonLink, download: "transcript.json" }, "Download as JSON"),
               ),
-              h("p", { class: "hint" }, "These links work without signing in until ", time(link.body.expiresAt), ": share them only with people who may read the transcript."),
+              h(
+                "p",
+                { class: "hint" },
+                "These links work without signing in until ",
+                time(link.body.expiresAt),
+                ": share them only with people who may read the transcript.",
+              ),
             );
           },
         },

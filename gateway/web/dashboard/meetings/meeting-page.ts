@@ -79,7 +79,12 @@ function recordingsSection(meeting: Meeting, admin: boolean, say: (result: { ok:
 
 /** The meeting's transcripts beside its recordings: state, reader with search, downloads (../transcripts.ts). */
 const transcriptsSection = (meeting: Meeting, admin: boolean, say: (result: { ok: boolean; error: string }, success: string) => void) =>
-  h("section", { class: "card", "aria-labelledby": "transcripts-title" }, h("h2", { id: "transcripts-title" }, "Transcripts"), transcriptsList(meeting, { admin, say }));
+  h(
+    "section",
+    { class: "card", "aria-labelledby": "transcripts-title" },
+    h("h2", { id: "transcripts-title" }, "Transcripts"),
+    transcriptsList(meeting, { admin, say }),
+  );
 
 /**
  * One meeting (/dashboard/meetings/<id>): its details and join URL, who is in the room now (while
