@@ -3121,6 +3121,8 @@ export interface components {
             recording: boolean;
             /** @description The recording in progress is capturing (the recorder reports it active); false while it starts. */
             capturing: boolean;
+            /** @description The recording in progress is capturing and the meeting's `transcription` is `on`: each person's audio is being recorded for the meeting's transcript. */
+            transcribed: boolean;
             layout: ("grid" | "audio") | null;
             /**
              * @description The meeting's recording setting.

@@ -91,6 +91,10 @@ export const RoomRecordingState = z
   .object({
     recording: z.boolean().meta({ description: "A recording of the meeting is in progress." }),
     capturing: z.boolean().meta({ description: "The recording in progress is capturing (the recorder reports it active); false while it starts." }),
+    transcribed: z.boolean().meta({
+      description:
+        "The recording in progress is capturing and the meeting's `transcription` is `on`: each person's audio is being recorded for the meeting's transcript.",
+    }),
     layout: z.enum(["grid", "audio"]).nullable(),
     mode: z.enum(["off", "manual", "auto"]).meta({ description: "The meeting's recording setting." }),
   })

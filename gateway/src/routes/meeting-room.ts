@@ -143,6 +143,7 @@ export function meetingRoomRoutes(clients: Clients): Router {
     const answer: z.input<typeof RoomRecordingState> = {
       recording: state.recording,
       capturing: state.capturing,
+      transcribed: state.transcribed,
       layout: state.layout === "grid" || state.layout === "audio" ? state.layout : null,
       mode: state.mode === "manual" || state.mode === "auto" ? state.mode : "off",
     };

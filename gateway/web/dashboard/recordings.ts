@@ -1,5 +1,6 @@
 import { h, replaceChildren } from "../shared/dom.ts";
 import { api, loadInto, pageHeading, type Schema, type ViewContext } from "./app-shell.ts";
+import { transcriptsList } from "./transcripts.ts";
 import { confirmedButton, field, resultBox, time } from "./widgets.ts";
 
 type Recording = Schema<"Recording">;
@@ -100,7 +101,7 @@ export function recordingCard(
 
 /**
  * Meetings → Recordings: a meeting's recordings (pick one of the organization's recent meetings),
- * each with its status, length and size; Play (a signed access link in a video element, which
+ * and its transcripts below them (./transcripts.ts), each with its status, length and size; Play (a signed access link in a video element, which
  * seeks with Range requests) and Download for ready ones, and Delete for admins. The API decides:
  * a member's delete would be refused, so members are not offered it.
  */
@@ -108,11 +109,13 @@ export function recordingsView({ main, user }: ViewContext) {
   const admin = user.role === "admin";
   const notice = h("div", {});
   const region = h("div", { class: "region", "aria-live": "polite" });
+  const transcripts = h("div", {});
   const picker = h("select", { name: "meeting" }, h("option", { value: "" }, "Loading meetings…"));
   const say = (result: { ok: boolean; error: string }, success: string) => replaceChildren(notice, resultBox(result, success));
 
   function show(meeting: Meeting) {
     const reload = () => show(meeting);
+    replaceChildren(transcripts, h("h2", { class: "section-title" }, "Transcripts"), transcriptsList(meeting, { admin, say }));
     void loadInto(
       region,
       () => api<Schema<"RecordingList">>("GET", `/meeting/${encodeURIComponent(meeting.id)}/recordings`),
@@ -135,11 +138,15 @@ export function recordingsView({ main, user }: ViewContext) {
 
   replaceChildren(
     main,
-    pageHeading("Recordings", "Recordings of your organization's meetings. Anyone holding a download link can watch it until the link expires."),
+    pageHeading(
+      "Recordings",
+      "Recordings of your organization's meetings and their transcripts. Anyone holding a download link can watch or read it until the link expires.",
+    ),
     notice,
     admin ? null : h("p", { class: "notice info" }, "Only admins of your organization can delete recordings. You can watch and download them."),
     h("form", { class: "card inline-form", onsubmit: (event: Event) => event.preventDefault() }, field("Meeting", picker)),
     region,
+    transcripts,
   );
 
   void api<Schema<"MeetingList">>("GET", "/meeting?pageSize=50").then((result) => {

@@ -26,6 +26,8 @@ export interface RoomRecordingState {
   recording: boolean;
   /** The recorder reports it is capturing; false while it starts. */
   capturing: boolean;
+  /** Capturing, and the meeting is transcribed: each person's audio is recorded for the transcript. */
+  transcribed: boolean;
   layout: "grid" | "audio" | null;
   mode: "off" | "manual" | "auto";
 }

@@ -1,6 +1,7 @@
 import { h, replaceChildren } from "../../shared/dom.ts";
 import { api, loadInto, type Schema, type ViewContext } from "../app-shell.ts";
 import { recordingCard } from "../recordings.ts";
+import { transcriptsList } from "../transcripts.ts";
 import { copyField, resultBox, time } from "../widgets.ts";
 import { attendanceSection } from "./attendance-section.ts";
 import { meetingActions } from "./meeting-actions.ts";
@@ -76,9 +77,18 @@ function recordingsSection(meeting: Meeting, admin: boolean, say: (result: { ok:
   return h("section", { class: "card", "aria-labelledby": "recordings-title" }, h("h2", { id: "recordings-title" }, "Recordings"), region);
 }
 
+/** The meeting's transcripts beside its recordings: state, reader with search, downloads (../transcripts.ts). */
+const transcriptsSection = (meeting: Meeting, admin: boolean, say: (result: { ok: boolean; error: string }, success: string) => void) =>
+  h(
+    "section",
+    { class: "card", "aria-labelledby": "transcripts-title" },
+    h("h2", { id: "transcripts-title" }, "Transcripts"),
+    transcriptsList(meeting, { admin, say }),
+  );
+
 /**
  * One meeting (/dashboard/meetings/<id>): its details and join URL, who is in the room now (while
- * live) and who came or did not, its recordings, the webhook deliveries about it, and what a
+ * live) and who came or did not, its recordings and transcripts, the webhook deliveries about it, and what a
  * dashboard user may do to it. Everything is read from the API; a meeting of another
  * organization is "not found", as the API answers.
  */
@@ -119,6 +129,7 @@ export function meetingPageView({ main, user, navigate }: ViewContext, meetingId
           // What support staff act on once they saw who is there: end, cancel, a personal link.
           meetingActions(meeting, { say, reload: () => void load() }),
           recordingsSection(meeting, user.role === "admin", say),
+          transcriptsSection(meeting, user.role === "admin", say),
           meetingDeliveries(meeting.id),
         ].filter((section) => section !== null);
       },

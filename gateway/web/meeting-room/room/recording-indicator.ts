@@ -5,7 +5,7 @@ import type { RoomApi, RoomRecordingState } from "../room-api.ts";
 /** What the server sends on topic `svc.recording` (services/meeting/src/recording/recording-changes.ts). */
 export type RecordingNotice =
   | { type: "started"; recordingId: string; layout: "grid" | "audio" }
-  | { type: "capturing"; recordingId: string; layout: "grid" | "audio" }
+  | { type: "capturing"; recordingId: string; layout: "grid" | "audio"; transcribed: boolean }
   | { type: "stopped"; recordingId: string };
 
 /** `starting`: the recorder accepted and is getting ready; `capturing`: it reports the run active (Egress's own status). */
@@ -16,7 +16,9 @@ type Phase = "off" | "starting" | "capturing";
  * announcement when a recording starts or stops (docs/meeting-room.md, "Recording": people must
  * know they are being recorded). It says "Starting…" from the moment a recording is asked for
  * and "Recording" only once the recorder reports it is capturing, so nobody takes the first
- * seconds for recorded. The state comes from the room API when the room opens, then from the
+ * seconds for recorded. While a recording of a meeting whose transcription is on captures, each
+ * person's audio is written for the transcript, and it says "Recording · Transcribing" (and
+ * announces it): nobody is transcribed unknowingly. The state comes from the room API when the room opens, then from the
  * server's `svc.recording` packets; LiveKit's own flag (a recorder is in the room) keeps the
  * indicator on if a packet was missed, and has the state asked for again.
  */
@@ -29,16 +31,21 @@ export function createRecordingIndicator(room: Room, api: RoomApi, announce: (te
   // counts the room as recorded: the server's word wins until LiveKit's flag drops.
   let stoppedByServer = false;
   let layout: "grid" | "audio" = "grid";
+  /** The server's word: the capturing recording writes each person's audio for the meeting's transcript. */
+  let transcribed = false;
   let noticeTimer: number | undefined;
   const listeners = new Set<(state: { recording: boolean; mode: RoomRecordingState["mode"] }) => void>();
   let mode: RoomRecordingState["mode"] = "off";
 
+  const isTranscribed = () => transcribed && byServer === "capturing";
   const phase = (): Phase => (byServer !== "off" ? byServer : room.isRecording && !stoppedByServer ? "starting" : "off");
   function render() {
     const now = phase();
     element.hidden = now === "off";
     element.dataset.phase = now;
-    label.textContent = now === "starting" ? "Starting…" : layout === "audio" ? "Recording audio" : "Recording";
+    const what = layout === "audio" ? "Recording audio" : "Recording";
+    label.textContent = now === "starting" ? "Starting…" : isTranscribed() ? `${what} · Transcribing` : what;
+    element.dataset.transcribed = String(isTranscribed());
     for (const listener of listeners) listener({ recording: now !== "off", mode });
   }
   function say(text: string) {
@@ -52,23 +59,27 @@ export function createRecordingIndicator(room: Room, api: RoomApi, announce: (te
     starting: "A recording of this meeting is starting.",
     capturing: "This meeting is now being recorded.",
   };
-  /** Renders the change, announcing a new phase. */
-  function changed(was: Phase) {
-    if (phase() !== was) say(words[phase()]);
+  /** Renders the change, announcing a new phase (and transcription beginning or ending with it). */
+  function changed(was: Phase, wasTranscribed = isTranscribed()) {
+    if (isTranscribed() && !wasTranscribed) say("This meeting is now being recorded and transcribed.");
+    else if (phase() !== was) say(words[phase()]);
+    else if (wasTranscribed && !isTranscribed()) say("The transcription stopped.");
     render();
   }
-  function apply(next: Phase) {
+  function apply(next: Phase, nextTranscribed = false) {
     const was = phase();
+    const wasTranscribed = isTranscribed();
     byServer = next;
     stoppedByServer = next === "off";
-    changed(was);
+    transcribed = next === "capturing" && nextTranscribed;
+    changed(was, wasTranscribed);
   }
   async function askServer() {
     const answer = await api.recording();
     if (!answer.ok) return;
     mode = answer.body.mode;
     if (answer.body.layout) layout = answer.body.layout;
-    apply(answer.body.capturing ? "capturing" : answer.body.recording ? "starting" : "off");
+    apply(answer.body.capturing ? "capturing" : answer.body.recording ? "starting" : "off", answer.body.transcribed);
   }
 
   const onLiveKitFlag = () => {
@@ -87,8 +98,9 @@ export function createRecordingIndicator(room: Room, api: RoomApi, announce: (te
     /** A `svc.recording` packet from the server. */
     notify(packet: RecordingNotice) {
       if (packet.type !== "stopped") layout = packet.layout;
-      // A late `started` does not take back a `capturing`.
-      apply(packet.type === "stopped" ? "off" : packet.type === "capturing" || byServer === "capturing" ? "capturing" : "starting");
+      // A late `started` does not take back a `capturing` (nor what it said about transcription).
+      if (packet.type === "capturing") apply("capturing", packet.transcribed);
+      else apply(packet.type === "stopped" ? "off" : byServer === "capturing" ? "capturing" : "starting", packet.type === "started" && transcribed);
     },
     /** The host control follows the same state. */
     onChange(listener: (state: { recording: boolean; mode: RoomRecordingState["mode"] }) => void) {
@@ -97,7 +109,7 @@ export function createRecordingIndicator(room: Room, api: RoomApi, announce: (te
     },
     /** A host's own start (the recorder is starting) or stop, confirmed by the API before the packet arrives. */
     set(next: boolean) {
-      apply(next ? (byServer === "capturing" ? "capturing" : "starting") : "off");
+      apply(next ? (byServer === "capturing" ? "capturing" : "starting") : "off", next && transcribed);
     },
     dispose() {
       window.clearTimeout(noticeTimer);

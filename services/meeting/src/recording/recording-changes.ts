@@ -9,11 +9,13 @@ import type { SpeakerTracks } from "./speaker-tracks.ts";
 /** What the room's pages hear on topic `svc.recording` (gateway/web/meeting-room/room/recording-indicator.ts). */
 /**
  * `started`: the recorder accepted and is starting (the room says "Starting…"); `capturing`: it
- * reports the run active, the room's media is being written ("Recording"); `stopped`.
+ * reports the run active, the room's media is being written ("Recording"), and `transcribed` when
+ * the meeting's transcription is on, so each person's audio is written for its transcript too
+ * (speaker-tracks.ts; the room says "Recording · Transcribing"); `stopped`.
  */
 export type RecordingNotice =
   | { type: "started"; recordingId: string; layout: RecordingLayout }
-  | { type: "capturing"; recordingId: string; layout: RecordingLayout }
+  | { type: "capturing"; recordingId: string; layout: RecordingLayout; transcribed: boolean }
   | { type: "stopped"; recordingId: string };
 
 export interface RecordingsDependencies {
@@ -32,7 +34,7 @@ export interface RecordingsDependencies {
   /** A stopped recording whose file is not finished after this long has failed. */
   finishTimeoutMs: number;
   /** Each speaker's own audio beside the recording, for its transcript (speaker-tracks.ts). */
-  speakerTracks: Pick<SpeakerTracks, "recordingCapturing" | "recordingEnded" | "removeFilesOf">;
+  speakerTracks: Pick<SpeakerTracks, "recordingCapturing" | "recordingEnded" | "removeFilesOf" | "transcribed">;
 }
 
 /** The two ways every part of the recordings changes what others see: events in the outbox, and a notice to the room. */

@@ -54,7 +54,8 @@ export function recordingOutcomes(deps: RecordingsDependencies, { withEvents, te
 
   /**
    * The recorder reports the run active: capture began (at its own time, which becomes the
-   * recording's `startedAt`), and the room's indicator turns from "Starting…" to "Recording".
+   * recording's `startedAt`), and the room's indicator turns from "Starting…" to "Recording"
+   * ("Recording · Transcribing" when the meeting is transcribed: its speaker tracks start now).
    */
   async function noteCapture(recording: StoredRecording, info: EgressInfo): Promise<void> {
     const began = captureStart(info);
@@ -65,7 +66,11 @@ export function recordingOutcomes(deps: RecordingsDependencies, { withEvents, te
       { recordingId: capturing.id, meetingId: capturing.meetingId, captureDelayMs: began.getTime() - recording.startedAt.getTime() },
       "recording capturing",
     );
-    tell(capturing.meetingId, { type: "capturing", recordingId: capturing.id, layout: capturing.layout });
+    const transcribed = await deps.speakerTracks.transcribed(capturing.meetingId).catch((error: unknown) => {
+      logger.warn({ err: error, meetingId: capturing.meetingId }, "could not read whether the meeting is transcribed");
+      return false;
+    });
+    tell(capturing.meetingId, { type: "capturing", recordingId: capturing.id, layout: capturing.layout, transcribed });
     tracksFollow("the recording's capture", capturing, deps.speakerTracks.recordingCapturing);
   }
 

@@ -120,6 +120,9 @@ export function createSpeakerTracks(deps: SpeakerTracksDependencies) {
   }
 
   return {
+    /** The meeting's transcription is on: its recordings write each person's audio for the transcript (the room says so). */
+    transcribed,
+
     /** The recording began capturing: a track for each microphone in the room, when its meeting is transcribed. */
     async recordingCapturing(recording: StoredRecording): Promise<void> {
       if (!(await transcribed(recording.meetingId))) return;

@@ -149,6 +149,14 @@ export declare type GetRoomRecordingResponse = Message<"svc.meeting.v1.GetRoomRe
    * @generated from field: bool capturing = 4;
    */
   capturing: boolean;
+
+  /**
+   * The recording in progress is capturing and the meeting's transcription setting is on: each
+   * person's audio is being recorded for the transcript (docs/transcription.md).
+   *
+   * @generated from field: bool transcribed = 5;
+   */
+  transcribed: boolean;
 };
 
 /**

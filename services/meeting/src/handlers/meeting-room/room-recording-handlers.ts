@@ -33,6 +33,8 @@ export function roomRecordingHandlers({ room, recordings }: MeetingRoomServiceDe
       return {
         recording: active !== undefined,
         capturing: active?.capturing ?? false,
+        // Speaker tracks are written exactly while a recording of a transcribed meeting captures (speaker-tracks.ts).
+        transcribed: (active?.capturing ?? false) && meeting?.settings.transcription === "on",
         layout: active?.layout ?? "",
         mode: meeting?.settings.recording ?? "off",
       };
