@@ -26,18 +26,25 @@ const worker = startTranscriptionWorker({
 logger.info({ concurrency: config.TRANSCRIBER_CONCURRENCY, pieceSeconds: config.TRANSCRIBER_PIECE_SECONDS }, "transcription worker started");
 
 let stopping = false;
-for (const signal of ["SIGTERM", "SIGINT"] as const)
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    void worker
-      .stop()
-      .then(() => pool.end())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          logger.error({ err: error }, "transcription worker: stop failed");
-          process.exit(1);
-        },
-      );
-  });
+function stop() {
+  if (stopping) return;
+  stopping = true;
+  void worker
+    .stop()
+    .then(() => pool.end())
+    .then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, "transcription worker: stop failed");
+        process.exit(1);
+      },
+    );
+}
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);
+// Started by a supervisor with an IPC channel (npm start, scripts/supervision.ts): its end closes
+// when the supervisor is gone, however it went; the worker never outlives the one that owns it.
+if (process.channel) {
+  process.channel.unref();
+  process.once("disconnect", stop);
+}
