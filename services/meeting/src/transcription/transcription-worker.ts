@@ -2,6 +2,7 @@ import type { Logger } from "@svc/platform";
 import type { Pool } from "@svc/platform/db";
 import { completePiece, failPiece, leaseJob, renewLease, type LeasedJob } from "../db/transcription-jobs.ts";
 import { transcriptEvents } from "../meeting-events.ts";
+import { AudioUnreadable, type LocalAudio } from "./audio-files.ts";
 import { PieceFailed, transcribePiece, type TranscriberOptions } from "./transcriber-process.ts";
 
 export interface TranscriptionWorkerOptions {
@@ -18,8 +19,8 @@ export interface TranscriptionWorkerOptions {
   retryAfterMs: number;
   /** How often an idle worker looks for a job. */
   pollMs: number;
-  /** The file a job's audio is in. */
-  audioPath: (job: LeasedJob) => string;
+  /** A job's audio as a local file, for one piece (audio-files.ts). */
+  audio: (job: LeasedJob) => Promise<LocalAudio>;
 }
 
 const pause = (ms: number, signal: AbortSignal) =>
@@ -45,12 +46,12 @@ export function startTranscriptionWorker(options: TranscriptionWorkerOptions): {
   const { pool, logger } = options;
   const stopping = new AbortController();
 
-  /** A job whose audio this worker cannot locate fails at once: no retry can find it. */
-  function audioPathOf(job: LeasedJob): string {
+  /** A job whose audio no retry can read fails at once; a failed download (S3) is tried again like a failed piece. */
+  async function audioOf(job: LeasedJob): Promise<LocalAudio> {
     try {
-      return options.audioPath(job);
+      return await options.audio(job);
     } catch (error) {
-      throw new PieceFailed(error instanceof Error ? error.message : String(error), "audio_unreadable", true);
+      throw new PieceFailed(error instanceof Error ? error.message : String(error), "audio_unreadable", error instanceof AudioUnreadable);
     }
   }
 
@@ -61,8 +62,10 @@ export function startTranscriptionWorker(options: TranscriptionWorkerOptions): {
         (error: unknown) => logger.warn({ err: error, jobId: job.id }, "could not renew a transcription lease"),
       );
     }, options.leaseMs / 3);
+    let audio: LocalAudio | undefined;
     try {
-      const piece = await transcribePiece(options.transcriber, audioPathOf(job), job.nextStart, stopping.signal);
+      audio = await audioOf(job);
+      const piece = await transcribePiece(options.transcriber, audio.path, job.nextStart, stopping.signal);
       const outcome = await completePiece(pool, job, piece, transcriptEvents);
       logger.info({ jobId: job.id, transcriptId: job.transcriptId, start: job.nextStart, segments: piece.segments.length, outcome }, "transcribed a piece");
     } catch (error) {
@@ -84,6 +87,7 @@ export function startTranscriptionWorker(options: TranscriptionWorkerOptions): {
       );
     } finally {
       clearInterval(renewal);
+      await audio?.release();
     }
   }
 
