@@ -128,6 +128,8 @@ describe("transcripts in the dashboard", () => {
     await page.goto(`${fixture.stack.gatewayUrl}/dashboard/meetings/${meetingId}`);
     const section = page.getByRole("region", { name: "Transcripts" });
     await section.locator(".card.transcript").first().waitFor();
+    const setting = page.locator("dt", { hasText: /^Transcription$/ }).locator("xpath=following-sibling::dd[1]");
+    expect(await setting.textContent()).toBe("On: each recording is transcribed, who said what");
     const cards = section.locator(".card.transcript");
     expect(await cards.evaluateAll((items) => items.map((item) => item.getAttribute("data-status")))).toEqual(["processing", "ready", "failed"]);
     const statuses = await cards.locator("dl.facts dd:nth-of-type(1)").allTextContents();

@@ -46,6 +46,8 @@ function details(meeting: Meeting) {
       h("dd", {}, meeting.screenShare === "hosts" ? "Hosts only" : "Everyone"),
       h("dt", {}, "Recording"),
       h("dd", {}, meeting.recording === "off" ? "Off" : meeting.recording === "auto" ? "Starts by itself" : "Started by a host or the API"),
+      h("dt", {}, "Transcription"),
+      h("dd", {}, meeting.transcription === "on" ? "On: each recording is transcribed, who said what" : "Off"),
       h("dt", {}, "No-show after"),
       h("dd", {}, `${meeting.noShowAfterMinutes} min`),
       h("dt", {}, "Meeting id"),
