@@ -82,6 +82,8 @@ describe("the room's transcription indicator", () => {
   it("a recording of a transcribed meeting: the room shows and announces that it is being transcribed", { timeout: 120_000 }, async () => {
     const meeting = await meetingBeingRecorded("on");
     expect((await api("GET", `/meeting/${meeting.id}`)).body.transcription).toBe("on");
+    // Told before joining, beside the recording notice.
+    expect(await (await fetch(meeting.url)).text()).toContain("Its recordings are transcribed: what each person says is written down with their name.");
     const page = await joinMeeting(browser, meeting.url, "Ada");
     collectPageProblems(page, problems);
     const indicator = page.locator(".recording-indicator");
@@ -98,6 +100,9 @@ describe("the room's transcription indicator", () => {
 
   it("a recording of a meeting whose transcription is off: the room says Recording, not Transcribing", { timeout: 120_000 }, async () => {
     const meeting = await meetingBeingRecorded("off");
+    const joinPage = await (await fetch(meeting.url)).text();
+    expect(joinPage).toContain('id="recording-notice"');
+    expect(joinPage).not.toContain("Its recordings are transcribed");
     const page = await joinMeeting(browser, meeting.url, "Bob");
     await page
       .getByRole("status")

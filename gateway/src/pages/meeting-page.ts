@@ -149,13 +149,16 @@ function meetingView(info: GetJoinInfoResponse, status: string, joinable: boolea
  * a recorded meeting, and with camera and microphone on, knowing it.
  */
 function recordingNotice(info: GetJoinInfoResponse): SafeHtml | null {
-  const dot = html`<span class="recording-dot" aria-hidden="true"></span>`;
-  if (info.recording)
-    return html`<p class="recording-join-notice" id="recording-notice">${dot}This meeting is being recorded. Everyone in it sees when it is.</p>`;
-  if (info.recordingMode === "auto")
-    return html`<p class="recording-join-notice" id="recording-notice">${dot}This meeting is recorded: recording starts when the first person joins.</p>`;
-  if (info.recordingMode === "manual")
-    return html`<p class="recording-join-notice" id="recording-notice">${dot}Hosts may record this meeting; everyone in it sees when they do.</p>`;
+  const said = recordingWords(info);
+  if (!said) return null;
+  const transcribed = info.transcribed ? " Its recordings are transcribed: what each person says is written down with their name." : "";
+  return html`<p class="recording-join-notice" id="recording-notice"><span class="recording-dot" aria-hidden="true"></span>${said}${transcribed}</p>`;
+}
+
+function recordingWords(info: GetJoinInfoResponse): string | null {
+  if (info.recording) return "This meeting is being recorded. Everyone in it sees when it is.";
+  if (info.recordingMode === "auto") return "This meeting is recorded: recording starts when the first person joins.";
+  if (info.recordingMode === "manual") return "Hosts may record this meeting; everyone in it sees when they do.";
   return null;
 }
 

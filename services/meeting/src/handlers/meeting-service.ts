@@ -359,6 +359,7 @@ export function meetingPageService(deps: {
       return {
         recording: meeting.status === "live" && meeting.settings.recording !== "off" ? await deps.isRecording(meeting.id) : false,
         recordingMode: meeting.settings.recording,
+        transcribed: meeting.settings.recording !== "off" && meeting.settings.transcription === "on",
         lobby: meeting.settings.lobby,
         linkName: described?.link ? (described.link.name ?? "") : "",
         linkRole: described?.link ? participantRoleWords.valueOf(described.link.role) : ParticipantRole.UNSPECIFIED,

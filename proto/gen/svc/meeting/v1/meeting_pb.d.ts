@@ -2038,6 +2038,14 @@ export declare type GetJoinInfoResponse = Message<"svc.meeting.v1.GetJoinInfoRes
    * @generated from field: string org_id = 15;
    */
   orgId: string;
+
+  /**
+   * The meeting's recordings are transcribed (recording not off, transcription on): the join page
+   * says so beside the recording notice.
+   *
+   * @generated from field: bool transcribed = 16;
+   */
+  transcribed: boolean;
 };
 
 /**
