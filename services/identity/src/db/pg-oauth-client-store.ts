@@ -1,24 +1,13 @@
 import { fromSnakeCaseRow, inTransaction, type Pool, type SnakeCaseRow } from "@svc/platform/db";
-
-export interface OAuthClientRecord {
-  clientId: string;
-  orgId: string;
-  name: string;
-  redirectUris: string[];
-  scopes: string[];
-  secretHash: string;
-  /** Every authorization request must carry a PKCE code_challenge (docs/security.md, "PKCE"). */
-  requirePkce: boolean;
-  createdAt: Date;
-}
+import type { OAuthClientChange, OAuthClientRecord, OAuthClientStore } from "../oauth-stores.ts";
 
 type OAuthClientRow = SnakeCaseRow<OAuthClientRecord>;
 const fromRow = fromSnakeCaseRow<OAuthClientRecord>;
 
 const COLUMNS = "client_id, org_id, name, redirect_uris, scopes, secret_hash, require_pkce, created_at";
 
-/** SQL for identity.oauth_clients. */
-export function oauthClientQueries(pool: Pool) {
+/** OAuthClientStore on identity.oauth_clients. */
+export function pgOAuthClientStore(pool: Pool): OAuthClientStore {
   return {
     /** Inserts the client; `undefined` when the organization does not exist. */
     async create(client: Omit<OAuthClientRecord, "createdAt" | "requirePkce"> & { requirePkce?: boolean }): Promise<OAuthClientRecord | undefined> {
@@ -67,7 +56,7 @@ export function oauthClientQueries(pool: Pool) {
     async updateInOrg(
       orgId: string,
       clientId: string,
-      fields: { name: string; redirectUris: string[]; scopes: string[]; requirePkce: boolean },
+      fields: OAuthClientChange,
     ): Promise<{ client: OAuthClientRecord; revokedAccessTokens: string[] } | undefined> {
       return inTransaction(pool, async (client) => {
         const before = await client.query<{ scopes: string[] }>("SELECT scopes FROM oauth_clients WHERE client_id = $1 AND org_id = $2 FOR UPDATE", [
@@ -125,8 +114,6 @@ export function oauthClientQueries(pool: Pool) {
     },
   };
 }
-
-export type OAuthClientQueries = ReturnType<typeof oauthClientQueries>;
 
 /** Client ids are 1-100 characters (the column's check) without NUL, which Postgres text cannot hold. */
 const isStorableClientId = (clientId: string) => clientId.length >= 1 && clientId.length <= 100 && !clientId.includes("\0");

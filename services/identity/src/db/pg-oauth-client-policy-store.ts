@@ -1,33 +1,15 @@
 import { fromSnakeCaseRow, inTransaction, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
+import {
+  ALLOW_LIST_MAX_CLIENTS,
+  type AllowClientOutcome,
+  type AllowedOAuthClientRecord,
+  type OAuthClientPolicyMode,
+  type OAuthClientPolicyRecord,
+  type OAuthClientPolicyStore,
+} from "../oauth-stores.ts";
 
-/** `all`: members may authorize any organization's client (the default). `listed`: only listed ones and the organization's own. */
-export type OAuthClientPolicyMode = "all" | "listed";
-
-export interface AllowedOAuthClientRecord {
-  clientId: string;
-  /** The client's name and the organization that registered it, as the consent page shows them. */
-  name: string;
-  organizationName: string;
-  addedAt: Date;
-}
-
-export interface OAuthClientPolicyRecord {
-  mode: OAuthClientPolicyMode;
-  allowedClients: AllowedOAuthClientRecord[];
-}
-
-/** What listing a client came to. */
-export type AllowClientOutcome = "listed" | "unknown-client" | "own-client" | "list-full";
-
-/** An allow-list longer than this is not an allow-list; it also bounds the page and the answer. */
-export const ALLOW_LIST_MAX_CLIENTS = 100;
-
-/**
- * SQL for an organization's OAuth client policy (identity.organizations.oauth_client_policy and
- * identity.oauth_client_allow_list). Every read and change is confined to the organization given,
- * which callers take from the caller's session, never from a request.
- */
-export function oauthClientPolicyQueries(pool: Pool) {
+/** OAuthClientPolicyStore on identity.organizations.oauth_client_policy and identity.oauth_client_allow_list. */
+export function pgOAuthClientPolicyStore(pool: Pool): OAuthClientPolicyStore {
   return {
     /** The organization's policy and its listed clients (oldest first); undefined for no such organization. */
     async policyOf(orgId: string): Promise<OAuthClientPolicyRecord | undefined> {
@@ -117,8 +99,6 @@ export function oauthClientPolicyQueries(pool: Pool) {
     },
   };
 }
-
-export type OAuthClientPolicyQueries = ReturnType<typeof oauthClientPolicyQueries>;
 
 /**
  * With the `listed` mode, deletes every grant (and its codes and tokens) that a user of the
