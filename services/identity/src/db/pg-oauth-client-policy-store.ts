@@ -8,8 +8,15 @@ import {
   type OAuthClientPolicyStore,
 } from "../oauth-stores.ts";
 
-/** OAuthClientPolicyStore on identity.organizations.oauth_client_policy and identity.oauth_client_allow_list. */
+/**
+ * OAuthClientPolicyStore on identity.organizations.oauth_client_policy and identity.oauth_client_allow_list,
+ * in two parts: reading the policy and changing it.
+ */
 export function pgOAuthClientPolicyStore(pool: Pool): OAuthClientPolicyStore {
+  return { ...policyReads(pool), ...policyChanges(pool) };
+}
+
+function policyReads(pool: Pool): Pick<OAuthClientPolicyStore, "policyOf" | "allows"> {
   return {
     /** The organization's policy and its listed clients (oldest first); undefined for no such organization. */
     async policyOf(orgId: string): Promise<OAuthClientPolicyRecord | undefined> {
@@ -32,6 +39,28 @@ export function pgOAuthClientPolicyStore(pool: Pool): OAuthClientPolicyStore {
       };
     },
 
+    /**
+     * Whether a member of `orgId` may authorize `clientId` now: the organization's own client
+     * always; another organization's when the mode is `all` or the client is listed.
+     */
+    async allows(orgId: string, clientId: string): Promise<boolean> {
+      if (!isStorableClientId(clientId)) return false;
+      const { rows } = await pool.query<{ allowed: boolean }>(
+        `SELECT c.org_id = o.id
+                OR o.oauth_client_policy = 'all'
+                OR EXISTS (SELECT 1 FROM oauth_client_allow_list a WHERE a.org_id = o.id AND a.client_id = c.client_id) AS allowed
+           FROM organizations o, oauth_clients c
+          WHERE o.id = $1 AND c.client_id = $2`,
+        [orgId, clientId],
+      );
+      return rows[0]?.allowed === true;
+    },
+  };
+}
+
+/** Each change of an organization's list is serialized on the organization's row, so its size bound holds. */
+function policyChanges(pool: Pool): Pick<OAuthClientPolicyStore, "setMode" | "allow" | "disallow"> {
+  return {
     /**
      * Sets the mode. Switching to `listed` ends, in the same transaction, every authorization a
      * member holds for a client that is now refused; answers the deleted access tokens' hashes.
@@ -79,23 +108,6 @@ export function pgOAuthClientPolicyStore(pool: Pool): OAuthClientPolicyStore {
         if (removed.rowCount !== 1) return undefined;
         return { revokedAccessTokens: await endRefusedGrants(client, orgId) };
       });
-    },
-
-    /**
-     * Whether a member of `orgId` may authorize `clientId` now: the organization's own client
-     * always; another organization's when the mode is `all` or the client is listed.
-     */
-    async allows(orgId: string, clientId: string): Promise<boolean> {
-      if (!isStorableClientId(clientId)) return false;
-      const { rows } = await pool.query<{ allowed: boolean }>(
-        `SELECT c.org_id = o.id
-                OR o.oauth_client_policy = 'all'
-                OR EXISTS (SELECT 1 FROM oauth_client_allow_list a WHERE a.org_id = o.id AND a.client_id = c.client_id) AS allowed
-           FROM organizations o, oauth_clients c
-          WHERE o.id = $1 AND c.client_id = $2`,
-        [orgId, clientId],
-      );
-      return rows[0]?.allowed === true;
     },
   };
 }

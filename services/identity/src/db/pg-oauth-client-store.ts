@@ -6,20 +6,13 @@ const fromRow = fromSnakeCaseRow<OAuthClientRecord>;
 
 const COLUMNS = "client_id, org_id, name, redirect_uris, scopes, secret_hash, require_pkce, created_at";
 
-/** OAuthClientStore on identity.oauth_clients. */
+/** OAuthClientStore on identity.oauth_clients, in two parts: reading clients and changing them. */
 export function pgOAuthClientStore(pool: Pool): OAuthClientStore {
-  return {
-    /** Inserts the client; `undefined` when the organization does not exist. */
-    async create(client: Omit<OAuthClientRecord, "createdAt" | "requirePkce"> & { requirePkce?: boolean }): Promise<OAuthClientRecord | undefined> {
-      const { rows } = await pool.query<OAuthClientRow>(
-        `INSERT INTO oauth_clients (client_id, org_id, name, redirect_uris, scopes, secret_hash, require_pkce)
-         SELECT $1, id, $3, $4, $5, $6, $7 FROM organizations WHERE id = $2
-         RETURNING ${COLUMNS}`,
-        [client.clientId, client.orgId, client.name, client.redirectUris, client.scopes, client.secretHash, client.requirePkce ?? false],
-      );
-      return rows[0] && fromRow(rows[0]);
-    },
+  return { ...clientReads(pool), ...clientChanges(pool) };
+}
 
+function clientReads(pool: Pool): Pick<OAuthClientStore, "find" | "registeringOrganizationName" | "listByOrg" | "findInOrg" | "organizationExists"> {
+  return {
     async find(clientId: string): Promise<OAuthClientRecord | undefined> {
       // Whatever a browser sends as client_id reaches here; text Postgres cannot hold (NUL) or
       // longer than any client id names no client, rather than failing the query.
@@ -45,6 +38,27 @@ export function pgOAuthClientStore(pool: Pool): OAuthClientStore {
     async findInOrg(orgId: string, clientId: string): Promise<OAuthClientRecord | undefined> {
       if (!isStorableClientId(clientId)) return undefined;
       const { rows } = await pool.query<OAuthClientRow>(`SELECT ${COLUMNS} FROM oauth_clients WHERE client_id = $1 AND org_id = $2`, [clientId, orgId]);
+      return rows[0] && fromRow(rows[0]);
+    },
+
+    async organizationExists(orgId: string): Promise<boolean> {
+      const { rowCount } = await pool.query("SELECT 1 FROM organizations WHERE id = $1", [orgId]);
+      return rowCount === 1;
+    },
+  };
+}
+
+/** Changing a client ends what was issued under what it no longer allows, in the same transaction. */
+function clientChanges(pool: Pool): Pick<OAuthClientStore, "create" | "updateInOrg" | "rotateSecretInOrg" | "delete"> {
+  return {
+    /** Inserts the client; `undefined` when the organization does not exist. */
+    async create(client: Omit<OAuthClientRecord, "createdAt" | "requirePkce"> & { requirePkce?: boolean }): Promise<OAuthClientRecord | undefined> {
+      const { rows } = await pool.query<OAuthClientRow>(
+        `INSERT INTO oauth_clients (client_id, org_id, name, redirect_uris, scopes, secret_hash, require_pkce)
+         SELECT $1, id, $3, $4, $5, $6, $7 FROM organizations WHERE id = $2
+         RETURNING ${COLUMNS}`,
+        [client.clientId, client.orgId, client.name, client.redirectUris, client.scopes, client.secretHash, client.requirePkce ?? false],
+      );
       return rows[0] && fromRow(rows[0]);
     },
 
@@ -89,11 +103,6 @@ export function pgOAuthClientStore(pool: Pool): OAuthClientStore {
         secretHash,
       ]);
       return rows[0] && fromRow(rows[0]);
-    },
-
-    async organizationExists(orgId: string): Promise<boolean> {
-      const { rowCount } = await pool.query("SELECT 1 FROM organizations WHERE id = $1", [orgId]);
-      return rowCount === 1;
     },
 
     /**
