@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createLogger, hashToken } from "@svc/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { oauthArtifactQueries } from "../../services/identity/src/db/oauth-artifacts.ts";
+import { pgOAuthArtifactStore } from "../../services/identity/src/db/pg-oauth-artifact-store.ts";
 import { findUserProfile } from "../../services/identity/src/db/user-accounts.ts";
 import { createServiceDatabase, type ServiceDatabase } from "../support/service-database.ts";
 
@@ -35,7 +35,7 @@ describe("a deactivated user and OAuth", () => {
   });
 
   it("ending a user's OAuth browser sessions deletes their sessions and interactions, and nobody else's", async () => {
-    const artifacts = oauthArtifactQueries(database.pool);
+    const artifacts = pgOAuthArtifactStore(database.pool);
     const [user, other] = [randomUUID(), randomUUID()];
     const store = (model: string, payload: object, sessionUid?: string) => artifacts.upsert(model, hashToken(randomUUID()), payload, { sessionUid }, 3600);
     await store("Session", { accountId: user, uid: "s1" }, "s1");

@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import { createLogger, hashToken } from "@svc/platform";
 import { errors, type Grant } from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { oauthArtifactQueries } from "../../services/identity/src/db/oauth-artifacts.ts";
-import { ALLOW_LIST_MAX_CLIENTS, oauthClientPolicyQueries } from "../../services/identity/src/db/oauth-client-policy.ts";
+import { pgOAuthArtifactStore } from "../../services/identity/src/db/pg-oauth-artifact-store.ts";
+import { pgOAuthClientPolicyStore } from "../../services/identity/src/db/pg-oauth-client-policy-store.ts";
+import { ALLOW_LIST_MAX_CLIENTS } from "../../services/identity/src/oauth-stores.ts";
 import { assertOrganizationAllowsGrant, REFUSED_BY_ORGANIZATION } from "../../services/identity/src/oauth/provider/organization-client-policy.ts";
 import { createServiceDatabase, type ServiceDatabase } from "../support/service-database.ts";
 
@@ -33,7 +34,7 @@ const client = async (orgId: string, name: string) => {
 };
 /** A grant of `userId` for `clientId` with one access token, as the artifact adapter stores them. */
 const grant = async (userId: string, clientId: string) => {
-  const artifacts = oauthArtifactQueries(database.pool);
+  const artifacts = pgOAuthArtifactStore(database.pool);
   const grantId = randomUUID();
   const token = `svc_oauth_${randomUUID()}`;
   await artifacts.upsert("Grant", hashToken(grantId), { accountId: userId, clientId }, { grantId, clientId }, 3600);
@@ -45,7 +46,7 @@ const grantExists = async (grantId: string) =>
 
 describe("an organization's OAuth client policy (identity.oauth_client_allow_list)", () => {
   it("`all` (the default) allows any organization's client; `listed` only listed ones and, always, the organization's own", async () => {
-    const policy = oauthClientPolicyQueries(database.pool);
+    const policy = pgOAuthClientPolicyStore(database.pool);
     const members = await organization("Members Inc");
     const vendor = await organization("Vendor");
     const own = await client(members.orgId, "Own app");
@@ -72,7 +73,7 @@ describe("an organization's OAuth client policy (identity.oauth_client_allow_lis
   });
 
   it("listing refuses an unknown client and the organization's own, and holds at most the maximum", async () => {
-    const policy = oauthClientPolicyQueries(database.pool);
+    const policy = pgOAuthClientPolicyStore(database.pool);
     const members = await organization("Busy");
     const vendor = await organization("Many apps");
     expect(await policy.allow(members.orgId, randomUUID(), members.userId)).toBe("unknown-client");
@@ -85,7 +86,7 @@ describe("an organization's OAuth client policy (identity.oauth_client_allow_lis
   });
 
   it("switching to `listed` ends members' grants of unlisted clients (codes and tokens too), and keeps listed, own and other organizations' grants", async () => {
-    const policy = oauthClientPolicyQueries(database.pool);
+    const policy = pgOAuthClientPolicyStore(database.pool);
     const members = await organization("Strict");
     const vendor = await organization("Vendor two");
     const bystander = await organization("Bystander");
@@ -119,7 +120,7 @@ describe("an organization's OAuth client policy (identity.oauth_client_allow_lis
   });
 
   it("another organization's id changes nothing: setMode and disallow are confined to the organization given", async () => {
-    const policy = oauthClientPolicyQueries(database.pool);
+    const policy = pgOAuthClientPolicyStore(database.pool);
     const first = await organization("First");
     const second = await organization("Second");
     const vendor = await organization("Vendor three");

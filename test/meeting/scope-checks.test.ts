@@ -5,6 +5,7 @@ import { type Pool } from "@svc/platform/db";
 import { CredentialKind, IdentityService } from "@svc/proto/svc/identity/v1/identity_pb";
 import { MeetingService, MeetingStatus } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { pgMeetingStore } from "../../services/meeting/src/db/pg-meeting-store.ts";
+import { pgJoinLinkStore } from "../../services/meeting/src/db/pg-join-link-store.ts";
 import { pgVisitStore } from "../../services/meeting/src/db/pg-visit-store.ts";
 import { meetingService } from "../../services/meeting/src/handlers/meeting-service.ts";
 import { createJoinLinks } from "../../services/meeting/src/room/join-links.ts";
@@ -52,7 +53,7 @@ beforeAll(async () => {
         publicUrl: "https://meet.example.com",
         logger,
         roomClosed: () => undefined,
-        links: createJoinLinks({ pool }),
+        links: createJoinLinks({ store: pgJoinLinkStore(pool) }),
         visits: pgVisitStore(pool),
         rightsChanged: () => undefined,
       }),

@@ -23,13 +23,13 @@ import { pgAccountStores } from "./db/pg-account-stores.ts";
 import { pgEmbedOriginStore } from "./db/pg-embed-origin-store.ts";
 import { embeddingService } from "./handlers/embedding-service.ts";
 import { identityService } from "./handlers/identity-service.ts";
-import { oauthArtifactQueries } from "./db/oauth-artifacts.ts";
-import { oauthClientQueries } from "./db/oauth-clients.ts";
-import { oauthClientPolicyQueries } from "./db/oauth-client-policy.ts";
+import { pgOAuthArtifactStore } from "./db/pg-oauth-artifact-store.ts";
+import { pgOAuthClientPolicyStore } from "./db/pg-oauth-client-policy-store.ts";
+import { pgOAuthClientStore } from "./db/pg-oauth-client-store.ts";
 import { oauthAccessTokenVerifier } from "./oauth/provider/access-token-verifier.ts";
 import { startAuthorizationServer } from "./oauth/start-authorization-server.ts";
 import { oauthClientAdmin } from "./handlers/oauth-client-admin.ts";
-import { sessionQueries } from "./db/sessions.ts";
+import { pgSessionRecordStore } from "./db/pg-session-record-store.ts";
 import { managementService } from "./handlers/management-service.ts";
 import { createSessionStore } from "./sessions/session-store.ts";
 import { sessionService } from "./handlers/session-service.ts";
@@ -53,14 +53,14 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
     logger,
   });
   const credentials = createCredentialVerification({
-    verifiers: [apiKeyVerifier(pool), oauthAccessTokenVerifier(oauthArtifactQueries(pool))],
+    verifiers: [apiKeyVerifier(pool), oauthAccessTokenVerifier(pgOAuthArtifactStore(pool))],
     cache,
     cacheTtlMs: config.CREDENTIAL_CACHE_TTL_SECONDS * 1000,
     onApiKeyUse: lastUsed.record,
     logger,
   });
   const sessions = createSessionStore(
-    sessionQueries(pool),
+    pgSessionRecordStore(pool),
     { idleSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS, absoluteSeconds: config.SESSION_ABSOLUTE_TIMEOUT_SECONDS },
     logger,
   );
@@ -95,9 +95,9 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
           sessions,
           credentials,
           cache,
-          clients: oauthClientQueries(pool),
-          artifacts: oauthArtifactQueries(pool),
-          clientPolicy: oauthClientPolicyQueries(pool),
+          clients: pgOAuthClientStore(pool),
+          artifacts: pgOAuthArtifactStore(pool),
+          clientPolicy: pgOAuthClientPolicyStore(pool),
           embedOrigins,
           redirectUriPolicy,
           logger,
@@ -113,7 +113,7 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
     port: config.ADMIN_PORT,
     services: [IdentityAdminService],
     routes: (router) => {
-      const oauthClients = oauthClientAdmin({ clients: oauthClientQueries(pool), credentials, redirectUriPolicy, logger });
+      const oauthClients = oauthClientAdmin({ clients: pgOAuthClientStore(pool), credentials, redirectUriPolicy, logger });
       router.service(
         IdentityAdminService,
         { ...adminService({ accounts, credentials, logger }), ...oauthClients },

@@ -5,6 +5,7 @@ import { createEventBus } from "@svc/platform/events";
 import { runService } from "@svc/platform/service";
 import { configSchema } from "./config.ts";
 import { createOutbox } from "./db/outbox.ts";
+import { pgJoinLinkStore } from "./db/pg-join-link-store.ts";
 import { outboxLagGauges } from "./outbox-metrics.ts";
 import { startOutboxRelay } from "./outbox-relay.ts";
 import { createJoinLinks } from "./room/join-links.ts";
@@ -72,7 +73,7 @@ runService(service, async ({ config, logger, metrics, pool, drain, serve }) => {
   });
   drain.httpServer(webhookListener);
   const tasks = startBackgroundTasks({ config, pool, rooms, lifecycle, recording, outboxWritten: relay.wake, logger, roomLogger, recordingLogger });
-  const links = createJoinLinks({ pool });
+  const links = createJoinLinks({ store: pgJoinLinkStore(pool) });
   const { grants, roomCreationWatch } = await startJoinGrants({ config, pool, links, rooms, actions, rateLimits, metrics, logger: roomLogger });
   const rights = createRoomRights({ pool, links, actions, logger: roomLogger });
   const server = await serve(

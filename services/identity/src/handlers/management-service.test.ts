@@ -5,12 +5,9 @@ import { ManagementService, Role } from "@svc/proto/svc/identity/v1/identity_pb"
 import { generateApiKey } from "../credentials/api-key.ts";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
 import type { EmbedOriginStore } from "../embedding/embed-origin-store.ts";
-import type { OAuthArtifactQueries } from "../db/oauth-artifacts.ts";
-import type { OAuthClientPolicyQueries } from "../db/oauth-client-policy.ts";
-import type { OAuthClientQueries } from "../db/oauth-clients.ts";
-import type { SessionRecord } from "../db/sessions.ts";
+import type { OAuthArtifactStore, OAuthClientPolicyStore, OAuthClientStore } from "../oauth-stores.ts";
 import { inMemoryAccountStores } from "../in-memory-account-stores.ts";
-import type { SessionStore } from "../sessions/session-store.ts";
+import type { SessionRecord, SessionStore } from "../sessions/session-store.ts";
 import { managementService } from "./management-service.ts";
 
 // The rules of the dashboard's ManagementService for API keys and users, over an in-memory
@@ -89,10 +86,10 @@ async function setUp() {
         sessions,
         credentials,
         cache,
-        clients: unreachable<OAuthClientQueries>("clients"),
+        clients: unreachable<OAuthClientStore>("clients"),
         // Only the end of a deactivated user's OAuth browser sessions is used here.
-        artifacts: { endBrowserSessionsOf: async (userId: string) => (endedOAuthSessionsOf.push(userId), 1) } as unknown as OAuthArtifactQueries,
-        clientPolicy: unreachable<OAuthClientPolicyQueries>("clientPolicy"),
+        artifacts: { endBrowserSessionsOf: async (userId: string) => (endedOAuthSessionsOf.push(userId), 1) } as unknown as OAuthArtifactStore,
+        clientPolicy: unreachable<OAuthClientPolicyStore>("clientPolicy"),
         embedOrigins,
         redirectUriPolicy: { requireHttps: true },
         logger: createLogger("management-service-test", "silent"),

@@ -3,7 +3,7 @@ import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { invalidArgument, notFound, requireUuid, type Logger } from "@svc/platform";
 import type { IdentityAdminService } from "@svc/proto/svc/identity/v1/identity_pb";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
-import type { OAuthClientQueries } from "../db/oauth-clients.ts";
+import type { OAuthClientStore } from "../oauth-stores.ts";
 import { generateClientSecret, hashClientSecret } from "../oauth/clients/client-secret.ts";
 import { checkClientFields, toOAuthClientMessage } from "../oauth/clients/client-fields.ts";
 import type { RedirectUriPolicy } from "../oauth/clients/redirect-uri.ts";
@@ -16,7 +16,7 @@ export type OAuthClientAdminImpl = Pick<ServiceImpl<typeof IdentityAdminService>
  * and stored only as its SHA-256. Deleting a client ends every grant and token issued to it.
  */
 export function oauthClientAdmin(deps: {
-  clients: OAuthClientQueries;
+  clients: OAuthClientStore;
   credentials: CredentialVerification;
   redirectUriPolicy: RedirectUriPolicy;
   logger: Logger;

@@ -1,6 +1,6 @@
 import { createLogger } from "@svc/platform";
 import { afterEach, describe, expect, it } from "vitest";
-import type { OAuthClientRecord } from "../db/oauth-clients.ts";
+import type { OAuthClientRecord } from "../oauth-stores.ts";
 import { startOAuthHttpListener, type RunningOAuthHttpListener } from "./http-listener.ts";
 import { stubbedOAuthProvider } from "./provider/in-memory-provider.ts";
 

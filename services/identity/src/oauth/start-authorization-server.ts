@@ -2,9 +2,10 @@ import type { Logger, ShutdownDrain } from "@svc/platform";
 import type { Pool } from "@svc/platform/db";
 import type { Redis } from "ioredis";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
-import { oauthArtifactQueries, type OAuthArtifactQueries } from "../db/oauth-artifacts.ts";
-import { oauthClientQueries } from "../db/oauth-clients.ts";
-import { oauthClientPolicyQueries } from "../db/oauth-client-policy.ts";
+import { pgOAuthArtifactStore } from "../db/pg-oauth-artifact-store.ts";
+import { pgOAuthClientPolicyStore } from "../db/pg-oauth-client-policy-store.ts";
+import { pgOAuthClientStore } from "../db/pg-oauth-client-store.ts";
+import type { ProviderArtifactStore } from "../oauth-stores.ts";
 import type { PasswordSignIn } from "../sign-in/password-sign-in.ts";
 import { userAccountDirectory } from "./interaction/account-directory.ts";
 import { interactionSignInAttempts } from "./interaction/sign-in-attempts.ts";
@@ -38,13 +39,13 @@ const PURGE_GRACE_SECONDS = 24 * 60 * 60;
 /** Wires and starts the OAuth 2.0 authorization server (oidc-provider) on its own HTTP port. */
 export async function startAuthorizationServer(options: AuthorizationServerOptions): Promise<{ port: number; close(): Promise<void> }> {
   const { pool, credentials, logger } = options;
-  const artifacts = oauthArtifactQueries(pool);
+  const artifacts = pgOAuthArtifactStore(pool);
   const provider = createOAuthProvider({
     issuer: new URL(options.publicUrl).origin,
     artifacts,
-    clients: oauthClientQueries(pool),
+    clients: pgOAuthClientStore(pool),
     accounts: userAccountDirectory(pool, options.signIn),
-    clientPolicy: oauthClientPolicyQueries(pool),
+    clientPolicy: pgOAuthClientPolicyStore(pool),
     cookieKeys: options.cookieKeys,
     grantLifetimeSeconds: options.grantLifetimeSeconds,
     signInAttempts: interactionSignInAttempts({ redis: options.redis, keyPrefix: options.keyPrefix, durationSeconds: LIFETIMES.interaction, logger }),
@@ -77,7 +78,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
   };
 }
 
-async function purgeExpired(artifacts: OAuthArtifactQueries, logger: Logger) {
+async function purgeExpired(artifacts: ProviderArtifactStore, logger: Logger) {
   try {
     let removed = 0;
     for (let batch = await artifacts.purgeExpired(PURGE_GRACE_SECONDS); batch > 0; batch = await artifacts.purgeExpired(PURGE_GRACE_SECONDS)) {

@@ -1,8 +1,7 @@
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { bearerToken, unauthenticated } from "@svc/platform";
 import type { CredentialVerification } from "../credentials/verify-credential.ts";
-import type { SessionRecord } from "../db/sessions.ts";
-import { isSessionToken, type SessionStore } from "./session-store.ts";
+import { isSessionToken, type SessionRecord, type SessionStore } from "./session-store.ts";
 
 export const bearerTokenOf = (context: HandlerContext): string | undefined => bearerToken(context.requestHeader.get("authorization"));
 

@@ -1,15 +1,5 @@
 import { fromSnakeCaseRow, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
-import type { LinkRole } from "../room-store.ts";
-
-export interface JoinLinkRecord {
-  id: string;
-  meetingId: string;
-  role: LinkRole;
-  email: string | null;
-  name: string | null;
-  expiresAt: Date;
-  revokedAt: Date | null;
-}
+import type { JoinLinkRecord, ListedJoinLink } from "../join-link-store.ts";
 
 type LinkRow = SnakeCaseRow<JoinLinkRecord>;
 
@@ -45,9 +35,6 @@ export async function findJoinLinkById(db: Queryable, linkId: string): Promise<J
 
 /** How many links a meeting's list shows at most (newest first). */
 export const LINK_LIST_LIMIT = 1_000;
-
-/** A link as a meeting's list shows it: with when it was made. */
-export type ListedJoinLink = JoinLinkRecord & { createdAt: Date };
 
 /** A meeting's links, newest first, with when each was made. */
 export async function joinLinksOf(db: Queryable, meetingId: string): Promise<ListedJoinLink[]> {

@@ -5,7 +5,7 @@ import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { clientAddressKey, notFound } from "@svc/platform";
 import { type Pool } from "@svc/platform/db";
 import { errorMetadata } from "@svc/platform/contract";
-import type { JoinLinkRecord } from "../db/join-links.ts";
+import type { JoinLinkRecord } from "../join-link-store.ts";
 import type { LinkRole, LobbyEntryRecord } from "../room-store.ts";
 import { enterLobby, lobbyEntryByTicket } from "../db/lobby.ts";
 import { openRoomAndAdmit, readJoinState, withdrawAdmission } from "../db/join-state.ts";

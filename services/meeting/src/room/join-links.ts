@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { invalidArgument } from "@svc/platform";
-import { type Pool } from "@svc/platform/db";
-import { findJoinLink, findJoinLinkById, insertJoinLink, joinLinksOf, revokeJoinLink, type JoinLinkRecord } from "../db/join-links.ts";
+import type { JoinLinkRecord, JoinLinkStore } from "../join-link-store.ts";
 import type { LinkRole } from "../room-store.ts";
 import type { StoredMeeting } from "../meeting-store.ts";
 import { validateDisplayName } from "./display-name.ts";
@@ -25,9 +24,7 @@ export interface NewJoinLink {
  * the holder is: an invited host or attendee (role from the invitation) or a named guest. Stored
  * as hashes; each expires, can be revoked, and works for its own meeting only.
  */
-export function createJoinLinks(deps: { pool: Pool }) {
-  const { pool } = deps;
-
+export function createJoinLinks({ store }: { store: JoinLinkStore }) {
   /** A new link for `meeting` (which the caller may manage and which has not closed). */
   async function create(
     meeting: StoredMeeting,
@@ -69,13 +66,13 @@ export function createJoinLinks(deps: { pool: Pool }) {
 
     const secret = newRoomSecret();
     const link = { id: randomUUID(), meetingId: meeting.id, role, email, name, expiresAt, revokedAt: null };
-    await insertJoinLink(pool, { ...link, secretHash: hashRoomSecret(secret) });
+    await store.insert({ ...link, secretHash: hashRoomSecret(secret) });
     return { link, secret };
   }
 
   /** The link whose secret this is, unjudged (undefined for junk or an unknown secret): a join looks it up first to charge its own budget. */
   async function find(secret: string): Promise<JoinLinkRecord | undefined> {
-    return isRoomSecret(secret) ? findJoinLink(pool, hashRoomSecret(secret)) : undefined;
+    return isRoomSecret(secret) ? store.bySecretHash(hashRoomSecret(secret)) : undefined;
   }
 
   /** The link a join presents, with the role it gives now, when it lets its holder into `meeting`; refused (403) otherwise, saying why. */
@@ -99,11 +96,11 @@ export function createJoinLinks(deps: { pool: Pool }) {
     describe,
     /** The meeting's links, newest first, each with what it gives now (its role, or why nothing). */
     async list(meeting: Invitation, now = new Date()) {
-      return (await joinLinksOf(pool, meeting.id)).map((link) => ({ link, standing: linkStanding(link, meeting, now) }));
+      return (await store.ofMeeting(meeting.id)).map((link) => ({ link, standing: linkStanding(link, meeting, now) }));
     },
     /** The link an admission was granted with, unjudged. */
-    byId: (linkId: string) => findJoinLinkById(pool, linkId),
-    revoke: (meetingId: string, linkId: string) => revokeJoinLink(pool, meetingId, linkId),
+    byId: (linkId: string) => store.byId(linkId),
+    revoke: (meetingId: string, linkId: string) => store.revoke(meetingId, linkId),
   };
 }
 

@@ -66,127 +66,165 @@ const CONTENDED_PAUSE_MS = 50;
  * per endpoint than it may send at once, queued here, so a freed slot is refilled at once rather
  * than after a claim's round trip to the database.
  *
- * This function is the claim loop and the wiring; the parts are modules of their own: DeliverySlots
- * (what this replica holds and may launch), attempt.ts (one attempt, from the claimed row to the
- * recorded outcome), InFlightAttempts (stopping), WakeSignal (resting until something is due).
+ * This function is the wiring; its parts, below, are the claim loop (claimLoop, claimRound, restAfterClaim),
+ * launching attempts (attemptLauncher) and giving leases back (leaseReturns). The parts they use are
+ * modules of their own: DeliverySlots (what this replica holds and may launch), attempt.ts (one
+ * attempt, from the claimed row to the recorded outcome), InFlightAttempts (stopping), WakeSignal
+ * (resting until something is due).
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  const { pool, logger } = options;
-  const rateLimiter = options.rateLimiter ?? createEndpointRateLimiter({ keyPrefix: "", logger });
-  const slots = new DeliverySlots({
-    concurrency: options.concurrency,
-    perEndpoint: options.perEndpointConcurrency,
-    perOrganization: options.perOrganizationConcurrency,
-  });
-  const inFlight = new InFlightAttempts();
-  const signal = new WakeSignal();
-  const wake = () => signal.wake();
-  let stopping = false;
+  const runtime: DispatcherRuntime = {
+    options,
+    rateLimiter: options.rateLimiter ?? createEndpointRateLimiter({ keyPrefix: "", logger: options.logger }),
+    slots: new DeliverySlots({
+      concurrency: options.concurrency,
+      perEndpoint: options.perEndpointConcurrency,
+      perOrganization: options.perOrganizationConcurrency,
+    }),
+    inFlight: new InFlightAttempts(),
+    signal: new WakeSignal(),
+    stopping: false,
+    backlogLikely: false,
+  };
+  const leases = leaseReturns(runtime);
+  const launcher = attemptLauncher(runtime, leases);
   let loop: Promise<void> | undefined;
-  // Set when the last claim may have left due work behind, so a finished attempt should claim again.
-  let backlogLikely = false;
+  return {
+    start() {
+      loop ??= claimLoop(runtime, launcher, leases);
+    },
+    wake: () => runtime.signal.wake(),
+    async stop() {
+      runtime.stopping = true;
+      runtime.signal.close();
+      await loop;
+      const abandoned = await runtime.inFlight.drain(options.drainMs ?? 5_000);
+      await leases.giveBackStaleQueued(Infinity);
+      await leases.giveBack(abandoned);
+    },
+  };
+}
+
+/** What the parts of one dispatcher share. */
+interface DispatcherRuntime {
+  readonly options: DispatcherOptions;
+  readonly rateLimiter: EndpointRateLimiter;
+  readonly slots: DeliverySlots;
+  readonly inFlight: InFlightAttempts;
+  readonly signal: WakeSignal;
+  /** Set by `stop`: nothing is claimed or launched after. */
+  stopping: boolean;
+  /** Set when the last claim may have left due work behind, so a finished attempt should claim again. */
+  backlogLikely: boolean;
+}
+
+type QueuedEntry = { delivery: ClaimedDelivery; claimedAt: number };
+type LeaseReturns = ReturnType<typeof leaseReturns>;
+type AttemptLauncher = ReturnType<typeof attemptLauncher>;
+
+/** Claims due deliveries and launches them until stopped, resting when nothing more is due now. */
+async function claimLoop(runtime: DispatcherRuntime, launcher: AttemptLauncher, leases: LeaseReturns) {
+  const { options, slots, signal } = runtime;
+  while (!runtime.stopping) {
+    await leases.giveBackStaleQueued();
+    const free = LOOKAHEAD * options.concurrency - slots.launchedCount - slots.queuedCount;
+    if (free <= 0) {
+      // Every slot is busy: a finished attempt wakes us (backlogLikely), or the poll does.
+      runtime.backlogLikely = true;
+      signal.take();
+      await signal.sleep(longestRest(runtime));
+      continue;
+    }
+    signal.take();
+    const limit = Math.min(free, MAX_BATCH);
+    const claimed = await claimRound(runtime, limit);
+    if (!claimed) {
+      await signal.sleep(Math.min(1_000, options.pollIntervalMs));
+      continue;
+    }
+    const claimedAt = Date.now();
+    for (const delivery of claimed) slots.enqueue(delivery, claimedAt);
+    launcher.sendQueued();
+    await restAfterClaim(runtime, claimed.length === limit);
+  }
+}
+
+/** One claim of up to `limit` deliveries, fairly across organizations and endpoints; undefined when the claim failed (logged). */
+async function claimRound({ options, slots, rateLimiter }: DispatcherRuntime, limit: number): Promise<ClaimedDelivery[] | undefined> {
+  // What this replica holds per endpoint (on the wire or queued); endpoints out of rate-limit turns
+  // count as full, so their deliveries stay unclaimed until the next window.
+  const inFlight = slots.heldPerEndpoint();
+  for (const id of rateLimiter.pausedEndpoints()) inFlight.set(id, LOOKAHEAD * options.perEndpointConcurrency);
+  try {
+    return await claimDueDeliveries(options.pool, {
+      limit,
+      leaseMs: options.leaseMs,
+      leaseToken: randomUUID(),
+      perEndpoint: LOOKAHEAD * options.perEndpointConcurrency,
+      perOrganization: LOOKAHEAD * options.perOrganizationConcurrency,
+      inFlight,
+      inFlightByOrganization: slots.heldPerOrganization(),
+    });
+  } catch (error) {
+    options.logger.error({ err: error }, "could not claim deliveries; retrying");
+    return undefined;
+  }
+}
+
+/** After a claim: claims again at once when it got all it asked for, else rests until something is due or frees up. */
+async function restAfterClaim(runtime: DispatcherRuntime, gotAll: boolean) {
+  const { slots, signal } = runtime;
+  const saturated = slots.queuedCount > 0 || slots.atCapacity();
+  runtime.backlogLikely = gotAll || saturated;
+  // A claim that got fewer than it asked for took everything due (what the caps held back is
+  // `saturated`): claiming again at once would find nothing, so wait for a wake-up or the due time.
+  if (gotAll || signal.requested || runtime.stopping) return;
+  const untilDue = saturated ? 0 : await millisecondsUntilDue(runtime.options);
+  if (untilDue > 0) {
+    await signal.sleep(untilDue);
+    return;
+  }
+  // Due work is waiting for attempts in flight (its endpoint or organization at its limit, or a
+  // half-open circuit's probe): the next finished attempt wakes us, the poll at the latest.
+  // With nothing in flight, another replica was claiming it at this very moment.
+  runtime.backlogLikely = true;
+  await signal.sleep(slots.launchedCount > 0 ? longestRest(runtime) : CONTENDED_PAUSE_MS);
+}
+
+/** How long the loop may sleep waiting for attempts in flight: queued deliveries are checked for staleness in time. */
+function longestRest({ slots, options }: DispatcherRuntime) {
+  return slots.queuedCount > 0 ? Math.min(options.pollIntervalMs, options.queueWaitMs) : options.pollIntervalMs;
+}
+
+async function millisecondsUntilDue(options: DispatcherOptions): Promise<number> {
+  try {
+    const due = await nextDueAt(options.pool);
+    if (!due) return options.pollIntervalMs;
+    return Math.max(0, Math.min(options.pollIntervalMs, due.getTime() - Date.now()));
+  } catch {
+    return options.pollIntervalMs;
+  }
+}
+
+/** Launches queued deliveries as slots free up, each attempt in the request and trace its event came from. */
+function attemptLauncher(runtime: DispatcherRuntime, leases: LeaseReturns) {
+  const { options, slots, inFlight, signal } = runtime;
+  const wake = () => signal.wake();
   const sendAttempt = createAttemptSender(
-    { ...options, rateLimiter },
+    { ...options, rateLimiter: runtime.rateLimiter },
     {
       abandonSignal: inFlight.signal,
       abandoned: (delivery) => inFlight.abandon(delivery),
       // What this replica claimed ahead for the endpoint must not be sent now.
-      endpointStopped: (subscriptionId) => giveBackQueued((entry) => entry.delivery.subscriptionId === subscriptionId),
+      endpointStopped: (subscriptionId) => leases.giveBackQueued((entry) => entry.delivery.subscriptionId === subscriptionId),
       wakeIn: (ms) => setTimeout(wake, ms).unref(),
     },
   );
 
-  async function run() {
-    while (!stopping) {
-      await giveBackStaleQueued();
-      const free = LOOKAHEAD * options.concurrency - slots.launchedCount - slots.queuedCount;
-      if (free <= 0) {
-        // Every slot is busy: a finished attempt wakes us (backlogLikely), or the poll does.
-        backlogLikely = true;
-        signal.take();
-        await signal.sleep(longestRest());
-        continue;
-      }
-      signal.take();
-      const limit = Math.min(free, MAX_BATCH);
-      let claimed: ClaimedDelivery[];
-      try {
-        claimed = await claimDueDeliveries(pool, {
-          limit,
-          leaseMs: options.leaseMs,
-          leaseToken: randomUUID(),
-          perEndpoint: LOOKAHEAD * options.perEndpointConcurrency,
-          perOrganization: LOOKAHEAD * options.perOrganizationConcurrency,
-          inFlight: withRateLimitedEndpointsFull(),
-          inFlightByOrganization: slots.heldPerOrganization(),
-        });
-      } catch (error) {
-        logger.error({ err: error }, "could not claim deliveries; retrying");
-        await signal.sleep(Math.min(1_000, options.pollIntervalMs));
-        continue;
-      }
-      const claimedAt = Date.now();
-      for (const delivery of claimed) slots.enqueue(delivery, claimedAt);
-      sendQueued();
-      const saturated = slots.queuedCount > 0 || slots.atCapacity();
-      backlogLikely = claimed.length === limit || saturated;
-      // A claim that got fewer than it asked for took everything due (what the caps held back is
-      // `saturated`): claiming again at once would find nothing, so wait for a wake-up or the due time.
-      if (claimed.length === limit || signal.requested || stopping) continue;
-      const untilDue = saturated ? 0 : await millisecondsUntilDue();
-      if (untilDue > 0) {
-        await signal.sleep(untilDue);
-        continue;
-      }
-      // Due work is waiting for attempts in flight (its endpoint or organization at its limit, or a
-      // half-open circuit's probe): the next finished attempt wakes us, the poll at the latest.
-      // With nothing in flight, another replica was claiming it at this very moment.
-      backlogLikely = true;
-      await signal.sleep(slots.launchedCount > 0 ? longestRest() : CONTENDED_PAUSE_MS);
-    }
-  }
-
-  /** How long the loop may sleep waiting for attempts in flight: queued deliveries are checked for staleness in time. */
-  function longestRest() {
-    return slots.queuedCount > 0 ? Math.min(options.pollIntervalMs, options.queueWaitMs) : options.pollIntervalMs;
-  }
-
-  /** What this replica holds per endpoint (on the wire or queued); endpoints out of rate-limit turns count as full, so their deliveries stay unclaimed until the next window. */
-  function withRateLimitedEndpointsFull(): ReadonlyMap<string, number> {
-    const counts = slots.heldPerEndpoint();
-    for (const id of rateLimiter.pausedEndpoints()) counts.set(id, LOOKAHEAD * options.perEndpointConcurrency);
-    return counts;
-  }
-
   /** Launches queued deliveries while their endpoint, their organization and the process have room. */
   function sendQueued() {
-    if (stopping) return;
+    if (runtime.stopping) return;
     for (const delivery of slots.launchable()) launch(delivery);
-  }
-
-  /** Deliveries queued longer than `queueWaitMs` (their endpoint stayed busy) go back to every replica. */
-  function giveBackStaleQueued(olderThan = Date.now() - options.queueWaitMs) {
-    return giveBackQueued((entry) => entry.claimedAt <= olderThan);
-  }
-
-  /** Releases the leases of queued deliveries that should not wait here any more. */
-  async function giveBackQueued(shouldGiveBack: (entry: { delivery: ClaimedDelivery; claimedAt: number }) => boolean) {
-    await giveBack(slots.takeQueued(shouldGiveBack));
-  }
-
-  async function giveBack(deliveries: ClaimedDelivery[]) {
-    if (deliveries.length === 0) return;
-    await releaseLeases(pool, deliveries).catch((error: unknown) => logger.warn({ err: error }, "could not release leases; they will expire"));
-  }
-
-  async function millisecondsUntilDue(): Promise<number> {
-    try {
-      const due = await nextDueAt(pool);
-      if (!due) return options.pollIntervalMs;
-      return Math.max(0, Math.min(options.pollIntervalMs, due.getTime() - Date.now()));
-    } catch {
-      return options.pollIntervalMs;
-    }
   }
 
   /** Sends a delivery `slots` counted as launched; its slots are freed when the request is over. */
@@ -194,13 +232,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const freeSlot = () => {
       if (!slots.freeSlot(delivery.id)) return;
       sendQueued();
-      if (backlogLikely) wake();
+      if (runtime.backlogLikely) wake();
     };
     // In the request and trace the event came from: its log lines and attempt span name them.
     const attempt = withEventContext(delivery.context, () => sendAttempt(delivery, freeSlot))
       .catch((error: unknown) => {
         // The lease will expire and the delivery will be sent again: at least once.
-        logger.error({ err: error, deliveryId: delivery.id }, "could not record a delivery attempt");
+        options.logger.error({ err: error, deliveryId: delivery.id }, "could not record a delivery attempt");
       })
       .finally(() => {
         freeSlot();
@@ -210,18 +248,21 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     inFlight.track(attempt);
   }
 
+  return { sendQueued };
+}
+
+/** Gives claimed deliveries back to every replica (their leases released) when they should not wait here. */
+function leaseReturns({ options, slots }: DispatcherRuntime) {
+  async function giveBack(deliveries: ClaimedDelivery[]) {
+    if (deliveries.length === 0) return;
+    await releaseLeases(options.pool, deliveries).catch((error: unknown) => options.logger.warn({ err: error }, "could not release leases; they will expire"));
+  }
+  /** Releases the leases of queued deliveries that should not wait here any more. */
+  const giveBackQueued = (shouldGiveBack: (entry: QueuedEntry) => boolean) => giveBack(slots.takeQueued(shouldGiveBack));
   return {
-    start() {
-      loop ??= run();
-    },
-    wake,
-    async stop() {
-      stopping = true;
-      signal.close();
-      await loop;
-      const abandoned = await inFlight.drain(options.drainMs ?? 5_000);
-      await giveBackStaleQueued(Infinity);
-      await giveBack(abandoned);
-    },
+    giveBack,
+    giveBackQueued,
+    /** Deliveries queued longer than `queueWaitMs` (their endpoint stayed busy) go back to every replica. */
+    giveBackStaleQueued: (olderThan = Date.now() - options.queueWaitMs) => giveBackQueued((entry) => entry.claimedAt <= olderThan),
   };
 }

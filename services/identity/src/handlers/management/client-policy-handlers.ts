@@ -2,7 +2,7 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { invalidArgument, notFound, requireUuid } from "@svc/platform";
 import { ClientPolicyMode, type ManagementService } from "@svc/proto/svc/identity/v1/identity_pb";
-import { ALLOW_LIST_MAX_CLIENTS, type OAuthClientPolicyRecord } from "../../db/oauth-client-policy.ts";
+import { ALLOW_LIST_MAX_CLIENTS, type OAuthClientPolicyRecord } from "../../oauth-stores.ts";
 import type { ManagementAccess, ManagementDependencies } from "./management-context.ts";
 
 type ClientPolicyHandlers = Pick<

@@ -4,13 +4,10 @@ import { adminRoleRequired, type CredentialCache, type Logger } from "@svc/platf
 import type { AccountStores } from "../../account-stores.ts";
 import type { CredentialVerification } from "../../credentials/verify-credential.ts";
 import type { EmbedOriginStore } from "../../embedding/embed-origin-store.ts";
-import type { OAuthArtifactQueries } from "../../db/oauth-artifacts.ts";
-import type { OAuthClientQueries } from "../../db/oauth-clients.ts";
-import type { OAuthClientPolicyQueries } from "../../db/oauth-client-policy.ts";
+import type { OAuthArtifactStore, OAuthClientPolicyStore, OAuthClientStore } from "../../oauth-stores.ts";
 import type { RedirectUriPolicy } from "../../oauth/clients/redirect-uri.ts";
-import type { SessionRecord } from "../../db/sessions.ts";
 import { requireSession } from "../../sessions/session-caller.ts";
-import type { SessionStore } from "../../sessions/session-store.ts";
+import type { SessionRecord, SessionStore } from "../../sessions/session-store.ts";
 
 export interface ManagementDependencies {
   accounts: AccountStores;
@@ -18,10 +15,10 @@ export interface ManagementDependencies {
   credentials: CredentialVerification;
   /** The verification cache, to forget a user's cached credentials when their role changes. */
   cache: CredentialCache;
-  clients: OAuthClientQueries;
-  artifacts: OAuthArtifactQueries;
+  clients: OAuthClientStore;
+  artifacts: OAuthArtifactStore;
   /** Which other organizations' clients members may authorize (enforced by the authorization server). */
-  clientPolicy: OAuthClientPolicyQueries;
+  clientPolicy: OAuthClientPolicyStore;
   /** Which sites may frame the organization's meetings (sent by the join page in frame-ancestors). */
   embedOrigins: EmbedOriginStore;
   redirectUriPolicy: RedirectUriPolicy;

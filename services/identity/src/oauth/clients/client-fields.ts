@@ -1,6 +1,6 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { identityLimits, LINE_BREAKING_OR_CONTROL } from "@svc/platform/contract";
-import type { OAuthClientRecord } from "../../db/oauth-clients.ts";
+import type { OAuthClientRecord } from "../../oauth-stores.ts";
 import { ALL_SCOPES, isKnownScope } from "../provider/scopes.ts";
 import { redirectUriProblem, type RedirectUriPolicy } from "./redirect-uri.ts";
 

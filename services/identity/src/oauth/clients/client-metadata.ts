@@ -1,5 +1,5 @@
 import type { ClientMetadata } from "oidc-provider";
-import type { OAuthClientRecord } from "../../db/oauth-clients.ts";
+import type { OAuthClientRecord } from "../../oauth-stores.ts";
 
 /** Custom client metadata: the scopes the client may request (space-separated). */
 export const ALLOWED_SCOPES_METADATA = "allowed_scopes";

@@ -1,4 +1,4 @@
-import type { OAuthArtifactQueries } from "../../db/oauth-artifacts.ts";
+import type { UserAuthorizationStore } from "../../oauth-stores.ts";
 import type { CredentialVerifier } from "../../credentials/credential-verifier.ts";
 import { ACCESS_TOKEN_PREFIX } from "./provider-configuration.ts";
 
@@ -10,7 +10,7 @@ const ACCESS_TOKEN_SHAPE = /^svc_oauth_[A-Za-z0-9_-]{43}$/;
  * counts while it is unexpired and its grant, client and user still exist (revocation deletes
  * the rows and marks the token revoked in the verification cache).
  */
-export function oauthAccessTokenVerifier(artifacts: OAuthArtifactQueries): CredentialVerifier {
+export function oauthAccessTokenVerifier(artifacts: UserAuthorizationStore): CredentialVerifier {
   return {
     prefix: ACCESS_TOKEN_PREFIX,
     async verify(token, tokenHash) {

@@ -1,7 +1,6 @@
 import { createLogger } from "@svc/platform";
 import type Provider from "oidc-provider";
-import type { OAuthArtifactQueries } from "../../db/oauth-artifacts.ts";
-import type { OAuthClientRecord, OAuthClientQueries } from "../../db/oauth-clients.ts";
+import type { OAuthArtifactStore, OAuthClientRecord, OAuthClientStore } from "../../oauth-stores.ts";
 import { createOAuthProvider } from "./provider-configuration.ts";
 
 /**
@@ -11,8 +10,8 @@ import { createOAuthProvider } from "./provider-configuration.ts";
 export function stubbedOAuthProvider(issuer: string, clients: OAuthClientRecord[] = []): Provider {
   return createOAuthProvider({
     issuer,
-    artifacts: { upsert: async () => undefined, find: async () => undefined } as unknown as OAuthArtifactQueries,
-    clients: { find: async (id: string) => clients.find((client) => client.clientId === id) } as unknown as OAuthClientQueries,
+    artifacts: { upsert: async () => undefined, find: async () => undefined } as unknown as OAuthArtifactStore,
+    clients: { find: async (id: string) => clients.find((client) => client.clientId === id) } as unknown as OAuthClientStore,
     accessTokensRevoked: async () => undefined,
     accounts: { authenticate: async () => undefined, find: async () => undefined },
     clientPolicy: { allows: async () => true },

@@ -1,7 +1,7 @@
 import { errors, type Grant } from "oidc-provider";
 
 /**
- * An organization's rule for which OAuth clients its members may authorize (db/oauth-client-policy.ts):
+ * An organization's rule for which OAuth clients its members may authorize (oauth-stores.ts, OAuthClientPolicyStore):
  * its own clients always; another organization's when its policy is `all` or the client is listed.
  */
 export interface OrganizationClientPolicy {

@@ -1,12 +1,11 @@
 import { errors, type Adapter, type AdapterPayload } from "oidc-provider";
-import type { OAuthArtifactQueries } from "../../db/oauth-artifacts.ts";
-import type { OAuthClientQueries } from "../../db/oauth-clients.ts";
+import type { OAuthClientStore, ProviderArtifactStore } from "../../oauth-stores.ts";
 import { hashToken } from "@svc/platform";
 import { clientMetadata } from "../clients/client-metadata.ts";
 
 export interface ArtifactAdapterDependencies {
-  artifacts: OAuthArtifactQueries;
-  clients: OAuthClientQueries;
+  artifacts: ProviderArtifactStore;
+  clients: OAuthClientStore;
   /** Called with the hashes of access tokens that stopped being valid, to evict them from caches. */
   accessTokensRevoked(tokenHashes: string[]): Promise<void>;
 }
@@ -104,7 +103,7 @@ function artifactAdapter(model: string, { artifacts, accessTokensRevoked }: Arti
 }
 
 /** Clients are managed through the admin API, never by oidc-provider: read-only here. */
-function clientAdapter(clients: OAuthClientQueries): Adapter {
+function clientAdapter(clients: OAuthClientStore): Adapter {
   const readOnly = async () => {
     throw new Error("OAuth clients are managed through IdentityAdminService");
   };

@@ -1,36 +1,18 @@
 import { fromSnakeCaseRow, inTransaction, type Pool, type SnakeCaseRow } from "@svc/platform/db";
-
-export interface OAuthClientRecord {
-  clientId: string;
-  orgId: string;
-  name: string;
-  redirectUris: string[];
-  scopes: string[];
-  secretHash: string;
-  /** Every authorization request must carry a PKCE code_challenge (docs/security.md, "PKCE"). */
-  requirePkce: boolean;
-  createdAt: Date;
-}
+import type { OAuthClientChange, OAuthClientRecord, OAuthClientStore } from "../oauth-stores.ts";
 
 type OAuthClientRow = SnakeCaseRow<OAuthClientRecord>;
 const fromRow = fromSnakeCaseRow<OAuthClientRecord>;
 
 const COLUMNS = "client_id, org_id, name, redirect_uris, scopes, secret_hash, require_pkce, created_at";
 
-/** SQL for identity.oauth_clients. */
-export function oauthClientQueries(pool: Pool) {
-  return {
-    /** Inserts the client; `undefined` when the organization does not exist. */
-    async create(client: Omit<OAuthClientRecord, "createdAt" | "requirePkce"> & { requirePkce?: boolean }): Promise<OAuthClientRecord | undefined> {
-      const { rows } = await pool.query<OAuthClientRow>(
-        `INSERT INTO oauth_clients (client_id, org_id, name, redirect_uris, scopes, secret_hash, require_pkce)
-         SELECT $1, id, $3, $4, $5, $6, $7 FROM organizations WHERE id = $2
-         RETURNING ${COLUMNS}`,
-        [client.clientId, client.orgId, client.name, client.redirectUris, client.scopes, client.secretHash, client.requirePkce ?? false],
-      );
-      return rows[0] && fromRow(rows[0]);
-    },
+/** OAuthClientStore on identity.oauth_clients, in two parts: reading clients and changing them. */
+export function pgOAuthClientStore(pool: Pool): OAuthClientStore {
+  return { ...clientReads(pool), ...clientChanges(pool) };
+}
 
+function clientReads(pool: Pool): Pick<OAuthClientStore, "find" | "registeringOrganizationName" | "listByOrg" | "findInOrg" | "organizationExists"> {
+  return {
     async find(clientId: string): Promise<OAuthClientRecord | undefined> {
       // Whatever a browser sends as client_id reaches here; text Postgres cannot hold (NUL) or
       // longer than any client id names no client, rather than failing the query.
@@ -59,6 +41,27 @@ export function oauthClientQueries(pool: Pool) {
       return rows[0] && fromRow(rows[0]);
     },
 
+    async organizationExists(orgId: string): Promise<boolean> {
+      const { rowCount } = await pool.query("SELECT 1 FROM organizations WHERE id = $1", [orgId]);
+      return rowCount === 1;
+    },
+  };
+}
+
+/** Changing a client ends what was issued under what it no longer allows, in the same transaction. */
+function clientChanges(pool: Pool): Pick<OAuthClientStore, "create" | "updateInOrg" | "rotateSecretInOrg" | "delete"> {
+  return {
+    /** Inserts the client; `undefined` when the organization does not exist. */
+    async create(client: Omit<OAuthClientRecord, "createdAt" | "requirePkce"> & { requirePkce?: boolean }): Promise<OAuthClientRecord | undefined> {
+      const { rows } = await pool.query<OAuthClientRow>(
+        `INSERT INTO oauth_clients (client_id, org_id, name, redirect_uris, scopes, secret_hash, require_pkce)
+         SELECT $1, id, $3, $4, $5, $6, $7 FROM organizations WHERE id = $2
+         RETURNING ${COLUMNS}`,
+        [client.clientId, client.orgId, client.name, client.redirectUris, client.scopes, client.secretHash, client.requirePkce ?? false],
+      );
+      return rows[0] && fromRow(rows[0]);
+    },
+
     /**
      * Changes name, redirect URIs and scopes of the organization's client. When a scope was
      * removed, every code, token and grant of the client is deleted in the same transaction
@@ -67,7 +70,7 @@ export function oauthClientQueries(pool: Pool) {
     async updateInOrg(
       orgId: string,
       clientId: string,
-      fields: { name: string; redirectUris: string[]; scopes: string[]; requirePkce: boolean },
+      fields: OAuthClientChange,
     ): Promise<{ client: OAuthClientRecord; revokedAccessTokens: string[] } | undefined> {
       return inTransaction(pool, async (client) => {
         const before = await client.query<{ scopes: string[] }>("SELECT scopes FROM oauth_clients WHERE client_id = $1 AND org_id = $2 FOR UPDATE", [
@@ -102,11 +105,6 @@ export function oauthClientQueries(pool: Pool) {
       return rows[0] && fromRow(rows[0]);
     },
 
-    async organizationExists(orgId: string): Promise<boolean> {
-      const { rowCount } = await pool.query("SELECT 1 FROM organizations WHERE id = $1", [orgId]);
-      return rowCount === 1;
-    },
-
     /**
      * Deletes the client and every code, token and grant issued to it, in one transaction.
      * Returns the hashes of the deleted access tokens (to evict them from the verification
@@ -125,8 +123,6 @@ export function oauthClientQueries(pool: Pool) {
     },
   };
 }
-
-export type OAuthClientQueries = ReturnType<typeof oauthClientQueries>;
 
 /** Client ids are 1-100 characters (the column's check) without NUL, which Postgres text cannot hold. */
 const isStorableClientId = (clientId: string) => clientId.length >= 1 && clientId.length <= 100 && !clientId.includes("\0");

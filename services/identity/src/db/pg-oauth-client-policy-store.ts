@@ -1,33 +1,22 @@
 import { fromSnakeCaseRow, inTransaction, type Pool, type PoolClient, type SnakeCaseRow } from "@svc/platform/db";
-
-/** `all`: members may authorize any organization's client (the default). `listed`: only listed ones and the organization's own. */
-export type OAuthClientPolicyMode = "all" | "listed";
-
-export interface AllowedOAuthClientRecord {
-  clientId: string;
-  /** The client's name and the organization that registered it, as the consent page shows them. */
-  name: string;
-  organizationName: string;
-  addedAt: Date;
-}
-
-export interface OAuthClientPolicyRecord {
-  mode: OAuthClientPolicyMode;
-  allowedClients: AllowedOAuthClientRecord[];
-}
-
-/** What listing a client came to. */
-export type AllowClientOutcome = "listed" | "unknown-client" | "own-client" | "list-full";
-
-/** An allow-list longer than this is not an allow-list; it also bounds the page and the answer. */
-export const ALLOW_LIST_MAX_CLIENTS = 100;
+import {
+  ALLOW_LIST_MAX_CLIENTS,
+  type AllowClientOutcome,
+  type AllowedOAuthClientRecord,
+  type OAuthClientPolicyMode,
+  type OAuthClientPolicyRecord,
+  type OAuthClientPolicyStore,
+} from "../oauth-stores.ts";
 
 /**
- * SQL for an organization's OAuth client policy (identity.organizations.oauth_client_policy and
- * identity.oauth_client_allow_list). Every read and change is confined to the organization given,
- * which callers take from the caller's session, never from a request.
+ * OAuthClientPolicyStore on identity.organizations.oauth_client_policy and identity.oauth_client_allow_list,
+ * in two parts: reading the policy and changing it.
  */
-export function oauthClientPolicyQueries(pool: Pool) {
+export function pgOAuthClientPolicyStore(pool: Pool): OAuthClientPolicyStore {
+  return { ...policyReads(pool), ...policyChanges(pool) };
+}
+
+function policyReads(pool: Pool): Pick<OAuthClientPolicyStore, "policyOf" | "allows"> {
   return {
     /** The organization's policy and its listed clients (oldest first); undefined for no such organization. */
     async policyOf(orgId: string): Promise<OAuthClientPolicyRecord | undefined> {
@@ -50,6 +39,28 @@ export function oauthClientPolicyQueries(pool: Pool) {
       };
     },
 
+    /**
+     * Whether a member of `orgId` may authorize `clientId` now: the organization's own client
+     * always; another organization's when the mode is `all` or the client is listed.
+     */
+    async allows(orgId: string, clientId: string): Promise<boolean> {
+      if (!isStorableClientId(clientId)) return false;
+      const { rows } = await pool.query<{ allowed: boolean }>(
+        `SELECT c.org_id = o.id
+                OR o.oauth_client_policy = 'all'
+                OR EXISTS (SELECT 1 FROM oauth_client_allow_list a WHERE a.org_id = o.id AND a.client_id = c.client_id) AS allowed
+           FROM organizations o, oauth_clients c
+          WHERE o.id = $1 AND c.client_id = $2`,
+        [orgId, clientId],
+      );
+      return rows[0]?.allowed === true;
+    },
+  };
+}
+
+/** Each change of an organization's list is serialized on the organization's row, so its size bound holds. */
+function policyChanges(pool: Pool): Pick<OAuthClientPolicyStore, "setMode" | "allow" | "disallow"> {
+  return {
     /**
      * Sets the mode. Switching to `listed` ends, in the same transaction, every authorization a
      * member holds for a client that is now refused; answers the deleted access tokens' hashes.
@@ -98,27 +109,8 @@ export function oauthClientPolicyQueries(pool: Pool) {
         return { revokedAccessTokens: await endRefusedGrants(client, orgId) };
       });
     },
-
-    /**
-     * Whether a member of `orgId` may authorize `clientId` now: the organization's own client
-     * always; another organization's when the mode is `all` or the client is listed.
-     */
-    async allows(orgId: string, clientId: string): Promise<boolean> {
-      if (!isStorableClientId(clientId)) return false;
-      const { rows } = await pool.query<{ allowed: boolean }>(
-        `SELECT c.org_id = o.id
-                OR o.oauth_client_policy = 'all'
-                OR EXISTS (SELECT 1 FROM oauth_client_allow_list a WHERE a.org_id = o.id AND a.client_id = c.client_id) AS allowed
-           FROM organizations o, oauth_clients c
-          WHERE o.id = $1 AND c.client_id = $2`,
-        [orgId, clientId],
-      );
-      return rows[0]?.allowed === true;
-    },
   };
 }
-
-export type OAuthClientPolicyQueries = ReturnType<typeof oauthClientPolicyQueries>;
 
 /**
  * With the `listed` mode, deletes every grant (and its codes and tokens) that a user of the

@@ -1,33 +1,20 @@
 import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform/db";
+import type {
+  AccessTokenRecord,
+  AuthorizedGrantRecord,
+  OAuthArtifactStore,
+  ProviderArtifactStore,
+  StoredArtifact,
+  UserAuthorizationStore,
+} from "../oauth-stores.ts";
 
-/** The columns an artifact is found and revoked by, besides its hashed id. */
-export interface ArtifactIndexes {
-  grantId?: string | undefined;
-  clientId?: string | undefined;
-  sessionUid?: string | undefined;
-}
-
-export interface StoredArtifact {
-  payload: Record<string, unknown>;
-  consumedAt: Date | null;
-}
-
-export interface AccessTokenRecord {
-  userId: string;
-  orgId: string;
-  role: "admin" | "member";
-  clientId: string;
-  scope: string;
-  expiresAt: Date;
-}
-
-/** A grant a user gave a client (an authorized application), as the dashboard lists it. */
-export interface AuthorizedGrantRecord {
-  grantId: string;
-  clientId: string;
-  clientName: string;
-  scopes: string[];
-  grantedAt: Date;
+/**
+ * OAuthArtifactStore on identity.oauth_artifacts: what oidc-provider persists, keyed by the SHA-256
+ * of each artifact's id (callers pass hashes, never ids), read in two parts: as oidc-provider's
+ * storage and as the users' authorizations. Expired rows are invisible to every read.
+ */
+export function pgOAuthArtifactStore(pool: Pool): OAuthArtifactStore {
+  return { ...providerArtifacts(pool), ...userAuthorizations(pool) };
 }
 
 /** The one read of a single artifact: by one of its lookup columns, and only while it has not expired. */
@@ -40,13 +27,10 @@ async function findUnexpired(pool: Pool, model: string, column: "id_hash" | "ses
   return row && fromSnakeCaseRow<StoredArtifact>(row);
 }
 
-/**
- * SQL for identity.oauth_artifacts: what oidc-provider persists, keyed by the SHA-256 of each
- * artifact's id. Callers pass hashes, never ids. Expired rows are invisible to every read.
- */
-export function oauthArtifactQueries(pool: Pool) {
+/** The artifacts as oidc-provider's storage (oauth/storage/artifact-adapter.ts) and its purge. */
+function providerArtifacts(pool: Pool): ProviderArtifactStore {
   return {
-    async upsert(model: string, idHash: string, payload: object, indexes: ArtifactIndexes, expiresInSeconds: number) {
+    async upsert(model, idHash, payload, indexes, expiresInSeconds) {
       await pool.query(
         `INSERT INTO oauth_artifacts (model, id_hash, payload, grant_id, client_id, session_uid, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7))
@@ -95,6 +79,21 @@ export function oauthArtifactQueries(pool: Pool) {
       return rows.flatMap((row) => (row.id_hash ? [row.id_hash] : []));
     },
 
+    /** Removes rows that expired more than `graceSeconds` ago, at most `limit` per call. */
+    async purgeExpired(graceSeconds: number, limit = 1000): Promise<number> {
+      const { rowCount } = await pool.query(
+        `DELETE FROM oauth_artifacts WHERE ctid IN (
+           SELECT ctid FROM oauth_artifacts WHERE expires_at < now() - make_interval(secs => $1) LIMIT $2)`,
+        [graceSeconds, limit],
+      );
+      return rowCount ?? 0;
+    },
+  };
+}
+
+/** The artifacts as users' authorizations: access tokens to verify, grants to list and revoke, browser sessions to end. */
+function userAuthorizations(pool: Pool): UserAuthorizationStore {
+  return {
     /**
      * The live access token with this hash, with its user's organization (any organization's
      * user may authorize any client). A token counts only while its grant, its client and its user
@@ -156,17 +155,5 @@ export function oauthArtifactQueries(pool: Pool) {
       );
       return rowCount === 1;
     },
-
-    /** Removes rows that expired more than `graceSeconds` ago, at most `limit` per call. */
-    async purgeExpired(graceSeconds: number, limit = 1000): Promise<number> {
-      const { rowCount } = await pool.query(
-        `DELETE FROM oauth_artifacts WHERE ctid IN (
-           SELECT ctid FROM oauth_artifacts WHERE expires_at < now() - make_interval(secs => $1) LIMIT $2)`,
-        [graceSeconds, limit],
-      );
-      return rowCount ?? 0;
-    },
   };
 }
-
-export type OAuthArtifactQueries = ReturnType<typeof oauthArtifactQueries>;

@@ -1,19 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { fromSnakeCaseRow, type Pool, type SnakeCaseRow } from "@svc/platform/db";
+import type { SessionRecord, SessionRecordStore } from "../sessions/session-store.ts";
 
-export interface SessionRecord {
-  sessionId: string;
-  userId: string;
-  orgId: string;
-  role: "admin" | "member";
-  csrfHash: string;
-  expiresAt: Date;
-}
-
-/** SQL for identity.sessions: rows are found by the SHA-256 of the session token only. */
-export function sessionQueries(pool: Pool) {
+/** SessionRecordStore on identity.sessions. */
+export function pgSessionRecordStore(pool: Pool): SessionRecordStore {
   return {
-    async insert(session: { userId: string; orgId: string; tokenHash: string; csrfHash: string; absoluteSeconds: number }): Promise<Date> {
+    async insert(session) {
       const { rows } = await pool.query<{ expires_at: Date }>(
         `INSERT INTO sessions (id, user_id, org_id, token_hash, csrf_hash, expires_at)
          VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6)) RETURNING expires_at`,
@@ -62,5 +54,3 @@ export function sessionQueries(pool: Pool) {
     },
   };
 }
-
-export type SessionQueries = ReturnType<typeof sessionQueries>;
