@@ -2067,7 +2067,7 @@ export interface components {
          *       ]
          *     }
          */
-        UpdateMeetingRequest: {
+        UpdateMeetingRequest: ({
             /** @description The meeting's title. At most 255 characters as sent; trimmed, and then not empty; one line, no control characters. */
             title?: string;
             start?: string | null;
@@ -2096,7 +2096,7 @@ export interface components {
              * @enum {string}
              */
             transcription?: "off" | "on";
-        } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+        } & (unknown & unknown)) | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
         /**
          * @example {
          *       "email": "ada@example.com"

@@ -68,12 +68,21 @@ const meetingFields = {
   }),
 };
 
-/** A planned end is given one way (`end` or `duration`): both may be sent as null (clearing it), not both with a value. */
-const oneWayToEnd = { not: { required: ["end", "duration"], properties: { end: { type: "string" }, duration: { type: "integer" } } } };
+/**
+ * A planned end is given one way (`end` or `duration`): both may be sent as null (clearing it), not
+ * both with a value; and never beside a start sent as null (nothing for it to follow).
+ */
+const oneWayToEnd = {
+  not: { required: ["end", "duration"], properties: { end: { type: "string" }, duration: { type: "integer" } } },
+  allOf: [
+    { if: { required: ["end"], properties: { end: { type: "string" } } }, then: { properties: { start: { type: "string" } } } },
+    { if: { required: ["duration"], properties: { duration: { type: "integer" } } }, then: { properties: { start: { type: "string" } } } },
+  ],
+};
 
 /** On create, a planned end needs a non-null start beside it. */
 const plannedEndRules = {
-  ...oneWayToEnd,
+  not: oneWayToEnd.not,
   allOf: [
     { if: { required: ["end"], properties: { end: { type: "string" } } }, then: { required: ["start"], properties: { start: { type: "string" } } } },
     { if: { required: ["duration"], properties: { duration: { type: "integer" } } }, then: { required: ["start"], properties: { start: { type: "string" } } } },

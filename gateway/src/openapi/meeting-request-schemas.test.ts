@@ -34,5 +34,9 @@ describe("UpdateMeetingRequest", () => {
     expect(valid("UpdateMeetingRequest", { end: "2031-01-01T10:45:00Z", duration: 45 })).toBe(false);
     expect(valid("UpdateMeetingRequest", {})).toBe(false);
     expect(valid("UpdateMeetingRequest", { unknown: 1 })).toBe(false);
+    // A start sent as null beside a planned end leaves it nothing to follow (400 "end needs a start").
+    expect(valid("UpdateMeetingRequest", { start: null, duration: 45 })).toBe(false);
+    expect(valid("UpdateMeetingRequest", { start: null, end: "2031-01-01T10:45:00Z" })).toBe(false);
+    expect(valid("UpdateMeetingRequest", { start: null, end: null })).toBe(true);
   });
 });
