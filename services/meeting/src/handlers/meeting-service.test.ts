@@ -6,7 +6,8 @@ import { MeetingPageService, MeetingService, MeetingStatus } from "@svc/proto/sv
 import type { MeetingDetails, NewMeeting, StoredMeeting, MeetingStore } from "../meeting-store.ts";
 import type { RoomVisit, VisitStore } from "../visit-store.ts";
 import type { MeetingLifecycle } from "../room/meeting-lifecycle.ts";
-import { meetingPageService, meetingService } from "./meeting-service.ts";
+import { meetingPageService } from "./meeting-page-service.ts";
+import { meetingService } from "./meeting-service.ts";
 import { DEFAULT_SETTINGS } from "../meeting-request.ts";
 
 // The handler rules of MeetingService over an in-memory transport and in-memory stores: value

@@ -4,7 +4,7 @@ import { notFound } from "@svc/platform";
 import type { MeetingRoomService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { isMeetingId } from "../../meeting-id.ts";
 import { closedMeeting } from "../../room/join-grants.ts";
-import { joinResponse } from "../meeting-service.ts";
+import { joinResponse } from "../meeting-page-service.ts";
 import type { MeetingRoomServiceDependencies, RoomAccess } from "./room-context.ts";
 
 type LobbyHandlers = Pick<ServiceImpl<typeof MeetingRoomService>, "getLobbyStatus" | "listLobby" | "denyAllWaiting" | "decideLobbyEntry" | "setRoomLocked">;
