@@ -31,6 +31,9 @@ export const jsonResponse = (schema: z.ZodType, description: string): ZodOpenApi
 export const jsonRequestBody = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema } } });
 
 /** 401, as every authenticated route answers it (RFC 6750 challenge). */
+/** 404 of every operation on one of the caller's organization's meetings (another organization's does not exist for the caller). */
+export const meetingNotFoundResponse = errorResponse('No such meeting in the caller\'s organization: `{"error": "Meeting not found"}`.');
+
 export const unauthorizedResponse: ZodOpenApiResponseObject = {
   ...errorResponse("Missing, malformed, unknown, expired or revoked token."),
   headers: z.object({ "WWW-Authenticate": z.string().meta({ description: '`Bearer realm="svc"`, with `error="invalid_token"` when a token was sent.' }) }),

@@ -16,6 +16,7 @@ import {
   forbiddenResponse as forbidden,
   jsonRequestBody,
   jsonResponse,
+  meetingNotFoundResponse,
   serverErrorResponses as serverErrors,
   tooManyRequestsResponse,
   unauthorizedResponse as unauthorized,
@@ -25,7 +26,6 @@ import { roomOperation } from "./meeting.ts";
 
 const tooManyRequests = tooManyRequestsResponse();
 const noRecording = errorResponse('No such recording in the caller\'s organization: `{"error": "Recording not found"}`.');
-const noMeeting = errorResponse('No such meeting in the caller\'s organization: `{"error": "Meeting not found"}`.');
 const noCapacity = {
   ...errorResponse(
     "No recorder has capacity for another recording now (it refused, or did not answer within RECORDING_START_TIMEOUT_SECONDS, default 8 s): the message says so, and `Retry-After` says when to try again. A start never hangs.",
@@ -54,7 +54,7 @@ export const recordingOpenApi: OpenApiFragment = {
           "400": errorResponse("`layout` is not grid or audio."),
           "401": unauthorized,
           "403": forbidden("recording.manage"),
-          "404": noMeeting,
+          "404": meetingNotFoundResponse,
           "409": errorResponse(startRefusals),
           "413": errorResponse("Request body over 100 KB."),
           "429": tooManyRequests,
@@ -73,7 +73,7 @@ export const recordingOpenApi: OpenApiFragment = {
           "200": jsonResponse(RecordingList, "The recordings."),
           "401": unauthorized,
           "403": forbidden("recording.read"),
-          "404": noMeeting,
+          "404": meetingNotFoundResponse,
           "429": tooManyRequests,
           ...serverErrors,
         },

@@ -15,6 +15,7 @@ import {
   forbiddenResponse as forbidden,
   jsonRequestBody,
   jsonResponse,
+  meetingNotFoundResponse,
   serverErrorResponses as serverErrors,
   tooManyRequestsResponse,
   unauthorizedResponse as unauthorized,
@@ -23,7 +24,6 @@ import {
 
 const tooManyRequests = tooManyRequestsResponse();
 const noTranscript = errorResponse('No such transcript in the caller\'s organization: `{"error": "Transcript not found"}`.');
-const noMeeting = errorResponse('No such meeting in the caller\'s organization: `{"error": "Meeting not found"}`.');
 const adminOnly = " Admins of the organization only (a member's credential gets 403).";
 
 const download = (format: "vtt" | "json") => ({
@@ -67,7 +67,7 @@ export const transcriptOpenApi: OpenApiFragment = {
           "200": jsonResponse(TranscriptList, "The transcripts."),
           "401": unauthorized,
           "403": forbidden("transcript.read"),
-          "404": noMeeting,
+          "404": meetingNotFoundResponse,
           "429": tooManyRequests,
           ...serverErrors,
         },
