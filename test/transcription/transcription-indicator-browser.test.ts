@@ -84,6 +84,11 @@ describe("the room's transcription indicator", () => {
     expect((await api("GET", `/meeting/${meeting.id}`)).body.transcription).toBe("on");
     // Told before joining, beside the recording notice.
     expect(await (await fetch(meeting.url)).text()).toContain("Its recordings are transcribed: what each person says is written down with their name.");
+    const joinPage = await browser.newPage();
+    await joinPage.goto(meeting.url);
+    await expect.poll(() => joinPage.locator("#recording-notice").textContent()).toContain("Its recordings are transcribed");
+    await shots(joinPage, "join-page-transcribed");
+    await joinPage.close();
     const page = await joinMeeting(browser, meeting.url, "Ada");
     collectPageProblems(page, problems);
     const indicator = page.locator(".recording-indicator");
