@@ -104,12 +104,14 @@ try {
         await Promise.all(
           Array.from({ length: Math.min(8, missing - i) }, () => {
             const id = randomUUID();
-            return storeEventDeliveries(pool, {
-              id,
-              orgId: "org-bench",
-              type: "meeting.ended",
-              body: JSON.stringify({ type: "meeting.ended", data: { meetingId: id } }),
-            });
+            return storeEventDeliveries(pool, [
+              {
+                id,
+                orgId: "org-bench",
+                type: "meeting.ended",
+                body: JSON.stringify({ type: "meeting.ended", data: { meetingId: id } }),
+              },
+            ]);
           }),
         );
       }

@@ -38,7 +38,7 @@ describe.each(Object.keys(transports))("consumer lag on the %s bus", (transport)
     expect(before?.line).toMatch(/^event_consumer_lag_messages\{topic="meeting\.events",consumer_group="webhook-delivery",service="webhook"\} 5$/);
 
     let handled = 0;
-    await bus.subscriber().start({ ...subscription, handle: async () => void handled++ });
+    await bus.subscriber().start({ ...subscription, handleBatch: async (events) => void (handled += events.length) });
     await waitFor(() => handled >= 5, 30_000, "the consumer did not handle the events");
     await waitFor(async () => (await bus.consumerLag(subscription)) === 0, 30_000, "the lag did not fall to zero");
     expect((await scrapedLag())?.value).toBe(0);

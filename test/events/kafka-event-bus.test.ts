@@ -57,7 +57,7 @@ describe("the Kafka event bus", () => {
   it("an idle subscriber closes within a second and a half (its fetch in flight is not held for kafkajs's default 5 s)", async () => {
     const bus = openBus(`${uniqueName("k")}.`);
     const subscriber = bus.subscriber();
-    await subscriber.start({ topic: "meeting.events", groupId: "g", handle: async () => undefined });
+    await subscriber.start({ topic: "meeting.events", groupId: "g", handleBatch: async () => undefined });
     // Idle long enough that a fetch is waiting on the broker when the close comes.
     await holdStill(1_500, "the subscriber idles on an empty topic, a fetch in flight");
     const closing = Date.now();
@@ -69,7 +69,7 @@ describe("the Kafka event bus", () => {
     const prefix = `${uniqueName("k")}.`;
     const bus = openBus(prefix);
     const received: IncomingEvent[] = [];
-    await bus.subscriber().start({ topic: "meeting.events", groupId: "g", handle: async (incoming) => void received.push(incoming) });
+    await bus.subscriber().start({ topic: "meeting.events", groupId: "g", handleBatch: async (events) => void received.push(...events) });
     const sent = [event("m1", "first"), event("m2", "other"), event("m1", "second")];
     await bus.publisher().publish(sent);
     await waitFor(() => received.length === 3, 20_000);
@@ -88,8 +88,12 @@ describe("the Kafka event bus", () => {
     const sent = [event("a"), event("b")];
     await bus.publisher().publish(sent);
     const seen = { first: [] as string[], second: [] as string[] };
-    await bus.subscriber().start({ topic: "meeting.events", groupId: "first", handle: async (incoming) => void seen.first.push(incoming.id) });
-    await bus.subscriber().start({ topic: "meeting.events", groupId: "second", handle: async (incoming) => void seen.second.push(incoming.id) });
+    await bus
+      .subscriber()
+      .start({ topic: "meeting.events", groupId: "first", handleBatch: async (events) => void seen.first.push(...events.map((incoming) => incoming.id)) });
+    await bus
+      .subscriber()
+      .start({ topic: "meeting.events", groupId: "second", handleBatch: async (events) => void seen.second.push(...events.map((incoming) => incoming.id)) });
     await waitFor(() => seen.first.length === 2 && seen.second.length === 2, 20_000);
     expect(seen.first.sort()).toEqual(sent.map((outgoing) => outgoing.id).sort());
     expect(seen.second.sort()).toEqual(sent.map((outgoing) => outgoing.id).sort());

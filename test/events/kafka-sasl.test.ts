@@ -75,7 +75,7 @@ describe.each(["scram-sha-512", "plain"] as const)("the Kafka event bus over SAS
     const prefix = `${uniqueName(mechanism.replace(/-/g, ""))}.`;
     const consumer = await busOf("webhook", prefix, credentials(mechanism, webhookUser));
     const received: IncomingEvent[] = [];
-    await consumer.subscriber().start({ topic: "meeting.events", groupId: "webhook", handle: async (incoming) => void received.push(incoming) });
+    await consumer.subscriber().start({ topic: "meeting.events", groupId: "webhook", handleBatch: async (events) => void received.push(...events) });
     const sent = [event("meeting-1"), event("meeting-2")];
     await (await busOf("meeting", prefix, credentials(mechanism, meetingUser))).publisher().publish(sent);
     await waitFor(() => received.length === 2, 60_000, "events published over SASL were not consumed");

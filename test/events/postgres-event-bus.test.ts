@@ -28,7 +28,7 @@ describe("the Postgres-backed event bus (embedded default)", () => {
     const prefix = `${uniqueName("p")}.`;
     const bus = await openBus(prefix);
     const received: IncomingEvent[] = [];
-    await bus.subscriber().start({ topic: "meeting.events", groupId: "g", handle: async (incoming) => void received.push(incoming) });
+    await bus.subscriber().start({ topic: "meeting.events", groupId: "g", handleBatch: async (events) => void received.push(...events) });
     const sent = [event("m1", "first"), event("m2", "other"), event("m1", "second"), event("m1", "third")];
     await bus.publisher().publish(sent);
 
@@ -44,7 +44,7 @@ describe("the Postgres-backed event bus (embedded default)", () => {
     const prefix = `${uniqueName("p")}.`;
     const bus = await openBus(prefix, { pollIntervalMs: 30_000 });
     const received: IncomingEvent[] = [];
-    await bus.subscriber().start({ topic: "meeting.events", groupId: "g", handle: async (incoming) => void received.push(incoming) });
+    await bus.subscriber().start({ topic: "meeting.events", groupId: "g", handleBatch: async (events) => void received.push(...events) });
     await holdStill(500, "let the consumer go idle on its first empty read");
     const publishedAt = Date.now();
     await bus.publisher().publish([event("k")]);
@@ -56,12 +56,12 @@ describe("the Postgres-backed event bus (embedded default)", () => {
     const prefix = `${uniqueName("p")}.`;
     const [busA, busB] = [await openBus(prefix), await openBus(prefix)];
     const handledBy = new Map<string, string[]>();
-    const handler = (name: string) => async (incoming: IncomingEvent) => {
-      handledBy.set(incoming.id, [...(handledBy.get(incoming.id) ?? []), name]);
+    const handler = (name: string) => async (events: IncomingEvent[]) => {
+      for (const incoming of events) handledBy.set(incoming.id, [...(handledBy.get(incoming.id) ?? []), name]);
       await holdStill(5, "a handler that takes a moment, so both consumers are busy at once");
     };
-    await busA.subscriber().start({ topic: "meeting.events", groupId: "workers", handle: handler("a") });
-    await busB.subscriber().start({ topic: "meeting.events", groupId: "workers", handle: handler("b") });
+    await busA.subscriber().start({ topic: "meeting.events", groupId: "workers", handleBatch: handler("a") });
+    await busB.subscriber().start({ topic: "meeting.events", groupId: "workers", handleBatch: handler("b") });
     const sent = Array.from({ length: 200 }, (_, index) => event(`meeting-${index}`));
     await busA.publisher().publish(sent);
 
@@ -77,8 +77,14 @@ describe("the Postgres-backed event bus (embedded default)", () => {
     const prefix = `${uniqueName("p")}.`;
     const bus = await openBus(prefix);
     const seen = { webhooks: [] as string[], audit: [] as string[] };
-    await bus.subscriber().start({ topic: "meeting.events", groupId: "webhooks", handle: async (incoming) => void seen.webhooks.push(incoming.id) });
-    await bus.subscriber().start({ topic: "meeting.events", groupId: "audit", handle: async (incoming) => void seen.audit.push(incoming.id) });
+    await bus.subscriber().start({
+      topic: "meeting.events",
+      groupId: "webhooks",
+      handleBatch: async (events) => void seen.webhooks.push(...events.map((incoming) => incoming.id)),
+    });
+    await bus
+      .subscriber()
+      .start({ topic: "meeting.events", groupId: "audit", handleBatch: async (events) => void seen.audit.push(...events.map((incoming) => incoming.id)) });
     const sent = [event("a"), event("b"), event("c")];
     await bus.publisher().publish(sent);
     await waitFor(() => seen.webhooks.length === 3 && seen.audit.length === 3);
@@ -92,7 +98,9 @@ describe("the Postgres-backed event bus (embedded default)", () => {
     const sent = event("early");
     await bus.publisher().publish([sent]);
     const received: string[] = [];
-    await bus.subscriber().start({ topic: "meeting.events", groupId: "late", handle: async (incoming) => void received.push(incoming.id) });
+    await bus
+      .subscriber()
+      .start({ topic: "meeting.events", groupId: "late", handleBatch: async (events) => void received.push(...events.map((incoming) => incoming.id)) });
     await waitFor(() => received.length === 1);
     expect(received).toEqual([sent.id]);
   });
@@ -125,7 +133,7 @@ describe("the Postgres-backed event bus (embedded default)", () => {
     await dying.subscriber().start({
       topic: "meeting.events",
       groupId: "g",
-      handle: () => {
+      handleBatch: () => {
         started();
         return handlerReleased; // the consumer "hangs" mid-event until its session is gone
       },
@@ -144,7 +152,9 @@ describe("the Postgres-backed event bus (embedded default)", () => {
 
     const survivor = await openBus(prefix);
     const received: string[] = [];
-    await survivor.subscriber().start({ topic: "meeting.events", groupId: "g", handle: async (incoming) => void received.push(incoming.id) });
+    await survivor
+      .subscriber()
+      .start({ topic: "meeting.events", groupId: "g", handleBatch: async (events) => void received.push(...events.map((incoming) => incoming.id)) });
     await waitFor(() => received.length === 1, 15_000);
     release();
     expect(received).toEqual([sent.id]);

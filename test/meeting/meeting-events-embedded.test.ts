@@ -24,7 +24,7 @@ beforeAll(async () => {
     logger: createLogger("embedded-test", "silent"),
     pollIntervalMs: 200,
   });
-  await bus.subscriber().start({ topic: "meeting.events", groupId: "embedded-test", handle: async (event) => void received.push(event) });
+  await bus.subscriber().start({ topic: "meeting.events", groupId: "embedded-test", handleBatch: async (events) => void received.push(...events) });
 });
 afterAll(async () => {
   await bus?.close();

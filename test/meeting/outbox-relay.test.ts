@@ -174,3 +174,44 @@ describe("claiming outbox rows with a lease, publishing outside the transaction"
     expect(other[1]!.map((event) => event.key)).toEqual(["meeting-1"]);
   });
 });
+
+describe("the relay under load", () => {
+  const write = (key: string) =>
+    inTransaction(pool, (client) =>
+      insertOutboxEvent(client, { id: randomUUID(), topic: "meeting.events", key, type: "svc.meeting.v1.MeetingEnded", value: new Uint8Array([1]) }),
+    );
+
+  it("publishes the first event of a quiet outbox at once, and the events written while it keeps coming together in the next pass", async () => {
+    await pool.query("TRUNCATE outbox");
+    const passes: { at: number; keys: string[] }[] = [];
+    const relay = startOutboxRelay({
+      outbox: createOutbox(pool),
+      publisher: {
+        publish: async (events) => void passes.push({ at: performance.now(), keys: events.map((event) => event.key) }),
+        close: async () => undefined,
+      },
+      logger,
+      pollIntervalMs: 60_000,
+      maxBackoffMs: 1_000,
+      // Long beside the writes below, so that on a busy machine they still fall within one interval.
+      busyPassIntervalMs: 2_000,
+    });
+    try {
+      const woken = performance.now();
+      await write("meeting-0");
+      relay.wake();
+      await waitFor(() => passes.length === 1, 5_000, "the first event was not published");
+      // At once: no waiting for the interval after a quiet pass.
+      expect(passes[0]!.at - woken).toBeLessThan(1_000);
+      // Each request writes its event and wakes the relay, as a meeting's change does.
+      for (let index = 1; index <= 9; index++) {
+        await write(`meeting-${index}`);
+        relay.wake();
+      }
+      await waitFor(() => passes.flatMap((pass) => pass.keys).length === 10, 10_000, "not every event was published");
+    } finally {
+      await relay.stop();
+    }
+    expect(passes.map((pass) => pass.keys.length)).toEqual([1, 9]);
+  });
+});

@@ -32,25 +32,35 @@ export function closeBusesAfterEach(): <Bus extends EventBus>(bus: Bus) => Bus {
 }
 
 /**
- * What both transports promise: an event's context reaches its handler, which runs as part of the
- * request that published it (its request id is current); an event without one runs with none.
+ * What both transports promise: an event's context reaches its handler, with the context of its
+ * consumption (to store with the work it causes) naming the request that published it; an event
+ * without one has none. The batch runs as part of its first event's request.
  */
 export async function expectContextReachesHandler(bus: EventBus, requestId: string, timeoutMs: number): Promise<void> {
-  const handled: { context: Record<string, string>; requestId: string | undefined }[] = [];
+  const handled: { context: Record<string, string>; consumptionContext: Record<string, string> }[] = [];
+  const batchRequestIds: (string | undefined)[] = [];
   await bus.subscriber().start({
     topic: "meeting.events",
     groupId: "g",
-    handle: async (incoming) => void handled.push({ context: incoming.context, requestId: currentRequestId() }),
+    handleBatch: async (events) => {
+      batchRequestIds.push(currentRequestId());
+      handled.push(...events.map(({ context, consumptionContext }) => ({ context, consumptionContext })));
+    },
   });
   await bus.publisher().publish([{ ...probeEvent("m1"), context: { "x-request-id": requestId } }, probeEvent("m2")]);
   await waitFor(() => handled.length === 2, timeoutMs);
-  expect(handled.find((entry) => entry.requestId !== undefined)).toMatchObject({ context: { "x-request-id": requestId }, requestId });
-  expect(handled.filter((entry) => entry.requestId === undefined)).toHaveLength(1);
+  expect(handled.find((entry) => entry.context["x-request-id"] !== undefined)).toMatchObject({
+    context: { "x-request-id": requestId },
+    consumptionContext: { "x-request-id": requestId },
+  });
+  expect(handled.filter((entry) => entry.consumptionContext["x-request-id"] === undefined)).toHaveLength(1);
+  expect(batchRequestIds.filter((id) => id !== undefined && id !== requestId)).toEqual([]);
 }
 
 /**
- * What both transports promise: an event whose handler failed is redelivered until the handler
- * succeeds, and the later events of its key wait for it. The handler fails twice with `failure`.
+ * What both transports promise: a batch whose handler failed is redelivered until the handler
+ * succeeds, none of it committed meanwhile, and the later events of its key wait for it. The
+ * handler fails twice with `failure` while its batch holds the "flaky" event.
  */
 export async function expectRedeliveredUntilHandled(bus: EventBus, failure: Error, timeoutMs: number): Promise<void> {
   let failuresLeft = 2;
@@ -58,9 +68,9 @@ export async function expectRedeliveredUntilHandled(bus: EventBus, failure: Erro
   await bus.subscriber().start({
     topic: "meeting.events",
     groupId: "g",
-    handle: async (incoming) => {
-      if (probeText(incoming) === "flaky" && failuresLeft-- > 0) throw failure;
-      handled.push(probeText(incoming));
+    handleBatch: async (events) => {
+      if (events.some((incoming) => probeText(incoming) === "flaky") && failuresLeft-- > 0) throw failure;
+      handled.push(...events.map(probeText));
     },
   });
   await bus.publisher().publish([probeEvent("same", "flaky"), probeEvent("same", "after")]);

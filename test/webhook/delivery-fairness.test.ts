@@ -3,15 +3,14 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLogger, parseConfig } from "@svc/platform";
-import { inTransaction, type Pool } from "@svc/platform/db";
+import { type Pool } from "@svc/platform/db";
 import { configSchema } from "../../services/webhook/src/config.ts";
 import { storeEventDeliveries, storeSingleDelivery } from "../../services/webhook/src/db/deliveries.ts";
-import { insertSubscription } from "../../services/webhook/src/db/subscriptions.ts";
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from "../../services/webhook/src/delivery/dispatcher.ts";
 import { createHttpSender } from "../../services/webhook/src/delivery/http-sender.ts";
 import { createSecretBox } from "../../services/webhook/src/signing/secret-box.ts";
-import { generateSigningSecret } from "../../services/webhook/src/signing/signing-secret.ts";
 import { createServiceDatabase, type ServiceDatabase } from "../support/service-database.ts";
+import { storeSubscription } from "../support/stored-subscriptions.ts";
 import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { dispatcherSettings } from "../../services/webhook/src/delivery/dispatcher-settings.ts";
@@ -85,15 +84,7 @@ beforeEach(async () => {
   Object.assign(tarpit, { requests: 0, mostOpenAtOnce: 0 });
 });
 
-async function subscribe(orgId: string, url: string) {
-  const id = randomUUID();
-  const secret = generateSigningSecret();
-  const stored = await inTransaction(pool, (client) =>
-    insertSubscription(client, { id, orgId, url, events: ["meeting.ended"], secretSealed: secretBox.seal(secret, id) }, 100),
-  );
-  if (stored === "limit-reached") throw new Error("limit reached");
-  return { id, secret };
-}
+const subscribe = (orgId: string, url: string) => storeSubscription(pool, secretBox, orgId, { url });
 
 /** A `webhook.test` event for one subscription, stored the way POST /webhook/:id/test stores it. */
 const queueTestEvent = (orgId: string, subscriptionId: string) =>
@@ -149,7 +140,7 @@ describe("fair delivery across organizations", () => {
     await holdStill(500, "a negative: let A take every slot it can (it must not get more than its share)");
 
     const storedAt = Date.now();
-    await storeEventDeliveries(pool, meetingEnded("org-b"));
+    await storeEventDeliveries(pool, [meetingEnded("org-b")]);
     dispatcher.wake();
     await waitFor(() => receiver.on("/b").length === 1, 5_000, "organization B's meeting.ended was not delivered within 5 s");
     const latencyMs = receiver.on("/b")[0]!.receivedAt - storedAt;
@@ -164,7 +155,7 @@ describe("fair delivery across organizations", () => {
 
   it("opens an endpoint's circuit after consecutive timeouts: no more attempts to it until the circuit closes", async () => {
     const hung = await subscribe("org-a", `${tarpit.url}/slow`);
-    for (let i = 0; i < 30; i++) await storeEventDeliveries(pool, meetingEnded("org-a"));
+    for (let i = 0; i < 30; i++) await storeEventDeliveries(pool, [meetingEnded("org-a")]);
     const threshold = productionConfig.WEBHOOK_CIRCUIT_BREAKER_TIMEOUTS;
     startDispatcher(300, { perEndpointConcurrency: 1 });
     await waitFor(async () => (await pool.query("SELECT 1 FROM attempts")).rowCount! >= threshold, 10_000, "timeouts were not recorded");
@@ -195,7 +186,7 @@ describe("caps on pending deliveries", () => {
   it("stores a delivery beyond an endpoint's pending cap as failed, with the reason in its log, and never sends it", async () => {
     const capped = await subscribe("org-a", `${tarpit.url}/capped`);
     const cap = { perEndpoint: 3, perOrganization: 1_000 };
-    for (let i = 0; i < 5; i++) await storeEventDeliveries(pool, meetingEnded("org-a"), cap);
+    for (let i = 0; i < 5; i++) await storeEventDeliveries(pool, [meetingEnded("org-a")], cap);
     const { rows } = await pool.query<{ status: string; count: number }>(
       "SELECT status, count(*)::int AS count FROM deliveries WHERE subscription_id = $1 GROUP BY status ORDER BY status",
       [capped.id],
@@ -213,7 +204,7 @@ describe("caps on pending deliveries", () => {
     await subscribe("org-a", `${tarpit.url}/one`);
     await subscribe("org-a", `${tarpit.url}/two`);
     const cap = { perEndpoint: 1_000, perOrganization: 4 };
-    for (let i = 0; i < 3; i++) await storeEventDeliveries(pool, meetingEnded("org-a"), cap);
+    for (let i = 0; i < 3; i++) await storeEventDeliveries(pool, [meetingEnded("org-a")], cap);
     const { rows } = await pool.query<{ status: string; count: number }>(
       "SELECT status, count(*)::int AS count FROM deliveries GROUP BY status ORDER BY status",
     );

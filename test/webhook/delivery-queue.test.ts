@@ -4,15 +4,15 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "@svc/platform";
-import { createPool, inTransaction, type Pool } from "@svc/platform/db";
+import { createPool, type Pool } from "@svc/platform/db";
 import { scheduleRedelivery } from "../../services/webhook/src/db/delivery-log.ts";
 import { claimDueDeliveries, recordFailure, recordSuccess, storeEventDeliveries, type ClaimedDelivery } from "../../services/webhook/src/db/deliveries.ts";
-import { deleteSubscription, insertSubscription } from "../../services/webhook/src/db/subscriptions.ts";
+import { deleteSubscription } from "../../services/webhook/src/db/subscriptions.ts";
 import { createDispatcher, type Dispatcher } from "../../services/webhook/src/delivery/dispatcher.ts";
 import { createHttpSender } from "../../services/webhook/src/delivery/http-sender.ts";
 import { createSecretBox } from "../../services/webhook/src/signing/secret-box.ts";
-import { generateSigningSecret } from "../../services/webhook/src/signing/signing-secret.ts";
 import { createServiceDatabase, type ServiceDatabase } from "../support/service-database.ts";
+import { storeSubscription } from "../support/stored-subscriptions.ts";
 import { waitFor } from "../support/wait.ts";
 import { holdStill } from "../support/hold-still.ts";
 
@@ -37,21 +37,18 @@ beforeEach(async () => {
   await pool.query("TRUNCATE attempts, deliveries, events, subscriptions");
 });
 
-async function subscribe(orgId: string, url = "http://127.0.0.1:9/hook", events = ["meeting.ended"]) {
-  const id = randomUUID();
-  const secret = generateSigningSecret();
-  const stored = await inTransaction(pool, (client) => insertSubscription(client, { id, orgId, url, events, secretSealed: secretBox.seal(secret, id) }, 100));
-  if (stored === "limit-reached") throw new Error("limit reached");
-  return { id, secret };
-}
+const subscribe = (orgId: string, url?: string, events?: string[]) =>
+  storeSubscription(pool, secretBox, orgId, { ...(url ? { url } : {}), ...(events ? { events } : {}) });
 
 const storeEvent = (orgId: string, id = randomUUID()) =>
-  storeEventDeliveries(pool, {
-    id,
-    orgId,
-    type: "meeting.ended",
-    body: JSON.stringify({ type: "meeting.ended", timestamp: new Date().toISOString(), data: { eventId: id } }),
-  });
+  storeEventDeliveries(pool, [
+    {
+      id,
+      orgId,
+      type: "meeting.ended",
+      body: JSON.stringify({ type: "meeting.ended", timestamp: new Date().toISOString(), data: { eventId: id } }),
+    },
+  ]);
 
 const claim = (from: Pool, limit = 100, options: { leaseMs?: number; perEndpoint?: number; inFlight?: Map<string, number> } = {}) =>
   claimDueDeliveries(from, {

@@ -1,13 +1,11 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "@svc/platform";
-import { inTransaction } from "@svc/platform/db";
 import { storeEventDeliveries } from "../../services/webhook/src/db/deliveries.ts";
 import { purgeWebhookHistory } from "../../services/webhook/src/db/retention.ts";
-import { insertSubscription } from "../../services/webhook/src/db/subscriptions.ts";
 import { createSecretBox } from "../../services/webhook/src/signing/secret-box.ts";
-import { generateSigningSecret } from "../../services/webhook/src/signing/signing-secret.ts";
 import { useServiceDatabase } from "../support/service-database.ts";
+import { storeSubscription } from "../support/stored-subscriptions.ts";
 
 // Retention of the webhook schema against the real Postgres: what is old and finished goes, in
 // batches; what is pending, recent or still referred to stays.
@@ -15,23 +13,12 @@ const logger = createLogger("webhook-retention-test", "silent");
 const secretBox = createSecretBox(randomBytes(32));
 const database = useServiceDatabase("webhook", logger, { max: 4 });
 
-async function subscribe(orgId: string) {
-  const id = randomUUID();
-  const stored = await inTransaction(database.pool, (client) =>
-    insertSubscription(
-      client,
-      { id, orgId, url: "http://127.0.0.1:9/hook", events: ["meeting.ended"], secretSealed: secretBox.seal(generateSigningSecret(), id) },
-      100,
-    ),
-  );
-  if (stored === "limit-reached") throw new Error("limit reached");
-  return id;
-}
+const subscribe = async (orgId: string) => (await storeSubscription(database.pool, secretBox, orgId)).id;
 
 /** Stores an event with its delivery, then ages both and sets the delivery's status, with `attempts` attempts. */
 async function delivery(orgId: string, options: { status: string; ageDays: number; attempts: number }) {
   const eventId = randomUUID();
-  await storeEventDeliveries(database.pool, { id: eventId, orgId, type: "meeting.ended", body: `{"attendees":["ada@example.com"]}` });
+  await storeEventDeliveries(database.pool, [{ id: eventId, orgId, type: "meeting.ended", body: `{"attendees":["ada@example.com"]}` }]);
   const { rows } = await database.pool.query<{ id: string }>(
     `UPDATE deliveries SET status = $2, next_attempt_at = CASE WHEN $2 = 'pending' THEN now() END,
        created_at = now() - make_interval(days => $3), updated_at = now() - make_interval(days => $3)

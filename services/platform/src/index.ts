@@ -21,6 +21,7 @@ export * from "./redis.ts";
 export * from "./rate-limiter.ts";
 export * from "./client-address.ts";
 export * from "./retry-backoff.ts";
+export * from "./batcher.ts";
 export * from "./eventually.ts";
 export * from "./periodic-task.ts";
 export * from "./telemetry/request-context.ts";

@@ -116,16 +116,16 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
     const ended = await markClosed(client, meetingId, "ended", orgId);
     if (!ended) return undefined;
     // Whoever entered the room opened it (enter makes the meeting live, which records that in
-    // the transaction that records the visit), so a meeting whose room was never opened has no
-    // visit to close or list (two round trips saved).
+    // the transaction that records the visit; a join grant opens it before), so a meeting whose
+    // room was never opened has no visit to close or list, and no chat (three round trips saved).
     let visits: RoomVisit[] = [];
     if (ended.roomOpenedAt) {
       for (const visit of await closeAllVisits(client, meetingId, new Date())) emit(participantLeftEvent(ended, visit));
       visits = await visitsOf(client, meetingId);
+      // Nothing of the chat is kept after the meeting (docs/meeting-room.md).
+      await deleteChatOf(client, meetingId);
     }
     emit(meetingEndedEvent(ended, visits, cause));
-    // Nothing of the chat is kept after the meeting (docs/meeting-room.md).
-    await deleteChatOf(client, meetingId);
     return ended;
   }
 
@@ -210,9 +210,9 @@ export function createMeetingLifecycle(deps: { pool: Pool; graceSeconds: number;
         }
         if (cancelled.roomOpenedAt) {
           for (const visit of await closeAllVisits(client, meetingId, new Date())) emit(participantLeftEvent(cancelled, visit));
+          await deleteChatOf(client, meetingId);
         }
         emit(meetingCancelledEvent(cancelled));
-        await deleteChatOf(client, meetingId);
         return { meeting: cancelled, cancelledNow: true };
       }),
 

@@ -29,6 +29,12 @@ export interface IncomingEvent {
   type: string;
   /** The context the event was published with; empty when it carried none. */
   context: EventContextHeaders;
+  /**
+   * The context of this event's consumption, to store with the work it causes later (see
+   * captureEventContext): on Kafka the consumer span made for this event in the trace it was
+   * published in, on the Postgres bus its published trace; with the request id it carried.
+   */
+  consumptionContext: EventContextHeaders;
 }
 
 export interface EventPublisher {
@@ -42,11 +48,21 @@ export interface EventSubscription {
   /** Consumers in one group share the work; each group sees every event. */
   groupId: string;
   /**
-   * Called for each event. The event's position is committed only after this resolves, so a
-   * crash before that redelivers it. Throwing stops progress on that partition until it succeeds.
+   * Called with the next events, at most `MAX_EVENTS_PER_BATCH`, each key's in their order (a
+   * batch may hold several partitions' events). Their positions are committed only after this
+   * resolves, so a crash before that redelivers them all; throwing commits none of them and stops
+   * progress on their partitions until a later call with them succeeds. A handler that applies a
+   * batch in one transaction therefore applies each event all or nothing, and must tolerate seeing
+   * an event again (at least once). It runs in the trace of the batch's first event.
    */
-  handle(event: IncomingEvent): Promise<void>;
+  handleBatch(events: IncomingEvent[]): Promise<void>;
 }
+
+/**
+ * The most events one `handleBatch` call is given: a backlog (a consumer catching up) is handled
+ * in batches of this size, each committed before the next, so one statement never grows without bound.
+ */
+export const MAX_EVENTS_PER_BATCH = 200;
 
 export interface EventSubscriber {
   /** Starts consuming in the background; resolves once the subscription is running. */

@@ -1,9 +1,12 @@
-import { Kafka, logLevel, type Admin, type Consumer, type IHeaders, type KafkaConfig, type LogEntry, type Producer } from "kafkajs";
+import { Kafka, logLevel, type Admin, type Consumer, type IHeaders, type KafkaConfig, type KafkaMessage, type LogEntry, type Producer } from "kafkajs";
+import { createBatcher } from "../batcher.ts";
 import type { Logger } from "../logger.ts";
-import { withEventRequestId, withEventTrace, type EventContextHeaders } from "../telemetry/event-context.ts";
+import { withEventTrace, type EventContextHeaders } from "../telemetry/event-context.ts";
+import { handleReceivedBatch, type ReceivedEvent } from "./batch-consumption.ts";
 import {
   eventContentType,
   eventTypeFromContentType,
+  MAX_EVENTS_PER_BATCH,
   type EventBus,
   type EventPublisher,
   type EventSubscriber,
@@ -151,28 +154,34 @@ function createKafkaSubscriber(kafka: Kafka, topics: TopicEnsurer, topicPrefix: 
       await consumer.connect();
       // A new group starts from the beginning so it sees events published before it first ran.
       await consumer.subscribe({ topic, fromBeginning: true });
+      // The batches of one fetch (one per partition with new events, handled concurrently) go
+      // to the subscription together, in one call; each partition's next batch waits for it.
+      const together = createBatcher<ReceivedEvent[]>((chunks) => handleReceivedBatch(subscription, chunks.flat(), { consumerSpans: true }), partitions);
+      const chunkSize = Math.max(1, Math.floor(MAX_EVENTS_PER_BATCH / partitions));
       await consumer.run({
-        // Each assigned partition is handled by its own loop: order holds per key (partition),
-        // and one slow event does not hold up the other partitions' events.
+        // Each assigned partition is read by its own loop, its next batch only after the last
+        // one was handled: order holds per key (partition).
         partitionsConsumedConcurrently: partitions,
-        // kafkajs commits an offset only after eachMessage resolves: at least once.
-        eachMessage: async ({ message, partition }) => {
-          const event = {
-            topic: subscription.topic,
-            key: message.key?.toString() ?? "",
-            id: message.headers?.["event-id"]?.toString() ?? "",
-            type: eventTypeFromContentType(message.headers?.["content-type"]?.toString()),
-            value: new Uint8Array(message.value ?? Buffer.alloc(0)),
-            context: stringHeaders(message.headers),
-          };
-          try {
-            // The Kafka instrumentation has already made the message's trace current.
-            await withEventRequestId(event.context, () => subscription.handle(event));
-          } catch (error) {
-            logger.warn({ err: error, topic, partition, offset: message.offset, eventId: event.id }, "event handler failed; will retry");
-            // kafkajs gives up at once on errors it deems programming errors (TypeError and the
-            // like) and would stop the consumer for good; a plain Error makes it retry instead.
-            throw new Error(`event handler failed: ${error instanceof Error ? error.message : String(error)}`);
+        // Offsets are resolved here, after the subscription has handled them: at least once.
+        eachBatchAutoResolve: false,
+        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+          for (let start = 0; start < batch.messages.length; start += chunkSize) {
+            // Stopping, or the partition was taken away or sought: what is unresolved is read again.
+            if (!isRunning() || isStale()) return;
+            const messages = batch.messages.slice(start, start + chunkSize);
+            try {
+              await together.add(messages.map((message) => receivedEvent(subscription.topic, message)));
+            } catch (error) {
+              logger.warn(
+                { err: error, topic, partition: batch.partition, offset: messages[0]!.offset, events: messages.length },
+                "event handler failed; will retry",
+              );
+              // kafkajs gives up at once on errors it deems programming errors (TypeError and the
+              // like) and would stop the consumer for good; a plain Error makes it retry instead.
+              throw new Error(`event handler failed: ${error instanceof Error ? error.message : String(error)}`);
+            }
+            resolveOffset(messages.at(-1)!.offset);
+            await heartbeat();
           }
         },
       });
@@ -182,6 +191,17 @@ function createKafkaSubscriber(kafka: Kafka, topics: TopicEnsurer, topicPrefix: 
       await Promise.allSettled(consumers.map((consumer) => consumer.disconnect()));
       consumers.length = 0;
     },
+  };
+}
+
+function receivedEvent(topic: string, message: KafkaMessage): ReceivedEvent {
+  return {
+    topic,
+    key: message.key?.toString() ?? "",
+    id: message.headers?.["event-id"]?.toString() ?? "",
+    type: eventTypeFromContentType(message.headers?.["content-type"]?.toString()),
+    value: new Uint8Array(message.value ?? Buffer.alloc(0)),
+    context: stringHeaders(message.headers),
   };
 }
 

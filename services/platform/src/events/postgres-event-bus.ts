@@ -5,8 +5,9 @@ import type { Logger } from "../logger.ts";
 import { retryBackoffMs } from "../retry-backoff.ts";
 import { migrate } from "../db/migrate.ts";
 import { createPool, inTransaction, type Pool, type PoolClient } from "../db/pool.ts";
-import { withEventContext, type EventContextHeaders } from "../telemetry/event-context.ts";
-import type { EventBus, EventPublisher, EventSubscriber, EventSubscription, IncomingEvent, OutgoingEvent } from "./event-bus.ts";
+import type { EventContextHeaders } from "../telemetry/event-context.ts";
+import { handleReceivedBatch, type ReceivedEvent } from "./batch-consumption.ts";
+import { MAX_EVENTS_PER_BATCH, type EventBus, type EventPublisher, type EventSubscriber, type EventSubscription, type OutgoingEvent } from "./event-bus.ts";
 
 export interface PostgresEventBusOptions {
   databaseUrl: string;
@@ -17,7 +18,7 @@ export interface PostgresEventBusOptions {
   partitions?: number;
   /** How often an idle consumer looks for new events even without a notification. */
   pollIntervalMs?: number;
-  /** Events handled per claimed partition before its position is committed. */
+  /** Events handled per claimed partition before its position is committed (at most MAX_EVENTS_PER_BATCH). */
   batchSize?: number;
   /** Events older than this, already consumed by every known group, are deleted. */
   retentionMs?: number;
@@ -43,7 +44,7 @@ export async function createPostgresEventBus(options: PostgresEventBusOptions): 
   const settings = {
     partitions: options.partitions ?? DEFAULT_PARTITIONS,
     pollIntervalMs: options.pollIntervalMs ?? 1_000,
-    batchSize: options.batchSize ?? 100,
+    batchSize: Math.min(options.batchSize ?? 100, MAX_EVENTS_PER_BATCH),
     retentionMs: options.retentionMs ?? 7 * 24 * 60 * 60_000,
   };
   await migrate({ databaseUrl, schema: SCHEMA, dir: path.join(import.meta.dirname, "../../migrations/event_bus"), logger });
@@ -162,35 +163,32 @@ function createSubscriber(context: SubscriberContext): EventSubscriber {
             ORDER BY position LIMIT $4`,
           [topic, claim.partition, claim.position, context.batchSize],
         );
-        let committed = claim.position;
-        let failure: unknown;
-        for (const row of batch.rows) {
-          if (stop.signal.aborted) break;
-          const event: IncomingEvent = {
-            topic: subscription.topic,
-            key: row.key,
-            id: row.event_id,
-            type: row.type,
-            value: new Uint8Array(row.value),
-            context: row.context ?? {},
-          };
-          try {
-            await withEventContext(event.context, () => subscription.handle(event));
-          } catch (error) {
-            failure = error;
-            logger.warn({ err: error, topic, groupId, partition: claim.partition, eventId: row.event_id }, "event handler failed; will retry");
-            break;
-          }
-          committed = row.position;
+        if (stop.signal.aborted || batch.rows.length === 0) return "idle";
+        const received: ReceivedEvent[] = batch.rows.map((row) => ({
+          topic: subscription.topic,
+          key: row.key,
+          id: row.event_id,
+          type: row.type,
+          value: new Uint8Array(row.value),
+          context: row.context ?? {},
+        }));
+        try {
+          await handleReceivedBatch(subscription, received, { consumerSpans: false });
+        } catch (error) {
+          // Nothing of the batch is committed: it is read again, and stops its partition until it succeeds.
+          logger.warn(
+            { err: error, topic, groupId, partition: claim.partition, eventId: received[0]!.id, events: received.length },
+            "event handler failed; will retry",
+          );
+          return "failed";
         }
-        // Commit what was handled; a failed event stays unread, and stops its partition until it succeeds.
         await client.query("UPDATE consumer_positions SET position = $4, updated_at = now() WHERE group_id = $1 AND topic = $2 AND partition = $3", [
           groupId,
           topic,
           claim.partition,
-          committed,
+          batch.rows.at(-1)!.position,
         ]);
-        return failure === undefined ? "progress" : "failed";
+        return "progress";
       },
       { onSessionLost: (error) => logger.warn({ err: error, topic, groupId }, "event bus session lost while handling a batch") },
     );

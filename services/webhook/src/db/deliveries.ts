@@ -8,71 +8,96 @@ import { storeWebhookDisabledEvent } from "./operational-events.ts";
 import type { StoredEvent } from "../webhook-stores.ts";
 
 /**
- * Stores an event and its deliveries in one statement (so one transaction): one per enabled
- * subscription of its organization that wants its type, or, with `only`, one to that subscription
- * (a `webhook.test` event, sent once: no automatic retries). The event is stored only when a
- * delivery is created, so an event nobody subscribed to (with its attendees' addresses) is never
- * kept. Redelivered events change nothing: the event id is the primary key of `events`, and
- * (event, subscription) is unique in `deliveries`.
+ * Stores events and their deliveries in one statement (so one transaction, one commit for a whole
+ * batch of events): for each event, one delivery per enabled subscription of its organization
+ * that wants its type, or, with `only`, one to that subscription (a `webhook.test` event, sent
+ * once: no automatic retries). An event is stored only when a delivery is created for it, so an
+ * event nobody subscribed to (with its attendees' addresses) is never kept. Redelivered events
+ * change nothing: the event id is the primary key of `events`, and (event, subscription) is unique
+ * in `deliveries`; an event given twice is stored once.
  *
  * An endpoint with `caps.perEndpoint` pending deliveries, or an organization with
  * `caps.perOrganization` over all its endpoints, gets this delivery stored as failed, never sent,
  * with the reason in its attempt log (it can be redelivered once the backlog is gone): one tenant's
- * dead endpoints cannot grow the queue without bound. The counts are read without locks, so
- * concurrent events may overshoot a cap slightly.
+ * dead endpoints cannot grow the queue without bound. Within the batch, deliveries count in the
+ * order of their events, as if the events had been stored one after another; the counts before it
+ * are read without locks, so concurrent batches may overshoot a cap slightly.
  *
  * Returns how many deliveries were created to be sent; when any were, other replicas are notified
  * on commit.
  */
 export async function storeDeliveries(
   pool: Pool,
-  event: StoredEvent,
+  events: StoredEvent[],
   options: { caps?: PendingCaps; only?: { subscriptionId: string; deliveryId: string } } = {},
 ): Promise<number> {
   const caps = options.caps ?? DEFAULT_PENDING_CAPS;
+  const seen = new Set<string>();
+  const distinct = events.filter((event) => !seen.has(event.id) && seen.add(event.id));
+  if (distinct.length === 0) return 0;
   const { rows } = await pool.query<{ created: number }>(
-    `WITH matching AS (
-       SELECT s.id, (SELECT count(*) FROM deliveries d WHERE d.subscription_id = s.id AND d.status = 'pending') AS pending
-       FROM subscriptions s
-       WHERE s.org_id = $2 AND s.deleted_at IS NULL AND s.disabled_at IS NULL
-         AND CASE WHEN $5::uuid IS NULL THEN $3 = ANY (s.events) ELSE s.id = $5::uuid END
-     ), organization AS (
-       SELECT count(*) AS pending FROM deliveries d JOIN subscriptions s ON s.id = d.subscription_id
-       WHERE s.org_id = $2 AND d.status = 'pending'
-     ), stored_event AS (
-       INSERT INTO events (id, org_id, type, body, context_headers) SELECT $1, $2, $3, $4, $10 WHERE EXISTS (SELECT 1 FROM matching)
+    `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS i (event_id, org_id, type, body, context_headers, ord)
+     ), matching AS (
+       SELECT i.event_id, i.ord, s.id AS subscription_id, s.org_id
+       FROM input i JOIN subscriptions s ON s.org_id = i.org_id AND s.deleted_at IS NULL AND s.disabled_at IS NULL
+         AND CASE WHEN $6::uuid IS NULL THEN i.type = ANY (s.events) ELSE s.id = $6::uuid END
+     ), new_pairs AS (
+       -- A redelivered event's deliveries exist: they are neither counted against a cap nor stored again.
+       SELECT m.* FROM matching m
+       WHERE NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = m.event_id AND d.subscription_id = m.subscription_id)
+     ), endpoint_pending AS (
+       SELECT e.subscription_id, (SELECT count(*) FROM deliveries d WHERE d.subscription_id = e.subscription_id AND d.status = 'pending') AS pending
+       FROM (SELECT DISTINCT subscription_id FROM new_pairs) e
+     ), organization_pending AS (
+       SELECT o.org_id, (SELECT count(*) FROM deliveries d JOIN subscriptions s ON s.id = d.subscription_id
+                         WHERE s.org_id = o.org_id AND d.status = 'pending') AS pending
+       FROM (SELECT DISTINCT org_id FROM new_pairs) o
+     ), endpoint_capped AS (
+       -- The deliveries before this one in the batch to its endpoint count as pending.
+       SELECT p.event_id, p.ord, p.subscription_id, p.org_id,
+              ep.pending + row_number() OVER (PARTITION BY p.subscription_id ORDER BY p.ord) - 1 >= $7 AS capped
+       FROM new_pairs p JOIN endpoint_pending ep USING (subscription_id)
+     ), decided AS (
+       -- And so do the organization's before it, but those its endpoint's cap kept from being sent.
+       SELECT c.event_id, c.subscription_id,
+              c.capped OR op.pending + row_number() OVER (PARTITION BY c.org_id, c.capped ORDER BY c.ord, c.subscription_id) - 1 >= $8 AS capped
+       FROM endpoint_capped c JOIN organization_pending op USING (org_id)
+     ), stored_events AS (
+       INSERT INTO events (id, org_id, type, body, context_headers)
+       SELECT i.event_id, i.org_id, i.type, i.body, i.context_headers FROM input i WHERE EXISTS (SELECT 1 FROM matching m WHERE m.event_id = i.event_id)
        ON CONFLICT (id) DO NOTHING
      ), created AS (
        INSERT INTO deliveries (id, subscription_id, event_id, status, next_attempt_at, single_attempt)
-       SELECT coalesce($6::uuid, gen_random_uuid()), m.id, $1,
-              CASE WHEN capped THEN 'failed' ELSE 'pending' END, CASE WHEN capped THEN NULL ELSE now() END, $5::uuid IS NOT NULL
-       FROM matching m, organization o, LATERAL (SELECT m.pending >= $7 OR o.pending >= $8 AS capped) c
+       SELECT coalesce($9::uuid, gen_random_uuid()), d.subscription_id, d.event_id,
+              CASE WHEN d.capped THEN 'failed' ELSE 'pending' END, CASE WHEN d.capped THEN NULL ELSE now() END, $6::uuid IS NOT NULL
+       FROM decided d
        ON CONFLICT (event_id, subscription_id) DO NOTHING
        RETURNING id, status
      ), capped_note AS (
        INSERT INTO attempts (delivery_id, attempted_at, latency_ms, error)
-       SELECT id, now(), 0, $9 FROM created WHERE status = 'failed'
+       SELECT id, now(), 0, $10 FROM created WHERE status = 'failed'
      )
      SELECT count(*)::int AS created, CASE WHEN count(*) > 0 THEN pg_notify('${DUE_CHANNEL}', '') END AS notified
      FROM created WHERE status = 'pending'`,
     [
-      event.id,
-      event.orgId,
-      event.type,
-      event.body,
+      distinct.map((event) => event.id),
+      distinct.map((event) => event.orgId),
+      distinct.map((event) => event.type),
+      distinct.map((event) => event.body),
+      distinct.map((event) => (event.context && Object.keys(event.context).length > 0 ? JSON.stringify(event.context) : null)),
       options.only?.subscriptionId ?? null,
-      options.only?.deliveryId ?? null,
       caps.perEndpoint,
       caps.perOrganization,
+      options.only?.deliveryId ?? null,
       `not sent: the endpoint already had ${caps.perEndpoint} deliveries pending, or the organization ${caps.perOrganization}; redeliver it once they are done`,
-      event.context && Object.keys(event.context).length > 0 ? event.context : null,
     ],
   );
   return rows[0]!.created;
 }
 
-/** The deliveries of an event from `meeting.events` (see storeDeliveries). */
-export const storeEventDeliveries = (pool: Pool, event: StoredEvent, caps?: PendingCaps) => storeDeliveries(pool, event, caps ? { caps } : {});
+/** The deliveries of events from `meeting.events`, a batch in one statement (see storeDeliveries). */
+export const storeEventDeliveries = (pool: Pool, events: StoredEvent[], caps?: PendingCaps) => storeDeliveries(pool, events, caps ? { caps } : {});
 
 /**
  * A one-off event for one subscription (the `webhook.test` event) and its single-attempt delivery.
@@ -80,7 +105,7 @@ export const storeEventDeliveries = (pool: Pool, event: StoredEvent, caps?: Pend
  * delivery is stored as failed.
  */
 export async function storeSingleDelivery(pool: Pool, event: StoredEvent, subscriptionId: string, deliveryId: string, caps?: PendingCaps): Promise<void> {
-  await storeDeliveries(pool, event, { ...(caps ? { caps } : {}), only: { subscriptionId, deliveryId } });
+  await storeDeliveries(pool, [event], { ...(caps ? { caps } : {}), only: { subscriptionId, deliveryId } });
 }
 
 /** A delivery a dispatcher has leased: everything needed to send it. */

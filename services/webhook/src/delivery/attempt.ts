@@ -1,11 +1,10 @@
-import type { Logger } from "@svc/platform";
+import { createBatcher, type Logger } from "@svc/platform";
 import type { Pool } from "@svc/platform/db";
 import { recordFailure, recordSuccesses, settleWithoutAttempt, type CircuitBreakerPolicy, type ClaimedDelivery } from "../db/deliveries.ts";
 import { deferDelivery } from "../db/deferrals.ts";
 import type { SecretBox } from "../signing/secret-box.ts";
 import { signingKey } from "../signing/signing-secret.ts";
 import { tracedAttempt } from "./attempt-span.ts";
-import { createBatcher } from "./batcher.ts";
 import type { EndpointRateLimiter } from "./endpoint-rate-limiter.ts";
 import type { AttemptOutcome, HttpSender } from "./http-sender.ts";
 import { nextRetryDelayMs, type RetryPolicy } from "./retry-policy.ts";
