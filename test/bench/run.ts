@@ -3,11 +3,12 @@
 // machine drift while ratios hold. Prints one table and writes test/bench/results.json.
 // `--quick` runs every throughput scenario briefly (under a minute, no meeting-room browser runs);
 // BENCH_PROFILE_DIR=<dir> writes a CPU profile of every service process there and summarises it.
-// `--only=calls,auth,meeting,join,list,pipeline,backlog,growth,rooms,recording,recording-start,transcription` runs just those sections (what
+// `--only=calls,auth,meeting,join,list,pipeline,backlog,growth,rooms,recording,recording-start,transcription,media` runs just those sections (what
 // each endpoint calls, counted from its trace: call-counts.ts; POST /auth with its ceilings,
 // GET /webhook with its ceilings, the webhook pipeline end to end, a queued webhook backlog, how
 // cost grows with data, a meeting room filling up, what a recording costs: recording-cost.ts, on
-// a stack with LiveKit Egress; what transcription costs: transcription-cost.ts; neither in --quick).
+// a stack with LiveKit Egress; what transcription costs: transcription-cost.ts; neither in --quick;
+// what a meeting room costs the media server: media-cost.ts, only with --only=media, as it takes minutes).
 // BENCH_PRODUCTION_TREE=<dir> runs the compiled build from `scripts/build-production <dir>`.
 // BENCH_GATEWAY_TRANSPORT=connect has the gateway call meeting and webhook with Connect, as before
 // decision 0018 (a same-machine before/after of the grpc-js hop).
@@ -27,6 +28,8 @@ import { joinPhaseRows, measureJoinPhases } from "./join-phases.ts";
 import { measureRecordingCost } from "./recording-cost.ts";
 import { measureRecordingStart } from "./recording-start.ts";
 import { measureTranscriptionCost } from "./transcription-cost.ts";
+import { measureMediaCost } from "./media-cost.ts";
+import { formatMediaCostTable } from "./cost-tables.ts";
 import { countCalls, formatCallCounts, type CallCount } from "./call-counts.ts";
 import { cpuMeter, withCpuPerRequest } from "./process-cpu.ts";
 import { dispatcherBacklog } from "./dispatcher-backlog.ts";
@@ -43,7 +46,7 @@ const PIPELINE_MEETINGS = Number(process.env.BENCH_PIPELINE_MEETINGS ?? (QUICK ?
 const BACKLOG_DELIVERIES = Number(process.env.BENCH_BACKLOG_DELIVERIES ?? (QUICK ? 2_000 : 10_000));
 /** Stored meetings and deliveries at the largest growth step; the smallest is a hundredth of it. */
 const GROWTH_MAX_ROWS = Number(process.env.BENCH_GROWTH_MAX_ROWS ?? (QUICK ? 10_000 : 1_000_000));
-/** `--only=auth,meeting,join,list,pipeline,backlog,growth,rooms,recording,transcription`: just those sections (and no results.json), to measure one change without the whole run. */
+/** `--only=auth,meeting,join,list,pipeline,backlog,growth,rooms,recording,transcription,media`: just those sections (and no results.json), to measure one change without the whole run. */
 const ONLY = process.argv
   .find((arg) => arg.startsWith("--only="))
   ?.slice("--only=".length)
@@ -487,7 +490,7 @@ async function onlySections(sections: string[]) {
   const authCeilings = sections.includes("auth") || sections.includes("list") ? await ceilings() : undefined;
   const listCeiling = sections.includes("list") ? await hopCeilings(authCeilings!.bareExpress) : undefined;
   // calls, join, rooms and recording start stacks of their own.
-  if (sections.some((section) => !["calls", "recording", "recording-start", "transcription", "rooms", "join"].includes(section))) {
+  if (sections.some((section) => !["calls", "recording", "recording-start", "transcription", "media", "rooms", "join"].includes(section))) {
     const stack = await startBenchStack(false);
     try {
       if (sections.includes("auth")) await (await authRows(stack, await createTenant(stack), authCeilings!)).app.close();
@@ -515,6 +518,7 @@ async function onlySections(sections: string[]) {
   if (sections.includes("recording") || sections.includes("recording-start")) console.log(await measureRecordingStart());
   if (sections.includes("recording")) console.log(await measureRecordingCost());
   if (sections.includes("transcription")) console.log(measureTranscriptionCost());
+  if (sections.includes("media")) console.log(formatMediaCostTable(await measureMediaCost()));
   if (PROFILE_DIR) summariseProfiles(PROFILE_DIR);
 }
 
