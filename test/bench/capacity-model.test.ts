@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { calComLike, mediaMbpsPerPerson, plan, rates, saturationOrder, sizing, type Workload } from "./capacity-model.ts";
+import {
+  calComLike,
+  cpuQuantityCores,
+  mediaMbpsPerPerson,
+  plan,
+  rates,
+  requestsPerSecondWithin,
+  saturationOrder,
+  sizing,
+  type Workload,
+} from "./capacity-model.ts";
 import { unitsFromBench, type BenchResults, type UnitCosts } from "./capacity-units.ts";
 import { formatMediaCostTable, formatRecordingCostTable, formatTranscriptionCostTable } from "./cost-tables.ts";
 
@@ -63,6 +73,12 @@ describe("the capacity model", () => {
     expect(order[0]).toBe("recorder (egress)");
     expect(order).not.toContain("identity"); // no work at all: never saturates
     expect(order.indexOf("meeting")).toBeLessThan(order.indexOf("gateway"));
+  });
+
+  it("predicts a CPU limit's throughput from the CPU per request: two 250m gateways at 100 µs serve 5,000/s", () => {
+    expect(cpuQuantityCores("250m")).toBe(0.25);
+    expect(cpuQuantityCores("1.5")).toBe(1.5);
+    expect(requestsPerSecondWithin(2 * cpuQuantityCores("250m"), 100)).toBeCloseTo(5_000);
   });
 
   it("assumes each person sends one grid-tile video layer and audio and receives everyone else's", () => {

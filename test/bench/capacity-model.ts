@@ -183,6 +183,12 @@ export function plan(units: UnitCosts, workload: Workload): ComponentNeed[] {
   ];
 }
 
+/** Kubernetes' CPU quantity ("250m", "0.5", "2") in cores. */
+export const cpuQuantityCores = (quantity: string) => (quantity.endsWith("m") ? Number(quantity.slice(0, -1)) / 1000 : Number(quantity));
+
+/** The most units per second `cores` can serve at `micros` of CPU per unit (a CPU limit, a machine). */
+export const requestsPerSecondWithin = (cores: number, micros: number) => (cores * 1e6) / micros;
+
 /** The components that hold the fewest meetings per replica first: the order they saturate as meetings grow. */
 export function saturationOrder(needs: ComponentNeed[]): ComponentNeed[] {
   return needs.filter((need) => Number.isFinite(need.meetingsPerReplica)).sort((a, b) => a.meetingsPerReplica! - b.meetingsPerReplica!);
