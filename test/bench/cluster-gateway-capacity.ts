@@ -14,7 +14,7 @@
 // bound it. The release is uninstalled at the end.
 import { readFileSync } from "node:fs";
 import pg from "pg";
-import { createTenantInCluster, gatewayUrl, helm, kubectl, namespace, podsOf, release, valuesFile, chart } from "../cluster/support/cluster.ts";
+import { chart, createTenantInCluster, gatewayUrl, helm, kubectl, namespace, podsOf, release, shellInPod, valuesFile } from "../cluster/support/cluster.ts";
 import { waitFor } from "../support/wait.ts";
 import { cpuQuantityCores, requestsPerSecondWithin } from "./capacity-model.ts";
 import type { BenchResults } from "./capacity-units.ts";
@@ -40,14 +40,8 @@ interface PodCpu {
 
 /** A gateway pod's Node process CPU and its cgroup's CFS periods (cgroup v1 here; v2 elsewhere). */
 async function podCpu(pod: string): Promise<PodCpu> {
-  const out = await kubectl(
-    "-n",
-    namespace,
-    "exec",
+  const out = await shellInPod(
     pod,
-    "--",
-    "sh",
-    "-c",
     "cat /proc/1/stat; cat /sys/fs/cgroup/cpu/cpu.stat 2>/dev/null || cat /sys/fs/cgroup/cpu,cpuacct/cpu.stat 2>/dev/null || cat /sys/fs/cgroup/cpu.stat",
   );
   const [stat, ...cgroup] = out.trim().split("\n");
