@@ -214,7 +214,7 @@ export function report(units: UnitCosts, workloads: Workload[]): string {
     `| a meeting call (\`POST /meeting\`, 2 attendees) | ${micros(units.meetingWrite)} | |`,
     `| a join grant into an open room | ${micros(units.joinGrant)} | |`,
     `| a webhook delivery, end to end | ${micros(units.delivery)} | |`,
-    `| a person in a room of ${media.participants}, per second | media server ${format(media.coresPerParticipant * 1e6)} (at ${format(media.mbpsPerParticipant, 2)} Mbit/s handled per person) | media server ${format(media.rssMiBPerParticipant, 1)} MiB per person |`,
+    `| a person in a room of ${media.participants}, per second | media server ${format(media.coresPerParticipant * 1e6)}, ${format(media.coresPerParticipant * 60, 2)} CPU-s per participant-minute, at ${format(media.mbpsPerParticipant, 2)} Mbit/s handled per person (the model scales it to ${format(workloads[0]!.mediaMbpsPerPerson, 2)}) | media server ${format(media.rssMiBPerParticipant, 1)} MiB per person |`,
     `| a grid recording, per second | egress ${format(units.recording.cores * 1e6)} | ${format(units.recording.pssMiB)} MiB PSS |`,
     `| a second of one speaker's audio transcribed (${units.transcription.audioMinutes} min measured) | transcriber ${format(units.transcription.cpuSecondsPerAudioSecond * 1e6)} | peak ${format(units.transcription.peakRssMb)} MB per worker |`,
     `| each service's RSS after the load (MB) | | ${Object.entries(units.rssMb)
