@@ -42,7 +42,7 @@ interface PodCpu {
 async function podCpu(pod: string): Promise<PodCpu> {
   const out = await shellInPod(
     pod,
-    "cat /proc/1/stat; cat /sys/fs/cgroup/cpu/cpu.stat 2>/dev/null || cat /sys/fs/cgroup/cpu,cpuacct/cpu.stat 2>/dev/null || cat /sys/fs/cgroup/cpu.stat",
+    "cat /proc/1/stat; cat /sys/fs/cgroup/cpu/cpu.stat 2>/dev/null || cat /sys/fs/cgroup/cpu,cpuacct/cpu.stat 2>/dev/null || cat /sys/fs/cgroup/cpu.stat 2>/dev/null || true",
   );
   const [stat, ...cgroup] = out.trim().split("\n");
   const fields = stat!.split(") ")[1]!.split(" ");
