@@ -176,7 +176,8 @@ async function main() {
   // The machine's bound, from the first measurement: its cores over what the machine spent per request there.
   const machineCores = results.machine.cores;
   const machineBound = requestsPerSecondWithin(machineCores, measurements[0]!.machineMicros);
-  const format = (value: number, digits = 0) => value.toLocaleString("en", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const format = (value: number, digits = 0) =>
+    Number.isFinite(value) ? value.toLocaleString("en", { minimumFractionDigits: digits, maximumFractionDigits: digits }) : "-";
   const lines = [
     `POST /api/v1/auth through the gateway's NodePort, ${CONNECTIONS} connections, ${seconds} s after ${WARMUP_SECONDS} s; gateway pods limited to ${cpuLimit} each;`,
     `predicted from the gateway's ${format(benchMicros)} µs per request of npm run bench at ${results.commit} (${results.measuredAt}); the machine's bound is its ${machineCores} cores over the machine's CPU per request measured in the first row.`,
