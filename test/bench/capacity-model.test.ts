@@ -112,18 +112,19 @@ describe("the units read from a bench run", () => {
       { minutes: 60, workerCpuSecondsPerAudioSecond: 0.08, workerPeakRssMb: 650 },
     ]),
     formatMediaCostTable([
-      { participants: 2, seconds: 60, mediaServerCores: 0.04, publishedMbps: 2, forwardedMbps: 2, mediaServerRssMiBAboveIdle: 4 },
-      { participants: 5, seconds: 60, mediaServerCores: 0.2, publishedMbps: 4, forwardedMbps: 16, mediaServerRssMiBAboveIdle: 10 },
-      { participants: 8, seconds: 60, mediaServerCores: 0.5, publishedMbps: 6, forwardedMbps: 42, mediaServerRssMiBAboveIdle: 16 },
+      { participants: 2, seconds: 60, mediaServerCores: 0.04, idleCores: 0.01, publishedMbps: 2, forwardedMbps: 2, mediaServerRssMiBAboveIdle: 4 },
+      { participants: 5, seconds: 60, mediaServerCores: 0.21, idleCores: 0.01, publishedMbps: 4, forwardedMbps: 16, mediaServerRssMiBAboveIdle: 10 },
+      { participants: 8, seconds: 60, mediaServerCores: 0.5, idleCores: 0.01, publishedMbps: 6, forwardedMbps: 42, mediaServerRssMiBAboveIdle: 16 },
     ]),
   ].join("\n");
 
-  it("takes each unit from its row and table, without the load generator and the whole machine", () => {
+  it("takes each unit from its row and table, without the load generator, the whole machine and the media server's idle CPU", () => {
     const read = unitsFromBench(results, printed, 5);
     expect(read.auth).toEqual({ gateway: 90, identity: 0.4 });
     expect(read.joinGrant).toEqual({ gateway: 2_000, "media server": 70 });
     expect(read.delivery).toEqual({ meeting: 2_500, kafka: 1_100 });
-    expect(read.mediaServer).toEqual({ participants: 5, coresPerParticipant: 0.04, mbpsPerParticipant: 4, rssMiBPerParticipant: 2 });
+    expect(read.mediaServer).toMatchObject({ participants: 5, mbpsPerParticipant: 4, rssMiBPerParticipant: 2 });
+    expect(read.mediaServer.coresPerParticipant).toBeCloseTo((0.21 - 0.01) / 5);
     expect(read.recording).toEqual({ cores: 1.03, pssMiB: 603 });
     expect(read.transcription).toEqual({ cpuSecondsPerAudioSecond: 0.08, peakRssMb: 650, audioMinutes: 60 });
     expect(read.rssMb).toEqual({ gateway: 272, identity: 140, meeting: 140, webhook: 140 });

@@ -27,7 +27,7 @@ export interface UnitCosts {
   joinGrant: CpuByProcess;
   /** One webhook delivery end to end: the meeting's end through the API, its event through the outbox, Kafka and the dispatcher, the POST to a receiver. */
   delivery: CpuByProcess;
-  /** The media server in a room of `participants` people, and the traffic it handled. */
+  /** The media server in a room of `participants` people (above its idle CPU), and the traffic it handled. */
   mediaServer: { participants: number; coresPerParticipant: number; mbpsPerParticipant: number; rssMiBPerParticipant: number };
   /** One grid recording (egress, its Chromium, Xvfb, PulseAudio). */
   recording: { cores: number; pssMiB: number };
@@ -92,7 +92,7 @@ export function unitsFromBench(results: BenchResults, printed: string, peoplePer
     delivery: components(rowStartingWith(results, "webhook pipeline:")),
     mediaServer: {
       participants: room.participants,
-      coresPerParticipant: room.mediaServerCores / room.participants,
+      coresPerParticipant: (room.mediaServerCores - room.idleCores) / room.participants,
       mbpsPerParticipant: (room.publishedMbps + room.forwardedMbps) / room.participants,
       rssMiBPerParticipant: room.mediaServerRssMiBAboveIdle / room.participants,
     },

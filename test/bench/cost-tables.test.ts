@@ -12,8 +12,8 @@ import {
 } from "./cost-tables.ts";
 
 const rooms: MediaCost[] = [
-  { participants: 2, seconds: 60, mediaServerCores: 0.052, publishedMbps: 3.1, forwardedMbps: 2.9, mediaServerRssMiBAboveIdle: 12.5 },
-  { participants: 5, seconds: 61, mediaServerCores: 0.214, publishedMbps: 6.25, forwardedMbps: 21.5, mediaServerRssMiBAboveIdle: 30.2 },
+  { participants: 2, seconds: 60, mediaServerCores: 0.052, idleCores: 0.004, publishedMbps: 3.1, forwardedMbps: 2.9, mediaServerRssMiBAboveIdle: 12.5 },
+  { participants: 5, seconds: 61, mediaServerCores: 0.214, idleCores: 0.005, publishedMbps: 6.25, forwardedMbps: 21.5, mediaServerRssMiBAboveIdle: 30.2 },
 ];
 const recordings: RecordingCost[] = [
   { layout: "idle egress", concurrent: 0, accepted: 0, refusals: [], steadyCores: 0.01, startCores: NaN, pssMiB: 48, pssMiBPerRecording: NaN },

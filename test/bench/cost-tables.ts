@@ -9,6 +9,8 @@ export interface MediaCost {
   seconds: number;
   /** The media server's CPU over the measurement, in cores. */
   mediaServerCores: number;
+  /** Its CPU with nobody in it, measured just before the room filled (timers, its own housekeeping). */
+  idleCores: number;
   /** What the pages sent to the media server (all their tracks and layers), Mbit/s. */
   publishedMbps: number;
   /** What the pages received from it, Mbit/s: the media server's forwarding. */
@@ -68,21 +70,22 @@ const number = (cell: string | undefined) => (cell === undefined || cell === "-"
 export function formatMediaCostTable(rows: MediaCost[]): string {
   return [
     MEDIA_TITLE,
-    "| people | seconds | media server cores | sent to it, Mbit/s | forwarded by it, Mbit/s | its RSS MiB above idle |",
-    "|---|---|---|---|---|---|",
+    "| people | seconds | media server cores | its cores idle, before | sent to it, Mbit/s | forwarded by it, Mbit/s | its RSS MiB above idle |",
+    "|---|---|---|---|---|---|---|",
     ...rows.map(
       (row) =>
-        `| ${row.participants} | ${row.seconds.toFixed(0)} | ${row.mediaServerCores.toFixed(3)} | ${row.publishedMbps.toFixed(2)} | ${row.forwardedMbps.toFixed(2)} | ${row.mediaServerRssMiBAboveIdle.toFixed(1)} |`,
+        `| ${row.participants} | ${row.seconds.toFixed(0)} | ${row.mediaServerCores.toFixed(3)} | ${row.idleCores.toFixed(3)} | ${row.publishedMbps.toFixed(2)} | ${row.forwardedMbps.toFixed(2)} | ${row.mediaServerRssMiBAboveIdle.toFixed(1)} |`,
     ),
     "",
   ].join("\n");
 }
 
 export function parseMediaCostTable(text: string): MediaCost[] {
-  return tableRows(text, MEDIA_TITLE).map(([participants, seconds, cores, published, forwarded, rss]) => ({
+  return tableRows(text, MEDIA_TITLE).map(([participants, seconds, cores, idle, published, forwarded, rss]) => ({
     participants: number(participants),
     seconds: number(seconds),
     mediaServerCores: number(cores),
+    idleCores: number(idle),
     publishedMbps: number(published),
     forwardedMbps: number(forwarded),
     mediaServerRssMiBAboveIdle: number(rss),

@@ -29,6 +29,8 @@ const participantCounts = (process.env.MEDIA_BENCH_PARTICIPANTS ?? "2,5").split(
 const seconds = Number(process.env.MEDIA_BENCH_SECONDS ?? 60);
 /** After every page receives everyone's video: simulcast layers and bandwidth estimates settle. */
 const SETTLE_SECONDS = 10;
+/** The media server's CPU with nobody in it, before each room fills (the last room's people gone). */
+const IDLE_SECONDS = 10;
 
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
 
@@ -68,6 +70,9 @@ export async function measureMediaCost(log: (message: string) => void = (message
       const created = await callApi(apiBase(stack), "POST", "/meeting", { key: tenant.apiKey, body: { title: `Media cost, ${participants} people` } });
       const meeting = (await created.json()) as { url: string };
       const idleRss = rssMiB(mediaPid);
+      const idleCpuBefore = cpuMs(mediaPid);
+      await delay(IDLE_SECONDS * 1000);
+      const idleCores = (cpuMs(mediaPid) - idleCpuBefore) / (IDLE_SECONDS * 1000);
       log(`${participants} people joining`);
       const pages: Page[] = [];
       for (let index = 0; index < participants; index++) pages.push(await joinMeeting(browser, meeting.url, `Person ${index + 1}`));
@@ -88,12 +93,15 @@ export async function measureMediaCost(log: (message: string) => void = (message
         participants,
         seconds: elapsedMs / 1000,
         mediaServerCores: (cpuAfter - cpuBefore) / elapsedMs,
+        idleCores,
         publishedMbps: megabitsPerSecond(trafficAfter.sent - trafficBefore.sent),
         forwardedMbps: megabitsPerSecond(trafficAfter.received - trafficBefore.received),
         mediaServerRssMiBAboveIdle: rssMiB(mediaPid) - idleRss,
       });
       log(formatMediaCostTable(results.slice(-1)).split("\n")[3]!);
       await Promise.all(pages.map((page) => page.close()));
+      // The next room's idle figure without this room's people: the media server drops a closed page's participant at once.
+      await delay(3_000);
     }
   } finally {
     await browser.close();
