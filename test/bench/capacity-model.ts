@@ -241,6 +241,9 @@ export function report(units: UnitCosts, workloads: Workload[]): string {
         1,
       )}** | | **${format(needs.reduce((sum, need) => sum + (need.memoryMiB ?? 0), 0) / 1024, 1)}** | |`,
       "",
+      `The media server unscaled (at the traffic the bench's browsers made, ${format(media.mbpsPerParticipant, 2)} Mbit/s per person, a lower bound): ` +
+        `${format(rate.concurrentPeople * media.coresPerParticipant, 1)} cores, ${format(Math.ceil((rate.concurrentPeople * media.coresPerParticipant) / sizing.mediaServerCoresPerNode))} nodes.`,
+      "",
     );
   }
   const order = saturationOrder(plan(units, workloads[0]!));
