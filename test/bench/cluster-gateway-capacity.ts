@@ -102,7 +102,6 @@ interface Measurement {
   throttledShare: number;
   /** Busy cores of the whole machine during the load (everything on it, the load generator too). */
   machineCores: number;
-  machineMicros: number;
   loadGeneratorMicros: number;
 }
 
@@ -135,7 +134,6 @@ async function measure(replicas: number, apiKey: string): Promise<Measurement> {
     gatewayCores: gatewayMs / elapsedMs,
     throttledShare: throttled / periods,
     machineCores: (machineMicros * result.requests) / 1000 / elapsedMs,
-    machineMicros,
     loadGeneratorMicros: (selfMs * 1000) / result.requests,
   };
 }
@@ -173,24 +171,20 @@ async function main() {
     await helm("uninstall", release, "-n", namespace, "--wait", "--timeout", "3m").catch((error: unknown) => log(`uninstall: ${String(error)}`));
   }
 
-  // The machine's bound, from the first measurement: its cores over what the machine spent per request there.
-  const machineCores = results.machine.cores;
-  const machineBound = requestsPerSecondWithin(machineCores, measurements[0]!.machineMicros);
   const format = (value: number, digits = 0) =>
     Number.isFinite(value) ? value.toLocaleString("en", { minimumFractionDigits: digits, maximumFractionDigits: digits }) : "-";
   const lines = [
     `POST /api/v1/auth through the gateway's NodePort, ${CONNECTIONS} connections, ${seconds} s after ${WARMUP_SECONDS} s; gateway pods limited to ${cpuLimit} each;`,
-    `predicted from the gateway's ${format(benchMicros)} µs per request of npm run bench at ${results.commit} (${results.measuredAt}); the machine's bound is its ${machineCores} cores over the machine's CPU per request measured in the first row.`,
+    `predicted from the gateway's ${format(benchMicros)} µs per request of npm run bench at ${results.commit} (${results.measuredAt}): replicas × limit ÷ that.`,
     "",
-    "| gateway replicas | predicted by the limit, req/s | the machine's bound, req/s | measured req/s | measured / predicted | p50 / p99 ms | errors | gateway µs per request (pods) | gateway cores (of the limit) | throttled periods | machine busy cores | machine µs per request | load generator µs per request |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| gateway replicas | predicted req/s | measured req/s | measured / predicted | p50 / p99 ms | errors | gateway µs per request in the pods | the limit ÷ that, req/s | gateway cores (of the limit) | throttled periods | machine busy cores | load generator µs per request |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...measurements.map((row) => {
-      const limited = requestsPerSecondWithin(row.replicas * limitCores, benchMicros);
-      const predicted = Math.min(limited, machineBound);
+      const predicted = requestsPerSecondWithin(row.replicas * limitCores, benchMicros);
       return (
-        `| ${row.replicas} | ${format(limited)} | ${format(machineBound)} | ${format(row.requestsPerSecond)} | ${format(row.requestsPerSecond / predicted, 2)} | ` +
-        `${format(row.p50Ms, 1)} / ${format(row.p99Ms, 1)} | ${row.errors} | ${format(row.gatewayMicros)} | ${format(row.gatewayCores, 2)} (${format(row.replicas * limitCores, 2)}) | ` +
-        `${format(row.throttledShare * 100)} % | ${format(row.machineCores, 2)} | ${format(row.machineMicros)} | ${format(row.loadGeneratorMicros)} |`
+        `| ${row.replicas} | ${format(predicted)} | ${format(row.requestsPerSecond)} | ${format(row.requestsPerSecond / predicted, 2)} | ` +
+        `${format(row.p50Ms, 1)} / ${format(row.p99Ms, 1)} | ${row.errors} | ${format(row.gatewayMicros)} | ${format(requestsPerSecondWithin(row.replicas * limitCores, row.gatewayMicros))} | ` +
+        `${format(row.gatewayCores, 2)} (${format(row.replicas * limitCores, 2)}) | ${format(row.throttledShare * 100)} % | ${format(row.machineCores, 2)} | ${format(row.loadGeneratorMicros)} |`
       );
     }),
     "",
