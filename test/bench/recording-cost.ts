@@ -24,6 +24,7 @@ import { startStack } from "../support/stack.ts";
 import { createTenant } from "../support/tenants.ts";
 import { waitFor } from "../support/wait.ts";
 import { cpuMs } from "./process-cpu.ts";
+import { formatRecordingCostTable, type RecordingCost } from "./cost-tables.ts";
 
 const layouts = (process.env.RECORDING_BENCH_LAYOUTS ?? "grid,audio").split(",") as ("grid" | "audio")[];
 const concurrencies = (process.env.RECORDING_BENCH_CONCURRENCY ?? "1,2").split(",").map(Number);
@@ -72,7 +73,7 @@ function coresBetween(before: ReturnType<typeof sample>, after: ReturnType<typeo
 export async function measureRecordingCost(): Promise<string> {
   const stack = await startStack({ recording: true });
   const browser = await launchChromium({ fakeMedia: true });
-  const rows: string[] = [];
+  const rows: RecordingCost[] = [];
   try {
     const tenant = await createTenant(stack);
     const egress = new EgressClient(stack.media!.url, stack.media!.apiKey, stack.media!.apiSecret);
@@ -88,7 +89,16 @@ export async function measureRecordingCost(): Promise<string> {
     const idleBefore = sample(egressPid());
     await delay(5_000);
     const idle = sample(egressPid());
-    rows.push(`| idle egress | - | - | ${coresBetween(idleBefore, idle, 5_000).toFixed(2)} | - | ${idle.pss.toFixed(0)} | - |`);
+    rows.push({
+      layout: "idle egress",
+      concurrent: 0,
+      accepted: 0,
+      refusals: [],
+      steadyCores: coresBetween(idleBefore, idle, 5_000),
+      startCores: NaN,
+      pssMiB: idle.pss,
+      pssMiBPerRecording: NaN,
+    });
 
     for (const layout of layouts) {
       for (const concurrency of concurrencies) {
@@ -127,10 +137,17 @@ export async function measureRecordingCost(): Promise<string> {
         await Promise.all(ids.map((id) => egress.stopEgress(id)));
         await waitFor(async () => (await egress.listEgress({ roomName: meeting.id, active: true })).length === 0, 60_000, "recordings ended");
         const perRecording = ids.length ? (steady.pss - idle.pss) / ids.length : 0;
-        rows.push(
-          `| ${layout} | ${concurrency} | ${ids.length} accepted${refusals.length ? `, ${refusals.join("; ")}` : ""} | ${steadyCores.toFixed(2)} | ${startCores.toFixed(2)} | ${steady.pss.toFixed(0)} | ${perRecording.toFixed(0)} |`,
-        );
-        process.stderr.write(`${rows.at(-1)}\n`);
+        rows.push({
+          layout,
+          concurrent: concurrency,
+          accepted: ids.length,
+          refusals,
+          steadyCores,
+          startCores,
+          pssMiB: steady.pss,
+          pssMiBPerRecording: perRecording,
+        });
+        process.stderr.write(`${formatRecordingCostTable(seconds, rows.slice(-1)).split("\n")[3]!}\n`);
         await delay(3_000); // let the ended recordings' processes go
       }
     }
@@ -138,13 +155,7 @@ export async function measureRecordingCost(): Promise<string> {
     await browser.close();
     await stack.stop();
   }
-  return [
-    `Recording cost, ${seconds} s per measurement (one participant, 1280x720 H.264 + AAC for grid; AAC for audio):`,
-    "| layout | concurrent | requests | cores steady | cores from the requests until active (5 s at least) | PSS MiB (egress + its recordings + PulseAudio) | PSS MiB per recording above idle |",
-    "|---|---|---|---|---|---|---|",
-    ...rows,
-    "",
-  ].join("\n");
+  return formatRecordingCostTable(seconds, rows);
 }
 
 // Run directly: print the table.

@@ -3,11 +3,14 @@
 // machine drift while ratios hold. Prints one table and writes test/bench/results.json.
 // `--quick` runs every throughput scenario briefly (under a minute, no meeting-room browser runs);
 // BENCH_PROFILE_DIR=<dir> writes a CPU profile of every service process there and summarises it.
-// `--only=calls,auth,meeting,join,list,pipeline,backlog,growth,rooms,recording,recording-start,transcription` runs just those sections (what
+// `--only=calls,auth,meeting,join,list,pipeline,backlog,growth,rooms,recording,recording-start,transcription,media,memory` runs just those sections (what
 // each endpoint calls, counted from its trace: call-counts.ts; POST /auth with its ceilings,
 // GET /webhook with its ceilings, the webhook pipeline end to end, a queued webhook backlog, how
 // cost grows with data, a meeting room filling up, what a recording costs: recording-cost.ts, on
-// a stack with LiveKit Egress; what transcription costs: transcription-cost.ts; neither in --quick).
+// a stack with LiveKit Egress; what transcription costs: transcription-cost.ts; neither in --quick;
+// what a meeting room costs the media server: media-cost.ts, only with --only=media, as it takes minutes;
+// memory: each service's RSS around the other sections, as the full run's memory rows).
+// BENCH_RESULTS_FILE=<file> writes the run's record there (an --only run writes none without it).
 // BENCH_PRODUCTION_TREE=<dir> runs the compiled build from `scripts/build-production <dir>`.
 // BENCH_GATEWAY_TRANSPORT=connect has the gateway call meeting and webhook with Connect, as before
 // decision 0018 (a same-machine before/after of the grpc-js hop).
@@ -27,6 +30,8 @@ import { joinPhaseRows, measureJoinPhases } from "./join-phases.ts";
 import { measureRecordingCost } from "./recording-cost.ts";
 import { measureRecordingStart } from "./recording-start.ts";
 import { measureTranscriptionCost } from "./transcription-cost.ts";
+import { measureMediaCost } from "./media-cost.ts";
+import { formatMediaCostTable } from "./cost-tables.ts";
 import { countCalls, formatCallCounts, type CallCount } from "./call-counts.ts";
 import { cpuMeter, withCpuPerRequest } from "./process-cpu.ts";
 import { dispatcherBacklog } from "./dispatcher-backlog.ts";
@@ -43,7 +48,7 @@ const PIPELINE_MEETINGS = Number(process.env.BENCH_PIPELINE_MEETINGS ?? (QUICK ?
 const BACKLOG_DELIVERIES = Number(process.env.BENCH_BACKLOG_DELIVERIES ?? (QUICK ? 2_000 : 10_000));
 /** Stored meetings and deliveries at the largest growth step; the smallest is a hundredth of it. */
 const GROWTH_MAX_ROWS = Number(process.env.BENCH_GROWTH_MAX_ROWS ?? (QUICK ? 10_000 : 1_000_000));
-/** `--only=auth,meeting,join,list,pipeline,backlog,growth,rooms,recording,transcription`: just those sections (and no results.json), to measure one change without the whole run. */
+/** `--only=auth,meeting,join,list,pipeline,backlog,growth,rooms,recording,transcription,media,memory`: just those sections (and no results.json unless BENCH_RESULTS_FILE names one), to measure one change without the whole run. */
 const ONLY = process.argv
   .find((arg) => arg.startsWith("--only="))
   ?.slice("--only=".length)
@@ -52,6 +57,8 @@ const ONLY = process.argv
 const MEMORY_SETTLE_SECONDS = 25;
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ? path.resolve(process.env.BENCH_PROFILE_DIR) : undefined;
 /** A tree built by `scripts/build-production`: the stack runs its compiled JavaScript, as the image does. */
+/** Where the run's record goes (default test/bench/results.json); an --only run writes one only when given it. */
+const RESULTS_FILE = process.env.BENCH_RESULTS_FILE ? path.resolve(process.env.BENCH_RESULTS_FILE) : undefined;
 const PRODUCTION_TREE = process.env.BENCH_PRODUCTION_TREE ? path.resolve(process.env.BENCH_PRODUCTION_TREE) : undefined;
 
 const rows: Row[] = [];
@@ -334,7 +341,7 @@ async function main() {
   const stack = await startBenchStack(!QUICK);
   try {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const idle = Object.fromEntries(serviceNames.map((name) => [name, rssMb(stack.pid(name))]));
+    const idle = serviceRss(stack);
     const tenant = await createTenant(stack);
 
     const oauth = await authRows(stack, tenant, { bareExpress, authParts });
@@ -357,22 +364,7 @@ async function main() {
 
     if (!QUICK) await meetingRoom(stack, tenant);
 
-    const end = Object.fromEntries(serviceNames.map((name) => [name, rssMb(stack.pid(name))]));
-    // Then idle: each process gives back what the load left once it samples itself idle (every
-    // 10 s, after a busy sample: services/platform/src/idle-memory-release.ts), so within 20 s.
-    await new Promise((resolve) => setTimeout(resolve, MEMORY_SETTLE_SECONDS * 1000));
-    const settled = Object.fromEntries(serviceNames.map((name) => [name, rssMb(stack.pid(name))]));
-    // Issue #18: each service ≤ 150 MB idle (not the gateway, which holds the pages' bundles) and
-    // every process ≤ 250 MB after the load.
-    for (const name of serviceNames) {
-      const idleGoal = name !== "gateway";
-      rows.push({
-        scenario: `memory: ${name} RSS MB idle → end of the load → ${MEMORY_SETTLE_SECONDS} s later`,
-        note: `${idle[name]!.toFixed(0)} → ${end[name]!.toFixed(0)} → ${settled[name]!.toFixed(0)}`,
-        goal: idleGoal ? `≤ 150 MB idle, ≤ 250 MB ${MEMORY_SETTLE_SECONDS} s after the load` : `≤ 250 MB ${MEMORY_SETTLE_SECONDS} s after the load`,
-        met: (!idleGoal || idle[name]! <= 150) && settled[name]! <= 250,
-      });
-    }
+    await memoryRows(stack, idle);
   } finally {
     await stack.stop();
   }
@@ -383,6 +375,28 @@ async function main() {
   if (!QUICK) console.log(await measureRecordingCost());
   if (!QUICK) console.log(measureTranscriptionCost());
   if (PROFILE_DIR) summariseProfiles(PROFILE_DIR);
+}
+
+const serviceRss = (stack: Stack) => Object.fromEntries(serviceNames.map((name) => [name, rssMb(stack.pid(name))]));
+
+/** Each service's RSS idle (given), at the end of the load (now) and once it has given back what the load left. */
+async function memoryRows(stack: Stack, idle: Record<string, number>) {
+  const end = serviceRss(stack);
+  // Then idle: each process gives back what the load left once it samples itself idle (every
+  // 10 s, after a busy sample: services/platform/src/idle-memory-release.ts), so within 20 s.
+  await new Promise((resolve) => setTimeout(resolve, MEMORY_SETTLE_SECONDS * 1000));
+  const settled = serviceRss(stack);
+  // Issue #18: each service ≤ 150 MB idle (not the gateway, which holds the pages' bundles) and
+  // every process ≤ 250 MB after the load.
+  for (const name of serviceNames) {
+    const idleGoal = name !== "gateway";
+    rows.push({
+      scenario: `memory: ${name} RSS MB idle → end of the load → ${MEMORY_SETTLE_SECONDS} s later`,
+      note: `${idle[name]!.toFixed(0)} → ${end[name]!.toFixed(0)} → ${settled[name]!.toFixed(0)}`,
+      goal: idleGoal ? `≤ 150 MB idle, ≤ 250 MB ${MEMORY_SETTLE_SECONDS} s after the load` : `≤ 250 MB ${MEMORY_SETTLE_SECONDS} s after the load`,
+      met: (!idleGoal || idle[name]! <= 150) && settled[name]! <= 250,
+    });
+  }
 }
 
 /** GET /webhook with 20 subscriptions, against bare Express and the ceiling of its parts. */
@@ -487,14 +501,18 @@ async function onlySections(sections: string[]) {
   const authCeilings = sections.includes("auth") || sections.includes("list") ? await ceilings() : undefined;
   const listCeiling = sections.includes("list") ? await hopCeilings(authCeilings!.bareExpress) : undefined;
   // calls, join, rooms and recording start stacks of their own.
-  if (sections.some((section) => !["calls", "recording", "recording-start", "transcription", "rooms", "join"].includes(section))) {
+  if (sections.some((section) => !["calls", "recording", "recording-start", "transcription", "media", "rooms", "join"].includes(section))) {
     const stack = await startBenchStack(false);
     try {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const idle = serviceRss(stack);
       if (sections.includes("auth")) await (await authRows(stack, await createTenant(stack), authCeilings!)).app.close();
       if (sections.includes("meeting")) await meetingCreationRow(stack, await createTenant(stack));
       if (listCeiling) await webhookListRow(stack, await createTenant(stack), { bareExpress: authCeilings!.bareExpress, readParts: listCeiling.readParts });
       if (sections.includes("pipeline")) await webhookPipeline(stack, await createTenant(stack));
       await dataSections(stack, sections);
+      // The memory rows of the full run, around this stack's sections.
+      if (sections.includes("memory")) await memoryRows(stack, idle);
     } finally {
       await stack.stop();
     }
@@ -515,6 +533,7 @@ async function onlySections(sections: string[]) {
   if (sections.includes("recording") || sections.includes("recording-start")) console.log(await measureRecordingStart());
   if (sections.includes("recording")) console.log(await measureRecordingCost());
   if (sections.includes("transcription")) console.log(measureTranscriptionCost());
+  if (sections.includes("media")) console.log(formatMediaCostTable(await measureMediaCost()));
   if (PROFILE_DIR) summariseProfiles(PROFILE_DIR);
 }
 
@@ -587,10 +606,10 @@ function print() {
   };
   const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
   const settings = { quick: QUICK, durationSeconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS, build: PRODUCTION_TREE ? "compiled" : "source" };
-  // A partial run (--only) must not replace the record of the full one.
-  if (!ONLY) {
+  // A partial run (--only) must not replace the record of the full one: it writes one only where told.
+  if (!ONLY || RESULTS_FILE) {
     writeFileSync(
-      path.join(import.meta.dirname, "results.json"),
+      RESULTS_FILE ?? path.join(import.meta.dirname, "results.json"),
       JSON.stringify({ measuredAt: new Date().toISOString(), commit, machine, settings, rows, callCounts }, null, 2),
     );
   }

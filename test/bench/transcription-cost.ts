@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { formatTranscriptionCostTable, type TranscriptionCost } from "./cost-tables.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const minutesList = (process.env.TRANSCRIPTION_BENCH_MINUTES ?? "10,60").split(",").map(Number);
@@ -64,33 +65,25 @@ function transcribe(mode: "file" | "whole", audio: string): Run {
 
 export function measureTranscriptionCost(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), "svc-transcription-bench-"));
-  const rows: string[] = [];
+  const rows: TranscriptionCost[] = [];
   try {
     for (const minutes of minutesList) {
       const audio = speech(dir, minutes);
       const seconds = minutes * 60;
       const worker = transcribe("file", audio);
       const alone = minutes <= 10 ? transcribe("whole", audio) : undefined;
-      const perSecond = worker.cpuSeconds / seconds;
-      rows.push(
-        `| ${minutes} min | ${perSecond.toFixed(3)} | ${worker.peakRssMb.toFixed(0)} | ` +
-          (alone
-            ? `${(alone.cpuSeconds / seconds).toFixed(3)} | ${alone.peakRssMb.toFixed(0)} | ${(worker.cpuSeconds / alone.cpuSeconds).toFixed(2)}`
-            : "not run | not run | -") +
-          ` | ${perSecond <= 0.3 && (minutes < 60 || worker.peakRssMb <= 800) ? "yes" : "no"} |`,
-      );
-      process.stderr.write(`${rows.at(-1)}\n`);
+      rows.push({
+        minutes,
+        workerCpuSecondsPerAudioSecond: worker.cpuSeconds / seconds,
+        workerPeakRssMb: worker.peakRssMb,
+        ...(alone ? { alone: { cpuSecondsPerAudioSecond: alone.cpuSeconds / seconds, peakRssMb: alone.peakRssMb } } : {}),
+      });
+      process.stderr.write(`${formatTranscriptionCostTable(rows.slice(-1)).split("\n")[3]!}\n`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return [
-    "Transcription cost (synthetic speech, Opus in OGG; Whisper tiny.en int8, beam 5, 2 threads; pieces of 300 s):",
-    "| audio | worker CPU-s per audio-s | worker peak RSS MB | model alone CPU-s per audio-s | model alone peak RSS MB | worker / model alone (CPU) | goals met (≤ 0.3; ≤ 800 MB at 60 min) |",
-    "|---|---|---|---|---|---|---|",
-    ...rows,
-    "",
-  ].join("\n");
+  return formatTranscriptionCostTable(rows);
 }
 
 // Run directly: print the table.

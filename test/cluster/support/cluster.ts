@@ -101,16 +101,15 @@ export async function terminatingPods(): Promise<Pod[]> {
   return list.items.filter((pod) => pod.metadata.deletionTimestamp);
 }
 
+/** A shell script run in a pod of the release's namespace (its arguments after `$0`); its stdout. */
+export function shellInPod(pod: string, script: string, ...args: string[]): Promise<string> {
+  return kubectl("-n", namespace, "exec", pod, "--", "sh", "-c", script, ...args);
+}
+
 /** The admin CLI inside an identity pod, on loopback with the pod's own admin token (as NOTES shows). */
 export async function adminCli(pod: string, ...args: string[]): Promise<Record<string, string>> {
-  const out = await kubectl(
-    "-n",
-    namespace,
-    "exec",
+  const out = await shellInPod(
     pod,
-    "--",
-    "sh",
-    "-c",
     'SVC_IDENTITY_ADMIN_URL="http://127.0.0.1:$ADMIN_PORT" SVC_ADMIN_TOKEN="$ADMIN_TOKEN" exec node services/identity/dist/cli/main.js "$@"',
     "cli",
     ...args,
