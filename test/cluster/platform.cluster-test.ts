@@ -357,11 +357,11 @@ describe("a transcript made by the transcriber pod", () => {
       const transcript = await json<{
         status: string;
         durationSeconds: number;
-        speakers: { displayName: string }[];
+        speakers: { name: string }[];
         segments: { speaker: string; start: number; text: string }[];
       }>(await api(gatewayUrl, tenant.apiKey, "GET", `/transcripts/${transcriptId}`));
       expect(transcript.status).toBe("ready");
-      expect(transcript.speakers.map((speaker) => speaker.displayName)).toEqual(["Tess"]);
+      expect(transcript.speakers.map((speaker) => speaker.name)).toEqual(["Tess"]);
       expect(transcript.segments.every((segment) => segment.speaker === "Tess")).toBe(true);
       const starts = transcript.segments.map((segment) => segment.start);
       expect(starts).toEqual([...starts].sort((a, b) => a - b));
@@ -571,16 +571,24 @@ describe("NetworkPolicies", () => {
     const policies = await kubectlJson<{
       items: {
         metadata: { name: string };
-        spec: { podSelector: { matchLabels: Record<string, string> }; ingress?: { ports?: { port: string | number }[] }[] };
+        spec: {
+          podSelector: { matchLabels: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
+          ingress?: { ports?: { port: string | number }[] }[];
+        };
       }[];
     }>("-n", namespace, "get", "networkpolicy");
     expect(policies.items).toHaveLength(rendered);
     expect(rendered).toBeGreaterThanOrEqual(5);
     const checked: string[] = [];
     for (const policy of policies.items) {
-      const selector = Object.entries(policy.spec.podSelector.matchLabels)
-        .map(([key, value]) => `${key}=${value}`)
-        .join(",");
+      // The policy's whole selector, as kubectl writes one: its labels and its expressions (svc-metrics
+      // selects the components that serve metrics by `component in (...)`).
+      const expression = ({ key, operator, values = [] }: { key: string; operator: string; values?: string[] }) =>
+        ({ In: `${key} in (${values.join(",")})`, NotIn: `${key} notin (${values.join(",")})`, Exists: key, DoesNotExist: `!${key}` })[operator];
+      const selector = [
+        ...Object.entries(policy.spec.podSelector.matchLabels).map(([key, value]) => `${key}=${value}`),
+        ...(policy.spec.podSelector.matchExpressions ?? []).map(expression),
+      ].join(",");
       const pods = (await kubectlJson<{ items: Pod[] }>("-n", namespace, "get", "pods", "-l", selector)).items.filter(
         (pod) => pod.status.phase === "Running" && !pod.metadata.deletionTimestamp,
       );
