@@ -2,8 +2,10 @@
 // directory, environment, entry point and command, exposed ports, the base image with its build
 // arguments resolved), parsed by dockerfile-ast, and prints it as JSON for scripts/build-images.
 // Only instructions that set image metadata are read; RUN and COPY are the build script's job.
+// A Dockerfile FROM another of ours (deploy/transcriber/Dockerfile is FROM the services' image)
+// starts from that image's configuration, as Docker's FROM does: `--parent` names its Dockerfile.
 //
-// Usage: scripts/node scripts/images/dockerfile-config.ts DOCKERFILE
+// Usage: scripts/node scripts/images/dockerfile-config.ts DOCKERFILE [--parent PARENT_DOCKERFILE]
 import { DockerfileParser, type Instruction } from "dockerfile-ast";
 import { readFileSync } from "node:fs";
 
@@ -39,7 +41,13 @@ function execForm(instruction: Instruction): string[] {
   return strings.map((s) => s.getJSONValue());
 }
 
-export function readDockerfileConfig(text: string): DockerfileConfig {
+/**
+ * What the final stage declares. With `parent` (the configuration of the image it is FROM), the
+ * image starts from the parent's user, working directory, environment, ports, entry point and
+ * command, as Docker's FROM does (an ENTRYPOINT set here clears an inherited CMD); its own
+ * instructions apply on top. `aptPackages` are only this file's.
+ */
+export function readDockerfileConfig(text: string, parent?: DockerfileConfig): DockerfileConfig {
   const dockerfile = DockerfileParser.parse(text);
   const args = new Map<string, string>();
   for (const arg of dockerfile.getInitialARGs()) {
@@ -52,25 +60,33 @@ export function readDockerfileConfig(text: string): DockerfileConfig {
   if (!finalFrom) throw new Error("the Dockerfile has no FROM");
   const finalLine = finalFrom.getRange().start.line;
   const config: DockerfileConfig = {
+    user: parent?.user ?? "",
+    workingDir: parent?.workingDir ?? "/",
+    env: { ...parent?.env },
+    entrypoint: parent?.entrypoint ?? null,
+    cmd: parent?.cmd ?? null,
+    exposedPorts: [...(parent?.exposedPorts ?? [])],
     baseImage: resolve(finalFrom.getImage() ?? ""),
-    user: "",
-    workingDir: "/",
-    env: {},
-    entrypoint: null,
-    cmd: null,
-    exposedPorts: [],
     aptPackages: [],
   };
+  let cmdDeclared = false;
   for (const instruction of dockerfile.getInstructions()) {
     if (instruction.getRange().start.line <= finalLine) continue;
     const keyword = instruction.getKeyword();
     if (keyword === "USER") config.user = instruction.getArgumentsContent() ?? "";
     else if (keyword === "WORKDIR") config.workingDir = instruction.getArgumentsContent() ?? "/";
     else if (keyword === "RUN") config.aptPackages.push(...aptInstalls(instruction.getArgumentsContent() ?? ""));
-    else if (keyword === "ENTRYPOINT") config.entrypoint = execForm(instruction);
-    else if (keyword === "CMD") config.cmd = execForm(instruction);
-    else if (keyword === "EXPOSE") {
-      for (const port of instruction.getArguments()) config.exposedPorts.push(port.getValue().includes("/") ? port.getValue() : `${port.getValue()}/tcp`);
+    else if (keyword === "ENTRYPOINT") {
+      config.entrypoint = execForm(instruction);
+      if (!cmdDeclared) config.cmd = null;
+    } else if (keyword === "CMD") {
+      config.cmd = execForm(instruction);
+      cmdDeclared = true;
+    } else if (keyword === "EXPOSE") {
+      for (const port of instruction.getArguments()) {
+        const exposed = port.getValue().includes("/") ? port.getValue() : `${port.getValue()}/tcp`;
+        if (!config.exposedPorts.includes(exposed)) config.exposedPorts.push(exposed);
+      }
     } else if (keyword === "ENV") {
       for (const property of (instruction as unknown as { getProperties(): { getName(): string; getValue(): string | null }[] }).getProperties()) {
         config.env[property.getName()] = property.getValue() ?? "";
@@ -80,8 +96,14 @@ export function readDockerfileConfig(text: string): DockerfileConfig {
   return config;
 }
 
+/** A Dockerfile's configuration, from its parent's (`parentFile`, itself read the same way) when it has one. */
+export function readDockerfileConfigFile(file: string, parentFile?: string): DockerfileConfig {
+  return readDockerfileConfig(readFileSync(file, "utf8"), parentFile === undefined ? undefined : readDockerfileConfigFile(parentFile));
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [file] = process.argv.slice(2);
-  if (!file) throw new Error("usage: dockerfile-config.ts DOCKERFILE");
-  process.stdout.write(`${JSON.stringify(readDockerfileConfig(readFileSync(file, "utf8")), null, 2)}\n`);
+  const [file, option, parentFile] = process.argv.slice(2);
+  if (!file || (option !== undefined && (option !== "--parent" || !parentFile)))
+    throw new Error("usage: dockerfile-config.ts DOCKERFILE [--parent PARENT_DOCKERFILE]");
+  process.stdout.write(`${JSON.stringify(readDockerfileConfigFile(file, parentFile), null, 2)}\n`);
 }

@@ -2,25 +2,32 @@
 // `npm run cluster:up` (docs/kubernetes-local.md). In order: `helm package` and `helm push` to the
 // cluster's local OCI registry, install from that oci:// reference with --wait, `helm test`,
 // a meeting end to end through the gateway Service (two Chromium participants, a signed
-// meeting.ended), a recording by the egress pod (downloaded and probed), two replicas of every service (revocation, no duplicate deliveries), a rolling
+// meeting.ended), a recording by the egress pod (downloaded and probed), a transcript made by
+// the transcriber pod (its text and a signed transcript.ready), two replicas of every service (revocation, no duplicate deliveries), a rolling
 // upgrade under load, pod loss, and the NetworkPolicies' ports. Figures go to stdout and to
 // $SVC_CLUSTER_DIR/test-figures.json.
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "@svc/platform";
+import { createPool } from "@svc/platform/db";
+import { createTranscript } from "../../services/meeting/src/db/transcription-jobs.ts";
 import { launchChromium } from "../support/chromium.ts";
 import { inboundMedia, joinMeeting, remoteTiles, screenshotDir } from "../support/meeting-room-browser.ts";
 import { holdStill } from "../support/hold-still.ts";
+import { speak, wordErrorRate, words } from "../support/transcription.ts";
 import { waitFor } from "../support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import {
   adminCli,
   api,
+  clusterDatabaseUrl,
   clusterDir,
   createTenantInCluster,
   eventually,
@@ -32,6 +39,7 @@ import {
   namespace,
   nodeIp,
   podsOf,
+  podUsage,
   publishChart,
   release,
   root,
@@ -39,10 +47,16 @@ import {
   valuesFile,
   type Pod,
 } from "./support/cluster.ts";
-import { egressPodUsage, probe, recorderActive } from "./support/recording.ts";
+import { probe, recorderActive } from "./support/recording.ts";
 
 const execFileAsync = promisify(execFile);
 const components = ["gateway", "identity", "meeting", "webhook"] as const;
+/** What the transcriber pod hears: three of the worker's own test sentences (everyday words, which the model hears well from espeak-ng). */
+const TRANSCRIPT_SENTENCES = (
+  JSON.parse(readFileSync(path.join(root, "services/meeting/transcriber/tests/speech.json"), "utf8")) as { sentences: { text: string }[] }
+).sentences
+  .slice(0, 3)
+  .map((sentence) => sentence.text);
 const figures: Record<string, unknown> = {};
 let tenant: Awaited<ReturnType<typeof createTenantInCluster>>;
 let receiver: WebhookReceiver;
@@ -167,9 +181,12 @@ describe("helm package and push to an OCI registry, helm install from it --wait,
       const deployment = await kubectlJson<{ status: { readyReplicas?: number } }>("-n", namespace, "get", "deployment", `${release}-${component}`);
       expect(deployment.status.readyReplicas, component).toBe(2);
     }
-    // The recorder (recording.enabled in the values): one egress pod, started from its own image.
-    const egress = await kubectlJson<{ status: { readyReplicas?: number } }>("-n", namespace, "get", "deployment", `${release}-egress`);
-    expect(egress.status.readyReplicas, "egress").toBe(1);
+    // The recorder (recording.enabled in the values) and the transcription worker (transcriber.enabled):
+    // one pod each, started from their own images.
+    for (const component of ["egress", "transcriber"]) {
+      const deployment = await kubectlJson<{ status: { readyReplicas?: number } }>("-n", namespace, "get", "deployment", `${release}-${component}`);
+      expect(deployment.status.readyReplicas, component).toBe(1);
+    }
     // The gateway answers from this machine at its NodePort (kube-proxy may lag a moment behind readiness).
     await eventually(async () => expect((await fetch(`${gatewayUrl}/readyz`)).status).toBe(200));
     const [identity] = await podsOf("identity");
@@ -233,7 +250,7 @@ describe("a recording by the egress pod", () => {
     expect(created.status, await created.clone().text()).toBe(200);
     const meeting = await json<{ id: string; url: string }>(created);
     const page = await joinMeeting(browser, meeting.url, "Rita");
-    const before = await egressPodUsage();
+    const before = await podUsage("egress");
     const startRequested = Date.now();
     const start = await api(gatewayUrl, tenant.apiKey, "POST", `/meeting/${meeting.id}/recordings`, { layout: "audio" });
     expect(start.status, await start.clone().text()).toBe(201);
@@ -241,7 +258,7 @@ describe("a recording by the egress pod", () => {
     expect(recording).toMatchObject({ status: "recording", layout: "audio" });
     const activeAt = await recorderActive(recording.id);
     await holdStill(8_000, "eight seconds of recording, which ffprobe then measures");
-    const during = await egressPodUsage();
+    const during = await podUsage("egress");
     const duringAt = Date.now();
     const stop = await api(gatewayUrl, tenant.apiKey, "POST", `/recordings/${recording.id}/stop`);
     expect(stop.status, await stop.clone().text()).toBe(200);
@@ -294,6 +311,74 @@ describe("a recording by the egress pod", () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
       await page.close();
+    }
+  }, 300_000);
+});
+
+describe("a transcript made by the transcriber pod", () => {
+  it("a speaker's speech in the recordings volume, queued as the meeting service queues a track, becomes a ready transcript (signed transcript.ready) whose text is that speech", async () => {
+    const started = Date.now();
+    await subscribe("/transcripts", ["transcript.ready", "transcript.failed"]);
+    const created = await api(gatewayUrl, tenant.apiKey, "POST", "/meeting", { title: "Cluster transcript", recording: "manual", transcription: "on" });
+    expect(created.status, await created.clone().text()).toBe(200);
+    const meeting = await json<{ id: string }>(created);
+    // A speaker's track where the recorder writes tracks: the recordings volume (a folder of the node,
+    // cluster:up), which the transcriber pod mounts read-only; readable by the pods' user.
+    const objectKey = `${randomUUID()}.wav`;
+    const file = path.join(clusterDir, "recordings", objectKey);
+    speak(file, `${TRANSCRIPT_SENTENCES.map((sentence) => `<break time="1s"/>${sentence}`).join("")}<break time="1s"/>`);
+    chmodSync(file, 0o644);
+    const before = await podUsage("transcriber");
+    // The transcript and job the meeting service inserts when a recording's speaker tracks are
+    // written (speaker-tracks.ts: insertTranscript, which this wraps); the pod leases the job from
+    // the release's database.
+    const pool = createPool({ databaseUrl: clusterDatabaseUrl, schema: "meeting", logger: createLogger("cluster-test", "silent"), max: 1 });
+    const queuedAt = Date.now();
+    let transcriptId: string;
+    try {
+      transcriptId = await createTranscript(pool, {
+        meetingId: meeting.id,
+        orgId: tenant.orgId,
+        sources: [{ storage: "filesystem", objectKey, offsetMs: 0, speaker: { displayName: "Tess" } }],
+      });
+    } finally {
+      await pool.end();
+    }
+    try {
+      await waitFor(
+        () => receiver.on("/transcripts").some((request) => request.payload?.data.transcriptId === transcriptId),
+        240_000,
+        "transcript.ready (or transcript.failed) at the receiver",
+      );
+      const readyAt = Date.now();
+      const event = receiver.on("/transcripts").find((request) => request.payload?.data.transcriptId === transcriptId)!;
+      expect(event.verificationError).toBeUndefined();
+      expect(event.payload!.type, JSON.stringify(event.payload!.data)).toBe("transcript.ready");
+      const transcript = await json<{
+        status: string;
+        durationSeconds: number;
+        speakers: { name: string }[];
+        segments: { speaker: string; start: number; text: string }[];
+      }>(await api(gatewayUrl, tenant.apiKey, "GET", `/transcripts/${transcriptId}`));
+      expect(transcript.status).toBe("ready");
+      expect(transcript.speakers.map((speaker) => speaker.name)).toEqual(["Tess"]);
+      expect(transcript.segments.every((segment) => segment.speaker === "Tess")).toBe(true);
+      const starts = transcript.segments.map((segment) => segment.start);
+      expect(starts).toEqual([...starts].sort((a, b) => a - b));
+      const errorRate = wordErrorRate(words(TRANSCRIPT_SENTENCES.join(" ")), words(transcript.segments.map((segment) => segment.text).join(" ")));
+      expect(errorRate, transcript.segments.map((segment) => segment.text).join(" | ")).toBeLessThanOrEqual(0.15);
+      const after = await podUsage("transcriber");
+      figures.transcription = {
+        speechSeconds: transcript.durationSeconds,
+        queuedToReadySeconds: +((readyAt - queuedAt) / 1000).toFixed(1),
+        wordErrorRate: +errorRate.toFixed(3),
+        transcriberCpuSeconds: +(after.cpuSeconds - before.cpuSeconds).toFixed(1),
+        transcriberIdleMemoryMiB: before.memoryMiB,
+        transcriberPeakMemoryMiB: after.peakMemoryMiB,
+        testSeconds: Math.round((Date.now() - started) / 1000),
+      };
+    } finally {
+      rmSync(file, { force: true });
     }
   }, 300_000);
 });
@@ -486,16 +571,24 @@ describe("NetworkPolicies", () => {
     const policies = await kubectlJson<{
       items: {
         metadata: { name: string };
-        spec: { podSelector: { matchLabels: Record<string, string> }; ingress?: { ports?: { port: string | number }[] }[] };
+        spec: {
+          podSelector: { matchLabels: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
+          ingress?: { ports?: { port: string | number }[] }[];
+        };
       }[];
     }>("-n", namespace, "get", "networkpolicy");
     expect(policies.items).toHaveLength(rendered);
     expect(rendered).toBeGreaterThanOrEqual(5);
     const checked: string[] = [];
     for (const policy of policies.items) {
-      const selector = Object.entries(policy.spec.podSelector.matchLabels)
-        .map(([key, value]) => `${key}=${value}`)
-        .join(",");
+      // The policy's whole selector, as kubectl writes one: its labels and its expressions (svc-metrics
+      // selects the components that serve metrics by `component in (...)`).
+      const expression = ({ key, operator, values = [] }: { key: string; operator: string; values?: string[] }) =>
+        ({ In: `${key} in (${values.join(",")})`, NotIn: `${key} notin (${values.join(",")})`, Exists: key, DoesNotExist: `!${key}` })[operator];
+      const selector = [
+        ...Object.entries(policy.spec.podSelector.matchLabels).map(([key, value]) => `${key}=${value}`),
+        ...(policy.spec.podSelector.matchExpressions ?? []).map(expression),
+      ].join(",");
       const pods = (await kubectlJson<{ items: Pod[] }>("-n", namespace, "get", "pods", "-l", selector)).items.filter(
         (pod) => pod.status.phase === "Running" && !pod.metadata.deletionTimestamp,
       );

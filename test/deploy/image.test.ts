@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { dockerfile, root } from "./chart.ts";
 
 const execFileAsync = promisify(execFile);
@@ -67,6 +68,56 @@ interface ImageConfig {
   rootfs: { diff_ids: string[] };
 }
 
+/** Unpacks an image's layers in order as a container runtime does: `.wh.NAME` deletes NAME, `.wh..wh..opq` empties its folder. */
+async function unpack(extracted: string, layers: string[], into: string) {
+  for (const layer of layers) {
+    const entries = (await run("tar", ["-tf", path.join(extracted, layer)])).split("\n").filter(Boolean);
+    for (const entry of entries.filter((name) => path.basename(name) === ".wh..wh..opq")) {
+      const folder = path.join(into, path.dirname(entry));
+      if (existsSync(folder)) for (const child of readdirSync(folder)) rmSync(path.join(folder, child), { recursive: true, force: true });
+    }
+    await run("tar", ["-xf", path.join(extracted, layer), "-C", into]);
+    for (const entry of entries.filter((name) => path.basename(name).startsWith(".wh."))) {
+      rmSync(path.join(into, entry), { force: true });
+      const base = path.basename(entry).slice(".wh.".length);
+      if (base !== ".wh..opq") rmSync(path.join(into, path.dirname(entry), base), { recursive: true, force: true });
+    }
+  }
+}
+
+/** Builds one image with scripts/build-images and reads its archive: manifest, configuration, and the folder it was unpacked into. */
+async function buildAndRead(image: "svc" | "egress" | "transcriber", scratch: string) {
+  const archive = (await run("bash", ["scripts/build-images", "--image", image, "--tag", "image-test", "--out", path.join(scratch, "out")])).trim();
+  const extracted = path.join(scratch, "archive");
+  mkdirSync(extracted);
+  await run("tar", ["-xf", archive, "-C", extracted]);
+  const manifest = (JSON.parse(readFileSync(path.join(extracted, "manifest.json"), "utf8")) as { Config: string; RepoTags: string[]; Layers: string[] }[])[0]!;
+  const config = JSON.parse(readFileSync(path.join(extracted, manifest.Config), "utf8")) as ImageConfig & { history: { created_by: string }[] };
+  return { archive, extracted, manifest, config };
+}
+
+/** An image configuration's environment as an object. */
+const envOf = (config: ImageConfig) =>
+  Object.fromEntries((config.config.Env ?? []).map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]));
+
+/** The Debian packages installed in an unpacked image (dpkg's status file). */
+const installedPackages = (rootfs: string) =>
+  new Set(
+    readFileSync(path.join(rootfs, "var/lib/dpkg/status"), "utf8")
+      .split("\n\n")
+      .filter((paragraph) => /^Status: install ok installed$/m.test(paragraph))
+      .map((paragraph) => /^Package: (\S+)$/m.exec(paragraph)![1]),
+  );
+
+/** What a slim image leaves out and an image build must not leave behind: package lists, documentation besides licences. */
+function slimLeftovers(rootfs: string): string[] {
+  const lists = readdirSync(path.join(rootfs, "var/lib/apt/lists")).filter((name) => name !== "partial" && name !== "lock");
+  const docs = readdirSync(path.join(rootfs, "usr/share/doc"), { recursive: true, withFileTypes: true }).filter(
+    (entry) => entry.isFile() && entry.name !== "copyright",
+  );
+  return [...lists.map((name) => `var/lib/apt/lists/${name}`), ...docs.map((entry) => path.join(entry.parentPath, entry.name))];
+}
+
 describe("the image scripts/build-images makes agrees with deploy/docker/Dockerfile", () => {
   const declared = finalStage();
   let scratch: string;
@@ -78,12 +129,7 @@ describe("the image scripts/build-images makes agrees with deploy/docker/Dockerf
 
   beforeAll(async () => {
     scratch = mkdtempSync(path.join(os.tmpdir(), "image-test-"));
-    const archive = (await run("bash", ["scripts/build-images", "--image", "svc", "--tag", "image-test", "--out", path.join(scratch, "out")])).trim();
-    extracted = path.join(scratch, "archive");
-    mkdirSync(extracted);
-    await run("tar", ["-xf", archive, "-C", extracted]);
-    manifest = (JSON.parse(readFileSync(path.join(extracted, "manifest.json"), "utf8")) as (typeof manifest)[])[0]!;
-    config = JSON.parse(readFileSync(path.join(extracted, manifest.Config), "utf8")) as ImageConfig;
+    ({ extracted, manifest, config } = await buildAndRead("svc", scratch));
     layers = await Promise.all(manifest.Layers.map(async (layer) => (await run("tar", ["-tf", path.join(extracted, layer)])).split("\n").filter(Boolean)));
   }, 900_000);
 
@@ -185,34 +231,13 @@ describe("the image scripts/build-images makes agrees with deploy/egress/Dockerf
   let manifest: { Config: string; RepoTags: string[]; Layers: string[] };
   let rootfs: string;
 
-  /** Unpacks layer after layer as a container runtime does: `.wh.NAME` deletes NAME, `.wh..wh..opq` empties its folder. */
-  async function unpack(extracted: string, into: string) {
-    for (const layer of manifest.Layers) {
-      const entries = (await run("tar", ["-tf", path.join(extracted, layer)])).split("\n").filter(Boolean);
-      for (const entry of entries.filter((name) => path.basename(name) === ".wh..wh..opq")) {
-        const folder = path.join(into, path.dirname(entry));
-        if (existsSync(folder)) for (const child of readdirSync(folder)) rmSync(path.join(folder, child), { recursive: true, force: true });
-      }
-      await run("tar", ["-xf", path.join(extracted, layer), "-C", into]);
-      for (const entry of entries.filter((name) => path.basename(name).startsWith(".wh."))) {
-        rmSync(path.join(into, entry), { force: true });
-        const base = path.basename(entry).slice(".wh.".length);
-        if (base !== ".wh..opq") rmSync(path.join(into, path.dirname(entry), base), { recursive: true, force: true });
-      }
-    }
-  }
-
   beforeAll(async () => {
     scratch = mkdtempSync(path.join(os.tmpdir(), "egress-image-test-"));
-    const archive = (await run("bash", ["scripts/build-images", "--image", "egress", "--tag", "image-test", "--out", path.join(scratch, "out")])).trim();
-    const extracted = path.join(scratch, "archive");
-    mkdirSync(extracted);
-    await run("tar", ["-xf", archive, "-C", extracted]);
-    manifest = (JSON.parse(readFileSync(path.join(extracted, "manifest.json"), "utf8")) as (typeof manifest)[])[0]!;
-    config = JSON.parse(readFileSync(path.join(extracted, manifest.Config), "utf8")) as typeof config;
+    let extracted: string;
+    ({ extracted, manifest, config } = await buildAndRead("egress", scratch));
     rootfs = path.join(scratch, "rootfs");
     mkdirSync(rootfs);
-    await unpack(extracted, rootfs);
+    await unpack(extracted, manifest.Layers, rootfs);
   }, 1_800_000);
 
   afterAll(() => {
@@ -238,18 +263,9 @@ describe("the image scripts/build-images makes agrees with deploy/egress/Dockerf
 
   it("has every package the Dockerfile's final stage installs, without package lists or documentation", () => {
     expect(declared.aptPackages.length).toBeGreaterThan(5);
-    const installed = new Set(
-      readFileSync(path.join(rootfs, "var/lib/dpkg/status"), "utf8")
-        .split("\n\n")
-        .filter((paragraph) => /^Status: install ok installed$/m.test(paragraph))
-        .map((paragraph) => /^Package: (\S+)$/m.exec(paragraph)![1]),
-    );
+    const installed = installedPackages(rootfs);
     expect(declared.aptPackages.filter((name) => !installed.has(name))).toEqual([]);
-    expect(readdirSync(path.join(rootfs, "var/lib/apt/lists")).filter((name) => name !== "partial" && name !== "lock")).toEqual([]);
-    const docs = readdirSync(path.join(rootfs, "usr/share/doc"), { recursive: true, withFileTypes: true }).filter(
-      (entry) => entry.isFile() && entry.name !== "copyright",
-    );
-    expect(docs.map((entry) => entry.name)).toEqual([]);
+    expect(slimLeftovers(rootfs)).toEqual([]);
   });
 
   it("holds the egress binary scripts/egress builds and the entry point, and they run with the image's libraries", async () => {
@@ -265,5 +281,128 @@ describe("the image scripts/build-images makes agrees with deploy/egress/Dockerf
       expect(await run("chroot", [rootfs, "/usr/bin/ldd", binary]), binary).not.toMatch(/not found/);
     }
     expect(await run("chroot", [rootfs, "/usr/local/bin/egress", "--version"])).toMatch(/1\.8\.6/);
+  });
+});
+
+// The transcription worker's image (deploy/transcriber/Dockerfile, FROM the services' image), built
+// by scripts/images/build-transcriber (called by scripts/build-images): the services' image's own
+// three layers, the final stage's packages (Python) in a chroot of them, and the worker's virtual
+// environment made from the pinned wheels. Unpacked as a container runtime does; the environment's
+// Python runs in a chroot of it as the image's user, so a missing library or an unreadable file fails here.
+const transcriberDockerfile = path.join(root, "deploy/transcriber/Dockerfile");
+const transcriberRequirements = path.join(root, "services/meeting/transcriber/requirements.txt");
+
+describe("the image scripts/build-images makes agrees with deploy/transcriber/Dockerfile", () => {
+  const declared = finalStage(transcriberDockerfile);
+  const services = finalStage();
+  let scratch: string;
+  let image: Awaited<ReturnType<typeof buildAndRead>>;
+  let servicesImage: Awaited<ReturnType<typeof buildAndRead>>;
+  let rootfs: string;
+  /** Runs a command in a chroot of the unpacked image as its user, with only the image's environment and working directory. */
+  const inImage = (command: string[]) =>
+    run("chroot", [
+      `--userspec=${declared.user}`,
+      rootfs,
+      "/usr/bin/env",
+      "-i",
+      ...(image.config.config.Env ?? []),
+      "sh",
+      "-c",
+      `cd ${image.config.config.WorkingDir} && exec "$@"`,
+      "sh",
+      ...command,
+    ]);
+
+  beforeAll(async () => {
+    scratch = mkdtempSync(path.join(os.tmpdir(), "transcriber-image-test-"));
+    mkdirSync(path.join(scratch, "services"));
+    mkdirSync(path.join(scratch, "transcriber"));
+    servicesImage = await buildAndRead("svc", path.join(scratch, "services"));
+    image = await buildAndRead("transcriber", path.join(scratch, "transcriber"));
+    rootfs = path.join(scratch, "rootfs");
+    mkdirSync(rootfs);
+    await unpack(image.extracted, image.manifest.Layers, rootfs);
+  }, 1_800_000);
+
+  afterAll(() => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it("is the services' image's three layers, then the Dockerfile's packages, then the worker's environment", () => {
+    expect(declared.from).toMatch(/^svc:/);
+    expect(image.manifest.RepoTags).toEqual(["localhost/svc-transcriber:image-test"]);
+    expect(image.manifest.Layers.map((layer) => `sha256:${layer.split("/")[0]}`)).toEqual(image.config.rootfs.diff_ids);
+    expect(image.config.rootfs.diff_ids.slice(0, 3)).toEqual(servicesImage.config.rootfs.diff_ids);
+    expect(image.config.history.map((entry) => entry.created_by.split(" ")[0])).toEqual([
+      "debootstrap",
+      "node",
+      "scripts/build-production",
+      "apt-get",
+      "python3",
+    ]);
+  });
+
+  it("runs the worker as the Dockerfile's user, with the chart's Python, and keeps the rest of the services' image's configuration", () => {
+    expect(declared.user).toBe("1000:1000");
+    expect(image.config.config.User).toBe(declared.user);
+    expect(image.config.config.Cmd).toEqual(declared.cmd);
+    expect(declared.cmd!.at(-1)).toBe("services/meeting/dist/transcription/worker-main.js");
+    expect(image.config.config.Entrypoint).toEqual(declared.entrypoint);
+    // FROM the services' image: its working directory, ports and environment, then this file's.
+    expect(image.config.config.WorkingDir).toBe(services.workdir);
+    expect(Object.keys(image.config.config.ExposedPorts ?? {}).sort()).toEqual([...services.exposed].sort());
+    expect(envOf(image.config)).toEqual({ ...envOf(servicesImage.config), ...declared.env });
+    // The chart's transcriber.python is the environment the image holds.
+    const values = parse(readFileSync(path.join(root, "deploy/helm/svc/values.yaml"), "utf8")) as { transcriber: { python: string } };
+    expect(declared.env.TRANSCRIBER_PYTHON).toBe(values.transcriber.python);
+    expect(existsSync(path.join(rootfs, values.transcriber.python))).toBe(true);
+    expect(existsSync(path.join(rootfs, "app", declared.cmd!.at(-1)!))).toBe(true);
+  });
+
+  it("has every package the Dockerfile's final stage installs, without package lists or documentation", () => {
+    expect(declared.aptPackages).toContain("python3");
+    const installed = installedPackages(rootfs);
+    expect(declared.aptPackages.filter((name) => !installed.has(name))).toEqual([]);
+    expect(slimLeftovers(rootfs)).toEqual([]);
+  });
+
+  it("holds in /opt/transcriber exactly the wheels requirements.txt pins, and nothing of the build (no pip cache)", () => {
+    const normalized = (name: string) => name.toLowerCase().replace(/[-_.]+/g, "-");
+    const pinned = [...readFileSync(transcriberRequirements, "utf8").matchAll(/^([A-Za-z0-9_.-]+)==(\S+)/gm)].map(
+      ([, name, version]) => `${normalized(name!)}==${version}`,
+    );
+    expect(pinned.length).toBeGreaterThan(10);
+    const sitePackages = readdirSync(path.join(rootfs, "opt/transcriber/lib")).map((python) =>
+      path.join(rootfs, "opt/transcriber/lib", python, "site-packages"),
+    );
+    expect(sitePackages).toHaveLength(1);
+    const installed = readdirSync(sitePackages[0]!)
+      .filter((name) => name.endsWith(".dist-info"))
+      .map((name) => /^(.+)-([^-]+)\.dist-info$/.exec(name)!)
+      .map(([, name, version]) => `${normalized(name!)}==${version}`)
+      // venv's own installer, which the Dockerfile's `python3 -m venv` puts there too.
+      .filter((entry) => !/^(pip|setuptools)==/.test(entry));
+    expect(installed.sort()).toEqual(pinned.sort());
+    expect(existsSync(path.join(rootfs, "root/.cache"))).toBe(false);
+    expect(readdirSync(path.join(rootfs, "tmp"))).toEqual([]);
+  });
+
+  it("as the image's user: the model files verify against their pins, and the speech model's native libraries load", async () => {
+    const python = declared.env.TRANSCRIBER_PYTHON!;
+    const verified = JSON.parse(
+      await inImage(["env", "PYTHONPATH=services/meeting/transcriber", "PYTHONDONTWRITEBYTECODE=1", python, "-m", "svc_transcriber", "verify"]),
+    ) as { verified: boolean; model: string };
+    expect(verified.verified).toBe(true);
+    expect(verified.model.startsWith("/opt/transcriber/")).toBe(true);
+    // CTranslate2 (the model), PyAV (FFmpeg: Opus and AAC), ONNX Runtime (the voice-activity filter).
+    const versions = await inImage([
+      python,
+      "-c",
+      "import ctranslate2, av, onnxruntime, faster_whisper; print(ctranslate2.__version__, av.__version__, faster_whisper.__version__)",
+    ]);
+    const pins = readFileSync(transcriberRequirements, "utf8");
+    const pin = (name: string) => new RegExp(`^${name}==(\\S+)`, "m").exec(pins)![1];
+    expect(versions.trim()).toBe(`${pin("ctranslate2")} ${pin("av")} ${pin("faster-whisper")}`);
   });
 });

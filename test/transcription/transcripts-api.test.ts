@@ -22,9 +22,9 @@ import type { ReceivedWebhook } from "../support/webhook-receiver.ts";
 // WebVTT (parsed by a WebVTT parser) and JSON through signed links, announced by a verified
 // `transcript.ready`; another organization sees none of it; DELETE; and `transcript.failed`.
 //
-// Recording each participant's track from Egress and creating the transcript when a recorded
-// meeting ends is not built yet (docs/transcription.md, "What is not built yet"): this file creates
-// the transcript with the same function that step will call, from two espeak-ng tracks.
+// The transcript is created from two espeak-ng tracks with createTranscript, the insert the
+// meeting service makes when a recording's speaker tracks are written (speaker-tracks.ts;
+// test/transcription/speaker-tracks.test.ts runs that path with Egress).
 
 const audioDir = mkdtempSync(path.join(os.tmpdir(), "svc-transcripts-api-"));
 afterAll(() => rmSync(audioDir, { recursive: true, force: true }));

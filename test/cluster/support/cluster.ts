@@ -19,6 +19,8 @@ export const chart = path.join(root, "deploy/helm/svc");
 export const valuesFile = path.join(chart, "ci/local-cluster-values.yaml");
 /** The gateway's NodePort, answered on this machine's loopback too (cluster:up, values file). */
 export const gatewayUrl = "http://127.0.0.1:30080";
+/** The release's database on the host's Postgres (cluster:up names it svc_cluster). */
+export const clusterDatabaseUrl = process.env.SVC_CLUSTER_DATABASE_URL ?? "postgres://svc:svc@127.0.0.1:5432/svc_cluster";
 /** The node's own address: where pods reach this machine (cluster:up wrote it down). */
 export const nodeIp = () => readFileSync(path.join(clusterDir, "node-ip"), "utf8").trim();
 
@@ -149,3 +151,29 @@ export function api(base: string, key: string, method: string, route: string, bo
 
 // One definition of retrying until a call stops throwing, shared with the deployment check.
 export { eventually } from "@svc/platform";
+
+export interface PodUsage {
+  pod: string;
+  /** CPU seconds the pod's container has used so far (every process in it: for egress, its handler, Chromium, Xvfb, PulseAudio; for the transcriber, each piece's Python). */
+  cpuSeconds: number;
+  /** Its memory now and its peak so far, in MiB (the cgroup's usage, page cache included). */
+  memoryMiB: number;
+  peakMemoryMiB: number;
+}
+
+/** The container totals of a component's (first) pod, read from its cgroup (v1 here; v2 names as a fallback). */
+export async function podUsage(component: string): Promise<PodUsage> {
+  const [pod] = await podsOf(component);
+  if (!pod) throw new Error(`no running ${component} pod`);
+  const read = (script: string) => kubectl("-n", namespace, "exec", pod.metadata.name, "--", "sh", "-c", script);
+  const v1 = await read(
+    "cat /sys/fs/cgroup/cpuacct/cpuacct.usage /sys/fs/cgroup/memory/memory.usage_in_bytes /sys/fs/cgroup/memory/memory.max_usage_in_bytes 2>/dev/null || true",
+  );
+  const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
+  const numbers = v1.trim().split("\n").filter(Boolean).map(Number);
+  if (numbers.length === 3) return { pod: pod.metadata.name, cpuSeconds: numbers[0]! / 1e9, memoryMiB: mib(numbers[1]!), peakMemoryMiB: mib(numbers[2]!) };
+  const v2 = await read("cat /sys/fs/cgroup/cpu.stat /sys/fs/cgroup/memory.current /sys/fs/cgroup/memory.peak");
+  const lines = v2.trim().split("\n");
+  const usec = Number(/usage_usec (\d+)/.exec(v2)![1]);
+  return { pod: pod.metadata.name, cpuSeconds: usec / 1e6, memoryMiB: mib(Number(lines.at(-2))), peakMemoryMiB: mib(Number(lines.at(-1))) };
+}
