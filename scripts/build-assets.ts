@@ -10,9 +10,7 @@
 // Usage: node scripts/build-assets.ts DIR | --cache
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createLogger } from "@svc/platform";
 import { bundleAssets } from "../gateway/src/pages/asset-bundle.ts";
-import { loadAssets } from "../gateway/src/pages/assets.ts";
 
 const dir = process.argv[2];
 if (!dir) {
@@ -20,6 +18,9 @@ if (!dir) {
   process.exit(2);
 }
 if (dir === "--cache") {
+  // Imported here only: the production build (scripts/build, in the image's build context) runs
+  // this script before any workspace is compiled, when @svc/platform does not resolve yet.
+  const [{ createLogger }, { loadAssets }] = await Promise.all([import("@svc/platform"), import("../gateway/src/pages/assets.ts")]);
   await loadAssets(createLogger("build-assets"));
   process.exit(0);
 }
