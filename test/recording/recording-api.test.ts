@@ -193,7 +193,10 @@ describe("recording a meeting through the room and the API", () => {
       const data = ready.payload!.data as { durationSeconds: number; sizeBytes: number; layout: string; endedAt: string };
       expect(data.layout).toBe("grid");
       expect(data.sizeBytes).toBeGreaterThan(50_000);
-      expect(Math.abs(data.durationSeconds - recordedSeconds)).toBeLessThan(3);
+      // Within 4 s: the file starts at Egress's first key frame, 1.2-2.1 s after the start it
+      // reports (docs/benchmarks.md, "Recording start"), and activeAt is when a poll saw that
+      // start; 3 s was exceeded by 3.07 s on an idle machine and 3.48 s under load (2026-12-07).
+      expect(Math.abs(data.durationSeconds - recordedSeconds)).toBeLessThan(4);
       // Exactly once, however many notifications the recorder sent.
       await holdStill(2_000, "time for a duplicate recording.ready to show up, if one were sent");
       expect(
@@ -333,10 +336,12 @@ describe("recording a meeting through the room and the API", () => {
     const page = await joinMeeting(browser, auto.url, "Ada");
     const started = await webhookOf("recording.started", (data) => data.meetingId === auto.id);
     expect(started.payload!.data.startedBy).toBe("auto");
+    // "Recording" only once Egress reports its run active: seconds on an idle machine, past 20 s
+    // at load 35 (run 26); the recorder's own start is given 45 s in recording-egress.test.ts.
     await page
       .getByRole("status")
       .filter({ hasText: /^Recording$/ })
-      .waitFor({ timeout: 20_000 });
+      .waitFor({ timeout: 45_000 });
     await recorderActive(String(started.payload!.data.recordingId));
     // A room recorder that is stopped before its page has given the start signal aborts ("Start
     // signal not received"): on a busy machine that signal comes seconds after EGRESS_ACTIVE.
