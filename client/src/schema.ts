@@ -127,7 +127,7 @@ export interface paths {
         };
         /**
          * Who attended: every visit of the meeting room
-         * @description Each visit (a rejoin is a second one), oldest first, in pages: `participantId`, `name`, `email` (when entered with a personal link), `role`, `joinedAt`, `leftAt` (null while present) and `durationSeconds`. 410 for a cancelled meeting.
+         * @description Each visit (a rejoin is a second one), oldest first, in pages: `participantId`, `name`, `email` (when entered with a personal link), `role`, `joinedAt`, `leftAt` (null while present) and `durationSeconds`. A cancelled meeting answers 410 with the page.
          */
         get: operations["listMeetingParticipants"];
         put?: never;
@@ -147,7 +147,7 @@ export interface paths {
         };
         /**
          * Who came and who did not
-         * @description Each invited host and attendee (in the meeting's order, whether they came or not) and then each guest, with their visits, their total time, whether they are in the room now (`present`) and, for an invited person who never came, `noShow` once the meeting has ended or its no-show time has passed. An invited person is told apart by the address of their personal link; every entry through the plain join URL is a guest of its own (as in `meeting.ended`'s attendance). For a cancelled meeting: who had come before it was cancelled.
+         * @description Each invited host and attendee (in the meeting's order, whether they came or not) and then each guest, with their visits, their total time, whether they are in the room now (`present`) and, for an invited person who never came, `noShow` once the meeting has ended or its no-show time has passed. An invited person is told apart by the address of their personal link; every entry through the plain join URL is a guest of its own (as in `meeting.ended`'s attendance). A cancelled meeting answers 410 with who had come before it was cancelled.
          */
         get: operations["getMeetingAttendance"];
         put?: never;
@@ -3800,13 +3800,55 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The meeting was cancelled: the body is the cancelled meeting (`status` `cancelled`, `cancelledAt` set). */
+            /** @description The meeting was cancelled: the body is the cancelled meeting (`status` `cancelled`, `cancelledAt` set), as a 200 would carry it, with `"error": "Meeting was cancelled"`; the meeting is gone, its final state still readable. */
             410: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Meeting"];
+                    "application/json": {
+                        /** @constant */
+                        type: "svc_video";
+                        /** @description Meeting id: 22 URL-safe characters carrying 128 random bits. */
+                        id: string;
+                        /**
+                         * @description Always empty: the join URL itself is the capability.
+                         * @constant
+                         */
+                        password: "";
+                        /**
+                         * Format: uri
+                         * @description The join page, `{PUBLIC_URL}/meeting/<id>`.
+                         */
+                        url: string;
+                        title: string;
+                        start: string | null;
+                        /** @description The planned end, when one was given. */
+                        end: string | null;
+                        /**
+                         * @description `scheduled` until the first person enters the meeting room; `live` from then on (also while the room is briefly empty); `ended` once the room stayed empty for the grace period (MEETING_EMPTY_GRACE_SECONDS, default 60 s), its planned end passed with nobody in it, or it was ended through the API; `cancelled` once cancelled (DELETE).
+                         * @enum {string}
+                         */
+                        status: "scheduled" | "live" | "ended" | "cancelled";
+                        attendees: string[];
+                        hosts: string[];
+                        lobby: boolean;
+                        /** @enum {string} */
+                        screenShare: "everyone" | "hosts";
+                        noShowAfterMinutes: number;
+                        /** @enum {string} */
+                        recording: "off" | "manual" | "auto";
+                        /** @enum {string} */
+                        transcription: "off" | "on";
+                        /** Format: date-time */
+                        createdAt: string;
+                        endedAt: string | null;
+                        cancelledAt: string | null;
+                        /** @description Human-readable message naming what was wrong. */
+                        error: string;
+                        /** @description Also in the X-Request-Id response header. */
+                        requestId?: string;
+                    };
                 };
             };
             /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
@@ -4208,6 +4250,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The meeting was cancelled: the body is the meeting's links, as a 200 would carry it, with `"error": "Meeting was cancelled"`; the meeting is gone, its final state still readable. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        links: {
+                            linkId: string;
+                            /** @description The role the link gives now (an invitee's follows the meeting's `hosts` and `attendees`); null when it lets nobody in. */
+                            role: ("host" | "attendee" | "guest") | null;
+                            /** Format: email */
+                            email: string | null;
+                            name: string | null;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            /** @description Null unless revoked. */
+                            revokedAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /**
+                             * @description `active`, or why it lets nobody in (`uninvited`: its address is in neither `hosts` nor `attendees` now).
+                             * @enum {string}
+                             */
+                            state: "active" | "revoked" | "expired" | "uninvited";
+                        }[];
+                        /** @description Human-readable message naming what was wrong. */
+                        error: string;
+                        /** @description Also in the X-Request-Id response header. */
+                        requestId?: string;
+                    };
+                };
+            };
             /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
             429: {
                 headers: {
@@ -4509,13 +4584,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The meeting was cancelled: `{"error": "Meeting was cancelled"}`. */
+            /** @description The meeting was cancelled: the body is the page of visits, as a 200 would carry it, with `"error": "Meeting was cancelled"`; the meeting is gone, its final state still readable. */
             410: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        participants: {
+                            participantId: string;
+                            name: string;
+                            /**
+                             * Format: email
+                             * @description When they entered with a personal link of an invited host or attendee.
+                             */
+                            email: string | null;
+                            /** @enum {string} */
+                            role: "host" | "attendee" | "guest";
+                            /** Format: date-time */
+                            joinedAt: string;
+                            /** @description Null while present. */
+                            leftAt: string | null;
+                            /** @description Until `leftAt`, or until now while present. */
+                            durationSeconds: number;
+                        }[];
+                        nextPageToken: string | null;
+                        /** @description Human-readable message naming what was wrong. */
+                        error: string;
+                        /** @description Also in the X-Request-Id response header. */
+                        requestId?: string;
+                    };
                 };
             };
             /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
@@ -4599,6 +4697,59 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting was cancelled: the body is the attendance until it was cancelled, as a 200 would carry it, with `"error": "Meeting was cancelled"`; the meeting is gone, its final state still readable. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "scheduled" | "live" | "ended" | "cancelled";
+                        people: {
+                            /** @description The name they gave in the room (their latest visit's); empty for someone who never came. */
+                            name: string;
+                            /**
+                             * Format: email
+                             * @description An invited host's or attendee's address; null for a guest.
+                             */
+                            email: string | null;
+                            /** @enum {string} */
+                            role: "host" | "attendee" | "guest";
+                            /** @description An invited host or attendee; false for a guest. */
+                            invited: boolean;
+                            /** @description Their stays in the room, oldest first (as GET /meeting/{id}/participants gives them). */
+                            visits: {
+                                participantId: string;
+                                name: string;
+                                /**
+                                 * Format: email
+                                 * @description When they entered with a personal link of an invited host or attendee.
+                                 */
+                                email: string | null;
+                                /** @enum {string} */
+                                role: "host" | "attendee" | "guest";
+                                /** Format: date-time */
+                                joinedAt: string;
+                                /** @description Null while present. */
+                                leftAt: string | null;
+                                /** @description Until `leftAt`, or until now while present. */
+                                durationSeconds: number;
+                            }[];
+                            /** @description The sum of their visits; an open visit counts until now. */
+                            totalSeconds: number;
+                            /** @description In the room now. */
+                            present: boolean;
+                            /** @description Invited, never came, and the meeting has ended or its no-show time (`start` + `noShowAfterMinutes`) has passed. */
+                            noShow: boolean;
+                        }[];
+                        /** @description Human-readable message naming what was wrong. */
+                        error: string;
+                        /** @description Also in the X-Request-Id response header. */
+                        requestId?: string;
+                    };
                 };
             };
             /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
@@ -4835,6 +4986,22 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting was cancelled: the body is the browser session's standing, as a 200 would carry it, with `"error": "Meeting was cancelled"`; the meeting is gone, its final state still readable. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Someone was removed from the meeting from this browser session. */
+                        removed: boolean;
+                        /** @description Human-readable message naming what was wrong. */
+                        error: string;
+                        /** @description Also in the X-Request-Id response header. */
+                        requestId?: string;
+                    };
                 };
             };
             /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
@@ -6686,6 +6853,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The meeting was cancelled: the body is the recordings, as a 200 would carry it, with `"error": "Meeting was cancelled"`; the meeting is gone, its final state still readable. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        recordings: components["schemas"]["Recording"][];
+                        /** @description Human-readable message naming what was wrong. */
+                        error: string;
+                        /** @description Also in the X-Request-Id response header. */
+                        requestId?: string;
+                    };
+                };
+            };
             /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */
             429: {
                 headers: {
@@ -7674,6 +7857,22 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The meeting was cancelled: the body is the transcripts, as a 200 would carry it, with `"error": "Meeting was cancelled"`; the meeting is gone, its final state still readable. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first, without their segments. */
+                        transcripts: components["schemas"]["Transcript"][];
+                        /** @description Human-readable message naming what was wrong. */
+                        error: string;
+                        /** @description Also in the X-Request-Id response header. */
+                        requestId?: string;
+                    };
                 };
             };
             /** @description Too many requests for this credential, or from this client address for requests without a verified credential. */

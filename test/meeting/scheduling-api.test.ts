@@ -206,6 +206,44 @@ describe("DELETE /api/v1/meeting/:id (cancel)", () => {
     });
   });
 
+  it("every read of a cancelled meeting's records answers 410 Gone with the body a 200 would carry and the error", async () => {
+    const meeting = await create({ title: "Gone but readable", attendees: ["a@example.com"] });
+    const link = await client().POST("/meeting/{id}/links", { ...inPath(meeting.id), body: { email: "a@example.com" } });
+    expect(link.response.status).toBe(201);
+    await sendMediaWebhook(fixture.stack, { event: "participant_joined", meetingId: meeting.id, participant: mediaParticipant("Early bird") });
+    const reads = async () => {
+      const api = client();
+      const anonymous = fixture.client();
+      return {
+        links: await api.GET("/meeting/{id}/links", inPath(meeting.id)),
+        participants: await api.GET("/meeting/{id}/participants", inPath(meeting.id)),
+        attendance: await api.GET("/meeting/{id}/attendance", inPath(meeting.id)),
+        recordings: await api.GET("/meeting/{id}/recordings", inPath(meeting.id)),
+        transcripts: await api.GET("/meeting/{id}/transcripts", inPath(meeting.id)),
+        visitor: await anonymous.GET("/meeting/{id}/visitor", inPath(meeting.id)),
+      };
+    };
+    const statuses = (answers: Record<string, { response: Response }>) =>
+      Object.fromEntries(Object.entries(answers).map(([name, answer]) => [name, answer.response.status]));
+    const before = await reads();
+    expect(statuses(before)).toEqual({ links: 200, participants: 200, attendance: 200, recordings: 200, transcripts: 200, visitor: 200 });
+
+    expect((await cancel(meeting.id)).response.status).toBe(200);
+    const after = await reads();
+    expect(statuses(after)).toEqual({ links: 410, participants: 410, attendance: 410, recordings: 410, transcripts: 410, visitor: 410 });
+    const error = "Meeting was cancelled";
+    expect(after.links.error).toEqual({ links: [expect.objectContaining({ linkId: link.data!.linkId, email: "a@example.com" })], error });
+    expect(after.participants.error).toMatchObject({ participants: [{ name: "Early bird" }], nextPageToken: null, error });
+    expect(after.attendance.error).toMatchObject({ status: "cancelled", error });
+    expect((after.attendance.error as { people: { name: string; email: string | null }[] }).people.map((person) => person.email ?? person.name)).toEqual([
+      "a@example.com",
+      "Early bird",
+    ]);
+    expect(after.recordings.error).toEqual({ recordings: [], error });
+    expect(after.transcripts.error).toEqual({ transcripts: [], error });
+    expect(after.visitor.error).toEqual({ removed: false, error });
+  });
+
   it("409 for an ended meeting, 404 for another organization's; nothing changes", async () => {
     const ended = await create({ title: "Over" });
     await end(ended.id);

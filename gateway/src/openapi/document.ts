@@ -30,10 +30,17 @@ export const jsonResponse = (schema: z.ZodType, description: string): ZodOpenApi
 /** A JSON request body with the given contract schema. */
 export const jsonRequestBody = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema } } });
 
-/** 401, as every authenticated route answers it (RFC 6750 challenge). */
 /** 404 of every operation on one of the caller's organization's meetings (another organization's does not exist for the caller). */
 export const meetingNotFoundResponse = errorResponse('No such meeting in the caller\'s organization: `{"error": "Meeting not found"}`.');
 
+/** A read of a cancelled meeting's records: 410 Gone with the body a 200 would carry and the error (docs/api.md, "Cancelling"). */
+export const cancelledMeetingResponse = (schema: z.ZodObject, what: string): ZodOpenApiResponseObject =>
+  jsonResponse(
+    schema.extend(ErrorBody.shape),
+    `The meeting was cancelled: the body is ${what}, as a 200 would carry it, with \`"error": "Meeting was cancelled"\`; the meeting is gone, its final state still readable.`,
+  );
+
+/** 401, as every authenticated route answers it (RFC 6750 challenge). */
 export const unauthorizedResponse: ZodOpenApiResponseObject = {
   ...errorResponse("Missing, malformed, unknown, expired or revoked token."),
   headers: z.object({ "WWW-Authenticate": z.string().meta({ description: '`Bearer realm="svc"`, with `error="invalid_token"` when a token was sent.' }) }),

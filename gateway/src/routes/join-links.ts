@@ -5,6 +5,7 @@ import { parseOffsetDateTime } from "@svc/platform/contract";
 import { ParticipantRole } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { Clients } from "../clients.ts";
 import { forwardedCredential } from "../http/bearer.ts";
+import { meetingReadOptions, sendMeetingRead } from "../http/cancelled-meeting.ts";
 import { HttpError } from "../http/errors.ts";
 import { parseJsonBody } from "../http/parse-request.ts";
 import { CreateJoinLinkRequest, isJoinLinkState, type JoinLink, type JoinLinkList } from "../contract/meeting.ts";
@@ -46,7 +47,7 @@ export function joinLinkRoutes(clients: Clients): Router {
   });
 
   router.get("/meeting/:id/links", async (req, res) => {
-    const { links } = await clients.meeting.listJoinLinks({ meetingId: req.params.id }, { headers: forwardedCredential(res.locals) });
+    const { links } = await clients.meeting.listJoinLinks({ meetingId: req.params.id }, meetingReadOptions(res));
     res.set("Cache-Control", "no-store");
     const answer: z.input<typeof JoinLinkList> = {
       links: links.map((link) => {
@@ -64,7 +65,7 @@ export function joinLinkRoutes(clients: Clients): Router {
         };
       }),
     };
-    res.json(answer);
+    sendMeetingRead(res, answer);
   });
 
   router.delete("/meeting/:id/links/:linkId", async (req, res) => {

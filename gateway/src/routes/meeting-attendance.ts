@@ -2,6 +2,7 @@ import { Router } from "express";
 import type { z } from "zod";
 import type { Clients } from "../clients.ts";
 import { forwardedCredential } from "../http/bearer.ts";
+import { meetingReadOptions, sendMeetingRead } from "../http/cancelled-meeting.ts";
 import { parseQuery } from "../http/parse-request.ts";
 import { ListParticipantsQuery, UsageQuery, type Attendance, type ParticipantList, type Usage } from "../contract/meeting.ts";
 import { enumName } from "./proto-to-json.ts";
@@ -16,18 +17,18 @@ export function meetingAttendanceRoutes(clients: Clients): Router {
     const query = parseQuery(ListParticipantsQuery, req.query);
     const page = await clients.meeting.listParticipants(
       { meetingId: req.params.id, pageSize: query.pageSize ?? 0, pageToken: query.pageToken ?? "" },
-      { headers: forwardedCredential(res.locals) },
+      meetingReadOptions(res),
     );
     res.set("Cache-Control", "no-store");
     const list: z.input<typeof ParticipantList> = {
       participants: page.participants.map(visitResource),
       nextPageToken: page.nextPageToken || null,
     };
-    res.json(list);
+    sendMeetingRead(res, list);
   });
 
   router.get("/meeting/:id/attendance", async (req, res) => {
-    const attendance = await clients.meeting.getAttendance({ meetingId: req.params.id }, { headers: forwardedCredential(res.locals) });
+    const attendance = await clients.meeting.getAttendance({ meetingId: req.params.id }, meetingReadOptions(res));
     res.set("Cache-Control", "no-store");
     const answer: z.input<typeof Attendance> = {
       status: enumName(meetingStatusWords, attendance.status),
@@ -42,7 +43,7 @@ export function meetingAttendanceRoutes(clients: Clients): Router {
         noShow: person.noShow,
       })),
     };
-    res.json(answer);
+    sendMeetingRead(res, answer);
   });
 
   router.get("/usage", async (req, res) => {

@@ -3,6 +3,7 @@ import { Router, type Request, type Response } from "express";
 import type { z } from "zod";
 import type { JoinMeetingResponse } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { Clients } from "../clients.ts";
+import { meetingReadOptions, sendMeetingRead } from "../http/cancelled-meeting.ts";
 import {
   JoinLinkHolderRequest,
   JoinMeetingRequest,
@@ -120,10 +121,10 @@ export function meetingJoinRoutes(clients: Clients, publicUrl: string): Router {
   // key, and a removal bars the session that reloads.
   router.get("/meeting/:id/visitor", async (req, res) => {
     const key = visitorKey(req, res, secure);
-    const info = await clients.meetingPage.getJoinInfo({ id: String(req.params.id), visitorKey: key });
+    const info = await clients.meetingPage.getJoinInfo({ id: String(req.params.id), visitorKey: key }, meetingReadOptions(res, { headers: {} }));
     res.set("Cache-Control", "no-store");
     const standing: z.input<typeof VisitorStanding> = { removed: info.removed };
-    res.json(standing);
+    sendMeetingRead(res, standing);
   });
 
   router.post("/meeting/:id/lobby/status", ...jsonBody, async (req, res) => {

@@ -5,6 +5,7 @@ import type { Logger } from "@svc/platform";
 import { MeetingStatus } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import type { Clients } from "../clients.ts";
 import { forwardedCredential } from "../http/bearer.ts";
+import { meetingReadOptions, sendMeetingRead } from "../http/cancelled-meeting.ts";
 import { fromConnectError } from "../http/errors.ts";
 import { idempotencyCall } from "../http/idempotency.ts";
 import { parseJsonBody, parseQuery } from "../http/parse-request.ts";
@@ -121,11 +122,9 @@ function meetingReadRoutes(clients: Clients): Router {
   });
 
   router.get("/meeting/:id", async (req, res) => {
-    const { meeting } = await clients.meeting.getMeeting({ id: req.params.id }, { headers: forwardedCredential(res.locals) });
+    const { meeting } = await clients.meeting.getMeeting({ id: req.params.id }, meetingReadOptions(res));
     res.set("Cache-Control", "no-store");
-    // A cancelled meeting is gone (DELETE succeeded): 410, with what it was, so a scheduling
-    // tool still sees its final state (docs/meeting-room.md, "Cancelling").
-    res.status(meeting!.status === MeetingStatus.CANCELLED ? 410 : 200).json(meetingResource(meeting!));
+    sendMeetingRead(res, meetingResource(meeting!));
   });
 
   return router;

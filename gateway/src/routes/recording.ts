@@ -4,6 +4,7 @@ import { isRecordingFailureCode } from "@svc/platform/contract";
 import type { Recording as RecordingMessage } from "@svc/proto/svc/meeting/v1/recording_pb";
 import { RECORDING_START_TIMEOUT_MS, type Clients } from "../clients.ts";
 import { forwardedCredential } from "../http/bearer.ts";
+import { meetingReadOptions, sendMeetingRead } from "../http/cancelled-meeting.ts";
 import { parseJsonBody, parseQuery } from "../http/parse-request.ts";
 import { AccessLinkQuery, StartRecordingRequest, type Recording, type RecordingAccessLink, type RecordingList } from "../contract/recording.ts";
 import { recordingStatusWords } from "./enum-words.ts";
@@ -46,10 +47,10 @@ export function recordingRoutes(clients: Clients): Router {
   });
 
   router.get("/meeting/:id/recordings", async (req, res) => {
-    const list = await recordings.listRecordings({ meetingId: req.params.id }, { headers: forwardedCredential(res.locals) });
+    const list = await recordings.listRecordings({ meetingId: req.params.id }, meetingReadOptions(res));
     res.set("Cache-Control", "no-store");
     const answer: z.input<typeof RecordingList> = { recordings: list.recordings.map(recordingJson) };
-    res.json(answer);
+    sendMeetingRead(res, answer);
   });
 
   router.get("/recordings/:recordingId", async (req, res) => {

@@ -4,6 +4,7 @@ import { isTranscriptionFailureCode } from "@svc/platform/contract";
 import type { Transcript as TranscriptMessage, TranscriptSegment as SegmentMessage } from "@svc/proto/svc/meeting/v1/transcript_pb";
 import type { Clients } from "../clients.ts";
 import { forwardedCredential } from "../http/bearer.ts";
+import { meetingReadOptions, sendMeetingRead } from "../http/cancelled-meeting.ts";
 import { parseJsonBody, parseQuery } from "../http/parse-request.ts";
 import { AccessLinkQuery } from "../contract/recording.ts";
 import {
@@ -60,10 +61,10 @@ export function transcriptRoutes(clients: Clients): Router {
   const transcripts = clients.transcript;
 
   router.get("/meeting/:id/transcripts", async (req, res) => {
-    const list = await transcripts.listTranscripts({ meetingId: req.params.id }, { headers: forwardedCredential(res.locals), timeoutMs: CALL_TIMEOUT_MS });
+    const list = await transcripts.listTranscripts({ meetingId: req.params.id }, meetingReadOptions(res, { timeoutMs: CALL_TIMEOUT_MS }));
     res.set("Cache-Control", "no-store");
     const answer: z.input<typeof TranscriptList> = { transcripts: list.transcripts.map(transcriptJson) };
-    res.json(answer);
+    sendMeetingRead(res, answer);
   });
 
   router.get("/transcripts/:transcriptId", async (req, res) => {

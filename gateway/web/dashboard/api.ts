@@ -51,6 +51,9 @@ export async function api<T = any>(method: string, path: string, body?: unknown)
   } catch {
     parsed = undefined;
   }
-  const error = response.ok ? "" : typeof parsed?.error === "string" ? parsed.error : `The request failed (HTTP ${response.status}).`;
-  return { ok: response.ok, status: response.status, body: parsed as T, error };
+  // A read of a cancelled meeting's records answers 410 Gone with its final state (docs/api.md,
+  // "Cancelling"): the pages show it like any other answer.
+  const ok = response.ok || (method === "GET" && response.status === 410);
+  const error = ok ? "" : typeof parsed?.error === "string" ? parsed.error : `The request failed (HTTP ${response.status}).`;
+  return { ok, status: response.status, body: parsed as T, error };
 }

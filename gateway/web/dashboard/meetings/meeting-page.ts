@@ -117,11 +117,7 @@ export function meetingPageView({ main, user, navigate }: ViewContext, meetingId
   const load = () =>
     loadInto(
       body,
-      // A cancelled meeting answers 410 with its final state: the page shows it like any other.
-      async () => {
-        const result = await api<Meeting>("GET", `/meeting/${encodeURIComponent(meetingId)}`);
-        return result.status === 410 ? { ...result, ok: true } : result;
-      },
+      () => api<Meeting>("GET", `/meeting/${encodeURIComponent(meetingId)}`),
       (meeting) => {
         document.title = `${meeting.title} · Meetings · svc dashboard`;
         replaceChildren(heading, meeting.title);

@@ -7,6 +7,7 @@ import type { MeetingStore } from "../meeting-store.ts";
 import { isMeetingId } from "../meeting-id.ts";
 import type { JoinGrant, JoinGrants, LobbyWait } from "../room/join-grants.ts";
 import type { JoinLinks } from "../room/join-links.ts";
+import { markIfCancelled } from "./cancelled-reads.ts";
 import { meetingStatusWords, participantRoleWords } from "./enum-words.ts";
 
 /** A join grant as the page service answers it (the lobby's admission answers the same). */
@@ -55,9 +56,10 @@ export function meetingPageService(deps: {
       return joinResponse(grant);
     },
 
-    async getJoinInfo(request) {
+    async getJoinInfo(request, context) {
       const meeting = isMeetingId(request.id) ? await deps.meetings.get(request.id) : undefined;
       if (!meeting) throw notFound("Meeting");
+      markIfCancelled(meeting, context);
       const described = request.link ? await deps.links.describe(meeting, request.link) : undefined;
       return {
         recording: meeting.status === "live" && meeting.settings.recording !== "off" ? await deps.isRecording(meeting.id) : false,

@@ -6,6 +6,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { RecordingFileService, RecordingSchema, RecordingService } from "@svc/proto/svc/meeting/v1/recording_pb";
 import type { RecordingLayout, StoredRecording, RecordingStore } from "../recording-store.ts";
 import { isMeetingId } from "../meeting-id.ts";
+import { markIfCancelled } from "./cancelled-reads.ts";
 import { recordingStatusWords } from "./enum-words.ts";
 import { linkExpiry, linkRefusal, type AccessLinks } from "../recording/access-links.ts";
 import { byteRangeOf } from "../recording/byte-range.ts";
@@ -88,6 +89,7 @@ export function recordingService(deps: RecordingServiceDependencies): ServiceImp
       const caller = await authenticate(context, recordingScopes.read);
       const meeting = isMeetingId(request.meetingId) ? await store.meetingOfOrg(caller.orgId, request.meetingId) : undefined;
       if (!meeting) throw notFound("Meeting");
+      markIfCancelled(meeting, context);
       return { recordings: (await store.recordingsOfMeeting(meeting.id)).map(recordingToProto) };
     },
 

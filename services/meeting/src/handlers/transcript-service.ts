@@ -9,6 +9,7 @@ import { isMeetingId } from "../meeting-id.ts";
 import { TRANSCRIPTION_MODES } from "../meeting-request.ts";
 import { linkExpiry, linkRefusal, type AccessLinks } from "../recording/access-links.ts";
 import type { StoredSegment, StoredTranscript, TranscriptStore } from "../transcript-store.ts";
+import { markIfCancelled } from "./cancelled-reads.ts";
 import { transcriptStatusWords } from "./enum-words.ts";
 
 /** OAuth scopes of the transcript operations; API keys and dashboard sessions need none. */
@@ -76,6 +77,7 @@ export function transcriptService(deps: TranscriptServiceDependencies): ServiceI
       const caller = await authenticate(context, transcriptScopes.read);
       const meeting = isMeetingId(request.meetingId) ? await store.meetingOfOrg(caller.orgId, request.meetingId) : undefined;
       if (!meeting) throw notFound("Meeting");
+      markIfCancelled(meeting, context);
       return { transcripts: (await store.transcriptsOfMeeting(meeting.id)).map(transcriptToProto) };
     },
 

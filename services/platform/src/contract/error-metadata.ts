@@ -6,7 +6,11 @@
 export const errorMetadata = {
   /** PERMISSION_DENIED for a missing OAuth scope: the scope, for `WWW-Authenticate: ... error="insufficient_scope"`. */
   requiredScope: "x-required-scope",
-  /** FAILED_PRECONDITION that will never change (a meeting ended or cancelled, for joining): `"true"` makes it 410 Gone. */
+  /**
+   * FAILED_PRECONDITION that will never change (a meeting ended or cancelled, for joining): `"true"`
+   * makes it 410 Gone. Also a response header of a successful read of a cancelled meeting's records:
+   * the gateway answers 410 with the body a 200 would carry.
+   */
   gone: "x-gone",
   /** Which Idempotency-Key refusal: `"mismatch"` (422) or `"in-progress"` (409). */
   idempotency: "x-idempotency",

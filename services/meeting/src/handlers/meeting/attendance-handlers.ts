@@ -1,10 +1,11 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import { type ServiceImpl } from "@connectrpc/connect";
 import { invalidArgument } from "@svc/platform";
 import { meetingLimits } from "@svc/platform/contract";
 import type { MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
 import { noShowsAreDue, peopleOf } from "../../attendance.ts";
 import type { RoomVisit } from "../../visit-store.ts";
+import { markIfCancelled } from "../cancelled-reads.ts";
 import { meetingStatusWords, participantRoleWords } from "../enum-words.ts";
 import { meetingOfOrg, scopes, type MeetingServiceDependencies } from "./meeting-context.ts";
 
@@ -12,8 +13,6 @@ const PARTICIPANTS_PAGE_SIZE = 50;
 const { usageDaysDefault: USAGE_DAYS_DEFAULT, usageDaysMax: USAGE_DAYS_MAX, pageSizeMax: MAX_PAGE_SIZE } = meetingLimits;
 
 type AttendanceHandlers = Pick<ServiceImpl<typeof MeetingService>, "listParticipants" | "getAttendance" | "getUsage">;
-
-const gone = (message: string) => new ConnectError(message, Code.FailedPrecondition, { "x-gone": "true" });
 
 /** Who came to a meeting's room and for how long (each visit, and per invited person), and the organization's use. */
 export function attendanceHandlers(deps: MeetingServiceDependencies): AttendanceHandlers {
@@ -23,7 +22,7 @@ export function attendanceHandlers(deps: MeetingServiceDependencies): Attendance
     async listParticipants(request, context) {
       const caller = await authenticate(context, scopes.read);
       const meeting = await ofOrg(caller.orgId, request.meetingId);
-      if (meeting.status === "cancelled") throw gone("Meeting was cancelled");
+      markIfCancelled(meeting, context);
       if (request.pageSize < 0) throw invalidArgument(["page_size must not be negative"]);
       const limit = request.pageSize === 0 ? PARTICIPANTS_PAGE_SIZE : Math.min(request.pageSize, MAX_PAGE_SIZE);
       const after = request.pageToken ? decodeVisitToken(request.pageToken) : null;
@@ -39,6 +38,7 @@ export function attendanceHandlers(deps: MeetingServiceDependencies): Attendance
     async getAttendance(request, context) {
       const caller = await authenticate(context, scopes.read);
       const meeting = await ofOrg(caller.orgId, request.meetingId);
+      markIfCancelled(meeting, context);
       const now = new Date();
       const noShowsDue = noShowsAreDue(meeting, now);
       const people = peopleOf(meeting, await visits.of(meeting.id), now);

@@ -2,6 +2,7 @@ import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { notFound } from "@svc/platform";
 import { ParticipantRole, type MeetingService } from "@svc/proto/svc/meeting/v1/meeting_pb";
+import { markIfCancelled } from "../cancelled-reads.ts";
 import { participantRoleWords } from "../enum-words.ts";
 import { joinUrl, meetingOfOrg, scopes, type MeetingServiceDependencies } from "./meeting-context.ts";
 
@@ -51,6 +52,7 @@ export function joinLinkHandlers(deps: MeetingServiceDependencies): JoinLinkHand
     async listJoinLinks(request, context) {
       const caller = await authenticate(context, scopes.links);
       const meeting = await ofOrg(caller.orgId, request.meetingId);
+      markIfCancelled(meeting, context);
       return {
         links: (await links.list(meeting)).map(({ link, standing }) => ({
           linkId: link.id,

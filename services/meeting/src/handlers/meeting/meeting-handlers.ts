@@ -7,6 +7,7 @@ import { CreateMeetingRequestSchema, type Meeting, type MeetingService } from "@
 import type { StoredMeeting } from "../../meeting-store.ts";
 import { isMeetingId, newMeetingId } from "../../meeting-id.ts";
 import { validateMeetingRequest, validateMeetingUpdate } from "../../meeting-request.ts";
+import { markIfCancelled } from "../cancelled-reads.ts";
 import { meetingOfOrg, scopes, type MeetingServiceDependencies } from "./meeting-context.ts";
 import { decodePageToken, encodePageToken, listFilter, meetingCodec, requestInput, toProtoMeeting } from "./meeting-wire.ts";
 
@@ -62,7 +63,9 @@ export function meetingHandlers(deps: MeetingServiceDependencies): MeetingHandle
 
     async getMeeting(request, context) {
       const caller = await authenticate(context, scopes.read);
-      return { meeting: toProto(await ofOrg(caller.orgId, request.id)) };
+      const meeting = await ofOrg(caller.orgId, request.id);
+      markIfCancelled(meeting, context);
+      return { meeting: toProto(meeting) };
     },
 
     async endMeeting(request, context) {
