@@ -14,8 +14,8 @@ import { openSession } from "./support/dashboard-session.ts";
 /**
  * The dashboard's Meetings section in real Chromium against a stack with its own LiveKit: the
  * list's filters and search, a live meeting's presence as real participants (Chromium with a fake
- * camera) come and go, the attendance of an ended meeting with its no-show, roles, and the usage
- * overview's numbers against the API's. Screenshots at desktop and phone width go to SHOTS.
+ * camera) come and go, the attendance of an ended meeting with its no-show, roles, the usage
+ * overview's numbers against the API's, and a cancelled meeting's page. Screenshots at desktop and phone width go to SHOTS.
  */
 
 const SHOTS = process.env.DASHBOARD_MEETINGS_SHOTS_DIR ?? "/tmp/dash-meetings-shots";
@@ -354,6 +354,32 @@ describe("Meetings section of the dashboard", () => {
     expect(usage.recordingMinutes).toBe(1.5);
     expect(await page.getByText("5 MB").count()).toBe(1);
     await shots(page, "usage");
+  });
+
+  it("a cancelled meeting's page still shows what it was: its people, its recording and its transcripts (the API answers each read 410 with the body)", async () => {
+    const meeting = await createMeeting({ title: "Cancelled review", attendees: ["dora@example.com"] });
+    const recordingId = randomUUID();
+    await fixture.stack.query(
+      `INSERT INTO meeting.recordings (id, meeting_id, org_id, egress_id, layout, status, started_by, storage, object_key, started_at, ended_at, duration_ms, size_bytes)
+       VALUES ($1, $2, $3, $4, 'grid', 'ready', 'api', 'filesystem', $5, now() - interval '2 minutes', now(), 90000, 5242880)`,
+      [recordingId, meeting.id, admin.orgId, `EG_${recordingId.slice(0, 8)}`, `${meeting.id}/${recordingId}.mp4`],
+    );
+    expect((await api("DELETE", `/meeting/${meeting.id}`)).status).toBe(200);
+    for (const read of ["", "/attendance", "/recordings", "/transcripts"]) expect((await api("GET", `/meeting/${meeting.id}${read}`)).status, read).toBe(410);
+
+    await page.goto(`${fixture.stack.gatewayUrl}/dashboard/meetings/${meeting.id}`);
+    await page.getByRole("heading", { level: 1, name: "Cancelled review" }).waitFor();
+    const attendance = page.getByRole("table", { name: "Attendance" });
+    expect(
+      await attendance
+        .getByRole("row", { name: /dora@example.com/ })
+        .getByRole("cell")
+        .allTextContents(),
+    ).toEqual(["Invited attendee", "No visits", "—", "Did not come"]);
+    await page.getByRole("region", { name: "Recordings" }).getByRole("button", { name: /^Play/ }).waitFor();
+    await page.getByRole("heading", { level: 2, name: "Transcripts" }).waitFor();
+    expect(await page.getByText(/The request failed|Meeting was cancelled/).count()).toBe(0);
+    await shots(page, "meeting-cancelled");
   });
 
   it("at phone width the navigation waits behind a Menu button, and choosing a page folds it again", async () => {
